@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build vflash.ko against KDIR
+# make check      the whole test suite (build, KUnit, VM suites)
+# make kunit      KUnit suites under UML only
+# make vmtest     VM suites only (VMTEST=<suite> picks one)
+# make sparse     sparse over the sources (C=2)
+# make checkpatch checkpatch.pl --strict over the sources
+# make clean
+
+KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
+export KDIR
+
+.PHONY: all modules clean check kunit vmtest sparse checkpatch
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel headers found: run scripts/setup.sh or pass KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -rf build
+
+check:
+	scripts/check.sh
+
+kunit:
+	scripts/kunit.sh
+
+vmtest: modules
+	scripts/vmtest.sh $(VMTEST)
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CHECK="sparse -Wno-unknown-attribute" modules
+
+checkpatch:
+	scripts/checkpatch.sh

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Named flash models selected with profile=. The backend's timing model and
+ * FTL read their geometry and latencies from here.
+ */
+#ifndef VFLASH_PROFILE_H
+#define VFLASH_PROFILE_H
+
+#include <linux/types.h>
+
+/**
+ * enum vflash_cell - how many bits a flash cell stores
+ * @VFLASH_CELL_SLC: one
+ * @VFLASH_CELL_TLC: three
+ * @VFLASH_CELL_QLC: four
+ */
+enum vflash_cell {
+	VFLASH_CELL_SLC,
+	VFLASH_CELL_TLC,
+	VFLASH_CELL_QLC,
+};
+
+/**
+ * struct vflash_profile - a flash model
+ * @name: what profile= takes
+ * @desc: one line for the docs and for modinfo
+ * @cell: cell type of the main region
+ * @slc_cache: the main region is fronted by an SLC region that takes host
+ *	writes (hybrid SLC/QLC drives)
+ * @channels: channels
+ * @dies_per_channel: dies (LUNs) on each channel
+ * @flash_page_bytes: bytes one program writes on one plane
+ * @pages_per_block: flash pages in an erase block
+ * @read_ns: array read time (tR) of an SLC page, or of the main region's
+ *	fastest page type
+ * @qlc_read_ns: QLC read time by page type (lower, centre-lower,
+ *	centre-upper, upper); zero where @cell is not QLC
+ * @xfer_ns_per_4k: channel transfer time of 4 KiB
+ * @slc_prog_ns: program time of an SLC page
+ * @prog_ns: program time of one page (or one wordline, for QLC) of the
+ *	main region
+ * @slc_erase_ns: erase time of an SLC block
+ * @erase_ns: erase time of a block of the main region
+ * @fw_overhead_ns: controller firmware time added to every command
+ */
+struct vflash_profile {
+	const char *name;
+	const char *desc;
+	enum vflash_cell cell;
+	bool slc_cache;
+	u32 channels;
+	u32 dies_per_channel;
+	u32 flash_page_bytes;
+	u32 pages_per_block;
+	u64 read_ns;
+	u64 qlc_read_ns[4];
+	u64 xfer_ns_per_4k;
+	u64 slc_prog_ns;
+	u64 prog_ns;
+	u64 slc_erase_ns;
+	u64 erase_ns;
+	u64 fw_overhead_ns;
+};
+
+const struct vflash_profile *vflash_profile_find(const char *name);
+size_t vflash_profile_names(char *buf, size_t size);
+
+#endif /* VFLASH_PROFILE_H */

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device object: its class device under /sys/class/vflash, its backing
+ * memory and the frontends attached to it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/version.h>
+
+#include "backend_flash/profile.h"
+#include "core/vflash.h"
+
+struct class vflash_class = {
+	.name = VFLASH_NAME,
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
+	.owner = THIS_MODULE,
+#endif
+};
+
+/* Instance numbers of live devices; the IDA has its own lock. */
+static DEFINE_IDA(vflash_ida);
+
+static ssize_t frontend_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	const struct vflash_config *cfg = &to_vflash_dev(dev)->cfg;
+	unsigned int i;
+	int len = 0;
+
+	for (i = 0; i < cfg->nr_fe; i++)
+		len += sysfs_emit_at(buf, len, "%s%s", i ? "," : "",
+				     cfg->fe[i]->name);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+static DEVICE_ATTR_RO(frontend);
+
+static ssize_t size_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_vflash_dev(dev)->cfg.size_bytes);
+}
+static DEVICE_ATTR_RO(size);
+
+static ssize_t profile_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_vflash_dev(dev)->cfg.profile->name);
+}
+static DEVICE_ATTR_RO(profile);
+
+static struct attribute *vflash_dev_attrs[] = {
+	&dev_attr_frontend.attr,
+	&dev_attr_size.attr,
+	&dev_attr_profile.attr,
+	NULL,
+};
+
+static const struct attribute_group vflash_dev_group = {
+	.attrs = vflash_dev_attrs,
+};
+
+static const struct attribute_group *vflash_dev_groups[] = {
+	&vflash_dev_group,
+	NULL,
+};
+
+static void vflash_dev_release(struct device *dev)
+{
+	struct vflash_dev *vdev = to_vflash_dev(dev);
+
+	ida_free(&vflash_ida, vdev->id);
+	kfree(vdev);
+}
+
+static void detach_frontends(struct vflash_dev *vdev)
+{
+	while (vdev->nr_attached) {
+		const struct vflash_frontend *fe;
+
+		fe = vdev->cfg.fe[--vdev->nr_attached];
+		fe->detach(vdev);
+	}
+}
+
+/**
+ * vflash_dev_create() - create, register and expose one device
+ * @cfg: a configuration that vflash_parse_config() accepted
+ *
+ * Sets up the backing memory (zeroed), registers the class device with its
+ * sysfs attributes, then attaches each frontend of @cfg in order.
+ *
+ * Return: the device, or an ERR_PTR() after one line naming the cause has
+ * been printed and everything done so far has been undone.
+ */
+struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
+{
+	struct vflash_dev *vdev;
+	int ret;
+
+	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
+	if (!vdev) {
+		pr_err("no memory for the device object\n");
+		return ERR_PTR(-ENOMEM);
+	}
+	vdev->cfg = *cfg;
+
+	ret = ida_alloc(&vflash_ida, GFP_KERNEL);
+	if (ret < 0) {
+		pr_err("no device number left (%d)\n", ret);
+		kfree(vdev);
+		return ERR_PTR(ret);
+	}
+	vdev->id = ret;
+
+	ret = vflash_backing_init(&vdev->backing, cfg);
+	if (ret) {
+		ida_free(&vflash_ida, vdev->id);
+		kfree(vdev);
+		return ERR_PTR(ret);
+	}
+
+	/* From here on, put_device() frees vdev and its id. */
+	device_initialize(&vdev->dev);
+	vdev->dev.class = &vflash_class;
+	vdev->dev.groups = vflash_dev_groups;
+	vdev->dev.release = vflash_dev_release;
+	ret = dev_set_name(&vdev->dev, VFLASH_NAME "%d", vdev->id);
+	if (!ret)
+		ret = device_add(&vdev->dev);
+	if (ret) {
+		pr_err("cannot register " VFLASH_NAME "%d in sysfs (%d)\n",
+		       vdev->id, ret);
+		goto err_put;
+	}
+
+	for (; vdev->nr_attached < cfg->nr_fe; vdev->nr_attached++) {
+		ret = cfg->fe[vdev->nr_attached]->attach(vdev);
+		if (ret)
+			goto err_detach;
+	}
+
+	dev_info(&vdev->dev, "%llu bytes (%s), profile %s\n",
+		 cfg->size_bytes, cfg->use_memmap ? "memmap range" : "allocated",
+		 cfg->profile->name);
+	return vdev;
+
+err_detach:
+	detach_frontends(vdev);
+	device_del(&vdev->dev);
+err_put:
+	vflash_backing_exit(&vdev->backing);
+	put_device(&vdev->dev);
+	return ERR_PTR(ret);
+}
+
+/**
+ * vflash_dev_destroy() - undo vflash_dev_create()
+ * @vdev: the device; frontends are detached first, so no user can reach
+ *	the backing memory when it is released
+ */
+void vflash_dev_destroy(struct vflash_dev *vdev)
+{
+	detach_frontends(vdev);
+	device_del(&vdev->dev);
+	vflash_backing_exit(&vdev->backing);
+	put_device(&vdev->dev);
+}

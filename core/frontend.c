@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The frontend registry. Modelled on the block layer's elevator registry: a
+ * frontend is a name plus an ops table, registered on a list under a lock,
+ * and looked up by name when a device is created.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+
+#include "core/vflash.h"
+
+/* Registered frontends, in registration order. */
+static LIST_HEAD(vflash_frontends);
+/* Protects vflash_frontends. Never held while a frontend's ops run. */
+static DEFINE_MUTEX(vflash_frontends_lock);
+
+static struct vflash_frontend *find_locked(const char *name, size_t len)
+{
+	struct vflash_frontend *fe;
+
+	lockdep_assert_held(&vflash_frontends_lock);
+	list_for_each_entry(fe, &vflash_frontends, list)
+		if (strlen(fe->name) == len && !strncmp(fe->name, name, len))
+			return fe;
+	return NULL;
+}
+
+/**
+ * vflash_frontend_register() - make a frontend available to frontend=
+ * @fe: the frontend; must stay valid until unregistered
+ *
+ * Return: 0, -EINVAL if @fe lacks a name or ops, -EEXIST if the name is
+ * taken.
+ */
+int vflash_frontend_register(struct vflash_frontend *fe)
+{
+	int ret = 0;
+
+	if (!fe->name || !*fe->name || strchr(fe->name, ',') ||
+	    !fe->attach || !fe->detach)
+		return -EINVAL;
+
+	mutex_lock(&vflash_frontends_lock);
+	if (find_locked(fe->name, strlen(fe->name)))
+		ret = -EEXIST;
+	else
+		list_add_tail(&fe->list, &vflash_frontends);
+	mutex_unlock(&vflash_frontends_lock);
+	return ret;
+}
+
+/**
+ * vflash_frontend_unregister() - remove a registered frontend
+ * @fe: the frontend; no device may be using it
+ */
+void vflash_frontend_unregister(struct vflash_frontend *fe)
+{
+	mutex_lock(&vflash_frontends_lock);
+	list_del_init(&fe->list);
+	mutex_unlock(&vflash_frontends_lock);
+}
+
+/**
+ * vflash_frontend_find() - look a frontend up by name
+ * @name: the name, not necessarily NUL-terminated
+ * @len: its length
+ *
+ * Return: the frontend, or NULL if none is registered under that name.
+ */
+const struct vflash_frontend *vflash_frontend_find(const char *name,
+						   size_t len)
+{
+	const struct vflash_frontend *fe;
+
+	mutex_lock(&vflash_frontends_lock);
+	fe = find_locked(name, len);
+	mutex_unlock(&vflash_frontends_lock);
+	return fe;
+}
+
+/**
+ * vflash_frontend_names() - list the registered frontends
+ * @buf: receives the names separated by spaces, or "none registered"
+ * @size: size of @buf; the list is truncated to fit
+ *
+ * Return: the length of the string in @buf.
+ */
+size_t vflash_frontend_names(char *buf, size_t size)
+{
+	struct vflash_frontend *fe;
+	size_t len = 0;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	mutex_lock(&vflash_frontends_lock);
+	list_for_each_entry(fe, &vflash_frontends, list)
+		len += scnprintf(buf + len, size - len, "%s%s",
+				 len ? " " : "", fe->name);
+	mutex_unlock(&vflash_frontends_lock);
+	if (!len)
+		len = scnprintf(buf, size, "none registered");
+	return len;
+}
+
+/*
+ * "none": the device without a host interface, its backing memory and its
+ * sysfs directory only. It lets the core (and later the backend, through
+ * sysfs) be loaded and tested on its own.
+ */
+static int none_attach(struct vflash_dev *vdev)
+{
+	return 0;
+}
+
+static void none_detach(struct vflash_dev *vdev)
+{
+}
+
+static struct vflash_frontend none_frontend = {
+	.name = "none",
+	.attach = none_attach,
+	.detach = none_detach,
+};
+
+/**
+ * vflash_frontends_init() - register the frontends built into the module
+ *
+ * Return: 0 or a negative errno, with nothing left registered.
+ */
+int vflash_frontends_init(void)
+{
+	return vflash_frontend_register(&none_frontend);
+}
+
+/**
+ * vflash_frontends_exit() - unregister what vflash_frontends_init() did
+ */
+void vflash_frontends_exit(void)
+{
+	vflash_frontend_unregister(&none_frontend);
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vflash: an emulated flash SSD with a CXL.mem or an NVMe frontend.
+ *
+ * Module entry points: read the parameters, create the device, tear it
+ * down. Everything a failed load did is undone before init returns.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "core/params.h"
+#include "core/vflash.h"
+
+static char *frontend;
+module_param(frontend, charp, 0444);
+MODULE_PARM_DESC(frontend,
+		 "Host interface(s), comma-separated: nvme, cxl or none (required)");
+
+static char *size;
+module_param(size, charp, 0444);
+MODULE_PARM_DESC(size,
+		 "Capacity of memory vflash allocates itself, memparse syntax (default "
+		 VFLASH_DEFAULT_SIZE ")");
+
+static char *memmap_start;
+module_param(memmap_start, charp, 0444);
+MODULE_PARM_DESC(memmap_start,
+		 "Start of a range reserved at boot with memmap= (with memmap_size)");
+
+static char *memmap_size;
+module_param(memmap_size, charp, 0444);
+MODULE_PARM_DESC(memmap_size,
+		 "Length of that range, memparse syntax (with memmap_start)");
+
+static char *profile;
+module_param(profile, charp, 0444);
+MODULE_PARM_DESC(profile,
+		 "Flash model: qlc-hybrid, znand, cylon, tlc (default "
+		 VFLASH_DEFAULT_PROFILE ")");
+
+/* The one device; written only by init and exit, which never overlap. */
+static struct vflash_dev *vflash_dev;
+
+static int __init vflash_init(void)
+{
+	const struct vflash_param_strings in = {
+		.frontend = frontend,
+		.size = size,
+		.memmap_start = memmap_start,
+		.memmap_size = memmap_size,
+		.profile = profile,
+	};
+	struct vflash_param_error err;
+	struct vflash_config cfg;
+	int ret;
+
+	ret = vflash_frontends_init();
+	if (ret) {
+		pr_err("cannot register the built-in frontends (%d)\n", ret);
+		return ret;
+	}
+
+	ret = vflash_parse_config(&in, &cfg, &err);
+	if (ret) {
+		if (err.value)
+			pr_err("%s=%s: %s\n", err.param, err.value, err.why);
+		else
+			pr_err("%s: %s\n", err.param, err.why);
+		goto err_frontends;
+	}
+
+	ret = class_register(&vflash_class);
+	if (ret) {
+		pr_err("cannot register the " VFLASH_NAME " class (%d)\n", ret);
+		goto err_frontends;
+	}
+
+	vflash_dev = vflash_dev_create(&cfg);
+	if (IS_ERR(vflash_dev)) {
+		ret = PTR_ERR(vflash_dev);
+		goto err_class;
+	}
+	return 0;
+
+err_class:
+	class_unregister(&vflash_class);
+err_frontends:
+	vflash_frontends_exit();
+	return ret;
+}
+
+static void __exit vflash_exit(void)
+{
+	vflash_dev_destroy(vflash_dev);
+	class_unregister(&vflash_class);
+	vflash_frontends_exit();
+}
+
+module_init(vflash_init);
+module_exit(vflash_exit);
+
+MODULE_DESCRIPTION("vflash: flash SSD emulator with CXL.mem and NVMe frontends");
+MODULE_AUTHOR("The vflash developers");
+MODULE_LICENSE("GPL");

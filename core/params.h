@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Load-time parameter parsing and validation. Pure functions of their
+ * arguments (plus the frontend and profile registries), so KUnit tests them
+ * under UML; checks that need the running system (free memory, /proc/iomem)
+ * live in backing.c.
+ */
+#ifndef VFLASH_PARAMS_H
+#define VFLASH_PARAMS_H
+
+#include <linux/types.h>
+
+struct vflash_config;
+
+/* The smallest device: a few flash blocks on every die of any profile. */
+#define VFLASH_MIN_SIZE_BYTES	(16ULL << 20)
+/* The largest: 16 TiB of logical pages, far beyond any host's memory. */
+#define VFLASH_MAX_SIZE_BYTES	(16ULL << 40)
+
+#define VFLASH_DEFAULT_SIZE	"1G"
+#define VFLASH_DEFAULT_PROFILE	"qlc-hybrid"
+
+/**
+ * struct vflash_param_strings - module parameters as the user gave them
+ * @frontend: comma-separated frontend names, or NULL
+ * @size: device size in memparse syntax, or NULL for the default
+ * @memmap_start: physical start of a memmap= range, or NULL
+ * @memmap_size: its length, or NULL
+ * @profile: flash model name, or NULL for the default
+ */
+struct vflash_param_strings {
+	const char *frontend;
+	const char *size;
+	const char *memmap_start;
+	const char *memmap_size;
+	const char *profile;
+};
+
+/**
+ * struct vflash_param_error - why a configuration was refused
+ * @param: the parameter at fault
+ * @value: the value it was given, or NULL if it was missing
+ * @why: a human-readable reason
+ */
+struct vflash_param_error {
+	const char *param;
+	const char *value;
+	char why[160];
+};
+
+int vflash_parse_bytes(const char *s, u64 *out);
+int vflash_parse_config(const struct vflash_param_strings *in,
+			struct vflash_config *cfg,
+			struct vflash_param_error *err);
+
+#endif /* VFLASH_PARAMS_H */

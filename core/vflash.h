@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vflash core: the device object, its backing memory and the frontend
+ * registry. Frontends and the backend include this header; nothing here
+ * knows about NVMe, CXL or flash.
+ */
+#ifndef VFLASH_CORE_H
+#define VFLASH_CORE_H
+
+#include <linux/device.h>
+#include <linux/list.h>
+#include <linux/mm_types.h>
+#include <linux/types.h>
+
+#define VFLASH_NAME "vflash"
+
+/* At most this many frontends can drive one device at the same time. */
+#define VFLASH_MAX_FRONTENDS	4
+
+struct vflash_dev;
+struct vflash_profile;
+
+/**
+ * struct vflash_frontend - a host interface that exposes a vflash device
+ * @name: what users pass in frontend=, lower case, unique
+ * @attach: called once the device, its backing memory and its sysfs
+ *	directory exist; makes the device visible to users. Returns 0 or a
+ *	negative errno and, on failure, prints one line naming the cause and
+ *	leaves nothing behind.
+ * @detach: undoes @attach; called before the backing memory is released.
+ * @list: entry in the frontend registry, protected by the registry lock.
+ *
+ * Frontends register once, when the module initialises, and may serve
+ * several devices; per-device state hangs off &vflash_dev.fe_priv.
+ */
+struct vflash_frontend {
+	const char *name;
+	int (*attach)(struct vflash_dev *vdev);
+	void (*detach)(struct vflash_dev *vdev);
+	struct list_head list;
+};
+
+int vflash_frontend_register(struct vflash_frontend *fe);
+void vflash_frontend_unregister(struct vflash_frontend *fe);
+const struct vflash_frontend *vflash_frontend_find(const char *name,
+						   size_t len);
+size_t vflash_frontend_names(char *buf, size_t size);
+
+int vflash_frontends_init(void);
+void vflash_frontends_exit(void);
+
+/**
+ * struct vflash_config - a validated load-time configuration
+ * @size_bytes: device capacity, a multiple of PAGE_SIZE
+ * @use_memmap: back the device with a boot-reserved physical range
+ * @memmap_start: first byte of that range (only with @use_memmap)
+ * @fe: frontends that drive the device, in the order given
+ * @nr_fe: number of entries in @fe
+ * @profile: the flash model
+ */
+struct vflash_config {
+	u64 size_bytes;
+	bool use_memmap;
+	phys_addr_t memmap_start;
+	const struct vflash_frontend *fe[VFLASH_MAX_FRONTENDS];
+	unsigned int nr_fe;
+	const struct vflash_profile *profile;
+};
+
+/*
+ * Allocated backing memory comes in chunks of up to VFLASH_CHUNK_PAGES
+ * pages: one physically contiguous block when the page allocator has one,
+ * else single pages. A device never needs one huge contiguous allocation.
+ */
+#define VFLASH_CHUNK_ORDER	9
+#define VFLASH_CHUNK_PAGES	(1UL << VFLASH_CHUNK_ORDER)
+
+/**
+ * struct vflash_chunk - one piece of allocated backing memory
+ * @block: an order-VFLASH_CHUNK_ORDER block, or NULL
+ * @pages: the chunk's pages one by one, when @block is NULL
+ */
+struct vflash_chunk {
+	struct page *block;
+	struct page **pages;
+};
+
+/**
+ * struct vflash_backing - the memory that holds the device's data
+ * @size_bytes: bytes of backing memory, a multiple of PAGE_SIZE
+ * @res: our claim on the memmap range, or NULL for allocated memory
+ * @kaddr: write-back kernel mapping of the memmap range
+ * @chunks: allocated memory, DIV_ROUND_UP(size, chunk) entries
+ * @nr_chunks: entries of @chunks that are populated
+ *
+ * Set up before any frontend attaches and immutable until the device is
+ * destroyed, so readers need no lock. Every byte reads as zero until a
+ * frontend writes it.
+ */
+struct vflash_backing {
+	u64 size_bytes;
+	struct resource *res;
+	void *kaddr;
+	struct vflash_chunk *chunks;
+	unsigned long nr_chunks;
+};
+
+int vflash_backing_init(struct vflash_backing *b,
+			const struct vflash_config *cfg);
+void vflash_backing_exit(struct vflash_backing *b);
+struct page *vflash_backing_page(const struct vflash_backing *b,
+				 pgoff_t pgoff);
+unsigned long vflash_backing_pfn(const struct vflash_backing *b,
+				 pgoff_t pgoff);
+void *vflash_backing_kaddr(const struct vflash_backing *b, pgoff_t pgoff);
+
+/**
+ * struct vflash_dev - one emulated device
+ * @dev: the class device, /sys/class/vflash/vflash<id>; its release frees
+ *	this structure
+ * @id: instance number
+ * @cfg: the configuration it was created with, immutable
+ * @backing: its data
+ * @nr_attached: frontends of @cfg attached so far (attach/detach order)
+ * @fe_priv: per-frontend state, indexed like @cfg.fe
+ *
+ * Fields are written only while the device is created or destroyed, which
+ * the module's init and exit serialise; everything else only reads them.
+ */
+struct vflash_dev {
+	struct device dev;
+	int id;
+	struct vflash_config cfg;
+	struct vflash_backing backing;
+	unsigned int nr_attached;
+	void *fe_priv[VFLASH_MAX_FRONTENDS];
+};
+
+static inline struct vflash_dev *to_vflash_dev(struct device *dev)
+{
+	return container_of(dev, struct vflash_dev, dev);
+}
+
+extern struct class vflash_class;
+
+struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg);
+void vflash_dev_destroy(struct vflash_dev *vdev);
+
+#endif /* VFLASH_CORE_H */
