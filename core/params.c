@@ -82,8 +82,9 @@ int vflash_parse_bytes(const char *s, u64 *out)
 	return 0;
 }
 
-static int refuse(struct vflash_param_error *err, const char *param,
-		  const char *value, const char *fmt, ...)
+static __printf(4, 5) int refuse(struct vflash_param_error *err,
+				  const char *param, const char *value,
+				  const char *fmt, ...)
 {
 	va_list args;
 

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run vflash's KUnit suites under UML with the kernel's own kunit.py, from
+# the unpacked Debian linux-source tree. The repository is linked into that
+# tree as drivers/vflash (see Kbuild and kunit/Kconfig); the build directory
+# lives in the cache, so a rerun only rebuilds what changed.
+#
+# Writes build/kunit.log and build/kunit.counts ("PASSED FAILED SKIPPED").
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+mkdir -p "$BUILD"
+counts=$BUILD/kunit.counts
+echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
+
+[ -x "$KSRC/tools/testing/kunit/kunit.py" ] ||
+	die "kunit: no kernel source at $KSRC; run scripts/setup.sh"
+
+# Link the repository into the tree; idempotent.
+ln -sfn "$REPO" "$KSRC/drivers/vflash"
+if ! grep -q 'drivers/vflash/kunit/Kconfig' "$KSRC/drivers/Kconfig"; then
+	# Before the final endmenu of drivers/Kconfig.
+	tac "$KSRC/drivers/Kconfig" |
+		sed '0,/^endmenu/s//endmenu\nsource "drivers\/vflash\/kunit\/Kconfig"/' |
+		tac >"$KSRC/drivers/Kconfig.vflash" &&
+		mv "$KSRC/drivers/Kconfig.vflash" "$KSRC/drivers/Kconfig"
+fi
+grep -q 'CONFIG_VFLASH_KUNIT_TEST' "$KSRC/drivers/Makefile" ||
+	echo 'obj-$(CONFIG_VFLASH_KUNIT_TEST) += vflash/' >>"$KSRC/drivers/Makefile"
+
+builddir=$VFLASH_CACHE/kunit-build
+(cd "$KSRC" && python3 tools/testing/kunit/kunit.py run \
+	--kunitconfig="$REPO/kunit/.kunitconfig" \
+	--build_dir="$builddir" --jobs="$(nproc)" --timeout=300) \
+	2>&1 | tee "$BUILD/kunit.log"
+rc=${PIPESTATUS[0]}
+
+# "Testing complete. Ran 14 tests: passed: 13, failed: 1, skipped: 0"
+summary=$(grep -a 'Testing complete' "$BUILD/kunit.log" | tail -n 1)
+field() {
+	sed -n "s/.*[ ,]$1: \([0-9]\+\).*/\1/p" <<<"$summary"
+}
+passed=$(field passed)
+failed=$(field failed)
+skipped=$(field skipped)
+crashed=$(field crashed)
+errors=$(field errors)
+if [ -z "$summary" ]; then
+	echo "kunit: no test summary (build or boot failed), see $BUILD/kunit.log" >&2
+	exit 1
+fi
+failed=$((${failed:-0} + ${crashed:-0} + ${errors:-0}))
+echo "${passed:-0} $failed ${skipped:-0}" >"$counts"
+[ "$rc" -eq 0 ] && [ "$failed" -eq 0 ]

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for VM test suites, sourced by /init in the guest.
+#
+# A suite is a shell script that defines test functions and runs each with
+# run_test NAME FUNCTION [ARGS]. A test function runs in a subshell with
+# set -e: any failing command fails the test, as does fail MESSAGE.
+# Results go to the second serial port, which the host reads; everything
+# else (and the kernel log) goes to the console.
+
+KO=/vflash/vflash.ko
+RESULTS=/dev/ttyS1
+
+# Debian's static busybox runs its own applets before anything in PATH, and
+# its insmod retries a failed load (running the module's init twice): use
+# kmod for everything module-related.
+insmod() { /sbin/insmod "$@"; }
+rmmod() { /sbin/rmmod "$@"; }
+lsmod() { /sbin/lsmod "$@"; }
+modprobe() { /sbin/modprobe "$@"; }
+modinfo() { /sbin/modinfo "$@"; }
+
+report() {
+	echo "$*" >"$RESULTS"
+	echo "vmtest: $*"
+}
+
+run_test() {
+	local name=$1 rc
+	shift
+	echo "vmtest: === $name"
+	(set -e; "$@")
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		report "PASS $name"
+	else
+		report "FAIL $name"
+	fi
+	# Whatever a test left loaded would spoil the next one.
+	if [ -d /sys/module/vflash ]; then
+		rmmod vflash 2>/dev/null || echo "vmtest: cannot unload vflash"
+	fi
+	return 0
+}
+
+fail() {
+	echo "vmtest: FAIL: $*"
+	exit 1
+}
+
+# expect_eq ACTUAL EXPECTED WHAT
+expect_eq() {
+	[ "$1" = "$2" ] || fail "$3: got '$1', want '$2'"
+}
+
+# expect_match TEXT PATTERN WHAT (grep -E)
+expect_match() {
+	echo "$1" | grep -Eq -- "$2" || fail "$3: '$1' does not match /$2/"
+}
+
+load() {
+	insmod "$KO" "$@" || fail "insmod vflash $*"
+}
+
+unload() {
+	rmmod vflash || fail "rmmod vflash"
+}
+
+memfree_kb() {
+	sed -n 's/^MemFree: *\([0-9]*\) kB/\1/p' /proc/meminfo
+}
+
+# Nothing of vflash is left in the system.
+expect_gone() {
+	[ ! -e /sys/module/vflash ] || fail "module still loaded"
+	[ ! -e /sys/class/vflash ] || fail "/sys/class/vflash still there"
+	! grep -q vflash /proc/iomem || fail "/proc/iomem still has a vflash claim"
+}
+
+# expect_load_error ERRNO_TEXT PARAM PARAMS...: the load fails with an
+# errno whose strerror text is ERRNO_TEXT, printing exactly one dmesg line,
+# which names PARAM, and leaves nothing behind; a good load then works.
+expect_load_error() {
+	local errtext=$1 param=$2 out lines
+	shift 2
+	dmesg -c >/dev/null
+	if out=$(insmod "$KO" "$@" 2>&1); then
+		fail "insmod vflash $* succeeded"
+	fi
+	echo "$out"
+	expect_match "$out" "$errtext" "insmod error"
+	lines=$(dmesg | grep -c vflash || true)
+	dmesg | grep vflash || true
+	expect_eq "$lines" 1 "dmesg lines about vflash"
+	dmesg | grep vflash | grep -q -- "$param" ||
+		fail "the dmesg line does not name $param"
+	expect_gone
+	load frontend=none size=16M
+	unload
+	expect_gone
+}

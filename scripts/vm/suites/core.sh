@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+# Core: loading, the sysfs attributes, the backing memory, unloading.
+# vmtest-mem: 4G
+
+SYS=/sys/class/vflash/vflash0
+
+# The first load of an unsigned out-of-tree module taints the kernel, which
+# prints lines of its own; later suites count lines, so get it done here.
+test_default_load() {
+	load frontend=none
+	[ -d "$SYS" ] || fail "$SYS missing"
+	expect_eq "$(cat $SYS/frontend)" none frontend
+	expect_eq "$(cat $SYS/size)" 1073741824 "default size"
+	expect_eq "$(cat $SYS/profile)" qlc-hybrid "default profile"
+	dmesg | grep -q 'vflash0: 1073741824 bytes (allocated)' ||
+		fail "no load line in dmesg"
+	unload
+	expect_gone
+}
+
+test_sysfs_attributes() {
+	load frontend=none size=64M profile=znand
+	expect_eq "$(cat $SYS/size)" $((64 << 20)) size
+	expect_eq "$(cat $SYS/profile)" znand profile
+	expect_eq "$(cat $SYS/frontend)" none frontend
+	for a in frontend size profile; do
+		expect_eq "$(stat -c %a $SYS/$a)" 444 "mode of $a"
+		if echo 1 2>/dev/null >"$SYS/$a"; then
+			fail "$a is writable"
+		fi
+	done
+	expect_eq "$(cat $SYS/size)" $((64 << 20)) "size after write attempt"
+	# The device is in class vflash under its own name.
+	expect_eq "$(basename "$(readlink -f /sys/class/vflash/vflash0)")" \
+		vflash0 "device name"
+	unload
+}
+
+test_every_profile_loads() {
+	for p in qlc-hybrid znand cylon tlc; do
+		load frontend=none size=16M profile=$p
+		expect_eq "$(cat $SYS/profile)" $p profile
+		unload
+	done
+}
+
+test_memparse_sizes() {
+	for s in 16M 0x1000000 16384K 1g; do
+		load frontend=none size=$s
+		case $s in
+		1g) want=1073741824 ;;
+		*) want=16777216 ;;
+		esac
+		expect_eq "$(cat $SYS/size)" $want "size=$s"
+		unload
+	done
+}
+
+# Larger than any single allocation can be: built from chunks.
+test_large_size() {
+	before=$(memfree_kb)
+	load frontend=none size=2G
+	expect_eq "$(cat $SYS/size)" $((2 << 30)) size
+	during=$(memfree_kb)
+	used=$(((before - during) / 1024))
+	echo "MemFree dropped by $used MiB while loaded"
+	[ "$used" -ge 2040 ] || fail "only $used MiB taken for a 2 GiB device"
+	unload
+}
+
+# 20 load/unload cycles leave MemFree where it started, within 1%.
+test_cycles_release_memory() {
+	load frontend=none size=256M
+	unload
+	sync
+	before=$(memfree_kb)
+	i=0
+	while [ $i -lt 20 ]; do
+		load frontend=none size=256M
+		expect_eq "$(cat $SYS/size)" 268435456 "size in cycle $i"
+		unload
+		i=$((i + 1))
+	done
+	sync
+	after=$(memfree_kb)
+	echo "MemFree before ${before} kB, after ${after} kB"
+	diff=$((before - after))
+	[ $diff -lt 0 ] && diff=$((-diff))
+	[ $((diff * 100)) -le "$before" ] ||
+		fail "MemFree moved by $diff kB over 20 cycles"
+}
+
+run_test default_load test_default_load
+run_test sysfs_attributes test_sysfs_attributes
+run_test every_profile_loads test_every_profile_loads
+run_test memparse_sizes test_memparse_sizes
+run_test large_size test_large_size
+run_test cycles_release_memory test_cycles_release_memory

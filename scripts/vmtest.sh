@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
+# per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
+# ndctl, daxctl, the kernel's nvdimm/dax modules, vflash.ko and the suites.
+#
+# usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*)
+#
+# A suite reports each test on the VM's second serial port. It fails as a
+# whole (one extra failure) if it does not finish within its timeout or if
+# the console shows a panic, oops, BUG, WARNING or a lockup. Logs stay in
+# build/vmtest/<suite>/. Writes build/vmtest.counts ("PASSED FAILED SKIPPED").
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+VMDIR=$BUILD/vmtest
+mkdir -p "$VMDIR"
+counts=$BUILD/vmtest.counts
+echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
+
+KVER=$(kernel_release)
+[ -n "$KVER" ] || die "vmtest: cannot tell the kernel release of $KDIR"
+IMG=$VFLASH_CACHE/image-$KVER
+VMLINUZ=$IMG/boot/vmlinuz-$KVER
+[ -f "$VMLINUZ" ] || die "vmtest: no $VMLINUZ; run scripts/setup.sh"
+[ -f "$REPO/vflash.ko" ] || die "vmtest: build vflash.ko first (make)"
+
+# Kernel modules the suites use, with whatever they depend on.
+GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk"
+# Dynamically linked programs the suites use.
+GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod"
+
+build_initramfs() {
+	local root=$VMDIR/root m p lib
+
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,vflash/suites}
+	cp /bin/busybox "$root/bin/busybox"
+	for p in $GUEST_PROGRAMS; do
+		cp "$p" "$root$p"
+		for lib in $(ldd "$p" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+			[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
+		done
+	done
+	for p in insmod rmmod lsmod modprobe modinfo depmod; do
+		ln -s /usr/bin/kmod "$root/sbin/$p"
+	done
+
+	# The modules, their dependencies, and a modules.dep for modprobe.
+	local moddir=$IMG/lib/modules/$KVER
+	local want=" " queue=$GUEST_MODULES name dep path
+	while [ -n "${queue// /}" ]; do
+		set -- $queue
+		name=$1
+		shift
+		queue="$*"
+		case "$want" in *" $name "*) continue ;; esac
+		want="$want$name "
+		path=$(find "$moddir/kernel" -name "$name.ko*" | head -n 1)
+		[ -n "$path" ] || { echo "vmtest: no module $name" >&2; continue; }
+		mkdir -p "$(dirname "$root/${path#"$IMG"/}")"
+		cp "$path" "$root/${path#"$IMG"/}"
+		for dep in $(modinfo -F depends "$path" | tr ',' ' '); do
+			queue="$queue ${dep//-/_}"
+		done
+	done
+	cp "$moddir"/modules.builtin* "$moddir"/modules.order "$root/lib/modules/$KVER/"
+	depmod -b "$root" "$KVER"
+
+	cp "$REPO/vflash.ko" "$root/vflash/"
+	cp "$REPO/scripts/vm/lib.sh" "$root/vflash/"
+	cp "$REPO"/scripts/vm/suites/*.sh "$root/vflash/suites/"
+	cp "$REPO/scripts/vm/init" "$root/init"
+	chmod +x "$root/init"
+	(cd "$root" && find . | cpio -o -H newc --quiet) >"$VMDIR/initramfs.cpio"
+}
+
+# directive SUITE_FILE NAME: the value of "# vmtest-NAME: VALUE" in the file
+directive() {
+	sed -n "s/^# vmtest-$2: *//p" "$1" | head -n 1
+}
+
+# Console lines that fail a suite whatever its tests said.
+SPLAT='Kernel panic|Oops|BUG:|WARNING:|general protection fault|Call Trace:|watchdog: BUG|soft lockup|hung_task|blocked for more than|UBSAN:|KASAN:|kmemleak:.*new suspected'
+
+total_pass=0
+total_fail=0
+total_skip=0
+
+run_suite() {
+	local suite=$1 file=$REPO/scripts/vm/suites/$1.sh dir=$VMDIR/$1
+	local mem append tmo rc pass fail skip done_ok t0 t1
+
+	[ -f "$file" ] || { echo "vmtest: no suite $suite" >&2; total_fail=$((total_fail + 1)); return; }
+	mem=$(directive "$file" mem)
+	append=$(directive "$file" append)
+	tmo=$(directive "$file" timeout)
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	t0=$(date +%s)
+	timeout -k 5 "${tmo:-300}" qemu-system-x86_64 \
+		-M pc -accel tcg,thread=multi -cpu max -smp 2 -m "${mem:-4G}" \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-kernel "$VMLINUZ" -initrd "$VMDIR/initramfs.cpio" \
+		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite $append" \
+		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \
+		</dev/null >"$dir/qemu.log" 2>&1
+	rc=$?
+	t1=$(date +%s)
+
+	tr -d '\r' <"$dir/results.log" >"$dir/results.txt"
+	pass=$(grep -c '^PASS ' "$dir/results.txt")
+	fail=$(grep -c '^FAIL ' "$dir/results.txt")
+	skip=$(grep -c '^SKIP ' "$dir/results.txt")
+	grep -E '^(PASS|FAIL|SKIP) ' "$dir/results.txt" | sed "s/^/  $suite: /"
+	done_ok=1
+	if ! grep -q '^DONE' "$dir/results.txt"; then
+		echo "  $suite: FAIL suite did not finish (qemu exit $rc; timeout ${tmo:-300}s)"
+		fail=$((fail + 1))
+		done_ok=0
+	fi
+	if grep -Eq "$SPLAT" "$dir/console.log"; then
+		echo "  $suite: FAIL kernel log shows a problem:"
+		grep -En "$SPLAT" "$dir/console.log" | head -n 5 | sed 's/^/    /'
+		fail=$((fail + 1))
+	fi
+	if [ "$fail" -gt 0 ] || [ "$done_ok" -eq 0 ]; then
+		echo "  $suite: logs in $dir"
+	fi
+	echo "vmtest: $suite: $pass passed, $fail failed, $skip skipped ($((t1 - t0)) s)"
+	total_pass=$((total_pass + pass))
+	total_fail=$((total_fail + fail))
+	total_skip=$((total_skip + skip))
+}
+
+build_initramfs || die "vmtest: cannot build the initramfs"
+if [ $# -eq 0 ]; then
+	set -- $(cd "$REPO/scripts/vm/suites" && ls *.sh | sed 's/\.sh$//')
+fi
+for s in "$@"; do
+	run_suite "$s"
+done
+echo "$total_pass $total_fail $total_skip" >"$counts"
+echo "vmtest: $total_pass passed, $total_fail failed, $total_skip skipped"
+[ "$total_fail" -eq 0 ]
