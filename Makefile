@@ -33,7 +33,7 @@ vmtest: modules
 	scripts/vmtest.sh $(VMTEST)
 
 sparse:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CHECK="sparse -Wno-unknown-attribute" modules
+	scripts/sparse.sh
 
 checkpatch:
 	scripts/checkpatch.sh

@@ -193,8 +193,8 @@ static int alloc_backing(struct vflash_backing *b, u64 size)
 	int ret = 0;
 
 	if (avail < 0 || pages > (unsigned long)avail) {
-		pr_err("size=%llu: exceeds the memory available for it (%lu MiB)\n",
-		       size, avail > 0 ? (unsigned long)avail >>
+		pr_err("size: %llu MiB exceeds the memory available for it (%lu MiB)\n",
+		       size >> 20, avail > 0 ? (unsigned long)avail >>
 		       (20 - PAGE_SHIFT) : 0);
 		return -ENOMEM;
 	}

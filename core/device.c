@@ -9,16 +9,12 @@
 #include <linux/idr.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
-#include <linux/version.h>
 
 #include "backend_flash/profile.h"
 #include "core/vflash.h"
 
 struct class vflash_class = {
 	.name = VFLASH_NAME,
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
-	.owner = THIS_MODULE,
-#endif
 };
 
 /* Instance numbers of live devices; the IDA has its own lock. */
@@ -102,10 +98,8 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 	int ret;
 
 	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
-	if (!vdev) {
-		pr_err("no memory for the device object\n");
+	if (!vdev)
 		return ERR_PTR(-ENOMEM);
-	}
 	vdev->cfg = *cfg;
 
 	ret = ida_alloc(&vflash_ida, GFP_KERNEL);

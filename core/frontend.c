@@ -83,7 +83,7 @@ const struct vflash_frontend *vflash_frontend_find(const char *name,
 
 /**
  * vflash_frontend_names() - list the registered frontends
- * @buf: receives the names separated by spaces, or "none registered"
+ * @buf: receives the names separated by spaces, or "(none registered)"
  * @size: size of @buf; the list is truncated to fit
  *
  * Return: the length of the string in @buf.
@@ -102,7 +102,7 @@ size_t vflash_frontend_names(char *buf, size_t size)
 				 len ? " " : "", fe->name);
 	mutex_unlock(&vflash_frontends_lock);
 	if (!len)
-		len = scnprintf(buf, size, "none registered");
+		len = scnprintf(buf, size, "(none registered)");
 	return len;
 }
 

@@ -105,7 +105,7 @@ static int parse_frontends(const char *list, struct vflash_config *cfg,
 	vflash_frontend_names(names, sizeof(names));
 	if (!list || !*list)
 		return refuse(err, "frontend", NULL,
-			      "missing; pass frontend=NAME (registered: %s)",
+			      "missing; pass frontend=NAME, one of: %s",
 			      names);
 
 	cfg->nr_fe = 0;
@@ -116,12 +116,12 @@ static int parse_frontends(const char *list, struct vflash_config *cfg,
 
 		if (!len)
 			return refuse(err, "frontend", list,
-				      "empty name in the list (registered: %s)",
+				      "empty name in the list, expected one of: %s",
 				      names);
 		fe = vflash_frontend_find(p, len);
 		if (!fe)
 			return refuse(err, "frontend", list,
-				      "unknown frontend '%.*s' (registered: %s)",
+				      "unknown frontend '%.*s', expected one of: %s",
 				      (int)len, p, names);
 		for (i = 0; i < cfg->nr_fe; i++)
 			if (cfg->fe[i] == fe)
@@ -248,7 +248,7 @@ int vflash_parse_config(const struct vflash_param_strings *in,
 
 		vflash_profile_names(names, sizeof(names));
 		return refuse(err, "profile", profile,
-			      "unknown profile (known: %s)", names);
+			      "unknown profile, expected one of: %s", names);
 	}
 
 	return parse_memory(in, cfg, err);

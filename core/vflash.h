@@ -7,6 +7,7 @@
 #ifndef VFLASH_CORE_H
 #define VFLASH_CORE_H
 
+#include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/list.h>
 #include <linux/mm_types.h>
@@ -73,7 +74,7 @@ struct vflash_config {
  * else single pages. A device never needs one huge contiguous allocation.
  */
 #define VFLASH_CHUNK_ORDER	9
-#define VFLASH_CHUNK_PAGES	(1UL << VFLASH_CHUNK_ORDER)
+#define VFLASH_CHUNK_PAGES	BIT(VFLASH_CHUNK_ORDER)
 
 /**
  * struct vflash_chunk - one piece of allocated backing memory

@@ -28,7 +28,7 @@ static void register_find_unregister(struct kunit *test)
 
 	KUNIT_EXPECT_NULL(test, vflash_frontend_find("alpha", 5));
 	vflash_frontend_names(names, sizeof(names));
-	KUNIT_EXPECT_STREQ(test, names, "none registered");
+	KUNIT_EXPECT_STREQ(test, names, "(none registered)");
 
 	KUNIT_ASSERT_EQ(test, vflash_frontend_register(&a), 0);
 	KUNIT_ASSERT_EQ(test, vflash_frontend_register(&b), 0);
@@ -53,7 +53,7 @@ static void register_find_unregister(struct kunit *test)
 			    (const struct vflash_frontend *)&b);
 	vflash_frontend_unregister(&b);
 	vflash_frontend_names(names, sizeof(names));
-	KUNIT_EXPECT_STREQ(test, names, "none registered");
+	KUNIT_EXPECT_STREQ(test, names, "(none registered)");
 }
 
 static void register_rejects_bad_frontends(struct kunit *test)
@@ -106,4 +106,5 @@ static struct kunit_suite frontend_test_suite = {
 	.name = "vflash-frontend",
 	.test_cases = frontend_test_cases,
 };
+
 kunit_test_suite(frontend_test_suite);

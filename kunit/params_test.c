@@ -252,4 +252,5 @@ static struct kunit_suite params_test_suite = {
 	.suite_exit = params_test_exit,
 	.test_cases = params_test_cases,
 };
+
 kunit_test_suite(params_test_suite);

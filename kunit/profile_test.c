@@ -87,4 +87,5 @@ static struct kunit_suite profile_test_suite = {
 	.name = "vflash-profile",
 	.test_cases = profile_test_cases,
 };
+
 kunit_test_suite(profile_test_suite);
