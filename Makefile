@@ -4,6 +4,7 @@
 # make check      the whole test suite (build, KUnit, VM suites)
 # make kunit      KUnit suites under UML only
 # make vmtest     VM suites only (VMTEST=<suite> picks one)
+# make check-debug every VM suite again under a KASAN/lockdep/kmemleak kernel
 # make sparse     sparse over the sources (C=2)
 # make checkpatch checkpatch.pl --strict over the sources
 # make clean
@@ -11,7 +12,7 @@
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
-.PHONY: all modules clean check kunit vmtest sparse checkpatch
+.PHONY: all modules clean check check-debug kunit vmtest sparse checkpatch
 
 all: modules
 
@@ -25,6 +26,9 @@ clean:
 
 check:
 	scripts/check.sh
+
+check-debug:
+	scripts/check-debug.sh $(VMTEST)
 
 kunit:
 	scripts/kunit.sh

@@ -78,5 +78,6 @@ else
 	failed=$((failed + 1))
 fi
 
+echo "$passed $failed $skipped" >"$BUILD/check.counts"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -10,21 +10,43 @@
 # A suite reports each test on the VM's second serial port. It fails as a
 # whole (one extra failure) if it does not finish within its timeout or if
 # the console shows a panic, oops, BUG, WARNING or a lockup. Logs stay in
-# build/vmtest/<suite>/. Writes build/vmtest.counts ("PASSED FAILED SKIPPED").
+# build/vmtest/<suite>/ (build/vmtest-debug/ for the debug kernel). Writes
+# build/vmtest.counts (or vmtest-debug.counts): "PASSED FAILED SKIPPED".
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-VMDIR=$BUILD/vmtest
+# Which kernel the VM boots: Debian's (the headers vflash.ko was built
+# against) or the debug kernel of scripts/debug-kernel.sh (check-debug).
+case ${VMTEST_FLAVOUR:-debian} in
+debian)
+	KVER=$(kernel_release)
+	[ -n "$KVER" ] || die "vmtest: cannot tell the kernel release of $KDIR"
+	MODROOT=$VFLASH_CACHE/image-$KVER
+	VMLINUZ=$MODROOT/boot/vmlinuz-$KVER
+	KO=$REPO/vflash.ko
+	VMDIR=$BUILD/vmtest
+	TIME_SCALE=1
+	;;
+debug)
+	DBG=$VFLASH_CACHE/debug-kernel
+	KVER=$(cat "$DBG/build/include/config/kernel.release" 2>/dev/null)
+	MODROOT=$DBG/modroot
+	VMLINUZ=$DBG/bzImage
+	KO=$BUILD/debug-ko/vflash.ko
+	VMDIR=$BUILD/vmtest-debug
+	# KASAN, lockdep and kmemleak make everything several times slower.
+	TIME_SCALE=4
+	;;
+*)
+	die "vmtest: unknown VMTEST_FLAVOUR=$VMTEST_FLAVOUR"
+	;;
+esac
 mkdir -p "$VMDIR"
-counts=$BUILD/vmtest.counts
+counts=$VMDIR.counts
 echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 
-KVER=$(kernel_release)
-[ -n "$KVER" ] || die "vmtest: cannot tell the kernel release of $KDIR"
-IMG=$VFLASH_CACHE/image-$KVER
-VMLINUZ=$IMG/boot/vmlinuz-$KVER
-[ -f "$VMLINUZ" ] || die "vmtest: no $VMLINUZ; run scripts/setup.sh"
-[ -f "$REPO/vflash.ko" ] || die "vmtest: build vflash.ko first (make)"
+[ -f "$VMLINUZ" ] || die "vmtest: no kernel $VMLINUZ; run scripts/setup.sh (or scripts/debug-kernel.sh)"
+[ -f "$KO" ] || die "vmtest: no $KO; build it first"
 
 # Kernel modules the suites use, with whatever they depend on.
 GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk"
@@ -48,7 +70,7 @@ build_initramfs() {
 	done
 
 	# The modules, their dependencies, and a modules.dep for modprobe.
-	local moddir=$IMG/lib/modules/$KVER
+	local moddir=$MODROOT/lib/modules/$KVER
 	local want=" " queue=$GUEST_MODULES name dep path
 	while [ -n "${queue// /}" ]; do
 		set -- $queue
@@ -59,8 +81,8 @@ build_initramfs() {
 		want="$want$name "
 		path=$(find "$moddir/kernel" -name "$name.ko*" | head -n 1)
 		[ -n "$path" ] || { echo "vmtest: no module $name" >&2; continue; }
-		mkdir -p "$(dirname "$root/${path#"$IMG"/}")"
-		cp "$path" "$root/${path#"$IMG"/}"
+		mkdir -p "$(dirname "$root/${path#"$MODROOT"/}")"
+		cp "$path" "$root/${path#"$MODROOT"/}"
 		for dep in $(modinfo -F depends "$path" | tr ',' ' '); do
 			queue="$queue ${dep//-/_}"
 		done
@@ -68,7 +90,7 @@ build_initramfs() {
 	cp "$moddir"/modules.builtin* "$moddir"/modules.order "$root/lib/modules/$KVER/"
 	depmod -b "$root" "$KVER"
 
-	cp "$REPO/vflash.ko" "$root/vflash/"
+	cp "$KO" "$root/vflash/"
 	cp "$REPO/scripts/vm/lib.sh" "$root/vflash/"
 	cp "$REPO"/scripts/vm/suites/*.sh "$root/vflash/suites/"
 	cp "$REPO/scripts/vm/init" "$root/init"
@@ -82,7 +104,7 @@ directive() {
 }
 
 # Console lines that fail a suite whatever its tests said.
-SPLAT='Kernel panic|Oops|BUG:|WARNING:|general protection fault|Call Trace:|watchdog: BUG|soft lockup|hung_task|blocked for more than|UBSAN:|KASAN:|kmemleak:.*new suspected'
+SPLAT='Kernel panic|Oops|BUG:|WARNING:|general protection fault|Call Trace:|soft lockup|hung_task|blocked for more than|UBSAN:|KASAN|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|kmemleak:.*suspected|unreferenced object|ODEBUG:'
 
 total_pass=0
 total_fail=0
@@ -96,10 +118,11 @@ run_suite() {
 	mem=$(directive "$file" mem)
 	append=$(directive "$file" append)
 	tmo=$(directive "$file" timeout)
+	tmo=$((${tmo:-300} * TIME_SCALE))
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(date +%s)
-	timeout -k 5 "${tmo:-300}" qemu-system-x86_64 \
+	timeout -k 5 "$tmo" qemu-system-x86_64 \
 		-M pc -accel tcg,thread=multi -cpu max -smp 2 -m "${mem:-4G}" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$VMDIR/initramfs.cpio" \
@@ -116,7 +139,7 @@ run_suite() {
 	grep -E '^(PASS|FAIL|SKIP) ' "$dir/results.txt" | sed "s/^/  $suite: /"
 	done_ok=1
 	if ! grep -q '^DONE' "$dir/results.txt"; then
-		echo "  $suite: FAIL suite did not finish (qemu exit $rc; timeout ${tmo:-300}s)"
+		echo "  $suite: FAIL suite did not finish (qemu exit $rc; timeout ${tmo}s)"
 		fail=$((fail + 1))
 		done_ok=0
 	fi

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-debug: every VM suite again, under the debug kernel
+# (KASAN, lockdep, kmemleak, UBSAN, DEBUG_VM/LIST/OBJECTS, hung-task and
+# lockup detectors; scripts/debug-kernel.config).
+#   1. build or reuse the debug kernel            (scripts/debug-kernel.sh)
+#   2. build vflash.ko against it, W=1, in build/debug-ko (a copy of the
+#      sources, so the repository's own vflash.ko stays Debian's)
+#   3. run the VM suites under it                 (VMTEST_FLAVOUR=debug)
+# Ends with "N passed, N failed, N skipped" and writes
+# build/check-debug.counts.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+mkdir -p "$BUILD"
+out=$BUILD/check-debug.counts
+echo "0 1 0" >"$out"
+
+finish() {
+	echo "$1 $2 $3" >"$out"
+	echo "$1 passed, $2 failed, $3 skipped"
+	[ "$2" -eq 0 ]
+	exit
+}
+
+echo "== debug kernel"
+if ! "$REPO/scripts/debug-kernel.sh"; then
+	echo "check-debug: FAIL debug-kernel (cannot build it)"
+	finish 0 1 0
+fi
+
+echo "== build vflash.ko for the debug kernel"
+ko=$BUILD/debug-ko
+rm -rf "$ko"
+mkdir -p "$ko"
+(cd "$REPO" && tar -c --exclude=./build --exclude=./.git . | tar -x -C "$ko")
+make -C "$VFLASH_CACHE/debug-kernel/build" M="$ko" W=1 clean >/dev/null
+if ! make -C "$VFLASH_CACHE/debug-kernel/build" M="$ko" W=1 modules \
+	>"$BUILD/debug-build.log" 2>&1 ||
+	grep -E '(warning|error):' "$BUILD/debug-build.log"; then
+	cat "$BUILD/debug-build.log"
+	echo "check-debug: FAIL debug-build-W=1"
+	finish 0 1 0
+fi
+echo "check-debug: PASS debug-build-W=1"
+
+echo "== vmtest (debug kernel)"
+VMTEST_FLAVOUR=debug "$REPO/scripts/vmtest.sh" "$@"
+read -r p f s <"$BUILD/vmtest-debug.counts" || { p=0 f=1 s=0; }
+finish $((p + 1)) "$f" "$s"
