@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
+#include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
 #include "core/vflash.h"
 
@@ -59,10 +60,8 @@ static const struct attribute_group vflash_dev_group = {
 	.attrs = vflash_dev_attrs,
 };
 
-static const struct attribute_group *vflash_dev_groups[] = {
-	&vflash_dev_group,
-	NULL,
-};
+/* The core's attributes, then the backend's directories (sysfs.c). */
+static const struct attribute_group *vflash_dev_groups[5];
 
 static void vflash_dev_release(struct device *dev)
 {
@@ -86,8 +85,9 @@ static void detach_frontends(struct vflash_dev *vdev)
  * vflash_dev_create() - create, register and expose one device
  * @cfg: a configuration that vflash_parse_config() accepted
  *
- * Sets up the backing memory (zeroed), registers the class device with its
- * sysfs attributes, then attaches each frontend of @cfg in order.
+ * Sets up the backing memory (zeroed) and the flash model, registers the
+ * class device with its sysfs attributes, starts the GC worker, then
+ * attaches each frontend of @cfg in order.
  *
  * Return: the device, or an ERR_PTR() after one line naming the cause has
  * been printed and everything done so far has been undone.
@@ -111,11 +111,24 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 	vdev->id = ret;
 
 	ret = vflash_backing_init(&vdev->backing, cfg);
-	if (ret) {
-		ida_free(&vflash_ida, vdev->id);
-		kfree(vdev);
-		return ERR_PTR(ret);
+	if (ret)
+		goto err_ida;
+
+	vdev->flash = vflash_flash_create(cfg->profile, cfg->size_bytes);
+	if (IS_ERR(vdev->flash)) {
+		ret = PTR_ERR(vdev->flash);
+		if (ret == -E2BIG)
+			pr_err("size: %llu bytes is more than the FTL can map\n",
+			       cfg->size_bytes);
+		else
+			pr_err("profile=%s: cannot set up the flash model (%d)\n",
+			       cfg->profile->name, ret);
+		goto err_backing;
 	}
+
+	vflash_dev_groups[0] = &vflash_dev_group;
+	memcpy(&vflash_dev_groups[1], vflash_backend_groups,
+	       3 * sizeof(vflash_dev_groups[0]));
 
 	/* From here on, put_device() frees vdev and its id. */
 	device_initialize(&vdev->dev);
@@ -131,6 +144,13 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 		goto err_put;
 	}
 
+	ret = vflash_flash_start_worker(vdev->flash, dev_name(&vdev->dev));
+	if (ret) {
+		pr_err("cannot start the GC worker of " VFLASH_NAME "%d (%d)\n",
+		       vdev->id, ret);
+		goto err_del;
+	}
+
 	for (; vdev->nr_attached < cfg->nr_fe; vdev->nr_attached++) {
 		ret = cfg->fe[vdev->nr_attached]->attach(vdev);
 		if (ret)
@@ -144,10 +164,19 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 
 err_detach:
 	detach_frontends(vdev);
+err_del:
 	device_del(&vdev->dev);
 err_put:
+	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);
+	return ERR_PTR(ret);
+
+err_backing:
+	vflash_backing_exit(&vdev->backing);
+err_ida:
+	ida_free(&vflash_ida, vdev->id);
+	kfree(vdev);
 	return ERR_PTR(ret);
 }
 
@@ -160,6 +189,7 @@ void vflash_dev_destroy(struct vflash_dev *vdev)
 {
 	detach_frontends(vdev);
 	device_del(&vdev->dev);
+	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);
 }

@@ -12,6 +12,7 @@
 #include <linux/moduleparam.h>
 
 #include "core/params.h"
+#include "policy/policy.h"
 #include "core/vflash.h"
 
 static char *frontend;
@@ -57,10 +58,20 @@ static int __init vflash_init(void)
 	struct vflash_config cfg;
 	int ret;
 
+	ret = vflash_policies_init();
+	if (ret) {
+		pr_err("cannot register the built-in policies (%d)\n", ret);
+		return ret;
+	}
+	ret = vflash_sysfs_init();
+	if (ret) {
+		pr_err("cannot build the sysfs attributes (%d)\n", ret);
+		goto err_policies;
+	}
 	ret = vflash_frontends_init();
 	if (ret) {
 		pr_err("cannot register the built-in frontends (%d)\n", ret);
-		return ret;
+		goto err_sysfs;
 	}
 
 	ret = vflash_parse_config(&in, &cfg, &err);
@@ -89,6 +100,10 @@ err_class:
 	class_unregister(&vflash_class);
 err_frontends:
 	vflash_frontends_exit();
+err_sysfs:
+	vflash_sysfs_exit();
+err_policies:
+	vflash_policies_exit();
 	return ret;
 }
 
@@ -97,6 +112,8 @@ static void __exit vflash_exit(void)
 	vflash_dev_destroy(vflash_dev);
 	class_unregister(&vflash_class);
 	vflash_frontends_exit();
+	vflash_sysfs_exit();
+	vflash_policies_exit();
 }
 
 module_init(vflash_init);

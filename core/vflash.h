@@ -19,6 +19,7 @@
 #define VFLASH_MAX_FRONTENDS	4
 
 struct vflash_dev;
+struct vflash_flash;
 struct vflash_profile;
 
 /**
@@ -122,6 +123,7 @@ void *vflash_backing_kaddr(const struct vflash_backing *b, pgoff_t pgoff);
  * @id: instance number
  * @cfg: the configuration it was created with, immutable
  * @backing: its data
+ * @flash: its flash model (backend_flash/flash.h)
  * @nr_attached: frontends of @cfg attached so far (attach/detach order)
  * @fe_priv: per-frontend state, indexed like @cfg.fe
  *
@@ -133,6 +135,7 @@ struct vflash_dev {
 	int id;
 	struct vflash_config cfg;
 	struct vflash_backing backing;
+	struct vflash_flash *flash;
 	unsigned int nr_attached;
 	void *fe_priv[VFLASH_MAX_FRONTENDS];
 };
@@ -145,6 +148,11 @@ static inline struct vflash_dev *to_vflash_dev(struct device *dev)
 extern struct class vflash_class;
 
 struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg);
+
+/* sysfs.c: the backend's policy/, stats/ and config/ directories */
+extern const struct attribute_group *vflash_backend_groups[4];
+int vflash_sysfs_init(void);
+void vflash_sysfs_exit(void);
 void vflash_dev_destroy(struct vflash_dev *vdev);
 
 #endif /* VFLASH_CORE_H */

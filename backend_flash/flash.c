@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Creating and destroying a flash device: geometry from the profile and
+ * the capacity, the FTL's tables, run-time knobs and policies.
+ */
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "backend_flash/ftl.h"
+
+#define SEC_NS		NSEC_PER_SEC
+/* Largest write buffer: the per-die FIFOs are sized for it. */
+#define WB_MAX_BYTES	(64ULL << 20)
+#define WB_DEFAULT_BYTES (4ULL << 20)
+/* Host link: PCIe 3.0 x4 as NVMeVirt models it, 3.36 GB/s. */
+#define HOST_XFER_NS	1219
+
+static const struct {
+	const char *name;
+	u64 min, max;
+} knobs[VFLASH_KNOB_NR] = {
+	[VFLASH_KNOB_SLC_READ_NS] = { "slc_read_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_QLC_READ_L_NS] = { "qlc_read_l_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_QLC_READ_CL_NS] = { "qlc_read_cl_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_QLC_READ_CU_NS] = { "qlc_read_cu_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_QLC_READ_U_NS] = { "qlc_read_u_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_MAIN_READ_NS] = { "main_read_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_SLC_PROG_NS] = { "slc_prog_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_MAIN_PROG_NS] = { "main_prog_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_SLC_ERASE_NS] = { "slc_erase_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_MAIN_ERASE_NS] = { "main_erase_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_CHANNEL_XFER_NS] = { "channel_xfer_ns", 0, SEC_NS },
+	[VFLASH_KNOB_HOST_XFER_NS] = { "host_xfer_ns", 0, SEC_NS },
+	[VFLASH_KNOB_FW_OVERHEAD_NS] = { "fw_overhead_ns", 0, SEC_NS },
+	[VFLASH_KNOB_WRITE_BUFFER_BYTES] = { "write_buffer_bytes", 0,
+					     WB_MAX_BYTES },
+	[VFLASH_KNOB_GC_LOW_PCT] = { "gc_low_pct", 1, 50 },
+	[VFLASH_KNOB_GC_HIGH_PCT] = { "gc_high_pct", 1, 90 },
+	[VFLASH_KNOB_MIGRATE_HOT_READS] = { "migrate_hot_reads", 1, U8_MAX },
+	[VFLASH_KNOB_MAX_DEFER_NS] = { "max_defer_ns", 0, 10 * SEC_NS },
+};
+
+/**
+ * vflash_flash_knob_name() - the config/ file name of a knob
+ * @knob: the knob
+ *
+ * Return: its name, or NULL for an invalid knob.
+ */
+const char *vflash_flash_knob_name(enum vflash_knob knob)
+{
+	return knob < VFLASH_KNOB_NR ? knobs[knob].name : NULL;
+}
+
+/**
+ * vflash_flash_knob() - a knob's current value
+ * @f: the device
+ * @knob: the knob
+ *
+ * Return: the value.
+ */
+u64 vflash_flash_knob(const struct vflash_flash *f, enum vflash_knob knob)
+{
+	return vf_knob(f, knob);
+}
+
+/**
+ * vflash_flash_set_knob() - change a knob at run time
+ * @f: the device
+ * @knob: the knob
+ * @val: its new value
+ *
+ * Takes effect for the next request. The GC watermarks must keep
+ * gc_low_pct <= gc_high_pct.
+ *
+ * Return: 0, or -EINVAL (nothing changed) if @val is out of range.
+ */
+int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
+			  u64 val)
+{
+	if (knob >= VFLASH_KNOB_NR || val < knobs[knob].min ||
+	    val > knobs[knob].max)
+		return -EINVAL;
+	if ((knob == VFLASH_KNOB_GC_LOW_PCT &&
+	     val > vf_knob(f, VFLASH_KNOB_GC_HIGH_PCT)) ||
+	    (knob == VFLASH_KNOB_GC_HIGH_PCT &&
+	     val < vf_knob(f, VFLASH_KNOB_GC_LOW_PCT)))
+		return -EINVAL;
+	WRITE_ONCE(f->knob[knob], val);
+	return 0;
+}
+
+/**
+ * vflash_flash_policy() - a device's current policy of a kind
+ * @f: the device
+ * @kind: the kind
+ *
+ * Return: the policy.
+ */
+const struct vflash_policy *vflash_flash_policy(const struct vflash_flash *f,
+						enum vflash_policy_kind kind)
+{
+	return READ_ONCE(f->policy[kind]);
+}
+
+/**
+ * vflash_flash_set_policy() - switch a device's policy of one kind
+ * @f: the device
+ * @pol: a registered policy
+ *
+ * Safe under load: requests in flight finish with the policy they read.
+ *
+ * Return: 0, or -EINVAL for a policy of no known kind.
+ */
+int vflash_flash_set_policy(struct vflash_flash *f,
+			    const struct vflash_policy *pol)
+{
+	if (!pol || pol->kind >= VFLASH_POLICY_NR)
+		return -EINVAL;
+	WRITE_ONCE(f->policy[pol->kind], pol);
+	return 0;
+}
+
+/**
+ * vflash_flash_nr_lpages() - the device's capacity
+ * @f: the device
+ *
+ * Return: logical (4 KiB) pages.
+ */
+u64 vflash_flash_nr_lpages(const struct vflash_flash *f)
+{
+	return f->nr_lpages;
+}
+
+static void init_knobs(struct vflash_flash *f)
+{
+	const struct vflash_profile *p = f->prof;
+	unsigned int t;
+
+	f->knob[VFLASH_KNOB_SLC_READ_NS] = p->read_ns;
+	for (t = 0; t < 4; t++)
+		f->knob[VFLASH_KNOB_QLC_READ_L_NS + t] =
+			p->qlc_read_ns[t] ? p->qlc_read_ns[t] : p->read_ns;
+	f->knob[VFLASH_KNOB_MAIN_READ_NS] = p->read_ns;
+	f->knob[VFLASH_KNOB_SLC_PROG_NS] = p->slc_prog_ns;
+	f->knob[VFLASH_KNOB_MAIN_PROG_NS] = p->prog_ns;
+	f->knob[VFLASH_KNOB_SLC_ERASE_NS] = p->slc_erase_ns;
+	f->knob[VFLASH_KNOB_MAIN_ERASE_NS] = p->erase_ns;
+	f->knob[VFLASH_KNOB_CHANNEL_XFER_NS] = p->xfer_ns_per_4k;
+	f->knob[VFLASH_KNOB_HOST_XFER_NS] = HOST_XFER_NS;
+	f->knob[VFLASH_KNOB_FW_OVERHEAD_NS] = p->fw_overhead_ns;
+	f->knob[VFLASH_KNOB_WRITE_BUFFER_BYTES] = WB_DEFAULT_BYTES;
+	f->knob[VFLASH_KNOB_GC_LOW_PCT] = 5;
+	f->knob[VFLASH_KNOB_GC_HIGH_PCT] = 15;
+	f->knob[VFLASH_KNOB_MIGRATE_HOT_READS] = 4;
+	f->knob[VFLASH_KNOB_MAX_DEFER_NS] = 10ULL * NSEC_PER_MSEC;
+}
+
+/* Blocks per die, slots per block and program units from the profile. */
+static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
+{
+	const struct vflash_profile *p = f->prof;
+	u64 main_blocks, main_pd, slc_pd = 0, total;
+
+	if (!p->channels || !p->dies_per_channel || !p->pages_per_block ||
+	    !p->flash_page_bytes || p->flash_page_bytes % VFLASH_LPAGE_SIZE)
+		return -EINVAL;
+	f->nr_lpages = size_bytes >> VFLASH_LPAGE_SHIFT;
+	if (!f->nr_lpages)
+		return -EINVAL;
+	f->nr_channels = p->channels;
+	f->nr_dies = p->channels * p->dies_per_channel;
+	f->lpp = p->flash_page_bytes / VFLASH_LPAGE_SIZE;
+	f->hybrid = p->slc_cache;
+	f->slots[VF_MAIN] = p->pages_per_block * f->lpp;
+	f->unit[VF_MAIN] = f->lpp * (p->cell == VFLASH_CELL_QLC ? 4 : 1);
+	if (f->slots[VF_MAIN] % f->unit[VF_MAIN])
+		return -EINVAL;
+	f->stride = f->slots[VF_MAIN];
+	f->unit[VF_SLC] = f->lpp;
+	/* An SLC-mode block stores one bit per cell: a quarter of QLC's. */
+	f->slots[VF_SLC] = f->hybrid ?
+		max(f->lpp, rounddown(f->slots[VF_MAIN] / 4, f->lpp)) : 0;
+
+	main_blocks = DIV_ROUND_UP(f->nr_lpages * (100 + VF_OP_PCT),
+				   100ULL * f->slots[VF_MAIN]);
+	main_pd = DIV_ROUND_UP(main_blocks, f->nr_dies) + VF_NR_STREAMS +
+		  VF_GC_RESERVE;
+	main_pd = max_t(u64, main_pd, VF_MIN_BLOCKS);
+	if (f->hybrid) {
+		slc_pd = DIV_ROUND_UP(DIV_ROUND_UP(f->nr_lpages, VF_SLC_FRACTION),
+				      (u64)f->slots[VF_SLC] * f->nr_dies);
+		slc_pd = max_t(u64, slc_pd, VF_MIN_BLOCKS);
+	}
+	total = (main_pd + slc_pd) * f->nr_dies;
+	/* Slot numbers are u32, VF_INVALID excluded. */
+	if (total * f->stride >= U32_MAX || f->nr_lpages >= U32_MAX)
+		return -E2BIG;
+	f->slc_per_die = slc_pd;
+	f->blocks_per_die = main_pd + slc_pd;
+	f->nr_blocks = total;
+
+	f->wb_cap = div_u64(WB_MAX_BYTES, VFLASH_LPAGE_SIZE * f->nr_dies);
+	f->wb_cap = max(f->wb_cap, 2 * f->unit[VF_MAIN]);
+	f->wb_fifo_len = f->wb_cap / f->lpp + 2;
+	return 0;
+}
+
+static int alloc_tables(struct vflash_flash *f)
+{
+	u32 d, r, s, b;
+
+	f->l2p = vmalloc_array(f->nr_lpages, sizeof(*f->l2p));
+	f->p2l = vmalloc_array((size_t)f->nr_blocks * f->stride,
+			       sizeof(*f->p2l));
+	f->heat = vzalloc(f->nr_lpages);
+	f->blocks = vcalloc(f->nr_blocks, sizeof(*f->blocks));
+	f->dies = kcalloc(f->nr_dies, sizeof(*f->dies), GFP_KERNEL);
+	f->channels = kcalloc(f->nr_channels, sizeof(*f->channels),
+			      GFP_KERNEL);
+	f->stats = alloc_percpu(struct vf_stats);
+	if (!f->l2p || !f->p2l || !f->heat || !f->blocks || !f->dies ||
+	    !f->channels || !f->stats)
+		return -ENOMEM;
+	memset(f->l2p, 0xff, f->nr_lpages * sizeof(*f->l2p));
+	memset(f->p2l, 0xff, (size_t)f->nr_blocks * f->stride *
+	       sizeof(*f->p2l));
+
+	for (d = 0; d < f->nr_channels; d++)
+		spin_lock_init(&f->channels[d].lock);
+	for (d = 0; d < f->nr_dies; d++) {
+		struct vf_die *die = &f->dies[d];
+
+		spin_lock_init(&die->lock);
+		die->channel = d % f->nr_channels;
+		die->wb_end_ns = kcalloc(f->wb_fifo_len,
+					 sizeof(*die->wb_end_ns), GFP_KERNEL);
+		die->wb_slots = kcalloc(f->wb_fifo_len,
+					sizeof(*die->wb_slots), GFP_KERNEL);
+		if (!die->wb_end_ns || !die->wb_slots)
+			return -ENOMEM;
+		for (s = 0; s < VF_NR_STREAMS; s++)
+			for (r = 0; r < VF_NR_REGIONS; r++)
+				die->open[s][r] = VF_INVALID;
+		for (r = 0; r < VF_NR_REGIONS; r++)
+			die->free_head[r] = VF_INVALID;
+		/* Free lists in block order: push from the last block down. */
+		for (b = f->blocks_per_die; b-- > 0;) {
+			u32 blk = d * f->blocks_per_die + b;
+
+			r = vf_region_of(f, blk);
+			f->blocks[blk].state = VF_BLK_FREE;
+			f->blocks[blk].next = die->free_head[r];
+			die->free_head[r] = blk;
+			die->nr_free[r]++;
+		}
+	}
+	return 0;
+}
+
+/**
+ * vflash_flash_destroy() - free a device made by vflash_flash_create()
+ * @f: the device, or NULL; no request may be in flight
+ */
+void vflash_flash_destroy(struct vflash_flash *f)
+{
+	u32 d;
+
+	if (!f)
+		return;
+	vf_stop_worker(f);
+	if (f->dies) {
+		for (d = 0; d < f->nr_dies; d++) {
+			kfree(f->dies[d].wb_end_ns);
+			kfree(f->dies[d].wb_slots);
+		}
+	}
+	free_percpu(f->stats);
+	kfree(f->channels);
+	kfree(f->dies);
+	vfree(f->blocks);
+	vfree(f->heat);
+	vfree(f->p2l);
+	vfree(f->l2p);
+	kfree(f);
+}
+
+/**
+ * vflash_flash_create() - a flash device of a profile and capacity
+ * @prof: the flash model
+ * @size_bytes: the capacity, a multiple of 4 KiB
+ *
+ * Every page starts unwritten; the default policy of each kind is in
+ * force; no worker runs until vflash_flash_start_worker().
+ *
+ * Return: the device, or ERR_PTR(-EINVAL) for an unusable profile,
+ * ERR_PTR(-E2BIG) for a capacity the FTL cannot address, ERR_PTR(-ENOMEM).
+ */
+struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
+					 u64 size_bytes)
+{
+	struct vflash_flash *f;
+	unsigned int k;
+	int ret;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	f->prof = prof;
+	spin_lock_init(&f->host_lock);
+	atomic64_set(&f->seal_seq, 0);
+	atomic64_set(&f->cursor, 0);
+	for (k = 0; k < VFLASH_POLICY_NR; k++) {
+		f->policy[k] = vflash_policy_default(k);
+		if (!f->policy[k]) {
+			ret = -EINVAL;
+			goto err;
+		}
+	}
+	init_knobs(f);
+	ret = plan_geometry(f, size_bytes);
+	if (!ret)
+		ret = alloc_tables(f);
+	if (ret)
+		goto err;
+	return f;
+err:
+	vflash_flash_destroy(f);
+	return ERR_PTR(ret);
+}

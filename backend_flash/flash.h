@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The flash backend's interface: the one header frontends include.
+ * docs/backend.md describes the model.
+ */
+#ifndef VFLASH_FLASH_H
+#define VFLASH_FLASH_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+#include "policy/policy.h"
+
+struct vflash_flash;
+struct vflash_profile;
+
+#define VFLASH_LPAGE_SHIFT	12
+#define VFLASH_LPAGE_SIZE	BIT(VFLASH_LPAGE_SHIFT)
+
+/**
+ * enum vflash_io - what a frontend asks of the flash
+ * @VFLASH_IO_READ: read logical pages
+ * @VFLASH_IO_WRITE: write logical pages
+ * @VFLASH_IO_TRIM: deallocate logical pages
+ * @VFLASH_IO_FLUSH: make every completed write durable (no pages)
+ */
+enum vflash_io {
+	VFLASH_IO_READ,
+	VFLASH_IO_WRITE,
+	VFLASH_IO_TRIM,
+	VFLASH_IO_FLUSH,
+};
+
+/**
+ * enum vflash_stat - counters in stats/
+ * @VFLASH_STAT_HOST_READ_PAGES: logical pages read by the host
+ * @VFLASH_STAT_HOST_WRITE_PAGES: logical pages written by the host
+ * @VFLASH_STAT_HOST_TRIM_PAGES: logical pages trimmed by the host
+ * @VFLASH_STAT_NAND_READ_PAGES: logical pages read from the array
+ *	(host reads of written pages, GC and migration reads)
+ * @VFLASH_STAT_NAND_PROGRAM_PAGES: logical-page slots programmed,
+ *	padding included
+ * @VFLASH_STAT_NAND_ERASE_BLOCKS: blocks erased
+ * @VFLASH_STAT_GC_RUNS: blocks cleaned by GC or migration
+ * @VFLASH_STAT_GC_COPIED_PAGES: valid pages GC moved within a region
+ * @VFLASH_STAT_MIGRATED_PAGES: pages moved from SLC to QLC
+ * @VFLASH_STAT_REPROMOTED_PAGES: pages moved from QLC back to SLC
+ * @VFLASH_STAT_WB_STALLS: host writes that waited for write-buffer space
+ * @VFLASH_STAT_READ_PREEMPTS: host reads that passed background work
+ * @VFLASH_STAT_NR: number of counters
+ */
+enum vflash_stat {
+	VFLASH_STAT_HOST_READ_PAGES,
+	VFLASH_STAT_HOST_WRITE_PAGES,
+	VFLASH_STAT_HOST_TRIM_PAGES,
+	VFLASH_STAT_NAND_READ_PAGES,
+	VFLASH_STAT_NAND_PROGRAM_PAGES,
+	VFLASH_STAT_NAND_ERASE_BLOCKS,
+	VFLASH_STAT_GC_RUNS,
+	VFLASH_STAT_GC_COPIED_PAGES,
+	VFLASH_STAT_MIGRATED_PAGES,
+	VFLASH_STAT_REPROMOTED_PAGES,
+	VFLASH_STAT_WB_STALLS,
+	VFLASH_STAT_READ_PREEMPTS,
+	VFLASH_STAT_NR,
+};
+
+/**
+ * enum vflash_knob - run-time tunables in config/
+ * @VFLASH_KNOB_SLC_READ_NS: SLC array read time
+ * @VFLASH_KNOB_QLC_READ_L_NS: QLC lower-page read time
+ * @VFLASH_KNOB_QLC_READ_CL_NS: QLC centre-lower-page read time
+ * @VFLASH_KNOB_QLC_READ_CU_NS: QLC centre-upper-page read time
+ * @VFLASH_KNOB_QLC_READ_U_NS: QLC upper-page read time
+ * @VFLASH_KNOB_MAIN_READ_NS: read time of a main-region page (non-QLC)
+ * @VFLASH_KNOB_SLC_PROG_NS: SLC page program time
+ * @VFLASH_KNOB_MAIN_PROG_NS: main-region program time (QLC: a wordline)
+ * @VFLASH_KNOB_SLC_ERASE_NS: SLC block erase time
+ * @VFLASH_KNOB_MAIN_ERASE_NS: main-region block erase time
+ * @VFLASH_KNOB_CHANNEL_XFER_NS: channel transfer time of 4 KiB
+ * @VFLASH_KNOB_HOST_XFER_NS: host-link transfer time of 4 KiB
+ * @VFLASH_KNOB_FW_OVERHEAD_NS: controller time added to every command
+ * @VFLASH_KNOB_WRITE_BUFFER_BYTES: DRAM write buffer size
+ * @VFLASH_KNOB_GC_LOW_PCT: free blocks (% of a die's region) below which
+ *	the write path cleans
+ * @VFLASH_KNOB_GC_HIGH_PCT: free blocks below which the worker cleans
+ * @VFLASH_KNOB_MIGRATE_HOT_READS: reads that make a page hot
+ * @VFLASH_KNOB_MAX_DEFER_NS: how long host reads may hold back background
+ *	work on a die (read-priority)
+ * @VFLASH_KNOB_NR: number of knobs
+ */
+enum vflash_knob {
+	VFLASH_KNOB_SLC_READ_NS,
+	VFLASH_KNOB_QLC_READ_L_NS,
+	VFLASH_KNOB_QLC_READ_CL_NS,
+	VFLASH_KNOB_QLC_READ_CU_NS,
+	VFLASH_KNOB_QLC_READ_U_NS,
+	VFLASH_KNOB_MAIN_READ_NS,
+	VFLASH_KNOB_SLC_PROG_NS,
+	VFLASH_KNOB_MAIN_PROG_NS,
+	VFLASH_KNOB_SLC_ERASE_NS,
+	VFLASH_KNOB_MAIN_ERASE_NS,
+	VFLASH_KNOB_CHANNEL_XFER_NS,
+	VFLASH_KNOB_HOST_XFER_NS,
+	VFLASH_KNOB_FW_OVERHEAD_NS,
+	VFLASH_KNOB_WRITE_BUFFER_BYTES,
+	VFLASH_KNOB_GC_LOW_PCT,
+	VFLASH_KNOB_GC_HIGH_PCT,
+	VFLASH_KNOB_MIGRATE_HOT_READS,
+	VFLASH_KNOB_MAX_DEFER_NS,
+	VFLASH_KNOB_NR,
+};
+
+struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
+					 u64 size_bytes);
+void vflash_flash_destroy(struct vflash_flash *f);
+u64 vflash_flash_submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
+			u32 count, u64 now_ns);
+void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns);
+int vflash_flash_start_worker(struct vflash_flash *f, const char *name);
+
+u64 vflash_flash_nr_lpages(const struct vflash_flash *f);
+u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat);
+const char *vflash_flash_stat_name(enum vflash_stat stat);
+u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc);
+u64 vflash_flash_write_amplification(struct vflash_flash *f);
+u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille);
+void vflash_flash_reset_stats(struct vflash_flash *f);
+
+u64 vflash_flash_knob(const struct vflash_flash *f, enum vflash_knob knob);
+int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
+			  u64 val);
+const char *vflash_flash_knob_name(enum vflash_knob knob);
+
+const struct vflash_policy *vflash_flash_policy(const struct vflash_flash *f,
+						enum vflash_policy_kind kind);
+int vflash_flash_set_policy(struct vflash_flash *f,
+			    const struct vflash_policy *pol);
+
+int vflash_flash_check(struct vflash_flash *f, char *why, size_t size);
+
+#endif /* VFLASH_FLASH_H */

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The flash backend's internals, shared by the backend_flash/ sources only.
+ * Locking is described in docs/backend.md and at each field.
+ */
+#ifndef VFLASH_FTL_H
+#define VFLASH_FTL_H
+
+#include <linux/atomic.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "backend_flash/flash.h"
+#include "backend_flash/profile.h"
+
+#define VF_INVALID	U32_MAX
+
+/* Regions of a die. Profiles without an SLC cache have no SLC blocks. */
+enum vf_region { VF_SLC, VF_MAIN, VF_NR_REGIONS };
+
+/* Write streams, each with its own open block per die and region. */
+enum vf_stream { VF_HOST, VF_GC, VF_MIGRATE, VF_NR_STREAMS };
+
+enum vf_block_state { VF_BLK_FREE, VF_BLK_OPEN, VF_BLK_FULL, VF_BLK_VICTIM };
+
+/* Over-provisioning of the main region, in percent of the capacity. */
+#define VF_OP_PCT		7
+/* SLC region of hybrid profiles: 1/VF_SLC_FRACTION of the capacity. */
+#define VF_SLC_FRACTION		16
+/* Free blocks per die and region that only GC may take. */
+#define VF_GC_RESERVE		1
+/* Smallest region on a die: open blocks of every stream, GC's reserve,
+ * and room to clean.
+ */
+#define VF_MIN_BLOCKS		(VF_NR_STREAMS + VF_GC_RESERVE + 4)
+
+/* Latency histogram: 64 powers of two, each split in 16 linear steps. */
+#define VF_HIST_SUB_SHIFT	4
+#define VF_HIST_BUCKETS		(64 << VF_HIST_SUB_SHIFT)
+
+/**
+ * struct vf_block - one erase block
+ * @valid: valid slots (see docs/backend.md); atomic, displaced pages are
+ *	counted down by whoever displaces them, without the die lock
+ * @wp: next slot to fill; die lock
+ * @state: enum vf_block_state; die lock
+ * @stream: the stream it is open for; die lock
+ * @next: next block on its die's free list; die lock
+ * @erase_count: times erased; die lock
+ * @seal_seq: device-wide order in which blocks became full; die lock
+ * @seal_ns: when it became full; die lock
+ */
+struct vf_block {
+	atomic_t valid;
+	u32 wp;
+	u8 state;
+	u8 stream;
+	u32 next;
+	u32 erase_count;
+	u64 seal_seq;
+	u64 seal_ns;
+};
+
+/**
+ * struct vf_die - one die (LUN) and the blocks it owns
+ * @lock: protects every field below and the die's blocks' metadata
+ * @busy_until_ns: when all work queued on the die is done
+ * @fg_busy_until_ns: when the host work queued on it is done
+ * @deferred_ns: background time pushed back by host reads since the die
+ *	last went idle (read-priority)
+ * @free_head: free-list heads per region (block numbers)
+ * @nr_free: free-list lengths per region; read without the lock for stats
+ * @open: open block per stream and region, or VF_INVALID
+ * @wb_end_ns: FIFO of end times of programs holding write-buffer space
+ * @wb_slots: slots each of those programs holds
+ * @wb_head: oldest FIFO entry
+ * @wb_count: FIFO entries
+ * @wb_used: slots held by programs in the FIFO
+ * @wb_pending: host slots filled but not yet programmed
+ * @channel: the channel it sits on
+ */
+struct vf_die {
+	spinlock_t lock;	/* see the kernel-doc above */
+	u64 busy_until_ns;
+	u64 fg_busy_until_ns;
+	u64 deferred_ns;
+	u32 free_head[VF_NR_REGIONS];
+	u32 nr_free[VF_NR_REGIONS];
+	u32 open[VF_NR_STREAMS][VF_NR_REGIONS];
+	u64 *wb_end_ns;
+	u32 *wb_slots;
+	u32 wb_head;
+	u32 wb_count;
+	u32 wb_used;
+	u32 wb_pending;
+	u32 channel;
+};
+
+/**
+ * struct vf_channel - one channel
+ * @lock: protects @busy_until_ns
+ * @busy_until_ns: when the last transfer queued on it ends
+ */
+struct vf_channel {
+	spinlock_t lock;	/* protects busy_until_ns */
+	u64 busy_until_ns;
+};
+
+/**
+ * struct vf_stats - per-CPU counters and read-latency histogram
+ * @count: enum vflash_stat counters
+ * @read_hist: host read latencies, see hist_bucket()
+ */
+struct vf_stats {
+	u64 count[VFLASH_STAT_NR];
+	u64 read_hist[VF_HIST_BUCKETS];
+};
+
+/**
+ * struct vflash_flash - one emulated flash device
+ * @prof: its profile (figures copied into @knob at creation)
+ * @hybrid: SLC region in front of the main region
+ * @nr_lpages: logical pages
+ * @nr_dies: dies
+ * @nr_channels: channels
+ * @lpp: logical pages per flash page
+ * @slots: slots a block of each region holds
+ * @unit: slots one program writes, per region (QLC: a wordline)
+ * @stride: slot-number stride of a block (= @slots[VF_MAIN])
+ * @blocks_per_die: blocks per die, SLC ones first
+ * @slc_per_die: SLC blocks per die
+ * @nr_blocks: blocks in all
+ * @wb_cap: write-buffer slots per die
+ * @wb_fifo_len: FIFO entries per die
+ * @l2p: logical page -> slot; atomics only
+ * @p2l: slot -> logical page; written by the owning die's lock holder,
+ *	cleared with WRITE_ONCE by whoever displaces the page
+ * @heat: read count per logical page, saturating; racy by design
+ * @blocks: every block
+ * @dies: every die
+ * @channels: every channel
+ * @host_lock: protects @host_busy_until_ns
+ * @host_busy_until_ns: when the host link is free
+ * @seal_seq: source of vf_block.seal_seq
+ * @cursor: round-robin counter of placement policies
+ * @knob: run-time tunables; read with READ_ONCE, written by sysfs
+ * @policy: current policy per kind; READ_ONCE/WRITE_ONCE
+ * @stats: per-CPU counters
+ * @worker: the GC/migration thread, or NULL
+ */
+struct vflash_flash {
+	const struct vflash_profile *prof;
+	bool hybrid;
+	u64 nr_lpages;
+	u32 nr_dies;
+	u32 nr_channels;
+	u32 lpp;
+	u32 slots[VF_NR_REGIONS];
+	u32 unit[VF_NR_REGIONS];
+	u32 stride;
+	u32 blocks_per_die;
+	u32 slc_per_die;
+	u32 nr_blocks;
+	u32 wb_cap;
+	u32 wb_fifo_len;
+	u32 *l2p;
+	u32 *p2l;
+	u8 *heat;
+	struct vf_block *blocks;
+	struct vf_die *dies;
+	struct vf_channel *channels;
+	spinlock_t host_lock;	/* protects host_busy_until_ns */
+	u64 host_busy_until_ns;
+	atomic64_t seal_seq;
+	atomic64_t cursor;
+	u64 knob[VFLASH_KNOB_NR];
+	const struct vflash_policy *policy[VFLASH_POLICY_NR];
+	struct vf_stats __percpu *stats;
+	struct task_struct *worker;
+};
+
+static inline u64 vf_knob(const struct vflash_flash *f, enum vflash_knob k)
+{
+	return READ_ONCE(f->knob[k]);
+}
+
+static inline const void *vf_ops(const struct vflash_flash *f,
+				 enum vflash_policy_kind kind)
+{
+	return READ_ONCE(f->policy[kind])->ops;
+}
+
+static inline u32 vf_block_of(const struct vflash_flash *f, u32 slot)
+{
+	return slot / f->stride;
+}
+
+static inline u32 vf_die_of_block(const struct vflash_flash *f, u32 blk)
+{
+	return blk / f->blocks_per_die;
+}
+
+static inline enum vf_region vf_region_of(const struct vflash_flash *f,
+					  u32 blk)
+{
+	return blk % f->blocks_per_die < f->slc_per_die ? VF_SLC : VF_MAIN;
+}
+
+static inline void vf_count(struct vflash_flash *f, enum vflash_stat s,
+			    u64 n)
+{
+	this_cpu_add(f->stats->count[s], n);
+}
+
+/* ftl.c */
+u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
+		  enum vf_stream stream, enum vf_region r, u64 *now);
+void vf_invalidate(struct vflash_flash *f, u32 slot);
+u64 vf_read_time(const struct vflash_flash *f, u32 slot);
+u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
+		u64 now, bool host);
+u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
+	       u64 now, bool host);
+
+/* gc.c */
+bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
+	      enum vf_region r, u64 *now);
+u32 vf_free_low(const struct vflash_flash *f, enum vf_region r);
+u32 vf_free_high(const struct vflash_flash *f, enum vf_region r);
+void vf_stop_worker(struct vflash_flash *f);
+
+/* stats.c */
+void vf_record_read_latency(struct vflash_flash *f, u64 ns);
+
+#endif /* VFLASH_FTL_H */

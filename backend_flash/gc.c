@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cleaning: garbage collection within a region, SLC-to-QLC migration, the
+ * background worker that runs them.
+ */
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+
+#include "backend_flash/ftl.h"
+
+/* The worker wakes this often to look at the watermarks. */
+#define WORKER_PERIOD_US	1000
+/* ... and halves every page's read heat this often. */
+#define HEAT_DECAY_NS		(1000ULL * NSEC_PER_MSEC)
+
+static u32 region_blocks(const struct vflash_flash *f, enum vf_region r)
+{
+	return r == VF_SLC ? f->slc_per_die : f->blocks_per_die - f->slc_per_die;
+}
+
+static u32 watermark(const struct vflash_flash *f, enum vf_region r,
+		     enum vflash_knob k)
+{
+	u32 wm = div_u64((u64)region_blocks(f, r) * vf_knob(f, k), 100);
+
+	return max_t(u32, wm, VF_GC_RESERVE + 1);
+}
+
+/**
+ * vf_free_low() - free blocks per die below which the write path cleans
+ * @f: the device
+ * @r: the region
+ *
+ * Return: the low watermark, in blocks.
+ */
+u32 vf_free_low(const struct vflash_flash *f, enum vf_region r)
+{
+	return watermark(f, r, VFLASH_KNOB_GC_LOW_PCT);
+}
+
+/**
+ * vf_free_high() - free blocks per die below which the worker cleans
+ * @f: the device
+ * @r: the region
+ *
+ * Return: the high watermark, in blocks.
+ */
+u32 vf_free_high(const struct vflash_flash *f, enum vf_region r)
+{
+	return watermark(f, r, VFLASH_KNOB_GC_HIGH_PCT);
+}
+
+/* The full block of a die's region that the gc policy likes best. */
+static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
+		       u64 now)
+{
+	const struct vflash_gc_ops *gc = vf_ops(f, VFLASH_POLICY_GC);
+	u32 first = d * f->blocks_per_die + (r == VF_SLC ? 0 : f->slc_per_die);
+	u32 end = first + region_blocks(f, r);
+	u32 b, best = VF_INVALID;
+	u64 best_cost = U64_MAX;
+
+	for (b = first; b < end; b++) {
+		struct vf_block *blk = &f->blocks[b];
+		struct vflash_gc_candidate c;
+		u64 cost;
+
+		if (blk->state != VF_BLK_FULL)
+			continue;
+		c.valid = atomic_read(&blk->valid);
+		c.slots = f->slots[r];
+		/* Cleaning a full block within its region gains nothing. */
+		if (r == VF_MAIN && c.valid >= c.slots)
+			continue;
+		c.seal_seq = blk->seal_seq;
+		c.age_ns = now > blk->seal_ns ? now - blk->seal_ns : 0;
+		cost = gc->cost(&c);
+		if (best == VF_INVALID || cost < best_cost) {
+			best = b;
+			best_cost = cost;
+		}
+	}
+	return best;
+}
+
+/* Erase a block whose pages have all been displaced; free it. */
+static void erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
+			u64 *now)
+{
+	struct vf_block *blk = &f->blocks[b];
+	enum vf_region r = vf_region_of(f, b);
+	u32 i;
+
+	/* Hosts that displaced a page here finish with preemption off. */
+	while (atomic_read_acquire(&blk->valid))
+		cpu_relax();
+	for (i = 0; i < f->slots[r]; i++)
+		f->p2l[b * f->stride + i] = VF_INVALID;
+
+	*now = max(*now, die->busy_until_ns) +
+	       vf_knob(f, r == VF_SLC ? VFLASH_KNOB_SLC_ERASE_NS :
+					VFLASH_KNOB_MAIN_ERASE_NS);
+	die->busy_until_ns = *now;
+	blk->erase_count++;
+	blk->wp = 0;
+	blk->state = VF_BLK_FREE;
+	blk->next = die->free_head[r];
+	die->free_head[r] = b;
+	die->nr_free[r]++;
+	vf_count(f, VFLASH_STAT_NAND_ERASE_BLOCKS, 1);
+}
+
+/*
+ * Move one valid page out of a victim. Returns false if no destination
+ * slot could be had (the victim is then left as it is).
+ */
+static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
+		      u32 slot, u32 lpn, enum vf_region to, u64 *now)
+{
+	enum vf_stream stream = vf_region_of(f, vf_block_of(f, slot)) == to ?
+				VF_GC : VF_MIGRATE;
+	u32 ns, b;
+
+	ns = vf_alloc_slot(f, die, d, stream, to, now);
+	if (ns == VF_INVALID && stream == VF_MIGRATE && to == VF_MAIN) {
+		/* Migration needs room in the main region: clean it first. */
+		if (vf_clean(f, die, d, VF_MAIN, now))
+			ns = vf_alloc_slot(f, die, d, stream, to, now);
+	}
+	if (ns == VF_INVALID)
+		return false;
+
+	*now = vf_die_read(f, die, slot, *now, false);
+	b = vf_block_of(f, ns);
+	f->p2l[ns] = lpn;
+	atomic_inc(&f->blocks[b].valid);
+	if (cmpxchg(&f->l2p[lpn], slot, ns) == slot) {
+		vf_invalidate(f, slot);
+		vf_count(f, stream == VF_GC ? VFLASH_STAT_GC_COPIED_PAGES :
+					      VFLASH_STAT_MIGRATED_PAGES, 1);
+	} else {
+		/* The host rewrote or trimmed it meanwhile. */
+		vf_invalidate(f, ns);
+	}
+	if (f->blocks[b].wp % f->unit[to] == 0)
+		vf_program(f, die, b, *now, false);
+	return true;
+}
+
+/**
+ * vf_clean() - clean one block of a die's region
+ * @f: the device
+ * @die: the die, locked
+ * @d: its number
+ * @r: the region
+ * @now: when cleaning starts; advanced as its reads run
+ *
+ * Main region: garbage collection, valid pages move to the die's GC
+ * stream. SLC region: migration, cold pages move to the main region and
+ * hot ones (per the migration policy) stay in SLC. The time of every read,
+ * program and the erase is charged to the die.
+ *
+ * Return: true if a block was freed and fewer than a block's worth of
+ * pages stayed in the region (progress), false if there was nothing to do.
+ */
+bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
+	      enum vf_region r, u64 *now)
+{
+	const struct vflash_migration_ops *mig =
+		vf_ops(f, VFLASH_POLICY_MIGRATION);
+	u32 hot = vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
+	u32 b = pick_victim(f, d, r, *now);
+	u32 i, stayed = 0;
+	struct vf_block *blk;
+
+	if (b == VF_INVALID)
+		return false;
+	blk = &f->blocks[b];
+	blk->state = VF_BLK_VICTIM;
+	for (i = 0; i < f->slots[r]; i++) {
+		u32 slot = b * f->stride + i;
+		u32 lpn = READ_ONCE(f->p2l[slot]);
+		enum vf_region to = r;
+
+		if (lpn == VF_INVALID || READ_ONCE(f->l2p[lpn]) != slot)
+			continue;
+		if (r == VF_SLC && !mig->stays_in_slc(READ_ONCE(f->heat[lpn]),
+						      hot))
+			to = VF_MAIN;
+		if (!move_page(f, die, d, slot, lpn, to, now)) {
+			/* Out of room: what was moved stays moved. */
+			blk->state = VF_BLK_FULL;
+			return false;
+		}
+		stayed += to == r;
+	}
+	erase_block(f, die, b, now);
+	vf_count(f, VFLASH_STAT_GC_RUNS, 1);
+	return stayed < f->slots[r];
+}
+
+/**
+ * vflash_flash_maintain() - background cleaning, once over every die
+ * @f: the device
+ * @now_ns: the current time
+ *
+ * What the worker runs; KUnit calls it with explicit times. Cleans each
+ * die's regions up to the high watermark when the maintenance policy runs
+ * in the background (SLC only if the migration policy migrates in the
+ * background).
+ */
+void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
+{
+	const struct vflash_maintenance_ops *m =
+		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
+	const struct vflash_migration_ops *mig =
+		vf_ops(f, VFLASH_POLICY_MIGRATION);
+	u32 d, rounds;
+	int r;
+
+	if (!m->background)
+		return;
+	for (d = 0; d < f->nr_dies; d++) {
+		struct vf_die *die = &f->dies[d];
+
+		for (r = VF_MAIN; r >= (f->hybrid ? VF_SLC : VF_MAIN); r--) {
+			u64 t = now_ns;
+
+			if (r == VF_SLC && !mig->background)
+				continue;
+			spin_lock(&die->lock);
+			for (rounds = f->blocks_per_die;
+			     rounds && die->nr_free[r] < vf_free_high(f, r) &&
+			     vf_clean(f, die, d, r, &t); rounds--)
+				;
+			spin_unlock(&die->lock);
+			cond_resched();
+		}
+	}
+}
+
+/* Halve every page's read heat, so that heat tracks recent reads. */
+static void decay_heat(struct vflash_flash *f)
+{
+	u64 i;
+
+	for (i = 0; i < f->nr_lpages; i++) {
+		u8 h = READ_ONCE(f->heat[i]);
+
+		if (h)
+			WRITE_ONCE(f->heat[i], h >> 1);
+		if (!(i % 65536))
+			cond_resched();
+	}
+}
+
+static int worker_fn(void *data)
+{
+	struct vflash_flash *f = data;
+	u64 last_decay = ktime_get_ns();
+
+	while (!kthread_should_stop()) {
+		u64 now = ktime_get_ns();
+
+		vflash_flash_maintain(f, now);
+		if (now - last_decay >= HEAT_DECAY_NS) {
+			decay_heat(f);
+			last_decay = now;
+		}
+		usleep_range(WORKER_PERIOD_US, 2 * WORKER_PERIOD_US);
+	}
+	return 0;
+}
+
+/**
+ * vflash_flash_start_worker() - start the background GC/migration thread
+ * @f: the device
+ * @name: thread name prefix
+ *
+ * Return: 0 or a negative errno.
+ */
+int vflash_flash_start_worker(struct vflash_flash *f, const char *name)
+{
+	struct task_struct *t = kthread_run(worker_fn, f, "%s-gc", name);
+
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	f->worker = t;
+	return 0;
+}
+
+/**
+ * vf_stop_worker() - stop the worker, if running
+ * @f: the device
+ */
+void vf_stop_worker(struct vflash_flash *f)
+{
+	if (f->worker) {
+		kthread_stop(f->worker);
+		f->worker = NULL;
+	}
+}

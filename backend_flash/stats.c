@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics: per-CPU counters and a read-latency histogram, summed when
+ * read. Counters are exact; a reset that races with requests may miss
+ * the increments made during it.
+ */
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+
+#include "backend_flash/ftl.h"
+
+static const char * const stat_names[VFLASH_STAT_NR] = {
+	[VFLASH_STAT_HOST_READ_PAGES] = "host_read_pages",
+	[VFLASH_STAT_HOST_WRITE_PAGES] = "host_write_pages",
+	[VFLASH_STAT_HOST_TRIM_PAGES] = "host_trim_pages",
+	[VFLASH_STAT_NAND_READ_PAGES] = "nand_read_pages",
+	[VFLASH_STAT_NAND_PROGRAM_PAGES] = "nand_program_pages",
+	[VFLASH_STAT_NAND_ERASE_BLOCKS] = "nand_erase_blocks",
+	[VFLASH_STAT_GC_RUNS] = "gc_runs",
+	[VFLASH_STAT_GC_COPIED_PAGES] = "gc_copied_pages",
+	[VFLASH_STAT_MIGRATED_PAGES] = "migrated_pages",
+	[VFLASH_STAT_REPROMOTED_PAGES] = "repromoted_pages",
+	[VFLASH_STAT_WB_STALLS] = "write_buffer_stalls",
+	[VFLASH_STAT_READ_PREEMPTS] = "read_preempts",
+};
+
+/**
+ * vflash_flash_stat_name() - the stats/ file name of a counter
+ * @stat: the counter
+ *
+ * Return: its name, or NULL.
+ */
+const char *vflash_flash_stat_name(enum vflash_stat stat)
+{
+	return stat < VFLASH_STAT_NR ? stat_names[stat] : NULL;
+}
+
+/**
+ * vflash_flash_stat() - a counter's value
+ * @f: the device
+ * @stat: the counter
+ *
+ * Return: the sum over all CPUs.
+ */
+u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(f->stats, cpu)->count[stat];
+	return sum;
+}
+
+/**
+ * vflash_flash_free_blocks() - free blocks of a region, all dies
+ * @f: the device
+ * @slc: the SLC region (else the main one)
+ *
+ * Return: the number, read without locks.
+ */
+u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc)
+{
+	u64 sum = 0;
+	u32 d;
+
+	for (d = 0; d < f->nr_dies; d++)
+		sum += READ_ONCE(f->dies[d].nr_free[slc ? VF_SLC : VF_MAIN]);
+	return sum;
+}
+
+/**
+ * vflash_flash_write_amplification() - NAND programs per host write
+ * @f: the device
+ *
+ * Return: slots programmed * 1000 / host pages written, 0 before any write.
+ */
+u64 vflash_flash_write_amplification(struct vflash_flash *f)
+{
+	u64 host = vflash_flash_stat(f, VFLASH_STAT_HOST_WRITE_PAGES);
+
+	if (!host)
+		return 0;
+	return div64_u64(vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES) *
+			 1000, host);
+}
+
+/*
+ * Bucket of a latency: values below 16 have their own; above, each power
+ * of two is split into 16 equal steps (at most 1/16 relative error).
+ */
+static u32 hist_bucket(u64 ns)
+{
+	u32 msb;
+
+	if (ns < (1U << VF_HIST_SUB_SHIFT))
+		return ns;
+	msb = fls64(ns) - 1;
+	return ((msb - VF_HIST_SUB_SHIFT + 1) << VF_HIST_SUB_SHIFT) +
+	       ((ns >> (msb - VF_HIST_SUB_SHIFT)) &
+		((1U << VF_HIST_SUB_SHIFT) - 1));
+}
+
+/* The largest latency a bucket holds. */
+static u64 hist_upper(u32 bucket)
+{
+	u32 group = bucket >> VF_HIST_SUB_SHIFT;
+	u32 sub = bucket & ((1U << VF_HIST_SUB_SHIFT) - 1);
+	u32 shift;
+
+	if (!group)
+		return bucket;
+	shift = group - 1;
+	return (((u64)(1U << VF_HIST_SUB_SHIFT) + sub + 1) << shift) - 1;
+}
+
+/**
+ * vf_record_read_latency() - count one host read's latency
+ * @f: the device
+ * @ns: completion time minus arrival time
+ */
+void vf_record_read_latency(struct vflash_flash *f, u64 ns)
+{
+	this_cpu_inc(f->stats->read_hist[hist_bucket(ns)]);
+}
+
+/**
+ * vflash_flash_read_latency_pct() - a read-latency percentile
+ * @f: the device
+ * @per_mille: 500 for the median, 990 for p99, 999 for p99.9
+ *
+ * Return: the smallest bucket bound under which at least that share of
+ * host reads completed, in ns (within 1/16); 0 before any read.
+ */
+u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille)
+{
+	u64 total = 0, seen = 0, want;
+	u32 b;
+	int cpu;
+
+	for (b = 0; b < VF_HIST_BUCKETS; b++)
+		for_each_possible_cpu(cpu)
+			total += per_cpu_ptr(f->stats, cpu)->read_hist[b];
+	if (!total)
+		return 0;
+	want = DIV_ROUND_UP_ULL(total * min(per_mille, 1000U), 1000);
+	for (b = 0; b < VF_HIST_BUCKETS; b++) {
+		for_each_possible_cpu(cpu)
+			seen += per_cpu_ptr(f->stats, cpu)->read_hist[b];
+		if (seen >= want)
+			return hist_upper(b);
+	}
+	return hist_upper(VF_HIST_BUCKETS - 1);
+}
+
+/**
+ * vflash_flash_reset_stats() - zero every counter and the histogram
+ * @f: the device
+ */
+void vflash_flash_reset_stats(struct vflash_flash *f)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(f->stats, cpu), 0, sizeof(struct vf_stats));
+}

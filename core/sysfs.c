@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The backend's sysfs directories under /sys/class/vflash/vflash<N>/:
+ * policy/<kind>, stats/<counter> and config/<knob>. The attributes are
+ * generated from the backend's own tables of names, so a new counter,
+ * knob or policy kind shows up here without touching this file.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "backend_flash/flash.h"
+#include "core/vflash.h"
+
+/**
+ * struct vflash_attr - a generated attribute
+ * @dattr: the device attribute
+ * @index: policy kind, counter or knob number; or one of the derived
+ *	statistics below
+ */
+struct vflash_attr {
+	struct device_attribute dattr;
+	int index;
+};
+
+#define to_vflash_attr(a) container_of(a, struct vflash_attr, dattr)
+
+/* Statistics derived from the counters, numbered after them. */
+enum {
+	STAT_FREE_BLOCKS_SLC = VFLASH_STAT_NR,
+	STAT_FREE_BLOCKS_QLC,
+	STAT_WRITE_AMPLIFICATION,
+	STAT_READ_P50,
+	STAT_READ_P99,
+	STAT_READ_P999,
+	STAT_RESET,
+	STAT_NR_FILES,
+};
+
+static const char * const derived_names[] = {
+	[STAT_FREE_BLOCKS_SLC - VFLASH_STAT_NR] = "free_blocks_slc",
+	[STAT_FREE_BLOCKS_QLC - VFLASH_STAT_NR] = "free_blocks_qlc",
+	[STAT_WRITE_AMPLIFICATION - VFLASH_STAT_NR] = "write_amplification",
+	[STAT_READ_P50 - VFLASH_STAT_NR] = "read_latency_p50_ns",
+	[STAT_READ_P99 - VFLASH_STAT_NR] = "read_latency_p99_ns",
+	[STAT_READ_P999 - VFLASH_STAT_NR] = "read_latency_p999_ns",
+	[STAT_RESET - VFLASH_STAT_NR] = "reset",
+};
+
+static struct vflash_flash *flash_of(struct device *dev)
+{
+	return to_vflash_dev(dev)->flash;
+}
+
+static ssize_t policy_show(struct device *dev, struct device_attribute *a,
+			   char *buf)
+{
+	int kind = to_vflash_attr(a)->index;
+
+	return vflash_policy_list(kind, vflash_flash_policy(flash_of(dev), kind),
+				  buf, PAGE_SIZE);
+}
+
+static ssize_t policy_store(struct device *dev, struct device_attribute *a,
+			    const char *buf, size_t count)
+{
+	const struct vflash_policy *pol;
+
+	pol = vflash_policy_find(to_vflash_attr(a)->index, buf);
+	if (!pol)
+		return -EINVAL;
+	return vflash_flash_set_policy(flash_of(dev), pol) ?: count;
+}
+
+static ssize_t stat_show(struct device *dev, struct device_attribute *a,
+			 char *buf)
+{
+	struct vflash_flash *f = flash_of(dev);
+	int i = to_vflash_attr(a)->index;
+	u64 val;
+
+	switch (i) {
+	case STAT_FREE_BLOCKS_SLC:
+	case STAT_FREE_BLOCKS_QLC:
+		val = vflash_flash_free_blocks(f, i == STAT_FREE_BLOCKS_SLC);
+		break;
+	case STAT_WRITE_AMPLIFICATION:
+		val = vflash_flash_write_amplification(f);
+		break;
+	case STAT_READ_P50:
+		val = vflash_flash_read_latency_pct(f, 500);
+		break;
+	case STAT_READ_P99:
+		val = vflash_flash_read_latency_pct(f, 990);
+		break;
+	case STAT_READ_P999:
+		val = vflash_flash_read_latency_pct(f, 999);
+		break;
+	default:
+		val = vflash_flash_stat(f, i);
+		break;
+	}
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+static ssize_t reset_store(struct device *dev, struct device_attribute *a,
+			   const char *buf, size_t count)
+{
+	unsigned int val;
+
+	if (kstrtouint(buf, 0, &val) || val)
+		return -EINVAL;
+	vflash_flash_reset_stats(flash_of(dev));
+	return count;
+}
+
+static ssize_t knob_show(struct device *dev, struct device_attribute *a,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  vflash_flash_knob(flash_of(dev),
+					    to_vflash_attr(a)->index));
+}
+
+static ssize_t knob_store(struct device *dev, struct device_attribute *a,
+			  const char *buf, size_t count)
+{
+	u64 val;
+
+	if (kstrtou64(buf, 0, &val))
+		return -EINVAL;
+	return vflash_flash_set_knob(flash_of(dev), to_vflash_attr(a)->index,
+				     val) ?: count;
+}
+
+/* The generated attributes of each group, and the groups. */
+static struct vflash_attr *gen_attrs[3];
+static struct attribute **gen_ptrs[3];
+static struct attribute_group gen_groups[3] = {
+	{ .name = "policy" }, { .name = "stats" }, { .name = "config" },
+};
+
+/* The groups for struct device.groups, set up by vflash_sysfs_init(). */
+const struct attribute_group *vflash_backend_groups[4];
+
+static int build_group(int g, unsigned int n,
+		       const char *(*name)(unsigned int i), umode_t mode,
+		       ssize_t (*show)(struct device *,
+				       struct device_attribute *, char *),
+		       ssize_t (*store)(struct device *,
+					struct device_attribute *,
+					const char *, size_t))
+{
+	unsigned int i;
+
+	gen_attrs[g] = kcalloc(n, sizeof(*gen_attrs[g]), GFP_KERNEL);
+	gen_ptrs[g] = kcalloc(n + 1, sizeof(*gen_ptrs[g]), GFP_KERNEL);
+	if (!gen_attrs[g] || !gen_ptrs[g])
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct vflash_attr *va = &gen_attrs[g][i];
+
+		sysfs_attr_init(&va->dattr.attr);
+		va->dattr.attr.name = name(i);
+		va->dattr.attr.mode = mode;
+		va->dattr.show = show;
+		va->dattr.store = store;
+		va->index = i;
+		gen_ptrs[g][i] = &va->dattr.attr;
+	}
+	gen_groups[g].attrs = gen_ptrs[g];
+	vflash_backend_groups[g] = &gen_groups[g];
+	return 0;
+}
+
+static const char *policy_name(unsigned int i)
+{
+	return vflash_policy_kind_name(i);
+}
+
+static const char *stat_name(unsigned int i)
+{
+	if (i < VFLASH_STAT_NR)
+		return vflash_flash_stat_name(i);
+	return derived_names[i - VFLASH_STAT_NR];
+}
+
+static const char *knob_name(unsigned int i)
+{
+	return vflash_flash_knob_name(i);
+}
+
+/**
+ * vflash_sysfs_exit() - free what vflash_sysfs_init() built
+ */
+void vflash_sysfs_exit(void)
+{
+	int g;
+
+	for (g = 0; g < 3; g++) {
+		kfree(gen_ptrs[g]);
+		kfree(gen_attrs[g]);
+		gen_ptrs[g] = NULL;
+		gen_attrs[g] = NULL;
+		vflash_backend_groups[g] = NULL;
+	}
+}
+
+/**
+ * vflash_sysfs_init() - build the policy/, stats/ and config/ groups
+ *
+ * Return: 0 or -ENOMEM, with nothing left allocated.
+ */
+int vflash_sysfs_init(void)
+{
+	int ret;
+
+	ret = build_group(0, VFLASH_POLICY_NR, policy_name, 0644, policy_show,
+			  policy_store);
+	if (!ret)
+		ret = build_group(1, STAT_NR_FILES, stat_name, 0444, stat_show,
+				  NULL);
+	if (!ret) {
+		struct vflash_attr *reset = &gen_attrs[1][STAT_RESET];
+
+		reset->dattr.attr.mode = 0200;
+		reset->dattr.show = NULL;
+		reset->dattr.store = reset_store;
+		ret = build_group(2, VFLASH_KNOB_NR, knob_name, 0644, knob_show,
+				  knob_store);
+	}
+	if (ret)
+		vflash_sysfs_exit();
+	return ret;
+}

@@ -1,0 +1,903 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the flash backend (backend_flash/). Every time is an
+ * explicit now_ns, so nothing depends on the wall clock. Some tests look
+ * at the FTL's internals (ftl.h) to craft a state or to check a decision.
+ */
+#include <kunit/test.h>
+#include <linux/err.h>
+
+#include "backend_flash/flash.h"
+#include "backend_flash/ftl.h"
+#include "backend_flash/profile.h"
+
+#define TR	10000ULL	/* array read */
+#define XF	1000ULL		/* channel transfer */
+#define PROG	100000ULL
+#define QPROG	400000ULL
+#define ERASE	1000000ULL
+#define LATER	1000000000000ULL	/* when every die is long idle */
+
+/* 1 channel, 2 dies, 4 KiB pages, 16 pages per block. */
+static const struct vflash_profile slc2 = {
+	.name = "t-slc", .desc = "test", .cell = VFLASH_CELL_SLC,
+	.channels = 1, .dies_per_channel = 2, .flash_page_bytes = 4096,
+	.pages_per_block = 16, .read_ns = TR, .xfer_ns_per_4k = XF,
+	.slc_prog_ns = PROG, .prog_ns = PROG, .slc_erase_ns = ERASE,
+	.erase_ns = ERASE,
+};
+
+/* The same as QLC: wordlines of four pages, per-page-type reads. */
+static const struct vflash_profile qlc2 = {
+	.name = "t-qlc", .desc = "test", .cell = VFLASH_CELL_QLC,
+	.channels = 1, .dies_per_channel = 2, .flash_page_bytes = 4096,
+	.pages_per_block = 16, .read_ns = TR,
+	.qlc_read_ns = { 20000, 30000, 40000, 50000 }, .xfer_ns_per_4k = XF,
+	.slc_prog_ns = PROG, .prog_ns = QPROG, .slc_erase_ns = ERASE,
+	.erase_ns = 4 * ERASE,
+};
+
+/* QLC with an SLC region in front. */
+static const struct vflash_profile hyb2 = {
+	.name = "t-hyb", .desc = "test", .cell = VFLASH_CELL_QLC,
+	.slc_cache = true, .channels = 1, .dies_per_channel = 2,
+	.flash_page_bytes = 4096, .pages_per_block = 16, .read_ns = TR,
+	.qlc_read_ns = { 20000, 30000, 40000, 50000 }, .xfer_ns_per_4k = XF,
+	.slc_prog_ns = PROG, .prog_ns = QPROG, .slc_erase_ns = ERASE,
+	.erase_ns = 4 * ERASE,
+};
+
+/* Two channels with one die each. */
+static const struct vflash_profile wide = {
+	.name = "t-wide", .desc = "test", .cell = VFLASH_CELL_SLC,
+	.channels = 2, .dies_per_channel = 1, .flash_page_bytes = 4096,
+	.pages_per_block = 16, .read_ns = TR, .xfer_ns_per_4k = XF,
+	.slc_prog_ns = PROG, .prog_ns = PROG, .slc_erase_ns = ERASE,
+	.erase_ns = ERASE,
+};
+
+#define SMALL	BIT_ULL(20)	/* 256 logical pages */
+
+static struct vflash_flash *mk(struct kunit *test,
+			       const struct vflash_profile *p, u64 bytes)
+{
+	struct vflash_flash *f = vflash_flash_create(p, bytes);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "create: %ld", PTR_ERR(f));
+	test->priv = f;
+	/* Host link and firmware out of the way unless a test wants them. */
+	vflash_flash_set_knob(f, VFLASH_KNOB_HOST_XFER_NS, 0);
+	return f;
+}
+
+static void use(struct kunit *test, struct vflash_flash *f,
+		enum vflash_policy_kind kind, const char *name)
+{
+	const struct vflash_policy *p = vflash_policy_find(kind, name);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_policy(f, p), 0);
+}
+
+static void check(struct kunit *test, struct vflash_flash *f)
+{
+	char why[160] = "";
+
+	KUNIT_EXPECT_EQ_MSG(test, vflash_flash_check(f, why, sizeof(why)), 0,
+			    "invariant: %s", why);
+}
+
+static u64 rd(struct vflash_flash *f, u64 lpn, u64 now)
+{
+	return vflash_flash_submit(f, VFLASH_IO_READ, lpn, 1, now);
+}
+
+static u64 wr(struct vflash_flash *f, u64 lpn, u64 now)
+{
+	return vflash_flash_submit(f, VFLASH_IO_WRITE, lpn, 1, now);
+}
+
+static int set(struct vflash_flash *f, enum vflash_knob k, u64 val)
+{
+	return vflash_flash_set_knob(f, k, val);
+}
+
+static u64 st(struct vflash_flash *f, enum vflash_stat s)
+{
+	return vflash_flash_stat(f, s);
+}
+
+static u32 blk_of(struct vflash_flash *f, u64 lpn)
+{
+	return vf_block_of(f, f->l2p[lpn]);
+}
+
+static u64 rnd(u64 *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *x >> 33;
+}
+
+/* Clean one block of a die's region as the write path or worker would. */
+static bool clean(struct vflash_flash *f, u32 d, enum vf_region r, u64 now)
+{
+	bool ret;
+
+	spin_lock(&f->dies[d].lock);
+	ret = vf_clean(f, &f->dies[d], d, r, &now);
+	spin_unlock(&f->dies[d].lock);
+	return ret;
+}
+
+static void unwritten_read_costs_no_nand(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	KUNIT_EXPECT_EQ(test, rd(f, 7, 1000), 1000ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_READ_PAGES), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_HOST_READ_PAGES), 1ULL);
+}
+
+static void slc_read_latency(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	wr(f, 0, 0);
+	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + TR + XF);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_READ_PAGES), 1ULL);
+}
+
+static void qlc_read_latency_by_page_type(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &qlc2, SMALL);
+	u64 i;
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	for (i = 0; i < 4; i++)
+		wr(f, i, 0);
+	/* One wordline: lower, centre-lower, centre-upper, upper. */
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, rd(f, i, LATER * (i + 1)),
+				LATER * (i + 1) + qlc2.qlc_read_ns[i] + XF);
+}
+
+static void reads_on_one_die_queue(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	wr(f, 0, 0);
+	wr(f, 1, 0);
+	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + TR + XF);
+	KUNIT_EXPECT_EQ(test, rd(f, 1, LATER), LATER + 2 * TR + XF);
+}
+
+static void reads_on_two_channels_overlap(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &wide, SMALL);
+
+	wr(f, 0, 0);
+	wr(f, 1, 0);
+	KUNIT_ASSERT_NE(test, vf_die_of_block(f, blk_of(f, 0)),
+			vf_die_of_block(f, blk_of(f, 1)));
+	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + TR + XF);
+	KUNIT_EXPECT_EQ(test, rd(f, 1, LATER), LATER + TR + XF);
+}
+
+static void shared_channel_serialises_transfers(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	wr(f, 0, 0);
+	wr(f, 1, 0);
+	KUNIT_ASSERT_NE(test, vf_die_of_block(f, blk_of(f, 0)),
+			vf_die_of_block(f, blk_of(f, 1)));
+	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + TR + XF);
+	/* Array reads overlap on two dies; the one channel does not. */
+	KUNIT_EXPECT_EQ(test, rd(f, 1, LATER), LATER + TR + 2 * XF);
+}
+
+static void host_link_and_firmware_time(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	vflash_flash_set_knob(f, VFLASH_KNOB_HOST_XFER_NS, 5000);
+	vflash_flash_set_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS, 300);
+	KUNIT_EXPECT_EQ(test, vflash_flash_submit(f, VFLASH_IO_READ, 0, 4, 100),
+			100 + 4 * 5000 + 300ULL);
+	/* The link is busy until then: the next request queues behind. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_submit(f, VFLASH_IO_READ, 8, 1, 100),
+			100 + 5 * 5000 + 300ULL);
+}
+
+static void write_completes_before_its_program(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	KUNIT_EXPECT_EQ(test, wr(f, 0, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_PROGRAM_PAGES), 1ULL);
+	/* A read right after waits for the program: the die is busy. */
+	KUNIT_EXPECT_EQ(test, rd(f, 0, 0), XF + PROG + TR + XF);
+}
+
+static void write_buffer_back_pressure(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u64 done[6];
+	int i;
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	/* The smallest buffer: two slots on each die. */
+	vflash_flash_set_knob(f, VFLASH_KNOB_WRITE_BUFFER_BYTES, 0);
+	for (i = 0; i < 6; i++)
+		done[i] = wr(f, i, 0);
+	KUNIT_EXPECT_EQ(test, done[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, done[1], 0ULL);
+	/* The third waits for the first program to end, and so on. */
+	KUNIT_EXPECT_EQ(test, done[2], XF + PROG);
+	KUNIT_EXPECT_EQ(test, done[3], XF + 2 * PROG);
+	KUNIT_EXPECT_GT(test, done[5], done[4]);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_WB_STALLS), 4ULL);
+}
+
+static void big_buffer_absorbs_a_burst(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	int i;
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	for (i = 0; i < 32; i++)
+		KUNIT_EXPECT_EQ(test, wr(f, i, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_WB_STALLS), 0ULL);
+}
+
+static void flush_waits_for_programs(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	KUNIT_EXPECT_EQ(test, vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, 5),
+			5ULL);
+	wr(f, 0, 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, 0),
+			XF + PROG);
+}
+
+static void flush_pads_a_partial_wordline(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &qlc2, SMALL);
+
+	wr(f, 0, 0);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_PROGRAM_PAGES), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, 0),
+			4 * XF + QPROG);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_PROGRAM_PAGES), 4ULL);
+	check(test, f);
+}
+
+static void qlc_wordline_is_one_program(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &qlc2, SMALL);
+	int i;
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	for (i = 0; i < 4; i++)
+		wr(f, i, 0);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_PROGRAM_PAGES), 4ULL);
+	/* One program for four pages, after four transfers. */
+	KUNIT_EXPECT_EQ(test, rd(f, 0, 0), 4 * XF + QPROG + 20000 + XF);
+}
+
+static void knobs_change_latency(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	wr(f, 0, 0);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_MAIN_READ_NS,
+						    77777), 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_MAIN_READ_NS),
+			77777ULL);
+	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + 77777 + XF);
+}
+
+static void knobs_reject_out_of_range(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_MAIN_READ_NS,
+						    11000000000ULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_MAIN_READ_NS), TR);
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_GC_LOW_PCT,
+						    0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_GC_LOW_PCT,
+						    20), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_GC_HIGH_PCT,
+						    4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_WRITE_BUFFER_BYTES,
+				  (64ULL << 20) + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 256),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_NR, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_GC_LOW_PCT), 5ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_GC_HIGH_PCT),
+			15ULL);
+	KUNIT_EXPECT_STREQ(test, vflash_flash_knob_name(VFLASH_KNOB_GC_LOW_PCT),
+			   "gc_low_pct");
+	KUNIT_EXPECT_NULL(test, vflash_flash_knob_name(VFLASH_KNOB_NR));
+}
+
+static void overwrite_and_trim(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	wr(f, 5, 0);
+	wr(f, 5, 0);
+	wr(f, 5, 0);
+	check(test, f);
+	KUNIT_EXPECT_NE(test, f->l2p[5], VF_INVALID);
+	KUNIT_EXPECT_EQ(test, vflash_flash_submit(f, VFLASH_IO_TRIM, 5, 1, 10),
+			10ULL);
+	KUNIT_EXPECT_EQ(test, f->l2p[5], VF_INVALID);
+	vflash_flash_submit(f, VFLASH_IO_TRIM, 100, 50, 10);
+	check(test, f);
+	KUNIT_EXPECT_EQ(test, rd(f, 5, LATER), LATER);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_HOST_TRIM_PAGES), 51ULL);
+}
+
+/* Random writes, trims and reads; invariants and contents checked often. */
+static void churn(struct kunit *test, struct vflash_flash *f, u64 ops,
+		  u64 seed, bool switch_policies)
+{
+	static const char * const names[VFLASH_POLICY_NR][3] = {
+		{ "greedy", "cost-benefit", "fifo" },
+		{ "stripe", "die-affinity", NULL },
+		{ "read-heat", "off", NULL },
+		{ "background", "inline", "read-priority" },
+	};
+	u64 n = vflash_flash_nr_lpages(f), i, lpn, now = 0;
+	unsigned long *mapped;
+
+	mapped = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long),
+			       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mapped);
+	for (i = 0; i < ops; i++) {
+		u64 op = rnd(&seed) % 10;
+
+		lpn = rnd(&seed) % n;
+		now += 5000;
+		if (op < 6) {
+			wr(f, lpn, now);
+			__set_bit(lpn, mapped);
+		} else if (op < 7) {
+			vflash_flash_submit(f, VFLASH_IO_TRIM, lpn, 1, now);
+			__clear_bit(lpn, mapped);
+		} else {
+			/* Reads favour a small hot set. */
+			rd(f, op == 9 ? lpn % 8 : lpn, now);
+		}
+		if (i % 500 == 499)
+			vflash_flash_maintain(f, now);
+		if (switch_policies && i % 300 == 299) {
+			int k = rnd(&seed) % VFLASH_POLICY_NR;
+			const char *name = names[k][rnd(&seed) % 3];
+
+			if (name)
+				use(test, f, k, name);
+		}
+		if (i % 2000 == 1999)
+			check(test, f);
+	}
+	check(test, f);
+	for (lpn = 0; lpn < n; lpn++)
+		KUNIT_EXPECT_EQ_MSG(test, (int)(f->l2p[lpn] != VF_INVALID),
+				    (int)test_bit(lpn, mapped), "page %llu", lpn);
+}
+
+static void churn_slc_gc_keeps_invariants(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	churn(test, f, 20000, 1, false);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 20ULL);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 0ULL);
+}
+
+static void churn_inline_maintenance(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &qlc2, SMALL);
+
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	churn(test, f, 20000, 2, false);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 20ULL);
+}
+
+static void churn_hybrid_gc_and_migration(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+
+	churn(test, f, 30000, 3, false);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 0ULL);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 20ULL);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS), 20ULL);
+}
+
+static void switching_policies_mid_workload(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+
+	churn(test, f, 30000, 4, true);
+	f = vflash_flash_create(&slc2, SMALL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	churn(test, f, 20000, 5, true);
+	vflash_flash_destroy(f);
+}
+
+static void waf_sequential_is_one(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u64 n = vflash_flash_nr_lpages(f), pass, lpn, now = 0;
+
+	for (pass = 0; pass < 4; pass++)
+		for (lpn = 0; lpn < n; lpn++)
+			wr(f, lpn, now += 1000);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_write_amplification(f), 1000ULL);
+	check(test, f);
+}
+
+static void waf_random_over_full_capacity(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u64 n = vflash_flash_nr_lpages(f), i, now = 0, seed = 9;
+
+	for (i = 0; i < n; i++)
+		wr(f, i, now += 1000);
+	for (i = 0; i < 4 * n; i++)
+		wr(f, rnd(&seed) % n, now += 1000);
+	KUNIT_EXPECT_GT(test, vflash_flash_write_amplification(f), 1000ULL);
+	check(test, f);
+}
+
+/* Three full blocks on die 0: b[0..2] hold pages 0-15, 16-31, 32-47. */
+static void three_blocks(struct kunit *test, struct vflash_flash *f, u32 *b,
+			 u64 t0, u64 t1)
+{
+	u64 i;
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	for (i = 0; i < 48; i++)
+		wr(f, i, i < 16 ? t0 : t1);
+	for (i = 0; i < 3; i++) {
+		b[i] = blk_of(f, i * 16);
+		KUNIT_ASSERT_EQ(test, vf_die_of_block(f, b[i]), 0U);
+		KUNIT_ASSERT_EQ(test, f->blocks[b[i]].state, (u8)VF_BLK_FULL);
+	}
+}
+
+static void trim_range(struct vflash_flash *f, u64 lpn, u32 n)
+{
+	vflash_flash_submit(f, VFLASH_IO_TRIM, lpn, n, 0);
+}
+
+static void gc_greedy_picks_fewest_valid(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u32 b[3];
+
+	three_blocks(test, f, b, 0, 0);
+	trim_range(f, 0, 4);	/* b0: 12 valid */
+	trim_range(f, 16, 12);	/* b1: 4 valid */
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_MAIN, LATER));
+	KUNIT_EXPECT_EQ(test, f->blocks[b[1]].erase_count, 1U);
+	KUNIT_EXPECT_EQ(test, f->blocks[b[0]].erase_count, 0U);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 4ULL);
+	check(test, f);
+}
+
+static void gc_fifo_picks_oldest(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u32 b[3];
+
+	use(test, f, VFLASH_POLICY_GC, "fifo");
+	three_blocks(test, f, b, 0, 0);
+	trim_range(f, 0, 4);
+	trim_range(f, 16, 12);
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_MAIN, LATER));
+	KUNIT_EXPECT_EQ(test, f->blocks[b[0]].erase_count, 1U);
+	KUNIT_EXPECT_EQ(test, f->blocks[b[1]].erase_count, 0U);
+	check(test, f);
+}
+
+static void gc_cost_benefit_weighs_age(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u32 b[3];
+
+	use(test, f, VFLASH_POLICY_GC, "cost-benefit");
+	three_blocks(test, f, b, 0, 1000000000);
+	trim_range(f, 0, 8);	/* b0: 8 valid, sealed at 0 */
+	trim_range(f, 16, 9);	/* b1: 7 valid, sealed at 1 s */
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_MAIN, 2000000000));
+	KUNIT_EXPECT_EQ(test, f->blocks[b[0]].erase_count, 1U);
+	KUNIT_EXPECT_EQ(test, f->blocks[b[1]].erase_count, 0U);
+	check(test, f);
+}
+
+static void gc_skips_full_blocks(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u32 b[3];
+
+	three_blocks(test, f, b, 0, 0);
+	/* Nothing invalid anywhere: cleaning would gain nothing. */
+	KUNIT_EXPECT_FALSE(test, clean(f, 0, VF_MAIN, LATER));
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS), 0ULL);
+}
+
+/* Pages 0-7 in two SLC blocks of die 0; pages 0 and 1 read hot. */
+static void slc_state(struct kunit *test, struct vflash_flash *f)
+{
+	u64 i;
+	int r;
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	for (i = 0; i < 8; i++)
+		wr(f, i, 0);
+	for (r = 0; r < 5; r++) {
+		rd(f, 0, LATER);
+		rd(f, 1, LATER);
+	}
+	for (i = 0; i < 8; i++)
+		KUNIT_ASSERT_EQ(test, vf_region_of(f, blk_of(f, i)), VF_SLC);
+}
+
+static void migration_keeps_hot_moves_cold(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+
+	slc_state(test, f);
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_SLC, LATER));
+	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 0)), VF_SLC);
+	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 1)), VF_SLC);
+	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 2)), VF_MAIN);
+	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 3)), VF_MAIN);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 2ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 2ULL);
+	check(test, f);
+}
+
+static void migration_off_spills_everything(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	u64 i;
+
+	use(test, f, VFLASH_POLICY_MIGRATION, "off");
+	slc_state(test, f);
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_SLC, LATER));
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, i)), VF_MAIN);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 4ULL);
+	/* With migration off the worker leaves SLC alone. */
+	vflash_flash_set_knob(f, VFLASH_KNOB_GC_HIGH_PCT, 90);
+	vflash_flash_maintain(f, LATER);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 4ULL);
+	check(test, f);
+}
+
+static void hot_qlc_page_is_repromoted(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	int r;
+
+	use(test, f, VFLASH_POLICY_MIGRATION, "off");
+	slc_state(test, f);
+	/* Spill page 3 (cold so far) to QLC, then make it hot. */
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_SLC, LATER));
+	KUNIT_ASSERT_EQ(test, vf_region_of(f, blk_of(f, 3)), VF_MAIN);
+	use(test, f, VFLASH_POLICY_MIGRATION, "read-heat");
+	for (r = 0; r < 4; r++)
+		rd(f, 3, 2 * LATER);
+	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 3)), VF_SLC);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_REPROMOTED_PAGES), 1ULL);
+	check(test, f);
+}
+
+/* Die 0 busy with background work until @bg_until; page 0 is on die 0. */
+static void busy_die(struct vflash_flash *f, u64 bg_until)
+{
+	spin_lock(&f->dies[0].lock);
+	f->dies[0].busy_until_ns = bg_until;
+	spin_unlock(&f->dies[0].lock);
+}
+
+static void background_work_delays_host_reads(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	wr(f, 0, 0);
+	busy_die(f, LATER + 5000000);
+	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + 5000000 + TR + XF);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_READ_PREEMPTS), 0ULL);
+}
+
+static void read_priority_passes_background(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "read-priority");
+	wr(f, 0, 0);
+	busy_die(f, LATER + 5000000);
+	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + TR + XF);
+	/* The background work is pushed back by the read. */
+	KUNIT_EXPECT_EQ(test, f->dies[0].busy_until_ns, LATER + 5000000 + TR);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_READ_PREEMPTS), 1ULL);
+}
+
+static void read_priority_deferral_is_bounded(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u64 end;
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "read-priority");
+	vflash_flash_set_knob(f, VFLASH_KNOB_MAX_DEFER_NS, TR);
+	wr(f, 0, 0);
+	busy_die(f, LATER + 5000000);
+	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + TR + XF);
+	/* Deferred by TR already: the next read waits for the work. */
+	end = LATER + 5000000 + TR;
+	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), end + TR + XF);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_READ_PREEMPTS), 1ULL);
+}
+
+static void background_gc_is_charged(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u32 b[3];
+
+	three_blocks(test, f, b, 0, 0);
+	trim_range(f, 0, 12);
+	vflash_flash_set_knob(f, VFLASH_KNOB_GC_HIGH_PCT, 90);
+	vflash_flash_maintain(f, LATER);
+	KUNIT_ASSERT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
+	/* Page 20 is on die 0, which is still copying and erasing. */
+	KUNIT_EXPECT_GE(test, rd(f, 20, LATER), LATER + ERASE + TR + XF);
+	check(test, f);
+}
+
+static void inline_policy_leaves_worker_idle(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u32 b[3];
+
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	three_blocks(test, f, b, 0, 0);
+	trim_range(f, 0, 12);
+	vflash_flash_set_knob(f, VFLASH_KNOB_GC_HIGH_PCT, 90);
+	vflash_flash_maintain(f, LATER);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
+}
+
+static void background_reaches_high_watermark(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u64 n = vflash_flash_nr_lpages(f), i, seed = 11;
+	u32 d;
+
+	for (i = 0; i < 3 * n; i++)
+		wr(f, rnd(&seed) % n, i * 1000);
+	vflash_flash_set_knob(f, VFLASH_KNOB_GC_HIGH_PCT, 20);
+	vflash_flash_maintain(f, LATER);
+	for (d = 0; d < f->nr_dies; d++)
+		KUNIT_EXPECT_GE(test, f->dies[d].nr_free[VF_MAIN],
+				vf_free_high(f, VF_MAIN));
+	check(test, f);
+}
+
+static void writes_never_fail_at_full_capacity(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &qlc2, SMALL);
+	u64 n = vflash_flash_nr_lpages(f), i, seed = 12;
+
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	for (i = 0; i < 6 * n; i++)
+		wr(f, i < n ? i : rnd(&seed) % n, i * 1000);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_NE(test, f->l2p[i], VF_INVALID);
+	check(test, f);
+}
+
+static void placement_spreads_or_pins(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	u32 per_die[2] = { };
+	u64 i;
+
+	for (i = 0; i < 64; i++) {
+		wr(f, i, 0);
+		per_die[vf_die_of_block(f, blk_of(f, i))]++;
+	}
+	KUNIT_EXPECT_EQ(test, per_die[0], 32U);
+	KUNIT_EXPECT_EQ(test, per_die[1], 32U);
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	for (i = 64; i < 128; i++)
+		wr(f, i, 0);
+	for (i = 64; i < 128; i++)
+		KUNIT_EXPECT_EQ(test, vf_die_of_block(f, blk_of(f, i)),
+				vf_die_of_block(f, blk_of(f, 64)));
+}
+
+static void stats_and_percentiles(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, vflash_flash_read_latency_pct(f, 500), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_write_amplification(f), 0ULL);
+	vflash_flash_set_knob(f, VFLASH_KNOB_HOST_XFER_NS, 1000);
+	for (i = 0; i < 99; i++)
+		rd(f, 3, LATER * (i + 1));	/* unwritten: 1000 ns each */
+	vflash_flash_set_knob(f, VFLASH_KNOB_HOST_XFER_NS, 1000000);
+	rd(f, 3, LATER * 200);
+	KUNIT_EXPECT_GE(test, vflash_flash_read_latency_pct(f, 500), 1000ULL);
+	KUNIT_EXPECT_LE(test, vflash_flash_read_latency_pct(f, 500),
+			1000ULL * 17 / 16);
+	KUNIT_EXPECT_LE(test, vflash_flash_read_latency_pct(f, 990),
+			1000ULL * 17 / 16);
+	KUNIT_EXPECT_GE(test, vflash_flash_read_latency_pct(f, 999),
+			1000000ULL);
+	KUNIT_EXPECT_LE(test, vflash_flash_read_latency_pct(f, 999),
+			1000000ULL * 17 / 16);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_HOST_READ_PAGES), 100ULL);
+
+	vflash_flash_reset_stats(f);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_HOST_READ_PAGES), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_read_latency_pct(f, 999), 0ULL);
+	KUNIT_EXPECT_STREQ(test, vflash_flash_stat_name(VFLASH_STAT_GC_RUNS),
+			   "gc_runs");
+}
+
+static void erase_and_free_block_accounting(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	u64 erases = 0, free_blocks = 0;
+	u32 b, d;
+
+	churn(test, f, 10000, 13, false);
+	for (b = 0; b < f->nr_blocks; b++)
+		erases += f->blocks[b].erase_count;
+	KUNIT_EXPECT_EQ(test, erases, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS));
+	for (d = 0; d < f->nr_dies; d++)
+		free_blocks += f->dies[d].nr_free[VF_SLC];
+	KUNIT_EXPECT_EQ(test, free_blocks, vflash_flash_free_blocks(f, true));
+}
+
+static void create_rejects_bad_input(struct kunit *test)
+{
+	struct vflash_profile p = slc2;
+	struct vflash_flash *f;
+
+	p.channels = 0;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(vflash_flash_create(&p, SMALL)),
+			(long)-EINVAL);
+	p = slc2;
+	p.flash_page_bytes = 6000;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(vflash_flash_create(&p, SMALL)),
+			(long)-EINVAL);
+	p = qlc2;
+	p.pages_per_block = 6;	/* not whole wordlines */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(vflash_flash_create(&p, SMALL)),
+			(long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(vflash_flash_create(&slc2, 0)),
+			(long)-EINVAL);
+	f = vflash_flash_create(&slc2, 16ULL << 40);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(f), (long)-E2BIG);
+}
+
+static void every_shipped_profile_serves_io(struct kunit *test)
+{
+	static const char * const names[] = {
+		"qlc-hybrid", "znand", "cylon", "tlc",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		const struct vflash_profile *p = vflash_profile_find(names[i]);
+		struct vflash_flash *f = vflash_flash_create(p, 16ULL << 20);
+		u64 t;
+
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s", names[i]);
+		vflash_flash_submit(f, VFLASH_IO_WRITE, 0, 64, 0);
+		t = vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, 0);
+		KUNIT_EXPECT_GT_MSG(test, t, 0ULL, "%s", names[i]);
+		t = vflash_flash_submit(f, VFLASH_IO_READ, 0, 8, LATER);
+		KUNIT_EXPECT_GT_MSG(test, t, LATER + p->read_ns, "%s",
+				    names[i]);
+		vflash_flash_submit(f, VFLASH_IO_TRIM, 0, 32, LATER);
+		check(test, f);
+		vflash_flash_destroy(f);
+	}
+}
+
+static int flash_test_suite_init(struct kunit_suite *suite)
+{
+	return vflash_policies_init();
+}
+
+static void flash_test_suite_exit(struct kunit_suite *suite)
+{
+	vflash_policies_exit();
+}
+
+static int flash_test_init(struct kunit *test)
+{
+	test->priv = NULL;
+	return 0;
+}
+
+static void flash_test_exit(struct kunit *test)
+{
+	vflash_flash_destroy(test->priv);
+}
+
+static struct kunit_case flash_test_cases[] = {
+	KUNIT_CASE(unwritten_read_costs_no_nand),
+	KUNIT_CASE(slc_read_latency),
+	KUNIT_CASE(qlc_read_latency_by_page_type),
+	KUNIT_CASE(reads_on_one_die_queue),
+	KUNIT_CASE(reads_on_two_channels_overlap),
+	KUNIT_CASE(shared_channel_serialises_transfers),
+	KUNIT_CASE(host_link_and_firmware_time),
+	KUNIT_CASE(write_completes_before_its_program),
+	KUNIT_CASE(write_buffer_back_pressure),
+	KUNIT_CASE(big_buffer_absorbs_a_burst),
+	KUNIT_CASE(flush_waits_for_programs),
+	KUNIT_CASE(flush_pads_a_partial_wordline),
+	KUNIT_CASE(qlc_wordline_is_one_program),
+	KUNIT_CASE(knobs_change_latency),
+	KUNIT_CASE(knobs_reject_out_of_range),
+	KUNIT_CASE(overwrite_and_trim),
+	KUNIT_CASE(churn_slc_gc_keeps_invariants),
+	KUNIT_CASE(churn_inline_maintenance),
+	KUNIT_CASE(churn_hybrid_gc_and_migration),
+	KUNIT_CASE(switching_policies_mid_workload),
+	KUNIT_CASE(waf_sequential_is_one),
+	KUNIT_CASE(waf_random_over_full_capacity),
+	KUNIT_CASE(gc_greedy_picks_fewest_valid),
+	KUNIT_CASE(gc_fifo_picks_oldest),
+	KUNIT_CASE(gc_cost_benefit_weighs_age),
+	KUNIT_CASE(gc_skips_full_blocks),
+	KUNIT_CASE(migration_keeps_hot_moves_cold),
+	KUNIT_CASE(migration_off_spills_everything),
+	KUNIT_CASE(hot_qlc_page_is_repromoted),
+	KUNIT_CASE(background_work_delays_host_reads),
+	KUNIT_CASE(read_priority_passes_background),
+	KUNIT_CASE(read_priority_deferral_is_bounded),
+	KUNIT_CASE(background_gc_is_charged),
+	KUNIT_CASE(inline_policy_leaves_worker_idle),
+	KUNIT_CASE(background_reaches_high_watermark),
+	KUNIT_CASE(writes_never_fail_at_full_capacity),
+	KUNIT_CASE(placement_spreads_or_pins),
+	KUNIT_CASE(stats_and_percentiles),
+	KUNIT_CASE(erase_and_free_block_accounting),
+	KUNIT_CASE(create_rejects_bad_input),
+	KUNIT_CASE(every_shipped_profile_serves_io),
+	{}
+};
+
+static struct kunit_suite flash_test_suite = {
+	.name = "vflash-flash",
+	.suite_init = flash_test_suite_init,
+	.suite_exit = flash_test_suite_exit,
+	.init = flash_test_init,
+	.exit = flash_test_exit,
+	.test_cases = flash_test_cases,
+};
+
+kunit_test_suite(flash_test_suite);

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Placement policies: which die a flash page of writes goes to.
+ */
+#include <linux/kernel.h>
+
+#include "policy/builtin.h"
+
+/* Logical pages that die-affinity keeps together on one die. */
+#define AFFINITY_EXTENT_PAGES	64
+
+/* stripe: round robin over all dies, for the most parallelism. */
+static u32 stripe_pick(u64 lpn, u32 nr_dies, atomic64_t *cursor)
+{
+	return (u32)(atomic64_inc_return(cursor) % nr_dies);
+}
+
+/*
+ * die-affinity: each 64-page extent of the logical space has a home die,
+ * so a file's neighbouring pages share a die (and contend for it), as in
+ * the seed study's die-placement experiments.
+ */
+static u32 affinity_pick(u64 lpn, u32 nr_dies, atomic64_t *cursor)
+{
+	return (u32)((lpn / AFFINITY_EXTENT_PAGES) % nr_dies);
+}
+
+static const struct vflash_placement_ops stripe_ops = {
+	.pick_die = stripe_pick,
+};
+
+static const struct vflash_placement_ops affinity_ops = {
+	.pick_die = affinity_pick,
+};
+
+struct vflash_policy vflash_placement_policies[VFLASH_NR_PLACEMENT_POLICIES] = {
+	{ .name = "stripe", .kind = VFLASH_POLICY_PLACEMENT,
+	  .ops = &stripe_ops },
+	{ .name = "die-affinity", .kind = VFLASH_POLICY_PLACEMENT,
+	  .ops = &affinity_ops },
+};

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Policy plugins. A policy is a name plus a small ops table of its kind,
+ * registered in a per-kind list (modelled on the block layer's elevator
+ * registry). Policies are stateless and built in: a device switches policy
+ * by storing a pointer, and a policy never goes away while vflash is
+ * loaded. Policies know nothing of sysfs or of the backend's structures:
+ * they see the small views defined here.
+ */
+#ifndef VFLASH_POLICY_H
+#define VFLASH_POLICY_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+/**
+ * enum vflash_policy_kind - what a policy decides
+ * @VFLASH_POLICY_GC: which block garbage collection cleans
+ * @VFLASH_POLICY_PLACEMENT: which die a write goes to
+ * @VFLASH_POLICY_MIGRATION: which SLC pages move to QLC in the background
+ * @VFLASH_POLICY_MAINTENANCE: when GC and migration run
+ * @VFLASH_POLICY_NR: number of kinds
+ */
+enum vflash_policy_kind {
+	VFLASH_POLICY_GC,
+	VFLASH_POLICY_PLACEMENT,
+	VFLASH_POLICY_MIGRATION,
+	VFLASH_POLICY_MAINTENANCE,
+	VFLASH_POLICY_NR,
+};
+
+/**
+ * struct vflash_gc_candidate - what a GC policy sees of a full block
+ * @valid: valid logical pages in it
+ * @slots: logical pages it holds when full
+ * @seal_seq: order in which blocks became full (smaller is older)
+ * @age_ns: time since it became full
+ */
+struct vflash_gc_candidate {
+	u32 valid;
+	u32 slots;
+	u64 seal_seq;
+	u64 age_ns;
+};
+
+/**
+ * struct vflash_gc_ops - a GC victim policy
+ * @cost: the candidate's cost; the block of least cost is cleaned
+ */
+struct vflash_gc_ops {
+	u64 (*cost)(const struct vflash_gc_candidate *c);
+};
+
+/**
+ * struct vflash_placement_ops - a placement policy
+ * @pick_die: the die for the flash page that logical page @lpn starts;
+ *	@cursor is the device's round-robin counter
+ */
+struct vflash_placement_ops {
+	u32 (*pick_die)(u64 lpn, u32 nr_dies, atomic64_t *cursor);
+};
+
+/**
+ * struct vflash_migration_ops - an SLC-to-QLC migration policy
+ * @background: migrate in the background (else only when SLC is full)
+ * @stays_in_slc: whether a page read @heat times (against @threshold)
+ *	stays in SLC when its block is cleaned; also whether a QLC page that
+ *	hot is re-promoted to SLC
+ */
+struct vflash_migration_ops {
+	bool background;
+	bool (*stays_in_slc)(u32 heat, u32 threshold);
+};
+
+/**
+ * struct vflash_maintenance_ops - a maintenance scheduling policy
+ * @background: the worker cleans whenever free space is below the high
+ *	watermark (else cleaning happens on the write path, below the low one)
+ * @read_priority: host reads pass queued background work on a die, with
+ *	a bounded deferral
+ */
+struct vflash_maintenance_ops {
+	bool background;
+	bool read_priority;
+};
+
+/**
+ * struct vflash_policy - a registered policy
+ * @name: unique within its kind; what sysfs shows and takes
+ * @kind: its kind
+ * @ops: the ops table of its kind (struct vflash_<kind>_ops)
+ * @list: entry in its kind's registry list
+ */
+struct vflash_policy {
+	const char *name;
+	enum vflash_policy_kind kind;
+	const void *ops;
+	struct list_head list;
+};
+
+const char *vflash_policy_kind_name(enum vflash_policy_kind kind);
+int vflash_policy_register(struct vflash_policy *pol);
+void vflash_policy_unregister(struct vflash_policy *pol);
+const struct vflash_policy *vflash_policy_find(enum vflash_policy_kind kind,
+					       const char *name);
+const struct vflash_policy *vflash_policy_default(enum vflash_policy_kind kind);
+ssize_t vflash_policy_list(enum vflash_policy_kind kind,
+			   const struct vflash_policy *current_pol, char *buf,
+			   size_t size);
+
+int vflash_policies_init(void);
+void vflash_policies_exit(void);
+
+#endif /* VFLASH_POLICY_H */

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+# The backend's sysfs: policy/, stats/ and config/ on every profile, with
+# bad values rejected and nothing changed by them. (I/O through the
+# backend comes with the frontends' suites.)
+# vmtest-mem: 2G
+
+SYS=/sys/class/vflash/vflash0
+EXPECTED_KINDS="gc maintenance migration placement"
+
+# write_fails FILE VALUE: writing VALUE to FILE is refused
+write_fails() {
+	if echo "$2" 2>/dev/null >"$1"; then
+		fail "writing '$2' to $1 succeeded"
+	fi
+}
+
+test_directories() {
+	load frontend=none size=64M
+	for d in policy stats config; do
+		[ -d $SYS/$d ] || fail "$SYS/$d missing"
+	done
+	expect_eq "$(ls $SYS/policy | tr '\n' ' ')" "$EXPECTED_KINDS " "policy kinds"
+	unload
+}
+
+test_policies_switch_and_reject() {
+	load frontend=none size=64M
+	for kind in $EXPECTED_KINDS; do
+		list=$(cat $SYS/policy/$kind)
+		echo "$kind: $list"
+		expect_match "$list" '^([a-z-]+ )*\[[a-z-]+\]( [a-z-]+)*$' "$kind list"
+		for name in $(echo "$list" | tr -d '[]'); do
+			echo "$name" >$SYS/policy/$kind || fail "switch $kind to $name"
+			expect_match "$(cat $SYS/policy/$kind)" "\[$name\]" "$kind after switching to $name"
+		done
+		before=$(cat $SYS/policy/$kind)
+		write_fails $SYS/policy/$kind bogus
+		write_fails $SYS/policy/$kind ""
+		write_fails $SYS/policy/$kind "[$name]"
+		expect_eq "$(cat $SYS/policy/$kind)" "$before" "$kind after bad writes"
+	done
+	unload
+}
+
+test_config_knobs() {
+	load frontend=none size=64M
+	n=0
+	for k in $SYS/config/*; do
+		v=$(cat "$k")
+		expect_match "$v" '^[0-9]+$' "$k"
+		echo "$v" >"$k" || fail "rewriting $v to $k"
+		write_fails "$k" abc
+		write_fails "$k" -1
+		write_fails "$k" 99999999999999999999
+		write_fails "$k" 20000000000
+		expect_eq "$(cat "$k")" "$v" "$k after bad writes"
+		n=$((n + 1))
+	done
+	[ $n -ge 18 ] || fail "only $n knobs"
+	echo 123456 >$SYS/config/slc_read_ns
+	expect_eq "$(cat $SYS/config/slc_read_ns)" 123456 slc_read_ns
+	# The watermarks stay ordered.
+	write_fails $SYS/config/gc_low_pct 40
+	write_fails $SYS/config/gc_high_pct 1
+	echo 40 >$SYS/config/gc_high_pct
+	echo 30 >$SYS/config/gc_low_pct
+	expect_eq "$(cat $SYS/config/gc_low_pct)" 30 gc_low_pct
+	unload
+}
+
+test_stats() {
+	load frontend=none size=64M
+	for s in host_read_pages host_write_pages nand_read_pages \
+		nand_program_pages nand_erase_blocks gc_runs gc_copied_pages \
+		migrated_pages repromoted_pages free_blocks_slc free_blocks_qlc \
+		write_amplification read_latency_p50_ns read_latency_p99_ns \
+		read_latency_p999_ns; do
+		v=$(cat $SYS/stats/$s) || fail "reading $s"
+		expect_match "$v" '^[0-9]+$' "$s"
+	done
+	[ "$(cat $SYS/stats/free_blocks_slc)" -gt 0 ] || fail "no free SLC blocks"
+	[ "$(cat $SYS/stats/free_blocks_qlc)" -gt 0 ] || fail "no free QLC blocks"
+	expect_eq "$(stat -c %a $SYS/stats/reset)" 200 "mode of reset"
+	echo 0 >$SYS/stats/reset || fail "reset"
+	write_fails $SYS/stats/reset 1
+	write_fails $SYS/stats/host_read_pages 0
+	unload
+}
+
+test_every_profile() {
+	for p in qlc-hybrid znand cylon tlc; do
+		load frontend=none size=64M profile=$p
+		expect_eq "$(cat $SYS/profile)" $p profile
+		cat $SYS/config/main_read_ns $SYS/stats/free_blocks_qlc >/dev/null
+		case $p in
+		qlc-hybrid) [ "$(cat $SYS/stats/free_blocks_slc)" -gt 0 ] ||
+			fail "$p has no SLC region" ;;
+		*) expect_eq "$(cat $SYS/stats/free_blocks_slc)" 0 "$p SLC blocks" ;;
+		esac
+		unload
+	done
+}
+
+run_test directories test_directories
+run_test policies_switch_and_reject test_policies_switch_and_reject
+run_test config_knobs test_config_knobs
+run_test stats test_stats
+run_test every_profile test_every_profile
