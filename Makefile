@@ -7,12 +7,14 @@
 # make check-debug every VM suite again under a KASAN/lockdep/kmemleak kernel
 # make sparse     sparse over the sources (C=2)
 # make checkpatch checkpatch.pl --strict over the sources
+# make bench-backend  the backend's CPU cost per request (KUnit, UML)
 # make clean
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
-.PHONY: all modules clean check check-debug kunit vmtest sparse checkpatch
+.PHONY: all modules clean check check-debug kunit vmtest sparse checkpatch \
+	bench-backend
 
 all: modules
 
@@ -41,3 +43,7 @@ sparse:
 
 checkpatch:
 	scripts/checkpatch.sh
+
+bench-backend:
+	scripts/kunit.sh 'vflash-bench'
+	@grep -a ' bench ' $${VFLASH_CACHE:-/var/cache/vflash}/kunit-build/test.log

@@ -13,7 +13,7 @@
 #include "backend_flash/ftl.h"
 
 /* The worker wakes this often to look at the watermarks. */
-#define WORKER_PERIOD_US	1000
+#define WORKER_PERIOD_US	5000
 /* ... and halves every page's read heat this often. */
 #define HEAT_DECAY_NS		(1000ULL * NSEC_PER_MSEC)
 

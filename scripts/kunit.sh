@@ -6,6 +6,8 @@
 # tree as drivers/vflash (see Kbuild and kunit/Kconfig); the build directory
 # lives in the cache, so a rerun only rebuilds what changed.
 #
+# usage: scripts/kunit.sh [SUITE_GLOB]   (default: every suite but the
+#        benchmark, vflash-bench, which `make bench-backend` runs)
 # Writes build/kunit.log and build/kunit.counts ("PASSED FAILED SKIPPED").
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -32,7 +34,8 @@ grep -q 'CONFIG_VFLASH_KUNIT_TEST' "$KSRC/drivers/Makefile" ||
 builddir=$VFLASH_CACHE/kunit-build
 (cd "$KSRC" && python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig="$REPO/kunit/.kunitconfig" \
-	--build_dir="$builddir" --jobs="$(nproc)" --timeout=300) \
+	--build_dir="$builddir" --jobs="$(nproc)" --timeout=300 \
+	"${1:-vflash-[!b]*}") \
 	2>&1 | tee "$BUILD/kunit.log"
 rc=${PIPESTATUS[0]}
 
