@@ -11,7 +11,7 @@
 #include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
 
-#define BENCH_BYTES	(1ULL << 30)
+#define BENCH_BYTES	BIT_ULL(30)
 #define BENCH_OPS	200000
 
 static u64 next(u64 *x)
