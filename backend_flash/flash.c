@@ -312,6 +312,7 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 		return ERR_PTR(-ENOMEM);
 	f->prof = prof;
 	spin_lock_init(&f->host_lock);
+	mutex_init(&f->maint_lock);
 	atomic64_set(&f->seal_seq, 0);
 	atomic64_set(&f->cursor, 0);
 	for (k = 0; k < VFLASH_POLICY_NR; k++) {

@@ -138,5 +138,7 @@ int vflash_flash_set_policy(struct vflash_flash *f,
 			    const struct vflash_policy *pol);
 
 int vflash_flash_check(struct vflash_flash *f, char *why, size_t size);
+int vflash_flash_torture(struct vflash_flash *f, unsigned int threads,
+			 u64 ops, char *why, size_t size);
 
 #endif /* VFLASH_FLASH_H */

@@ -7,6 +7,7 @@
 #define VFLASH_FTL_H
 
 #include <linux/atomic.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -147,6 +148,8 @@ struct vf_stats {
  * @knob: run-time tunables; read with READ_ONCE, written by sysfs
  * @policy: current policy per kind; READ_ONCE/WRITE_ONCE
  * @stats: per-CPU counters
+ * @maint_lock: held by the worker for each maintenance pass, so that a
+ *	quiescent check (torture) can hold it off
  * @worker: the GC/migration thread, or NULL
  */
 struct vflash_flash {
@@ -177,6 +180,7 @@ struct vflash_flash {
 	u64 knob[VFLASH_KNOB_NR];
 	const struct vflash_policy *policy[VFLASH_POLICY_NR];
 	struct vf_stats __percpu *stats;
+	struct mutex maint_lock;	/* see the kernel-doc above */
 	struct task_struct *worker;
 };
 

@@ -266,7 +266,9 @@ static int worker_fn(void *data)
 	while (!kthread_should_stop()) {
 		u64 now = ktime_get_ns();
 
+		mutex_lock(&f->maint_lock);
 		vflash_flash_maintain(f, now);
+		mutex_unlock(&f->maint_lock);
 		if (now - last_decay >= HEAT_DECAY_NS) {
 			decay_heat(f);
 			last_decay = now;

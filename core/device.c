@@ -151,6 +151,8 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 		goto err_del;
 	}
 
+	vflash_debugfs_add(vdev);
+
 	for (; vdev->nr_attached < cfg->nr_fe; vdev->nr_attached++) {
 		ret = cfg->fe[vdev->nr_attached]->attach(vdev);
 		if (ret)
@@ -164,6 +166,7 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 
 err_detach:
 	detach_frontends(vdev);
+	vflash_debugfs_remove(vdev);
 err_del:
 	device_del(&vdev->dev);
 err_put:
@@ -188,6 +191,7 @@ err_ida:
 void vflash_dev_destroy(struct vflash_dev *vdev)
 {
 	detach_frontends(vdev);
+	vflash_debugfs_remove(vdev);
 	device_del(&vdev->dev);
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);

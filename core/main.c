@@ -83,10 +83,11 @@ static int __init vflash_init(void)
 		goto err_frontends;
 	}
 
+	vflash_debugfs_init();
 	ret = class_register(&vflash_class);
 	if (ret) {
 		pr_err("cannot register the " VFLASH_NAME " class (%d)\n", ret);
-		goto err_frontends;
+		goto err_debugfs;
 	}
 
 	vflash_dev = vflash_dev_create(&cfg);
@@ -98,6 +99,8 @@ static int __init vflash_init(void)
 
 err_class:
 	class_unregister(&vflash_class);
+err_debugfs:
+	vflash_debugfs_exit();
 err_frontends:
 	vflash_frontends_exit();
 err_sysfs:
@@ -111,6 +114,7 @@ static void __exit vflash_exit(void)
 {
 	vflash_dev_destroy(vflash_dev);
 	class_unregister(&vflash_class);
+	vflash_debugfs_exit();
 	vflash_frontends_exit();
 	vflash_sysfs_exit();
 	vflash_policies_exit();

@@ -126,6 +126,8 @@ void *vflash_backing_kaddr(const struct vflash_backing *b, pgoff_t pgoff);
  * @flash: its flash model (backend_flash/flash.h)
  * @nr_attached: frontends of @cfg attached so far (attach/detach order)
  * @fe_priv: per-frontend state, indexed like @cfg.fe
+ * @debugfs: its debugfs directory (core/debugfs.c)
+ * @torture_result: the last torture run's outcome; debugfs.c's lock
  *
  * Fields are written only while the device is created or destroyed, which
  * the module's init and exit serialise; everything else only reads them.
@@ -138,6 +140,8 @@ struct vflash_dev {
 	struct vflash_flash *flash;
 	unsigned int nr_attached;
 	void *fe_priv[VFLASH_MAX_FRONTENDS];
+	struct dentry *debugfs;
+	char torture_result[192];
 };
 
 static inline struct vflash_dev *to_vflash_dev(struct device *dev)
@@ -153,6 +157,12 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg);
 extern const struct attribute_group *vflash_backend_groups[4];
 int vflash_sysfs_init(void);
 void vflash_sysfs_exit(void);
+
+/* debugfs.c: test hooks */
+void vflash_debugfs_add(struct vflash_dev *vdev);
+void vflash_debugfs_remove(struct vflash_dev *vdev);
+void vflash_debugfs_init(void);
+void vflash_debugfs_exit(void);
 void vflash_dev_destroy(struct vflash_dev *vdev);
 
 #endif /* VFLASH_CORE_H */

@@ -825,6 +825,21 @@ static void every_shipped_profile_serves_io(struct kunit *test)
 	}
 }
 
+static void torture_threads_keep_invariants(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	char why[160] = "";
+
+	KUNIT_EXPECT_EQ_MSG(test, vflash_flash_torture(f, 4, 5000, why,
+						       sizeof(why)), 0,
+			    "%s", why);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_torture(f, 0, 10, why, sizeof(why)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_torture(f, 65, 10, why, sizeof(why)),
+			-EINVAL);
+}
+
 static int flash_test_suite_init(struct kunit_suite *suite)
 {
 	return vflash_policies_init();
@@ -888,6 +903,7 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(erase_and_free_block_accounting),
 	KUNIT_CASE(create_rejects_bad_input),
 	KUNIT_CASE(every_shipped_profile_serves_io),
+	KUNIT_CASE(torture_threads_keep_invariants),
 	{}
 };
 

@@ -106,3 +106,23 @@ run_test policies_switch_and_reject test_policies_switch_and_reject
 run_test config_knobs test_config_knobs
 run_test stats test_stats
 run_test every_profile test_every_profile
+
+# Threads on every CPU hammer the backend while policies switch and the GC
+# worker runs; the FTL's invariants must hold afterwards.
+torture() {
+	load frontend=none size=32M profile=$1
+	T=/sys/kernel/debug/vflash/vflash0/torture
+	expect_eq "$(cat $T)" "not run" "torture before"
+	echo "$(($(nproc) * 2)) 20000" >$T || fail "torture: $(cat $T)"
+	cat $T
+	expect_match "$(cat $T)" '^ok ' "torture result"
+	[ "$(cat /sys/class/vflash/vflash0/stats/gc_runs)" -gt 0 ] ||
+		fail "torture ran no GC"
+	if echo "0 10" 2>/dev/null >$T; then
+		fail "0 threads accepted"
+	fi
+	unload
+}
+
+run_test torture_qlc_hybrid torture qlc-hybrid
+run_test torture_tlc torture tlc
