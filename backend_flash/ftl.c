@@ -283,7 +283,9 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t)
 {
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
-	u32 d0 = pl->pick_die(lpn, f->nr_dies, &f->cursor);
+	bool hot = READ_ONCE(f->heat[lpn]) >=
+		   vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
+	u32 d0 = pl->pick_die(lpn, hot, f->nr_dies, &f->cursor);
 	u32 i;
 
 	for (i = 0; i < f->nr_dies; i++) {

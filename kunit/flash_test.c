@@ -350,7 +350,7 @@ static void churn(struct kunit *test, struct vflash_flash *f, u64 ops,
 {
 	static const char * const names[VFLASH_POLICY_NR][3] = {
 		{ "greedy", "cost-benefit", "fifo" },
-		{ "stripe", "die-affinity", NULL },
+		{ "stripe", "die-affinity", "hot-cold" },
 		{ "read-heat", "off", NULL },
 		{ "background", "inline", "read-priority" },
 	};

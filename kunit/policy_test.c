@@ -43,7 +43,7 @@ static void list_brackets_the_current_one(struct kunit *test)
 			   buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "[background] inline read-priority\n");
 	vflash_policy_list(VFLASH_POLICY_PLACEMENT, NULL, buf, sizeof(buf));
-	KUNIT_EXPECT_STREQ(test, buf, "stripe die-affinity\n");
+	KUNIT_EXPECT_STREQ(test, buf, "stripe die-affinity hot-cold\n");
 }
 
 static void find_by_name(struct kunit *test)
@@ -135,16 +135,38 @@ static void placement_policies(struct kunit *test)
 
 	atomic64_set(&cursor, 0);
 	for (i = 0; i < 800; i++)
-		hits[stripe->pick_die(7, 8, &cursor)]++;
+		hits[stripe->pick_die(7, false, 8, &cursor)]++;
 	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_EQ(test, hits[i], 100U);
 
 	/* One 64-page extent, one die; the next extent, the next die. */
 	for (i = 0; i < 64; i++)
-		KUNIT_EXPECT_EQ(test, aff->pick_die(128 + i, 8, &cursor),
-				aff->pick_die(128, 8, &cursor));
-	KUNIT_EXPECT_EQ(test, aff->pick_die(192, 8, &cursor),
-			(aff->pick_die(128, 8, &cursor) + 1) % 8);
+		KUNIT_EXPECT_EQ(test, aff->pick_die(128 + i, false, 8, &cursor),
+				aff->pick_die(128, true, 8, &cursor));
+	KUNIT_EXPECT_EQ(test, aff->pick_die(192, false, 8, &cursor),
+			(aff->pick_die(128, false, 8, &cursor) + 1) % 8);
+}
+
+static void hot_cold_placement_separates(struct kunit *test)
+{
+	const struct vflash_placement_ops *hc =
+		vflash_policy_find(VFLASH_POLICY_PLACEMENT, "hot-cold")->ops;
+	u32 hits[8] = { };
+	atomic64_t cursor;
+	unsigned int i;
+
+	atomic64_set(&cursor, 0);
+	for (i = 0; i < 400; i++)
+		hits[hc->pick_die(i, true, 8, &cursor)]++;
+	for (i = 0; i < 400; i++)
+		hits[hc->pick_die(i, false, 8, &cursor)] += 1000;
+	/* Hot pages only on dies 0-3, cold ones only on 4-7, evenly. */
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, hits[i], 100U);
+	for (i = 4; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, hits[i], 100000U);
+	KUNIT_EXPECT_EQ(test, hc->pick_die(5, true, 1, &cursor), 0U);
+	KUNIT_EXPECT_EQ(test, hc->pick_die(5, false, 1, &cursor), 0U);
 }
 
 static void migration_and_maintenance_policies(struct kunit *test)
@@ -186,6 +208,7 @@ static struct kunit_case policy_test_cases[] = {
 	KUNIT_CASE(register_checks),
 	KUNIT_CASE(gc_policies_order_candidates),
 	KUNIT_CASE(placement_policies),
+	KUNIT_CASE(hot_cold_placement_separates),
 	KUNIT_CASE(migration_and_maintenance_policies),
 	{}
 };

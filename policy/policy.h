@@ -54,11 +54,12 @@ struct vflash_gc_ops {
 
 /**
  * struct vflash_placement_ops - a placement policy
- * @pick_die: the die for the flash page that logical page @lpn starts;
- *	@cursor is the device's round-robin counter
+ * @pick_die: the die for a write of logical page @lpn, whose read heat is
+ *	@hot (at or above the device's hot threshold); @cursor is the
+ *	device's round-robin counter
  */
 struct vflash_placement_ops {
-	u32 (*pick_die)(u64 lpn, u32 nr_dies, atomic64_t *cursor);
+	u32 (*pick_die)(u64 lpn, bool hot, u32 nr_dies, atomic64_t *cursor);
 };
 
 /**
