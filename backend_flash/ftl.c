@@ -73,31 +73,35 @@ u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
 	return start + t;
 }
 
+/*
+ * Reserve a link (a channel or the host link) whose queue ends at *@busy,
+ * under @lock, for @dur ns from @t on; returns when the transfer ends.
+ */
+static u64 link_xfer(spinlock_t *lock, u64 *busy, u64 t, u64 dur)
+{
+	u64 end;
+
+	spin_lock(lock);
+	end = max(t, *busy) + dur;
+	*busy = end;
+	spin_unlock(lock);
+	return end;
+}
+
 /* Reserve a channel for @n 4 KiB transfers from @t on; returns the end. */
 static u64 channel_xfer(struct vflash_flash *f, u32 ch, u64 t, u32 n)
 {
 	struct vf_channel *c = &f->channels[ch];
-	u64 end;
 
-	spin_lock(&c->lock);
-	end = max(t, c->busy_until_ns) +
-	      n * vf_knob(f, VFLASH_KNOB_CHANNEL_XFER_NS);
-	c->busy_until_ns = end;
-	spin_unlock(&c->lock);
-	return end;
+	return link_xfer(&c->lock, &c->busy_until_ns, t,
+			 n * vf_knob(f, VFLASH_KNOB_CHANNEL_XFER_NS));
 }
 
 /* Reserve the host link for @n 4 KiB transfers from @t on. */
 static u64 host_xfer(struct vflash_flash *f, u64 t, u32 n)
 {
-	u64 end;
-
-	spin_lock(&f->host_lock);
-	end = max(t, f->host_busy_until_ns) +
-	      n * vf_knob(f, VFLASH_KNOB_HOST_XFER_NS);
-	f->host_busy_until_ns = end;
-	spin_unlock(&f->host_lock);
-	return end;
+	return link_xfer(&f->host_lock, &f->host_busy_until_ns, t,
+			 n * vf_knob(f, VFLASH_KNOB_HOST_XFER_NS));
 }
 
 /**
@@ -145,6 +149,20 @@ void vf_invalidate(struct vflash_flash *f, u32 slot)
 	atomic_dec(&f->blocks[vf_block_of(f, slot)].valid);
 }
 
+/* A stream's open block that just filled up becomes a GC candidate. */
+static void seal_if_full(struct vflash_flash *f, struct vf_die *die, u32 b,
+			 enum vf_stream stream, enum vf_region r, u64 now)
+{
+	struct vf_block *blk = &f->blocks[b];
+
+	if (blk->wp < f->slots[r])
+		return;
+	blk->state = VF_BLK_FULL;
+	blk->seal_seq = atomic64_inc_return(&f->seal_seq);
+	blk->seal_ns = now;
+	die->open[stream][r] = VF_INVALID;
+}
+
 /**
  * vf_alloc_slot() - take the next slot of a stream's open block
  * @f: the device
@@ -183,12 +201,7 @@ u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 	}
 	blk = &f->blocks[b];
 	slot = b * f->stride + blk->wp++;
-	if (blk->wp == f->slots[r]) {
-		blk->state = VF_BLK_FULL;
-		blk->seal_seq = atomic64_inc_return(&f->seal_seq);
-		blk->seal_ns = *now;
-		die->open[stream][r] = VF_INVALID;
-	}
+	seal_if_full(f, die, b, stream, r, *now);
 	return slot;
 }
 
@@ -414,12 +427,7 @@ static u64 flush(struct vflash_flash *f, u64 now)
 				continue;
 			blk->wp += pad;
 			die->wb_pending += pad;
-			if (blk->wp == f->slots[r]) {
-				blk->state = VF_BLK_FULL;
-				blk->seal_seq = atomic64_inc_return(&f->seal_seq);
-				blk->seal_ns = now;
-				die->open[VF_HOST][r] = VF_INVALID;
-			}
+			seal_if_full(f, die, b, VF_HOST, r, now);
 			wb_push(f, die, vf_program(f, die, b, now, true),
 				f->unit[r]);
 		}

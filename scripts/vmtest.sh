@@ -123,7 +123,7 @@ run_suite() {
 	mkdir -p "$dir"
 	t0=$(date +%s)
 	timeout -k 5 "$tmo" qemu-system-x86_64 \
-		-M pc -accel tcg,thread=multi -cpu max -smp 2 -m "${mem:-4G}" \
+		-M pc -accel tcg,thread=multi -cpu max,la57=off -smp 2 -m "${mem:-4G}" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$VMDIR/initramfs.cpio" \
 		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite $append" \

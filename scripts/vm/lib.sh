@@ -76,11 +76,12 @@ expect_gone() {
 	! grep -q vflash /proc/iomem || fail "/proc/iomem still has a vflash claim"
 }
 
-# expect_load_error ERRNO_TEXT PARAM PARAMS...: the load fails with an
+# expect_load_error ERRNO_TEXT WHY PARAMS...: the load fails with an
 # errno whose strerror text is ERRNO_TEXT, printing exactly one dmesg line,
-# which names PARAM, and leaves nothing behind; a good load then works.
+# which matches WHY (grep -E; it names the parameter, and may go on to the
+# reason), and leaves nothing behind; a good load then works.
 expect_load_error() {
-	local errtext=$1 param=$2 out lines
+	local errtext=$1 why=$2 out lines
 	shift 2
 	dmesg -c >/dev/null
 	if out=$(insmod "$KO" "$@" 2>&1); then
@@ -91,8 +92,8 @@ expect_load_error() {
 	lines=$(dmesg | grep -c vflash || true)
 	dmesg | grep vflash || true
 	expect_eq "$lines" 1 "dmesg lines about vflash"
-	dmesg | grep vflash | grep -q -- "$param" ||
-		fail "the dmesg line does not name $param"
+	dmesg | grep vflash | grep -Eq -- "$why" ||
+		fail "the dmesg line does not match /$why/"
 	expect_gone
 	load frontend=none size=16M
 	unload

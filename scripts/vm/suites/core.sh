@@ -86,8 +86,13 @@ test_cycles_release_memory() {
 	echo "MemFree before ${before} kB, after ${after} kB"
 	diff=$((before - after))
 	[ $diff -lt 0 ] && diff=$((-diff))
-	[ $((diff * 100)) -le "$before" ] ||
-		fail "MemFree moved by $diff kB over 20 cycles"
+	# A KASAN kernel (make check-debug) quarantines freed memory before it
+	# returns to MemFree; there kmemleak's final scan is the leak check,
+	# and this bound is 5%.
+	pct=1
+	[ -e /sys/kernel/debug/kmemleak ] && pct=5
+	[ $((diff * 100)) -le $((before * pct)) ] ||
+		fail "MemFree moved by $diff kB over 20 cycles (limit $pct%)"
 }
 
 run_test default_load test_default_load

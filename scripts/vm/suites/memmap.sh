@@ -59,12 +59,8 @@ test_cycles() {
 
 # The range runs 64 MiB past the reservation into System RAM.
 test_past_the_reservation() {
-	expect_load_error "$EINVAL" memmap_start frontend=none \
+	expect_load_error "$EINVAL" 'memmap_start=.*System RAM' frontend=none \
 		memmap_start=0x4c000000 memmap_size=128M
-	dmesg -c >/dev/null
-	insmod "$KO" frontend=none memmap_start=0x4c000000 memmap_size=128M \
-		2>/dev/null && fail "loaded"
-	dmesg | grep -q 'System RAM' || fail "reason is not System RAM"
 }
 
 # Another driver (nd_pmem) holds the legacy pmem range.
@@ -78,12 +74,8 @@ test_claimed_by_another_driver() {
 	done
 	[ -b /dev/pmem0 ] || fail "no /dev/pmem0"
 	grep -A2 '60000000-6fffffff' /proc/iomem
-	expect_load_error "$EINVAL" memmap_start frontend=none \
-		memmap_start=0x60000000 memmap_size=256M
-	dmesg -c >/dev/null
-	insmod "$KO" frontend=none memmap_start=0x60000000 memmap_size=256M \
-		2>/dev/null && fail "loaded"
-	dmesg | grep -q 'already claimed' || fail "reason is not the claim"
+	expect_load_error "$EINVAL" 'memmap_start=.*already claimed' \
+		frontend=none memmap_start=0x60000000 memmap_size=256M
 	# The $ range is not affected.
 	load frontend=none memmap_start=1G memmap_size=256M
 	unload
