@@ -14,6 +14,7 @@
 #include "core/params.h"
 #include "policy/policy.h"
 #include "core/vflash.h"
+#include "frontend_nvme/nvme.h"
 
 static char *frontend;
 module_param(frontend, charp, 0444);
@@ -69,6 +70,11 @@ static int __init vflash_init(void)
 		goto err_policies;
 	}
 	ret = vflash_frontends_init();
+	if (!ret) {
+		ret = vflash_nvme_register();
+		if (ret)
+			vflash_frontends_exit();
+	}
 	if (ret) {
 		pr_err("cannot register the built-in frontends (%d)\n", ret);
 		goto err_sysfs;
@@ -102,6 +108,7 @@ err_class:
 err_debugfs:
 	vflash_debugfs_exit();
 err_frontends:
+	vflash_nvme_unregister();
 	vflash_frontends_exit();
 err_sysfs:
 	vflash_sysfs_exit();
@@ -115,6 +122,7 @@ static void __exit vflash_exit(void)
 	vflash_dev_destroy(vflash_dev);
 	class_unregister(&vflash_class);
 	vflash_debugfs_exit();
+	vflash_nvme_unregister();
 	vflash_frontends_exit();
 	vflash_sysfs_exit();
 	vflash_policies_exit();

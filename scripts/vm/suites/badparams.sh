@@ -16,8 +16,7 @@ run_test warm_up test_warm_up
 run_test frontend_missing expect_load_error "$EINVAL" frontend size=16M
 run_test frontend_empty expect_load_error "$EINVAL" frontend frontend=
 run_test frontend_unknown expect_load_error "$EINVAL" "frontend=bogus: unknown frontend 'bogus'" frontend=bogus
-# Until the NVMe and CXL frontends register, they are unknown names.
-run_test frontend_nvme_unregistered expect_load_error "$EINVAL" frontend frontend=nvme
+# Until the CXL frontend registers, it is an unknown name.
 run_test frontend_cxl_unregistered expect_load_error "$EINVAL" frontend frontend=cxl
 run_test frontend_listed_twice expect_load_error "$EINVAL" frontend frontend=none,none
 run_test size_zero expect_load_error "$EINVAL" 'size=0: must not be zero' frontend=none size=0

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The virtual PCI side: a root bus in a PCI domain of our own with one
+ * function whose configuration space lives in memory, and BAR0 in pages
+ * we allocate (no memmap= needed, see docs/nvme.md).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cc_platform.h>
+#include <linux/dma-map-ops.h>
+#include <linux/gfp.h>
+#include <linux/interrupt.h>
+#include <linux/irqdomain.h>
+#include <linux/mm.h>
+#include <linux/msi.h>
+#include <linux/pci.h>
+#include <asm/irqdomain.h>
+#include <asm/set_memory.h>
+
+#include "core/vflash.h"
+#include "frontend_nvme/nvme.h"
+
+/* Capability offsets in our configuration space. */
+#define CAP_PM		0x40
+#define CAP_MSIX	0x50
+#define CAP_EXP		0x60
+
+static void cfg_put(u8 *cfg, int off, u32 val, int size)
+{
+	int i;
+
+	for (i = 0; i < size; i++)
+		cfg[off + i] = val >> (8 * i);
+}
+
+static u32 cfg_get(const u8 *cfg, int off, int size)
+{
+	u32 val = 0;
+	int i;
+
+	for (i = 0; i < size; i++)
+		val |= (u32)cfg[off + i] << (8 * i);
+	return val;
+}
+
+static void cfg_init(struct vfn_ctrl *c)
+{
+	u64 bar = page_to_phys(c->bar_page);
+	u8 *cfg = c->cfg, *wm = c->cfg_wmask;
+
+	memset(cfg, 0, VFN_CFG_SIZE);
+	memset(wm, 0, VFN_CFG_SIZE);
+	cfg_put(cfg, PCI_VENDOR_ID, VFN_VENDOR_ID, 2);
+	cfg_put(cfg, PCI_DEVICE_ID, VFN_DEVICE_ID, 2);
+	cfg_put(wm, PCI_COMMAND, 0x0546, 2);
+	cfg_put(cfg, PCI_STATUS, PCI_STATUS_CAP_LIST, 2);
+	cfg_put(cfg, PCI_CLASS_REVISION, PCI_CLASS_STORAGE_EXPRESS << 8, 4);
+	cfg_put(wm, PCI_CACHE_LINE_SIZE, 0xff, 1);
+	cfg_put(cfg, PCI_BASE_ADDRESS_0, (u32)bar | PCI_BASE_ADDRESS_MEM_TYPE_64,
+		4);
+	cfg_put(cfg, PCI_BASE_ADDRESS_1, bar >> 32, 4);
+	cfg_put(cfg, PCI_SUBSYSTEM_VENDOR_ID, VFN_VENDOR_ID, 2);
+	cfg_put(cfg, PCI_SUBSYSTEM_ID, 1, 2);
+	cfg_put(cfg, PCI_CAPABILITY_LIST, CAP_PM, 1);
+	cfg_put(cfg, PCI_INTERRUPT_LINE, 0xff, 1);
+	cfg_put(wm, PCI_INTERRUPT_LINE, 0xff, 1);
+
+	/* Power management, version 3, D0 only, No_Soft_Reset. */
+	cfg_put(cfg, CAP_PM, PCI_CAP_ID_PM | CAP_MSIX << 8, 2);
+	cfg_put(cfg, CAP_PM + PCI_PM_PMC, 3, 2);
+	cfg_put(cfg, CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET, 2);
+	cfg_put(wm, CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_STATE_MASK, 2);
+
+	/* MSI-X: table and PBA in BAR0. */
+	cfg_put(cfg, CAP_MSIX, PCI_CAP_ID_MSIX | CAP_EXP << 8, 2);
+	cfg_put(cfg, CAP_MSIX + PCI_MSIX_FLAGS, VFN_NR_VEC - 1, 2);
+	cfg_put(wm, CAP_MSIX + PCI_MSIX_FLAGS,
+		PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL, 2);
+	cfg_put(cfg, CAP_MSIX + PCI_MSIX_TABLE, VFN_MSIX_TBL_OFF, 4);
+	cfg_put(cfg, CAP_MSIX + PCI_MSIX_PBA, VFN_MSIX_PBA_OFF, 4);
+
+	/* PCI Express v2, root-complex integrated endpoint: no link. */
+	cfg_put(cfg, CAP_EXP, PCI_CAP_ID_EXP, 2);
+	cfg_put(cfg, CAP_EXP + PCI_EXP_FLAGS,
+		2 | PCI_EXP_TYPE_RC_END << 4, 2);
+	cfg_put(cfg, CAP_EXP + PCI_EXP_DEVCAP, PCI_EXP_DEVCAP_RBER, 4);
+	cfg_put(cfg, CAP_EXP + PCI_EXP_DEVCTL, 0x2810, 2);
+	cfg_put(wm, CAP_EXP + PCI_EXP_DEVCTL, 0x7fff, 2);
+	cfg_put(wm, CAP_EXP + PCI_EXP_DEVCTL2, 0xffff, 2);
+}
+
+static struct vfn_ctrl *ctrl_of(struct pci_bus *bus)
+{
+	return container_of(bus->sysdata, struct vfn_ctrl, sysdata);
+}
+
+static int vfn_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
+			int size, u32 *val)
+{
+	struct vfn_ctrl *c = ctrl_of(bus);
+	unsigned long flags;
+
+	if (devfn) {
+		*val = ~0U;
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	}
+	if (where < 0 || where + size > VFN_CFG_SIZE) {
+		*val = ~0U;
+		return PCIBIOS_SUCCESSFUL;
+	}
+	raw_spin_lock_irqsave(&c->cfg_lock, flags);
+	*val = cfg_get(c->cfg, where, size);
+	/* BAR sizing: the dword reads back the size mask. */
+	if (where == PCI_BASE_ADDRESS_0 && size == 4 && (c->bar_sizing & 1))
+		*val = ~(u32)(VFN_BAR_SIZE - 1) | PCI_BASE_ADDRESS_MEM_TYPE_64;
+	if (where == PCI_BASE_ADDRESS_1 && size == 4 && (c->bar_sizing & 2))
+		*val = ~0U;
+	raw_spin_unlock_irqrestore(&c->cfg_lock, flags);
+	return PCIBIOS_SUCCESSFUL;
+}
+
+static int vfn_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
+			 int size, u32 val)
+{
+	struct vfn_ctrl *c = ctrl_of(bus);
+	unsigned long flags;
+	int i;
+
+	if (devfn)
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	if (where < 0 || where + size > VFN_CFG_SIZE)
+		return PCIBIOS_SUCCESSFUL;
+	raw_spin_lock_irqsave(&c->cfg_lock, flags);
+	if (where == PCI_BASE_ADDRESS_0 || where == PCI_BASE_ADDRESS_1) {
+		u8 bit = where == PCI_BASE_ADDRESS_0 ? 1 : 2;
+
+		/* The BAR never moves: only the sizing protocol is honoured. */
+		if (size == 4 && val == ~0U)
+			c->bar_sizing |= bit;
+		else
+			c->bar_sizing &= ~bit;
+	} else {
+		for (i = 0; i < size; i++) {
+			u8 m = c->cfg_wmask[where + i];
+
+			c->cfg[where + i] = (c->cfg[where + i] & ~m) |
+					    ((val >> (8 * i)) & m);
+		}
+	}
+	raw_spin_unlock_irqrestore(&c->cfg_lock, flags);
+	return PCIBIOS_SUCCESSFUL;
+}
+
+static struct pci_ops vfn_pci_ops = {
+	.read = vfn_cfg_read,
+	.write = vfn_cfg_write,
+};
+
+/**
+ * vfn_raise_irq() - signal a completion queue's MSI-X vector
+ * @c: the controller
+ * @vector: the vector the host gave the queue
+ *
+ * Process context only. Does nothing while MSI-X is off or masked (the
+ * host polls or times out then, as with real hardware that lost one).
+ */
+void vfn_raise_irq(struct vfn_ctrl *c, u16 vector)
+{
+	u32 ctl, vctrl;
+	int irq;
+
+	raw_spin_lock_irq(&c->cfg_lock);
+	ctl = cfg_get(c->cfg, CAP_MSIX + PCI_MSIX_FLAGS, 2);
+	raw_spin_unlock_irq(&c->cfg_lock);
+	if (!(ctl & PCI_MSIX_FLAGS_ENABLE) || (ctl & PCI_MSIX_FLAGS_MASKALL) ||
+	    vector >= VFN_NR_VEC)
+		return;
+	vctrl = vfn_reg32(c, VFN_MSIX_TBL_OFF + vector * PCI_MSIX_ENTRY_SIZE +
+			  PCI_MSIX_ENTRY_VECTOR_CTRL);
+	if (vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT)
+		return;
+	irq = pci_irq_vector(c->pdev, vector);
+	if (irq > 0)
+		irq_inject_interrupt(irq);
+}
+
+/* A domain number above every existing one and above 0xffff. */
+static int free_domain(void)
+{
+	struct pci_bus *bus = NULL;
+	int domain = 0xffff;
+
+	while ((bus = pci_find_next_bus(bus)))
+		domain = max(domain, pci_domain_nr(bus));
+	return domain + 1;
+}
+
+/* Why the host cannot use a device of ours, or NULL if it can. */
+static const char *unusable(struct pci_dev *pdev)
+{
+	struct irq_domain *d = dev_get_msi_domain(&pdev->dev);
+
+	if (!d || d->parent != x86_vector_domain)
+		return "interrupt remapping is active; boot with intremap=off";
+	if (device_iommu_mapped(&pdev->dev))
+		return "an IOMMU translates its DMA; boot with iommu=off";
+	if (get_dma_ops(&pdev->dev))
+		return "DMA is not direct (swiotlb-xen, GART or similar)";
+	return NULL;
+}
+
+/**
+ * vfn_bar_free() - free BAR0 once nothing can touch it
+ * @c: the controller, its dispatcher stopped
+ */
+void vfn_bar_free(struct vfn_ctrl *c)
+{
+	int i;
+
+	/* The driver's uncached mapping left the direct map UC-. */
+	set_memory_wb((unsigned long)c->bar, 1 << VFN_BAR_ORDER);
+	for (i = 0; i < (1 << VFN_BAR_ORDER); i++)
+		ClearPageReserved(c->bar_page + i);
+	__free_pages(c->bar_page, VFN_BAR_ORDER);
+	c->bar_page = NULL;
+	c->bar = NULL;
+}
+
+/**
+ * vfn_bar_alloc() - allocate BAR0 and build the configuration space
+ * @c: the controller
+ *
+ * Return: 0, or a negative errno after one dmesg line.
+ */
+int vfn_bar_alloc(struct vfn_ctrl *c)
+{
+	int i;
+
+	if (cc_platform_has(CC_ATTR_MEM_ENCRYPT)) {
+		pr_err("frontend=nvme: memory encryption is active, DMA would not be physical\n");
+		return -ENODEV;
+	}
+	c->bar_page = alloc_pages(GFP_KERNEL | __GFP_ZERO, VFN_BAR_ORDER);
+	if (!c->bar_page) {
+		pr_err("frontend=nvme: no memory for BAR0\n");
+		return -ENOMEM;
+	}
+	for (i = 0; i < (1 << VFN_BAR_ORDER); i++)
+		SetPageReserved(c->bar_page + i);
+	c->bar = page_address(c->bar_page);
+	for (i = 0; i < VFN_NR_VEC; i++)
+		vfn_set_reg32(c, VFN_MSIX_TBL_OFF + i * PCI_MSIX_ENTRY_SIZE +
+			      PCI_MSIX_ENTRY_VECTOR_CTRL,
+			      PCI_MSIX_ENTRY_CTRL_MASKBIT);
+	raw_spin_lock_init(&c->cfg_lock);
+	cfg_init(c);
+	return 0;
+}
+
+/**
+ * vfn_pci_create() - create the bus and the function; bind nvme
+ * @c: the controller, BAR0 allocated; its dispatcher must already run,
+ *	since the nvme driver starts talking to BAR0 as soon as it binds
+ *
+ * Return: 0, or a negative errno after one dmesg line; BAR0 stays.
+ */
+int vfn_pci_create(struct vfn_ctrl *c)
+{
+	const char *why;
+	int ret;
+
+	pci_lock_rescan_remove();
+	c->sysdata.domain = free_domain();
+	c->sysdata.node = NUMA_NO_NODE;
+	c->bus = pci_scan_bus(0, &vfn_pci_ops, &c->sysdata);
+	c->pdev = c->bus ? pci_get_slot(c->bus, 0) : NULL;
+	if (!c->pdev) {
+		pr_err("frontend=nvme: the virtual PCI function did not appear\n");
+		ret = -ENODEV;
+		goto err_bus;
+	}
+	why = unusable(c->pdev);
+	if (why) {
+		pr_err("frontend=nvme: %s\n", why);
+		ret = -ENODEV;
+		goto err_bus;
+	}
+	/*
+	 * BAR0 is RAM: keep the driver's pci_request_mem_regions() from
+	 * claiming it (it would collide with System RAM) while
+	 * pci_resource_start() still tells it where to ioremap.
+	 */
+	c->pdev->resource[0].flags &= ~IORESOURCE_MEM;
+	pci_bus_add_devices(c->bus);
+	pci_unlock_rescan_remove();
+	return 0;
+
+err_bus:
+	if (c->bus) {
+		pci_dev_put(c->pdev);
+		c->pdev = NULL;
+		pci_stop_root_bus(c->bus);
+		pci_remove_root_bus(c->bus);
+		c->bus = NULL;
+	}
+	pci_unlock_rescan_remove();
+	return ret;
+}
+
+/**
+ * vfn_pci_destroy() - unbind nvme, remove the bus, free BAR0
+ * @c: the controller; its dispatcher must still run, since the nvme
+ *	driver sends its removal-time commands while it unbinds
+ */
+void vfn_pci_destroy(struct vfn_ctrl *c)
+{
+	pci_lock_rescan_remove();
+	pci_stop_root_bus(c->bus);
+	pci_dev_put(c->pdev);
+	c->pdev = NULL;
+	pci_remove_root_bus(c->bus);
+	c->bus = NULL;
+	pci_unlock_rescan_remove();
+}

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: GPL-2.0
+# frontend=nvme: the kernel's nvme driver binds to vflash's virtual
+# controller; block I/O, nvme-cli and fio work; unload is clean.
+# vmtest-mem: 4G
+# vmtest-timeout: 400
+
+DEV=/dev/nvme0n1
+
+wait_for() {
+	local n=0
+
+	while [ ! -e "$1" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -e "$1" ] || fail "$1 did not appear"
+}
+
+test_binds() {
+	load frontend=nvme size=256M
+	wait_for $DEV
+	expect_match "$(cat /sys/class/nvme/nvme0/model)" '^vflash' model
+	expect_eq "$(cat /sys/block/nvme0n1/size)" $((256 << 11)) "size in sectors"
+	expect_eq "$(cat /sys/block/nvme0n1/queue/logical_block_size)" 4096 "LBA size"
+	expect_eq "$(cat /sys/class/vflash/vflash0/frontend)" nvme frontend
+	nvme list
+	nvme id-ctrl /dev/nvme0 | grep -E '^(mn|sn|mdts|oncs|vwc) '
+	unload
+	[ ! -e $DEV ] || fail "$DEV still there"
+	expect_gone
+}
+
+test_data_round_trip() {
+	load frontend=nvme size=256M
+	wait_for $DEV
+	dd if=/dev/urandom of=/tmp/pattern bs=4096 count=300 2>/dev/null
+	dd if=/tmp/pattern of=$DEV bs=4096 seek=1000 oflag=direct conv=fsync 2>/dev/null ||
+		fail "write"
+	dd if=$DEV of=/tmp/back bs=4096 skip=1000 count=300 iflag=direct 2>/dev/null ||
+		fail "read"
+	cmp /tmp/pattern /tmp/back || fail "data differs"
+	# Never-written blocks read as zeros.
+	dd if=$DEV of=/tmp/zero bs=4096 skip=20000 count=8 iflag=direct 2>/dev/null
+	dd if=/dev/zero of=/tmp/zref bs=4096 count=8 2>/dev/null
+	cmp /tmp/zero /tmp/zref || fail "unwritten blocks are not zero"
+	[ "$(cat /sys/class/vflash/vflash0/stats/host_write_pages)" -ge 300 ] ||
+		fail "backend did not count the writes"
+	unload
+}
+
+test_fio_verify() {
+	load frontend=nvme size=256M
+	wait_for $DEV
+	fio --name=verify --filename=$DEV --ioengine=libaio --direct=1 \
+		--rw=randwrite --bs=4k --iodepth=16 --size=64M --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --output-format=terse >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio verify"; }
+	unload
+}
+
+test_bad_commands_get_nvme_status() {
+	load frontend=nvme size=64M
+	wait_for $DEV
+	# 64 MiB = 16384 blocks: block 16384 is one past the end.
+	out=$(nvme read $DEV --start-block=16384 --block-count=0 \
+		--data-size=4096 --data=/dev/null 2>&1) && fail "read past the end: $out"
+	echo "$out"
+	expect_match "$out" 'LBA_RANGE|LBA Out of Range' "past-the-end read"
+	out=$(nvme read $DEV --start-block=16383 --block-count=1 \
+		--data-size=8192 --data=/dev/null 2>&1) && fail "read across the end: $out"
+	expect_match "$out" 'LBA_RANGE|LBA Out of Range' "read across the end"
+	out=$(nvme io-passthru $DEV --opcode=0x7f --namespace-id=1 2>&1) &&
+		fail "opcode 0x7f accepted: $out"
+	expect_match "$out" 'INVALID_OPCODE|Invalid Command Opcode' "unknown I/O opcode"
+	out=$(nvme admin-passthru /dev/nvme0 --opcode=0xc5 2>&1) &&
+		fail "admin opcode 0xc5 accepted: $out"
+	expect_match "$out" 'INVALID_OPCODE|Invalid Command Opcode' "unknown admin opcode"
+	out=$(nvme admin-passthru /dev/nvme0 --opcode=0x06 --namespace-id=7 \
+		--cdw10=0 --data-len=4096 --read 2>&1) &&
+		fail "identify of namespace 7 accepted: $out"
+	expect_match "$out" 'INVALID_NS|Invalid Namespace' "bad namespace"
+	# The device still works.
+	dd if=$DEV of=/dev/null bs=4096 count=16 iflag=direct 2>/dev/null ||
+		fail "read after the bad commands"
+	unload
+}
+
+test_smart_log_counts() {
+	load frontend=nvme size=64M
+	wait_for $DEV
+	dd if=/dev/zero of=$DEV bs=1M count=16 oflag=direct 2>/dev/null
+	nvme smart-log /dev/nvme0 | tee /tmp/smart
+	grep -Eiq 'data.units.written[^:]*: *[1-9]' /tmp/smart ||
+		fail "SMART data units written is zero after 16 MiB"
+	# MDTS is 512 KiB: each 1 MiB write is two commands.
+	grep -Eq 'host_write_commands[^:]*: *32$' /tmp/smart ||
+		fail "SMART host write commands is not 32"
+	unload
+}
+
+test_discard_and_zeroes() {
+	load frontend=nvme size=64M
+	wait_for $DEV
+	dd if=/dev/urandom of=$DEV bs=1M count=4 oflag=direct 2>/dev/null
+	blkdiscard -o 0 -l $((1 << 20)) $DEV || fail "blkdiscard"
+	[ "$(cat /sys/class/vflash/vflash0/stats/host_trim_pages)" -ge 256 ] ||
+		fail "discard did not reach the backend"
+	dd if=$DEV of=/tmp/d bs=4096 count=256 iflag=direct 2>/dev/null
+	dd if=/dev/zero of=/tmp/z bs=4096 count=256 2>/dev/null
+	cmp /tmp/d /tmp/z || fail "discarded blocks do not read as zeros"
+	unload
+}
+
+test_filesystem() {
+	load frontend=nvme size=256M
+	wait_for $DEV
+	mke2fs -b 4096 $DEV >/dev/null || fail "mkfs"
+	mount -t ext4 $DEV /mnt 2>/dev/null || mount -t ext2 $DEV /mnt || fail "mount"
+	dd if=/dev/urandom of=/mnt/f bs=1M count=8 2>/dev/null
+	sha=$(sha256sum /mnt/f | cut -d' ' -f1)
+	umount /mnt
+	echo 3 >/proc/sys/vm/drop_caches
+	mount -t ext4 $DEV /mnt 2>/dev/null || mount -t ext2 $DEV /mnt || fail "remount"
+	expect_eq "$(sha256sum /mnt/f | cut -d' ' -f1)" "$sha" "file after remount"
+	umount /mnt
+	unload
+}
+
+test_io_uring() {
+	load frontend=nvme size=128M
+	wait_for $DEV
+	fio --name=uring --filename=$DEV --ioengine=io_uring --direct=1 \
+		--rw=randrw --bs=4k --iodepth=32 --size=32M --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 --output-format=terse >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio io_uring"; }
+	unload
+}
+
+test_load_unload_cycles() {
+	i=0
+	while [ $i -lt 10 ]; do
+		load frontend=nvme size=64M
+		wait_for $DEV
+		dd if=/dev/urandom of=$DEV bs=64k count=16 oflag=direct 2>/dev/null ||
+			fail "write in cycle $i"
+		unload
+		[ ! -e $DEV ] || fail "$DEV left after cycle $i"
+		i=$((i + 1))
+	done
+	expect_gone
+}
+
+run_test binds test_binds
+run_test data_round_trip test_data_round_trip
+run_test fio_verify test_fio_verify
+run_test bad_commands_get_nvme_status test_bad_commands_get_nvme_status
+run_test smart_log_counts test_smart_log_counts
+run_test discard_and_zeroes test_discard_and_zeroes
+run_test filesystem test_filesystem
+run_test io_uring test_io_uring
+run_test load_unload_cycles test_load_unload_cycles
