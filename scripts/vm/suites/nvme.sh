@@ -198,6 +198,27 @@ test_switch_under_load() {
 	unload
 }
 
+# rmmod with a mounted filesystem detaches the disk like a hot unplug:
+# the filesystem gets I/O errors, nothing crashes, and all can be undone.
+test_rmmod_while_mounted() {
+	load frontend=nvme size=128M
+	wait_for $DEV
+	mke2fs -b 4096 $DEV >/dev/null || fail "mkfs"
+	mount -t ext4 $DEV /mnt || fail "mount"
+	echo hello >/mnt/x
+	sync
+	rmmod vflash || fail "rmmod with a mounted filesystem"
+	[ ! -e $DEV ] || fail "$DEV still there"
+	if cat /mnt/x 2>/dev/null; then
+		fail "a detached disk still served a read"
+	fi
+	umount /mnt || fail "umount of the detached filesystem"
+	expect_gone
+	load frontend=nvme size=64M
+	wait_for $DEV
+	unload
+}
+
 run_test binds test_binds
 run_test data_round_trip test_data_round_trip
 run_test fio_verify test_fio_verify
@@ -209,3 +230,4 @@ run_test io_uring test_io_uring
 run_test load_unload_cycles test_load_unload_cycles
 run_test every_profile test_every_profile
 run_test switch_under_load test_switch_under_load
+run_test rmmod_while_mounted test_rmmod_while_mounted
