@@ -6,7 +6,8 @@
  * flash model says it is done, then raises the CQ's MSI-X vector. It
  * spins while there is work or a completion is near, sleeps in short
  * steps until a distant one, and after poll_idle_us without work sleeps
- * between polls, so an idle device costs next to no CPU.
+ * between polls, each sleep twice the last up to IDLE_SLEEP_MAX_US, so an
+ * idle device costs next to no CPU.
  */
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -20,6 +21,7 @@
 
 #define FETCH_BURST	32
 #define IDLE_SLEEP_US	100
+#define IDLE_SLEEP_MAX_US	1000
 #define SPIN_NS		20000
 
 /* CAP: MQES 1023, CQR, TO 10 s, CSS NVM, MPSMIN = MPSMAX = 4 KiB. */
@@ -208,7 +210,7 @@ static int dispatch_fn(void *data)
 {
 	struct vfn_ctrl *c = data;
 	DECLARE_BITMAP(raise, VFN_MAX_IOQ + 1);
-	u32 q;
+	u32 q, idle_us = IDLE_SLEEP_US;
 
 	c->last_busy_ns = ktime_get_ns();
 	while (!kthread_should_stop()) {
@@ -230,6 +232,7 @@ static int dispatch_fn(void *data)
 
 		if (busy) {
 			c->last_busy_ns = now;
+			idle_us = IDLE_SLEEP_US;
 		} else if (c->nr_heap) {
 			u64 wait = c->heap[0].due_ns > now ?
 				   c->heap[0].due_ns - now : 0;
@@ -240,7 +243,8 @@ static int dispatch_fn(void *data)
 						   IDLE_SLEEP_US),
 					     IDLE_SLEEP_US);
 		} else if (now - c->last_busy_ns > c->poll_idle_ns) {
-			usleep_range(IDLE_SLEEP_US, 2 * IDLE_SLEEP_US);
+			usleep_range(idle_us, idle_us + idle_us / 4);
+			idle_us = min(2 * idle_us, IDLE_SLEEP_MAX_US);
 			continue;
 		}
 		cond_resched();
