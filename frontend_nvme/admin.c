@@ -86,6 +86,13 @@ static void identify_ctrl(struct vfn_ctrl *c)
 		 "nqn.2026-11.io.vflash:%s", dev_name(&vdev->dev));
 }
 
+/* A namespace GUID unique per device. */
+static void nguid(struct vfn_ctrl *c, u8 *out)
+{
+	memcpy(out, "vflash-nguid", 12);
+	put_unaligned_be32(c->ctrl_id, out + 12);
+}
+
 static void identify_ns(struct vfn_ctrl *c)
 {
 	struct nvme_id_ns *id = c->ident;
@@ -96,9 +103,7 @@ static void identify_ns(struct vfn_ctrl *c)
 	id->ncap = cpu_to_le64(lbas);
 	id->nuse = cpu_to_le64(lbas);
 	id->lbaf[0].ds = VFLASH_LPAGE_SHIFT;
-	/* A namespace GUID unique per device. */
-	memcpy(id->nguid, "vflash-nguid", 12);
-	put_unaligned_be32(c->ctrl_id, &id->nguid[12]);
+	nguid(c, id->nguid);
 }
 
 static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
@@ -127,11 +132,10 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	case NVME_ID_CNS_NS_DESC_LIST:
 		if (nsid != 1)
 			return SC(NVME_SC_INVALID_NS);
+		/* One descriptor, then a zero NIDT ends the list. */
 		p[0] = NVME_NIDT_NGUID;
 		p[1] = NVME_NIDT_NGUID_LEN;
-		identify_ns(c);
-		memcpy(p + 4, ((struct nvme_id_ns *)c->ident)->nguid, 16);
-		memset(p + 20, 0, 4096 - 20);
+		nguid(c, p + 4);
 		break;
 	case NVME_ID_CNS_CS_NS:
 	case NVME_ID_CNS_CS_CTRL:

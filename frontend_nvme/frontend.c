@@ -83,8 +83,9 @@ static void nvme_detach(struct vflash_dev *vdev)
 	struct vfn_ctrl *c = *slot;
 
 	/* The driver's removal-time commands need the dispatcher. */
-	vfn_pci_destroy(c);
+	vfn_pci_stop(c);
 	vfn_dispatch_stop(c);
+	vfn_pci_remove(c);
 	vfn_bar_free(c);
 	free_ctrl(c);
 	*slot = NULL;

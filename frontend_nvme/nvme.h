@@ -162,7 +162,8 @@ static inline u64 vfn_reg64(struct vfn_ctrl *c, u32 off)
 /* pci.c */
 int vfn_bar_alloc(struct vfn_ctrl *c);
 int vfn_pci_create(struct vfn_ctrl *c);
-void vfn_pci_destroy(struct vfn_ctrl *c);
+void vfn_pci_stop(struct vfn_ctrl *c);
+void vfn_pci_remove(struct vfn_ctrl *c);
 void vfn_bar_free(struct vfn_ctrl *c);
 void vfn_raise_irq(struct vfn_ctrl *c, u16 vector);
 

@@ -308,14 +308,25 @@ err_bus:
 }
 
 /**
- * vfn_pci_destroy() - unbind nvme, remove the bus, free BAR0
+ * vfn_pci_stop() - unbind the nvme driver
  * @c: the controller; its dispatcher must still run, since the nvme
  *	driver sends its removal-time commands while it unbinds
  */
-void vfn_pci_destroy(struct vfn_ctrl *c)
+void vfn_pci_stop(struct vfn_ctrl *c)
 {
 	pci_lock_rescan_remove();
 	pci_stop_root_bus(c->bus);
+	pci_unlock_rescan_remove();
+}
+
+/**
+ * vfn_pci_remove() - remove the function and the bus
+ * @c: the controller, unbound (vfn_pci_stop()) and its dispatcher stopped,
+ *	so that nothing uses c->pdev any more
+ */
+void vfn_pci_remove(struct vfn_ctrl *c)
+{
+	pci_lock_rescan_remove();
 	pci_dev_put(c->pdev);
 	c->pdev = NULL;
 	pci_remove_root_bus(c->bus);

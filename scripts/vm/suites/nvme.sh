@@ -219,7 +219,20 @@ test_rmmod_while_mounted() {
 	unload
 }
 
+# Regression: the namespace descriptor list once carried the low bytes of
+# the namespace size, so a size whose LBA count has a non-zero low byte
+# (4097 = 0x1001) made the driver see a bogus descriptor.
+test_odd_size_namespace() {
+	load frontend=nvme size=16388K
+	wait_for $DEV
+	expect_eq "$(cat /sys/block/nvme0n1/size)" $((4097 * 8)) "size in sectors"
+	nvme ns-descs $DEV | tee /tmp/descs
+	grep -qi nguid /tmp/descs || fail "no NGUID descriptor"
+	unload
+}
+
 run_test binds test_binds
+run_test odd_size_namespace test_odd_size_namespace
 run_test data_round_trip test_data_round_trip
 run_test fio_verify test_fio_verify
 run_test bad_commands_get_nvme_status test_bad_commands_get_nvme_status
