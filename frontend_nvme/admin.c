@@ -87,7 +87,7 @@ static void identify_ctrl(struct vfn_ctrl *c)
 }
 
 /* A namespace GUID unique per device. */
-static void nguid(struct vfn_ctrl *c, u8 *out)
+static void ns_guid(struct vfn_ctrl *c, u8 *out)
 {
 	memcpy(out, "vflash-nguid", 12);
 	put_unaligned_be32(c->ctrl_id, out + 12);
@@ -103,7 +103,7 @@ static void identify_ns(struct vfn_ctrl *c)
 	id->ncap = cpu_to_le64(lbas);
 	id->nuse = cpu_to_le64(lbas);
 	id->lbaf[0].ds = VFLASH_LPAGE_SHIFT;
-	nguid(c, id->nguid);
+	ns_guid(c, id->nguid);
 }
 
 static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
@@ -135,7 +135,7 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 		/* One descriptor, then a zero NIDT ends the list. */
 		p[0] = NVME_NIDT_NGUID;
 		p[1] = NVME_NIDT_NGUID_LEN;
-		nguid(c, p + 4);
+		ns_guid(c, p + 4);
 		break;
 	case NVME_ID_CNS_CS_NS:
 	case NVME_ID_CNS_CS_CTRL:
