@@ -237,23 +237,45 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	return to_host(c, cmd, off, len);
 }
 
+/* The checks Create I/O SQ and CQ share: queue id, size, contiguity. */
+static u16 check_new_queue(struct vfn_ctrl *c, const struct nvme_command *cmd,
+			   struct vfn_queue *queues)
+{
+	u32 qid = dw(cmd, 10) & 0xffff, size = (dw(cmd, 10) >> 16) + 1;
+
+	if (!qid || qid > c->granted_ioq || queues[qid].live)
+		return SC(NVME_SC_QID_INVALID);
+	if (size < 2 || size > VFN_MQES + 1)
+		return SC(NVME_SC_QUEUE_SIZE);
+	if (!(dw(cmd, 11) & NVME_QUEUE_PHYS_CONTIG))
+		return SC(NVME_SC_INVALID_FIELD);
+	return 0;
+}
+
+/* The queue's memory: page-aligned, contiguous, plain RAM. */
+static void *queue_kva(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		       u32 entry_size)
+{
+	u32 size = (dw(cmd, 10) >> 16) + 1;
+
+	if (prp1(cmd) & (PAGE_SIZE - 1))
+		return NULL;
+	return vfn_host_kva(c, prp1(cmd), size * entry_size);
+}
+
 static u16 create_cq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u32 qid = dw(cmd, 10) & 0xffff, size = (dw(cmd, 10) >> 16) + 1;
 	u32 flags = dw(cmd, 11), iv = flags >> 16;
 	struct vfn_queue *q;
 	void *kva;
+	u16 sc = check_new_queue(c, cmd, c->cq);
 
-	if (!qid || qid > c->granted_ioq || c->cq[qid].live)
-		return SC(NVME_SC_QID_INVALID);
-	if (size < 2 || size > VFN_MQES + 1)
-		return SC(NVME_SC_QUEUE_SIZE);
-	if (!(flags & NVME_QUEUE_PHYS_CONTIG))
-		return SC(NVME_SC_INVALID_FIELD);
+	if (sc)
+		return sc;
 	if ((flags & NVME_CQ_IRQ_ENABLED) && iv >= VFN_NR_VEC)
 		return SC(NVME_SC_INVALID_VECTOR);
-	kva = (prp1(cmd) & (PAGE_SIZE - 1)) ? NULL :
-	      vfn_host_kva(c, prp1(cmd), size * sizeof(struct nvme_completion));
+	kva = queue_kva(c, cmd, sizeof(struct nvme_completion));
 	if (!kva)
 		return SC(NVME_SC_INVALID_FIELD);
 	q = &c->cq[qid];
@@ -268,19 +290,15 @@ static u16 create_cq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 static u16 create_sq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u32 qid = dw(cmd, 10) & 0xffff, size = (dw(cmd, 10) >> 16) + 1;
-	u32 flags = dw(cmd, 11), cqid = flags >> 16;
+	u32 cqid = dw(cmd, 11) >> 16;
 	void *kva;
+	u16 sc = check_new_queue(c, cmd, c->sq);
 
-	if (!qid || qid > c->granted_ioq || c->sq[qid].live)
-		return SC(NVME_SC_QID_INVALID);
-	if (size < 2 || size > VFN_MQES + 1)
-		return SC(NVME_SC_QUEUE_SIZE);
-	if (!(flags & NVME_QUEUE_PHYS_CONTIG))
-		return SC(NVME_SC_INVALID_FIELD);
+	if (sc)
+		return sc;
 	if (!cqid || cqid > VFN_MAX_IOQ || !c->cq[cqid].live)
 		return SC(NVME_SC_CQ_INVALID);
-	kva = (prp1(cmd) & (PAGE_SIZE - 1)) ? NULL :
-	      vfn_host_kva(c, prp1(cmd), size * sizeof(struct nvme_command));
+	kva = queue_kva(c, cmd, sizeof(struct nvme_command));
 	if (!kva)
 		return SC(NVME_SC_INVALID_FIELD);
 	c->sq[qid] = (struct vfn_queue) {
