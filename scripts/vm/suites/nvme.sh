@@ -16,6 +16,14 @@ wait_for() {
 	[ -e "$1" ] || fail "$1 did not appear"
 }
 
+# fio_verify ENGINE RW BS IODEPTH SIZE: I/O with crc32c verification
+fio_verify() {
+	fio --name=verify --filename=$DEV --ioengine="$1" --direct=1 --rw="$2" \
+		--bs="$3" --iodepth="$4" --size="$5" --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 --output-format=terse \
+		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio $*"; }
+}
+
 test_binds() {
 	load frontend=nvme size=256M
 	wait_for $DEV
@@ -51,10 +59,7 @@ test_data_round_trip() {
 test_fio_verify() {
 	load frontend=nvme size=256M
 	wait_for $DEV
-	fio --name=verify --filename=$DEV --ioengine=libaio --direct=1 \
-		--rw=randwrite --bs=4k --iodepth=16 --size=64M --verify=crc32c \
-		--verify_fatal=1 --do_verify=1 --output-format=terse >/tmp/fio.out 2>&1 ||
-		{ cat /tmp/fio.out; fail "fio verify"; }
+	fio_verify libaio randwrite 4k 16 64M
 	unload
 }
 
@@ -131,10 +136,7 @@ test_filesystem() {
 test_io_uring() {
 	load frontend=nvme size=128M
 	wait_for $DEV
-	fio --name=uring --filename=$DEV --ioengine=io_uring --direct=1 \
-		--rw=randrw --bs=4k --iodepth=32 --size=32M --verify=crc32c \
-		--do_verify=1 --verify_fatal=1 --output-format=terse >/tmp/fio.out 2>&1 ||
-		{ cat /tmp/fio.out; fail "fio io_uring"; }
+	fio_verify io_uring randrw 4k 32 32M
 	unload
 }
 
@@ -157,11 +159,7 @@ test_every_profile() {
 		load frontend=nvme size=64M profile=$p
 		wait_for $DEV
 		expect_match "$(cat /sys/class/nvme/nvme0/model)" "^vflash $p" "model of $p"
-		fio --name=p --filename=$DEV --ioengine=libaio --direct=1 \
-			--rw=randwrite --bs=16k --iodepth=8 --size=8M \
-			--verify=crc32c --do_verify=1 --verify_fatal=1 \
-			--output-format=terse >/tmp/fio.out 2>&1 ||
-			{ cat /tmp/fio.out; fail "fio on $p"; }
+		fio_verify libaio randwrite 16k 8 8M
 		unload
 	done
 }
