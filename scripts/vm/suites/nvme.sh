@@ -24,6 +24,14 @@ fio_verify() {
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio $*"; }
 }
 
+# expect_zeros LBA COUNT WHAT: COUNT 4 KiB blocks from LBA read as zeros
+expect_zeros() {
+	dd if=$DEV of=/tmp/got bs=4096 skip="$1" count="$2" iflag=direct 2>/dev/null ||
+		fail "reading $3"
+	dd if=/dev/zero of=/tmp/zeros bs=4096 count="$2" 2>/dev/null
+	cmp /tmp/got /tmp/zeros || fail "$3 do not read as zeros"
+}
+
 test_binds() {
 	load frontend=nvme size=256M
 	wait_for $DEV
@@ -48,9 +56,7 @@ test_data_round_trip() {
 		fail "read"
 	cmp /tmp/pattern /tmp/back || fail "data differs"
 	# Never-written blocks read as zeros.
-	dd if=$DEV of=/tmp/zero bs=4096 skip=20000 count=8 iflag=direct 2>/dev/null
-	dd if=/dev/zero of=/tmp/zref bs=4096 count=8 2>/dev/null
-	cmp /tmp/zero /tmp/zref || fail "unwritten blocks are not zero"
+	expect_zeros 20000 8 "unwritten blocks"
 	[ "$(cat /sys/class/vflash/vflash0/stats/host_write_pages)" -ge 300 ] ||
 		fail "backend did not count the writes"
 	unload
@@ -112,9 +118,7 @@ test_discard_and_zeroes() {
 	blkdiscard -o 0 -l $((1 << 20)) $DEV || fail "blkdiscard"
 	[ "$(cat /sys/class/vflash/vflash0/stats/host_trim_pages)" -ge 256 ] ||
 		fail "discard did not reach the backend"
-	dd if=$DEV of=/tmp/d bs=4096 count=256 iflag=direct 2>/dev/null
-	dd if=/dev/zero of=/tmp/z bs=4096 count=256 2>/dev/null
-	cmp /tmp/d /tmp/z || fail "discarded blocks do not read as zeros"
+	expect_zeros 0 256 "discarded blocks"
 	unload
 }
 
