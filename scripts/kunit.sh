@@ -19,6 +19,11 @@ echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 [ -x "$KSRC/tools/testing/kunit/kunit.py" ] ||
 	die "kunit: no kernel source at $KSRC; run scripts/setup.sh"
 
+# One KUnit run at a time per machine: the tree's drivers/vflash link and
+# the build directory are shared by every clone of the repository.
+exec 9>"$VFLASH_CACHE/kunit.lock"
+flock 9
+
 # Link the repository into the tree; idempotent.
 ln -sfn "$REPO" "$KSRC/drivers/vflash"
 if ! grep -q 'drivers/vflash/kunit/Kconfig' "$KSRC/drivers/Kconfig"; then
