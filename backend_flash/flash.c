@@ -17,6 +17,12 @@
 /* Largest write buffer: the per-die FIFOs are sized for it. */
 #define WB_MAX_BYTES	(64ULL << 20)
 #define WB_DEFAULT_BYTES (4ULL << 20)
+/* Rated endurance, typical of data sheets: SLC (and SLC mode), TLC, QLC. */
+#define SLC_PE_CYCLES	30000
+#define TLC_PE_CYCLES	3000
+#define QLC_PE_CYCLES	1000
+#define MAX_PE_CYCLES	1000000
+
 /* Host link: PCIe 3.0 x4 as NVMeVirt models it, 3.36 GB/s. */
 #define HOST_XFER_NS	1219
 
@@ -43,6 +49,8 @@ static const struct {
 	[VFLASH_KNOB_GC_HIGH_PCT] = { "gc_high_pct", 1, 90 },
 	[VFLASH_KNOB_MIGRATE_HOT_READS] = { "migrate_hot_reads", 1, U8_MAX },
 	[VFLASH_KNOB_MAX_DEFER_NS] = { "max_defer_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_SLC_PE_CYCLES] = { "slc_pe_cycles", 1, MAX_PE_CYCLES },
+	[VFLASH_KNOB_MAIN_PE_CYCLES] = { "main_pe_cycles", 1, MAX_PE_CYCLES },
 };
 
 /**
@@ -158,6 +166,11 @@ static void init_knobs(struct vflash_flash *f)
 	f->knob[VFLASH_KNOB_GC_HIGH_PCT] = 15;
 	f->knob[VFLASH_KNOB_MIGRATE_HOT_READS] = 4;
 	f->knob[VFLASH_KNOB_MAX_DEFER_NS] = 10ULL * NSEC_PER_MSEC;
+	f->knob[VFLASH_KNOB_SLC_PE_CYCLES] = SLC_PE_CYCLES;
+	f->knob[VFLASH_KNOB_MAIN_PE_CYCLES] = p->cell == VFLASH_CELL_SLC ?
+					      SLC_PE_CYCLES :
+					      p->cell == VFLASH_CELL_TLC ?
+					      TLC_PE_CYCLES : QLC_PE_CYCLES;
 }
 
 /* Blocks per die, slots per block and program units from the profile. */

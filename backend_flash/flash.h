@@ -87,6 +87,10 @@ enum vflash_stat {
  * @VFLASH_KNOB_MIGRATE_HOT_READS: reads that make a page hot
  * @VFLASH_KNOB_MAX_DEFER_NS: how long host reads may hold back background
  *	work on a die (read-priority)
+ * @VFLASH_KNOB_SLC_PE_CYCLES: rated program/erase cycles of an SLC-region
+ *	block, for the wear a drive reports
+ * @VFLASH_KNOB_MAIN_PE_CYCLES: rated program/erase cycles of a main-region
+ *	block
  * @VFLASH_KNOB_NR: number of knobs
  */
 enum vflash_knob {
@@ -108,6 +112,8 @@ enum vflash_knob {
 	VFLASH_KNOB_GC_HIGH_PCT,
 	VFLASH_KNOB_MIGRATE_HOT_READS,
 	VFLASH_KNOB_MAX_DEFER_NS,
+	VFLASH_KNOB_SLC_PE_CYCLES,
+	VFLASH_KNOB_MAIN_PE_CYCLES,
 	VFLASH_KNOB_NR,
 };
 
@@ -124,6 +130,20 @@ u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat);
 const char *vflash_flash_stat_name(enum vflash_stat stat);
 u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc);
 u64 vflash_flash_write_amplification(struct vflash_flash *f);
+
+/**
+ * struct vflash_health - what a drive reports about its own wear
+ * @life_used_pct: erases so far as a percentage of the rated ones, for the
+ *	region that is most worn (may exceed 100)
+ * @spare_pct: free blocks of the main region as a percentage of its spare
+ *	blocks (those beyond what the logical capacity needs), at most 100
+ */
+struct vflash_health {
+	u32 life_used_pct;
+	u32 spare_pct;
+};
+
+void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h);
 u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille);
 void vflash_flash_reset_stats(struct vflash_flash *f);
 

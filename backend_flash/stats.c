@@ -72,6 +72,47 @@ u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc)
 }
 
 /**
+ * vflash_flash_health() - wear and spare, as a drive reports them
+ * @f: the device
+ * @h: filled in
+ *
+ * Reads the blocks' erase counts and the free lists without locks: a
+ * snapshot that may be a moment old, as a drive's own log is.
+ */
+void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h)
+{
+	u64 erases[VF_NR_REGIONS] = { 0 }, blocks[VF_NR_REGIONS] = { 0 };
+	u64 pe[VF_NR_REGIONS], need, spare, free_main;
+	u32 d, b, r;
+
+	pe[VF_SLC] = vf_knob(f, VFLASH_KNOB_SLC_PE_CYCLES);
+	pe[VF_MAIN] = vf_knob(f, VFLASH_KNOB_MAIN_PE_CYCLES);
+	for (d = 0; d < f->nr_dies; d++) {
+		for (b = 0; b < f->blocks_per_die; b++) {
+			r = b < f->slc_per_die ? VF_SLC : VF_MAIN;
+			erases[r] += READ_ONCE(f->blocks[d * f->blocks_per_die +
+							 b].erase_count);
+			blocks[r]++;
+		}
+	}
+	h->life_used_pct = 0;
+	for (r = 0; r < VF_NR_REGIONS; r++) {
+		u64 pct;
+
+		if (!blocks[r])
+			continue;
+		pct = DIV_ROUND_UP_ULL(erases[r] * 100, blocks[r] * pe[r]);
+		h->life_used_pct = max_t(u64, h->life_used_pct, pct);
+	}
+
+	need = DIV_ROUND_UP_ULL(f->nr_lpages, f->slots[VF_MAIN]);
+	spare = blocks[VF_MAIN] > need ? blocks[VF_MAIN] - need : 0;
+	free_main = vflash_flash_free_blocks(f, false);
+	h->spare_pct = !spare ? 0 : min_t(u64, 100,
+					  div64_u64(free_main * 100, spare));
+}
+
+/**
  * vflash_flash_write_amplification() - NAND programs per host write
  * @f: the device
  *

@@ -13,33 +13,23 @@
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
-#define SC(x)		((x) | NVME_STATUS_DNR)
+#define SC(x)		VFN_SC(x)
+#define SPARE_THRESH_PCT	10
+#define NS_PER_HOUR		(3600ULL * NSEC_PER_SEC)
 
 static u32 dw(const struct nvme_command *cmd, int n)
 {
-	const __le32 *w = &cmd->common.cdw10;
-
-	return le32_to_cpu(w[n - 10]);
-}
-
-static u64 prp1(const struct nvme_command *cmd)
-{
-	return le64_to_cpu(cmd->common.dptr.prp1);
-}
-
-static u64 prp2(const struct nvme_command *cmd)
-{
-	return le64_to_cpu(cmd->common.dptr.prp2);
+	return vfn_cdw(cmd, n);
 }
 
 /* Copy @len bytes of c->ident to the command's buffer. */
 static u16 to_host(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		   u32 off, u32 len)
 {
-	u16 sc = vfn_prp_map(c, prp1(cmd), prp2(cmd), len);
+	u16 sc = vfn_map_data(c, cmd, len);
 
 	if (!sc)
-		vfn_segs_copy(c, c->ident + off, true);
+		vfn_buf_copy(&c->buf, c->ident + off, true);
 	return sc;
 }
 
@@ -76,6 +66,8 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->wctemp = cpu_to_le16(0x157);
 	id->cctemp = cpu_to_le16(0x175);
 	put_unaligned_le64(vdev->cfg.size_bytes, id->tnvmcap);
+	/* Power-fail atomic writes: one backend page. */
+	id->awupf = cpu_to_le16((VFLASH_LPAGE_SIZE >> c->ns.lba_shift) - 1);
 	id->sqes = 0x66;
 	id->cqes = 0x44;
 	id->nn = cpu_to_le32(1);
@@ -96,54 +88,51 @@ static void ns_guid(struct vfn_ctrl *c, u8 *out)
 static void identify_ns(struct vfn_ctrl *c)
 {
 	struct nvme_id_ns *id = c->ident;
-	u64 lbas = vflash_flash_nr_lpages(c->vdev->flash);
+	u16 per_page = (VFLASH_LPAGE_SIZE >> c->ns.lba_shift) - 1;
 
 	BUILD_BUG_ON(sizeof(*id) != 4096);
-	id->nsze = cpu_to_le64(lbas);
-	id->ncap = cpu_to_le64(lbas);
-	id->nuse = cpu_to_le64(lbas);
-	id->lbaf[0].ds = VFLASH_LPAGE_SHIFT;
+	id->nsze = cpu_to_le64(c->ns.nsze);
+	id->ncap = cpu_to_le64(c->ns.nsze);
+	id->nuse = cpu_to_le64(c->ns.nsze);
+	id->lbaf[0].ds = c->ns.lba_shift;
+	/* Deallocated blocks read as zeros; Write Zeroes may deallocate. */
+	id->dlfeat = 0x9;
+	/* Small blocks: the backend's page is the preferred write unit. */
+	if (per_page) {
+		id->nsfeat |= NVME_NS_FEAT_IO_OPT;
+		id->npwg = cpu_to_le16(per_page);
+		id->nows = cpu_to_le16(per_page);
+	}
 	ns_guid(c, id->nguid);
 }
 
 static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u32 nsid = le32_to_cpu(cmd->identify.nsid);
-	u8 cns = dw(cmd, 10) & 0xff;
 	u8 *p = c->ident;
 
+	/* vfn_admin_decode() has checked CNS, NSID and CSI. */
 	memset(c->ident, 0, 4096);
-	switch (cns) {
+	switch (dw(cmd, 10) & 0xff) {
 	case NVME_ID_CNS_NS:
 		if (nsid == 1)
 			identify_ns(c);
-		else if (nsid != NVME_NSID_ALL)
-			return SC(NVME_SC_INVALID_NS);
 		break;
 	case NVME_ID_CNS_CTRL:
 		identify_ctrl(c);
 		break;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
-		if (nsid >= 0xfffffffe)
-			return SC(NVME_SC_INVALID_FIELD);
 		if (nsid < 1)
 			put_unaligned_le32(1, p);
 		break;
 	case NVME_ID_CNS_NS_DESC_LIST:
-		if (nsid != 1)
-			return SC(NVME_SC_INVALID_NS);
 		/* One descriptor, then a zero NIDT ends the list. */
 		p[0] = NVME_NIDT_NGUID;
 		p[1] = NVME_NIDT_NGUID_LEN;
 		ns_guid(c, p + 4);
 		break;
-	case NVME_ID_CNS_CS_NS:
-	case NVME_ID_CNS_CS_CTRL:
-		if (cmd->identify.csi != NVME_CSI_NVM)
-			return SC(NVME_SC_INVALID_FIELD);
-		break;
 	default:
-		return SC(NVME_SC_INVALID_FIELD);
+		break;	/* CNS 05h/06h: all zeros for the NVM command set */
 	}
 	return to_host(c, cmd, 0, 4096);
 }
@@ -151,19 +140,16 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		    bool set, u32 *result)
 {
-	u32 fid = dw(cmd, 10) & 0xff;
-	u32 arg = dw(cmd, 11);
+	u32 arg = dw(cmd, 11), want, q;
+	u16 sc;
 
-	if (set && (dw(cmd, 10) & BIT(31)))
-		return SC(NVME_SC_FEATURE_NOT_SAVEABLE);
-	switch (fid) {
+	/* vfn_admin_decode() has checked the feature id and SV. */
+	switch (dw(cmd, 10) & 0xff) {
 	case NVME_FEAT_NUM_QUEUES:
 		if (set) {
-			u32 want = max(arg & 0xffff, arg >> 16) + 1;
-			u32 q;
-
-			if ((arg & 0xffff) == 0xffff || (arg >> 16) == 0xffff)
-				return SC(NVME_SC_INVALID_FIELD);
+			sc = vfn_decode_nr_queues(arg, &want);
+			if (sc)
+				return sc;
 			for (q = 1; q <= VFN_MAX_IOQ; q++)
 				if (c->sq[q].live || c->cq[q].live)
 					return SC(NVME_SC_CMD_SEQ_ERROR);
@@ -176,52 +162,52 @@ static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			c->wce = arg & 1;
 		*result = c->wce;
 		return 0;
-	case NVME_FEAT_ARBITRATION:
-	case NVME_FEAT_POWER_MGMT:
-	case NVME_FEAT_TEMP_THRESH:
-	case NVME_FEAT_ERR_RECOVERY:
-	case NVME_FEAT_IRQ_COALESCE:
-	case NVME_FEAT_IRQ_CONFIG:
-	case NVME_FEAT_WRITE_ATOMIC:
-	case NVME_FEAT_ASYNC_EVENT:
+	default:
 		*result = 0;
 		return 0;
-	default:
-		return SC(NVME_SC_INVALID_FIELD);
 	}
+}
+
+static void put_le128(u8 *field, u64 val)
+{
+	put_unaligned_le64(val, field);
 }
 
 static void smart_log(struct vfn_ctrl *c)
 {
 	struct nvme_smart_log *log = c->ident;
-	struct vflash_flash *f = c->vdev->flash;
-	u64 rd = vflash_flash_stat(f, VFLASH_STAT_HOST_READ_PAGES);
-	u64 wr = vflash_flash_stat(f, VFLASH_STAT_HOST_WRITE_PAGES);
+	struct vflash_health h;
 
-	/* 323 K; spare from the free blocks is not modelled yet: 100%. */
+	vflash_flash_health(c->vdev->flash, &h);
+	if (h.spare_pct < SPARE_THRESH_PCT)
+		log->critical_warning |= NVME_SMART_CRIT_SPARE;
+	/* 323 K, a drive at work. */
 	log->temperature[0] = 0x43;
 	log->temperature[1] = 0x01;
-	log->avail_spare = 100;
-	log->spare_thresh = 10;
-	/* Data units are thousands of 512-byte units: 4 KiB = 8 of them. */
-	put_unaligned_le64(DIV_ROUND_UP_ULL(rd * 8, 1000), log->data_units_read);
-	put_unaligned_le64(DIV_ROUND_UP_ULL(wr * 8, 1000),
-			   log->data_units_written);
-	put_unaligned_le64(c->host_read_cmds, log->host_reads);
-	put_unaligned_le64(c->host_write_cmds, log->host_writes);
+	log->avail_spare = h.spare_pct;
+	log->spare_thresh = SPARE_THRESH_PCT;
+	log->percent_used = min_t(u32, h.life_used_pct, 255);
+	/* Data units are thousands of 512-byte units, rounded up. */
+	put_le128(log->data_units_read,
+		  DIV_ROUND_UP_ULL(c->host_read_units, 1000));
+	put_le128(log->data_units_written,
+		  DIV_ROUND_UP_ULL(c->host_write_units, 1000));
+	put_le128(log->host_reads, c->host_read_cmds);
+	put_le128(log->host_writes, c->host_write_cmds);
+	put_le128(log->power_cycles, 1);
+	put_le128(log->power_on_hours,
+		  div64_u64(ktime_get_ns() - c->attach_ns, NS_PER_HOUR));
 }
 
 static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
-	u32 lid = dw(cmd, 10) & 0xff;
-	u32 numd = (dw(cmd, 10) >> 16 | (dw(cmd, 11) & 0xffff) << 16) + 1;
-	u64 off = dw(cmd, 12) | (u64)dw(cmd, 13) << 32;
-	u64 len = (u64)numd * 4;
+	u32 off, len;
+	u16 sc = vfn_check_log(cmd, &off, &len);
 
-	memset(c->ident, 0, 4096);
-	switch (lid) {
-	case NVME_LOG_ERROR:
-		break;
+	if (sc)
+		return sc;
+	memset(c->ident, 0, VFN_LOG_BYTES);
+	switch (dw(cmd, 10) & 0xff) {
 	case NVME_LOG_SMART:
 		smart_log(c);
 		break;
@@ -230,59 +216,42 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 		pad_copy(c->ident + 8, 8, "1.0");
 		break;
 	default:
-		return SC(NVME_SC_INVALID_LOG_PAGE);
+		break;	/* error log: no entries */
 	}
-	if (off >= 4096 || off & 3 || len > 4096 - off)
-		return SC(NVME_SC_INVALID_FIELD);
 	return to_host(c, cmd, off, len);
 }
 
-/* The checks Create I/O SQ and CQ share: queue id, size, contiguity. */
-static u16 check_new_queue(struct vfn_ctrl *c, const struct nvme_command *cmd,
-			   struct vfn_queue *queues)
-{
-	u32 qid = dw(cmd, 10) & 0xffff, size = (dw(cmd, 10) >> 16) + 1;
-
-	if (!qid || qid > c->granted_ioq || queues[qid].live)
-		return SC(NVME_SC_QID_INVALID);
-	if (size < 2 || size > VFN_MQES + 1)
-		return SC(NVME_SC_QUEUE_SIZE);
-	if (!(dw(cmd, 11) & NVME_QUEUE_PHYS_CONTIG))
-		return SC(NVME_SC_INVALID_FIELD);
-	return 0;
-}
-
-/* The queue's memory: page-aligned, contiguous, plain RAM. */
+/* The queue's memory: contiguous plain RAM (alignment already checked). */
 static void *queue_kva(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		       u32 entry_size)
 {
 	u32 size = (dw(cmd, 10) >> 16) + 1;
 
-	if (prp1(cmd) & (PAGE_SIZE - 1))
-		return NULL;
-	return vfn_host_kva(c, prp1(cmd), size * entry_size);
+	return vfn_host_kva(c, le64_to_cpu(cmd->common.dptr.prp1),
+			    size * entry_size);
 }
 
 static u16 create_cq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u32 qid = dw(cmd, 10) & 0xffff, size = (dw(cmd, 10) >> 16) + 1;
-	u32 flags = dw(cmd, 11), iv = flags >> 16;
-	struct vfn_queue *q;
+	u32 flags = dw(cmd, 11);
 	void *kva;
-	u16 sc = check_new_queue(c, cmd, c->cq);
+	u16 sc = vfn_check_new_queue(cmd, c->granted_ioq, c->cq);
 
+	if (!sc)
+		sc = vfn_check_new_cq(cmd, VFN_NR_VEC);
 	if (sc)
 		return sc;
-	if ((flags & NVME_CQ_IRQ_ENABLED) && iv >= VFN_NR_VEC)
-		return SC(NVME_SC_INVALID_VECTOR);
 	kva = queue_kva(c, cmd, sizeof(struct nvme_completion));
 	if (!kva)
 		return SC(NVME_SC_INVALID_FIELD);
-	q = &c->cq[qid];
-	*q = (struct vfn_queue) {
-		.kva = kva, .size = size, .phase = 1, .vector = iv,
+	spin_lock(&c->cq_lock[qid]);
+	c->cq[qid] = (struct vfn_queue) {
+		.kva = kva, .size = size, .phase = 1, .vector = flags >> 16,
 		.irq_enabled = flags & NVME_CQ_IRQ_ENABLED, .live = true,
+		.gen = c->cq[qid].gen + 1,
 	};
+	spin_unlock(&c->cq_lock[qid]);
 	vfn_set_reg32(c, VFN_DB_OFF + (2 * qid + 1) * 4, 0);
 	return 0;
 }
@@ -290,40 +259,40 @@ static u16 create_cq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 static u16 create_sq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u32 qid = dw(cmd, 10) & 0xffff, size = (dw(cmd, 10) >> 16) + 1;
-	u32 cqid = dw(cmd, 11) >> 16;
 	void *kva;
-	u16 sc = check_new_queue(c, cmd, c->sq);
+	u16 sc = vfn_check_new_queue(cmd, c->granted_ioq, c->sq);
 
+	if (!sc)
+		sc = vfn_check_new_sq(cmd, c->cq);
 	if (sc)
 		return sc;
-	if (!cqid || cqid > VFN_MAX_IOQ || !c->cq[cqid].live)
-		return SC(NVME_SC_CQ_INVALID);
 	kva = queue_kva(c, cmd, sizeof(struct nvme_command));
 	if (!kva)
 		return SC(NVME_SC_INVALID_FIELD);
-	c->sq[qid] = (struct vfn_queue) {
-		.kva = kva, .size = size, .cqid = cqid, .live = true,
-	};
 	vfn_set_reg32(c, VFN_DB_OFF + 2 * qid * 4, 0);
+	c->sq[qid] = (struct vfn_queue) {
+		.kva = kva, .size = size, .cqid = dw(cmd, 11) >> 16,
+		.live = true,
+	};
 	return 0;
 }
 
-static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd,
-			bool cq)
+static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
-	u32 qid = dw(cmd, 10) & 0xffff, q;
+	u32 qid = dw(cmd, 10) & 0xffff;
+	u16 sc = vfn_check_delete(cmd, c->sq, c->cq);
 
-	if (!qid || qid > VFN_MAX_IOQ ||
-	    !(cq ? c->cq[qid].live : c->sq[qid].live))
-		return SC(NVME_SC_QID_INVALID);
-	if (cq) {
-		for (q = 1; q <= VFN_MAX_IOQ; q++)
-			if (c->sq[q].live && c->sq[q].cqid == qid)
-				return SC(NVME_SC_INVALID_QUEUE);
-		c->cq[qid].live = false;
-	} else {
+	if (sc)
+		return sc;
+	if (cmd->common.opcode == nvme_admin_delete_sq) {
 		c->sq[qid].live = false;
+		return 0;
 	}
+	/* Completions still on their way to it are dropped (gen). */
+	spin_lock(&c->cq_lock[qid]);
+	c->cq[qid].live = false;
+	c->cq[qid].gen++;
+	spin_unlock(&c->cq_lock[qid]);
 	return 0;
 }
 
@@ -338,13 +307,10 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	       struct vfn_cmd *out)
 {
 	u32 result = 0;
-	u16 sc;
+	u16 sc = vfn_admin_decode(cmd);
 
-	if (cmd->common.flags & (NVME_CMD_FUSE_FIRST | NVME_CMD_FUSE_SECOND |
-				 NVME_CMD_SGL_ALL)) {
-		sc = SC(NVME_SC_INVALID_FIELD);
+	if (sc)
 		goto out;
-	}
 	switch (cmd->common.opcode) {
 	case nvme_admin_identify:
 		sc = identify(c, cmd);
@@ -364,10 +330,8 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		sc = create_sq(c, cmd);
 		break;
 	case nvme_admin_delete_cq:
-		sc = delete_queue(c, cmd, true);
-		break;
 	case nvme_admin_delete_sq:
-		sc = delete_queue(c, cmd, false);
+		sc = delete_queue(c, cmd);
 		break;
 	case nvme_admin_abort_cmd:
 		result = 1;	/* not aborted: every command completes */

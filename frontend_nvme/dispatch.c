@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The dispatcher: one kernel thread that owns the controller. It watches
- * CC, fetches commands from every live SQ when its tail doorbell moves,
- * executes them (data moves at once), and posts each completion when the
- * flash model says it is done, then raises the CQ's MSI-X vector. It
- * spins while there is work or a completion is near, sleeps in short
- * steps until a distant one, and after poll_idle_us without work sleeps
- * between polls, each sleep twice the last up to IDLE_SLEEP_MAX_US, so an
- * idle device costs next to no CPU.
+ * The threads. One dispatcher owns the controller: it watches CC, fetches
+ * commands from every live SQ when its tail doorbell moves and executes
+ * them (data moves at once). Each completion then waits in a min-heap for
+ * the time the flash model gave it: admin completions in the dispatcher's
+ * own heap, I/O completions in the heap of the completion worker that
+ * owns their CQ (or the dispatcher's when workers=0). Whoever owns a heap
+ * posts its entries when they fall due and raises the CQ's MSI-X vector.
+ *
+ * Threads spin while there is work or a completion is near, sleep towards
+ * a distant one, and the dispatcher, after poll_idle_us without commands,
+ * sleeps between polls, each sleep twice the last up to IDLE_SLEEP_MAX_US,
+ * so an idle device costs next to no CPU.
+ *
+ * Posting always happens under the CQ's lock, after checking that the CQ
+ * is live and of the generation the command was fetched for: a CQ that
+ * was deleted or reset in the meantime gets nothing, so no thread writes
+ * to host memory the driver has taken back.
  */
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -19,10 +28,13 @@
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
-#define FETCH_BURST	32
-#define IDLE_SLEEP_US	100
+#define FETCH_BURST		32
+#define POST_BATCH		32
+#define IDLE_SLEEP_US		100
 #define IDLE_SLEEP_MAX_US	1000
-#define SPIN_NS		20000
+#define SPIN_NS			20000
+#define SLACK_NS		5000
+#define CQ_FULL_RETRY_NS	2000
 
 /* CAP: MQES 1023, CQR, TO 10 s, CSS NVM, MPSMIN = MPSMAX = 4 KiB. */
 #define CAP_LO		(VFN_MQES | BIT(16) | 0x14 << 24)
@@ -37,32 +49,35 @@ static void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
 	*b = t;
 }
 
-static void heap_push(struct vfn_ctrl *c, const struct vfn_cmd *cmd)
+/* Add @cmd; true if it became the earliest. Caller holds h->lock. */
+static bool heap_push(struct vfn_heap *h, const struct vfn_cmd *cmd)
 {
-	u32 i = c->nr_heap++;
+	u32 i = h->nr++;
 
-	c->heap[i] = *cmd;
-	while (i && c->heap[(i - 1) / 2].due_ns > c->heap[i].due_ns) {
-		heap_swap(&c->heap[(i - 1) / 2], &c->heap[i]);
+	h->cmd[i] = *cmd;
+	while (i && h->cmd[(i - 1) / 2].due_ns > h->cmd[i].due_ns) {
+		heap_swap(&h->cmd[(i - 1) / 2], &h->cmd[i]);
 		i = (i - 1) / 2;
 	}
+	return !i;
 }
 
-static void heap_pop(struct vfn_ctrl *c)
+/* Remove the earliest entry. Caller holds h->lock. */
+static void heap_pop(struct vfn_heap *h)
 {
 	u32 i = 0;
 
-	c->heap[0] = c->heap[--c->nr_heap];
+	h->cmd[0] = h->cmd[--h->nr];
 	for (;;) {
 		u32 l = 2 * i + 1, r = l + 1, m = i;
 
-		if (l < c->nr_heap && c->heap[l].due_ns < c->heap[m].due_ns)
+		if (l < h->nr && h->cmd[l].due_ns < h->cmd[m].due_ns)
 			m = l;
-		if (r < c->nr_heap && c->heap[r].due_ns < c->heap[m].due_ns)
+		if (r < h->nr && h->cmd[r].due_ns < h->cmd[m].due_ns)
 			m = r;
 		if (m == i)
 			return;
-		heap_swap(&c->heap[i], &c->heap[m]);
+		heap_swap(&h->cmd[i], &h->cmd[m]);
 		i = m;
 	}
 }
@@ -72,50 +87,109 @@ static u32 *doorbell(struct vfn_ctrl *c, u32 qid, bool cq)
 	return c->bar + VFN_DB_OFF + (2 * qid + cq) * 4;
 }
 
+static struct vfn_heap *heap_of(struct vfn_ctrl *c, u16 cqid)
+{
+	if (!cqid || !c->nr_workers)
+		return &c->heap[0];
+	return &c->heap[1 + (cqid - 1) % c->nr_workers];
+}
+
 /*
- * Post a completion; false if its CQ is full (try again later). A
- * completion for a deleted CQ is dropped.
+ * Post one completion; false if its CQ is full (try again later). A
+ * completion for a CQ deleted or reset since its command was fetched is
+ * dropped.
  */
-static bool post(struct vfn_ctrl *c, struct vfn_cmd *cmd, unsigned long *raise)
+static bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
+		 unsigned long *raise)
 {
 	struct vfn_queue *cq = &c->cq[cmd->cqid];
-	struct nvme_completion *e;
-	u32 head;
+	struct nvme_completion e = cmd->cqe;
+	bool ok = true;
 
-	if (!cq->live)
-		return true;
-	head = READ_ONCE(*doorbell(c, cmd->cqid, true));
-	if (head < cq->size)
-		cq->head = head;
-	if ((cq->tail + 1) % cq->size == cq->head)
-		return false;
-	e = cq->kva + cq->tail * sizeof(*e);
-	e->result = cmd->cqe.result;
-	e->sq_head = cpu_to_le16(c->sq[cmd->sqid].head);
-	e->sq_id = cpu_to_le16(cmd->sqid);
-	e->command_id = cmd->cqe.command_id;
-	dma_wmb();
-	WRITE_ONCE(e->status, cpu_to_le16(cmd->sc << 1 | cq->phase));
-	if (++cq->tail == cq->size) {
-		cq->tail = 0;
-		cq->phase ^= 1;
+	spin_lock(&c->cq_lock[cmd->cqid]);
+	if (cq->live && cq->gen == cmd->gen) {
+		e.sq_head = cpu_to_le16(READ_ONCE(c->sq[le16_to_cpu(e.sq_id)].head));
+		ok = vfn_cq_post(cq, READ_ONCE(*doorbell(c, cmd->cqid, true)),
+				 &e, cmd->sc);
+		if (ok && cq->irq_enabled)
+			__set_bit(cmd->cqid, raise);
 	}
-	if (cq->irq_enabled)
-		__set_bit(cmd->cqid, raise);
-	return true;
+	spin_unlock(&c->cq_lock[cmd->cqid]);
+	return ok;
+}
+
+static void raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
+{
+	u32 q;
+
+	for_each_set_bit(q, raise, VFN_MAX_IOQ + 1)
+		vfn_raise_irq(c, READ_ONCE(c->cq[q].vector));
+	bitmap_zero(raise, VFN_MAX_IOQ + 1);
+}
+
+/*
+ * Post the completions of @h due by @now. One that finds its CQ full is
+ * retried a little later, unless @final (shutdown), when it is dropped.
+ * Return: the due time of the earliest one left, or U64_MAX.
+ */
+static u64 drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now,
+		 bool final, unsigned long *raise)
+{
+	struct vfn_cmd batch[POST_BATCH];
+	u64 next;
+	u32 n, i;
+
+	do {
+		n = 0;
+		spin_lock(&h->lock);
+		while (h->nr && h->cmd[0].due_ns <= now && n < POST_BATCH) {
+			batch[n++] = h->cmd[0];
+			heap_pop(h);
+		}
+		next = h->nr ? h->cmd[0].due_ns : U64_MAX;
+		spin_unlock(&h->lock);
+		for (i = 0; i < n; i++) {
+			if (post(c, &batch[i], raise) || final)
+				continue;
+			/* Room: fetch() leaves POST_BATCH entries free. */
+			batch[i].due_ns = ktime_get_ns() + CQ_FULL_RETRY_NS;
+			spin_lock(&h->lock);
+			heap_push(h, &batch[i]);
+			spin_unlock(&h->lock);
+			next = min(next, batch[i].due_ns);
+		}
+	} while (n == POST_BATCH);
+	return next;
+}
+
+/* Make every CQ dead for the threads that post, and forget all pending. */
+static void kill_queues(struct vfn_ctrl *c)
+{
+	u32 q;
+
+	for (q = 0; q <= VFN_MAX_IOQ; q++) {
+		spin_lock(&c->cq_lock[q]);
+		c->cq[q].live = false;
+		c->cq[q].gen++;
+		spin_unlock(&c->cq_lock[q]);
+		c->sq[q].live = false;
+	}
+	for (q = 0; q <= c->nr_workers; q++) {
+		spin_lock(&c->heap[q].lock);
+		c->heap[q].nr = 0;
+		spin_unlock(&c->heap[q].lock);
+	}
 }
 
 static void reset(struct vfn_ctrl *c)
 {
 	u32 q;
 
+	kill_queues(c);
 	for (q = 0; q <= VFN_MAX_IOQ; q++) {
-		c->sq[q].live = false;
-		c->cq[q].live = false;
 		WRITE_ONCE(*doorbell(c, q, false), 0);
 		WRITE_ONCE(*doorbell(c, q, true), 0);
 	}
-	c->nr_heap = 0;
 	c->granted_ioq = 0;
 	c->nr_aer = 0;
 	c->enabled = false;
@@ -143,17 +217,19 @@ static void enable(struct vfn_ctrl *c, u32 cc)
 		return;
 	}
 	c->sq[0] = (struct vfn_queue) { .kva = sq, .size = sqs, .live = true };
+	spin_lock(&c->cq_lock[0]);
 	c->cq[0] = (struct vfn_queue) {
 		.kva = cq, .size = cqs, .phase = 1, .irq_enabled = true,
-		.live = true,
+		.live = true, .gen = c->cq[0].gen + 1,
 	};
+	spin_unlock(&c->cq_lock[0]);
 	vfn_set_reg32(c, NVME_REG_CSTS, NVME_CSTS_RDY);
 }
 
 /* Act on CC; returns true if the controller takes commands. */
 static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 {
-	u32 cc = vfn_reg32(c, NVME_REG_CC);
+	u32 cc = vfn_reg32(c, NVME_REG_CC), q;
 
 	if ((cc & NVME_CC_ENABLE) && !c->enabled)
 		enable(c, cc);
@@ -161,10 +237,10 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 		reset(c);
 	if (c->enabled && (cc & NVME_CC_SHN_MASK) && !c->shutdown) {
 		/* Complete what is in flight, then report shutdown done. */
-		while (c->nr_heap) {
-			post(c, &c->heap[0], raise);
-			heap_pop(c);
-		}
+		for (q = 0; q <= c->nr_workers; q++)
+			drain(c, &c->heap[q], U64_MAX, true, raise);
+		raise_irqs(c, raise);
+		kill_queues(c);
 		c->shutdown = true;
 		vfn_set_reg32(c, NVME_REG_CSTS,
 			      vfn_reg32(c, NVME_REG_CSTS) | NVME_CSTS_SHST_CMPLT);
@@ -173,25 +249,42 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 	       !(vfn_reg32(c, NVME_REG_CSTS) & NVME_CSTS_CFS);
 }
 
+/* Hand a completion to the thread that posts to its CQ. */
+static void complete_later(struct vfn_ctrl *c, const struct vfn_cmd *rec)
+{
+	struct vfn_heap *h = heap_of(c, rec->cqid);
+	bool first;
+
+	spin_lock(&h->lock);
+	first = heap_push(h, rec);
+	spin_unlock(&h->lock);
+	if (first && h != &c->heap[0])
+		wake_up_process(h->task);
+}
+
 /* Fetch and execute up to a burst of one SQ's new commands. */
-static bool fetch(struct vfn_ctrl *c, u32 qid, u64 now)
+static bool fetch(struct vfn_ctrl *c, u32 qid)
 {
 	struct vfn_queue *sq = &c->sq[qid];
-	u32 tail = READ_ONCE(*doorbell(c, qid, false));
-	u32 n = 0;
+	u32 n = vfn_sq_avail(sq, READ_ONCE(*doorbell(c, qid, false)));
+	u16 cqid = qid ? sq->cqid : 0;
+	struct vfn_heap *h = heap_of(c, cqid);
+	u32 done = 0;
 
-	if (tail >= sq->size)
-		return false;
-	while (sq->head != tail && n < FETCH_BURST &&
-	       c->nr_heap < VFN_INFLIGHT) {
+	n = min_t(u32, n, FETCH_BURST);
+	/* Leave room for a batch that drain() may have to put back. */
+	while (done < n && READ_ONCE(h->nr) < VFN_INFLIGHT - POST_BATCH) {
+		struct vfn_cmd rec = { .cqid = cqid, .gen = c->cq[cqid].gen };
 		struct nvme_command cmd;
-		struct vfn_cmd rec = { .sqid = qid };
+		u64 now = ktime_get_ns();
 
 		dma_rmb();
-		memcpy(&cmd, sq->kva + sq->head * sizeof(cmd), sizeof(cmd));
-		sq->head = (sq->head + 1) % sq->size;
-		rec.cqid = qid ? sq->cqid : 0;
+		memcpy(&cmd, (struct nvme_command *)sq->kva + sq->head,
+		       sizeof(cmd));
+		WRITE_ONCE(sq->head, vfn_ring_next(sq->head, sq->size));
 		rec.cqe.command_id = cmd.common.command_id;
+		rec.cqe.sq_id = cpu_to_le16(qid);
+		done++;
 		if (qid) {
 			vfn_io(c, &cmd, &rec, now);
 		} else {
@@ -200,10 +293,9 @@ static bool fetch(struct vfn_ctrl *c, u32 qid, u64 now)
 			if (rec.due_ns == U64_MAX)
 				continue;	/* held (AER) */
 		}
-		heap_push(c, &rec);
-		n++;
+		complete_later(c, &rec);
 	}
-	return n;
+	return done;
 }
 
 static int dispatch_fn(void *data)
@@ -212,30 +304,26 @@ static int dispatch_fn(void *data)
 	DECLARE_BITMAP(raise, VFN_MAX_IOQ + 1);
 	u32 q, idle_us = IDLE_SLEEP_US;
 
+	bitmap_zero(raise, VFN_MAX_IOQ + 1);
 	c->last_busy_ns = ktime_get_ns();
 	while (!kthread_should_stop()) {
-		u64 now = ktime_get_ns();
 		bool busy = false;
+		u64 now, next;
 
-		bitmap_zero(raise, VFN_MAX_IOQ + 1);
 		if (handle_cc(c, raise)) {
 			for (q = 0; q <= VFN_MAX_IOQ; q++)
 				if (c->sq[q].live)
-					busy |= fetch(c, q, now);
+					busy |= fetch(c, q);
 		}
 		now = ktime_get_ns();
-		while (c->nr_heap && c->heap[0].due_ns <= now &&
-		       post(c, &c->heap[0], raise))
-			heap_pop(c);
-		for_each_set_bit(q, raise, VFN_MAX_IOQ + 1)
-			vfn_raise_irq(c, c->cq[q].vector);
+		next = drain(c, &c->heap[0], now, false, raise);
+		raise_irqs(c, raise);
 
 		if (busy) {
 			c->last_busy_ns = now;
 			idle_us = IDLE_SLEEP_US;
-		} else if (c->nr_heap) {
-			u64 wait = c->heap[0].due_ns > now ?
-				   c->heap[0].due_ns - now : 0;
+		} else if (next != U64_MAX) {
+			u64 wait = next > now ? next - now : 0;
 
 			/* Sleep towards a distant completion, in short steps. */
 			if (wait > SPIN_NS)
@@ -252,33 +340,121 @@ static int dispatch_fn(void *data)
 	return 0;
 }
 
+static int worker_fn(void *data)
+{
+	struct vfn_heap *h = data;
+	struct vfn_ctrl *c = h->ctrl;
+	DECLARE_BITMAP(raise, VFN_MAX_IOQ + 1);
+
+	bitmap_zero(raise, VFN_MAX_IOQ + 1);
+	while (!kthread_should_stop()) {
+		u64 next = drain(c, h, ktime_get_ns(), false, raise);
+		u64 now;
+		ktime_t until;
+
+		raise_irqs(c, raise);
+		now = ktime_get_ns();
+		if (next <= now + SPIN_NS) {
+			if (next > now)
+				cpu_relax();
+			cond_resched();
+			continue;
+		}
+		/* Sleep until a push makes a new earliest entry, or near it. */
+		set_current_state(TASK_INTERRUPTIBLE);
+		spin_lock(&h->lock);
+		next = h->nr ? h->cmd[0].due_ns : U64_MAX;
+		spin_unlock(&h->lock);
+		if (kthread_should_stop() || next <= ktime_get_ns() + SPIN_NS) {
+			__set_current_state(TASK_RUNNING);
+			continue;
+		}
+		if (next == U64_MAX) {
+			schedule();
+		} else {
+			until = ns_to_ktime(next - SPIN_NS);
+			schedule_hrtimeout_range(&until, SLACK_NS,
+						 HRTIMER_MODE_ABS);
+		}
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+/* The k-th CPU of c->cpus, cyclically. */
+static unsigned int nth_cpu(struct vfn_ctrl *c, unsigned int k)
+{
+	unsigned int cpu = cpumask_first(c->cpus);
+
+	k %= cpumask_weight(c->cpus);
+	while (k--)
+		cpu = cpumask_next(cpu, c->cpus);
+	return cpu;
+}
+
+static struct task_struct *vfn_thread_start(struct vfn_ctrl *c,
+					    int (*fn)(void *), void *arg,
+					    unsigned int k)
+{
+	struct task_struct *t;
+
+	if (k)
+		t = kthread_create(fn, arg, "%s-nvme-c%u",
+				   dev_name(&c->vdev->dev), k);
+	else
+		t = kthread_create(fn, arg, "%s-nvme", dev_name(&c->vdev->dev));
+	if (IS_ERR(t))
+		return t;
+	if (!cpumask_empty(c->cpus))
+		set_cpus_allowed_ptr(t, cpumask_of(nth_cpu(c, k)));
+	wake_up_process(t);
+	return t;
+}
+
+static void stop_threads(struct vfn_ctrl *c)
+{
+	u32 k;
+
+	for (k = 0; k <= c->nr_workers; k++) {
+		if (c->heap[k].task)
+			kthread_stop(c->heap[k].task);
+		c->heap[k].task = NULL;
+	}
+}
+
 /**
- * vfn_dispatch_start() - initialise the registers and start the dispatcher
- * @c: the controller, BAR0 allocated
+ * vfn_dispatch_start() - initialise the registers, start the threads
+ * @c: the controller, BAR0, heaps, nr_workers and cpus set up
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (nothing left running).
  */
 int vfn_dispatch_start(struct vfn_ctrl *c)
 {
 	struct task_struct *t;
+	int k;
 
 	vfn_set_reg32(c, NVME_REG_CAP, CAP_LO);
 	vfn_set_reg32(c, NVME_REG_CAP + 4, CAP_HI);
 	vfn_set_reg32(c, NVME_REG_VS, VS_1_4);
 	reset(c);
-	t = kthread_run(dispatch_fn, c, "%s-nvme", dev_name(&c->vdev->dev));
-	if (IS_ERR(t))
-		return PTR_ERR(t);
-	c->thread = t;
+	/* Workers first: the dispatcher wakes them. */
+	for (k = c->nr_workers; k >= 0; k--) {
+		t = vfn_thread_start(c, k ? worker_fn : dispatch_fn,
+				     k ? (void *)&c->heap[k] : c, k);
+		if (IS_ERR(t)) {
+			stop_threads(c);
+			return PTR_ERR(t);
+		}
+		c->heap[k].task = t;
+	}
 	return 0;
 }
 
 /**
- * vfn_dispatch_stop() - stop the dispatcher
+ * vfn_dispatch_stop() - stop the dispatcher and the completion workers
  * @c: the controller; the host driver must be gone
  */
 void vfn_dispatch_stop(struct vfn_ctrl *c)
 {
-	kthread_stop(c->thread);
-	c->thread = NULL;
+	stop_threads(c);
 }

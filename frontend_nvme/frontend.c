@@ -4,7 +4,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/gfp.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -12,10 +14,26 @@
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
+#define MAX_POLL_IDLE_US	USEC_PER_SEC
+
 static unsigned int poll_idle_us = 1000;
 module_param(poll_idle_us, uint, 0444);
 MODULE_PARM_DESC(poll_idle_us,
-		 "NVMe: microseconds without commands after which the dispatcher sleeps between polls (default 1000)");
+		 "NVMe: microseconds without commands after which the dispatcher sleeps between polls, 0 to 1000000 (default 1000)");
+
+static unsigned int lba_size = 4096;
+module_param(lba_size, uint, 0444);
+MODULE_PARM_DESC(lba_size, "NVMe: logical block size, 512 or 4096 (default 4096)");
+
+static char *cpus;
+module_param(cpus, charp, 0444);
+MODULE_PARM_DESC(cpus,
+		 "NVMe: CPU list the dispatcher and completion workers are bound to, one thread per CPU round-robin (default: not bound)");
+
+static unsigned int workers = 1;
+module_param(workers, uint, 0444);
+MODULE_PARM_DESC(workers,
+		 "NVMe: completion workers, 0 (the dispatcher completes) to 8 (default 1)");
 
 static struct vflash_frontend nvme_frontend;
 
@@ -29,11 +47,96 @@ static void **priv_slot(struct vflash_dev *vdev)
 	return NULL;
 }
 
+/* Check this frontend's parameters; one dmesg line for the first bad one. */
+static int parse_params(struct vfn_ctrl *c)
+{
+	unsigned int cpu;
+	int ret;
+
+	if (lba_size != 512 && lba_size != 4096) {
+		pr_err("lba_size=%u: must be 512 or 4096\n", lba_size);
+		return -EINVAL;
+	}
+	if (workers > VFN_MAX_WORKERS) {
+		pr_err("workers=%u: must be 0 to %u\n", workers,
+		       VFN_MAX_WORKERS);
+		return -EINVAL;
+	}
+	if (poll_idle_us > MAX_POLL_IDLE_US) {
+		pr_err("poll_idle_us=%u: must be at most %lu\n", poll_idle_us,
+		       MAX_POLL_IDLE_US);
+		return -EINVAL;
+	}
+	if (cpus && *cpus) {
+		ret = cpulist_parse(cpus, c->cpus);
+		if (ret || cpumask_empty(c->cpus)) {
+			pr_err("cpus=%s: not a CPU list\n", cpus);
+			return -EINVAL;
+		}
+		for_each_cpu(cpu, c->cpus) {
+			if (!cpu_online(cpu)) {
+				pr_err("cpus=%s: CPU %u is not online\n", cpus,
+				       cpu);
+				return -EINVAL;
+			}
+		}
+	}
+	c->ns.lba_shift = ilog2(lba_size);
+	c->nr_workers = workers;
+	c->poll_idle_ns = (u64)poll_idle_us * NSEC_PER_USEC;
+	return 0;
+}
+
 static void free_ctrl(struct vfn_ctrl *c)
 {
-	kvfree(c->heap);
+	u32 k;
+
+	for (k = 0; k <= VFN_MAX_WORKERS; k++)
+		kvfree(c->heap[k].cmd);
+	free_cpumask_var(c->cpus);
 	free_page((unsigned long)c->ident);
 	kfree(c);
+}
+
+static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
+{
+	struct vfn_ctrl *c;
+	u32 k;
+	int ret;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&c->cpus, GFP_KERNEL)) {
+		kfree(c);
+		return -ENOMEM;
+	}
+	ret = parse_params(c);
+	if (ret)
+		goto err;
+	ret = -ENOMEM;
+	c->ident = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!c->ident)
+		goto err;
+	for (k = 0; k <= c->nr_workers; k++) {
+		c->heap[k].cmd = kvcalloc(VFN_INFLIGHT, sizeof(struct vfn_cmd),
+					  GFP_KERNEL);
+		if (!c->heap[k].cmd)
+			goto err;
+		spin_lock_init(&c->heap[k].lock);
+		c->heap[k].ctrl = c;
+	}
+	for (k = 0; k <= VFN_MAX_IOQ; k++)
+		spin_lock_init(&c->cq_lock[k]);
+	c->vdev = vdev;
+	c->ctrl_id = vdev->id;
+	c->ns.nsze = vdev->cfg.size_bytes >> c->ns.lba_shift;
+	c->attach_ns = ktime_get_ns();
+	*out = c;
+	return 0;
+err:
+	free_ctrl(c);
+	return ret;
 }
 
 static int nvme_attach(struct vflash_dev *vdev)
@@ -41,21 +144,13 @@ static int nvme_attach(struct vflash_dev *vdev)
 	struct vfn_ctrl *c;
 	int ret;
 
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
-		return -ENOMEM;
-	c->vdev = vdev;
-	c->ctrl_id = vdev->id;
-	c->poll_idle_ns = (u64)poll_idle_us * NSEC_PER_USEC;
-	c->ident = (void *)get_zeroed_page(GFP_KERNEL);
-	c->heap = kvcalloc(VFN_INFLIGHT, sizeof(*c->heap), GFP_KERNEL);
-	if (!c->ident || !c->heap) {
-		free_ctrl(c);
-		return -ENOMEM;
-	}
+	ret = alloc_ctrl(vdev, &c);
+	if (ret)
+		return ret;
 	ret = vfn_bar_alloc(c);
 	if (ret)
 		goto err_free;
+	vfn_hostmem_init(c);
 	ret = vfn_dispatch_start(c);
 	if (ret) {
 		pr_err("frontend=nvme: cannot start the dispatcher (%d)\n", ret);
@@ -65,7 +160,8 @@ static int nvme_attach(struct vflash_dev *vdev)
 	if (ret)
 		goto err_thread;
 	*priv_slot(vdev) = c;
-	dev_info(&vdev->dev, "NVMe controller at %s\n", pci_name(c->pdev));
+	dev_info(&vdev->dev, "NVMe controller at %s, %u-byte blocks\n",
+		 pci_name(c->pdev), 1U << c->ns.lba_shift);
 	return 0;
 
 err_thread:

@@ -8,15 +8,13 @@
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
-#include <linux/string.h>
 
 #include "frontend_nvme/nvme.h"
 
-#define HOST_PAGE	4096U
-
 /* A kernel address of one host page, or NULL if it is not plain RAM. */
-static void *host_page(struct vfn_ctrl *c, u64 addr)
+static void *host_page(const struct vfn_hostmem *hm, u64 addr)
 {
+	const struct vfn_ctrl *c = container_of(hm, struct vfn_ctrl, hm);
 	unsigned long pfn = addr >> PAGE_SHIFT;
 	unsigned long bar = page_to_pfn(c->bar_page);
 	struct page *page;
@@ -27,6 +25,15 @@ static void *host_page(struct vfn_ctrl *c, u64 addr)
 	if (!page)
 		return NULL;
 	return page_address(page) + (addr & ~PAGE_MASK);
+}
+
+/**
+ * vfn_hostmem_init() - set up the controller's view of host memory
+ * @c: the controller, BAR0 allocated
+ */
+void vfn_hostmem_init(struct vfn_ctrl *c)
+{
+	c->hm.page = host_page;
 }
 
 /**
@@ -45,107 +52,21 @@ void *vfn_host_kva(struct vfn_ctrl *c, u64 addr, u32 len)
 	if (!len || check_add_overflow(addr, (u64)len - 1, &end))
 		return NULL;
 	for (a = addr & PAGE_MASK; a <= end; a += PAGE_SIZE)
-		if (!host_page(c, a))
+		if (!host_page(&c->hm, a))
 			return NULL;
-	return host_page(c, addr);
-}
-
-static u16 add_seg(struct vfn_ctrl *c, u64 addr, u32 len)
-{
-	void *kva = host_page(c, addr);
-
-	if (!kva)
-		return NVME_SC_DATA_XFER_ERROR;
-	if (c->nr_segs == ARRAY_SIZE(c->segs))
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-	c->segs[c->nr_segs].kva = kva;
-	c->segs[c->nr_segs].len = len;
-	c->nr_segs++;
-	return 0;
+	return host_page(&c->hm, addr);
 }
 
 /**
- * vfn_prp_map() - map a command's PRP-described buffer into c->segs
+ * vfn_map_data() - map a command's data buffer into c->buf
  * @c: the controller
- * @prp1: PRP entry 1
- * @prp2: PRP entry 2: a data pointer or a list pointer
- * @len: transfer length from the command (never from the PRPs), at most
- *	VFN_MAX_XFER_PAGES * 4 KiB
+ * @cmd: the command; its PRP entries describe the buffer
+ * @len: transfer length, from the command's own fields
  *
- * Every entry is read once and checked before any data moves.
- *
- * Return: 0, or an NVMe status code (with DNR where it applies).
+ * Return: 0 or the NVMe status of vfn_prp_walk().
  */
-u16 vfn_prp_map(struct vfn_ctrl *c, u64 prp1, u64 prp2, u32 len)
+u16 vfn_map_data(struct vfn_ctrl *c, const struct nvme_command *cmd, u32 len)
 {
-	u32 first, rest, n, i;
-	u64 list;
-	u16 sc;
-
-	c->nr_segs = 0;
-	if (!len)
-		return 0;
-	if (prp1 & 3)
-		return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-	first = min(len, HOST_PAGE - (u32)(prp1 & (HOST_PAGE - 1)));
-	sc = add_seg(c, prp1, first);
-	rest = len - first;
-	if (sc || !rest)
-		return sc;
-	if (rest <= HOST_PAGE) {
-		if (prp2 & (HOST_PAGE - 1))
-			return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-		return add_seg(c, prp2, rest);
-	}
-
-	/* PRP2 points to a list; a full list page chains in its last slot. */
-	if (prp2 & 7)
-		return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-	n = DIV_ROUND_UP(rest, HOST_PAGE);
-	list = prp2;
-	while (n) {
-		u32 cap = (HOST_PAGE - (u32)(list & (HOST_PAGE - 1))) / 8;
-		u32 take = n <= cap ? n : cap - 1;
-		__le64 *ent = host_page(c, list);
-
-		if (!ent)
-			return NVME_SC_DATA_XFER_ERROR;
-		for (i = 0; i < take; i++) {
-			u64 addr = le64_to_cpu(READ_ONCE(ent[i]));
-			u32 seg = min(rest, HOST_PAGE);
-
-			if (addr & (HOST_PAGE - 1))
-				return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-			sc = add_seg(c, addr, seg);
-			if (sc)
-				return sc;
-			rest -= seg;
-		}
-		n -= take;
-		if (n) {
-			list = le64_to_cpu(READ_ONCE(ent[cap - 1]));
-			if (list & 7)
-				return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-		}
-	}
-	return 0;
-}
-
-/**
- * vfn_segs_copy() - copy between c->segs and a linear kernel buffer
- * @c: the controller, segments mapped by vfn_prp_map()
- * @buf: the buffer, as long as the segments together
- * @to_host: direction
- */
-void vfn_segs_copy(struct vfn_ctrl *c, void *buf, bool to_host)
-{
-	u32 i;
-
-	for (i = 0; i < c->nr_segs; i++) {
-		if (to_host)
-			memcpy(c->segs[i].kva, buf, c->segs[i].len);
-		else
-			memcpy(buf, c->segs[i].kva, c->segs[i].len);
-		buf += c->segs[i].len;
-	}
+	return vfn_prp_walk(&c->hm, le64_to_cpu(cmd->common.dptr.prp1),
+			    le64_to_cpu(cmd->common.dptr.prp2), len, &c->buf);
 }

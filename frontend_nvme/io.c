@@ -2,7 +2,10 @@
 /*
  * NVM commands: Read, Write, Flush, Write Zeroes, Dataset Management,
  * Compare. Data moves at once; the completion is due when the flash
- * backend says (never earlier).
+ * backend says (never earlier). Logical blocks are 512 bytes or 4 KiB
+ * (lba_size=); the backend works in 4 KiB pages, so a command is charged
+ * for every page it touches, and a partial-page write programs the whole
+ * page, as a drive's read-modify-write does.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -12,157 +15,162 @@
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
-#define SC(x)		((x) | NVME_STATUS_DNR)
-/* Write Zeroes: Deallocate, CDW12 bit 25 (bit 9 of the control field). */
-#define WZ_DEAC		BIT(9)
+enum move { TO_HOST, FROM_HOST, COMPARE };
 
-/* Walk the mapped host buffer and the device's pages side by side. */
-static bool move_data(struct vfn_ctrl *c, u64 slba, bool to_host,
-		      bool compare)
+/*
+ * Walk the mapped host buffer and the device's bytes from @pos side by
+ * side. Return: false if COMPARE found a difference.
+ */
+static bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
 {
 	const struct vflash_backing *b = &c->vdev->backing;
-	u64 off = 0;
 	u32 i;
 
-	for (i = 0; i < c->nr_segs; i++) {
-		u8 *host = c->segs[i].kva;
-		u32 left = c->segs[i].len;
+	for (i = 0; i < c->buf.nr; i++) {
+		u8 *host = c->buf.seg[i].kva;
+		u32 left = c->buf.seg[i].len;
 
 		while (left) {
-			u64 lpn = slba + (off >> VFLASH_LPAGE_SHIFT);
-			u32 in = off & (VFLASH_LPAGE_SIZE - 1);
+			u32 in = pos & (VFLASH_LPAGE_SIZE - 1);
 			u32 n = min(left, VFLASH_LPAGE_SIZE - in);
-			u8 *dev = (u8 *)vflash_backing_kaddr(b, lpn) + in;
+			u8 *dev = vflash_backing_kaddr(b, pos >> VFLASH_LPAGE_SHIFT);
 
-			if (compare) {
+			dev += in;
+			if (how == COMPARE) {
 				if (memcmp(host, dev, n))
 					return false;
-			} else if (to_host) {
+			} else if (how == TO_HOST) {
 				memcpy(host, dev, n);
 			} else {
 				memcpy(dev, host, n);
 			}
 			host += n;
-			off += n;
+			pos += n;
 			left -= n;
 		}
 	}
 	return true;
 }
 
-static void zero_pages(struct vfn_ctrl *c, u64 slba, u64 nlb)
+/* Zero the device's bytes [pos, pos + len). */
+static void zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
 {
-	u64 i;
+	u64 n_pages = 0;
 
-	for (i = 0; i < nlb; i++) {
-		memset(vflash_backing_kaddr(&c->vdev->backing, slba + i), 0,
-		       VFLASH_LPAGE_SIZE);
-		if (!(i % 512))
+	while (len) {
+		u32 in = pos & (VFLASH_LPAGE_SIZE - 1);
+		u32 n = min_t(u64, len, VFLASH_LPAGE_SIZE - in);
+		u8 *dev = vflash_backing_kaddr(&c->vdev->backing,
+					       pos >> VFLASH_LPAGE_SHIFT);
+
+		memset(dev + in, 0, n);
+		pos += n;
+		len -= n;
+		if (!(++n_pages % 512))
 			cond_resched();
 	}
 }
 
-static u16 check_range(struct vfn_ctrl *c, u64 slba, u64 nlb)
+static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
+		  u64 now)
 {
-	u64 cap = vflash_flash_nr_lpages(c->vdev->flash);
-
-	if (slba >= cap || nlb > cap - slba)
-		return SC(NVME_SC_LBA_RANGE);
-	return 0;
+	return vflash_flash_submit(c->vdev->flash, op, lpn, count, now);
 }
 
 static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
-	      struct vfn_cmd *out, u64 now)
+	      const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
 {
-	u8 op = cmd->rw.opcode;
-	u64 slba = le64_to_cpu(cmd->rw.slba);
-	u32 nlb = le16_to_cpu(cmd->rw.length) + 1;
-	struct vflash_flash *f = c->vdev->flash;
-	u16 sc = check_range(c, slba, nlb);
+	u16 sc = vfn_map_data(c, cmd, r->len_bytes);
 
 	if (sc)
 		return sc;
-	if (nlb > VFN_MAX_XFER_PAGES)
-		return SC(NVME_SC_INVALID_FIELD);
-	sc = vfn_prp_map(c, le64_to_cpu(cmd->rw.dptr.prp1),
-			 le64_to_cpu(cmd->rw.dptr.prp2),
-			 nlb << VFLASH_LPAGE_SHIFT);
-	if (sc)
-		return sc;
-
-	if (op == nvme_cmd_write) {
+	if (r->opcode == nvme_cmd_write) {
 		c->host_write_cmds++;
-		move_data(c, slba, false, false);
-		out->due_ns = vflash_flash_submit(f, VFLASH_IO_WRITE, slba, nlb,
-						  now);
-		if (le16_to_cpu(cmd->rw.control) & NVME_RW_FUA)
+		c->host_write_units += r->len_bytes >> 9;
+		move_data(c, r->pos_bytes, FROM_HOST);
+		out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn, r->nr_lpages,
+				     now);
+		if (r->fua)
 			out->due_ns = max(out->due_ns,
-					  vflash_flash_submit(f, VFLASH_IO_FLUSH,
-							      0, 0, now));
+					  submit(c, VFLASH_IO_FLUSH, 0, 0, now));
 		return 0;
 	}
-	out->due_ns = vflash_flash_submit(f, VFLASH_IO_READ, slba, nlb, now);
 	c->host_read_cmds++;
-	if (op == nvme_cmd_read) {
-		move_data(c, slba, true, false);
+	c->host_read_units += r->len_bytes >> 9;
+	out->due_ns = submit(c, VFLASH_IO_READ, r->lpn, r->nr_lpages, now);
+	if (r->opcode == nvme_cmd_read) {
+		move_data(c, r->pos_bytes, TO_HOST);
 		return 0;
 	}
-	return move_data(c, slba, false, true) ? 0 :
-	       SC(NVME_SC_COMPARE_FAILED);
+	return move_data(c, r->pos_bytes, COMPARE) ? 0 :
+	       VFN_SC(NVME_SC_COMPARE_FAILED);
 }
 
-static u16 write_zeroes(struct vfn_ctrl *c, const struct nvme_command *cmd,
+/*
+ * Deallocate a block range: its bytes read as zeros from now on, and the
+ * backend forgets the pages the range covers wholly (a partly covered
+ * page keeps its other blocks' data).
+ */
+static u64 deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r, u64 now)
+{
+	zero_bytes(c, r->pos_bytes, r->len_bytes);
+	if (!r->nr_full)
+		return now;
+	return submit(c, VFLASH_IO_TRIM, r->full_lpn, r->nr_full, now);
+}
+
+static u16 write_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r,
 			struct vfn_cmd *out, u64 now)
 {
-	u64 slba = le64_to_cpu(cmd->write_zeroes.slba);
-	u32 nlb = le16_to_cpu(cmd->write_zeroes.length) + 1;
-	bool deallocate = le16_to_cpu(cmd->write_zeroes.control) &
-			  WZ_DEAC;
-	u16 sc = check_range(c, slba, nlb);
+	u64 last;
 
-	if (sc)
-		return sc;
-	zero_pages(c, slba, nlb);
-	out->due_ns = vflash_flash_submit(c->vdev->flash,
-					  deallocate ? VFLASH_IO_TRIM :
-						       VFLASH_IO_WRITE,
-					  slba, nlb, now);
+	if (!r->deallocate) {
+		zero_bytes(c, r->pos_bytes, r->len_bytes);
+		out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn, r->nr_lpages,
+				     now);
+		return 0;
+	}
+	out->due_ns = deallocate(c, r, now);
+	/* Partly covered pages, at most one at each end, are rewritten. */
+	if (r->lpn < r->full_lpn || !r->nr_full)
+		out->due_ns = max(out->due_ns,
+				  submit(c, VFLASH_IO_WRITE, r->lpn, 1, now));
+	last = r->lpn + r->nr_lpages - 1;
+	if (last > r->lpn && last >= r->full_lpn + r->nr_full)
+		out->due_ns = max(out->due_ns,
+				  submit(c, VFLASH_IO_WRITE, last, 1, now));
 	return 0;
 }
 
 static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
-	       struct vfn_cmd *out, u64 now)
+	       const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
 {
-	u32 nr = (le32_to_cpu(cmd->dsm.nr) & 0xff) + 1;
-	struct nvme_dsm_range *r = c->ident;
+	struct nvme_dsm_range *range = c->ident;
+	struct vfn_io_req one;
 	u32 i;
 	u16 sc;
 
-	if (!(le32_to_cpu(cmd->dsm.attributes) & NVME_DSMGMT_AD))
+	if (!r->deallocate)
 		return 0;	/* hints only */
-	sc = vfn_prp_map(c, le64_to_cpu(cmd->dsm.dptr.prp1),
-			 le64_to_cpu(cmd->dsm.dptr.prp2), nr * sizeof(*r));
+	sc = vfn_map_data(c, cmd, r->nr_ranges * sizeof(*range));
 	if (sc)
 		return sc;
-	vfn_segs_copy(c, r, false);
-	for (i = 0; i < nr; i++) {
-		sc = check_range(c, le64_to_cpu(r[i].slba),
-				 le32_to_cpu(r[i].nlb));
+	vfn_buf_copy(&c->buf, range, false);
+	/* Check every range before acting on any. */
+	for (i = 0; i < r->nr_ranges; i++) {
+		if (!le32_to_cpu(range[i].nlb))
+			continue;
+		sc = vfn_lba_range(&c->ns, le64_to_cpu(range[i].slba),
+				   le32_to_cpu(range[i].nlb), &one);
 		if (sc)
 			return sc;
 	}
-	for (i = 0; i < nr; i++) {
-		u64 slba = le64_to_cpu(r[i].slba);
-		u32 nlb = le32_to_cpu(r[i].nlb);
-
-		if (!nlb)
+	for (i = 0; i < r->nr_ranges; i++) {
+		if (!le32_to_cpu(range[i].nlb))
 			continue;
-		/* Deallocated blocks read as zeros (DLFEAT would say so). */
-		zero_pages(c, slba, nlb);
-		out->due_ns = max(out->due_ns,
-				  vflash_flash_submit(c->vdev->flash,
-						      VFLASH_IO_TRIM, slba,
-						      nlb, now));
+		vfn_lba_range(&c->ns, le64_to_cpu(range[i].slba),
+			      le32_to_cpu(range[i].nlb), &one);
+		out->due_ns = max(out->due_ns, deallocate(c, &one, now));
 	}
 	return 0;
 }
@@ -177,37 +185,25 @@ static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now)
 {
-	u32 nsid = le32_to_cpu(cmd->common.nsid);
-	u16 sc;
+	struct vfn_io_req r;
+	u16 sc = vfn_io_decode(cmd, &c->ns, &r);
 
 	out->due_ns = now;
-	if (cmd->common.flags & (NVME_CMD_FUSE_FIRST | NVME_CMD_FUSE_SECOND |
-				 NVME_CMD_SGL_ALL)) {
-		sc = SC(NVME_SC_INVALID_FIELD);
-	} else if (nsid != 1 && !(cmd->common.opcode == nvme_cmd_flush &&
-				  nsid == NVME_NSID_ALL)) {
-		sc = SC(NVME_SC_INVALID_NS);
-	} else {
-		switch (cmd->common.opcode) {
+	if (!sc) {
+		switch (r.opcode) {
 		case nvme_cmd_read:
 		case nvme_cmd_write:
 		case nvme_cmd_compare:
-			sc = rw(c, cmd, out, now);
-			break;
-		case nvme_cmd_flush:
-			out->due_ns = vflash_flash_submit(c->vdev->flash,
-							  VFLASH_IO_FLUSH, 0, 0,
-							  now);
-			sc = 0;
+			sc = rw(c, cmd, &r, out, now);
 			break;
 		case nvme_cmd_write_zeroes:
-			sc = write_zeroes(c, cmd, out, now);
+			sc = write_zeroes(c, &r, out, now);
 			break;
 		case nvme_cmd_dsm:
-			sc = dsm(c, cmd, out, now);
+			sc = dsm(c, cmd, &r, out, now);
 			break;
 		default:
-			sc = SC(NVME_SC_INVALID_OPCODE);
+			out->due_ns = submit(c, VFLASH_IO_FLUSH, 0, 0, now);
 			break;
 		}
 	}

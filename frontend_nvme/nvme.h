@@ -9,10 +9,13 @@
 #ifndef VFLASH_NVME_H
 #define VFLASH_NVME_H
 
+#include <linux/cpumask.h>
 #include <linux/nvme.h>
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+
+#include "frontend_nvme/proto.h"
 
 struct vflash_dev;
 
@@ -23,62 +26,41 @@ struct vflash_dev;
 #define VFN_DB_OFF		0x1000
 #define VFN_MSIX_TBL_OFF	0x2000
 #define VFN_MSIX_PBA_OFF	0x3000
-#define VFN_MAX_IOQ		64
-#define VFN_NR_VEC		(VFN_MAX_IOQ + 1)
-#define VFN_MQES		1023		/* CAP.MQES, 0's based */
-#define VFN_MDTS		7		/* 2^7 x 4 KiB = 512 KiB */
-#define VFN_MAX_XFER_PAGES	BIT(VFN_MDTS)
-#define VFN_INFLIGHT		4096		/* commands awaiting completion */
+#define VFN_INFLIGHT		4096		/* per completion heap */
 #define VFN_CFG_SIZE		256
-
-/**
- * struct vfn_queue - a submission or completion queue
- * @kva: its entries, in host memory (physically contiguous)
- * @size: entries
- * @head: SQ: next entry to fetch; CQ: host's head, as last read
- * @tail: CQ: next entry to fill
- * @phase: CQ: phase tag of the next entry
- * @cqid: SQ: its completion queue
- * @vector: CQ: MSI-X vector
- * @irq_enabled: CQ: raise @vector when posting
- * @live: created and not deleted
- */
-struct vfn_queue {
-	void *kva;
-	u32 size;
-	u32 head;
-	u32 tail;
-	u8 phase;
-	u16 cqid;
-	u16 vector;
-	bool irq_enabled;
-	bool live;
-};
-
-/**
- * struct vfn_seg - a piece of a host buffer, mapped
- * @kva: where it is
- * @len: its length
- */
-struct vfn_seg {
-	void *kva;
-	u32 len;
-};
+#define VFN_MAX_WORKERS		8
 
 /**
  * struct vfn_cmd - a command whose completion is due later
  * @due_ns: when the model says it completes
- * @cqe: result and command id of the completion entry to post
+ * @cqe: result, SQ id and command id of the completion entry to post
  * @sc: its status code (with DNR), host order, without the phase tag
- * @sqid: its submission queue
  * @cqid: the completion queue it goes to
+ * @gen: that queue's generation when the command was fetched
  */
 struct vfn_cmd {
 	u64 due_ns;
 	struct nvme_completion cqe;
 	u16 sc;
-	u16 sqid;
 	u16 cqid;
+	u32 gen;
+};
+
+/**
+ * struct vfn_heap - completions awaiting their due time
+ * @lock: protects @cmd and @nr (the dispatcher pushes, the owner pops)
+ * @cmd: a min-heap on due_ns, VFN_INFLIGHT entries
+ * @nr: entries used
+ * @task: the thread that posts them: a completion worker, or the
+ *	dispatcher for heap 0
+ * @ctrl: the controller
+ */
+struct vfn_heap {
+	spinlock_t lock;	/* see the kernel-doc above */
+	struct vfn_cmd *cmd;
+	u32 nr;
+	struct task_struct *task;
+	struct vfn_ctrl *ctrl;
 };
 
 /**
@@ -94,23 +76,33 @@ struct vfn_cmd {
  * @sysdata: x86 PCI host bridge data (domain)
  * @bus: our root bus
  * @pdev: the function on it
- * @thread: the dispatcher
+ * @hm: host memory as the device may touch it (not BAR0, not holes)
+ * @ns: namespace 1's format
  * @enabled: CC.EN as last seen by the dispatcher
  * @shutdown: CC.SHN acted on
- * @sq: submission queues, 0 = admin
- * @cq: completion queues, 0 = admin
+ * @sq: submission queues, 0 = admin; dispatcher only (the head is read
+ *	by the posting threads with READ_ONCE)
+ * @cq: completion queues, 0 = admin; each under its @cq_lock
+ * @cq_lock: protects the matching @cq's tail, phase, head, live and gen
+ *	against the dispatcher (create, delete, reset) and whichever thread
+ *	posts to it
  * @granted_ioq: I/O queue pairs granted by Set Features, 0 before
- * @heap: commands awaiting their due time, a min-heap on due_ns
- * @nr_heap: entries in @heap
+ * @heap: completion heaps: 0 for the dispatcher (admin, and I/O when
+ *	there are no workers), 1..@nr_workers for the completion workers
+ * @nr_workers: completion workers; I/O CQ q is posted by worker
+ *	1 + (q - 1) % @nr_workers
+ * @cpus: CPUs the threads are bound to, round-robin; empty: unbound
  * @last_busy_ns: when the dispatcher last had work
  * @poll_idle_ns: idle time after which it sleeps between polls
  * @wce: volatile write cache enabled (Set Features 0x06)
- * @host_read_cmds: Read and Compare commands completed, for SMART
- * @host_write_cmds: Write commands completed, for SMART
+ * @host_read_cmds: Read and Compare commands executed, for SMART
+ * @host_write_cmds: Write commands executed, for SMART
+ * @host_read_units: 512-byte units those Reads and Compares moved
+ * @host_write_units: 512-byte units those Writes moved
+ * @attach_ns: when the controller came up, for SMART power-on hours
  * @nr_aer: asynchronous event requests held
  * @ident: scratch page for Identify and log data
- * @segs: scratch list of a command's mapped host buffer
- * @nr_segs: entries in @segs
+ * @buf: the current command's mapped host buffer
  * @ctrl_id: instance number, for serial and NQN
  */
 struct vfn_ctrl {
@@ -124,23 +116,28 @@ struct vfn_ctrl {
 	struct pci_sysdata sysdata;
 	struct pci_bus *bus;
 	struct pci_dev *pdev;
-	struct task_struct *thread;
+	struct vfn_hostmem hm;
+	struct vfn_ns ns;
 	bool enabled;
 	bool shutdown;
 	struct vfn_queue sq[VFN_MAX_IOQ + 1];
 	struct vfn_queue cq[VFN_MAX_IOQ + 1];
+	spinlock_t cq_lock[VFN_MAX_IOQ + 1];	/* see the kernel-doc above */
 	u32 granted_ioq;
-	struct vfn_cmd *heap;
-	u32 nr_heap;
+	struct vfn_heap heap[VFN_MAX_WORKERS + 1];
+	u32 nr_workers;
+	cpumask_var_t cpus;
 	u64 last_busy_ns;
 	u64 poll_idle_ns;
 	bool wce;
 	u64 host_read_cmds;
 	u64 host_write_cmds;
+	u64 host_read_units;
+	u64 host_write_units;
+	u64 attach_ns;
 	u32 nr_aer;
 	void *ident;
-	struct vfn_seg segs[VFN_MAX_XFER_PAGES + 1];
-	u32 nr_segs;
+	struct vfn_buf buf;
 	int ctrl_id;
 };
 
@@ -168,9 +165,9 @@ void vfn_bar_free(struct vfn_ctrl *c);
 void vfn_raise_irq(struct vfn_ctrl *c, u16 vector);
 
 /* hostmem.c */
+void vfn_hostmem_init(struct vfn_ctrl *c);
 void *vfn_host_kva(struct vfn_ctrl *c, u64 addr, u32 len);
-u16 vfn_prp_map(struct vfn_ctrl *c, u64 prp1, u64 prp2, u32 len);
-void vfn_segs_copy(struct vfn_ctrl *c, void *buf, bool to_host);
+u16 vfn_map_data(struct vfn_ctrl *c, const struct nvme_command *cmd, u32 len);
 
 /* admin.c */
 void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,

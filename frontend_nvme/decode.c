@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command decoding and validation: every check that needs only the
+ * command and the controller's shape, with the NVMe status it fails with.
+ * The executing code (admin.c, io.c) calls these before it touches host
+ * memory or the backend.
+ */
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/string.h>
+
+#include "backend_flash/flash.h"
+#include "frontend_nvme/proto.h"
+
+#define FLAGS_UNSUPPORTED	(NVME_CMD_FUSE_FIRST | NVME_CMD_FUSE_SECOND | \
+				 NVME_CMD_SGL_ALL)
+/* Write Zeroes: Deallocate, CDW12 bit 25 (bit 9 of the control field). */
+#define WZ_DEAC			BIT(9)
+
+/**
+ * vfn_lba_range() - check a block range and express it in bytes and pages
+ * @ns: the namespace
+ * @slba: first logical block
+ * @nlb: logical blocks, 1-based
+ * @req: its byte and backend-page fields are filled
+ *
+ * Return: 0, or LBA Out of Range if any block of the range is not in the
+ * namespace (including an empty range).
+ */
+u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
+		  struct vfn_io_req *req)
+{
+	u64 end, full_end;
+
+	if (!nlb || slba >= ns->nsze || nlb > ns->nsze - slba)
+		return VFN_SC(NVME_SC_LBA_RANGE);
+	req->slba = slba;
+	req->nlb = nlb;
+	req->pos_bytes = slba << ns->lba_shift;
+	req->len_bytes = nlb << ns->lba_shift;
+	end = req->pos_bytes + req->len_bytes;
+	req->lpn = req->pos_bytes >> VFLASH_LPAGE_SHIFT;
+	req->nr_lpages = DIV_ROUND_UP_ULL(end, VFLASH_LPAGE_SIZE) - req->lpn;
+	req->full_lpn = DIV_ROUND_UP_ULL(req->pos_bytes, VFLASH_LPAGE_SIZE);
+	full_end = end >> VFLASH_LPAGE_SHIFT;
+	req->nr_full = full_end > req->full_lpn ? full_end - req->full_lpn : 0;
+	return 0;
+}
+
+/**
+ * vfn_io_decode() - decode and validate an NVM command
+ * @cmd: the command, copied out of its SQ
+ * @ns: the namespace
+ * @req: the decoded command
+ *
+ * Checks, in order: fused operations and SGLs (Invalid Field), the opcode
+ * (Invalid Command Opcode), the namespace (Invalid Namespace; Flush also
+ * takes the broadcast NSID), the block range (LBA Out of Range) and the
+ * transfer size (Invalid Field above MDTS). Dataset Management ranges are
+ * in host memory and are checked by the caller with vfn_lba_range().
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		  struct vfn_io_req *req)
+{
+	u32 nsid = le32_to_cpu(cmd->common.nsid);
+	u8 op = cmd->common.opcode;
+	u16 sc;
+
+	memset(req, 0, sizeof(*req));
+	req->opcode = op;
+	if (cmd->common.flags & FLAGS_UNSUPPORTED)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	switch (op) {
+	case nvme_cmd_flush:
+	case nvme_cmd_write:
+	case nvme_cmd_read:
+	case nvme_cmd_compare:
+	case nvme_cmd_write_zeroes:
+	case nvme_cmd_dsm:
+		break;
+	default:
+		return VFN_SC(NVME_SC_INVALID_OPCODE);
+	}
+	if (nsid != 1 && !(op == nvme_cmd_flush && nsid == NVME_NSID_ALL))
+		return VFN_SC(NVME_SC_INVALID_NS);
+
+	switch (op) {
+	case nvme_cmd_write:
+	case nvme_cmd_read:
+	case nvme_cmd_compare:
+		req->fua = le16_to_cpu(cmd->rw.control) & NVME_RW_FUA;
+		sc = vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
+				   le16_to_cpu(cmd->rw.length) + 1, req);
+		if (!sc && req->len_bytes > VFN_MAX_XFER_BYTES)
+			sc = VFN_SC(NVME_SC_INVALID_FIELD);
+		return sc;
+	case nvme_cmd_write_zeroes:
+		req->deallocate = le16_to_cpu(cmd->write_zeroes.control) &
+				  WZ_DEAC;
+		return vfn_lba_range(ns, le64_to_cpu(cmd->write_zeroes.slba),
+				     le16_to_cpu(cmd->write_zeroes.length) + 1,
+				     req);
+	case nvme_cmd_dsm:
+		req->nr_ranges = (le32_to_cpu(cmd->dsm.nr) & 0xff) + 1;
+		req->deallocate = le32_to_cpu(cmd->dsm.attributes) &
+				  NVME_DSMGMT_AD;
+		return 0;
+	default:
+		return 0;	/* Flush */
+	}
+}
+
+static u16 check_identify(const struct nvme_command *cmd)
+{
+	u32 nsid = le32_to_cpu(cmd->identify.nsid);
+
+	switch (vfn_cdw(cmd, 10) & 0xff) {
+	case NVME_ID_CNS_NS:
+		return nsid == 1 || nsid == NVME_NSID_ALL ? 0 :
+		       VFN_SC(NVME_SC_INVALID_NS);
+	case NVME_ID_CNS_CTRL:
+		return 0;
+	case NVME_ID_CNS_NS_ACTIVE_LIST:
+		return nsid >= 0xfffffffe ? VFN_SC(NVME_SC_INVALID_FIELD) : 0;
+	case NVME_ID_CNS_NS_DESC_LIST:
+		return nsid == 1 ? 0 : VFN_SC(NVME_SC_INVALID_NS);
+	case NVME_ID_CNS_CS_NS:
+	case NVME_ID_CNS_CS_CTRL:
+		return cmd->identify.csi == NVME_CSI_NVM ? 0 :
+		       VFN_SC(NVME_SC_INVALID_FIELD);
+	default:
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	}
+}
+
+static u16 check_features(const struct nvme_command *cmd)
+{
+	bool set = cmd->common.opcode == nvme_admin_set_features;
+
+	if (set && (vfn_cdw(cmd, 10) & BIT(31)))
+		return VFN_SC(NVME_SC_FEATURE_NOT_SAVEABLE);
+	switch (vfn_cdw(cmd, 10) & 0xff) {
+	case NVME_FEAT_NUM_QUEUES:
+	case NVME_FEAT_VOLATILE_WC:
+	case NVME_FEAT_ARBITRATION:
+	case NVME_FEAT_POWER_MGMT:
+	case NVME_FEAT_TEMP_THRESH:
+	case NVME_FEAT_ERR_RECOVERY:
+	case NVME_FEAT_IRQ_COALESCE:
+	case NVME_FEAT_IRQ_CONFIG:
+	case NVME_FEAT_WRITE_ATOMIC:
+	case NVME_FEAT_ASYNC_EVENT:
+		return 0;
+	default:
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	}
+}
+
+/**
+ * vfn_check_log() - validate Get Log Page's page, offset and length
+ * @cmd: the command
+ * @off: byte offset into the page
+ * @len: bytes to return
+ *
+ * Every log page vflash returns is VFN_LOG_BYTES long.
+ *
+ * Return: 0, Invalid Log Page for a page we do not have, or Invalid
+ * Field for an offset or length outside it.
+ */
+u16 vfn_check_log(const struct nvme_command *cmd, u32 *off, u32 *len)
+{
+	u32 numd = (vfn_cdw(cmd, 10) >> 16 | (vfn_cdw(cmd, 11) & 0xffff) << 16);
+	u64 lpo = vfn_cdw(cmd, 12) | (u64)vfn_cdw(cmd, 13) << 32;
+	u64 bytes = ((u64)numd + 1) * 4;
+
+	switch (vfn_cdw(cmd, 10) & 0xff) {
+	case NVME_LOG_ERROR:
+	case NVME_LOG_SMART:
+	case NVME_LOG_FW_SLOT:
+		break;
+	default:
+		return VFN_SC(NVME_SC_INVALID_LOG_PAGE);
+	}
+	if (lpo >= VFN_LOG_BYTES || lpo & 3 || bytes > VFN_LOG_BYTES - lpo)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	*off = lpo;
+	*len = bytes;
+	return 0;
+}
+
+/**
+ * vfn_admin_decode() - validate what an admin command says by itself
+ * @cmd: the command, copied out of the admin SQ
+ *
+ * Return: 0, Invalid Field for fused operations or SGLs, Invalid Command
+ * Opcode for an opcode we do not implement, or the status of the
+ * command-specific checks that need no controller state (Identify CNS and
+ * NSID, feature id and saveability, log page and range).
+ */
+u16 vfn_admin_decode(const struct nvme_command *cmd)
+{
+	u32 off, len;
+
+	if (cmd->common.flags & FLAGS_UNSUPPORTED)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	switch (cmd->common.opcode) {
+	case nvme_admin_identify:
+		return check_identify(cmd);
+	case nvme_admin_set_features:
+	case nvme_admin_get_features:
+		return check_features(cmd);
+	case nvme_admin_get_log_page:
+		return vfn_check_log(cmd, &off, &len);
+	case nvme_admin_create_cq:
+	case nvme_admin_create_sq:
+	case nvme_admin_delete_cq:
+	case nvme_admin_delete_sq:
+	case nvme_admin_abort_cmd:
+	case nvme_admin_keep_alive:
+	case nvme_admin_async_event:
+		return 0;
+	default:
+		return VFN_SC(NVME_SC_INVALID_OPCODE);
+	}
+}
+
+/**
+ * vfn_decode_nr_queues() - Set Features Number of Queues, CDW11
+ * @cdw11: NSQR in bits 15:0, NCQR in 31:16, both 0's based
+ * @want: the larger of the two, 1-based
+ *
+ * Return: 0, or Invalid Field for 65535 in either (the spec's limit).
+ */
+u16 vfn_decode_nr_queues(u32 cdw11, u32 *want)
+{
+	if ((cdw11 & 0xffff) == 0xffff || (cdw11 >> 16) == 0xffff)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	*want = max(cdw11 & 0xffff, cdw11 >> 16) + 1;
+	return 0;
+}
+
+/**
+ * vfn_check_new_queue() - the checks Create I/O SQ and CQ share
+ * @cmd: the command
+ * @nr_ioq: I/O queues granted by Set Features Number of Queues
+ * @queues: the existing queues of that type, indexed by id
+ *
+ * Return: 0; Invalid Queue Identifier for id 0, an id above @nr_ioq or an
+ * existing queue; Invalid Queue Size outside 2..MQES+1; Invalid Field for
+ * a queue that is not physically contiguous or not page-aligned.
+ */
+u16 vfn_check_new_queue(const struct nvme_command *cmd, u32 nr_ioq,
+			const struct vfn_queue *queues)
+{
+	u32 qid = vfn_cdw(cmd, 10) & 0xffff, size = (vfn_cdw(cmd, 10) >> 16) + 1;
+
+	if (!qid || qid > nr_ioq || qid > VFN_MAX_IOQ || queues[qid].live)
+		return VFN_SC(NVME_SC_QID_INVALID);
+	if (size < 2 || size > VFN_MQES + 1)
+		return VFN_SC(NVME_SC_QUEUE_SIZE);
+	if (!(vfn_cdw(cmd, 11) & NVME_QUEUE_PHYS_CONTIG) ||
+	    le64_to_cpu(cmd->common.dptr.prp1) & (VFN_HOST_PAGE - 1))
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	return 0;
+}
+
+/**
+ * vfn_check_new_cq() - Create I/O CQ's own check
+ * @cmd: the command
+ * @nr_vec: interrupt vectors the controller has
+ *
+ * Return: 0, or Invalid Interrupt Vector for an enabled vector beyond
+ * @nr_vec.
+ */
+u16 vfn_check_new_cq(const struct nvme_command *cmd, u32 nr_vec)
+{
+	u32 flags = vfn_cdw(cmd, 11);
+
+	if ((flags & NVME_CQ_IRQ_ENABLED) && (flags >> 16) >= nr_vec)
+		return VFN_SC(NVME_SC_INVALID_VECTOR);
+	return 0;
+}
+
+/**
+ * vfn_check_new_sq() - Create I/O SQ's own check
+ * @cmd: the command
+ * @cqs: the completion queues, indexed by id
+ *
+ * Return: 0, or Completion Queue Invalid for a CQ that does not exist.
+ */
+u16 vfn_check_new_sq(const struct nvme_command *cmd,
+		     const struct vfn_queue *cqs)
+{
+	u32 cqid = vfn_cdw(cmd, 11) >> 16;
+
+	if (!cqid || cqid > VFN_MAX_IOQ || !cqs[cqid].live)
+		return VFN_SC(NVME_SC_CQ_INVALID);
+	return 0;
+}
+
+/**
+ * vfn_check_delete() - validate Delete I/O SQ or CQ
+ * @cmd: the command
+ * @sqs: the submission queues, indexed by id
+ * @cqs: the completion queues, indexed by id
+ *
+ * Return: 0; Invalid Queue Identifier for id 0 or a queue that does not
+ * exist; Invalid Queue Deletion for a CQ that an SQ still uses.
+ */
+u16 vfn_check_delete(const struct nvme_command *cmd,
+		     const struct vfn_queue *sqs, const struct vfn_queue *cqs)
+{
+	bool cq = cmd->common.opcode == nvme_admin_delete_cq;
+	u32 qid = vfn_cdw(cmd, 10) & 0xffff, q;
+
+	if (!qid || qid > VFN_MAX_IOQ || !(cq ? cqs : sqs)[qid].live)
+		return VFN_SC(NVME_SC_QID_INVALID);
+	if (cq)
+		for (q = 1; q <= VFN_MAX_IOQ; q++)
+			if (sqs[q].live && sqs[q].cqid == qid)
+				return VFN_SC(NVME_SC_INVALID_QUEUE);
+	return 0;
+}

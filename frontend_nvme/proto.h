@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The NVMe frontend's protocol logic: command decoding and validation,
+ * PRP walking, queue ring arithmetic. Nothing here touches PCI, MMIO or a
+ * thread, so the KUnit suite vflash-nvme runs it under UML on crafted
+ * commands, crafted PRP lists and fake host memory.
+ */
+#ifndef VFLASH_NVME_PROTO_H
+#define VFLASH_NVME_PROTO_H
+
+#include <asm/byteorder.h>
+#include <linux/nvme.h>
+#include <linux/types.h>
+
+#define VFN_MAX_IOQ		64
+#define VFN_NR_VEC		(VFN_MAX_IOQ + 1)
+#define VFN_MQES		1023		/* CAP.MQES, 0's based */
+#define VFN_HOST_PAGE		4096U		/* CC.MPS = 0 */
+#define VFN_MDTS		7		/* 2^7 x 4 KiB = 512 KiB */
+#define VFN_MAX_XFER_BYTES	(VFN_HOST_PAGE << VFN_MDTS)
+#define VFN_MAX_SEGS		(VFN_MAX_XFER_BYTES / VFN_HOST_PAGE + 1)
+#define VFN_LOG_BYTES		4096U		/* every log page we return */
+
+/* A status code that retrying cannot fix: Do Not Retry set. */
+#define VFN_SC(x)		((x) | NVME_STATUS_DNR)
+
+/**
+ * struct vfn_queue - a submission or completion queue
+ * @kva: its entries, in host memory (physically contiguous)
+ * @size: entries
+ * @head: SQ: next entry to fetch; CQ: the host's head, as last read
+ * @tail: CQ: next entry to fill
+ * @phase: CQ: phase tag of the next entry
+ * @cqid: SQ: its completion queue
+ * @vector: CQ: MSI-X vector
+ * @irq_enabled: CQ: raise @vector when posting
+ * @live: created and not deleted
+ * @gen: CQ: bumped at every create, delete and reset, so that a
+ *	completion computed for an older incarnation is dropped
+ */
+struct vfn_queue {
+	void *kva;
+	u32 size;
+	u32 head;
+	u32 tail;
+	u8 phase;
+	u16 cqid;
+	u16 vector;
+	bool irq_enabled;
+	bool live;
+	u32 gen;
+};
+
+/**
+ * vfn_ring_next() - the slot after @i in a ring of @size slots
+ * @i: a slot, below @size
+ * @size: slots in the ring
+ *
+ * Return: @i + 1, wrapped to 0.
+ */
+static inline u32 vfn_ring_next(u32 i, u32 size)
+{
+	return i + 1 == size ? 0 : i + 1;
+}
+
+u32 vfn_sq_avail(const struct vfn_queue *sq, u32 tail);
+bool vfn_cq_post(struct vfn_queue *cq, u32 head,
+		 const struct nvme_completion *cqe, u16 status);
+
+/**
+ * struct vfn_seg - a piece of a host buffer, mapped
+ * @kva: where it is
+ * @len: its length
+ */
+struct vfn_seg {
+	void *kva;
+	u32 len;
+};
+
+/**
+ * struct vfn_buf - a command's host buffer, as mapped segments
+ * @seg: the segments, in transfer order
+ * @nr: segments used
+ */
+struct vfn_buf {
+	struct vfn_seg seg[VFN_MAX_SEGS];
+	u32 nr;
+};
+
+/**
+ * struct vfn_hostmem - how the device reaches host memory
+ * @page: the kernel address of host address @addr, valid up to the end of
+ *	its 4 KiB page, or NULL if the device may not touch that page
+ */
+struct vfn_hostmem {
+	void *(*page)(const struct vfn_hostmem *hm, u64 addr);
+};
+
+u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
+		 struct vfn_buf *buf);
+void vfn_buf_copy(const struct vfn_buf *buf, void *lin, bool to_host);
+
+/**
+ * struct vfn_ns - the namespace's format
+ * @nsze: size in logical blocks
+ * @lba_shift: log2 of the logical block size (9 or 12)
+ */
+struct vfn_ns {
+	u64 nsze;
+	u8 lba_shift;
+};
+
+/**
+ * struct vfn_io_req - a decoded, validated NVM command
+ * @opcode: the NVM opcode
+ * @fua: Write: Force Unit Access
+ * @deallocate: Write Zeroes: deallocate the blocks (DEAC)
+ * @slba: first logical block
+ * @nlb: logical blocks (1-based)
+ * @pos_bytes: device byte offset of @slba
+ * @len_bytes: bytes covered
+ * @lpn: first backend page touched
+ * @nr_lpages: backend pages touched (partly or wholly)
+ * @full_lpn: first backend page wholly covered
+ * @nr_full: backend pages wholly covered (0 if none)
+ * @nr_ranges: Dataset Management: ranges in the host buffer (1-based)
+ */
+struct vfn_io_req {
+	u8 opcode;
+	bool fua;
+	bool deallocate;
+	u64 slba;
+	u64 nlb;
+	u64 pos_bytes;
+	u64 len_bytes;
+	u64 lpn;
+	u64 nr_lpages;
+	u64 full_lpn;
+	u64 nr_full;
+	u32 nr_ranges;
+};
+
+u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
+		  struct vfn_io_req *req);
+u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		  struct vfn_io_req *req);
+
+/**
+ * vfn_cdw() - a command dword, host order
+ * @cmd: the command
+ * @n: 10 to 15
+ *
+ * Return: CDWn.
+ */
+static inline u32 vfn_cdw(const struct nvme_command *cmd, int n)
+{
+	const __le32 *w = &cmd->common.cdw10;
+
+	return le32_to_cpu(w[n - 10]);
+}
+
+u16 vfn_admin_decode(const struct nvme_command *cmd);
+u16 vfn_check_log(const struct nvme_command *cmd, u32 *off, u32 *len);
+u16 vfn_decode_nr_queues(u32 cdw11, u32 *want);
+u16 vfn_check_new_queue(const struct nvme_command *cmd, u32 nr_ioq,
+			const struct vfn_queue *queues);
+u16 vfn_check_new_cq(const struct nvme_command *cmd, u32 nr_vec);
+u16 vfn_check_new_sq(const struct nvme_command *cmd,
+		     const struct vfn_queue *cqs);
+u16 vfn_check_delete(const struct nvme_command *cmd,
+		     const struct vfn_queue *sqs, const struct vfn_queue *cqs);
+
+#endif /* VFLASH_NVME_PROTO_H */

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the NVMe frontend's protocol logic (frontend_nvme/
+ * decode.c, prp.c, ring.c): every status a command can fail decoding
+ * with, PRP walking on crafted lists over fake host memory, and the queue
+ * rings' arithmetic and phase tags.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+
+#include "frontend_nvme/proto.h"
+
+#define DNR(x)		((x) | NVME_STATUS_DNR)
+
+/* ---- command decoding ---- */
+
+static const struct vfn_ns ns4k = { .nsze = 1000, .lba_shift = 12 };
+static const struct vfn_ns ns512 = { .nsze = 8000, .lba_shift = 9 };
+
+static struct nvme_command rw_cmd(u8 op, u64 slba, u32 nlb)
+{
+	struct nvme_command c = { };
+
+	c.rw.opcode = op;
+	c.rw.nsid = cpu_to_le32(1);
+	c.rw.slba = cpu_to_le64(slba);
+	c.rw.length = cpu_to_le16(nlb - 1);
+	return c;
+}
+
+static u16 io(const struct nvme_command *c, const struct vfn_ns *ns)
+{
+	struct vfn_io_req r;
+
+	return vfn_io_decode(c, ns, &r);
+}
+
+static void io_decode_fields(struct kunit *test)
+{
+	struct nvme_command c = rw_cmd(nvme_cmd_read, 10, 4);
+	struct vfn_io_req r;
+
+	KUNIT_ASSERT_EQ(test, vfn_io_decode(&c, &ns4k, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.opcode, nvme_cmd_read);
+	KUNIT_EXPECT_EQ(test, r.slba, 10ULL);
+	KUNIT_EXPECT_EQ(test, r.nlb, 4ULL);
+	KUNIT_EXPECT_EQ(test, r.pos_bytes, 10ULL << 12);
+	KUNIT_EXPECT_EQ(test, r.len_bytes, 4ULL << 12);
+	KUNIT_EXPECT_EQ(test, r.lpn, 10ULL);
+	KUNIT_EXPECT_EQ(test, r.nr_lpages, 4ULL);
+	KUNIT_EXPECT_FALSE(test, r.fua);
+
+	/* 512-byte blocks 9..16: bytes 4608..8703, pages 1 and 2, none whole. */
+	c = rw_cmd(nvme_cmd_write, 9, 8);
+	c.rw.control = cpu_to_le16(NVME_RW_FUA);
+	KUNIT_ASSERT_EQ(test, vfn_io_decode(&c, &ns512, &r), 0);
+	KUNIT_EXPECT_TRUE(test, r.fua);
+	KUNIT_EXPECT_EQ(test, r.pos_bytes, 4608ULL);
+	KUNIT_EXPECT_EQ(test, r.len_bytes, 4096ULL);
+	KUNIT_EXPECT_EQ(test, r.lpn, 1ULL);
+	KUNIT_EXPECT_EQ(test, r.nr_lpages, 2ULL);
+	KUNIT_EXPECT_EQ(test, r.nr_full, 0ULL);
+
+	c = rw_cmd(nvme_cmd_write_zeroes, 0, 100);
+	c.write_zeroes.control = cpu_to_le16(BIT(9));
+	KUNIT_ASSERT_EQ(test, vfn_io_decode(&c, &ns4k, &r), 0);
+	KUNIT_EXPECT_TRUE(test, r.deallocate);
+
+	memset(&c, 0, sizeof(c));
+	c.dsm.opcode = nvme_cmd_dsm;
+	c.dsm.nsid = cpu_to_le32(1);
+	c.dsm.nr = cpu_to_le32(2);
+	c.dsm.attributes = cpu_to_le32(NVME_DSMGMT_AD);
+	KUNIT_ASSERT_EQ(test, vfn_io_decode(&c, &ns4k, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.nr_ranges, 3U);
+	KUNIT_EXPECT_TRUE(test, r.deallocate);
+}
+
+static void io_decode_statuses(struct kunit *test)
+{
+	struct nvme_command c = rw_cmd(nvme_cmd_read, 0, 1);
+
+	c.common.flags = NVME_CMD_FUSE_FIRST;
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_FIELD));
+	c.common.flags = NVME_CMD_SGL_METABUF;
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_FIELD));
+	c.common.flags = 0;
+
+	c.common.opcode = 0x7f;
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_OPCODE));
+
+	c = rw_cmd(nvme_cmd_read, 0, 1);
+	c.rw.nsid = cpu_to_le32(2);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_NS));
+	c.rw.nsid = 0;
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_NS));
+	c.rw.nsid = cpu_to_le32(NVME_NSID_ALL);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_NS));
+	c.common.opcode = nvme_cmd_flush;
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), 0);
+
+	/* The last block is in range; one past it, or straddling, is not. */
+	c = rw_cmd(nvme_cmd_read, 999, 1);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), 0);
+	c = rw_cmd(nvme_cmd_read, 1000, 1);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_LBA_RANGE));
+	c = rw_cmd(nvme_cmd_write, 998, 3);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_LBA_RANGE));
+	c = rw_cmd(nvme_cmd_compare, U64_MAX, 2);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_LBA_RANGE));
+	c = rw_cmd(nvme_cmd_write_zeroes, 990, 11);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_LBA_RANGE));
+
+	/* MDTS: 512 KiB, whatever the block size. */
+	c = rw_cmd(nvme_cmd_read, 0, 128);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), 0);
+	c = rw_cmd(nvme_cmd_read, 0, 129);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_FIELD));
+	c = rw_cmd(nvme_cmd_write, 0, 1024);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns512), 0);
+	c = rw_cmd(nvme_cmd_write, 0, 1025);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns512), DNR(NVME_SC_INVALID_FIELD));
+	/* Write Zeroes moves no data: no MDTS limit. */
+	c = rw_cmd(nvme_cmd_write_zeroes, 0, 1000);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), 0);
+}
+
+static void lba_range_pages(struct kunit *test)
+{
+	static const struct {
+		u64 slba, nlb, lpn, nr, full_lpn, nr_full;
+	} cases[] = {
+		{ 0, 8, 0, 1, 0, 1 },		/* one whole page */
+		{ 0, 1, 0, 1, 0, 0 },		/* its first block */
+		{ 7, 1, 0, 1, 1, 0 },		/* its last block */
+		{ 7, 2, 0, 2, 1, 0 },		/* across a boundary */
+		{ 7, 10, 0, 3, 1, 1 },		/* partial, whole, partial */
+		{ 8, 12, 1, 2, 1, 1 },		/* whole, then partial */
+		{ 4, 12, 0, 2, 1, 1 },		/* partial, then whole */
+	};
+	struct vfn_io_req r;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		KUNIT_ASSERT_EQ(test, vfn_lba_range(&ns512, cases[i].slba,
+						    cases[i].nlb, &r), 0);
+		KUNIT_EXPECT_EQ_MSG(test, r.lpn, cases[i].lpn, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, r.nr_lpages, cases[i].nr, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, r.full_lpn, cases[i].full_lpn,
+				    "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, r.nr_full, cases[i].nr_full,
+				    "case %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, vfn_lba_range(&ns512, 0, 0, &r),
+			DNR(NVME_SC_LBA_RANGE));
+	KUNIT_EXPECT_EQ(test, vfn_lba_range(&ns512, 7999, 1, &r), 0);
+	KUNIT_EXPECT_EQ(test, vfn_lba_range(&ns512, 7999, 2, &r),
+			DNR(NVME_SC_LBA_RANGE));
+}
+
+static struct nvme_command admin_cmd(u8 op, u32 nsid, u32 cdw10, u32 cdw11)
+{
+	struct nvme_command c = { };
+
+	c.common.opcode = op;
+	c.common.nsid = cpu_to_le32(nsid);
+	c.common.cdw10 = cpu_to_le32(cdw10);
+	c.common.cdw11 = cpu_to_le32(cdw11);
+	return c;
+}
+
+static void admin_decode_statuses(struct kunit *test)
+{
+	struct nvme_command c = admin_cmd(0x7f, 0, 0, 0);
+	u32 off = 0, len = 0, want = 0;
+
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_OPCODE));
+	c = admin_cmd(nvme_admin_identify, 0, NVME_ID_CNS_CTRL, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c.common.flags = NVME_CMD_FUSE_SECOND;
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+
+	/* Identify: CNS, NSID and CSI. */
+	c = admin_cmd(nvme_admin_identify, 1, 0x10, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c = admin_cmd(nvme_admin_identify, 1, NVME_ID_CNS_NS, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_identify, NVME_NSID_ALL, NVME_ID_CNS_NS, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_identify, 2, NVME_ID_CNS_NS, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
+	c = admin_cmd(nvme_admin_identify, 0xfffffffe,
+		      NVME_ID_CNS_NS_ACTIVE_LIST, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c = admin_cmd(nvme_admin_identify, 0, NVME_ID_CNS_NS_ACTIVE_LIST, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_identify, 2, NVME_ID_CNS_NS_DESC_LIST, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
+	c = admin_cmd(nvme_admin_identify, 1, NVME_ID_CNS_CS_NS, 0);
+	c.identify.csi = NVME_CSI_ZNS;
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c.identify.csi = NVME_CSI_NVM;
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+
+	/* Features: the id, and Save. */
+	c = admin_cmd(nvme_admin_set_features, 0, NVME_FEAT_VOLATILE_WC, 1);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_set_features, 0,
+		      NVME_FEAT_VOLATILE_WC | BIT(31), 1);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c),
+			DNR(NVME_SC_FEATURE_NOT_SAVEABLE));
+	c = admin_cmd(nvme_admin_get_features, 0, 0x7f, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vfn_decode_nr_queues(0x0007 | 3 << 16, &want), 0);
+	KUNIT_EXPECT_EQ(test, want, 8U);
+	KUNIT_EXPECT_EQ(test, vfn_decode_nr_queues(0xffff, &want),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vfn_decode_nr_queues(0xffffU << 16, &want),
+			DNR(NVME_SC_INVALID_FIELD));
+
+	/* Get Log Page: the page, then offset and length within 4 KiB. */
+	c = admin_cmd(nvme_admin_get_log_page, NVME_NSID_ALL,
+		      NVME_LOG_SMART | 127 << 16, 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_log(&c, &off, &len), 0);
+	KUNIT_EXPECT_EQ(test, off, 0U);
+	KUNIT_EXPECT_EQ(test, len, 512U);
+	c.common.cdw12 = cpu_to_le32(3584);
+	KUNIT_EXPECT_EQ(test, vfn_check_log(&c, &off, &len), 0);
+	KUNIT_EXPECT_EQ(test, off, 3584U);
+	c.common.cdw12 = cpu_to_le32(3588);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c.common.cdw12 = cpu_to_le32(2);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c.common.cdw12 = 0;
+	c.common.cdw13 = cpu_to_le32(1);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c = admin_cmd(nvme_admin_get_log_page, 0, NVME_LOG_ERROR, 1);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c = admin_cmd(nvme_admin_get_log_page, 0, 0x7f, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c),
+			DNR(NVME_SC_INVALID_LOG_PAGE));
+}
+
+static void queue_checks(struct kunit *test)
+{
+	struct vfn_queue *sqs, *cqs;
+	struct nvme_command c;
+
+	sqs = kunit_kzalloc(test, sizeof(*sqs) * (VFN_MAX_IOQ + 1), GFP_KERNEL);
+	cqs = kunit_kzalloc(test, sizeof(*cqs) * (VFN_MAX_IOQ + 1), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sqs);
+	KUNIT_ASSERT_NOT_NULL(test, cqs);
+	cqs[0].live = true;
+	cqs[1].live = true;
+
+	/* Create I/O CQ 2, 64 entries, contiguous, vector 2. */
+	c = admin_cmd(nvme_admin_create_cq, 0, 2 | 63 << 16,
+		      NVME_QUEUE_PHYS_CONTIG | NVME_CQ_IRQ_ENABLED | 2 << 16);
+	c.common.dptr.prp1 = cpu_to_le64(0x10000);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs), 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_cq(&c, VFN_NR_VEC), 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 1, cqs),
+			DNR(NVME_SC_QID_INVALID));
+	c.common.cdw10 = cpu_to_le32(1 | 63 << 16);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs),
+			DNR(NVME_SC_QID_INVALID));
+	c.common.cdw10 = cpu_to_le32(63 << 16);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs),
+			DNR(NVME_SC_QID_INVALID));
+	c.common.cdw10 = cpu_to_le32(2);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs),
+			DNR(NVME_SC_QUEUE_SIZE));
+	c.common.cdw10 = cpu_to_le32(2 | (VFN_MQES + 1) << 16);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs),
+			DNR(NVME_SC_QUEUE_SIZE));
+	c.common.cdw10 = cpu_to_le32(2 | VFN_MQES << 16);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs), 0);
+	c.common.dptr.prp1 = cpu_to_le64(0x10200);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs),
+			DNR(NVME_SC_INVALID_FIELD));
+	c.common.dptr.prp1 = cpu_to_le64(0x10000);
+	c.common.cdw11 = cpu_to_le32(NVME_CQ_IRQ_ENABLED);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs),
+			DNR(NVME_SC_INVALID_FIELD));
+	c.common.cdw11 = cpu_to_le32(NVME_QUEUE_PHYS_CONTIG |
+				     NVME_CQ_IRQ_ENABLED | VFN_NR_VEC << 16);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_cq(&c, VFN_NR_VEC),
+			DNR(NVME_SC_INVALID_VECTOR));
+	/* A vector is only checked when interrupts are on. */
+	c.common.cdw11 = cpu_to_le32(NVME_QUEUE_PHYS_CONTIG | VFN_NR_VEC << 16);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_cq(&c, VFN_NR_VEC), 0);
+
+	/* Create I/O SQ: its CQ must exist. */
+	c = admin_cmd(nvme_admin_create_sq, 0, 1 | 63 << 16,
+		      NVME_QUEUE_PHYS_CONTIG | 1 << 16);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_sq(&c, cqs), 0);
+	c.common.cdw11 = cpu_to_le32(NVME_QUEUE_PHYS_CONTIG | 3 << 16);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_sq(&c, cqs),
+			DNR(NVME_SC_CQ_INVALID));
+	c.common.cdw11 = cpu_to_le32(NVME_QUEUE_PHYS_CONTIG);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_sq(&c, cqs),
+			DNR(NVME_SC_CQ_INVALID));
+
+	/* Delete: id 0, missing queues, a CQ still in use. */
+	sqs[1].live = true;
+	sqs[1].cqid = 1;
+	c = admin_cmd(nvme_admin_delete_cq, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_delete(&c, sqs, cqs),
+			DNR(NVME_SC_INVALID_QUEUE));
+	c = admin_cmd(nvme_admin_delete_sq, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_delete(&c, sqs, cqs), 0);
+	sqs[1].live = false;
+	KUNIT_EXPECT_EQ(test, vfn_check_delete(&c, sqs, cqs),
+			DNR(NVME_SC_QID_INVALID));
+	c = admin_cmd(nvme_admin_delete_cq, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_delete(&c, sqs, cqs), 0);
+	c = admin_cmd(nvme_admin_delete_cq, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_delete(&c, sqs, cqs),
+			DNR(NVME_SC_QID_INVALID));
+	c = admin_cmd(nvme_admin_delete_cq, 0, VFN_MAX_IOQ + 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_delete(&c, sqs, cqs),
+			DNR(NVME_SC_QID_INVALID));
+}
+
+/* ---- PRP walking over fake host memory ---- */
+
+#define HOST_BASE	0x100000ULL
+#define HOST_PAGES	80
+#define PG		VFN_HOST_PAGE
+
+/* Host pages HOST_BASE.. are RAM; page @hole is not; nothing else is. */
+struct fake_host {
+	struct vfn_hostmem hm;
+	u8 *mem;
+	int hole;
+};
+
+static void *fake_page(const struct vfn_hostmem *hm, u64 addr)
+{
+	const struct fake_host *h = container_of(hm, struct fake_host, hm);
+	u64 i = (addr - HOST_BASE) / PG;
+
+	if (addr < HOST_BASE || i >= HOST_PAGES || (int)i == h->hole)
+		return NULL;
+	return h->mem + (addr - HOST_BASE);
+}
+
+static struct fake_host *fake_host(struct kunit *test)
+{
+	struct fake_host *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->mem = kunit_kzalloc(test, HOST_PAGES * PG, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h->mem);
+	h->hm.page = fake_page;
+	h->hole = -1;
+	return h;
+}
+
+static u64 page_addr(int i)
+{
+	return HOST_BASE + (u64)i * PG;
+}
+
+/* Write a PRP entry at host address @at. */
+static void put_entry(struct fake_host *h, u64 at, u64 val)
+{
+	__le64 *e = (__le64 *)(h->mem + (at - HOST_BASE));
+
+	*e = cpu_to_le64(val);
+}
+
+static struct vfn_buf *new_buf(struct kunit *test)
+{
+	struct vfn_buf *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	return b;
+}
+
+static void expect_seg(struct kunit *test, struct fake_host *h,
+		       const struct vfn_buf *b, u32 i, u64 addr, u32 len)
+{
+	KUNIT_ASSERT_LT(test, i, b->nr);
+	KUNIT_EXPECT_PTR_EQ(test, b->seg[i].kva,
+			    (void *)(h->mem + (addr - HOST_BASE)));
+	KUNIT_EXPECT_EQ(test, b->seg[i].len, len);
+}
+
+static void prp_one_and_two_pages(struct kunit *test)
+{
+	struct fake_host *h = fake_host(test);
+	struct vfn_buf *b = new_buf(test);
+
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), 0, PG, b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, 1U);
+	expect_seg(test, h, b, 0, page_addr(1), PG);
+
+	/* An offset into PRP1 spills into PRP2's page. */
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1) + 0x200,
+					   page_addr(7), PG, b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, 2U);
+	expect_seg(test, h, b, 0, page_addr(1) + 0x200, PG - 0x200);
+	expect_seg(test, h, b, 1, page_addr(7), 0x200);
+
+	/* Short transfers stay in PRP1. */
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1) + 0x100,
+					   0xdead, 512, b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, 1U);
+	expect_seg(test, h, b, 0, page_addr(1) + 0x100, 512);
+
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, 0, 0, 0, b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, 0U);
+}
+
+static void prp_list(struct kunit *test)
+{
+	struct fake_host *h = fake_host(test);
+	struct vfn_buf *b = new_buf(test);
+	u64 list = page_addr(2);
+
+	/* Three pages: PRP2 is a list of two entries. */
+	put_entry(h, list, page_addr(10));
+	put_entry(h, list + 8, page_addr(11));
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1) + 0x800, list,
+					   2 * PG + 0x800, b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, 3U);
+	expect_seg(test, h, b, 0, page_addr(1) + 0x800, 0x800);
+	expect_seg(test, h, b, 1, page_addr(10), PG);
+	expect_seg(test, h, b, 2, page_addr(11), PG);
+
+	/* The last data page may be partial. */
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
+					   2 * PG + 100, b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, 3U);
+	expect_seg(test, h, b, 2, page_addr(11), 100);
+}
+
+static void prp_list_chains_when_full(struct kunit *test)
+{
+	struct fake_host *h = fake_host(test);
+	struct vfn_buf *b = new_buf(test);
+	/* A list in the last 256 bytes of a page holds 32 entries. */
+	u64 list1 = page_addr(3) + PG - 256, list2 = page_addr(4) + 0x40;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		put_entry(h, list1 + 8 * i, page_addr(40 + i));
+	/* Exactly 32 more pages: the list is full, no chaining. */
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list1,
+					   33 * PG, b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, 33U);
+	expect_seg(test, h, b, 32, page_addr(71), PG);
+
+	/* 40 more pages: 31 entries, then the last slot chains to list2. */
+	put_entry(h, list1 + 8 * 31, list2);
+	for (i = 0; i < 9; i++)
+		put_entry(h, list2 + 8 * i, page_addr(20 + i));
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list1,
+					   41 * PG, b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, 41U);
+	expect_seg(test, h, b, 31, page_addr(70), PG);
+	expect_seg(test, h, b, 32, page_addr(20), PG);
+	expect_seg(test, h, b, 40, page_addr(28), PG);
+
+	/* A chain that points back at itself ends with the length. */
+	put_entry(h, list1 + 8 * 31, list1);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list1,
+					   VFN_MAX_XFER_BYTES, b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, VFN_MAX_XFER_BYTES / PG);
+}
+
+static void prp_malformed(struct kunit *test)
+{
+	struct fake_host *h = fake_host(test);
+	struct vfn_buf *b = new_buf(test);
+	u64 list = page_addr(2);
+
+	put_entry(h, list, page_addr(10));
+	put_entry(h, list + 8, page_addr(11) + 0x10);	/* misaligned */
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1) + 2, 0, 8, b),
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1),
+					   page_addr(7) + 0x10, 2 * PG, b),
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list + 4,
+					   3 * PG, b),
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
+					   3 * PG, b),
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
+	KUNIT_EXPECT_EQ(test, b->nr, 0U);
+
+	/* Pages the device may not touch: data, the list, and beyond. */
+	put_entry(h, list + 8, page_addr(11));
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
+					   3 * PG, b), 0);
+	h->hole = 11;
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
+					   3 * PG, b), NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_EQ(test, b->nr, 0U);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(11), 0, PG, b),
+			NVME_SC_DATA_XFER_ERROR);
+	h->hole = 2;
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
+					   3 * PG, b), NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, 0x1000, 0, PG, b),
+			NVME_SC_DATA_XFER_ERROR);
+
+	/* Longer than MDTS. */
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
+					   VFN_MAX_XFER_BYTES + 1, b),
+			DNR(NVME_SC_INVALID_FIELD));
+}
+
+static void prp_chain_pointer_misaligned(struct kunit *test)
+{
+	struct fake_host *h = fake_host(test);
+	struct vfn_buf *b = new_buf(test);
+	u64 list = page_addr(3) + PG - 64;	/* 8 entries */
+	int i;
+
+	for (i = 0; i < 7; i++)
+		put_entry(h, list + 8 * i, page_addr(40 + i));
+	put_entry(h, list + 8 * 7, page_addr(4) + 4);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
+					   12 * PG, b),
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
+	KUNIT_EXPECT_EQ(test, b->nr, 0U);
+}
+
+static void buf_copy_round_trip(struct kunit *test)
+{
+	struct fake_host *h = fake_host(test);
+	struct vfn_buf *b = new_buf(test);
+	u8 *src = kunit_kzalloc(test, 2 * PG, GFP_KERNEL);
+	u8 *dst = kunit_kzalloc(test, 2 * PG, GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	for (i = 0; i < 2 * PG; i++)
+		src[i] = i * 7 + 3;
+	KUNIT_ASSERT_EQ(test, vfn_prp_walk(&h->hm, page_addr(5) + 0x300,
+					   page_addr(9), PG + 0x300, b), 0);
+	vfn_buf_copy(b, src, true);
+	KUNIT_EXPECT_EQ(test, memcmp(h->mem + 5 * PG + 0x300, src, PG - 0x300),
+			0);
+	KUNIT_EXPECT_EQ(test, memcmp(h->mem + 9 * PG, src + PG - 0x300,
+				     0x600), 0);
+	/* Nothing beyond the transfer was written. */
+	KUNIT_EXPECT_EQ(test, h->mem[9 * PG + 0x600], 0);
+	vfn_buf_copy(b, dst, false);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, PG + 0x300), 0);
+}
+
+/* ---- queue rings ---- */
+
+static void sq_avail(struct kunit *test)
+{
+	struct vfn_queue sq = { .size = 8 };
+
+	KUNIT_EXPECT_EQ(test, vfn_sq_avail(&sq, 0), 0U);
+	KUNIT_EXPECT_EQ(test, vfn_sq_avail(&sq, 7), 7U);
+	sq.head = 5;
+	KUNIT_EXPECT_EQ(test, vfn_sq_avail(&sq, 2), 5U);
+	KUNIT_EXPECT_EQ(test, vfn_sq_avail(&sq, 5), 0U);
+	KUNIT_EXPECT_EQ(test, vfn_sq_avail(&sq, 6), 1U);
+	/* A doorbell beyond the queue is ignored. */
+	KUNIT_EXPECT_EQ(test, vfn_sq_avail(&sq, 8), 0U);
+	KUNIT_EXPECT_EQ(test, vfn_sq_avail(&sq, 0xffffffff), 0U);
+	KUNIT_EXPECT_EQ(test, vfn_ring_next(6, 8), 7U);
+	KUNIT_EXPECT_EQ(test, vfn_ring_next(7, 8), 0U);
+}
+
+static void cq_post_phase_and_full(struct kunit *test)
+{
+	struct nvme_completion *e = kunit_kzalloc(test, 4 * sizeof(*e),
+						  GFP_KERNEL);
+	struct vfn_queue cq = { .kva = e, .size = 4, .phase = 1 };
+	struct nvme_completion in = { };
+	u16 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (i = 0; i < 3; i++) {
+		in.command_id = i;
+		KUNIT_EXPECT_TRUE(test, vfn_cq_post(&cq, 0, &in, 0));
+	}
+	/* Three of four slots: full until the host moves its head. */
+	in.command_id = 3;
+	KUNIT_EXPECT_FALSE(test, vfn_cq_post(&cq, 0, &in, 0));
+	KUNIT_EXPECT_FALSE(test, vfn_cq_post(&cq, 9, &in, 0));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(e[0].status), 1);
+	KUNIT_EXPECT_EQ(test, e[2].command_id, 2);
+	in.result.u32 = cpu_to_le32(0xabcd);
+	in.sq_head = cpu_to_le16(17);
+	in.sq_id = cpu_to_le16(3);
+	KUNIT_EXPECT_TRUE(test, vfn_cq_post(&cq, 2, &in,
+					    DNR(NVME_SC_LBA_RANGE)));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(e[3].status),
+			DNR(NVME_SC_LBA_RANGE) << 1 | 1);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e[3].result.u32), 0xabcdU);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(e[3].sq_head), 17);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(e[3].sq_id), 3);
+	/* Wrapped: the next entry carries the inverted phase. */
+	KUNIT_EXPECT_EQ(test, cq.tail, 0U);
+	KUNIT_EXPECT_EQ(test, cq.phase, 0);
+	in.command_id = 4;
+	KUNIT_EXPECT_TRUE(test, vfn_cq_post(&cq, 2, &in, 0));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(e[0].status), 0);
+	KUNIT_EXPECT_EQ(test, e[0].command_id, 4);
+	KUNIT_EXPECT_FALSE(test, vfn_cq_post(&cq, 2, &in, 0));
+}
+
+static struct kunit_case nvme_test_cases[] = {
+	KUNIT_CASE(io_decode_fields),
+	KUNIT_CASE(io_decode_statuses),
+	KUNIT_CASE(lba_range_pages),
+	KUNIT_CASE(admin_decode_statuses),
+	KUNIT_CASE(queue_checks),
+	KUNIT_CASE(prp_one_and_two_pages),
+	KUNIT_CASE(prp_list),
+	KUNIT_CASE(prp_list_chains_when_full),
+	KUNIT_CASE(prp_malformed),
+	KUNIT_CASE(prp_chain_pointer_misaligned),
+	KUNIT_CASE(buf_copy_round_trip),
+	KUNIT_CASE(sq_avail),
+	KUNIT_CASE(cq_post_phase_and_full),
+	{}
+};
+
+static struct kunit_suite nvme_test_suite = {
+	.name = "vflash-nvme",
+	.test_cases = nvme_test_cases,
+};
+kunit_test_suite(nvme_test_suite);
