@@ -633,4 +633,5 @@ static struct kunit_suite nvme_test_suite = {
 	.name = "vflash-nvme",
 	.test_cases = nvme_test_cases,
 };
+
 kunit_test_suite(nvme_test_suite);
