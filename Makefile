@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make            build vflash.ko against KDIR
+# make            build vflash.ko against KDIR, and scripts/bench/mmap_lat
 # make check      the whole test suite (build, KUnit, VM suites)
 # make kunit      KUnit suites under UML only
 # make vmtest     VM suites only (VMTEST=<suite> picks one)
@@ -13,10 +13,16 @@
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
-.PHONY: all modules clean check check-debug kunit vmtest sparse checkpatch \
+.PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend
 
-all: modules
+all: modules tools
+
+tools: scripts/bench/mmap_lat
+
+# A static binary, so the test VM's initramfs needs no libraries for it.
+scripts/bench/mmap_lat: scripts/bench/mmap_lat.c
+	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
 
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers found: run scripts/setup.sh or pass KDIR=" >&2; exit 1; }
@@ -24,7 +30,7 @@ modules:
 
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
-	rm -rf build
+	rm -rf build scripts/bench/mmap_lat
 
 check:
 	scripts/check.sh

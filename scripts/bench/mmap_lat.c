@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap_lat: per-access latency of memory reached through mmap, for
+ * comparing the CXL frontend's /dev/vflash0 with plain devdax and with
+ * anonymous memory in one run.
+ *
+ * Each thread makes --accesses loads (or stores) at 4 KiB stride, one
+ * 8-byte word per page at a line offset of its own, over a working set of
+ * --ws bytes at the start of the mapping: random pages (rand), a random
+ * cyclic pointer chase through the pages (chase: each load's address
+ * comes from the previous load), or in order (seq). Each access is timed
+ * with CLOCK_MONOTONIC; the histogram is log-linear (16 steps per power of
+ * two), so percentiles are within 1/16 of the true value.
+ *
+ * --first-touch: no warm-up, each page of the working set is accessed
+ * exactly once in random order (the threads split the pages): every access
+ * is a first touch, i.e. a page fault in a fresh mapping.
+ *
+ * Output, one line of key=value pairs: p50_ns p99_ns p999_ns mean_ns,
+ * and mops (million accesses per second, all threads, timer included).
+ * --cdf FILE writes "latency_ns cumulative_fraction" per histogram step.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE		4096UL
+#define SUB_SHIFT	4
+#define BUCKETS		(64 << SUB_SHIFT)
+#define MAX_THREADS	256
+
+enum mode { RAND, CHASE, SEQ };
+
+struct opts {
+	const char *target;
+	uint64_t map_bytes;
+	uint64_t ws_bytes;
+	uint64_t accesses;
+	unsigned int threads;
+	enum mode mode;
+	int write;
+	int first_touch;
+	int warm;
+	const char *cdf;
+	uint64_t seed;
+};
+
+struct thread {
+	pthread_t tid;
+	unsigned int id;
+	const struct opts *o;
+	volatile uint8_t *base;
+	uint64_t *order;	/* first-touch: the pages, shuffled */
+	uint64_t nr_order;
+	uint64_t hist[BUCKETS];
+	uint64_t sum_ns;
+	uint64_t count;
+	uint64_t sink;
+};
+
+static pthread_barrier_t start_line;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+/* Log-linear bucket of @v: 16 linear steps per power of two. */
+static unsigned int bucket(uint64_t v)
+{
+	unsigned int msb;
+
+	if (v < (1U << SUB_SHIFT))
+		return v;
+	msb = 63 - __builtin_clzll(v);
+	return ((msb - SUB_SHIFT + 1) << SUB_SHIFT) |
+	       ((v >> (msb - SUB_SHIFT)) & ((1U << SUB_SHIFT) - 1));
+}
+
+/* The smallest value that falls in bucket @b. */
+static uint64_t bucket_floor(unsigned int b)
+{
+	unsigned int e = b >> SUB_SHIFT, m = b & ((1U << SUB_SHIFT) - 1);
+
+	if (!e)
+		return m;
+	return (uint64_t)((1U << SUB_SHIFT) | m) << (e - 1);
+}
+
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 0);
+
+	switch (*end) {
+	case 'G': case 'g':
+		v <<= 10;
+		/* fall through */
+	case 'M': case 'm':
+		v <<= 10;
+		/* fall through */
+	case 'K': case 'k':
+		v <<= 10;
+		end++;
+		break;
+	default:
+		break;
+	}
+	if (*end || end == s) {
+		fprintf(stderr, "mmap_lat: bad size '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static void shuffle(uint64_t *a, uint64_t n, uint64_t *seed)
+{
+	uint64_t i, j, t;
+
+	for (i = n - 1; i > 0 && n; i--) {
+		j = xorshift(seed) % (i + 1);
+		t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+static inline uint64_t touch(struct thread *t, uint64_t page, unsigned int line)
+{
+	volatile uint64_t *w = (volatile uint64_t *)(t->base + page * PAGE +
+						     line * 64);
+
+	if (t->o->write) {
+		*w = page;
+		return page;
+	}
+	return *w;
+}
+
+static void record(struct thread *t, uint64_t ns)
+{
+	t->hist[bucket(ns)]++;
+	t->sum_ns += ns;
+	t->count++;
+}
+
+static void *run(void *arg)
+{
+	struct thread *t = arg;
+	const struct opts *o = t->o;
+	uint64_t pages = o->ws_bytes / PAGE, seed = o->seed + 7919 * t->id;
+	unsigned int line = t->id % (PAGE / 64);
+	uint64_t i, p = 0, t0, t1;
+
+	/* The chase's links live in word 0 of each page. */
+	if (o->mode == CHASE)
+		line = 0;
+	if (o->warm && !o->first_touch)
+		for (i = t->id; i < pages; i += o->threads)
+			t->sink += touch(t, i, line);
+	pthread_barrier_wait(&start_line);
+
+	if (o->first_touch) {
+		for (i = 0; i < t->nr_order; i++) {
+			t0 = now_ns();
+			t->sink += touch(t, t->order[i], line);
+			t1 = now_ns();
+			record(t, t1 - t0);
+		}
+		return NULL;
+	}
+	p = xorshift(&seed) % pages;
+	for (i = 0; i < o->accesses; i++) {
+		t0 = now_ns();
+		switch (o->mode) {
+		case RAND:
+			p = xorshift(&seed) % pages;
+			t->sink += touch(t, p, line);
+			break;
+		case CHASE:
+			p = *(volatile uint64_t *)(t->base + p * PAGE);
+			break;
+		case SEQ:
+			p = p + 1 == pages ? 0 : p + 1;
+			t->sink += touch(t, p, line);
+			break;
+		}
+		t1 = now_ns();
+		record(t, t1 - t0);
+	}
+	t->sink += p;
+	return NULL;
+}
+
+/* A random cyclic permutation of the pages, written into the pages. */
+static void build_chase(volatile uint8_t *base, uint64_t pages, uint64_t *seed)
+{
+	uint64_t *perm = malloc(pages * sizeof(*perm)), i;
+
+	if (!perm) {
+		perror("mmap_lat: malloc");
+		exit(1);
+	}
+	for (i = 0; i < pages; i++)
+		perm[i] = i;
+	shuffle(perm, pages, seed);
+	for (i = 0; i < pages; i++)
+		*(volatile uint64_t *)(base + perm[i] * PAGE) =
+			perm[(i + 1) % pages];
+	free(perm);
+}
+
+static uint64_t percentile(const uint64_t *hist, uint64_t total, double q)
+{
+	uint64_t want = (uint64_t)(q * total), seen = 0;
+	unsigned int b;
+
+	if (want >= total)
+		want = total - 1;
+	for (b = 0; b < BUCKETS; b++) {
+		seen += hist[b];
+		if (seen > want)
+			return bucket_floor(b);
+	}
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: mmap_lat --target PATH|anon [--map-size BYTES] --ws BYTES\n"
+		"       [--threads T] [--accesses N] [--mode rand|chase|seq]\n"
+		"       [--write] [--first-touch] [--no-warm] [--cdf FILE]\n"
+		"       [--seed S]\n");
+	exit(2);
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "target", required_argument, NULL, 't' },
+		{ "map-size", required_argument, NULL, 'm' },
+		{ "ws", required_argument, NULL, 'w' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "accesses", required_argument, NULL, 'n' },
+		{ "mode", required_argument, NULL, 'M' },
+		{ "write", no_argument, NULL, 'W' },
+		{ "first-touch", no_argument, NULL, 'f' },
+		{ "no-warm", no_argument, NULL, 'N' },
+		{ "cdf", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct opts) { .threads = 1, .accesses = 1000000, .warm = 1,
+			     .seed = 0x9e3779b97f4a7c15ULL };
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 't': o->target = optarg; break;
+		case 'm': o->map_bytes = parse_size(optarg); break;
+		case 'w': o->ws_bytes = parse_size(optarg); break;
+		case 'T': o->threads = strtoul(optarg, NULL, 0); break;
+		case 'n': o->accesses = parse_size(optarg); break;
+		case 'M':
+			if (!strcmp(optarg, "rand"))
+				o->mode = RAND;
+			else if (!strcmp(optarg, "chase"))
+				o->mode = CHASE;
+			else if (!strcmp(optarg, "seq"))
+				o->mode = SEQ;
+			else
+				usage();
+			break;
+		case 'W': o->write = 1; break;
+		case 'f': o->first_touch = 1; break;
+		case 'N': o->warm = 0; break;
+		case 'c': o->cdf = optarg; break;
+		case 's': o->seed = strtoull(optarg, NULL, 0) | 1; break;
+		default: usage();
+		}
+	}
+	if (!o->target || !o->ws_bytes || o->ws_bytes % PAGE ||
+	    !o->threads || o->threads > MAX_THREADS || !o->accesses)
+		usage();
+	if (!o->map_bytes)
+		o->map_bytes = o->ws_bytes;
+	if (o->ws_bytes > o->map_bytes) {
+		fprintf(stderr, "mmap_lat: --ws is larger than --map-size\n");
+		exit(2);
+	}
+	if (o->first_touch && o->mode == CHASE) {
+		fprintf(stderr, "mmap_lat: --first-touch takes rand or seq\n");
+		exit(2);
+	}
+}
+
+static volatile uint8_t *map_target(const struct opts *o)
+{
+	void *p;
+	int fd;
+
+	if (!strcmp(o->target, "anon")) {
+		p = mmap(NULL, o->map_bytes, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	} else {
+		fd = open(o->target, O_RDWR);
+		if (fd < 0) {
+			fprintf(stderr, "mmap_lat: %s: %s\n", o->target,
+				strerror(errno));
+			exit(1);
+		}
+		p = mmap(NULL, o->map_bytes, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, fd, 0);
+		close(fd);
+	}
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "mmap_lat: mmap %s: %s\n", o->target,
+			strerror(errno));
+		exit(1);
+	}
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	static struct thread th[MAX_THREADS];
+	static uint64_t hist[BUCKETS];
+	uint64_t pages, total = 0, sum = 0, sink = 0, *order = NULL, i, seed;
+	uint64_t t0, t1, per;
+	volatile uint8_t *base;
+	struct opts o;
+	unsigned int k, b;
+	FILE *f;
+
+	parse(argc, argv, &o);
+	pages = o.ws_bytes / PAGE;
+	seed = o.seed;
+	base = map_target(&o);
+	if (o.mode == CHASE)
+		build_chase(base, pages, &seed);
+	if (o.first_touch) {
+		order = malloc(pages * sizeof(*order));
+		if (!order) {
+			perror("mmap_lat: malloc");
+			return 1;
+		}
+		for (i = 0; i < pages; i++)
+			order[i] = i;
+		if (o.mode == RAND)
+			shuffle(order, pages, &seed);
+	}
+	pthread_barrier_init(&start_line, NULL, o.threads + 1);
+	per = (pages + o.threads - 1) / o.threads;
+	for (k = 0; k < o.threads; k++) {
+		th[k].id = k;
+		th[k].o = &o;
+		th[k].base = base;
+		if (order && k * per < pages) {
+			th[k].order = order + k * per;
+			th[k].nr_order = pages - k * per < per ? pages - k * per : per;
+		}
+		if (pthread_create(&th[k].tid, NULL, run, &th[k])) {
+			perror("mmap_lat: pthread_create");
+			return 1;
+		}
+	}
+	pthread_barrier_wait(&start_line);
+	t0 = now_ns();
+	for (k = 0; k < o.threads; k++)
+		pthread_join(th[k].tid, NULL);
+	t1 = now_ns();
+
+	for (k = 0; k < o.threads; k++) {
+		for (b = 0; b < BUCKETS; b++)
+			hist[b] += th[k].hist[b];
+		total += th[k].count;
+		sum += th[k].sum_ns;
+		sink += th[k].sink;
+	}
+	if (!total) {
+		fprintf(stderr, "mmap_lat: no accesses\n");
+		return 1;
+	}
+	printf("target=%s mode=%s%s threads=%u ws_bytes=%llu accesses=%llu p50_ns=%llu p99_ns=%llu p999_ns=%llu mean_ns=%llu mops=%.3f sink=%llu\n",
+	       o.target, o.mode == RAND ? "rand" : o.mode == CHASE ? "chase" : "seq",
+	       o.first_touch ? "-first-touch" : "", o.threads,
+	       (unsigned long long)o.ws_bytes, (unsigned long long)total,
+	       (unsigned long long)percentile(hist, total, 0.50),
+	       (unsigned long long)percentile(hist, total, 0.99),
+	       (unsigned long long)percentile(hist, total, 0.999),
+	       (unsigned long long)(sum / total),
+	       total * 1000.0 / (double)(t1 - t0),
+	       (unsigned long long)(sink & 0xff));
+	if (o.cdf) {
+		uint64_t seen = 0;
+
+		f = fopen(o.cdf, "w");
+		if (!f) {
+			fprintf(stderr, "mmap_lat: %s: %s\n", o.cdf, strerror(errno));
+			return 1;
+		}
+		fprintf(f, "# latency_ns cumulative_fraction (%s)\n", o.target);
+		for (b = 0; b < BUCKETS; b++) {
+			if (!hist[b])
+				continue;
+			seen += hist[b];
+			fprintf(f, "%llu %.6f\n",
+				(unsigned long long)bucket_floor(b),
+				(double)seen / total);
+		}
+		fclose(f);
+	}
+	munmap((void *)base, o.map_bytes);
+	free(order);
+	return 0;
+}
