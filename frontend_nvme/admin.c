@@ -60,7 +60,7 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->ver = cpu_to_le32(0x00010400);
 	id->cntrltype = 1;
 	id->acl = 3;
-	id->aerl = 3;
+	id->aerl = VFN_AERL;
 	id->frmw = 0x03;
 	id->avscc = 1;
 	id->wctemp = cpu_to_le16(0x157);
@@ -341,11 +341,11 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		sc = 0;
 		break;
 	case nvme_admin_async_event:
-		if (c->nr_aer > 3) {
+		if (c->nr_aer > VFN_AERL) {
 			sc = SC(NVME_SC_ASYNC_LIMIT);
 			break;
 		}
-		c->nr_aer++;
+		c->aer_cid[c->nr_aer++] = cmd->common.command_id;
 		out->due_ns = U64_MAX;	/* no events to report: held */
 		return;
 	default:

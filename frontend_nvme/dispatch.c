@@ -226,6 +226,20 @@ static void enable(struct vfn_ctrl *c, u32 cc)
 	vfn_set_reg32(c, NVME_REG_CSTS, NVME_CSTS_RDY);
 }
 
+/* Complete the held Asynchronous Event Requests with Abort Requested. */
+static void abort_aers(struct vfn_ctrl *c)
+{
+	struct vfn_cmd rec = { .due_ns = 0, .sc = NVME_SC_ABORT_REQ,
+			       .gen = c->cq[0].gen };
+
+	while (c->nr_aer) {
+		rec.cqe.command_id = c->aer_cid[--c->nr_aer];
+		spin_lock(&c->heap[0].lock);
+		heap_push(&c->heap[0], &rec);
+		spin_unlock(&c->heap[0].lock);
+	}
+}
+
 /* Act on CC; returns true if the controller takes commands. */
 static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 {
@@ -236,7 +250,11 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 	else if (!(cc & NVME_CC_ENABLE) && c->enabled)
 		reset(c);
 	if (c->enabled && (cc & NVME_CC_SHN_MASK) && !c->shutdown) {
-		/* Complete what is in flight, then report shutdown done. */
+		/*
+		 * Complete what is in flight, the held AERs as aborted, then
+		 * report shutdown done.
+		 */
+		abort_aers(c);
 		for (q = 0; q <= c->nr_workers; q++)
 			drain(c, &c->heap[q], U64_MAX, true, raise);
 		raise_irqs(c, raise);

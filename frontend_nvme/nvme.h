@@ -29,6 +29,7 @@ struct vflash_dev;
 #define VFN_INFLIGHT		4096		/* per completion heap */
 #define VFN_CFG_SIZE		256
 #define VFN_MAX_WORKERS		8
+#define VFN_AERL		3		/* AERs held: AERL + 1 */
 
 /**
  * struct vfn_cmd - a command whose completion is due later
@@ -101,6 +102,7 @@ struct vfn_heap {
  * @host_write_units: 512-byte units those Writes moved
  * @attach_ns: when the controller came up, for SMART power-on hours
  * @nr_aer: asynchronous event requests held
+ * @aer_cid: their command ids, completed (aborted) at shutdown
  * @ident: scratch page for Identify and log data
  * @buf: the current command's mapped host buffer
  * @ctrl_id: instance number, for serial and NQN
@@ -136,6 +138,7 @@ struct vfn_ctrl {
 	u64 host_write_units;
 	u64 attach_ns;
 	u32 nr_aer;
+	__u16 aer_cid[VFN_AERL + 1];
 	void *ident;
 	struct vfn_buf buf;
 	int ctrl_id;
