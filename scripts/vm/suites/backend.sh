@@ -5,7 +5,7 @@
 # vmtest-mem: 2G
 
 SYS=/sys/class/vflash/vflash0
-EXPECTED_KINDS="gc maintenance migration placement"
+EXPECTED_KINDS="eviction gc maintenance migration placement prefetch"
 
 # write_fails FILE VALUE: writing VALUE to FILE is refused
 write_fails() {
