@@ -70,6 +70,7 @@ struct stride_stream {
  * @tick: counts misses, to order the streams
  */
 struct stride_state {
+	/* protects streams[] and tick */
 	spinlock_t lock;
 	struct stride_stream streams[STRIDE_STREAMS];
 	u64 tick;
