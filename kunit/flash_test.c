@@ -353,6 +353,8 @@ static void churn(struct kunit *test, struct vflash_flash *f, u64 ops,
 		{ "stripe", "die-affinity", "hot-cold" },
 		{ "read-heat", "off", NULL },
 		{ "background", "inline", "read-priority" },
+		{ "fifo", "clock", "s3fifo" },
+		{ "none", "next-n", "stride" },
 	};
 	u64 n = vflash_flash_nr_lpages(f), i, lpn, now = 0;
 	unsigned long *mapped;

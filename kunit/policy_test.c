@@ -10,7 +10,7 @@
 static void defaults_are_first_registered(struct kunit *test)
 {
 	static const char * const want[VFLASH_POLICY_NR] = {
-		"greedy", "stripe", "read-heat", "background",
+		"greedy", "stripe", "read-heat", "background", "fifo", "none",
 	};
 	int k;
 
@@ -26,6 +26,12 @@ static void defaults_are_first_registered(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test,
 			   vflash_policy_kind_name(VFLASH_POLICY_MAINTENANCE),
 			   "maintenance");
+	KUNIT_EXPECT_STREQ(test,
+			   vflash_policy_kind_name(VFLASH_POLICY_EVICTION),
+			   "eviction");
+	KUNIT_EXPECT_STREQ(test,
+			   vflash_policy_kind_name(VFLASH_POLICY_PREFETCH),
+			   "prefetch");
 	KUNIT_EXPECT_NULL(test, vflash_policy_kind_name(VFLASH_POLICY_NR));
 }
 
@@ -44,6 +50,14 @@ static void list_brackets_the_current_one(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "[background] inline read-priority\n");
 	vflash_policy_list(VFLASH_POLICY_PLACEMENT, NULL, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "stripe die-affinity hot-cold\n");
+	vflash_policy_list(VFLASH_POLICY_EVICTION,
+			   vflash_policy_find(VFLASH_POLICY_EVICTION, "clock"),
+			   buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "fifo lifo [clock] lru s3fifo random\n");
+	vflash_policy_list(VFLASH_POLICY_PREFETCH,
+			   vflash_policy_default(VFLASH_POLICY_PREFETCH),
+			   buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "[none] next-n stride\n");
 }
 
 static void find_by_name(struct kunit *test)

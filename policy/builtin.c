@@ -15,6 +15,8 @@ static const struct {
 	{ vflash_placement_policies, VFLASH_NR_PLACEMENT_POLICIES },
 	{ vflash_migration_policies, VFLASH_NR_MIGRATION_POLICIES },
 	{ vflash_maintenance_policies, VFLASH_NR_MAINTENANCE_POLICIES },
+	{ vflash_eviction_policies, VFLASH_NR_EVICTION_POLICIES },
+	{ vflash_prefetch_policies, VFLASH_NR_PREFETCH_POLICIES },
 };
 
 /**

@@ -9,6 +9,8 @@
 #define VFLASH_NR_PLACEMENT_POLICIES	3
 #define VFLASH_NR_MIGRATION_POLICIES	2
 #define VFLASH_NR_MAINTENANCE_POLICIES	3
+#define VFLASH_NR_EVICTION_POLICIES	6
+#define VFLASH_NR_PREFETCH_POLICIES	3
 
 extern struct vflash_policy vflash_gc_policies[VFLASH_NR_GC_POLICIES];
 extern struct vflash_policy
@@ -17,5 +19,9 @@ extern struct vflash_policy
 	vflash_migration_policies[VFLASH_NR_MIGRATION_POLICIES];
 extern struct vflash_policy
 	vflash_maintenance_policies[VFLASH_NR_MAINTENANCE_POLICIES];
+extern struct vflash_policy
+	vflash_eviction_policies[VFLASH_NR_EVICTION_POLICIES];
+extern struct vflash_policy
+	vflash_prefetch_policies[VFLASH_NR_PREFETCH_POLICIES];
 
 #endif /* VFLASH_POLICY_BUILTIN_H */

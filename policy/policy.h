@@ -2,15 +2,18 @@
 /*
  * Policy plugins. A policy is a name plus a small ops table of its kind,
  * registered in a per-kind list (modelled on the block layer's elevator
- * registry). Policies are stateless and built in: a device switches policy
- * by storing a pointer, and a policy never goes away while vflash is
- * loaded. Policies know nothing of sysfs or of the backend's structures:
- * they see the small views defined here.
+ * registry). Policies are built in and never go away while vflash is
+ * loaded. GC, placement, migration and maintenance policies are stateless:
+ * a device switches by storing a pointer. Eviction and prefetch policies
+ * keep per-device state: their ops tables allocate an instance. Policies
+ * know nothing of sysfs or of the backend's structures: they see the small
+ * views defined here.
  */
 #ifndef VFLASH_POLICY_H
 #define VFLASH_POLICY_H
 
 #include <linux/atomic.h>
+#include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
@@ -20,6 +23,8 @@
  * @VFLASH_POLICY_PLACEMENT: which die a write goes to
  * @VFLASH_POLICY_MIGRATION: which SLC pages move to QLC in the background
  * @VFLASH_POLICY_MAINTENANCE: when GC and migration run
+ * @VFLASH_POLICY_EVICTION: which page leaves the device DRAM cache
+ * @VFLASH_POLICY_PREFETCH: which pages a cache miss also loads
  * @VFLASH_POLICY_NR: number of kinds
  */
 enum vflash_policy_kind {
@@ -27,6 +32,8 @@ enum vflash_policy_kind {
 	VFLASH_POLICY_PLACEMENT,
 	VFLASH_POLICY_MIGRATION,
 	VFLASH_POLICY_MAINTENANCE,
+	VFLASH_POLICY_EVICTION,
+	VFLASH_POLICY_PREFETCH,
 	VFLASH_POLICY_NR,
 };
 
@@ -84,6 +91,60 @@ struct vflash_migration_ops {
 struct vflash_maintenance_ops {
 	bool background;
 	bool read_priority;
+};
+
+/**
+ * struct vflash_eviction_ops - a device DRAM cache eviction policy
+ * @uses_referenced: the policy acts on @access, so the cache must sample
+ *	the hardware Accessed bits of mapped pages for it; without this flag
+ *	@access may be a no-op and the cache need not sample
+ * @alloc: a new, empty instance for a cache of @nr_slots slots (indexes
+ *	0 .. @nr_slots - 1); @seed makes random choices reproducible.
+ *	Returns NULL on allocation failure.
+ * @free: frees an instance
+ * @insert: @slot, holding logical page @lpn, becomes a candidate for
+ *	eviction; it must not be in the instance already
+ * @access: @slot was referenced since the last report (Accessed bit seen
+ *	by the sampler, or a fault on it); ignored if @slot is not in the
+ *	instance
+ * @remove: @slot leaves the cache without having been chosen; ignored if
+ *	it is not in the instance
+ * @evict: chooses a victim, removes it and stores it in @slot. Returns
+ *	false if the instance is empty.
+ *
+ * Unlike the other kinds, an eviction policy keeps state: a device holds
+ * an instance of it. The caller serialises all calls on one instance.
+ * Every call is O(1) or amortised O(1) (re-queueing on @evict consumes a
+ * reference reported by @access); memory is bounded by @nr_slots.
+ */
+struct vflash_eviction_ops {
+	bool uses_referenced;
+	void *(*alloc)(u32 nr_slots, u64 seed, gfp_t gfp);
+	void (*free)(void *st);
+	void (*insert)(void *st, u32 slot, u64 lpn);
+	void (*access)(void *st, u32 slot);
+	void (*remove)(void *st, u32 slot);
+	bool (*evict)(void *st, u32 *slot);
+};
+
+/* Most pages a prefetch policy proposes after one miss. */
+#define VFLASH_PREFETCH_MAX	64
+
+/**
+ * struct vflash_prefetch_ops - a prefetch policy
+ * @alloc: a new instance, or NULL on allocation failure; NULL for a
+ *	policy without state, whose instance is then NULL
+ * @free: frees an instance; NULL if @alloc is
+ * @predict: after a demand miss on logical page @lpn of access stream
+ *	@stream (an opaque key: the faulting mapping, a queue), stores up to
+ *	min(@degree, @max) logical pages below @nr_pages to load as well in
+ *	@out and returns their number. Safe to call concurrently.
+ */
+struct vflash_prefetch_ops {
+	void *(*alloc)(gfp_t gfp);
+	void (*free)(void *st);
+	u32 (*predict)(void *st, u64 stream, u64 lpn, u32 degree,
+		       u64 nr_pages, u64 *out, u32 max);
 };
 
 /**

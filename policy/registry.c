@@ -14,13 +14,18 @@ static const char * const kind_names[VFLASH_POLICY_NR] = {
 	[VFLASH_POLICY_PLACEMENT] = "placement",
 	[VFLASH_POLICY_MIGRATION] = "migration",
 	[VFLASH_POLICY_MAINTENANCE] = "maintenance",
+	[VFLASH_POLICY_EVICTION] = "eviction",
+	[VFLASH_POLICY_PREFETCH] = "prefetch",
 };
 
 /* Registered policies of each kind; the first registered is the default. */
 static struct list_head policies[VFLASH_POLICY_NR] = {
 	LIST_HEAD_INIT(policies[0]), LIST_HEAD_INIT(policies[1]),
 	LIST_HEAD_INIT(policies[2]), LIST_HEAD_INIT(policies[3]),
+	LIST_HEAD_INIT(policies[4]), LIST_HEAD_INIT(policies[5]),
 };
+
+static_assert(VFLASH_POLICY_NR == 6, "one list head per policy kind");
 
 /* Protects policies[]. Never held while a policy's ops run. */
 static DEFINE_MUTEX(policies_lock);

@@ -5,7 +5,7 @@
 # vmtest-mem: 2G
 
 SYS=/sys/class/vflash/vflash0
-EXPECTED_KINDS="gc maintenance migration placement"
+EXPECTED_KINDS="eviction gc maintenance migration placement prefetch"
 
 # write_fails FILE VALUE: writing VALUE to FILE is refused
 write_fails() {
@@ -28,7 +28,7 @@ test_policies_switch_and_reject() {
 	for kind in $EXPECTED_KINDS; do
 		list=$(cat $SYS/policy/$kind)
 		echo "$kind: $list"
-		expect_match "$list" '^([a-z-]+ )*\[[a-z-]+\]( [a-z-]+)*$' "$kind list"
+		expect_match "$list" '^([a-z0-9-]+ )*\[[a-z0-9-]+\]( [a-z0-9-]+)*$' "$kind list"
 		for name in $(echo "$list" | tr -d '[]'); do
 			echo "$name" >$SYS/policy/$kind || fail "switch $kind to $name"
 			expect_match "$(cat $SYS/policy/$kind)" "\[$name\]" "$kind after switching to $name"

@@ -1,0 +1,807 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device DRAM cache (docs/cxl-design.md). Data never moves: a logical
+ * page is resident when its user may map the backing page, and the cache
+ * is the set of logical pages allowed to be, at most one per slot.
+ *
+ * Per logical page, one atomic word: state (2 bits), "was resident
+ * before" (1 bit) and the slot (29 bits); every transition is a cmpxchg.
+ * A miss claims a free slot (ABSENT -> LOADING), asks the backend when
+ * the read completes, and publishes the page RESIDENT with that time in
+ * its slot: whoever faults on it, the loader included, waits until then.
+ * So concurrent misses on one page cost one NAND read. Eviction moves
+ * RESIDENT -> EVICTING, waits for the short pins of mappers in flight,
+ * has the user unmap the page, writes it back if it was dirtied, and
+ * frees the slot.
+ */
+#include <linux/bitops.h>
+#include <linux/hrtimer.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/timekeeping.h>
+#include <linux/wait_bit.h>
+
+#include "backend_flash/cache.h"
+#include "backend_flash/flash.h"
+
+#define VC_STATE_SHIFT	30
+#define VC_EVER		BIT(29)
+#define VC_SLOT_MASK	(BIT(29) - 1)
+#define VC_MAX_SLOTS	VC_SLOT_MASK
+#define VC_NO_SLOT	U32_MAX
+
+/* Waits shorter than this are spun; longer ones sleep until this is left. */
+#define VC_SPIN_NS	(20 * NSEC_PER_USEC)
+
+/* Slot flags (atomic bitops). */
+enum {
+	VC_DIRTY,	/* written since it was loaded */
+	VC_PREFETCHED,	/* loaded by prefetch, not used yet */
+	VC_FRESH,	/* not sampled since it was loaded */
+	VC_YOUNG,	/* in the young ring, not in the policy */
+	VC_REF,		/* referenced while young */
+};
+
+/**
+ * struct vc_slot - one cache slot
+ * @lpn: the page it holds
+ * @ready_ns: when the NAND read that filled it completes; U64_MAX while
+ *	it is being issued
+ * @pins: mappers between their state check and their PTE insert
+ * @gen: bumped on every fill, so a stale observation is detected
+ * @flags: VC_DIRTY, ...
+ */
+struct vc_slot {
+	u64 lpn;
+	u64 ready_ns;
+	atomic_t pins;
+	u32 gen;
+	unsigned long flags;
+};
+
+/**
+ * struct vflash_cache - the cache of one device
+ * @f: the backend, for NAND reads and writebacks
+ * @p: its shape and user
+ * @state: per logical page, the state word
+ * @slots: the slots
+ * @free_lock: protects @free and @nr_free
+ * @free: stack of free slots
+ * @nr_free: entries in @free; read without the lock for watermark checks
+ * @free_low: below this many free slots, the user is kicked to reclaim
+ * @free_high: reclaim stops at this many free slots
+ * @policy_lock: protects @ev_ops, @ev, @young_ring, @young_head,
+ *	@young_len; held only for O(1) policy calls (a switch: O(slots))
+ * @ev_ops: the eviction policy
+ * @ev: its instance
+ * @young_ring: the last filled slots, oldest at @young_head
+ * @young_head: index of the oldest entry
+ * @young_len: entries in the ring
+ * @pf_lock: protects @pf_ops and @pf against a switch
+ * @pf_ops: the prefetch policy
+ * @pf: its instance (the policy locks it itself)
+ * @pf_degree: pages a prefetch may propose
+ * @stats: counters
+ */
+struct vflash_cache {
+	struct vflash_flash *f;
+	struct vflash_cache_params p;
+	atomic_t *state;
+	struct vc_slot *slots;
+
+	spinlock_t free_lock;	/* see above */
+	u32 *free;
+	u32 nr_free;
+	u32 free_low;
+	u32 free_high;
+
+	spinlock_t policy_lock;	/* see above */
+	const struct vflash_eviction_ops *ev_ops;
+	void *ev;
+	u32 *young_ring;
+	u32 young_head;
+	u32 young_len;
+
+	spinlock_t pf_lock;	/* see above */
+	const struct vflash_prefetch_ops *pf_ops;
+	void *pf;
+	u32 pf_degree;
+
+	atomic64_t stats[VFLASH_CACHE_STAT_NR];
+};
+
+/*
+ * The word of a page in state @st and slot @slot; all but LOADING have
+ * been resident (an evicted page is ABSENT | VC_EVER).
+ */
+static u32 vc_word(enum vflash_cache_page st, u32 slot)
+{
+	u32 w = ((u32)st << VC_STATE_SHIFT) | slot;
+
+	return st == VFLASH_PAGE_LOADING ? w : w | VC_EVER;
+}
+
+static enum vflash_cache_page vc_state(u32 w)
+{
+	return w >> VC_STATE_SHIFT;
+}
+
+static u32 vc_slot_of(u32 w)
+{
+	return w & VC_SLOT_MASK;
+}
+
+static void vc_count(struct vflash_cache *c, enum vflash_cache_stat s)
+{
+	atomic64_inc(&c->stats[s]);
+}
+
+static u64 vc_now(struct vflash_cache *c)
+{
+	const struct vflash_cache_host *h = c->p.host;
+
+	return h && h->now_ns ? h->now_ns(c->p.priv) : ktime_get_ns();
+}
+
+/**
+ * vflash_cache_wait_until() - wait for a point in time
+ * @deadline_ns: on the ktime_get_ns() clock
+ * @spin_ns: spin for this much at the end, sleep before
+ *
+ * Sleeps (killable) until @spin_ns before @deadline_ns, then spins to it,
+ * so short waits are exact and long ones cost no CPU for their bulk.
+ *
+ * Return: 0, or -EINTR if a fatal signal ended the wait early.
+ */
+int vflash_cache_wait_until(u64 deadline_ns, u64 spin_ns)
+{
+	u64 now = ktime_get_ns();
+
+	while (now + spin_ns < deadline_ns) {
+		ktime_t wake = ns_to_ktime(deadline_ns - spin_ns);
+
+		set_current_state(TASK_KILLABLE);
+		schedule_hrtimeout_range(&wake, 0, HRTIMER_MODE_ABS);
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		now = ktime_get_ns();
+	}
+	while (now < deadline_ns) {
+		cpu_relax();
+		now = ktime_get_ns();
+	}
+	return 0;
+}
+
+static int vc_wait(struct vflash_cache *c, u64 deadline_ns)
+{
+	const struct vflash_cache_host *h = c->p.host;
+
+	if (h && h->wait_until)
+		return h->wait_until(c->p.priv, deadline_ns);
+	return vflash_cache_wait_until(deadline_ns, VC_SPIN_NS);
+}
+
+/* A free slot, or VC_NO_SLOT. */
+static u32 vc_take_free(struct vflash_cache *c)
+{
+	u32 slot = VC_NO_SLOT;
+
+	spin_lock(&c->free_lock);
+	if (c->nr_free) {
+		slot = c->free[--c->nr_free];
+		WRITE_ONCE(c->nr_free, c->nr_free);
+	}
+	spin_unlock(&c->free_lock);
+	return slot;
+}
+
+static void vc_put_free(struct vflash_cache *c, u32 slot)
+{
+	spin_lock(&c->free_lock);
+	c->free[c->nr_free] = slot;
+	WRITE_ONCE(c->nr_free, c->nr_free + 1);
+	spin_unlock(&c->free_lock);
+}
+
+/*
+ * A filled slot enters the young ring; the oldest young slot, pushed out,
+ * enters the eviction policy, with a reference if one was seen meanwhile.
+ */
+static void vc_young_push(struct vflash_cache *c, u32 slot)
+{
+	u32 old = VC_NO_SLOT, young = c->p.young;
+
+	set_bit(VC_YOUNG, &c->slots[slot].flags);
+	spin_lock(&c->policy_lock);
+	if (!young) {
+		old = slot;
+	} else {
+		if (c->young_len == young) {
+			old = c->young_ring[c->young_head];
+			c->young_head = (c->young_head + 1) % young;
+			c->young_len--;
+		}
+		c->young_ring[(c->young_head + c->young_len++) % young] = slot;
+	}
+	if (old != VC_NO_SLOT) {
+		clear_bit(VC_YOUNG, &c->slots[old].flags);
+		c->ev_ops->insert(c->ev, old, c->slots[old].lpn);
+		if (test_and_clear_bit(VC_REF, &c->slots[old].flags))
+			c->ev_ops->access(c->ev, old);
+	}
+	spin_unlock(&c->policy_lock);
+}
+
+/* Claim a free slot for @lpn, from the pool or by evicting, if allowed. */
+static u32 vc_claim_slot(struct vflash_cache *c, bool may_evict)
+{
+	const struct vflash_cache_host *h = c->p.host;
+	u32 slot;
+
+	for (;;) {
+		slot = vc_take_free(c);
+		if (slot != VC_NO_SLOT)
+			break;
+		if (!may_evict)
+			return slot;
+		/*
+		 * Empty pool: evict one page ourselves. If nothing is
+		 * evictable, every other slot is in transit: let it land.
+		 */
+		if (!vflash_cache_evict_one(c))
+			cond_resched();
+	}
+	if (READ_ONCE(c->nr_free) < c->free_low && h && h->kick)
+		h->kick(c->p.priv);
+	return slot;
+}
+
+/*
+ * Issue the NAND read that fills @slot with @lpn, whose word was @w
+ * (ABSENT): claim the page, ask the backend, publish it RESIDENT. Returns
+ * false, with the slot back in the pool, if another fill won the page.
+ */
+static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
+		    bool prefetch)
+{
+	struct vc_slot *s = &c->slots[slot];
+	u64 ready;
+
+	WRITE_ONCE(s->lpn, lpn);
+	WRITE_ONCE(s->ready_ns, U64_MAX);
+	WRITE_ONCE(s->gen, s->gen + 1);
+	WRITE_ONCE(s->flags,
+		   BIT(VC_FRESH) | (prefetch ? BIT(VC_PREFETCHED) : 0));
+	/* The cmpxchg orders the slot's fields before the claim. */
+	if (atomic_cmpxchg(&c->state[lpn], w,
+			   vc_word(VFLASH_PAGE_LOADING, slot) |
+			   (w & VC_EVER)) != w) {
+		vc_put_free(c, slot);
+		return false;
+	}
+	ready = vflash_flash_submit(c->f, VFLASH_IO_READ, lpn, 1, vc_now(c));
+	/* Pairs with the acquire in vflash_cache_get(). */
+	smp_store_release(&s->ready_ns, ready);
+	if (prefetch) {
+		vc_count(c, VFLASH_CACHE_PREFETCH_ISSUED);
+	} else {
+		vc_count(c, VFLASH_CACHE_MISSES);
+		if (w & VC_EVER)
+			vc_count(c, VFLASH_CACHE_REFAULTS);
+	}
+	atomic_set_release(&c->state[lpn], vc_word(VFLASH_PAGE_RESIDENT, slot));
+	wake_up_var(&c->state[lpn]);
+	vc_young_push(c, slot);
+	return true;
+}
+
+static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
+{
+	u64 out[VFLASH_PREFETCH_MAX];
+	u32 n, i;
+
+	spin_lock(&c->pf_lock);
+	n = c->pf_ops->predict(c->pf, stream, lpn, READ_ONCE(c->pf_degree),
+			       c->p.nr_pages, out, ARRAY_SIZE(out));
+	spin_unlock(&c->pf_lock);
+	for (i = 0; i < n; i++) {
+		u32 w = atomic_read(&c->state[out[i]]), slot;
+
+		if (vc_state(w) != VFLASH_PAGE_ABSENT)
+			continue;
+		/* Prefetches never evict: only the pool's free slots. */
+		slot = vc_claim_slot(c, false);
+		if (slot == VC_NO_SLOT)
+			break;
+		vc_fill(c, out[i], w, slot, true);
+	}
+}
+
+/**
+ * vflash_cache_get() - make a page resident, wait for it, and pin it
+ * @c: the cache
+ * @lpn: the page, below the device's size
+ * @write: the access writes: the page becomes dirty
+ * @stream: the access stream, for prefetch (the faulting mapping)
+ * @pin: receives the page's slot; vflash_cache_put() releases it
+ *
+ * A resident page is pinned at once, once its NAND read has completed (a
+ * prefetch still in flight, or another thread's miss, is waited for). An
+ * absent one is a miss: a slot is claimed (evicting one page if the free
+ * pool is empty), the backend's read time is waited, and prefetches are
+ * issued. While pinned, the page cannot be evicted: map it, then put it.
+ *
+ * Return: 0, or -EINTR if a fatal signal ended a wait (nothing pinned).
+ */
+int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
+		     struct vflash_cache_pin *pin)
+{
+	u64 start = vc_now(c);
+	bool missed = false;
+	u32 w, slot, gen;
+	struct vc_slot *s;
+	u64 ready;
+	int ret;
+
+	for (;;) {
+		w = atomic_read_acquire(&c->state[lpn]);
+		slot = vc_slot_of(w);
+		switch (vc_state(w)) {
+		case VFLASH_PAGE_ABSENT:
+			slot = vc_claim_slot(c, true);
+			if (vc_fill(c, lpn, w, slot, false)) {
+				missed = true;
+				vc_prefetch(c, stream, lpn);
+			}
+			continue;
+		case VFLASH_PAGE_LOADING:
+			/*
+			 * The backend call is in flight: nanoseconds, unless
+			 * its caller was preempted, hence the yield.
+			 */
+			cond_resched();
+			continue;
+		case VFLASH_PAGE_EVICTING:
+			wait_var_event(&c->state[lpn],
+				       atomic_read(&c->state[lpn]) != w);
+			continue;
+		case VFLASH_PAGE_RESIDENT:
+			break;
+		}
+		s = &c->slots[slot];
+		gen = READ_ONCE(s->gen);
+		/* Pairs with the release in vc_fill(). */
+		ready = smp_load_acquire(&s->ready_ns);
+		if (ready > vc_now(c)) {
+			ret = vc_wait(c, ready);
+			if (ret)
+				return ret;
+		}
+		atomic_inc(&s->pins);
+		/* Pin before re-reading the word; see vflash_cache_evict_one(). */
+		smp_mb__after_atomic();
+		if (atomic_read(&c->state[lpn]) == w && READ_ONCE(s->gen) == gen)
+			break;
+		/* Evicted (and maybe refilled) while we waited: again. */
+		atomic_dec(&s->pins);
+	}
+	if (write)
+		set_bit(VC_DIRTY, &s->flags);
+	if (!missed) {
+		if (test_and_clear_bit(VC_PREFETCHED, &s->flags))
+			vc_count(c, VFLASH_CACHE_PREFETCH_HITS);
+		/* A fault on a resident page is a reference. */
+		spin_lock(&c->policy_lock);
+		if (test_bit(VC_YOUNG, &s->flags))
+			set_bit(VC_REF, &s->flags);
+		else
+			c->ev_ops->access(c->ev, slot);
+		spin_unlock(&c->policy_lock);
+	}
+	pin->lpn = lpn;
+	pin->slot = slot;
+	pin->missed = missed;
+	pin->waited_ns = vc_now(c) - start;
+	return 0;
+}
+
+/**
+ * vflash_cache_put() - release a page vflash_cache_get() pinned
+ * @c: the cache
+ * @pin: what vflash_cache_get() filled in
+ */
+void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin)
+{
+	/* The mapping is in place before the evictor may see no pin. */
+	smp_mb__before_atomic();
+	atomic_dec(&c->slots[pin->slot].pins);
+}
+
+/**
+ * vflash_cache_mkwrite() - a mapped page is about to be written
+ * @c: the cache
+ * @lpn: the page
+ *
+ * Marks the page dirty, so its eviction writes it back.
+ *
+ * Return: 0, or -EAGAIN if the page is no longer resident (the access must
+ * fault again).
+ */
+int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn)
+{
+	u32 w = atomic_read(&c->state[lpn]);
+	struct vc_slot *s = &c->slots[vc_slot_of(w)];
+	int ret = -EAGAIN;
+
+	if (vc_state(w) != VFLASH_PAGE_RESIDENT)
+		return ret;
+	atomic_inc(&s->pins);
+	/* Pin before re-reading the word; see vflash_cache_evict_one(). */
+	smp_mb__after_atomic();
+	if (atomic_read(&c->state[lpn]) == w) {
+		set_bit(VC_DIRTY, &s->flags);
+		ret = 0;
+	}
+	/* The dirty bit is set before the evictor may see no pin. */
+	smp_mb__before_atomic();
+	atomic_dec(&s->pins);
+	return ret;
+}
+
+/**
+ * vflash_cache_evict_one() - evict the page the eviction policy chooses
+ * @c: the cache
+ *
+ * Unmaps it through the user, writes it back if dirty (the backend
+ * charges the program to later I/O; nobody waits for it), frees its slot.
+ *
+ * Return: whether a page was evicted (false: nothing is evictable).
+ */
+bool vflash_cache_evict_one(struct vflash_cache *c)
+{
+	const struct vflash_cache_host *h = c->p.host;
+	struct vc_slot *s;
+	u32 slot, w;
+	bool ok;
+
+	spin_lock(&c->policy_lock);
+	ok = c->ev_ops->evict(c->ev, &slot);
+	spin_unlock(&c->policy_lock);
+	if (!ok)
+		return false;
+	s = &c->slots[slot];
+	w = vc_word(VFLASH_PAGE_RESIDENT, slot);
+	/* Only resident slots are in the policy, and only it hands them out. */
+	if (WARN_ON_ONCE(atomic_cmpxchg(&c->state[s->lpn], w,
+					vc_word(VFLASH_PAGE_EVICTING, slot)) != w))
+		return false;
+	/*
+	 * Mappers between their check and their PTE insert: microseconds,
+	 * unless one sleeps allocating a page table, hence the yield.
+	 */
+	while (atomic_read(&s->pins))
+		cond_resched();
+	/* No pin seen: every mapper's PTE and dirty bit are visible now. */
+	smp_mb();
+	if (h && h->unmap)
+		h->unmap(c->p.priv, s->lpn);
+	if (test_bit(VC_DIRTY, &s->flags)) {
+		vflash_flash_submit(c->f, VFLASH_IO_WRITE, s->lpn, 1, vc_now(c));
+		vc_count(c, VFLASH_CACHE_DIRTY_WRITEBACKS);
+	}
+	vc_count(c, VFLASH_CACHE_EVICTIONS);
+	atomic_set_release(&c->state[s->lpn],
+			   vc_word(VFLASH_PAGE_ABSENT, 0));
+	wake_up_var(&c->state[s->lpn]);
+	vc_put_free(c, slot);
+	return true;
+}
+
+/**
+ * vflash_cache_reclaim() - evict until the high watermark of free slots
+ * @c: the cache
+ *
+ * What the background evictor runs when kicked.
+ *
+ * Return: the number of pages evicted.
+ */
+u32 vflash_cache_reclaim(struct vflash_cache *c)
+{
+	u32 n = 0;
+
+	while (READ_ONCE(c->nr_free) < READ_ONCE(c->free_high) &&
+	       vflash_cache_evict_one(c))
+		n++;
+	return n;
+}
+
+/**
+ * vflash_cache_needs_sampling() - whether the policy uses references
+ * @c: the cache
+ *
+ * Return: true if vflash_cache_sample() has anything to do.
+ */
+bool vflash_cache_needs_sampling(struct vflash_cache *c)
+{
+	const struct vflash_cache_host *h = c->p.host;
+
+	return h && h->test_clear_young && READ_ONCE(c->ev_ops)->uses_referenced;
+}
+
+/**
+ * vflash_cache_sample() - report the pages accessed since the last sample
+ * @c: the cache
+ *
+ * Asks the user, for every resident page, whether it was accessed (and
+ * clears that); tells the eviction policy. The first answer after a fill
+ * is discarded: the faulting access itself set it.
+ */
+void vflash_cache_sample(struct vflash_cache *c)
+{
+	u32 slot;
+
+	if (!vflash_cache_needs_sampling(c))
+		return;
+	for (slot = 0; slot < c->p.nr_slots; slot++) {
+		struct vc_slot *s = &c->slots[slot];
+		u32 gen = READ_ONCE(s->gen);
+		u64 lpn = READ_ONCE(s->lpn);
+		bool young;
+
+		if (lpn >= c->p.nr_pages ||
+		    atomic_read(&c->state[lpn]) !=
+		    vc_word(VFLASH_PAGE_RESIDENT, slot))
+			continue;
+		young = c->p.host->test_clear_young(c->p.priv, lpn);
+		if (test_and_clear_bit(VC_FRESH, &s->flags) || !young)
+			continue;
+		spin_lock(&c->policy_lock);
+		if (READ_ONCE(s->gen) == gen &&
+		    atomic_read(&c->state[lpn]) ==
+		    vc_word(VFLASH_PAGE_RESIDENT, slot)) {
+			if (test_bit(VC_YOUNG, &s->flags))
+				set_bit(VC_REF, &s->flags);
+			else
+				c->ev_ops->access(c->ev, slot);
+		}
+		spin_unlock(&c->policy_lock);
+		if (!(slot % 1024))
+			cond_resched();
+	}
+}
+
+/**
+ * vflash_cache_set_watermarks() - the free-slot pool's watermarks
+ * @c: the cache
+ * @low: below this many free slots, the user is kicked
+ * @high: reclaim stops here
+ *
+ * Return: 0, or -EINVAL (nothing changed) unless low <= high and the pool
+ * leaves room for the young ring.
+ */
+int vflash_cache_set_watermarks(struct vflash_cache *c, u32 low, u32 high)
+{
+	if (low > high || high + c->p.young + 2 > c->p.nr_slots)
+		return -EINVAL;
+	WRITE_ONCE(c->free_low, low);
+	WRITE_ONCE(c->free_high, high);
+	return 0;
+}
+
+/**
+ * vflash_cache_set_eviction() - switch the eviction policy
+ * @c: the cache
+ * @pol: an eviction policy
+ *
+ * The resident pages move to the new policy in the old one's eviction
+ * order (its least valuable first), as if inserted in that order.
+ *
+ * Return: 0, -EINVAL for a policy of another kind, -ENOMEM (nothing
+ * changed).
+ */
+int vflash_cache_set_eviction(struct vflash_cache *c,
+			      const struct vflash_policy *pol)
+{
+	const struct vflash_eviction_ops *ops, *old_ops;
+	void *ev, *old;
+	u32 slot;
+
+	if (!pol || pol->kind != VFLASH_POLICY_EVICTION)
+		return -EINVAL;
+	ops = pol->ops;
+	ev = ops->alloc(c->p.nr_slots, c->p.seed, GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	spin_lock(&c->policy_lock);
+	old_ops = c->ev_ops;
+	old = c->ev;
+	while (old_ops->evict(old, &slot))
+		ops->insert(ev, slot, c->slots[slot].lpn);
+	WRITE_ONCE(c->ev_ops, ops);
+	c->ev = ev;
+	spin_unlock(&c->policy_lock);
+	old_ops->free(old);
+	return 0;
+}
+
+/**
+ * vflash_cache_set_prefetch() - switch the prefetch policy
+ * @c: the cache
+ * @pol: a prefetch policy
+ *
+ * Return: 0, -EINVAL for a policy of another kind, -ENOMEM (nothing
+ * changed).
+ */
+int vflash_cache_set_prefetch(struct vflash_cache *c,
+			      const struct vflash_policy *pol)
+{
+	const struct vflash_prefetch_ops *ops, *old_ops;
+	void *pf = NULL, *old;
+
+	if (!pol || pol->kind != VFLASH_POLICY_PREFETCH)
+		return -EINVAL;
+	ops = pol->ops;
+	if (ops->alloc) {
+		pf = ops->alloc(GFP_KERNEL);
+		if (!pf)
+			return -ENOMEM;
+	}
+	spin_lock(&c->pf_lock);
+	old_ops = c->pf_ops;
+	old = c->pf;
+	c->pf_ops = ops;
+	c->pf = pf;
+	spin_unlock(&c->pf_lock);
+	if (old_ops && old_ops->free)
+		old_ops->free(old);
+	return 0;
+}
+
+/**
+ * vflash_cache_set_prefetch_degree() - pages a prefetch may propose
+ * @c: the cache
+ * @degree: 0 .. VFLASH_PREFETCH_MAX (larger values are capped)
+ */
+void vflash_cache_set_prefetch_degree(struct vflash_cache *c, u32 degree)
+{
+	WRITE_ONCE(c->pf_degree, min_t(u32, degree, VFLASH_PREFETCH_MAX));
+}
+
+/**
+ * vflash_cache_page_state() - a page's state, for tests and debugging
+ * @c: the cache
+ * @lpn: the page
+ *
+ * Return: its state at the time of the call.
+ */
+enum vflash_cache_page vflash_cache_page_state(struct vflash_cache *c,
+					       u64 lpn)
+{
+	return vc_state(atomic_read(&c->state[lpn]));
+}
+
+/**
+ * vflash_cache_stat() - a counter
+ * @c: the cache
+ * @stat: which
+ *
+ * Return: its value.
+ */
+u64 vflash_cache_stat(struct vflash_cache *c, enum vflash_cache_stat stat)
+{
+	return stat < VFLASH_CACHE_STAT_NR ? atomic64_read(&c->stats[stat]) : 0;
+}
+
+/**
+ * vflash_cache_nr_free() - free slots
+ * @c: the cache
+ *
+ * Return: slots in the free pool.
+ */
+u32 vflash_cache_nr_free(struct vflash_cache *c)
+{
+	return READ_ONCE(c->nr_free);
+}
+
+/**
+ * vflash_cache_resident() - slots in use
+ * @c: the cache
+ *
+ * Return: the slots not in the free pool (resident, loading or evicting).
+ */
+u32 vflash_cache_resident(struct vflash_cache *c)
+{
+	return c->p.nr_slots - READ_ONCE(c->nr_free);
+}
+
+/**
+ * vflash_cache_destroy() - free a cache
+ * @c: the cache, or NULL; nobody may use it any more
+ */
+void vflash_cache_destroy(struct vflash_cache *c)
+{
+	if (!c)
+		return;
+	if (c->ev)
+		c->ev_ops->free(c->ev);
+	if (c->pf_ops && c->pf_ops->free)
+		c->pf_ops->free(c->pf);
+	kvfree(c->young_ring);
+	kvfree(c->free);
+	kvfree(c->slots);
+	kvfree(c->state);
+	kfree(c);
+}
+
+/**
+ * vflash_cache_create() - an empty cache with the default policies
+ * @f: the backend that times its reads and writebacks
+ * @p: its shape; @p->host and @p->priv must outlive it
+ *
+ * Every page starts absent and every slot free. The eviction and prefetch
+ * policies are the defaults of their kinds, prefetch degree 4, watermarks
+ * 1 % and 3 % of the slots (at least 1 and 2).
+ *
+ * Return: the cache, ERR_PTR(-EINVAL) for an impossible shape, or
+ * ERR_PTR(-ENOMEM).
+ */
+struct vflash_cache *vflash_cache_create(struct vflash_flash *f,
+					 const struct vflash_cache_params *p)
+{
+	const struct vflash_policy *ev_pol, *pf_pol;
+	struct vflash_cache *c;
+	u32 i, low, high;
+	int ret = -ENOMEM;
+
+	ev_pol = vflash_policy_default(VFLASH_POLICY_EVICTION);
+	pf_pol = vflash_policy_default(VFLASH_POLICY_PREFETCH);
+	if (!ev_pol || !pf_pol || !p->nr_pages || p->nr_pages > U32_MAX + 1ULL ||
+	    p->nr_slots > VC_MAX_SLOTS || p->nr_slots > p->nr_pages ||
+	    p->nr_slots < p->young + 4)
+		return ERR_PTR(-EINVAL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	c->f = f;
+	c->p = *p;
+	spin_lock_init(&c->free_lock);
+	spin_lock_init(&c->policy_lock);
+	spin_lock_init(&c->pf_lock);
+	c->state = kvcalloc(p->nr_pages, sizeof(*c->state), GFP_KERNEL);
+	c->slots = kvcalloc(p->nr_slots, sizeof(*c->slots), GFP_KERNEL);
+	c->free = kvmalloc_array(p->nr_slots, sizeof(*c->free), GFP_KERNEL);
+	c->young_ring = kvmalloc_array(max(p->young, 1U),
+				       sizeof(*c->young_ring), GFP_KERNEL);
+	if (!c->state || !c->slots || !c->free || !c->young_ring)
+		goto err;
+	for (i = 0; i < p->nr_slots; i++) {
+		c->slots[i].lpn = U64_MAX;
+		/* Popped from the top: slot 0 first. */
+		c->free[i] = p->nr_slots - 1 - i;
+	}
+	c->nr_free = p->nr_slots;
+	c->ev_ops = ev_pol->ops;
+	c->ev = c->ev_ops->alloc(p->nr_slots, p->seed, GFP_KERNEL);
+	if (!c->ev)
+		goto err;
+	ret = vflash_cache_set_prefetch(c, pf_pol);
+	if (ret)
+		goto err;
+	c->pf_degree = 4;
+	high = max(p->nr_slots * 3 / 100, 2U);
+	low = max(p->nr_slots / 100, 1U);
+	ret = vflash_cache_set_watermarks(c, low, high);
+	if (ret)
+		ret = vflash_cache_set_watermarks(c, 0, 0);
+	if (ret)
+		goto err;
+	return c;
+err:
+	vflash_cache_destroy(c);
+	return ERR_PTR(ret);
+}

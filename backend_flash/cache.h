@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The device DRAM cache: which logical pages are resident, their per-page
+ * state, the cache slots, the eviction and prefetch policy instances and
+ * the NAND time a miss costs. Pure bookkeeping: the user (the CXL
+ * frontend) maps and unmaps pages itself, through struct
+ * vflash_cache_host. docs/cxl-design.md describes the design.
+ */
+#ifndef VFLASH_CACHE_H
+#define VFLASH_CACHE_H
+
+#include <linux/types.h>
+
+#include "policy/policy.h"
+
+struct vflash_cache;
+struct vflash_flash;
+
+/**
+ * enum vflash_cache_stat - the cache's counters
+ * @VFLASH_CACHE_MISSES: NAND reads for demand misses
+ * @VFLASH_CACHE_REFAULTS: misses on pages that were resident before
+ * @VFLASH_CACHE_EVICTIONS: pages evicted
+ * @VFLASH_CACHE_DIRTY_WRITEBACKS: evicted pages written back to flash
+ * @VFLASH_CACHE_PREFETCH_ISSUED: NAND reads for prefetches
+ * @VFLASH_CACHE_PREFETCH_HITS: prefetched pages used before eviction
+ * @VFLASH_CACHE_STAT_NR: number of counters
+ */
+enum vflash_cache_stat {
+	VFLASH_CACHE_MISSES,
+	VFLASH_CACHE_REFAULTS,
+	VFLASH_CACHE_EVICTIONS,
+	VFLASH_CACHE_DIRTY_WRITEBACKS,
+	VFLASH_CACHE_PREFETCH_ISSUED,
+	VFLASH_CACHE_PREFETCH_HITS,
+	VFLASH_CACHE_STAT_NR,
+};
+
+/**
+ * enum vflash_cache_page - what the cache knows of a logical page
+ * @VFLASH_PAGE_ABSENT: not in the cache
+ * @VFLASH_PAGE_LOADING: a slot is claimed, its NAND read being issued
+ * @VFLASH_PAGE_RESIDENT: in the cache (its read may still be in flight:
+ *	see vflash_cache_get())
+ * @VFLASH_PAGE_EVICTING: being unmapped and written back
+ */
+enum vflash_cache_page {
+	VFLASH_PAGE_ABSENT,
+	VFLASH_PAGE_LOADING,
+	VFLASH_PAGE_RESIDENT,
+	VFLASH_PAGE_EVICTING,
+};
+
+/**
+ * struct vflash_cache_host - what the cache asks of its user; any may be
+ *	NULL
+ * @unmap: remove every mapping of logical page @lpn; called before the
+ *	page is written back and its slot reused
+ * @test_clear_young: whether @lpn was accessed since the last call (the
+ *	hardware Accessed bits of its mappings, cleared)
+ * @kick: free slots fell below the low watermark: run
+ *	vflash_cache_reclaim() soon, outside the caller's context
+ * @now_ns: the clock (default ktime_get_ns())
+ * @wait_until: wait until @deadline_ns on that clock; 0, or -EINTR if a
+ *	fatal signal cut the wait short (default vflash_cache_wait_until())
+ */
+struct vflash_cache_host {
+	void (*unmap)(void *priv, u64 lpn);
+	bool (*test_clear_young)(void *priv, u64 lpn);
+	void (*kick)(void *priv);
+	u64 (*now_ns)(void *priv);
+	int (*wait_until)(void *priv, u64 deadline_ns);
+};
+
+/**
+ * struct vflash_cache_params - the shape of a cache
+ * @nr_pages: logical pages of the device
+ * @nr_slots: pages the cache holds
+ * @young: fills that stay out of the eviction policy (the two-page
+ *	livelock guard); @nr_slots must exceed @young + 2
+ * @seed: for the random policy
+ * @host: the user's callbacks, or NULL
+ * @priv: passed to them
+ */
+struct vflash_cache_params {
+	u64 nr_pages;
+	u32 nr_slots;
+	u32 young;
+	u64 seed;
+	const struct vflash_cache_host *host;
+	void *priv;
+};
+
+/**
+ * struct vflash_cache_pin - a resident page held by vflash_cache_get()
+ * @lpn: the page
+ * @slot: its cache slot
+ * @missed: this call issued its NAND read
+ * @waited_ns: how long the call waited for the read
+ */
+struct vflash_cache_pin {
+	u64 lpn;
+	u32 slot;
+	bool missed;
+	u64 waited_ns;
+};
+
+struct vflash_cache *vflash_cache_create(struct vflash_flash *f,
+					 const struct vflash_cache_params *p);
+void vflash_cache_destroy(struct vflash_cache *c);
+
+int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
+		     struct vflash_cache_pin *pin);
+void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin);
+int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn);
+
+bool vflash_cache_evict_one(struct vflash_cache *c);
+u32 vflash_cache_reclaim(struct vflash_cache *c);
+void vflash_cache_sample(struct vflash_cache *c);
+int vflash_cache_set_watermarks(struct vflash_cache *c, u32 low, u32 high);
+int vflash_cache_set_eviction(struct vflash_cache *c,
+			      const struct vflash_policy *pol);
+int vflash_cache_set_prefetch(struct vflash_cache *c,
+			      const struct vflash_policy *pol);
+void vflash_cache_set_prefetch_degree(struct vflash_cache *c, u32 degree);
+
+enum vflash_cache_page vflash_cache_page_state(struct vflash_cache *c,
+					       u64 lpn);
+u64 vflash_cache_stat(struct vflash_cache *c, enum vflash_cache_stat stat);
+u32 vflash_cache_nr_free(struct vflash_cache *c);
+u32 vflash_cache_resident(struct vflash_cache *c);
+bool vflash_cache_needs_sampling(struct vflash_cache *c);
+
+int vflash_cache_wait_until(u64 deadline_ns, u64 spin_ns);
+
+#endif /* VFLASH_CACHE_H */

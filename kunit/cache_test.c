@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the device DRAM cache (backend_flash/cache.c): the
+ * per-page state machine, slots and watermarks, eviction with unmap and
+ * writeback, sampling, prefetch, and concurrent misses. A fake user
+ * records unmaps and supplies the Accessed bits and, where the test wants
+ * it, a clock that a wait simply advances.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+
+#include "backend_flash/cache.h"
+#include "backend_flash/flash.h"
+#include "backend_flash/profile.h"
+
+#define PAGES		256
+#define MAX_UNMAPS	512
+
+struct fake {
+	struct vflash_flash *f;
+	struct vflash_cache *c;
+	u64 now;
+	u64 unmapped[MAX_UNMAPS];
+	u32 nr_unmapped;
+	u32 kicks;
+	DECLARE_BITMAP(young, PAGES);
+};
+
+static void fake_unmap(void *priv, u64 lpn)
+{
+	struct fake *fk = priv;
+
+	if (fk->nr_unmapped < MAX_UNMAPS)
+		fk->unmapped[fk->nr_unmapped] = lpn;
+	fk->nr_unmapped++;
+}
+
+/* The hot pages stay "accessed": the bit is set again at once. */
+static bool fake_young(void *priv, u64 lpn)
+{
+	return test_bit(lpn, ((struct fake *)priv)->young);
+}
+
+static void fake_kick(void *priv)
+{
+	((struct fake *)priv)->kicks++;
+}
+
+static u64 fake_now(void *priv)
+{
+	return ((struct fake *)priv)->now;
+}
+
+static int fake_wait(void *priv, u64 deadline_ns)
+{
+	struct fake *fk = priv;
+
+	fk->now = max(fk->now, deadline_ns);
+	return 0;
+}
+
+static const struct vflash_cache_host fake_host = {
+	.unmap = fake_unmap, .test_clear_young = fake_young,
+	.kick = fake_kick, .now_ns = fake_now, .wait_until = fake_wait,
+};
+
+/* The real clock and waits, for the concurrency test. */
+static const struct vflash_cache_host real_host = {
+	.unmap = fake_unmap,
+};
+
+static int fake_init(struct kunit *test)
+{
+	return vflash_policies_init();
+}
+
+/* Free the test's cache and device, so the test can make another. */
+static void drop(struct kunit *test)
+{
+	struct fake *fk = test->priv;
+
+	if (!fk)
+		return;
+	vflash_cache_destroy(fk->c);
+	if (fk->f && !IS_ERR(fk->f))
+		vflash_flash_destroy(fk->f);
+	test->priv = NULL;
+}
+
+static void fake_exit(struct kunit *test)
+{
+	drop(test);
+	vflash_policies_exit();
+}
+
+/* Switch the cache's policy of @kind to @name. */
+static int use(struct fake *fk, enum vflash_policy_kind kind, const char *name)
+{
+	const struct vflash_policy *pol = vflash_policy_find(kind, name);
+
+	return kind == VFLASH_POLICY_EVICTION ?
+		vflash_cache_set_eviction(fk->c, pol) :
+		vflash_cache_set_prefetch(fk->c, pol);
+}
+
+/* A Z-NAND device of PAGES pages, all written, and a cache over it. */
+static struct fake *mk(struct kunit *test, u32 nr_slots, u32 young,
+		       const char *eviction, bool real_clock)
+{
+	struct fake *fk = kunit_kzalloc(test, sizeof(*fk), GFP_KERNEL);
+	struct vflash_cache_params p = {
+		.nr_pages = PAGES, .nr_slots = nr_slots, .young = young,
+		.seed = 1, .host = real_clock ? &real_host : &fake_host,
+	};
+
+	KUNIT_ASSERT_NOT_NULL(test, fk);
+	test->priv = fk;
+	p.priv = fk;
+	fk->f = vflash_flash_create(vflash_profile_find("znand"),
+				    PAGES * VFLASH_LPAGE_SIZE);
+	if (IS_ERR(fk->f)) {
+		fk->f = NULL;
+		KUNIT_ASSERT_FAILURE(test, "flash_create failed");
+	}
+	fk->now = vflash_flash_submit(fk->f, VFLASH_IO_WRITE, 0, PAGES, 0);
+	fk->now = vflash_flash_submit(fk->f, VFLASH_IO_FLUSH, 0, 0, fk->now);
+	fk->now += 10 * NSEC_PER_MSEC;
+	fk->c = vflash_cache_create(fk->f, &p);
+	if (IS_ERR(fk->c)) {
+		fk->c = NULL;
+		KUNIT_ASSERT_FAILURE(test, "cache_create failed");
+	}
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_EVICTION, eviction), 0);
+	return fk;
+}
+
+/* get + put; returns whether it was a miss. */
+static bool touch(struct kunit *test, struct fake *fk, u64 lpn, bool write)
+{
+	struct vflash_cache_pin pin;
+
+	KUNIT_ASSERT_EQ(test, vflash_cache_get(fk->c, lpn, write, 1, &pin), 0);
+	KUNIT_EXPECT_EQ(test, pin.lpn, lpn);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, lpn),
+			(int)VFLASH_PAGE_RESIDENT);
+	vflash_cache_put(fk->c, &pin);
+	return pin.missed;
+}
+
+static u64 stat(struct fake *fk, enum vflash_cache_stat s)
+{
+	return vflash_cache_stat(fk->c, s);
+}
+
+static void miss_then_hit(struct kunit *test)
+{
+	struct fake *fk = mk(test, 16, 2, "fifo", false);
+	struct vflash_cache_pin pin;
+	u64 before = fk->now;
+
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 5),
+			(int)VFLASH_PAGE_ABSENT);
+	KUNIT_ASSERT_EQ(test, vflash_cache_get(fk->c, 5, false, 1, &pin), 0);
+	KUNIT_EXPECT_TRUE(test, pin.missed);
+	/* The wait is the backend's read: at least Z-NAND's 3 us tR. */
+	KUNIT_EXPECT_GE(test, pin.waited_ns, 3000ULL);
+	KUNIT_EXPECT_EQ(test, fk->now - before, pin.waited_ns);
+	vflash_cache_put(fk->c, &pin);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(fk->f,
+						VFLASH_STAT_NAND_READ_PAGES),
+			1ULL);
+
+	KUNIT_ASSERT_EQ(test, vflash_cache_get(fk->c, 5, false, 1, &pin), 0);
+	KUNIT_EXPECT_FALSE(test, pin.missed);
+	KUNIT_EXPECT_EQ(test, pin.waited_ns, 0ULL);
+	vflash_cache_put(fk->c, &pin);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES), 1ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), 1U);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(fk->f,
+						VFLASH_STAT_NAND_READ_PAGES),
+			1ULL);
+}
+
+static void full_cache_evicts_by_policy(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", false);
+	u64 i;
+
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_TRUE(test, touch(test, fk, i, false));
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_free(fk->c), 0U);
+	KUNIT_EXPECT_GT(test, fk->kicks, 0U);
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 0U);
+	/* No free slot: each miss evicts the oldest page itself. */
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 8, false));
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 9, false));
+	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 2U);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[1], 1ULL);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
+			(int)VFLASH_PAGE_ABSENT);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_EVICTIONS), 2ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_REFAULTS), 0ULL);
+	/* Page 0 again: a refault. */
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 0, false));
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_REFAULTS), 1ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES), 11ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), 8U);
+}
+
+/*
+ * The two-page livelock: with lifo, the newest page is always the victim,
+ * so an instruction needing pages A and B would evict each for the other
+ * forever. The last `young` fills are never victims.
+ */
+static void young_fills_are_never_evicted(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 4, "lifo", false);
+	u64 i, j;
+
+	for (i = 0; i < 8; i++)
+		touch(test, fk, i, false);
+	for (i = 8; i < 100; i++) {
+		u32 before = fk->nr_unmapped;
+
+		KUNIT_EXPECT_TRUE(test, touch(test, fk, i, false));
+		KUNIT_ASSERT_EQ(test, fk->nr_unmapped, before + 1);
+		/* The victim is not among the 4 fills before this one. */
+		for (j = i - 4; j < i; j++)
+			KUNIT_EXPECT_NE(test, fk->unmapped[before], j);
+		/* And the previous page is still resident: A and B both. */
+		KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, i - 1),
+				(int)VFLASH_PAGE_RESIDENT);
+	}
+}
+
+static void dirty_pages_are_written_back(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", false);
+	u64 writes = vflash_flash_stat(fk->f, VFLASH_STAT_HOST_WRITE_PAGES);
+	u64 i;
+
+	KUNIT_EXPECT_EQ(test, vflash_cache_mkwrite(fk->c, 2), -EAGAIN);
+	touch(test, fk, 0, true);		/* write miss */
+	touch(test, fk, 1, false);
+	touch(test, fk, 2, false);
+	KUNIT_EXPECT_EQ(test, vflash_cache_mkwrite(fk->c, 2), 0);  /* 1st write */
+	for (i = 3; i < 12; i++)
+		touch(test, fk, i, false);
+	/* 0, 1, 2, 3 were evicted; two were dirty. */
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_EVICTIONS), 4ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_DIRTY_WRITEBACKS), 2ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(fk->f,
+						VFLASH_STAT_HOST_WRITE_PAGES),
+			writes + 2);
+	KUNIT_EXPECT_EQ(test, vflash_cache_mkwrite(fk->c, 2), -EAGAIN);
+}
+
+static void reclaim_to_the_high_watermark(struct kunit *test)
+{
+	struct fake *fk = mk(test, 40, 4, "fifo", false);
+	u64 i;
+
+	KUNIT_EXPECT_EQ(test, vflash_cache_set_watermarks(fk->c, 11, 10),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_set_watermarks(fk->c, 1, 35),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, vflash_cache_set_watermarks(fk->c, 4, 10), 0);
+	for (i = 0; i < 36; i++)
+		touch(test, fk, i, false);
+	KUNIT_EXPECT_EQ(test, fk->kicks, 0U);
+	touch(test, fk, 36, false);		/* 3 free: below low */
+	KUNIT_EXPECT_EQ(test, fk->kicks, 1U);
+	KUNIT_EXPECT_EQ(test, vflash_cache_reclaim(fk->c), 7U);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_free(fk->c), 10U);
+	KUNIT_EXPECT_EQ(test, vflash_cache_reclaim(fk->c), 0U);
+	/* The pool serves the next misses without evicting. */
+	for (i = 37; i < 40; i++)
+		touch(test, fk, i, false);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_EVICTIONS), 7ULL);
+}
+
+/* Hot pages (Accessed bit always set) against a stream of cold ones. */
+static u32 hot_resident_after_stream(struct kunit *test, const char *policy)
+{
+	struct fake *fk = mk(test, 20, 2, policy, false);
+	u64 i;
+	u32 n = 0;
+
+	for (i = 0; i < 5; i++)
+		__set_bit(i, fk->young);
+	for (i = 0; i < 20; i++)
+		touch(test, fk, i, false);
+	/* The first sample after a fill is discarded: sample twice. */
+	vflash_cache_sample(fk->c);
+	vflash_cache_sample(fk->c);
+	for (i = 20; i < 120; i++) {
+		if (i % 5 == 0)
+			vflash_cache_sample(fk->c);
+		touch(test, fk, i, false);
+	}
+	for (i = 0; i < 5; i++)
+		n += vflash_cache_page_state(fk->c, i) == VFLASH_PAGE_RESIDENT;
+	return n;
+}
+
+static void sampled_references_keep_hot_pages(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, hot_resident_after_stream(test, "clock"), 5U);
+	drop(test);
+	KUNIT_EXPECT_EQ(test, hot_resident_after_stream(test, "lru"), 5U);
+	drop(test);
+	/* Without references (fifo), the stream flushes them. */
+	KUNIT_EXPECT_EQ(test, hot_resident_after_stream(test, "fifo"), 0U);
+}
+
+static void first_sample_is_discarded(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 0, "clock", false);
+	u64 i;
+
+	/*
+	 * Pages 0-3 look accessed at the first sample; that is the faulting
+	 * access itself, not a reference (else clock would pass over them).
+	 */
+	for (i = 0; i < 8; i++)
+		touch(test, fk, i, false);
+	bitmap_set(fk->young, 0, 4);
+	vflash_cache_sample(fk->c);
+	bitmap_zero(fk->young, PAGES);
+	vflash_cache_sample(fk->c);
+	/* So clock evicts in fifo order. */
+	touch(test, fk, 8, false);
+	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 0ULL);
+}
+
+static void next_n_prefetch(struct kunit *test)
+{
+	struct fake *fk = mk(test, 16, 2, "fifo", false);
+	struct vflash_cache_pin pin;
+
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_PREFETCH, "next-n"), 0);
+	vflash_cache_set_prefetch_degree(fk->c, 2);
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 10, false));
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_PREFETCH_ISSUED), 2ULL);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 12),
+			(int)VFLASH_PAGE_RESIDENT);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 13),
+			(int)VFLASH_PAGE_ABSENT);
+	KUNIT_ASSERT_EQ(test, vflash_cache_get(fk->c, 11, false, 1, &pin), 0);
+	KUNIT_EXPECT_FALSE(test, pin.missed);
+	vflash_cache_put(fk->c, &pin);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_PREFETCH_HITS), 1ULL);
+	touch(test, fk, 11, false);	/* used already: no second hit */
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_PREFETCH_HITS), 1ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES), 1ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(fk->f,
+						VFLASH_STAT_NAND_READ_PAGES),
+			3ULL);
+}
+
+static void switching_policy_keeps_pages(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", false);
+	const struct vflash_policy *pf;
+	u64 i;
+
+	for (i = 0; i < 8; i++)
+		touch(test, fk, i, false);
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_EVICTION, "lru"), 0);
+	/* A prefetch policy is no eviction policy. */
+	pf = vflash_policy_default(VFLASH_POLICY_PREFETCH);
+	KUNIT_EXPECT_EQ(test, vflash_cache_set_eviction(fk->c, pf), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), 8U);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, i),
+				(int)VFLASH_PAGE_RESIDENT);
+	/* The old order carried over: the oldest page leaves first. */
+	touch(test, fk, 8, false);
+	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 0ULL);
+}
+
+static void bad_shapes(struct kunit *test)
+{
+	struct vflash_cache_params p = {
+		.nr_pages = PAGES, .nr_slots = 8, .young = 5,
+	};
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(vflash_cache_create(NULL, &p)),
+			(long)-EINVAL);
+	p.young = 0;
+	p.nr_slots = PAGES + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(vflash_cache_create(NULL, &p)),
+			(long)-EINVAL);
+	p.nr_slots = 4;
+	p.nr_pages = 0;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(vflash_cache_create(NULL, &p)),
+			(long)-EINVAL);
+}
+
+/* Several threads fault at once, on one page or on their own. */
+struct racer {
+	struct fake *fk;
+	u64 lpn;
+	struct completion *go;
+	struct completion done;
+	int ret;
+	bool missed;
+};
+
+static int racer_fn(void *data)
+{
+	struct racer *r = data;
+	struct vflash_cache_pin pin;
+
+	wait_for_completion(r->go);
+	r->ret = vflash_cache_get(r->fk->c, r->lpn, false, r->lpn, &pin);
+	if (!r->ret) {
+		r->missed = pin.missed;
+		vflash_cache_put(r->fk->c, &pin);
+	}
+	complete(&r->done);
+	return 0;
+}
+
+static u32 race(struct kunit *test, struct fake *fk, bool same_page)
+{
+	struct racer r[4];
+	DECLARE_COMPLETION_ONSTACK(go);
+	u32 i, missed = 0;
+
+	for (i = 0; i < ARRAY_SIZE(r); i++) {
+		r[i] = (struct racer){
+			.fk = fk, .lpn = same_page ? 100 : 200 + i, .go = &go,
+		};
+		init_completion(&r[i].done);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(racer_fn, &r[i],
+							    "vflash-racer")));
+	}
+	complete_all(&go);
+	for (i = 0; i < ARRAY_SIZE(r); i++) {
+		wait_for_completion(&r[i].done);
+		KUNIT_EXPECT_EQ(test, r[i].ret, 0);
+		missed += r[i].missed;
+	}
+	return missed;
+}
+
+static void concurrent_misses(struct kunit *test)
+{
+	struct fake *fk = mk(test, 32, 4, "fifo", true);
+
+	/* One page: one NAND read, one miss, all four waited for it. */
+	KUNIT_EXPECT_EQ(test, race(test, fk, true), 1U);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES), 1ULL);
+	/* Four pages: four misses in parallel. */
+	KUNIT_EXPECT_EQ(test, race(test, fk, false), 4U);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES), 5ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(fk->f,
+						VFLASH_STAT_NAND_READ_PAGES),
+			5ULL);
+}
+
+static void wait_until_reaches_the_deadline(struct kunit *test)
+{
+	u64 t0 = ktime_get_ns();
+
+	KUNIT_EXPECT_EQ(test, vflash_cache_wait_until(t0 + 5000, 20000), 0);
+	KUNIT_EXPECT_GE(test, ktime_get_ns(), t0 + 5000);
+	t0 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, vflash_cache_wait_until(t0 + 2000000, 20000), 0);
+	KUNIT_EXPECT_GE(test, ktime_get_ns(), t0 + 2000000);
+	/* A deadline in the past returns at once. */
+	KUNIT_EXPECT_EQ(test, vflash_cache_wait_until(0, 20000), 0);
+}
+
+static struct kunit_case cache_test_cases[] = {
+	KUNIT_CASE(miss_then_hit),
+	KUNIT_CASE(full_cache_evicts_by_policy),
+	KUNIT_CASE(young_fills_are_never_evicted),
+	KUNIT_CASE(dirty_pages_are_written_back),
+	KUNIT_CASE(reclaim_to_the_high_watermark),
+	KUNIT_CASE(sampled_references_keep_hot_pages),
+	KUNIT_CASE(first_sample_is_discarded),
+	KUNIT_CASE(next_n_prefetch),
+	KUNIT_CASE(switching_policy_keeps_pages),
+	KUNIT_CASE(bad_shapes),
+	KUNIT_CASE(concurrent_misses),
+	KUNIT_CASE(wait_until_reaches_the_deadline),
+	{}
+};
+
+static struct kunit_suite cache_test_suite = {
+	.name = "vflash-cache",
+	.init = fake_init,
+	.exit = fake_exit,
+	.test_cases = cache_test_cases,
+};
+
+kunit_test_suite(cache_test_suite);
