@@ -43,6 +43,8 @@ static const struct {
 	[VFLASH_KNOB_GC_HIGH_PCT] = { "gc_high_pct", 1, 90 },
 	[VFLASH_KNOB_MIGRATE_HOT_READS] = { "migrate_hot_reads", 1, U8_MAX },
 	[VFLASH_KNOB_MAX_DEFER_NS] = { "max_defer_ns", 0, 10 * SEC_NS },
+	[VFLASH_KNOB_HOST_OVERHEAD_NS] = { "host_overhead_ns", 0,
+					   NSEC_PER_MSEC },
 };
 
 /**
@@ -158,6 +160,7 @@ static void init_knobs(struct vflash_flash *f)
 	f->knob[VFLASH_KNOB_GC_HIGH_PCT] = 15;
 	f->knob[VFLASH_KNOB_MIGRATE_HOT_READS] = 4;
 	f->knob[VFLASH_KNOB_MAX_DEFER_NS] = 10ULL * NSEC_PER_MSEC;
+	f->knob[VFLASH_KNOB_HOST_OVERHEAD_NS] = 0;
 }
 
 /* Blocks per die, slots per block and program units from the profile. */

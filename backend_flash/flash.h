@@ -87,6 +87,9 @@ enum vflash_stat {
  * @VFLASH_KNOB_MIGRATE_HOT_READS: reads that make a page hot
  * @VFLASH_KNOB_MAX_DEFER_NS: how long host reads may hold back background
  *	work on a die (read-priority)
+ * @VFLASH_KNOB_HOST_OVERHEAD_NS: the host's own I/O-stack time per
+ *	request, taken off every completion time so that what the host
+ *	measures matches the model
  * @VFLASH_KNOB_NR: number of knobs
  */
 enum vflash_knob {
@@ -108,6 +111,7 @@ enum vflash_knob {
 	VFLASH_KNOB_GC_HIGH_PCT,
 	VFLASH_KNOB_MIGRATE_HOT_READS,
 	VFLASH_KNOB_MAX_DEFER_NS,
+	VFLASH_KNOB_HOST_OVERHEAD_NS,
 	VFLASH_KNOB_NR,
 };
 
@@ -125,6 +129,7 @@ const char *vflash_flash_stat_name(enum vflash_stat stat);
 u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc);
 u64 vflash_flash_write_amplification(struct vflash_flash *f);
 u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille);
+u64 vflash_flash_model_read_ns(const struct vflash_flash *f);
 void vflash_flash_reset_stats(struct vflash_flash *f);
 
 u64 vflash_flash_knob(const struct vflash_flash *f, enum vflash_knob knob);
