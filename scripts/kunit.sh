@@ -37,6 +37,9 @@ grep -q 'CONFIG_VFLASH_KUNIT_TEST' "$KSRC/drivers/Makefile" ||
 	echo 'obj-$(CONFIG_VFLASH_KUNIT_TEST) += vflash/' >>"$KSRC/drivers/Makefile"
 
 builddir=$VFLASH_CACHE/kunit-build
+# Objects built from another clone may be newer than this clone's sources,
+# so make would keep them: rebuild vflash's own objects every time.
+rm -rf "$builddir/drivers/vflash"
 (cd "$KSRC" && python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig="$REPO/kunit/.kunitconfig" \
 	--build_dir="$builddir" --jobs="$(nproc)" --timeout=300 \
