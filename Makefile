@@ -8,13 +8,14 @@
 # make sparse     sparse over the sources (C=2)
 # make checkpatch checkpatch.pl --strict over the sources
 # make bench-backend  the backend's CPU cost per request (KUnit, UML)
+# make bench-nvme fio on vflash (nvme, tlc) and null_blk in the VM (4 vCPUs)
 # make clean
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
-	bench-backend
+	bench-backend bench-nvme
 
 all: modules tools
 
@@ -53,3 +54,7 @@ checkpatch:
 bench-backend:
 	scripts/kunit.sh 'vflash-bench'
 	@grep -a ' bench ' $${VFLASH_CACHE:-/var/cache/vflash}/kunit-build/test.log
+
+bench-nvme: modules
+	@scripts/vmtest.sh bench-nvme; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-nvme/results.txt; exit $$rc

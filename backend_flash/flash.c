@@ -51,6 +51,8 @@ static const struct {
 	[VFLASH_KNOB_MAX_DEFER_NS] = { "max_defer_ns", 0, 10 * SEC_NS },
 	[VFLASH_KNOB_SLC_PE_CYCLES] = { "slc_pe_cycles", 1, MAX_PE_CYCLES },
 	[VFLASH_KNOB_MAIN_PE_CYCLES] = { "main_pe_cycles", 1, MAX_PE_CYCLES },
+	[VFLASH_KNOB_HOST_OVERHEAD_NS] = { "host_overhead_ns", 0,
+					   NSEC_PER_MSEC },
 };
 
 /**
@@ -171,6 +173,7 @@ static void init_knobs(struct vflash_flash *f)
 					      SLC_PE_CYCLES :
 					      p->cell == VFLASH_CELL_TLC ?
 					      TLC_PE_CYCLES : QLC_PE_CYCLES;
+	f->knob[VFLASH_KNOB_HOST_OVERHEAD_NS] = 0;
 }
 
 /* Blocks per die, slots per block and program units from the profile. */

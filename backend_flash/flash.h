@@ -92,6 +92,9 @@ enum vflash_stat {
  *	block, for the wear a drive reports
  * @VFLASH_KNOB_MAIN_PE_CYCLES: rated program/erase cycles of a main-region
  *	block
+ * @VFLASH_KNOB_HOST_OVERHEAD_NS: the host's own I/O-stack time per
+ *	request, taken off every completion time so that what the host
+ *	measures matches the model
  * @VFLASH_KNOB_NR: number of knobs
  */
 enum vflash_knob {
@@ -115,6 +118,7 @@ enum vflash_knob {
 	VFLASH_KNOB_MAX_DEFER_NS,
 	VFLASH_KNOB_SLC_PE_CYCLES,
 	VFLASH_KNOB_MAIN_PE_CYCLES,
+	VFLASH_KNOB_HOST_OVERHEAD_NS,
 	VFLASH_KNOB_NR,
 };
 
@@ -146,6 +150,7 @@ struct vflash_health {
 
 void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h);
 u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille);
+u64 vflash_flash_model_read_ns(const struct vflash_flash *f);
 void vflash_flash_reset_stats(struct vflash_flash *f);
 
 u64 vflash_flash_knob(const struct vflash_flash *f, enum vflash_knob knob);

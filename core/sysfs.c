@@ -36,6 +36,7 @@ enum {
 	STAT_READ_P50,
 	STAT_READ_P99,
 	STAT_READ_P999,
+	STAT_MODEL_READ,
 	STAT_RESET,
 	STAT_NR_FILES,
 };
@@ -47,6 +48,7 @@ static const char * const derived_names[] = {
 	[STAT_READ_P50 - VFLASH_STAT_NR] = "read_latency_p50_ns",
 	[STAT_READ_P99 - VFLASH_STAT_NR] = "read_latency_p99_ns",
 	[STAT_READ_P999 - VFLASH_STAT_NR] = "read_latency_p999_ns",
+	[STAT_MODEL_READ - VFLASH_STAT_NR] = "model_read_latency_ns",
 	[STAT_RESET - VFLASH_STAT_NR] = "reset",
 };
 
@@ -98,6 +100,9 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 		break;
 	case STAT_READ_P999:
 		val = vflash_flash_read_latency_pct(f, 999);
+		break;
+	case STAT_MODEL_READ:
+		val = vflash_flash_model_read_ns(f);
 		break;
 	default:
 		val = vflash_flash_stat(f, i);

@@ -210,6 +210,83 @@ static void host_link_and_firmware_time(struct kunit *test)
 			100 + 5 * 5000 + 300ULL);
 }
 
+static void host_overhead_shortens_completion(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	const u64 oh = 3000, t = LATER;
+
+	wr(f, 0, 0);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_HOST_OVERHEAD_NS, oh), 0);
+	/* Two reads on one die: the second still queues behind the first. */
+	KUNIT_EXPECT_EQ(test, rd(f, 0, t), t + TR + XF - oh);
+	KUNIT_EXPECT_EQ(test, rd(f, 0, t), t + 2 * TR + XF - oh);
+	/* The statistics keep the model's latency. */
+	KUNIT_EXPECT_GE(test, vflash_flash_read_latency_pct(f, 500), TR + XF);
+	/* Never before the request arrived. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_submit(f, VFLASH_IO_TRIM, 0, 1, t),
+			t);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_HOST_OVERHEAD_NS, 1000000),
+			0);
+	KUNIT_EXPECT_EQ(test, rd(f, 1, 2 * t), 2 * t);
+	/* At most 1 ms; a bad value changes nothing. */
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_HOST_OVERHEAD_NS, 1000001),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS),
+			1000000ULL);
+	KUNIT_EXPECT_STREQ(test,
+			   vflash_flash_knob_name(VFLASH_KNOB_HOST_OVERHEAD_NS),
+			   "host_overhead_ns");
+}
+
+/* One written page read on an idle device takes the model's prediction. */
+static void expect_model_read(struct kunit *test,
+			      const struct vflash_profile *p)
+{
+	struct vflash_flash *f = vflash_flash_create(p, 16ULL << 20);
+	u64 model;
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s", p->name);
+	model = vflash_flash_model_read_ns(f);
+	KUNIT_EXPECT_GT_MSG(test, model, 0ULL, "%s", p->name);
+	vflash_flash_submit(f, VFLASH_IO_WRITE, 5, 1, 0);
+	vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, 0);
+	KUNIT_EXPECT_EQ_MSG(test, rd(f, 5, LATER), LATER + model, "%s",
+			    p->name);
+	/* It follows the knobs. */
+	set(f, VFLASH_KNOB_FW_OVERHEAD_NS, 7777);
+	set(f, VFLASH_KNOB_CHANNEL_XFER_NS, 3333);
+	set(f, VFLASH_KNOB_HOST_XFER_NS, 2222);
+	set(f, VFLASH_KNOB_SLC_READ_NS, 44444);
+	set(f, VFLASH_KNOB_MAIN_READ_NS, 55555);
+	set(f, VFLASH_KNOB_QLC_READ_L_NS, 66666);
+	KUNIT_EXPECT_NE_MSG(test, vflash_flash_model_read_ns(f), model, "%s",
+			    p->name);
+	model = vflash_flash_model_read_ns(f);
+	KUNIT_EXPECT_EQ_MSG(test, rd(f, 5, 2 * LATER), 2 * LATER + model,
+			    "%s", p->name);
+	/* host_overhead_ns is the host's share: the device keeps the rest. */
+	set(f, VFLASH_KNOB_HOST_OVERHEAD_NS, 10000);
+	KUNIT_EXPECT_EQ_MSG(test, vflash_flash_model_read_ns(f), model, "%s",
+			    p->name);
+	KUNIT_EXPECT_EQ_MSG(test, rd(f, 5, 3 * LATER),
+			    3 * LATER + model - 10000, "%s", p->name);
+	vflash_flash_destroy(f);
+}
+
+static void model_read_is_an_idle_read(struct kunit *test)
+{
+	static const char * const names[] = {
+		"qlc-hybrid", "znand", "cylon", "tlc",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		expect_model_read(test, vflash_profile_find(names[i]));
+	expect_model_read(test, &slc2);
+	expect_model_read(test, &qlc2);
+	expect_model_read(test, &hyb2);
+}
+
 static void write_completes_before_its_program(struct kunit *test)
 {
 	struct vflash_flash *f = mk(test, &slc2, SMALL);
@@ -871,6 +948,8 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(reads_on_two_channels_overlap),
 	KUNIT_CASE(shared_channel_serialises_transfers),
 	KUNIT_CASE(host_link_and_firmware_time),
+	KUNIT_CASE(host_overhead_shortens_completion),
+	KUNIT_CASE(model_read_is_an_idle_read),
 	KUNIT_CASE(write_completes_before_its_program),
 	KUNIT_CASE(write_buffer_back_pressure),
 	KUNIT_CASE(big_buffer_absorbs_a_burst),

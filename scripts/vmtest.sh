@@ -5,7 +5,8 @@
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
 # ndctl, daxctl, the kernel's nvdimm/dax modules, vflash.ko and the suites.
 #
-# usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*)
+# usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
+#        a benchmark of scripts/vm/bench/ runs only when named)
 #
 # A suite reports each test on the VM's second serial port. It fails as a
 # whole (one extra failure) if it does not finish within its timeout or if
@@ -51,13 +52,13 @@ echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 # Kernel modules the suites use, with whatever they depend on.
 GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk"
 # Dynamically linked programs the suites use.
-GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod"
+GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq"
 
 build_initramfs() {
 	local root=$VMDIR/root m p lib
 
 	rm -rf "$root"
-	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,vflash/suites}
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,vflash/suites,vflash/bench}
 	cp /bin/busybox "$root/bin/busybox"
 	for p in $GUEST_PROGRAMS; do
 		cp "$p" "$root$p"
@@ -92,7 +93,9 @@ build_initramfs() {
 
 	cp "$KO" "$root/vflash/"
 	cp "$REPO/scripts/vm/lib.sh" "$root/vflash/"
-	cp "$REPO"/scripts/vm/suites/*.sh "$root/vflash/suites/"
+	cp "$REPO"/scripts/vm/suites/*.sh "$REPO"/scripts/vm/bench/*.sh \
+		"$root/vflash/suites/"
+	cp "$REPO"/scripts/bench/*.sh "$root/vflash/bench/"
 	cp "$REPO/scripts/vm/init" "$root/init"
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$VMDIR/initramfs.cpio"
@@ -112,10 +115,12 @@ total_skip=0
 
 run_suite() {
 	local suite=$1 file=$REPO/scripts/vm/suites/$1.sh dir=$VMDIR/$1
-	local mem append tmo rc pass fail skip done_ok t0 t1
+	local mem smp append tmo rc pass fail skip done_ok t0 t1
 
+	[ -f "$file" ] || file=$REPO/scripts/vm/bench/$1.sh
 	[ -f "$file" ] || { echo "vmtest: no suite $suite" >&2; total_fail=$((total_fail + 1)); return; }
 	mem=$(directive "$file" mem)
+	smp=$(directive "$file" smp)
 	append=$(directive "$file" append)
 	tmo=$(directive "$file" timeout)
 	tmo=$((${tmo:-300} * TIME_SCALE))
@@ -123,7 +128,7 @@ run_suite() {
 	mkdir -p "$dir"
 	t0=$(date +%s)
 	timeout -k 5 "$tmo" qemu-system-x86_64 \
-		-M pc -accel tcg,thread=multi -cpu max,la57=off -smp 2 -m "${mem:-4G}" \
+		-M pc -accel tcg,thread=multi -cpu max,la57=off -smp "${smp:-2}" -m "${mem:-4G}" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$VMDIR/initramfs.cpio" \
 		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite $append" \

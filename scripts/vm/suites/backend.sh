@@ -74,7 +74,7 @@ test_stats() {
 		nand_program_pages nand_erase_blocks gc_runs gc_copied_pages \
 		migrated_pages repromoted_pages free_blocks_slc free_blocks_qlc \
 		write_amplification read_latency_p50_ns read_latency_p99_ns \
-		read_latency_p999_ns; do
+		read_latency_p999_ns model_read_latency_ns; do
 		v=$(cat $SYS/stats/$s) || fail "reading $s"
 		expect_match "$v" '^[0-9]+$' "$s"
 	done
@@ -84,6 +84,31 @@ test_stats() {
 	echo 0 >$SYS/stats/reset || fail "reset"
 	write_fails $SYS/stats/reset 1
 	write_fails $SYS/stats/host_read_pages 0
+	unload
+}
+
+# stats/model_read_latency_ns follows the live knobs; host_overhead_ns is
+# the host's share and leaves it alone, up to 1 ms.
+test_model_read_latency() {
+	local c=$SYS/config sum
+	load frontend=none size=64M profile=tlc
+	sum=$(($(cat $c/main_read_ns) + $(cat $c/channel_xfer_ns) +
+		$(cat $c/host_xfer_ns) + $(cat $c/fw_overhead_ns)))
+	expect_eq "$(cat $SYS/stats/model_read_latency_ns)" "$sum" "tlc model"
+	expect_eq "$sum" 63599 "tlc model"
+	echo 1000 >$c/main_read_ns
+	echo 50000 >$c/host_overhead_ns
+	expect_eq "$(cat $SYS/stats/model_read_latency_ns)" \
+		$((sum - 35760 + 1000)) "model after main_read_ns=1000"
+	echo 1000000 >$c/host_overhead_ns
+	write_fails $c/host_overhead_ns 1000001
+	expect_eq "$(cat $c/host_overhead_ns)" 1000000 host_overhead_ns
+	unload
+	load frontend=none size=64M profile=qlc-hybrid
+	sum=$(($(cat $c/slc_read_ns) + $(cat $c/channel_xfer_ns) +
+		$(cat $c/host_xfer_ns) + $(cat $c/fw_overhead_ns)))
+	expect_eq "$(cat $SYS/stats/model_read_latency_ns)" "$sum" \
+		"qlc-hybrid model"
 	unload
 }
 
@@ -106,6 +131,7 @@ run_test policies_switch_and_reject test_policies_switch_and_reject
 run_test config_knobs test_config_knobs
 run_test stats test_stats
 run_test every_profile test_every_profile
+run_test model_read_latency test_model_read_latency
 
 # Threads on every CPU hammer the backend while policies switch and the GC
 # worker runs; the FTL's invariants must hold afterwards.
