@@ -8,10 +8,11 @@
  * owns their CQ (or the dispatcher's when workers=0). Whoever owns a heap
  * posts its entries when they fall due and raises the CQ's MSI-X vector.
  *
- * Threads spin while there is work or a completion is near, sleep towards
- * a distant one, and the dispatcher, after poll_idle_us without commands,
- * sleeps between polls, each sleep twice the last up to IDLE_SLEEP_MAX_US,
- * so an idle device costs next to no CPU.
+ * A thread spins for a completion due within spin_us and sleeps (an
+ * hrtimer) until spin_us before a later one. The dispatcher polls the
+ * doorbells without sleeping for poll_idle_us after its last command,
+ * then sleeps between polls, each sleep twice the last up to
+ * IDLE_SLEEP_MAX_US, so an idle device costs next to no CPU.
  *
  * Posting always happens under the CQ's lock, after checking that the CQ
  * is live and of the generation the command was fetched for: a CQ that
@@ -32,7 +33,6 @@
 #define POST_BATCH		32
 #define IDLE_SLEEP_US		100
 #define IDLE_SLEEP_MAX_US	1000
-#define SPIN_NS			20000
 #define SLACK_NS		5000
 #define CQ_FULL_RETRY_NS	2000
 
@@ -316,6 +316,16 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
 	return done;
 }
 
+/* Sleep until @until_ns (CLOCK_MONOTONIC), unless woken earlier. */
+static void sleep_until(u64 until_ns)
+{
+	ktime_t until = ns_to_ktime(until_ns);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_hrtimeout_range(&until, SLACK_NS, HRTIMER_MODE_ABS);
+	__set_current_state(TASK_RUNNING);
+}
+
 static int dispatch_fn(void *data)
 {
 	struct vfn_ctrl *c = data;
@@ -340,15 +350,13 @@ static int dispatch_fn(void *data)
 		if (busy) {
 			c->last_busy_ns = now;
 			idle_us = IDLE_SLEEP_US;
+		} else if (now - c->last_busy_ns <= c->poll_idle_ns) {
+			/* Recently busy: keep polling the doorbells. */
 		} else if (next != U64_MAX) {
-			u64 wait = next > now ? next - now : 0;
-
-			/* Sleep towards a distant completion, in short steps. */
-			if (wait > SPIN_NS)
-				usleep_range(min_t(u64, (wait - SPIN_NS) / 1000,
-						   IDLE_SLEEP_US),
-					     IDLE_SLEEP_US);
-		} else if (now - c->last_busy_ns > c->poll_idle_ns) {
+			/* Idle but for our own completions: sleep to the next. */
+			if (next > now + c->spin_ns)
+				sleep_until(next - c->spin_ns);
+		} else {
 			usleep_range(idle_us, idle_us + idle_us / 4);
 			idle_us = min(2 * idle_us, IDLE_SLEEP_MAX_US);
 			continue;
@@ -372,7 +380,7 @@ static int worker_fn(void *data)
 
 		raise_irqs(c, raise);
 		now = ktime_get_ns();
-		if (next <= now + SPIN_NS) {
+		if (next <= now + c->spin_ns) {
 			if (next > now)
 				cpu_relax();
 			cond_resched();
@@ -383,14 +391,15 @@ static int worker_fn(void *data)
 		spin_lock(&h->lock);
 		next = h->nr ? h->cmd[0].due_ns : U64_MAX;
 		spin_unlock(&h->lock);
-		if (kthread_should_stop() || next <= ktime_get_ns() + SPIN_NS) {
+		if (kthread_should_stop() ||
+		    next <= ktime_get_ns() + c->spin_ns) {
 			__set_current_state(TASK_RUNNING);
 			continue;
 		}
 		if (next == U64_MAX) {
 			schedule();
 		} else {
-			until = ns_to_ktime(next - SPIN_NS);
+			until = ns_to_ktime(next - c->spin_ns);
 			schedule_hrtimeout_range(&until, SLACK_NS,
 						 HRTIMER_MODE_ABS);
 		}

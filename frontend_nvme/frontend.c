@@ -21,6 +21,11 @@ module_param(poll_idle_us, uint, 0444);
 MODULE_PARM_DESC(poll_idle_us,
 		 "NVMe: microseconds without commands after which the dispatcher sleeps between polls, 0 to 1000000 (default 1000)");
 
+static unsigned int spin_us = 20;
+module_param(spin_us, uint, 0444);
+MODULE_PARM_DESC(spin_us,
+		 "NVMe: a completion due within this many microseconds is waited for by spinning, a later one by sleeping until then, 0 to 1000000 (default 20)");
+
 static unsigned int lba_size = 4096;
 module_param(lba_size, uint, 0444);
 MODULE_PARM_DESC(lba_size, "NVMe: logical block size, 512 or 4096 (default 4096)");
@@ -67,6 +72,11 @@ static int parse_params(struct vfn_ctrl *c)
 		       MAX_POLL_IDLE_US);
 		return -EINVAL;
 	}
+	if (spin_us > MAX_POLL_IDLE_US) {
+		pr_err("spin_us=%u: must be at most %lu\n", spin_us,
+		       MAX_POLL_IDLE_US);
+		return -EINVAL;
+	}
 	if (cpus && *cpus) {
 		ret = cpulist_parse(cpus, c->cpus);
 		if (ret || cpumask_empty(c->cpus)) {
@@ -84,6 +94,7 @@ static int parse_params(struct vfn_ctrl *c)
 	c->ns.lba_shift = ilog2(lba_size);
 	c->nr_workers = workers;
 	c->poll_idle_ns = (u64)poll_idle_us * NSEC_PER_USEC;
+	c->spin_ns = (u64)spin_us * NSEC_PER_USEC;
 	return 0;
 }
 

@@ -95,6 +95,7 @@ struct vfn_heap {
  * @cpus: CPUs the threads are bound to, round-robin; empty: unbound
  * @last_busy_ns: when the dispatcher last had work
  * @poll_idle_ns: idle time after which it sleeps between polls
+ * @spin_ns: a completion due sooner than this is waited for by spinning
  * @wce: volatile write cache enabled (Set Features 0x06)
  * @host_read_cmds: Read and Compare commands executed, for SMART
  * @host_write_cmds: Write commands executed, for SMART
@@ -131,6 +132,7 @@ struct vfn_ctrl {
 	cpumask_var_t cpus;
 	u64 last_busy_ns;
 	u64 poll_idle_ns;
+	u64 spin_ns;
 	bool wce;
 	u64 host_read_cmds;
 	u64 host_write_cmds;
