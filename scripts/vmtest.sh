@@ -3,7 +3,8 @@
 #
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
-# ndctl, daxctl, the kernel's nvdimm/dax modules, vflash.ko and the suites.
+# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, the kernel's nvdimm/dax
+# modules, vflash.ko and the suites.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*)
 #
@@ -51,7 +52,11 @@ echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 # Kernel modules the suites use, with whatever they depend on.
 GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk"
 # Dynamically linked programs the suites use.
-GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod"
+GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod
+	/usr/sbin/mke2fs /usr/sbin/e2fsck"
+# Files they read: mke2fs takes its defaults for each file system type
+# (features, inode ratio) from mke2fs.conf.
+GUEST_FILES="/etc/mke2fs.conf"
 
 build_initramfs() {
 	local root=$VMDIR/root m p lib
@@ -65,9 +70,16 @@ build_initramfs() {
 			[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
 		done
 	done
+	for p in $GUEST_FILES; do
+		cp "$p" "$root$p"
+	done
 	for p in insmod rmmod lsmod modprobe modinfo depmod; do
 		ln -s /usr/bin/kmod "$root/sbin/$p"
 	done
+	# The names e2fsprogs installs them under too; busybox has an mke2fs
+	# of its own (ext2 only), but no mkfs.ext4 or e2fsck.
+	ln -s mke2fs "$root/usr/sbin/mkfs.ext4"
+	ln -s e2fsck "$root/usr/sbin/fsck.ext4"
 
 	# The modules, their dependencies, and a modules.dep for modprobe.
 	local moddir=$MODROOT/lib/modules/$KVER
