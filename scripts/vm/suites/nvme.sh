@@ -189,7 +189,7 @@ test_bad_commands_get_nvme_status() {
 # any data moves, also where the end LBA overflows 64 bits; the device
 # works on. (NVMeVirt's kernel crashes on the first one in this VM.)
 test_out_of_range_lba() {
-	local r w range out
+	local r w range op out
 
 	load frontend=nvme size=64M
 	wait_ready
