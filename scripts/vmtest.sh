@@ -3,7 +3,8 @@
 #
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
-# ndctl, daxctl, the kernel's nvdimm/dax modules, vflash.ko and the suites.
+# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, the kernel's nvdimm/dax
+# modules, vflash.ko and the suites.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
 #        a benchmark of scripts/vm/bench/ runs only when named)
@@ -52,7 +53,11 @@ echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 # Kernel modules the suites use, with whatever they depend on.
 GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk"
 # Dynamically linked programs the suites use.
-GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq"
+GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq
+	/usr/sbin/mke2fs /usr/sbin/e2fsck"
+# Files they read: mke2fs takes its defaults for each file system type
+# (features, inode ratio) from mke2fs.conf.
+GUEST_FILES="/etc/mke2fs.conf"
 
 build_initramfs() {
 	local root=$VMDIR/root m p lib
@@ -66,9 +71,16 @@ build_initramfs() {
 			[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
 		done
 	done
+	for p in $GUEST_FILES; do
+		cp "$p" "$root$p"
+	done
 	for p in insmod rmmod lsmod modprobe modinfo depmod; do
 		ln -s /usr/bin/kmod "$root/sbin/$p"
 	done
+	# The names e2fsprogs installs them under too; busybox has an mke2fs
+	# of its own (ext2 only), but no mkfs.ext4 or e2fsck.
+	ln -s mke2fs "$root/usr/sbin/mkfs.ext4"
+	ln -s e2fsck "$root/usr/sbin/fsck.ext4"
 
 	# The modules, their dependencies, and a modules.dep for modprobe.
 	local moddir=$MODROOT/lib/modules/$KVER
@@ -131,7 +143,7 @@ run_suite() {
 		-M pc -accel tcg,thread=multi -cpu max,la57=off -smp "${smp:-2}" -m "${mem:-4G}" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$VMDIR/initramfs.cpio" \
-		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite $append" \
+		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} $append" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \
 		</dev/null >"$dir/qemu.log" 2>&1
 	rc=$?

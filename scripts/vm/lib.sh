@@ -9,6 +9,13 @@
 
 KO=/vflash/vflash.ko
 RESULTS=/dev/ttyS1
+# Which kernel: debian, or debug (make check-debug: KASAN, lockdep and
+# kmemleak make everything several times slower; a suite may do less).
+VM_FLAVOUR=$(sed -n 's/.*vmflavour=\([^ ]*\).*/\1/p' /proc/cmdline)
+
+debug_kernel() {
+	[ "$VM_FLAVOUR" = debug ]
+}
 
 # Debian's static busybox runs its own applets before anything in PATH, and
 # its insmod retries a failed load (running the module's init twice): use
