@@ -192,7 +192,38 @@ test_smart_wear_and_spare() {
 	expect_gone
 }
 
+# Regression: SMART data units once came from the backend's page counters,
+# so Write Zeroes counted as data written and stats/reset zeroed them.
+test_smart_units_are_the_controllers() {
+	local w0 w1
+
+	load frontend=nvme size=64M
+	wait_for $DEV
+	dd if=/dev/urandom of=/tmp/blk bs=4096 count=1 2>/dev/null
+	nvme write $DEV --start-block=0 --block-count=0 --data-size=4096 \
+		--data=/tmp/blk >/dev/null || fail "nvme write"
+	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
+	w0=$(smart "Data Units Written")
+	[ "$w0" -ge 1 ] || fail "data units written $w0 after a write"
+	nvme write-zeroes $DEV --namespace-id=1 --start-block=100 \
+		--block-count=127 || fail "write zeroes"
+	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
+	expect_eq "$(smart "Data Units Written")" "$w0" \
+		"data units written after Write Zeroes"
+	echo 0 >$SYS/stats/reset
+	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
+	expect_eq "$(smart "Data Units Written")" "$w0" \
+		"data units written after stats/reset"
+	w1=$(smart host_write_commands)
+	[ "$w1" -ge 1 ] || fail "host write commands $w1 after stats/reset"
+	nvme id-ns $DEV | grep -Eq '^dlfeat *: *9$' ||
+		fail "DLFEAT does not say deallocated blocks read as zeros"
+	unload
+	expect_gone
+}
+
 run_test lba_512 test_lba_512
 run_test no_workers test_no_workers
 run_test workers_bound_to_cpus test_workers_bound_to_cpus
 run_test smart_wear_and_spare test_smart_wear_and_spare
+run_test smart_units_are_the_controllers test_smart_units_are_the_controllers
