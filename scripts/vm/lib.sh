@@ -64,6 +64,17 @@ expect_match() {
 	echo "$1" | grep -Eq -- "$2" || fail "$3: '$1' does not match /$2/"
 }
 
+# wait_for PATH: PATH appears within 10 s (a device node, a sysfs file)
+wait_for() {
+	local n=0
+
+	while [ ! -e "$1" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -e "$1" ] || fail "$1 did not appear"
+}
+
 load() {
 	insmod "$KO" "$@" || fail "insmod vflash $*"
 }

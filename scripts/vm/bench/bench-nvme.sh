@@ -9,16 +9,6 @@
 
 BENCH_RUNTIME=15
 
-wait_for() {
-	local n=0
-
-	while [ ! -e "$1" ] && [ $n -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ -e "$1" ] || fail "$1 did not appear"
-}
-
 bench_nvme() {
 	# null_blk: blk-mq, one submission queue per CPU like nvme, softirq
 	# completion (the completion path of an interrupt-driven device

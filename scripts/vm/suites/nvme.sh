@@ -11,16 +11,6 @@ SYS=/sys/class/vflash/vflash0
 MKFS_EXT4=/usr/sbin/mkfs.ext4
 E2FSCK=/usr/sbin/e2fsck
 
-wait_for() {
-	local n=0
-
-	while [ ! -e "$1" ] && [ $n -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ -e "$1" ] || fail "$1 did not appear"
-}
-
 # The namespace is ready and idle: the driver creates the generic
 # device after add_disk(), which has scanned the partition table (the
 # only I/O the kernel does on its own) by the time it returns.

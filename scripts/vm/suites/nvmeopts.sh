@@ -9,16 +9,6 @@
 DEV=/dev/nvme0n1
 SYS=/sys/class/vflash/vflash0
 
-wait_for() {
-	local n=0
-
-	while [ ! -e "$1" ] && [ $n -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ -e "$1" ] || fail "$1 did not appear"
-}
-
 # sectors FROM COUNT FILE: COUNT 512-byte sectors of the device from FROM
 sectors() {
 	dd if=$DEV of="$3" bs=512 skip="$1" count="$2" iflag=direct 2>/dev/null ||
