@@ -126,10 +126,10 @@ static int vfc_evictor(void *data)
 	unsigned long next_sample = jiffies;
 
 	while (!kthread_should_stop()) {
-		unsigned long period;
+		u64 ms = vflash_flash_knob(d->flash,
+					   VFLASH_KNOB_SAMPLE_PERIOD_MS);
+		unsigned long period = msecs_to_jiffies(ms) ?: 1;
 
-		period = msecs_to_jiffies(vflash_flash_knob(d->flash,
-				VFLASH_KNOB_SAMPLE_PERIOD_MS)) ?: 1;
 		wait_event_interruptible_timeout(d->evictor_wq,
 						 test_bit(0, &d->kicked) ||
 						 kthread_should_stop(),
