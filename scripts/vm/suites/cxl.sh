@@ -98,6 +98,12 @@ test_bad_mmap() {
 test_rmmod_while_mapped() {
 	local n=0
 	load_cxl
+	# An open file alone holds the module.
+	exec 4<$DEV
+	if rmmod vflash 2>/dev/null; then
+		fail "rmmod succeeded with $DEV open"
+	fi
+	exec 4<&-
 	rm -f /tmp/ctl /tmp/ready
 	mkfifo /tmp/ctl
 	cxl_check hold $DEV </tmp/ctl >/tmp/ready &
