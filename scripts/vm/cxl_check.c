@@ -17,6 +17,9 @@
  *   hot DEV BYTES ROUNDS     page 0 re-read by plain loads between
  *                            sweeps of cold pages (see hot())
  *   sweep DEV BYTES N        N sequential reads of one word per page
+ *   rw DEV BYTES             read one word of every page, then write it
+ *                            (read faults map read-only: the writes go
+ *                            through pfn_mkwrite)
  *   stress DEV BYTES T ITERS T threads write and check stamps in pages
  *                            of their own
  */
@@ -326,6 +329,25 @@ static int sweep(size_t bytes, int n)
 	return 0;
 }
 
+static int rw(size_t bytes)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	uint64_t sum = 0, i;
+
+	for (i = 0; i < bytes / 8; i += PAGE / 8)
+		sum += p[i];
+	for (i = 0; i < bytes / 8; i += PAGE / 8)
+		p[i] = sum + i;
+	for (i = 0; i < bytes / 8; i += PAGE / 8)
+		if (p[i] != sum + i) {
+			fprintf(stderr, "cxl_check: rw: page %llu lost its write\n",
+				(unsigned long long)(i * 8 / PAGE));
+			return 1;
+		}
+	munmap((void *)p, bytes);
+	return 0;
+}
+
 struct stresser {
 	pthread_t tid;
 	unsigned int id, nr;
@@ -415,6 +437,8 @@ int main(int argc, char **argv)
 		return hot(bytes, strtoull(argv[4], NULL, 0), atoi(argv[5]));
 	if (!strcmp(argv[1], "sweep") && argc == 5)
 		return sweep(bytes, atoi(argv[4]));
+	if (!strcmp(argv[1], "rw") && argc == 4)
+		return rw(bytes);
 	if (!strcmp(argv[1], "stress") && argc == 6)
 		return stress(bytes, atoi(argv[4]), atoi(argv[5]));
 	fprintf(stderr, "cxl_check: bad arguments\n");
