@@ -19,10 +19,13 @@ export KDIR
 
 all: modules tools
 
-tools: scripts/bench/mmap_lat
+tools: scripts/bench/mmap_lat scripts/vm/cxl_check
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c
+	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
+
+scripts/vm/cxl_check: scripts/vm/cxl_check.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
 
 modules:
@@ -31,18 +34,18 @@ modules:
 
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
-	rm -rf build scripts/bench/mmap_lat
+	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check
 
 check:
 	scripts/check.sh
 
-check-debug:
+check-debug: tools
 	scripts/check-debug.sh $(VMTEST)
 
 kunit:
 	scripts/kunit.sh
 
-vmtest: modules
+vmtest: modules tools
 	scripts/vmtest.sh $(VMTEST)
 
 sparse:

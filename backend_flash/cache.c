@@ -709,6 +709,29 @@ u32 vflash_cache_nr_free(struct vflash_cache *c)
 }
 
 /**
+ * vflash_cache_nr_slots() - the cache's size
+ * @c: the cache
+ *
+ * Return: its slots.
+ */
+u32 vflash_cache_nr_slots(struct vflash_cache *c)
+{
+	return c->p.nr_slots;
+}
+
+/**
+ * vflash_cache_reset_stats() - zero the counters
+ * @c: the cache
+ */
+void vflash_cache_reset_stats(struct vflash_cache *c)
+{
+	int i;
+
+	for (i = 0; i < VFLASH_CACHE_STAT_NR; i++)
+		atomic64_set(&c->stats[i], 0);
+}
+
+/**
  * vflash_cache_resident() - slots in use
  * @c: the cache
  *

@@ -9,12 +9,16 @@
 #ifndef VFLASH_CACHE_H
 #define VFLASH_CACHE_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 #include "policy/policy.h"
 
 struct vflash_cache;
 struct vflash_flash;
+
+/* The most slots a cache can have (29 bits of slot index). */
+#define VFLASH_CACHE_MAX_SLOTS	(BIT(29) - 1)
 
 /**
  * enum vflash_cache_stat - the cache's counters
@@ -128,6 +132,8 @@ enum vflash_cache_page vflash_cache_page_state(struct vflash_cache *c,
 					       u64 lpn);
 u64 vflash_cache_stat(struct vflash_cache *c, enum vflash_cache_stat stat);
 u32 vflash_cache_nr_free(struct vflash_cache *c);
+u32 vflash_cache_nr_slots(struct vflash_cache *c);
+void vflash_cache_reset_stats(struct vflash_cache *c);
 u32 vflash_cache_resident(struct vflash_cache *c);
 bool vflash_cache_needs_sampling(struct vflash_cache *c);
 

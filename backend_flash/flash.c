@@ -6,9 +6,12 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 
 #include "backend_flash/ftl.h"
@@ -53,6 +56,13 @@ static const struct {
 	[VFLASH_KNOB_MAIN_PE_CYCLES] = { "main_pe_cycles", 1, MAX_PE_CYCLES },
 	[VFLASH_KNOB_HOST_OVERHEAD_NS] = { "host_overhead_ns", 0,
 					   NSEC_PER_MSEC },
+	[VFLASH_KNOB_CACHE_FREE_LOW_PCT] = { "cache_free_low_pct", 0, 50 },
+	[VFLASH_KNOB_CACHE_FREE_HIGH_PCT] = { "cache_free_high_pct", 0, 50 },
+	[VFLASH_KNOB_PREFETCH_DEGREE] = { "prefetch_degree", 1,
+					  VFLASH_PREFETCH_MAX },
+	[VFLASH_KNOB_SAMPLE_PERIOD_MS] = { "sample_period_ms", 1, 10000 },
+	[VFLASH_KNOB_WAIT_SPIN_NS] = { "wait_spin_ns", 0, SEC_NS },
+	[VFLASH_KNOB_PRECONDITION] = { "precondition", 0, 1 },
 };
 
 /**
@@ -78,6 +88,66 @@ u64 vflash_flash_knob(const struct vflash_flash *f, enum vflash_knob knob)
 	return vf_knob(f, knob);
 }
 
+/* Free-slot watermark, in slots, for a percentage of @nr_slots. */
+static u32 cache_watermark(u32 nr_slots, u64 pct)
+{
+	return max_t(u32, div_u64((u64)nr_slots * pct, 100), 4);
+}
+
+/*
+ * Apply a cache knob's new value @val to @c (may be NULL: nothing to do).
+ * The watermarks must keep low <= high and room for the young ring.
+ */
+static int apply_cache_knob(struct vflash_flash *f, struct vflash_cache *c,
+			    enum vflash_knob knob, u64 val)
+{
+	u64 low = vf_knob(f, VFLASH_KNOB_CACHE_FREE_LOW_PCT);
+	u64 high = vf_knob(f, VFLASH_KNOB_CACHE_FREE_HIGH_PCT);
+	u32 n;
+
+	switch (knob) {
+	case VFLASH_KNOB_CACHE_FREE_LOW_PCT:
+		low = val;
+		break;
+	case VFLASH_KNOB_CACHE_FREE_HIGH_PCT:
+		high = val;
+		break;
+	case VFLASH_KNOB_PREFETCH_DEGREE:
+		if (c)
+			vflash_cache_set_prefetch_degree(c, val);
+		return 0;
+	default:
+		return 0;
+	}
+	if (low > high)
+		return -EINVAL;
+	if (!c)
+		return 0;
+	n = vflash_cache_nr_slots(c);
+	return vflash_cache_set_watermarks(c, cache_watermark(n, low),
+					   cache_watermark(n, high));
+}
+
+/* Pages written per backend call while preconditioning. */
+#define PRECONDITION_BATCH	256
+
+/*
+ * Write every logical page once, so that none reads as an unwritten
+ * page for free. The data (in the backing memory) is not touched; the
+ * programs are charged to the dies as host writes would be.
+ */
+static void precondition(struct vflash_flash *f)
+{
+	u64 lpn, n;
+
+	for (lpn = 0; lpn < f->nr_lpages; lpn += n) {
+		n = min_t(u64, PRECONDITION_BATCH, f->nr_lpages - lpn);
+		vflash_flash_submit(f, VFLASH_IO_WRITE, lpn, n, ktime_get_ns());
+		cond_resched();
+	}
+	vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, ktime_get_ns());
+}
+
 /**
  * vflash_flash_set_knob() - change a knob at run time
  * @f: the device
@@ -92,6 +162,8 @@ u64 vflash_flash_knob(const struct vflash_flash *f, enum vflash_knob knob)
 int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 			  u64 val)
 {
+	int ret = 0;
+
 	if (knob >= VFLASH_KNOB_NR || val < knobs[knob].min ||
 	    val > knobs[knob].max)
 		return -EINVAL;
@@ -100,6 +172,23 @@ int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 	    (knob == VFLASH_KNOB_GC_HIGH_PCT &&
 	     val < vf_knob(f, VFLASH_KNOB_GC_LOW_PCT)))
 		return -EINVAL;
+	switch (knob) {
+	case VFLASH_KNOB_CACHE_FREE_LOW_PCT:
+	case VFLASH_KNOB_CACHE_FREE_HIGH_PCT:
+	case VFLASH_KNOB_PREFETCH_DEGREE:
+		mutex_lock(&f->cache_lock);
+		ret = apply_cache_knob(f, f->cache, knob, val);
+		if (!ret)
+			WRITE_ONCE(f->knob[knob], val);
+		mutex_unlock(&f->cache_lock);
+		return ret;
+	case VFLASH_KNOB_PRECONDITION:
+		if (val)
+			precondition(f);
+		break;
+	default:
+		break;
+	}
 	WRITE_ONCE(f->knob[knob], val);
 	return 0;
 }
@@ -129,10 +218,111 @@ const struct vflash_policy *vflash_flash_policy(const struct vflash_flash *f,
 int vflash_flash_set_policy(struct vflash_flash *f,
 			    const struct vflash_policy *pol)
 {
+	int ret = 0;
+
 	if (!pol || pol->kind >= VFLASH_POLICY_NR)
 		return -EINVAL;
-	WRITE_ONCE(f->policy[pol->kind], pol);
-	return 0;
+	if (pol->kind != VFLASH_POLICY_EVICTION &&
+	    pol->kind != VFLASH_POLICY_PREFETCH) {
+		WRITE_ONCE(f->policy[pol->kind], pol);
+		return 0;
+	}
+	mutex_lock(&f->cache_lock);
+	if (f->cache)
+		ret = pol->kind == VFLASH_POLICY_EVICTION ?
+		      vflash_cache_set_eviction(f->cache, pol) :
+		      vflash_cache_set_prefetch(f->cache, pol);
+	if (!ret)
+		WRITE_ONCE(f->policy[pol->kind], pol);
+	mutex_unlock(&f->cache_lock);
+	return ret;
+}
+
+/**
+ * vflash_flash_attach_cache() - give the device its DRAM cache
+ * @f: the device, without a cache
+ * @c: a cache of @f; the caller keeps owning it
+ *
+ * The cache takes on the device's eviction and prefetch policies and the
+ * cache knobs, and from then on policy switches, knob changes and the
+ * stats/ files reach it.
+ *
+ * Return: 0, -EBUSY if @f has a cache, -ENOMEM or -EINVAL (watermarks that
+ * do not fit the cache) with nothing changed.
+ */
+int vflash_flash_attach_cache(struct vflash_flash *f, struct vflash_cache *c)
+{
+	int ret;
+
+	mutex_lock(&f->cache_lock);
+	ret = f->cache ? -EBUSY : 0;
+	if (!ret)
+		ret = vflash_cache_set_eviction(c,
+						f->policy[VFLASH_POLICY_EVICTION]);
+	if (!ret)
+		ret = vflash_cache_set_prefetch(c,
+						f->policy[VFLASH_POLICY_PREFETCH]);
+	if (!ret)
+		ret = apply_cache_knob(f, c, VFLASH_KNOB_PREFETCH_DEGREE,
+				       vf_knob(f, VFLASH_KNOB_PREFETCH_DEGREE));
+	if (!ret)
+		ret = apply_cache_knob(f, c, VFLASH_KNOB_CACHE_FREE_LOW_PCT,
+				       vf_knob(f,
+					       VFLASH_KNOB_CACHE_FREE_LOW_PCT));
+	if (!ret)
+		f->cache = c;
+	mutex_unlock(&f->cache_lock);
+	return ret;
+}
+
+/**
+ * vflash_flash_detach_cache() - undo vflash_flash_attach_cache()
+ * @f: the device
+ *
+ * Once this returns, no sysfs call reaches the cache any more.
+ */
+void vflash_flash_detach_cache(struct vflash_flash *f)
+{
+	mutex_lock(&f->cache_lock);
+	f->cache = NULL;
+	mutex_unlock(&f->cache_lock);
+}
+
+/**
+ * vflash_flash_cache_stat() - a counter of the device's DRAM cache
+ * @f: the device
+ * @stat: the counter
+ *
+ * Return: its value, 0 without a cache.
+ */
+u64 vflash_flash_cache_stat(struct vflash_flash *f,
+			    enum vflash_cache_stat stat)
+{
+	u64 val = 0;
+
+	mutex_lock(&f->cache_lock);
+	if (f->cache)
+		val = vflash_cache_stat(f->cache, stat);
+	mutex_unlock(&f->cache_lock);
+	return val;
+}
+
+/**
+ * vflash_flash_cache_resident() - pages in the device's DRAM cache
+ * @f: the device
+ *
+ * Return: slots in use (resident, loading or being evicted), 0 without a
+ * cache.
+ */
+u64 vflash_flash_cache_resident(struct vflash_flash *f)
+{
+	u64 val = 0;
+
+	mutex_lock(&f->cache_lock);
+	if (f->cache)
+		val = vflash_cache_resident(f->cache);
+	mutex_unlock(&f->cache_lock);
+	return val;
 }
 
 /**
@@ -169,6 +359,11 @@ static void init_knobs(struct vflash_flash *f)
 	f->knob[VFLASH_KNOB_MIGRATE_HOT_READS] = 4;
 	f->knob[VFLASH_KNOB_MAX_DEFER_NS] = 10ULL * NSEC_PER_MSEC;
 	f->knob[VFLASH_KNOB_SLC_PE_CYCLES] = SLC_PE_CYCLES;
+	f->knob[VFLASH_KNOB_CACHE_FREE_LOW_PCT] = 1;
+	f->knob[VFLASH_KNOB_CACHE_FREE_HIGH_PCT] = 3;
+	f->knob[VFLASH_KNOB_PREFETCH_DEGREE] = 4;
+	f->knob[VFLASH_KNOB_SAMPLE_PERIOD_MS] = 20;
+	f->knob[VFLASH_KNOB_WAIT_SPIN_NS] = 20 * NSEC_PER_USEC;
 	f->knob[VFLASH_KNOB_MAIN_PE_CYCLES] = p->cell == VFLASH_CELL_SLC ?
 					      SLC_PE_CYCLES :
 					      p->cell == VFLASH_CELL_TLC ?
@@ -329,6 +524,7 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 	f->prof = prof;
 	spin_lock_init(&f->host_lock);
 	mutex_init(&f->maint_lock);
+	mutex_init(&f->cache_lock);
 	atomic64_set(&f->seal_seq, 0);
 	atomic64_set(&f->cursor, 0);
 	for (k = 0; k < VFLASH_POLICY_NR; k++) {

@@ -95,6 +95,14 @@ enum vflash_stat {
  * @VFLASH_KNOB_HOST_OVERHEAD_NS: the host's own I/O-stack time per
  *	request, taken off every completion time so that what the host
  *	measures matches the model
+ * @VFLASH_KNOB_CACHE_FREE_LOW_PCT: device DRAM cache: free slots (% of the
+ *	slots, at least 4) below which the evictor is woken
+ * @VFLASH_KNOB_CACHE_FREE_HIGH_PCT: free slots the evictor restores
+ * @VFLASH_KNOB_PREFETCH_DEGREE: pages a prefetch may propose
+ * @VFLASH_KNOB_SAMPLE_PERIOD_MS: Accessed-bit sampling and evictor period
+ * @VFLASH_KNOB_WAIT_SPIN_NS: the last part of a NAND wait that is spun
+ * @VFLASH_KNOB_PRECONDITION: 1 once every page was written (writing 1
+ *	does it)
  * @VFLASH_KNOB_NR: number of knobs
  */
 enum vflash_knob {
@@ -119,6 +127,12 @@ enum vflash_knob {
 	VFLASH_KNOB_SLC_PE_CYCLES,
 	VFLASH_KNOB_MAIN_PE_CYCLES,
 	VFLASH_KNOB_HOST_OVERHEAD_NS,
+	VFLASH_KNOB_CACHE_FREE_LOW_PCT,
+	VFLASH_KNOB_CACHE_FREE_HIGH_PCT,
+	VFLASH_KNOB_PREFETCH_DEGREE,
+	VFLASH_KNOB_SAMPLE_PERIOD_MS,
+	VFLASH_KNOB_WAIT_SPIN_NS,
+	VFLASH_KNOB_PRECONDITION,
 	VFLASH_KNOB_NR,
 };
 
@@ -162,6 +176,14 @@ const struct vflash_policy *vflash_flash_policy(const struct vflash_flash *f,
 						enum vflash_policy_kind kind);
 int vflash_flash_set_policy(struct vflash_flash *f,
 			    const struct vflash_policy *pol);
+
+int vflash_flash_attach_cache(struct vflash_flash *f, struct vflash_cache *c);
+void vflash_flash_detach_cache(struct vflash_flash *f);
+u64 vflash_flash_cache_stat(struct vflash_flash *f,
+			    enum vflash_cache_stat stat);
+u64 vflash_flash_cache_resident(struct vflash_flash *f);
+void vflash_flash_record_miss_latency(struct vflash_flash *f, u64 ns);
+u64 vflash_flash_miss_latency_pct(struct vflash_flash *f, u32 per_mille);
 
 int vflash_flash_check(struct vflash_flash *f, char *why, size_t size);
 int vflash_flash_torture(struct vflash_flash *f, unsigned int threads,

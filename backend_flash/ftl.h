@@ -112,10 +112,12 @@ struct vf_channel {
  * struct vf_stats - per-CPU counters and read-latency histogram
  * @count: enum vflash_stat counters
  * @read_hist: host read latencies, see hist_bucket()
+ * @miss_hist: device DRAM cache misses, fault entry to page mapped
  */
 struct vf_stats {
 	u64 count[VFLASH_STAT_NR];
 	u64 read_hist[VF_HIST_BUCKETS];
+	u64 miss_hist[VF_HIST_BUCKETS];
 };
 
 /**
@@ -151,6 +153,9 @@ struct vf_stats {
  * @maint_lock: held by the worker for each maintenance pass, so that a
  *	quiescent check (torture) can hold it off
  * @worker: the GC/migration thread, or NULL
+ * @cache_lock: serialises attaching and detaching the device DRAM cache
+ *	with sysfs calls that reach it (policy switches, knobs, stats)
+ * @cache: the device DRAM cache of the frontend that uses one, or NULL
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
@@ -182,6 +187,8 @@ struct vflash_flash {
 	struct vf_stats __percpu *stats;
 	struct mutex maint_lock;	/* see the kernel-doc above */
 	struct task_struct *worker;
+	struct mutex cache_lock;	/* protects cache against attach/detach */
+	struct vflash_cache *cache;
 };
 
 static inline u64 vf_knob(const struct vflash_flash *f, enum vflash_knob k)

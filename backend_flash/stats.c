@@ -7,6 +7,7 @@
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 
 #include "backend_flash/ftl.h"
@@ -167,6 +168,35 @@ void vf_record_read_latency(struct vflash_flash *f, u64 ns)
 	this_cpu_inc(f->stats->read_hist[hist_bucket(ns)]);
 }
 
+static u64 hist_count(struct vflash_flash *f, int cpu, bool miss, u32 b)
+{
+	struct vf_stats *s = per_cpu_ptr(f->stats, cpu);
+
+	return miss ? s->miss_hist[b] : s->read_hist[b];
+}
+
+/* The percentile @per_mille of the miss or the read histogram. */
+static u64 hist_pct(struct vflash_flash *f, bool miss, u32 per_mille)
+{
+	u64 total = 0, seen = 0, want;
+	u32 b;
+	int cpu;
+
+	for (b = 0; b < VF_HIST_BUCKETS; b++)
+		for_each_possible_cpu(cpu)
+			total += hist_count(f, cpu, miss, b);
+	if (!total)
+		return 0;
+	want = DIV_ROUND_UP_ULL(total * min(per_mille, 1000U), 1000);
+	for (b = 0; b < VF_HIST_BUCKETS; b++) {
+		for_each_possible_cpu(cpu)
+			seen += hist_count(f, cpu, miss, b);
+		if (seen >= want)
+			return hist_upper(b);
+	}
+	return hist_upper(VF_HIST_BUCKETS - 1);
+}
+
 /**
  * vflash_flash_read_latency_pct() - a read-latency percentile
  * @f: the device
@@ -177,27 +207,34 @@ void vf_record_read_latency(struct vflash_flash *f, u64 ns)
  */
 u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille)
 {
-	u64 total = 0, seen = 0, want;
-	u32 b;
-	int cpu;
-
-	for (b = 0; b < VF_HIST_BUCKETS; b++)
-		for_each_possible_cpu(cpu)
-			total += per_cpu_ptr(f->stats, cpu)->read_hist[b];
-	if (!total)
-		return 0;
-	want = DIV_ROUND_UP_ULL(total * min(per_mille, 1000U), 1000);
-	for (b = 0; b < VF_HIST_BUCKETS; b++) {
-		for_each_possible_cpu(cpu)
-			seen += per_cpu_ptr(f->stats, cpu)->read_hist[b];
-		if (seen >= want)
-			return hist_upper(b);
-	}
-	return hist_upper(VF_HIST_BUCKETS - 1);
+	return hist_pct(f, false, per_mille);
 }
 
 /**
- * vflash_flash_reset_stats() - zero every counter and the histogram
+ * vflash_flash_record_miss_latency() - count one cache miss's latency
+ * @f: the device
+ * @ns: from the fault's entry to its page being mapped
+ */
+void vflash_flash_record_miss_latency(struct vflash_flash *f, u64 ns)
+{
+	this_cpu_inc(f->stats->miss_hist[hist_bucket(ns)]);
+}
+
+/**
+ * vflash_flash_miss_latency_pct() - a cache-miss latency percentile
+ * @f: the device
+ * @per_mille: 500 for the median, 990 for p99, 999 for p99.9
+ *
+ * Return: like vflash_flash_read_latency_pct(), for the latencies that
+ * vflash_flash_record_miss_latency() counted.
+ */
+u64 vflash_flash_miss_latency_pct(struct vflash_flash *f, u32 per_mille)
+{
+	return hist_pct(f, true, per_mille);
+}
+
+/**
+ * vflash_flash_reset_stats() - zero every counter and the histograms
  * @f: the device
  */
 void vflash_flash_reset_stats(struct vflash_flash *f)
@@ -206,4 +243,8 @@ void vflash_flash_reset_stats(struct vflash_flash *f)
 
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(f->stats, cpu), 0, sizeof(struct vf_stats));
+	mutex_lock(&f->cache_lock);
+	if (f->cache)
+		vflash_cache_reset_stats(f->cache);
+	mutex_unlock(&f->cache_lock);
 }

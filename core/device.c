@@ -6,6 +6,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/device.h>
+#include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -81,6 +82,17 @@ static void detach_frontends(struct vflash_dev *vdev)
 	}
 }
 
+/* Whether a frontend of @cfg serves a character device. */
+static bool wants_char_dev(const struct vflash_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_fe; i++)
+		if (cfg->fe[i]->char_dev)
+			return true;
+	return false;
+}
+
 /**
  * vflash_dev_create() - create, register and expose one device
  * @cfg: a configuration that vflash_parse_config() accepted
@@ -95,6 +107,7 @@ static void detach_frontends(struct vflash_dev *vdev)
 struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 {
 	struct vflash_dev *vdev;
+	dev_t devt = 0;
 	int ret;
 
 	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
@@ -130,8 +143,17 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 	memcpy(&vflash_dev_groups[1], vflash_backend_groups,
 	       3 * sizeof(vflash_dev_groups[0]));
 
+	if (wants_char_dev(cfg)) {
+		ret = alloc_chrdev_region(&devt, 0, 1, VFLASH_NAME);
+		if (ret) {
+			pr_err("no character device number left (%d)\n", ret);
+			goto err_flash;
+		}
+	}
+
 	/* From here on, put_device() frees vdev and its id. */
 	device_initialize(&vdev->dev);
+	vdev->dev.devt = devt;
 	vdev->dev.class = &vflash_class;
 	vdev->dev.groups = vflash_dev_groups;
 	vdev->dev.release = vflash_dev_release;
@@ -170,11 +192,15 @@ err_detach:
 err_del:
 	device_del(&vdev->dev);
 err_put:
+	if (devt)
+		unregister_chrdev_region(devt, 1);
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);
 	return ERR_PTR(ret);
 
+err_flash:
+	vflash_flash_destroy(vdev->flash);
 err_backing:
 	vflash_backing_exit(&vdev->backing);
 err_ida:
@@ -190,9 +216,13 @@ err_ida:
  */
 void vflash_dev_destroy(struct vflash_dev *vdev)
 {
+	dev_t devt = vdev->dev.devt;
+
 	detach_frontends(vdev);
 	vflash_debugfs_remove(vdev);
 	device_del(&vdev->dev);
+	if (devt)
+		unregister_chrdev_region(devt, 1);
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);

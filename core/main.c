@@ -14,6 +14,7 @@
 #include "core/params.h"
 #include "policy/policy.h"
 #include "core/vflash.h"
+#include "frontend_cxl/cxl.h"
 #include "frontend_nvme/nvme.h"
 
 static char *frontend;
@@ -72,6 +73,11 @@ static int __init vflash_init(void)
 	ret = vflash_frontends_init();
 	if (!ret) {
 		ret = vflash_nvme_register();
+		if (!ret) {
+			ret = vflash_cxl_register();
+			if (ret)
+				vflash_nvme_unregister();
+		}
 		if (ret)
 			vflash_frontends_exit();
 	}
@@ -108,6 +114,7 @@ err_class:
 err_debugfs:
 	vflash_debugfs_exit();
 err_frontends:
+	vflash_cxl_unregister();
 	vflash_nvme_unregister();
 	vflash_frontends_exit();
 err_sysfs:
@@ -122,6 +129,7 @@ static void __exit vflash_exit(void)
 	vflash_dev_destroy(vflash_dev);
 	class_unregister(&vflash_class);
 	vflash_debugfs_exit();
+	vflash_cxl_unregister();
 	vflash_nvme_unregister();
 	vflash_frontends_exit();
 	vflash_sysfs_exit();

@@ -37,6 +37,16 @@ enum {
 	STAT_READ_P99,
 	STAT_READ_P999,
 	STAT_MODEL_READ,
+	STAT_MISSES,
+	STAT_REFAULTS,
+	STAT_EVICTIONS,
+	STAT_DIRTY_WRITEBACKS,
+	STAT_PREFETCH_ISSUED,
+	STAT_PREFETCH_HITS,
+	STAT_RESIDENT_PAGES,
+	STAT_MISS_P50,
+	STAT_MISS_P99,
+	STAT_MISS_P999,
 	STAT_RESET,
 	STAT_NR_FILES,
 };
@@ -49,6 +59,16 @@ static const char * const derived_names[] = {
 	[STAT_READ_P99 - VFLASH_STAT_NR] = "read_latency_p99_ns",
 	[STAT_READ_P999 - VFLASH_STAT_NR] = "read_latency_p999_ns",
 	[STAT_MODEL_READ - VFLASH_STAT_NR] = "model_read_latency_ns",
+	[STAT_MISSES - VFLASH_STAT_NR] = "misses",
+	[STAT_REFAULTS - VFLASH_STAT_NR] = "refaults",
+	[STAT_EVICTIONS - VFLASH_STAT_NR] = "evictions",
+	[STAT_DIRTY_WRITEBACKS - VFLASH_STAT_NR] = "dirty_writebacks",
+	[STAT_PREFETCH_ISSUED - VFLASH_STAT_NR] = "prefetch_issued",
+	[STAT_PREFETCH_HITS - VFLASH_STAT_NR] = "prefetch_hits",
+	[STAT_RESIDENT_PAGES - VFLASH_STAT_NR] = "resident_pages",
+	[STAT_MISS_P50 - VFLASH_STAT_NR] = "miss_latency_p50_ns",
+	[STAT_MISS_P99 - VFLASH_STAT_NR] = "miss_latency_p99_ns",
+	[STAT_MISS_P999 - VFLASH_STAT_NR] = "miss_latency_p999_ns",
 	[STAT_RESET - VFLASH_STAT_NR] = "reset",
 };
 
@@ -103,6 +123,22 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 		break;
 	case STAT_MODEL_READ:
 		val = vflash_flash_model_read_ns(f);
+		break;
+	case STAT_MISSES ... STAT_PREFETCH_HITS:
+		val = vflash_flash_cache_stat(f, VFLASH_CACHE_MISSES +
+					      (i - STAT_MISSES));
+		break;
+	case STAT_RESIDENT_PAGES:
+		val = vflash_flash_cache_resident(f);
+		break;
+	case STAT_MISS_P50:
+		val = vflash_flash_miss_latency_pct(f, 500);
+		break;
+	case STAT_MISS_P99:
+		val = vflash_flash_miss_latency_pct(f, 990);
+		break;
+	case STAT_MISS_P999:
+		val = vflash_flash_miss_latency_pct(f, 999);
 		break;
 	default:
 		val = vflash_flash_stat(f, i);

@@ -30,6 +30,9 @@ struct vflash_profile;
  *	negative errno and, on failure, prints one line naming the cause and
  *	leaves nothing behind.
  * @detach: undoes @attach; called before the backing memory is released.
+ * @char_dev: the device needs a character device number: the class device
+ *	gets one (so /dev/vflash<N> and /sys/dev/char/ name it), and @attach
+ *	adds the cdev that serves it.
  * @list: entry in the frontend registry, protected by the registry lock.
  *
  * Frontends register once, when the module initialises, and may serve
@@ -39,6 +42,7 @@ struct vflash_frontend {
 	const char *name;
 	int (*attach)(struct vflash_dev *vdev);
 	void (*detach)(struct vflash_dev *vdev);
+	bool char_dev;
 	struct list_head list;
 };
 

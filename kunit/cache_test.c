@@ -385,6 +385,49 @@ static void switching_policy_keeps_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 0ULL);
 }
 
+/*
+ * A cache attached to its device: policy switches and knobs reach it,
+ * an impossible watermark changes nothing, stats/ reads and resets it.
+ */
+static void attached_to_the_device(struct kunit *test)
+{
+	const enum vflash_knob high = VFLASH_KNOB_CACHE_FREE_HIGH_PCT;
+	const enum vflash_cache_stat misses = VFLASH_CACHE_MISSES;
+	struct fake *fk = mk(test, 40, 20, "fifo", false);
+	const struct vflash_policy *lifo, *lru;
+	u64 i;
+
+	lifo = vflash_policy_find(VFLASH_POLICY_EVICTION, "lifo");
+	lru = vflash_policy_find(VFLASH_POLICY_EVICTION, "lru");
+	KUNIT_ASSERT_EQ(test, vflash_flash_attach_cache(fk->f, fk->c), 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_attach_cache(fk->f, fk->c), -EBUSY);
+	for (i = 0; i < 40; i++)
+		touch(test, fk, i, false);
+	/* Pages 20..39 are young; the policy holds 0..19, oldest first. */
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_policy(fk->f, lifo), 0);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    vflash_flash_policy(fk->f, VFLASH_POLICY_EVICTION),
+			    lifo);
+	touch(test, fk, 40, false);
+	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 19ULL);
+	/* 50 % free leaves no room for the 20 young slots: refused. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(fk->f, high, 50), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(fk->f, high), 3ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(fk->f, high, 10), 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_cache_stat(fk->f, misses), 41ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_cache_resident(fk->f), 40ULL);
+	vflash_flash_reset_stats(fk->f);
+	KUNIT_EXPECT_EQ(test, vflash_flash_cache_stat(fk->f, misses), 0ULL);
+	vflash_flash_detach_cache(fk->f);
+	KUNIT_EXPECT_EQ(test, vflash_flash_cache_resident(fk->f), 0ULL);
+	/* Without a cache, a switch is only recorded. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_policy(fk->f, lru), 0);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    vflash_flash_policy(fk->f, VFLASH_POLICY_EVICTION),
+			    lru);
+}
+
 static void bad_shapes(struct kunit *test)
 {
 	struct vflash_cache_params p = {
@@ -489,6 +532,7 @@ static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(first_sample_is_discarded),
 	KUNIT_CASE(next_n_prefetch),
 	KUNIT_CASE(switching_policy_keeps_pages),
+	KUNIT_CASE(attached_to_the_device),
 	KUNIT_CASE(bad_shapes),
 	KUNIT_CASE(concurrent_misses),
 	KUNIT_CASE(wait_until_reaches_the_deadline),

@@ -109,6 +109,10 @@ build_initramfs() {
 		"$root/vflash/suites/"
 	cp "$REPO"/scripts/bench/*.sh "$root/vflash/bench/"
 	cp "$REPO/scripts/vm/init" "$root/init"
+	# The static test tools (make tools), if built.
+	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check"; do
+		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
+	done
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$VMDIR/initramfs.cpio"
 }

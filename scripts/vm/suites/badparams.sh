@@ -16,8 +16,6 @@ run_test warm_up test_warm_up
 run_test frontend_missing expect_load_error "$EINVAL" frontend size=16M
 run_test frontend_empty expect_load_error "$EINVAL" frontend frontend=
 run_test frontend_unknown expect_load_error "$EINVAL" "frontend=bogus: unknown frontend 'bogus'" frontend=bogus
-# Until the CXL frontend registers, it is an unknown name.
-run_test frontend_cxl_unregistered expect_load_error "$EINVAL" frontend frontend=cxl
 run_test frontend_listed_twice expect_load_error "$EINVAL" frontend frontend=none,none
 run_test size_zero expect_load_error "$EINVAL" 'size=0: must not be zero' frontend=none size=0
 run_test size_unaligned expect_load_error "$EINVAL" size frontend=none size=16777217
@@ -41,3 +39,9 @@ run_test nvme_poll_idle expect_load_error "$EINVAL" 'poll_idle_us=2000000: must 
 run_test nvme_spin_us expect_load_error "$EINVAL" 'spin_us=1000001: must be at most' frontend=nvme size=16M spin_us=1000001
 run_test nvme_cpus_junk expect_load_error "$EINVAL" 'cpus=x: not a CPU list' frontend=nvme size=16M cpus=x
 run_test nvme_cpus_offline expect_load_error "$EINVAL" 'cpus=0-99: ' frontend=nvme size=16M cpus=0-99
+# frontend=cxl's own parameter.
+run_test cxl_cache_size_zero expect_load_error "$EINVAL" 'cache_size=0: not a non-zero multiple of 4K' frontend=cxl size=16M cache_size=0
+run_test cxl_cache_size_junk expect_load_error "$EINVAL" 'cache_size=12Q: ' frontend=cxl size=16M cache_size=12Q
+run_test cxl_cache_size_unaligned expect_load_error "$EINVAL" 'cache_size=4097: ' frontend=cxl size=16M cache_size=4097
+run_test cxl_cache_size_too_small expect_load_error "$EINVAL" 'cache_size=16K: must be ' frontend=cxl size=16M cache_size=16K
+run_test cxl_cache_size_too_large expect_load_error "$EINVAL" 'cache_size=32M: must be ' frontend=cxl size=16M cache_size=32M

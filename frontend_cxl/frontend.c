@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frontend=cxl: attach the device DRAM cache and /dev/vflash<N> to a
+ * vflash device, and run its evictor thread.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cdev.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mount.h>
+#include <linux/pseudo_fs.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include "backend_flash/flash.h"
+#include "core/vflash.h"
+#include "frontend_cxl/cxl.h"
+
+/* "vfcx": the pseudo filesystem that owns the devices' address_spaces. */
+#define VFC_FS_MAGIC	0x76666378
+
+/* The default cache: this share of the device, in per cent. */
+#define VFC_DEFAULT_CACHE_PCT	5
+
+static char *cache_size;
+module_param(cache_size, charp, 0444);
+MODULE_PARM_DESC(cache_size,
+		 "CXL: device DRAM cache size, memparse syntax, a multiple of 4K (default 5% of the device)");
+
+static struct vflash_frontend cxl_frontend;
+
+static void **priv_slot(struct vflash_dev *vdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < vdev->cfg.nr_fe; i++)
+		if (vdev->cfg.fe[i] == &cxl_frontend)
+			return &vdev->fe_priv[i];
+	return NULL;
+}
+
+/* Fills kept out of the eviction policy (docs/cxl-design.md, section 6). */
+static u32 vfc_young(void)
+{
+	return max(16U, 4 * nr_cpu_ids);
+}
+
+/*
+ * The cache's slots from cache_size=, or its default; one dmesg line and
+ * -EINVAL if it is not a multiple of 4 KiB within [young + 8 pages, the
+ * device].
+ */
+static int parse_cache_size(u64 nr_pages, u32 *nr_slots)
+{
+	u64 min = vfc_young() + 8, max, bytes;
+	char *end;
+
+	max = min_t(u64, nr_pages, VFLASH_CACHE_MAX_SLOTS);
+	if (!cache_size || !*cache_size) {
+		bytes = max_t(u64, nr_pages * VFC_DEFAULT_CACHE_PCT / 100, min);
+		if (bytes > max) {
+			pr_err("cache_size: a device of %llu pages is too small for a cache of %llu\n",
+			       nr_pages, min);
+			return -EINVAL;
+		}
+		*nr_slots = bytes;
+		return 0;
+	}
+	bytes = memparse(cache_size, &end);
+	if (*end == '\n')
+		end++;
+	if (*end || !bytes || bytes % VFLASH_LPAGE_SIZE) {
+		pr_err("cache_size=%s: not a non-zero multiple of 4K\n",
+		       cache_size);
+		return -EINVAL;
+	}
+	if (bytes / VFLASH_LPAGE_SIZE < min ||
+	    bytes / VFLASH_LPAGE_SIZE > max) {
+		pr_err("cache_size=%s: must be %llu to %llu bytes\n",
+		       cache_size, min * VFLASH_LPAGE_SIZE,
+		       max * VFLASH_LPAGE_SIZE);
+		return -EINVAL;
+	}
+	*nr_slots = bytes / VFLASH_LPAGE_SIZE;
+	return 0;
+}
+
+static void vfc_kick(void *priv)
+{
+	struct vfc_dev *d = priv;
+
+	if (!test_and_set_bit(0, &d->kicked))
+		wake_up(&d->evictor_wq);
+}
+
+static int vfc_wait_until(void *priv, u64 deadline_ns)
+{
+	struct vfc_dev *d = priv;
+
+	return vflash_cache_wait_until(deadline_ns,
+				       vflash_flash_knob(d->flash,
+							 VFLASH_KNOB_WAIT_SPIN_NS));
+}
+
+static const struct vflash_cache_host vfc_host = {
+	.unmap = vfc_unmap,
+	.test_clear_young = vfc_test_clear_young,
+	.kick = vfc_kick,
+	.wait_until = vfc_wait_until,
+};
+
+/*
+ * The evictor: refills the free pool to the high watermark when a miss
+ * kicks it, and samples Accessed bits every sample_period_ms when the
+ * eviction policy uses them.
+ */
+static int vfc_evictor(void *data)
+{
+	struct vfc_dev *d = data;
+	unsigned long next_sample = jiffies;
+
+	while (!kthread_should_stop()) {
+		u64 ms = vflash_flash_knob(d->flash,
+					   VFLASH_KNOB_SAMPLE_PERIOD_MS);
+		unsigned long period = msecs_to_jiffies(ms) ?: 1;
+
+		wait_event_interruptible_timeout(d->evictor_wq,
+						 test_bit(0, &d->kicked) ||
+						 kthread_should_stop(),
+						 period);
+		clear_bit(0, &d->kicked);
+		vflash_cache_reclaim(d->cache);
+		if (time_after_eq(jiffies, next_sample)) {
+			vflash_cache_sample(d->cache);
+			next_sample = jiffies + period;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static int vfc_init_fs_context(struct fs_context *fc)
+{
+	return init_pseudo(fc, VFC_FS_MAGIC) ? 0 : -ENOMEM;
+}
+
+static struct file_system_type vfc_fs_type = {
+	.name = "vflash",
+	.init_fs_context = vfc_init_fs_context,
+	.kill_sb = kill_anon_super,
+};
+
+static int cxl_attach(struct vflash_dev *vdev)
+{
+	struct vflash_cache_params p = { 0 };
+	struct vfc_dev *d;
+	u32 nr_slots;
+	int ret;
+
+	ret = parse_cache_size(vdev->cfg.size_bytes / VFLASH_LPAGE_SIZE,
+			       &nr_slots);
+	if (ret)
+		return ret;
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->vdev = vdev;
+	d->flash = vdev->flash;
+	d->nr_pages = vdev->cfg.size_bytes / VFLASH_LPAGE_SIZE;
+	init_waitqueue_head(&d->evictor_wq);
+
+	p.nr_pages = d->nr_pages;
+	p.nr_slots = nr_slots;
+	p.young = vfc_young();
+	p.seed = get_random_u64();
+	p.host = &vfc_host;
+	p.priv = d;
+	d->cache = vflash_cache_create(vdev->flash, &p);
+	if (IS_ERR(d->cache)) {
+		ret = PTR_ERR(d->cache);
+		pr_err("frontend=cxl: cannot create the cache (%d)\n", ret);
+		goto err_free;
+	}
+
+	d->mnt = kern_mount(&vfc_fs_type);
+	if (IS_ERR(d->mnt)) {
+		ret = PTR_ERR(d->mnt);
+		pr_err("frontend=cxl: cannot mount the pseudo filesystem (%d)\n",
+		       ret);
+		goto err_cache;
+	}
+	d->inode = alloc_anon_inode(d->mnt->mnt_sb);
+	if (IS_ERR(d->inode)) {
+		ret = PTR_ERR(d->inode);
+		pr_err("frontend=cxl: cannot allocate an inode (%d)\n", ret);
+		goto err_mnt;
+	}
+
+	d->evictor = kthread_run(vfc_evictor, d, "%s-evict",
+				 dev_name(&vdev->dev));
+	if (IS_ERR(d->evictor)) {
+		ret = PTR_ERR(d->evictor);
+		pr_err("frontend=cxl: cannot start the evictor (%d)\n", ret);
+		goto err_inode;
+	}
+
+	ret = vflash_flash_attach_cache(vdev->flash, d->cache);
+	if (ret) {
+		pr_err("frontend=cxl: the cache knobs do not fit a cache of %u pages (%d)\n",
+		       nr_slots, ret);
+		goto err_thread;
+	}
+
+	cdev_init(&d->cdev, &vfc_fops);
+	d->cdev.owner = THIS_MODULE;
+	cdev_set_parent(&d->cdev, &vdev->dev.kobj);
+	ret = cdev_add(&d->cdev, vdev->dev.devt, 1);
+	if (ret) {
+		pr_err("frontend=cxl: cannot add the character device (%d)\n",
+		       ret);
+		goto err_detach;
+	}
+
+	*priv_slot(vdev) = d;
+	dev_info(&vdev->dev, "/dev/%s, cache %u pages\n", dev_name(&vdev->dev),
+		 nr_slots);
+	return 0;
+
+err_detach:
+	vflash_flash_detach_cache(vdev->flash);
+err_thread:
+	kthread_stop(d->evictor);
+err_inode:
+	iput(d->inode);
+err_mnt:
+	kern_unmount(d->mnt);
+err_cache:
+	vflash_cache_destroy(d->cache);
+err_free:
+	kfree(d);
+	return ret;
+}
+
+static void cxl_detach(struct vflash_dev *vdev)
+{
+	void **slot = priv_slot(vdev);
+	struct vfc_dev *d = *slot;
+
+	/*
+	 * Detach runs at module exit, which the files' and mappings' module
+	 * references hold off: no mapping of the device is left.
+	 */
+	cdev_del(&d->cdev);
+	vflash_flash_detach_cache(vdev->flash);
+	kthread_stop(d->evictor);
+	iput(d->inode);
+	kern_unmount(d->mnt);
+	vflash_cache_destroy(d->cache);
+	kfree(d);
+	*slot = NULL;
+}
+
+static struct vflash_frontend cxl_frontend = {
+	.name = "cxl",
+	.attach = cxl_attach,
+	.detach = cxl_detach,
+	.char_dev = true,
+};
+
+/**
+ * vflash_cxl_register() - make frontend=cxl available
+ *
+ * Return: 0 or a negative errno.
+ */
+int vflash_cxl_register(void)
+{
+	return vflash_frontend_register(&cxl_frontend);
+}
+
+/**
+ * vflash_cxl_unregister() - undo vflash_cxl_register()
+ */
+void vflash_cxl_unregister(void)
+{
+	vflash_frontend_unregister(&cxl_frontend);
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/vflash<N>: open, mmap, the fault path and what the cache asks of
+ * it (unmapping a page from every mapping, the Accessed bits of its PTEs).
+ * Every mapping of the device, from any process, sits in the i_mmap tree
+ * of one address_space (the pseudo-fs inode's), so a page is unmapped
+ * everywhere with one unmap_mapping_range() and no table of mmaps is kept.
+ */
+#include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/pgtable.h>
+#include <linux/rbtree.h>
+
+#include "backend_flash/flash.h"
+#include "core/vflash.h"
+#include "frontend_cxl/cxl.h"
+
+static struct vfc_dev *vfc_of(struct vm_area_struct *vma)
+{
+	return vma->vm_file->private_data;
+}
+
+/* The access stream of a fault, for prefetch: the mapping it hit. */
+static u64 vfc_stream(struct vm_area_struct *vma)
+{
+	return (u64)(unsigned long)vma->vm_mm ^ vma->vm_start;
+}
+
+static vm_fault_t vfc_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct vfc_dev *d = vfc_of(vma);
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	struct vflash_cache_pin pin;
+	u64 start = ktime_get_ns();
+	unsigned long pfn;
+	pgprot_t prot;
+	vm_fault_t ret;
+
+	if (vmf->pgoff >= d->nr_pages)
+		return VM_FAULT_SIGBUS;
+	/* Only a fatal signal fails: the dying task never sees the page. */
+	if (vflash_cache_get(d->cache, vmf->pgoff, write, vfc_stream(vma),
+			     &pin))
+		return VM_FAULT_NOPAGE;
+	pfn = vflash_backing_pfn(&d->vdev->backing, vmf->pgoff);
+	/*
+	 * vm_page_prot of a writable shared mapping is read-only (we have
+	 * pfn_mkwrite): a read maps read-only, the first write then goes
+	 * through vfc_pfn_mkwrite(). A write maps writable at once.
+	 */
+	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
+	ret = vmf_insert_pfn_prot(vma, vmf->address, pfn, prot);
+	vflash_cache_put(d->cache, &pin);
+	if (pin.missed)
+		vflash_flash_record_miss_latency(d->flash,
+						 ktime_get_ns() - start);
+	return ret;
+}
+
+static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
+{
+	struct vfc_dev *d = vfc_of(vmf->vma);
+
+	if (vmf->pgoff >= d->nr_pages)
+		return VM_FAULT_SIGBUS;
+	/* Evicted meanwhile: the access faults again and reloads it. */
+	if (vflash_cache_mkwrite(d->cache, vmf->pgoff))
+		return VM_FAULT_NOPAGE;
+	return 0;
+}
+
+static const struct vm_operations_struct vfc_vm_ops = {
+	.fault = vfc_fault,
+	.pfn_mkwrite = vfc_pfn_mkwrite,
+};
+
+static int vfc_open(struct inode *inode, struct file *filp)
+{
+	struct vfc_dev *d = container_of(inode->i_cdev, struct vfc_dev, cdev);
+
+	filp->private_data = d;
+	/*
+	 * Every open file shares the pseudo-fs inode's address_space, so all
+	 * mappings land in one i_mmap tree. The device node's own inode is
+	 * left alone: it may outlive this device.
+	 */
+	filp->f_mapping = d->inode->i_mapping;
+	return 0;
+}
+
+static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct vfc_dev *d = filp->private_data;
+	unsigned long pages = vma_pages(vma);
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_pgoff >= d->nr_pages || pages > d->nr_pages - vma->vm_pgoff)
+		return -EINVAL;
+	vma->vm_flags |= VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_ops = &vfc_vm_ops;
+	return 0;
+}
+
+/* The device's size, so tools that seek to the end (fio) find it. */
+static loff_t vfc_llseek(struct file *filp, loff_t offset, int whence)
+{
+	struct vfc_dev *d = filp->private_data;
+
+	return fixed_size_llseek(filp, offset, whence,
+				 d->nr_pages << PAGE_SHIFT);
+}
+
+/* .owner keeps the module loaded while a file or a mapping is open. */
+const struct file_operations vfc_fops = {
+	.owner = THIS_MODULE,
+	.open = vfc_open,
+	.mmap = vfc_mmap,
+	.llseek = vfc_llseek,
+};
+
+/**
+ * vfc_unmap() - remove a page from every mapping of the device
+ * @priv: the device (struct vfc_dev)
+ * @lpn: the page
+ */
+void vfc_unmap(void *priv, u64 lpn)
+{
+	struct vfc_dev *d = priv;
+
+	unmap_mapping_range(d->inode->i_mapping, (loff_t)lpn << PAGE_SHIFT,
+			    PAGE_SIZE, 1);
+}
+
+#ifdef CONFIG_X86
+/* Test and clear the Accessed bit of @lpn's PTE in @vma, if it maps it. */
+static bool vfc_vma_young(struct vfc_dev *d, struct vm_area_struct *vma,
+			  u64 lpn)
+{
+	unsigned long addr, pfn;
+	spinlock_t *ptl;	/* the PTE's lock, from follow_pte() */
+	bool young = false;
+	pte_t *ptep;
+
+	addr = vma->vm_start + ((lpn - vma->vm_pgoff) << PAGE_SHIFT);
+	/* Lock order mmap_lock -> i_mmap_rwsem: never wait for it here. */
+	if (!mmap_read_trylock(vma->vm_mm))
+		return false;
+	if (!follow_pte(vma->vm_mm, addr, &ptep, &ptl)) {
+		pte_t pte = ptep_get(ptep);
+
+		__acquire(ptl);	/* follow_pte() returned it locked */
+
+		pfn = vflash_backing_pfn(&d->vdev->backing, lpn);
+		/*
+		 * The CPU sets the bit without the PTE lock: clear it
+		 * atomically, as ptep_test_and_clear_young() does; no TLB
+		 * flush, as ptep_clear_flush_young() on x86 explains.
+		 */
+		if (pte_present(pte) && pte_pfn(pte) == pfn)
+			young = test_and_clear_bit(_PAGE_BIT_ACCESSED,
+						   (unsigned long *)&ptep->pte);
+		pte_unmap_unlock(ptep, ptl);
+	}
+	mmap_read_unlock(vma->vm_mm);
+	return young;
+}
+
+/**
+ * vfc_test_clear_young() - whether a page was accessed since the last call
+ * @priv: the device (struct vfc_dev)
+ * @lpn: the page
+ *
+ * Tests and clears the Accessed bit of the page's PTE in every mapping of
+ * the device. A mapping whose mm is busy (its mmap_lock taken for write)
+ * is skipped this time.
+ *
+ * Return: whether any of them had it set.
+ */
+bool vfc_test_clear_young(void *priv, u64 lpn)
+{
+	struct vfc_dev *d = priv;
+	struct address_space *mapping = d->inode->i_mapping;
+	struct rb_node *node;
+	bool young = false;
+
+	/* Keeps every VMA of the tree, and its page tables, alive. */
+	i_mmap_lock_read(mapping);
+	for (node = rb_first_cached(&mapping->i_mmap); node;
+	     node = rb_next(node)) {
+		struct vm_area_struct *vma;
+
+		vma = rb_entry(node, struct vm_area_struct, shared.rb);
+		/* In order of vm_pgoff: the rest start beyond the page. */
+		if (lpn < vma->vm_pgoff)
+			break;
+		if (lpn < vma->vm_pgoff || lpn - vma->vm_pgoff >= vma_pages(vma))
+			continue;
+		if (vfc_vma_young(d, vma, lpn))
+			young = true;
+	}
+	i_mmap_unlock_read(mapping);
+	return young;
+}
+#else
+bool vfc_test_clear_young(void *priv, u64 lpn)
+{
+	return false;
+}
+#endif

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxl_check: data and mapping checks of the CXL frontend's /dev/vflash0,
+ * for the VM suite scripts/vm/suites/cxl.sh. Exit status 0 on success;
+ * every failure prints one line saying what differed.
+ *
+ *   fill DEV BYTES SEED      write a pattern over the first BYTES
+ *   verify DEV BYTES SEED    check it
+ *   share DEV                a fork()ed child and a process that maps the
+ *                            device on its own see each other's writes
+ *   remap DEV BYTES          mremap/munmap/mmap windows while a thread
+ *                            sweeps BYTES (evicting), data checked
+ *   bad DEV BYTES            MAP_PRIVATE, offset or length beyond the
+ *                            device: EINVAL; beyond a mapping: a signal
+ *   hold DEV                 map, touch, close the fd, print "ready",
+ *                            unmap when stdin reaches EOF
+ *   hot DEV BYTES ROUNDS     page 0 re-read by plain loads between
+ *                            sweeps of cold pages (see hot())
+ *   sweep DEV BYTES N        N sequential reads of one word per page
+ *   rw DEV BYTES             read one word of every page, then write it
+ *                            (read faults map read-only: the writes go
+ *                            through pfn_mkwrite)
+ *   stress DEV BYTES T ITERS T threads write and check stamps in pages
+ *                            of their own
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PAGE	4096UL
+
+static const char *dev;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "cxl_check: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static int open_dev(void)
+{
+	int fd = open(dev, O_RDWR);
+
+	if (fd < 0)
+		die(dev);
+	return fd;
+}
+
+static void *map_dev(size_t len, off_t off)
+{
+	int fd = open_dev();
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	close(fd);
+	return p;
+}
+
+static uint64_t word(uint64_t seed, uint64_t i)
+{
+	uint64_t x = (seed + 1) * 0x9e3779b97f4a7c15ULL ^ i;
+
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	return x ^ (x >> 29);
+}
+
+static int fill(size_t bytes, uint64_t seed, int check)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	uint64_t i, n = bytes / 8;
+
+	for (i = 0; i < n; i++) {
+		if (!check) {
+			p[i] = word(seed, i);
+		} else if (p[i] != word(seed, i)) {
+			fprintf(stderr, "cxl_check: byte %llu: %#llx, want %#llx\n",
+				(unsigned long long)i * 8,
+				(unsigned long long)p[i],
+				(unsigned long long)word(seed, i));
+			return 1;
+		}
+	}
+	munmap((void *)p, bytes);
+	return 0;
+}
+
+/* Wait until *@w holds @v (written by another process). */
+static int await(volatile uint64_t *w, uint64_t v)
+{
+	int n;
+
+	for (n = 0; n < 100000; n++) {
+		if (*w == v)
+			return 0;
+		usleep(100);
+	}
+	fprintf(stderr, "cxl_check: never saw %#llx (have %#llx)\n",
+		(unsigned long long)v, (unsigned long long)*w);
+	return 1;
+}
+
+static int share(void)
+{
+	volatile uint64_t *p = map_dev(4 * PAGE, 0);
+	pid_t a, b;
+	int st, bad = 0;
+
+	p[0] = p[512] = p[1024] = 0;
+	a = fork();
+	if (a == 0)	/* inherits the mapping */
+		_exit(await(&p[0], 1) || (p[512] = 2, await(&p[1024], 3)));
+	b = fork();
+	if (b == 0) {	/* maps the device itself */
+		volatile uint64_t *q = map_dev(4 * PAGE, 0);
+
+		_exit(await(&q[512], 2) || (q[1024] = 3, 0));
+	}
+	p[0] = 1;	/* parent -> child a -> process b -> child a */
+	waitpid(a, &st, 0);
+	bad |= !WIFEXITED(st) || WEXITSTATUS(st);
+	waitpid(b, &st, 0);
+	bad |= !WIFEXITED(st) || WEXITSTATUS(st);
+	if (bad || p[512] != 2 || p[1024] != 3) {
+		fprintf(stderr, "cxl_check: share: a process missed a write\n");
+		return 1;
+	}
+	return 0;
+}
+
+struct sweeper {
+	size_t bytes;
+	volatile int stop;
+};
+
+static void *sweep_thread(void *arg)
+{
+	struct sweeper *s = arg;
+	volatile uint64_t *p = map_dev(s->bytes, 0);
+	uint64_t sum = 0, i;
+
+	while (!s->stop)
+		for (i = 0; i < s->bytes / 8 && !s->stop; i += PAGE / 8)
+			sum += p[i];
+	munmap((void *)p, s->bytes);
+	return (void *)(uintptr_t)(sum & 1);
+}
+
+static int remap(size_t bytes)
+{
+	struct sweeper s = { .bytes = bytes };
+	size_t win = 64 * PAGE;
+	pthread_t t;
+	int round, bad = 0;
+
+	if (pthread_create(&t, NULL, sweep_thread, &s))
+		die("pthread_create");
+	for (round = 0; round < 20 && !bad; round++) {
+		off_t off = (off_t)(round * 37 % (bytes / win - 1)) * win;
+		uint64_t *p = map_dev(win, off), *q, i;
+		void *hole;
+
+		for (i = 0; i < win / 8; i += 64)
+			p[i] = word(round, off / 8 + i);
+		/* Move the window elsewhere, then drop its middle. */
+		hole = mmap(NULL, win, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+		if (hole == MAP_FAILED)
+			die("mmap hole");
+		q = mremap(p, win, win, MREMAP_MAYMOVE | MREMAP_FIXED, hole);
+		if (q == MAP_FAILED)
+			die("mremap");
+		if (munmap((char *)q + win / 4, win / 2))
+			die("munmap");
+		for (i = 0; i < win / 8; i += 64) {
+			if (i >= win / 32 && i < 3 * win / 32)
+				continue;
+			if (q[i] != word(round, off / 8 + i))
+				bad = 1;
+		}
+		/* Shrink what is left at the front. */
+		q = mremap(q, win / 4, PAGE, 0);
+		if (q == MAP_FAILED)
+			die("mremap shrink");
+		if (q[0] != word(round, off / 8))
+			bad = 1;
+		munmap(q, PAGE);
+		munmap((char *)q + 3 * win / 4, win / 4);
+		/* And the whole window again through a new mapping. */
+		p = map_dev(win, off);
+		for (i = 0; i < win / 8; i += 64)
+			if (p[i] != word(round, off / 8 + i))
+				bad = 1;
+		munmap(p, win);
+	}
+	s.stop = 1;
+	pthread_join(t, NULL);
+	if (bad)
+		fprintf(stderr, "cxl_check: remap: data changed\n");
+	return bad;
+}
+
+static sigjmp_buf jump;
+static volatile int got_sig;
+
+static void on_signal(int sig)
+{
+	got_sig = sig;
+	siglongjmp(jump, 1);
+}
+
+static int expect_einval(size_t len, off_t off, int flags, const char *what)
+{
+	int fd = open_dev();
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, off);
+
+	close(fd);
+	if (p != MAP_FAILED || errno != EINVAL) {
+		fprintf(stderr, "cxl_check: %s: not EINVAL\n", what);
+		return 1;
+	}
+	return 0;
+}
+
+static int bad(size_t bytes)
+{
+	volatile char *p;
+	volatile int ret = 0;
+
+	ret |= expect_einval(PAGE, 0, MAP_PRIVATE, "MAP_PRIVATE");
+	ret |= expect_einval(PAGE, bytes, MAP_SHARED, "offset at the end");
+	ret |= expect_einval(bytes + PAGE, 0, MAP_SHARED, "length beyond");
+	ret |= expect_einval(2 * PAGE, bytes - PAGE, MAP_SHARED,
+			     "last page + 1");
+	/* The last page maps; the byte after it is no device memory. */
+	p = map_dev(PAGE, bytes - PAGE);
+	p[PAGE - 1] = 7;
+	if (p[PAGE - 1] != 7)
+		ret = 1;
+	signal(SIGBUS, on_signal);
+	signal(SIGSEGV, on_signal);
+	if (!sigsetjmp(jump, 1))
+		(void)p[PAGE];
+	if (!got_sig) {
+		fprintf(stderr, "cxl_check: access beyond the end: no signal\n");
+		ret = 1;
+	}
+	return ret;
+}
+
+static int hold(void)
+{
+	volatile uint64_t *p = map_dev(PAGE, 0);
+	char c;
+
+	p[0] = 42;
+	printf("ready\n");
+	fflush(stdout);
+	while (read(0, &c, 1) > 0)
+		;
+	munmap((void *)p, PAGE);
+	return 0;
+}
+
+/* Make the CPU walk the page tables again (a full TLB flush). */
+static void tlb_churn(void)
+{
+	size_t len = 128 * PAGE, i;
+	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (a == MAP_FAILED)
+		die("mmap anon");
+	for (i = 0; i < len; i += PAGE)
+		a[i] = 1;
+	munmap(a, len);	/* more than 33 pages: the whole TLB is flushed */
+}
+
+/*
+ * Page 0 is touched, then ROUNDS times: read by plain loads (a TLB
+ * flush first, so the load sets the PTE's Accessed bit), a pause for the
+ * sampler, and a sweep of 1/8 of the cache's worth of cold pages that are
+ * each touched once. An Accessed-bit policy keeps page 0 (no refault);
+ * fifo evicts it every cache's worth of cold pages. Prints the sum.
+ */
+static int hot(size_t bytes, size_t cache_bytes, int rounds)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	size_t cold = 1, batch = cache_bytes / PAGE / 8, i;
+	uint64_t sum = p[0];
+	int r;
+
+	for (r = 0; r < rounds; r++) {
+		tlb_churn();
+		sum += p[0];
+		usleep(100000);
+		for (i = 0; i < batch; i++, cold++) {
+			if (cold >= bytes / PAGE) {
+				fprintf(stderr, "cxl_check: hot: device too small\n");
+				return 1;
+			}
+			sum += p[cold * PAGE / 8];
+		}
+	}
+	printf("%llu\n", (unsigned long long)sum);
+	return 0;
+}
+
+static int sweep(size_t bytes, int n)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	uint64_t sum = 0, i;
+
+	while (n--)
+		for (i = 0; i < bytes / 8; i += PAGE / 8)
+			sum += p[i];
+	printf("%llu\n", (unsigned long long)sum);
+	return 0;
+}
+
+static int rw(size_t bytes)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	uint64_t sum = 0, i;
+
+	for (i = 0; i < bytes / 8; i += PAGE / 8)
+		sum += p[i];
+	for (i = 0; i < bytes / 8; i += PAGE / 8)
+		p[i] = sum + i;
+	for (i = 0; i < bytes / 8; i += PAGE / 8)
+		if (p[i] != sum + i) {
+			fprintf(stderr, "cxl_check: rw: page %llu lost its write\n",
+				(unsigned long long)(i * 8 / PAGE));
+			return 1;
+		}
+	munmap((void *)p, bytes);
+	return 0;
+}
+
+struct stresser {
+	pthread_t tid;
+	unsigned int id, nr;
+	size_t bytes;
+	int iters, bad;
+};
+
+static void *stress_thread(void *arg)
+{
+	struct stresser *s = arg;
+	volatile uint64_t *p = map_dev(s->bytes, 0);
+	size_t pages = s->bytes / PAGE, pg, slot = s->id % 8;
+	uint64_t x = s->id + 1, *want = calloc(pages, sizeof(*want));
+	int it;
+
+	if (!want)
+		die("calloc");
+	/* Each thread owns the pages pg % nr == id, one word in each. */
+	for (pg = s->id; pg < pages; pg += s->nr)
+		p[pg * PAGE / 8 + slot] = want[pg] = word(s->id, pg);
+	for (it = 0; it < s->iters && !s->bad; it++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		pg = (x >> 33) % pages;
+		pg = pg - pg % s->nr + s->id;
+		if (pg >= pages)
+			continue;
+		if (p[pg * PAGE / 8 + slot] != want[pg])
+			s->bad = 1;
+		p[pg * PAGE / 8 + slot] = want[pg] = word(s->id + it, pg);
+	}
+	for (pg = s->id; pg < pages && !s->bad; pg += s->nr)
+		if (p[pg * PAGE / 8 + slot] != want[pg])
+			s->bad = 1;
+	munmap((void *)p, s->bytes);
+	free(want);
+	return NULL;
+}
+
+static int stress(size_t bytes, unsigned int nr, int iters)
+{
+	struct stresser s[16];
+	unsigned int i;
+	int ret = 0;
+
+	if (nr < 1 || nr > 16)
+		nr = 4;
+	for (i = 0; i < nr; i++) {
+		s[i] = (struct stresser){ .id = i, .nr = nr, .bytes = bytes,
+					  .iters = iters };
+		if (pthread_create(&s[i].tid, NULL, stress_thread, &s[i]))
+			die("pthread_create");
+	}
+	for (i = 0; i < nr; i++) {
+		pthread_join(s[i].tid, NULL);
+		if (s[i].bad) {
+			fprintf(stderr, "cxl_check: stress: thread %u read wrong data\n",
+				i);
+			ret = 1;
+		}
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	size_t bytes;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: see the comment of scripts/vm/cxl_check.c\n");
+		return 2;
+	}
+	dev = argv[2];
+	bytes = argc > 3 ? strtoull(argv[3], NULL, 0) : 0;
+	if (!strcmp(argv[1], "fill") && argc == 5)
+		return fill(bytes, strtoull(argv[4], NULL, 0), 0);
+	if (!strcmp(argv[1], "verify") && argc == 5)
+		return fill(bytes, strtoull(argv[4], NULL, 0), 1);
+	if (!strcmp(argv[1], "share"))
+		return share();
+	if (!strcmp(argv[1], "remap") && argc == 4)
+		return remap(bytes);
+	if (!strcmp(argv[1], "bad") && argc == 4)
+		return bad(bytes);
+	if (!strcmp(argv[1], "hold"))
+		return hold();
+	if (!strcmp(argv[1], "hot") && argc == 6)
+		return hot(bytes, strtoull(argv[4], NULL, 0), atoi(argv[5]));
+	if (!strcmp(argv[1], "sweep") && argc == 5)
+		return sweep(bytes, atoi(argv[4]));
+	if (!strcmp(argv[1], "rw") && argc == 4)
+		return rw(bytes);
+	if (!strcmp(argv[1], "stress") && argc == 6)
+		return stress(bytes, atoi(argv[4]), atoi(argv[5]));
+	fprintf(stderr, "cxl_check: bad arguments\n");
+	return 2;
+}

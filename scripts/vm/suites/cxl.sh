@@ -1,0 +1,280 @@
+# SPDX-License-Identifier: GPL-2.0
+# frontend=cxl: /dev/vflash0 mmap'd through the device DRAM cache. Data
+# through evictions with every eviction policy, prefetch on and off;
+# sharing between processes; mremap/munmap under eviction; mmap rules;
+# rmmod while mapped; Accessed-bit sampling (clock and lru keep a page
+# that is only re-read by loads, fifo evicts it); exact miss counts of a
+# sequential sweep; policy switches under load; fio's mmap engine.
+# vmtest-mem: 2G
+# vmtest-timeout: 600
+
+DEV=/dev/vflash0
+SYS=/sys/class/vflash/vflash0
+SIZE=$((16 << 20))
+CACHE=$((1 << 20))
+
+stat() { cat $SYS/stats/$1; }
+
+load_cxl() {
+	load frontend=cxl size=$SIZE cache_size=$CACHE "$@"
+	[ -c $DEV ] || fail "$DEV is not a character device"
+}
+
+# expect_policy KIND NAME: NAME is the current policy of KIND
+expect_policy() {
+	grep -q "\[$2\]" $SYS/policy/$1 || fail "policy/$1 is '$(cat $SYS/policy/$1)', want [$2]"
+}
+
+test_device() {
+	local majmin
+	load_cxl
+	expect_eq "$(cat $SYS/frontend)" cxl "frontend"
+	majmin=$(cat $SYS/dev)
+	expect_eq "$(cat /sys/dev/char/$majmin/size)" $SIZE "/sys/dev/char/$majmin/size"
+	expect_eq "$(ls -l $DEV | awk '{ print $5 $6 }')" "${majmin%:*},${majmin#*:}" "device numbers of $DEV"
+	expect_eq "$(stat resident_pages)" 0 "resident pages before any access"
+	cxl_check fill $DEV $((64 << 10)) 1
+	cxl_check verify $DEV $((64 << 10)) 1
+	expect_eq "$(stat misses)" 16 "misses of 16 pages written then read"
+	expect_eq "$(stat resident_pages)" 16 "resident pages"
+	[ "$(stat miss_latency_p50_ns)" -gt 0 ] || fail "no miss latency recorded"
+	[ "$(stat miss_latency_p999_ns)" -ge "$(stat miss_latency_p50_ns)" ] ||
+		fail "p99.9 below p50"
+	unload
+	expect_gone
+	[ ! -e $DEV ] || fail "$DEV left behind"
+}
+
+# Data written over the whole device (16x the cache) reads back through
+# evictions with every eviction policy, prefetch on and off, switching
+# policies between rounds.
+test_integrity() {
+	local ev pf seed=1 ev0
+	load_cxl
+	for pf in none next-n stride; do
+		for ev in fifo lifo clock lru s3fifo random; do
+			echo $ev >$SYS/policy/eviction
+			echo $pf >$SYS/policy/prefetch
+			expect_policy eviction $ev
+			expect_policy prefetch $pf
+			ev0=$(stat evictions)
+			cxl_check fill $DEV $SIZE $seed || fail "fill ($ev, $pf)"
+			cxl_check verify $DEV $SIZE $seed || fail "verify ($ev, $pf)"
+			# A pass over N pages starting with S resident and
+			# S free evicts at least N - 2S.
+			[ $(($(stat evictions) - ev0)) -ge $((2 * (SIZE - 2 * CACHE) / 4096)) ] ||
+				fail "too few evictions with $ev, $pf"
+			[ "$(stat resident_pages)" -le $((CACHE / 4096)) ] ||
+				fail "more resident pages than slots"
+			seed=$((seed + 1))
+		done
+	done
+	[ "$(stat prefetch_issued)" -gt 0 ] || fail "next-n issued no prefetch"
+	[ "$(stat prefetch_hits)" -gt 0 ] || fail "no prefetch was used"
+	[ "$(stat dirty_writebacks)" -gt 0 ] || fail "no dirty writeback"
+	unload
+}
+
+test_share() {
+	load_cxl
+	echo fifo >$SYS/policy/eviction
+	cxl_check share $DEV
+	unload
+}
+
+test_remap_under_eviction() {
+	load_cxl
+	cxl_check remap $DEV $SIZE
+	[ "$(stat evictions)" -gt 0 ] || fail "nothing was evicted"
+	unload
+}
+
+test_bad_mmap() {
+	load_cxl
+	cxl_check bad $DEV $SIZE
+	unload
+}
+
+test_rmmod_while_mapped() {
+	local n=0
+	load_cxl
+	# An open file alone holds the module.
+	exec 4<$DEV
+	if rmmod vflash 2>/dev/null; then
+		fail "rmmod succeeded with $DEV open"
+	fi
+	exec 4<&-
+	rm -f /tmp/ctl /tmp/ready
+	mkfifo /tmp/ctl
+	cxl_check hold $DEV </tmp/ctl >/tmp/ready &
+	exec 3>/tmp/ctl
+	while ! grep -q ready /tmp/ready && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	grep -q ready /tmp/ready || fail "cxl_check hold did not map"
+	# The file is closed; only the mapping holds the module.
+	if rmmod vflash 2>/tmp/err; then
+		fail "rmmod succeeded while mapped"
+	fi
+	cat /tmp/err
+	[ -d /sys/module/vflash ] || fail "module gone while mapped"
+	exec 3>&-
+	wait
+	unload
+	expect_gone
+}
+
+# hot POLICY: refaults while page 0 is re-read by loads between sweeps of
+# 5x the cache in cold pages (each touched once)
+hot() {
+	load_cxl
+	echo none >$SYS/policy/prefetch
+	echo "$1" >$SYS/policy/eviction
+	cxl_check hot $DEV $SIZE $CACHE 40 >/dev/null || fail "cxl_check hot"
+	stat refaults
+	unload
+}
+
+test_accessed_bits() {
+	local fifo clock lru
+	fifo=$(hot fifo)
+	clock=$(hot clock)
+	lru=$(hot lru)
+	echo "refaults: fifo $fifo clock $clock lru $lru"
+	[ "$fifo" -ge 3 ] || fail "fifo kept the hot page ($fifo refaults)"
+	expect_eq "$clock" 0 "refaults under clock"
+	expect_eq "$lru" 0 "refaults under lru"
+}
+
+# Two sequential sweeps of 2x the cache under fifo without prefetch: one
+# miss per page per sweep, the second sweep's all refaults.
+test_sweep_misses() {
+	local pages=$((2 * CACHE / 4096))
+	load_cxl
+	echo fifo >$SYS/policy/eviction
+	echo none >$SYS/policy/prefetch
+	cxl_check sweep $DEV $((2 * CACHE)) 2 >/dev/null
+	expect_eq "$(stat misses)" $((2 * pages)) "misses"
+	expect_eq "$(stat refaults)" $pages "refaults"
+	expect_eq "$(stat prefetch_issued)" 0 "prefetches"
+	echo 0 >$SYS/stats/reset
+	expect_eq "$(stat misses)" 0 "misses after a reset"
+	unload
+}
+
+# Pages first read (mapped read-only), then written (pfn_mkwrite marks them
+# dirty), then evicted by a fifo sweep: exactly those are written back.
+test_mkwrite_writeback() {
+	local pages=$((CACHE / 2 / 4096))
+	load_cxl
+	echo fifo >$SYS/policy/eviction
+	echo none >$SYS/policy/prefetch
+	cxl_check rw $DEV $((CACHE / 2))
+	expect_eq "$(stat misses)" $pages "misses of the read-then-written pages"
+	expect_eq "$(stat dirty_writebacks)" 0 "writebacks before eviction"
+	cxl_check sweep $DEV $((4 * CACHE)) 1 >/dev/null
+	expect_eq "$(stat dirty_writebacks)" $pages "dirty writebacks"
+	unload
+}
+
+test_switch_under_load() {
+	local pid n=0 p
+	load_cxl
+	cxl_check stress $DEV $SIZE 4 20000 &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		for p in fifo clock lru s3fifo random lifo; do
+			echo $p >$SYS/policy/eviction
+		done
+		for p in next-n stride none; do
+			echo $p >$SYS/policy/prefetch
+		done
+		n=$((n + 1))
+	done
+	wait $pid || fail "data changed under policy switches"
+	echo "$n switch rounds"
+	[ $n -gt 0 ] || fail "no switch happened during the load"
+	unload
+}
+
+test_knobs() {
+	load_cxl
+	if echo 2 >$SYS/config/cache_free_low_pct 2>/dev/null &&
+	   echo 1 >$SYS/config/cache_free_high_pct 2>/dev/null; then
+		fail "low above high accepted"
+	fi
+	expect_eq "$(cat $SYS/config/cache_free_high_pct)" 3 "high watermark"
+	! echo 51 >$SYS/config/cache_free_high_pct 2>/dev/null || fail "51% accepted"
+	! echo 0 >$SYS/config/prefetch_degree 2>/dev/null || fail "degree 0 accepted"
+	! echo 65 >$SYS/config/prefetch_degree 2>/dev/null || fail "degree 65 accepted"
+	! echo 0 >$SYS/config/sample_period_ms 2>/dev/null || fail "period 0 accepted"
+	! echo 2 >$SYS/config/precondition 2>/dev/null || fail "precondition 2 accepted"
+	echo 8 >$SYS/config/prefetch_degree
+	echo 5 >$SYS/config/sample_period_ms
+	echo 0 >$SYS/config/wait_spin_ns
+	echo 2 >$SYS/config/cache_free_high_pct
+	expect_eq "$(cat $SYS/config/cache_free_high_pct)" 2 "high watermark"
+	cxl_check fill $DEV $SIZE 9
+	cxl_check verify $DEV $SIZE 9
+	unload
+	# A 32-page cache: 50% free would leave no room for the young ring
+	# (16 slots with 2 CPUs).
+	load frontend=cxl size=$SIZE cache_size=128K
+	! echo 50 >$SYS/config/cache_free_high_pct 2>/dev/null ||
+		fail "a watermark that leaves no room accepted"
+	echo 10 >$SYS/config/cache_free_high_pct
+	cxl_check fill $DEV $SIZE 10
+	cxl_check verify $DEV $SIZE 10
+	unload
+}
+
+# Unwritten pages read without a NAND read; after precondition, they pay it.
+test_precondition() {
+	load_cxl
+	cxl_check sweep $DEV $((64 << 10)) 1 >/dev/null
+	expect_eq "$(stat nand_read_pages)" 0 "NAND reads of unwritten pages"
+	expect_eq "$(cat $SYS/config/precondition)" 0 "precondition before"
+	echo 1 >$SYS/config/precondition
+	expect_eq "$(cat $SYS/config/precondition)" 1 "precondition after"
+	echo 0 >$SYS/stats/reset
+	cxl_check sweep $DEV $SIZE 1 >/dev/null
+	[ "$(stat nand_read_pages)" -ge $((SIZE / 4096 - 16)) ] ||
+		fail "preconditioned pages read without NAND reads ($(stat nand_read_pages))"
+	unload
+}
+
+test_fio_verify() {
+	load_cxl
+	fio --name=cxl --ioengine=mmap --filename=$DEV --size=$SIZE --bs=4k \
+		--rw=randwrite --verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--output=/tmp/fio.out || { cat /tmp/fio.out; fail "fio"; }
+	grep -q 'err= 0' /tmp/fio.out || { cat /tmp/fio.out; fail "fio error"; }
+	[ "$(stat evictions)" -gt 0 ] || fail "fio caused no eviction"
+	unload
+}
+
+test_mmap_lat() {
+	load_cxl
+	mmap_lat --target $DEV --ws $((4 * CACHE)) --threads 2 --mode rand \
+		--accesses 2000 || fail "mmap_lat"
+	echo clock >$SYS/policy/eviction
+	mmap_lat --target $DEV --ws $((4 * CACHE)) --threads 2 --mode seq \
+		--write --accesses 2000 || fail "mmap_lat --write"
+	unload
+}
+
+run_test device test_device
+run_test integrity test_integrity
+run_test share test_share
+run_test remap_under_eviction test_remap_under_eviction
+run_test bad_mmap test_bad_mmap
+run_test rmmod_while_mapped test_rmmod_while_mapped
+run_test accessed_bits test_accessed_bits
+run_test sweep_misses test_sweep_misses
+run_test mkwrite_writeback test_mkwrite_writeback
+run_test switch_under_load test_switch_under_load
+run_test knobs test_knobs
+run_test precondition test_precondition
+run_test fio_verify test_fio_verify
+run_test mmap_lat test_mmap_lat
