@@ -46,7 +46,7 @@ one_test() {
 }
 
 build_w1() {
-	make -C "$REPO" W=1 modules 2>&1 | tee "$BUILD/build.log"
+	make -C "$REPO" W=1 modules tools 2>&1 | tee "$BUILD/build.log"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
 	! grep -E '(warning|error):' "$BUILD/build.log"
 }
