@@ -17,11 +17,6 @@
 #define SPARE_THRESH_PCT	10
 #define NS_PER_HOUR		(3600ULL * NSEC_PER_SEC)
 
-static u32 dw(const struct nvme_command *cmd, int n)
-{
-	return vfn_cdw(cmd, n);
-}
-
 /* Copy @len bytes of c->ident to the command's buffer. */
 static u16 to_host(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		   u32 off, u32 len)
@@ -113,7 +108,7 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 
 	/* vfn_admin_decode() has checked CNS, NSID and CSI. */
 	memset(c->ident, 0, 4096);
-	switch (dw(cmd, 10) & 0xff) {
+	switch (vfn_cdw(cmd, 10) & 0xff) {
 	case NVME_ID_CNS_NS:
 		if (nsid == 1)
 			identify_ns(c);
@@ -140,11 +135,11 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		    bool set, u32 *result)
 {
-	u32 arg = dw(cmd, 11), want, q;
+	u32 arg = vfn_cdw(cmd, 11), want, q;
 	u16 sc;
 
 	/* vfn_admin_decode() has checked the feature id and SV. */
-	switch (dw(cmd, 10) & 0xff) {
+	switch (vfn_cdw(cmd, 10) & 0xff) {
 	case NVME_FEAT_NUM_QUEUES:
 		if (set) {
 			sc = vfn_decode_nr_queues(arg, &want);
@@ -207,7 +202,7 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	if (sc)
 		return sc;
 	memset(c->ident, 0, VFN_LOG_BYTES);
-	switch (dw(cmd, 10) & 0xff) {
+	switch (vfn_cdw(cmd, 10) & 0xff) {
 	case NVME_LOG_SMART:
 		smart_log(c);
 		break;
@@ -225,7 +220,7 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 static void *queue_kva(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		       u32 entry_size)
 {
-	u32 size = (dw(cmd, 10) >> 16) + 1;
+	u32 size = (vfn_cdw(cmd, 10) >> 16) + 1;
 
 	return vfn_host_kva(c, le64_to_cpu(cmd->common.dptr.prp1),
 			    size * entry_size);
@@ -233,8 +228,8 @@ static void *queue_kva(struct vfn_ctrl *c, const struct nvme_command *cmd,
 
 static u16 create_cq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
-	u32 qid = dw(cmd, 10) & 0xffff, size = (dw(cmd, 10) >> 16) + 1;
-	u32 flags = dw(cmd, 11);
+	u32 qid = vfn_cdw(cmd, 10) & 0xffff, size = (vfn_cdw(cmd, 10) >> 16) + 1;
+	u32 flags = vfn_cdw(cmd, 11);
 	void *kva;
 	u16 sc = vfn_check_new_queue(cmd, c->granted_ioq, c->cq);
 
@@ -258,7 +253,7 @@ static u16 create_cq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 
 static u16 create_sq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
-	u32 qid = dw(cmd, 10) & 0xffff, size = (dw(cmd, 10) >> 16) + 1;
+	u32 qid = vfn_cdw(cmd, 10) & 0xffff, size = (vfn_cdw(cmd, 10) >> 16) + 1;
 	void *kva;
 	u16 sc = vfn_check_new_queue(cmd, c->granted_ioq, c->sq);
 
@@ -271,7 +266,7 @@ static u16 create_sq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 		return SC(NVME_SC_INVALID_FIELD);
 	vfn_set_reg32(c, VFN_DB_OFF + 2 * qid * 4, 0);
 	c->sq[qid] = (struct vfn_queue) {
-		.kva = kva, .size = size, .cqid = dw(cmd, 11) >> 16,
+		.kva = kva, .size = size, .cqid = vfn_cdw(cmd, 11) >> 16,
 		.live = true,
 	};
 	return 0;
@@ -279,7 +274,7 @@ static u16 create_sq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 
 static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
-	u32 qid = dw(cmd, 10) & 0xffff;
+	u32 qid = vfn_cdw(cmd, 10) & 0xffff;
 	u16 sc = vfn_check_delete(cmd, c->sq, c->cq);
 
 	if (sc)

@@ -14,7 +14,7 @@
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
-#define MAX_POLL_IDLE_US	USEC_PER_SEC
+#define MAX_WAIT_US	USEC_PER_SEC
 
 static unsigned int poll_idle_us = 1000;
 module_param(poll_idle_us, uint, 0444);
@@ -67,14 +67,14 @@ static int parse_params(struct vfn_ctrl *c)
 		       VFN_MAX_WORKERS);
 		return -EINVAL;
 	}
-	if (poll_idle_us > MAX_POLL_IDLE_US) {
+	if (poll_idle_us > MAX_WAIT_US) {
 		pr_err("poll_idle_us=%u: must be at most %lu\n", poll_idle_us,
-		       MAX_POLL_IDLE_US);
+		       MAX_WAIT_US);
 		return -EINVAL;
 	}
-	if (spin_us > MAX_POLL_IDLE_US) {
+	if (spin_us > MAX_WAIT_US) {
 		pr_err("spin_us=%u: must be at most %lu\n", spin_us,
-		       MAX_POLL_IDLE_US);
+		       MAX_WAIT_US);
 		return -EINVAL;
 	}
 	if (cpus && *cpus) {
