@@ -10,6 +10,7 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pfn_t.h>
 #include <linux/pgtable.h>
 #include <linux/rbtree.h>
 
@@ -52,7 +53,7 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	 * through vfc_pfn_mkwrite(). A write maps writable at once.
 	 */
 	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
-	ret = vmf_insert_pfn_prot(vma, vmf->address, pfn, prot);
+	ret = vmf_insert_mixed_prot(vma, vmf->address, pfn_to_pfn_t(pfn), prot);
 	vflash_cache_put(d->cache, &pin);
 	if (pin.missed)
 		vflash_flash_record_miss_latency(d->flash,
@@ -72,7 +73,19 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 	return 0;
 }
 
+/*
+ * Nothing to release: a mapping holds no state of ours. But mremap()
+ * grows a VM_MIXEDMAP (VM_SPECIAL) VMA in place only through
+ * vma_adjust(), which mm/mremap.c takes for a VMA with ->close; without
+ * one it tries vma_merge(), which refuses VM_SPECIAL, and in-place growth
+ * fails with -ENOMEM.
+ */
+static void vfc_close(struct vm_area_struct *vma)
+{
+}
+
 static const struct vm_operations_struct vfc_vm_ops = {
+	.close = vfc_close,
 	.fault = vfc_fault,
 	.pfn_mkwrite = vfc_pfn_mkwrite,
 };
@@ -100,7 +113,14 @@ static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_pgoff >= d->nr_pages || pages > d->nr_pages - vma->vm_pgoff)
 		return -EINVAL;
-	vma->vm_flags |= VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	/*
+	 * VM_MIXEDMAP, not VM_PFNMAP: mremap() may grow a mixed mapping,
+	 * like a mapping of /dev/daxX.Y, and a page that growth puts beyond
+	 * the device faults to SIGBUS (vfc_fault()). The PTEs are special
+	 * either way (x86 has pte_special), so no struct page is refcounted
+	 * and fork copies them.
+	 */
+	vma->vm_flags |= VM_MIXEDMAP | VM_DONTDUMP;
 	vma->vm_ops = &vfc_vm_ops;
 	return 0;
 }

@@ -11,7 +11,8 @@
  *   remap DEV BYTES          mremap/munmap/mmap windows while a thread
  *                            sweeps BYTES (evicting), data checked
  *   bad DEV BYTES            MAP_PRIVATE, offset or length beyond the
- *                            device: EINVAL; beyond a mapping: a signal
+ *                            device: EINVAL; a mapping mremap()ed past
+ *                            the end: SIGBUS there
  *   hold DEV                 map, touch, close the fd, print "ready",
  *                            unmap when stdin reaches EOF
  *   hot DEV BYTES ROUNDS     page 0 re-read by plain loads between
@@ -237,25 +238,47 @@ static int bad(size_t bytes)
 {
 	volatile char *p;
 	volatile int ret = 0;
+	char *r;
+	int fd;
 
 	ret |= expect_einval(PAGE, 0, MAP_PRIVATE, "MAP_PRIVATE");
 	ret |= expect_einval(PAGE, bytes, MAP_SHARED, "offset at the end");
 	ret |= expect_einval(bytes + PAGE, 0, MAP_SHARED, "length beyond");
 	ret |= expect_einval(2 * PAGE, bytes - PAGE, MAP_SHARED,
 			     "last page + 1");
-	/* The last page maps; the byte after it is no device memory. */
-	p = map_dev(PAGE, bytes - PAGE);
+	/*
+	 * The last page maps. mremap() grows the mapping by a page past the
+	 * device's end (a mapping of /dev/daxX.Y grows the same way), in
+	 * place into a hole left for it in a reserved range: the last page
+	 * still reads back, the page beyond the end is SIGBUS.
+	 */
+	r = mmap(NULL, 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		die("mmap reserve");
+	fd = open_dev();
+	p = mmap(r, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+		 bytes - PAGE);
+	if (p == MAP_FAILED)
+		die("mmap last page");
+	close(fd);
 	p[PAGE - 1] = 7;
-	if (p[PAGE - 1] != 7)
+	munmap(r + PAGE, PAGE);
+	if (mremap((void *)p, PAGE, 2 * PAGE, 0) != p)
+		die("mremap past the end, in place");
+	if (p[PAGE - 1] != 7) {
+		fprintf(stderr, "cxl_check: last page lost its byte\n");
 		ret = 1;
+	}
 	signal(SIGBUS, on_signal);
 	signal(SIGSEGV, on_signal);
 	if (!sigsetjmp(jump, 1))
 		(void)p[PAGE];
-	if (!got_sig) {
-		fprintf(stderr, "cxl_check: access beyond the end: no signal\n");
+	if (got_sig != SIGBUS) {
+		fprintf(stderr, "cxl_check: access beyond the end: %s\n",
+			got_sig ? strsignal(got_sig) : "no signal");
 		ret = 1;
 	}
+	munmap((void *)p, 2 * PAGE);
 	return ret;
 }
 
