@@ -426,31 +426,41 @@ void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin)
  * vflash_cache_mkwrite() - a mapped page is about to be written
  * @c: the cache
  * @lpn: the page
+ * @pin: filled in on success; release it with vflash_cache_put()
  *
- * Marks the page dirty, so its eviction writes it back.
+ * Marks the page dirty, so its eviction writes it back, and returns with
+ * it pinned: the caller makes its PTE writable before the put, so no
+ * eviction can come between the dirty bit and the writable PTE. (Were the
+ * PTE made writable after the put, an eviction and a refill of the page
+ * in between would leave a writable PTE on a clean residency whose
+ * writeback nobody counts: the refill maps the same pfn, so the old
+ * read-only PTE and the new one compare equal.)
  *
- * Return: 0, or -EAGAIN if the page is no longer resident (the access must
- * fault again).
+ * Return: 0, or -EAGAIN if the page is no longer resident (nothing is
+ * pinned; the access must fault again).
  */
-int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn)
+int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
+			 struct vflash_cache_pin *pin)
 {
 	u32 w = atomic_read(&c->state[lpn]);
-	struct vc_slot *s = &c->slots[vc_slot_of(w)];
-	int ret = -EAGAIN;
+	u32 slot = vc_slot_of(w);
+	struct vc_slot *s = &c->slots[slot];
 
 	if (vc_state(w) != VFLASH_PAGE_RESIDENT)
-		return ret;
+		return -EAGAIN;
 	atomic_inc(&s->pins);
 	/* Pin before re-reading the word; see vflash_cache_evict_one(). */
 	smp_mb__after_atomic();
-	if (atomic_read(&c->state[lpn]) == w) {
-		set_bit(VC_DIRTY, &s->flags);
-		ret = 0;
+	if (atomic_read(&c->state[lpn]) != w) {
+		atomic_dec(&s->pins);
+		return -EAGAIN;
 	}
-	/* The dirty bit is set before the evictor may see no pin. */
-	smp_mb__before_atomic();
-	atomic_dec(&s->pins);
-	return ret;
+	set_bit(VC_DIRTY, &s->flags);
+	pin->lpn = lpn;
+	pin->slot = slot;
+	pin->missed = false;
+	pin->waited_ns = 0;
+	return 0;
 }
 
 /**

@@ -116,7 +116,8 @@ void vflash_cache_destroy(struct vflash_cache *c);
 int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		     struct vflash_cache_pin *pin);
 void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin);
-int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn);
+int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
+			 struct vflash_cache_pin *pin);
 
 bool vflash_cache_evict_one(struct vflash_cache *c);
 u32 vflash_cache_reclaim(struct vflash_cache *c);

@@ -61,16 +61,30 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	return ret;
 }
 
+/*
+ * The first write through a read-only PTE. The PTE is made writable here,
+ * with the page pinned and already marked dirty, rather than by the core
+ * after we return (finish_mkwrite_fault()), when an eviction could come
+ * between; see vflash_cache_mkwrite().
+ */
 static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 {
 	struct vfc_dev *d = vfc_of(vmf->vma);
+	struct vflash_cache_pin pin;
+	unsigned long pfn;
+	vm_fault_t ret;
 
 	if (vmf->pgoff >= d->nr_pages)
 		return VM_FAULT_SIGBUS;
 	/* Evicted meanwhile: the access faults again and reloads it. */
-	if (vflash_cache_mkwrite(d->cache, vmf->pgoff))
+	if (vflash_cache_mkwrite(d->cache, vmf->pgoff, &pin))
 		return VM_FAULT_NOPAGE;
-	return 0;
+	pfn = vflash_backing_pfn(&d->vdev->backing, vmf->pgoff);
+	/* Upgrades the read-only PTE in place (or maps it, if zapped). */
+	ret = vmf_insert_mixed_mkwrite(vmf->vma, vmf->address,
+				       pfn_to_pfn_t(pfn));
+	vflash_cache_put(d->cache, &pin);
+	return ret;
 }
 
 /*

@@ -237,17 +237,28 @@ static void young_fills_are_never_evicted(struct kunit *test)
 	}
 }
 
+/* mkwrite; returns its result, the pin released. */
+static int mkwrite(struct fake *fk, u64 lpn)
+{
+	struct vflash_cache_pin pin;
+	int ret = vflash_cache_mkwrite(fk->c, lpn, &pin);
+
+	if (!ret)
+		vflash_cache_put(fk->c, &pin);
+	return ret;
+}
+
 static void dirty_pages_are_written_back(struct kunit *test)
 {
 	struct fake *fk = mk(test, 8, 2, "fifo", false);
 	u64 writes = vflash_flash_stat(fk->f, VFLASH_STAT_HOST_WRITE_PAGES);
 	u64 i;
 
-	KUNIT_EXPECT_EQ(test, vflash_cache_mkwrite(fk->c, 2), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, mkwrite(fk, 2), -EAGAIN);
 	touch(test, fk, 0, true);		/* write miss */
 	touch(test, fk, 1, false);
 	touch(test, fk, 2, false);
-	KUNIT_EXPECT_EQ(test, vflash_cache_mkwrite(fk->c, 2), 0);  /* 1st write */
+	KUNIT_EXPECT_EQ(test, mkwrite(fk, 2), 0);	/* 1st write */
 	for (i = 3; i < 12; i++)
 		touch(test, fk, i, false);
 	/* 0, 1, 2, 3 were evicted; two were dirty. */
@@ -256,7 +267,58 @@ static void dirty_pages_are_written_back(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(fk->f,
 						VFLASH_STAT_HOST_WRITE_PAGES),
 			writes + 2);
-	KUNIT_EXPECT_EQ(test, vflash_cache_mkwrite(fk->c, 2), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, mkwrite(fk, 2), -EAGAIN);
+}
+
+struct evictor {
+	struct fake *fk;
+	struct completion done;
+};
+
+static int evict_fn(void *data)
+{
+	struct evictor *e = data;
+
+	vflash_cache_evict_one(e->fk->c);
+	complete(&e->done);
+	return 0;
+}
+
+/*
+ * Regression: mkwrite returns with the page pinned, so an eviction cannot
+ * unmap it between the dirty bit and the caller's writable PTE (which let
+ * a refill of the page be written through a writable PTE uncounted).
+ */
+static void mkwrite_pins_against_eviction(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", true);
+	struct vflash_cache_pin pin;
+	struct evictor e = { .fk = fk };
+	struct task_struct *t;
+	int i;
+
+	init_completion(&e.done);
+	for (i = 0; i < 4; i++)
+		touch(test, fk, i, false);
+	/* Page 0 is fifo's victim. */
+	KUNIT_ASSERT_EQ(test, vflash_cache_mkwrite(fk->c, 0, &pin), 0);
+	t = kthread_run(evict_fn, &e, "vflash-test-evict");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (i = 0; i < 5000; i++) {
+		if (vflash_cache_page_state(fk->c, 0) == VFLASH_PAGE_EVICTING)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
+			(int)VFLASH_PAGE_EVICTING);
+	/* Still pinned: the evictor waits before it unmaps. */
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 0U);
+	vflash_cache_put(fk->c, &pin);
+	wait_for_completion(&e.done);
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_DIRTY_WRITEBACKS), 1ULL);
 }
 
 static void reclaim_to_the_high_watermark(struct kunit *test)
@@ -527,6 +589,7 @@ static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(full_cache_evicts_by_policy),
 	KUNIT_CASE(young_fills_are_never_evicted),
 	KUNIT_CASE(dirty_pages_are_written_back),
+	KUNIT_CASE(mkwrite_pins_against_eviction),
 	KUNIT_CASE(reclaim_to_the_high_watermark),
 	KUNIT_CASE(sampled_references_keep_hot_pages),
 	KUNIT_CASE(first_sample_is_discarded),
