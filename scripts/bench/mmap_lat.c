@@ -12,6 +12,13 @@
  * with CLOCK_MONOTONIC; the histogram is log-linear (16 steps per power of
  * two), so percentiles are within 1/16 of the true value.
  *
+ * --ws takes bytes (K, M, G suffixes) or a percentage of the device's
+ * DRAM cache, "50%": the cache size is --cache BYTES or, when that is not
+ * given and the target is /dev/vflashN, the cache_size= the module was
+ * loaded with (/sys/module/vflash/parameters/cache_size; there is no
+ * default to guess from, so a load without cache_size= needs --cache).
+ * The working set is rounded down to whole pages.
+ *
  * --first-touch: no warm-up, each page of the working set is accessed
  * exactly once in random order (the threads split the pages): every access
  * is a first touch, i.e. a page fault in a fresh mapping.
@@ -45,6 +52,8 @@ struct opts {
 	const char *target;
 	uint64_t map_bytes;
 	uint64_t ws_bytes;
+	const char *ws_pct;	/* --ws P%: P percent of the cache */
+	uint64_t cache_bytes;
 	uint64_t accesses;
 	unsigned int threads;
 	enum mode mode;
@@ -135,6 +144,46 @@ static uint64_t parse_size(const char *s)
 		exit(2);
 	}
 	return v;
+}
+
+/* The cache_size= vflash was loaded with, or 0 if it was not given. */
+static uint64_t vflash_cache_bytes(void)
+{
+	char buf[64];
+	size_t n;
+	FILE *f;
+
+	f = fopen("/sys/module/vflash/parameters/cache_size", "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	if (!n || !strcmp(buf, "(null)"))
+		return 0;
+	return parse_size(buf);
+}
+
+/* --ws P%: P percent of the cache, in whole pages. */
+static uint64_t ws_from_pct(struct opts *o)
+{
+	char *end;
+	double pct = strtod(o->ws_pct, &end);
+
+	if (end == o->ws_pct || strcmp(end, "%") || pct <= 0) {
+		fprintf(stderr, "mmap_lat: bad --ws '%s'\n", o->ws_pct);
+		exit(2);
+	}
+	if (!o->cache_bytes && !strncmp(o->target, "/dev/vflash", 11))
+		o->cache_bytes = vflash_cache_bytes();
+	if (!o->cache_bytes) {
+		fprintf(stderr, "mmap_lat: --ws %s needs --cache BYTES\n",
+			o->ws_pct);
+		exit(2);
+	}
+	return (uint64_t)(o->cache_bytes * pct / 100) / PAGE * PAGE;
 }
 
 static void shuffle(uint64_t *a, uint64_t n, uint64_t *seed)
@@ -252,7 +301,8 @@ static uint64_t percentile(const uint64_t *hist, uint64_t total, double q)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: mmap_lat --target PATH|anon [--map-size BYTES] --ws BYTES\n"
+		"usage: mmap_lat --target PATH|anon [--map-size BYTES]\n"
+		"       --ws BYTES|P%% [--cache BYTES]\n"
 		"       [--threads T] [--accesses N] [--mode rand|chase|seq]\n"
 		"       [--write] [--first-touch] [--no-warm] [--cdf FILE]\n"
 		"       [--seed S]\n");
@@ -265,6 +315,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "target", required_argument, NULL, 't' },
 		{ "map-size", required_argument, NULL, 'm' },
 		{ "ws", required_argument, NULL, 'w' },
+		{ "cache", required_argument, NULL, 'C' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "accesses", required_argument, NULL, 'n' },
 		{ "mode", required_argument, NULL, 'M' },
@@ -283,7 +334,13 @@ static void parse(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 't': o->target = optarg; break;
 		case 'm': o->map_bytes = parse_size(optarg); break;
-		case 'w': o->ws_bytes = parse_size(optarg); break;
+		case 'w':
+			if (strchr(optarg, '%'))
+				o->ws_pct = optarg;
+			else
+				o->ws_bytes = parse_size(optarg);
+			break;
+		case 'C': o->cache_bytes = parse_size(optarg); break;
 		case 'T': o->threads = strtoul(optarg, NULL, 0); break;
 		case 'n': o->accesses = parse_size(optarg); break;
 		case 'M':
@@ -304,6 +361,8 @@ static void parse(int argc, char **argv, struct opts *o)
 		default: usage();
 		}
 	}
+	if (o->target && o->ws_pct)
+		o->ws_bytes = ws_from_pct(o);
 	if (!o->target || !o->ws_bytes || o->ws_bytes % PAGE ||
 	    !o->threads || o->threads > MAX_THREADS || !o->accesses)
 		usage();
