@@ -23,6 +23,10 @@
  * exactly once in random order (the threads split the pages): every access
  * is a first touch, i.e. a page fault in a fresh mapping.
  *
+ * --untimed: no clock reads around each access, so that mops is the
+ * throughput of the accesses alone (for comparing hit paths); the
+ * percentiles and the mean are then 0 and --cdf is refused.
+ *
  * Output, one line of key=value pairs: p50_ns p99_ns p999_ns mean_ns,
  * and mops (million accesses per second, all threads, timer included).
  * --cdf FILE writes "latency_ns cumulative_fraction" per histogram step.
@@ -60,6 +64,7 @@ struct opts {
 	int write;
 	int first_touch;
 	int warm;
+	int untimed;
 	const char *cdf;
 	uint64_t seed;
 };
@@ -210,6 +215,26 @@ static inline uint64_t touch(struct thread *t, uint64_t page, unsigned int line)
 	return *w;
 }
 
+/* One access of the timed loop; returns the page it touched. */
+static inline uint64_t step(struct thread *t, uint64_t p, uint64_t pages,
+			    uint64_t *seed, unsigned int line)
+{
+	switch (t->o->mode) {
+	case RAND:
+		p = xorshift(seed) % pages;
+		t->sink += touch(t, p, line);
+		break;
+	case CHASE:
+		p = *(volatile uint64_t *)(t->base + p * PAGE);
+		break;
+	case SEQ:
+		p = p + 1 == pages ? 0 : p + 1;
+		t->sink += touch(t, p, line);
+		break;
+	}
+	return p;
+}
+
 static void record(struct thread *t, uint64_t ns)
 {
 	t->hist[bucket(ns)]++;
@@ -243,21 +268,16 @@ static void *run(void *arg)
 		return NULL;
 	}
 	p = xorshift(&seed) % pages;
+	if (o->untimed) {
+		for (i = 0; i < o->accesses; i++)
+			p = step(t, p, pages, &seed, line);
+		t->count = o->accesses;
+		t->sink += p;
+		return NULL;
+	}
 	for (i = 0; i < o->accesses; i++) {
 		t0 = now_ns();
-		switch (o->mode) {
-		case RAND:
-			p = xorshift(&seed) % pages;
-			t->sink += touch(t, p, line);
-			break;
-		case CHASE:
-			p = *(volatile uint64_t *)(t->base + p * PAGE);
-			break;
-		case SEQ:
-			p = p + 1 == pages ? 0 : p + 1;
-			t->sink += touch(t, p, line);
-			break;
-		}
+		p = step(t, p, pages, &seed, line);
 		t1 = now_ns();
 		record(t, t1 - t0);
 	}
@@ -304,7 +324,8 @@ static void usage(void)
 		"usage: mmap_lat --target PATH|anon [--map-size BYTES]\n"
 		"       --ws BYTES|P%% [--cache BYTES]\n"
 		"       [--threads T] [--accesses N] [--mode rand|chase|seq]\n"
-		"       [--write] [--first-touch] [--no-warm] [--cdf FILE]\n"
+		"       [--write] [--first-touch] [--no-warm] [--untimed]\n"
+		"       [--cdf FILE]\n"
 		"       [--seed S]\n");
 	exit(2);
 }
@@ -322,6 +343,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "write", no_argument, NULL, 'W' },
 		{ "first-touch", no_argument, NULL, 'f' },
 		{ "no-warm", no_argument, NULL, 'N' },
+		{ "untimed", no_argument, NULL, 'U' },
 		{ "cdf", required_argument, NULL, 'c' },
 		{ "seed", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
@@ -356,6 +378,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 'W': o->write = 1; break;
 		case 'f': o->first_touch = 1; break;
 		case 'N': o->warm = 0; break;
+		case 'U': o->untimed = 1; break;
 		case 'c': o->cdf = optarg; break;
 		case 's': o->seed = strtoull(optarg, NULL, 0) | 1; break;
 		default: usage();
@@ -370,6 +393,10 @@ static void parse(int argc, char **argv, struct opts *o)
 		o->map_bytes = o->ws_bytes;
 	if (o->ws_bytes > o->map_bytes) {
 		fprintf(stderr, "mmap_lat: --ws is larger than --map-size\n");
+		exit(2);
+	}
+	if (o->untimed && (o->first_touch || o->cdf)) {
+		fprintf(stderr, "mmap_lat: --untimed takes neither --first-touch nor --cdf\n");
 		exit(2);
 	}
 	if (o->first_touch && o->mode == CHASE) {
