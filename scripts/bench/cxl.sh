@@ -31,14 +31,14 @@
 # loaded when the script starts. The devdax device is only read.
 #
 # Output: one line per measurement (mmap_lat's key=value line, plus the
-# kernel's own miss p50 for vflash), then one line per ratio with its
+# kernel's own miss count, p50 and p99 for vflash), then one line per ratio with its
 # target and PASS or MISS. A missed target is reported, not an error.
 # With -o DIR, the CDFs (mmap_lat --cdf) go to DIR/cdf-NAME.txt, among
 # them the bimodal hits-and-misses profile of random loads over twice the
 # cache on cylon.
 #
 # usage: scripts/bench/cxl.sh [-k KO] [-x DAXDEV] [-s SIZE] [-c CACHE]
-#        [-n ACCESSES] [-m MAPTOOL] [-o DIR]
+#        [-n ACCESSES] [-w NS] [-m MAPTOOL] [-o DIR]
 #   -k KO       vflash.ko to load (default ./vflash.ko)
 #   -x DAXDEV   the devdax baseline (default /dev/dax0.0), at least 4x
 #               CACHE; e.g. memmap=1G!4G on the kernel command line, then
@@ -46,6 +46,10 @@
 #   -s SIZE     vflash's size= (default 512M)
 #   -c CACHE    vflash's cache_size= (default 32M)
 #   -n ACCESSES accesses per hit run (default 2M)
+#   -w NS       config/wait_spin_ns for every vflash run (default: the
+#               module's, 20 us: a 40 us wait sleeps, then spins); the
+#               cylon misses are also run once with the other choice
+#               (the module's default if -w is given, else all spun)
 #   -m MAPTOOL  the mmap_lat binary (default: mmap_lat in PATH, else
 #               scripts/bench/mmap_lat)
 #   -o DIR      where the CDF files go (default /tmp/vflash-bench-cxl)
@@ -60,6 +64,7 @@ SIZE=512M
 CACHE=32M
 ACCESSES=2M
 MAPLAT=
+WAIT_SPIN=
 OUT=/tmp/vflash-bench-cxl
 SYS=/sys/class/vflash/vflash0
 DEV=/dev/vflash0
@@ -74,13 +79,14 @@ die() {
 	exit 1
 }
 
-while getopts k:x:s:c:n:m:o:h opt; do
+while getopts k:x:s:c:n:w:m:o:h opt; do
 	case $opt in
 	k) KO=$OPTARG ;;
 	x) DAX=$OPTARG ;;
 	s) SIZE=$OPTARG ;;
 	c) CACHE=$OPTARG ;;
 	n) ACCESSES=$OPTARG ;;
+	w) WAIT_SPIN=$OPTARG ;;
 	m) MAPLAT=$OPTARG ;;
 	o) OUT=$OPTARG ;;
 	*) sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 2 ;;
@@ -112,6 +118,8 @@ bytes() {
 		printf "%d\n", n }'
 }
 CACHE_BYTES=$(bytes "$CACHE")
+# config/wait_spin_ns after a load (docs/cxl.md)
+DEFAULT_WAIT_SPIN=20000
 MISS_WS=$((4 * CACHE_BYTES))
 
 # field LINE KEY: the value of KEY= in mmap_lat's line
@@ -131,6 +139,8 @@ vload() {
 	done
 	[ -c $DEV ] || die "$DEV did not appear"
 	echo none >$SYS/policy/prefetch
+	[ -z "$WAIT_SPIN" ] || echo "$WAIT_SPIN" >$SYS/config/wait_spin_ns ||
+		die "config/wait_spin_ns=$WAIT_SPIN"
 	if [ "${2:-}" = zero ]; then
 		for k in $ZERO_KNOBS; do
 			echo 0 >$SYS/config/$k || die "config/$k"
@@ -154,9 +164,11 @@ run() {
 	local name=$1
 	shift
 	LINE=$("$MAPLAT" "$@") || die "mmap_lat $*"
-	if [ -d /sys/module/vflash ]; then
+	case " $* " in
+	*" $DEV "*)
 		LINE="$LINE kmisses=$(cat $SYS/stats/misses) kmiss_p50_ns=$(cat $SYS/stats/miss_latency_p50_ns) kmiss_p99_ns=$(cat $SYS/stats/miss_latency_p99_ns)"
-	fi
+		;;
+	esac
 	echo "$name $LINE"
 }
 
@@ -197,7 +209,7 @@ dax_ft=$(field "$LINE" p50_ns)
 # and devdax, so that a burst of load elsewhere on the host does not
 # decide the ratio.
 vload cylon
-echo "vflash eviction $(cat $SYS/policy/eviction)"
+echo "vflash eviction $(cat $SYS/policy/eviction) wait_spin_ns $(cat $SYS/config/wait_spin_ns)"
 dax_mops=0
 vf_mops=0
 for i in 1 2 3; do
@@ -231,15 +243,17 @@ vload cylon
 run vflash-cylon-miss-2t --target $DEV $FT --threads 2
 cy2=$(field "$LINE" p50_ns)
 vunload
-# The same two with every NAND wait spun (config/wait_spin_ns at its
-# maximum) instead of slept for its bulk (for comparison).
+# The same two with the other way of waiting (for comparison): every
+# NAND wait spun, or, if -w was given, the module's default.
+alt=1000000000
+[ -z "$WAIT_SPIN" ] || alt=$DEFAULT_WAIT_SPIN
 vload cylon
-echo 1000000000 >$SYS/config/wait_spin_ns
-run vflash-cylon-miss-spin --target $DEV $FT
+echo $alt >$SYS/config/wait_spin_ns
+run vflash-cylon-miss-wait$alt --target $DEV $FT
 vunload
 vload cylon
-echo 1000000000 >$SYS/config/wait_spin_ns
-run vflash-cylon-miss-spin-2t --target $DEV $FT --threads 2
+echo $alt >$SYS/config/wait_spin_ns
+run vflash-cylon-miss-wait$alt-2t --target $DEV $FT --threads 2
 vunload
 vload cylon
 run vflash-cylon-rand --target $DEV --cache "$CACHE_BYTES" --ws 200% \
