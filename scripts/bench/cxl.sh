@@ -31,8 +31,8 @@
 # loaded when the script starts. The devdax device is only read.
 #
 # Output: one line per measurement (mmap_lat's key=value line, plus the
-# kernel's own miss count, p50 and p99 for vflash), then one line per ratio with its
-# target and PASS or MISS. A missed target is reported, not an error.
+# kernel's own miss count, p50 and p99 for vflash), then one line per
+# ratio with its target and PASS or MISS. A missed target is reported, not an error.
 # With -o DIR, the CDFs (mmap_lat --cdf) go to DIR/cdf-NAME.txt, among
 # them the bimodal hits-and-misses profile of random loads over twice the
 # cache on cylon.
