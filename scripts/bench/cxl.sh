@@ -33,9 +33,10 @@
 # Output: one line per measurement (mmap_lat's key=value line, plus the
 # kernel's own miss count, p50 and p99 for vflash), then one line per
 # ratio with its target and PASS or MISS (a missed target is reported,
-# not an error), then two control ratios without targets: the zero-time
-# miss without eviction against devdax, and devdax's own two-thread
-# first-touch p50 against one thread.
+# not an error), then control ratios without targets: the zero-time
+# miss without eviction against devdax, devdax's own two-thread
+# first-touch p50 against one thread, and the two-thread ratio of cylon
+# misses within the cache (no eviction).
 # With -o DIR, the CDFs (mmap_lat --cdf) go to DIR/cdf-NAME.txt, among
 # them the bimodal hits-and-misses profile of random loads over twice the
 # cache on cylon.
@@ -259,6 +260,17 @@ vload cylon
 run vflash-cylon-miss-2t --target $DEV $FT --threads 2
 cy2=$(field "$LINE" p50_ns)
 vunload
+# The same two within the cache, so that nothing is evicted (a control
+# for the two-thread ratio: what is left without eviction).
+NE="--ws $((CACHE_BYTES / 2)) --first-touch"
+vload cylon
+run vflash-cylon-miss-noevict --target $DEV $NE
+ne1=$(field "$LINE" p50_ns)
+vunload
+vload cylon
+run vflash-cylon-miss-noevict-2t --target $DEV $NE --threads 2
+ne2=$(field "$LINE" p50_ns)
+vunload
 # The same two with the other way of waiting (for comparison): every
 # NAND wait spun, or, if -w was given, the module's default.
 alt=1000000000
@@ -282,3 +294,4 @@ ratio cylon_miss "$(div "$cy1" "$((model + overhead))")" "0.9-1.1 (cylon miss p5
 ratio two_threads "$(div "$cy2" "$cy1")" "<=1.25 (cylon miss p50, 2 threads / 1 thread)" le1.25
 control miss_overhead_noevict "$(div "$noevict" "$dax_ft")" "zero-time miss p50 within the cache, no eviction / devdax first-touch p50"
 control two_threads_devdax "$(div "$dax_ft2" "$dax_ft")" "devdax first-touch p50, 2 threads / 1 thread"
+control two_threads_noevict "$(div "$ne2" "$ne1")" "cylon miss p50 within the cache, no eviction, 2 threads / 1 thread"
