@@ -60,6 +60,9 @@
 #
 # Needs root. POSIX sh, so that it runs in the project's VM too (busybox);
 # `make bench-cxl` runs it there (scripts/vm/bench/bench-cxl.sh).
+#
+# (HIT, FT and NE below are lists of mmap_lat options, split on purpose.)
+# shellcheck disable=SC2086
 set -eu
 
 KO=./vflash.ko
@@ -77,9 +80,12 @@ ZERO_KNOBS="slc_read_ns main_read_ns qlc_read_l_ns qlc_read_cl_ns
 	qlc_read_cu_ns qlc_read_u_ns slc_prog_ns main_prog_ns slc_erase_ns
 	main_erase_ns channel_xfer_ns host_xfer_ns fw_overhead_ns"
 
+# Set while this script has vflash loaded, so that die unloads only that.
+LOADED=
+
 die() {
 	echo "bench: $*" >&2
-	[ ! -d /sys/module/vflash ] || $RMMOD vflash 2>/dev/null || true
+	[ -z "$LOADED" ] || $RMMOD vflash 2>/dev/null || true
 	exit 1
 }
 
@@ -93,7 +99,7 @@ while getopts k:x:s:c:n:w:m:o:h opt; do
 	w) WAIT_SPIN=$OPTARG ;;
 	m) MAPLAT=$OPTARG ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 2 ;;
+	*) sed -n '4,/^# (HIT/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 2 ;;
 	esac
 done
 
@@ -134,9 +140,10 @@ field() {
 # vload PROFILE [zero]: vflash with an empty cache, preconditioned, no
 # prefetch, counters zeroed; "zero" sets every latency knob to 0 first.
 vload() {
-	local n=0 k
+	n=0
 	$INSMOD "$KO" frontend=cxl profile="$1" size="$SIZE" \
 		cache_size="$CACHE" || die "insmod $KO profile=$1"
+	LOADED=1
 	while [ ! -c $DEV ] && [ $n -lt 100 ]; do
 		sleep 0.1
 		n=$((n + 1))
@@ -147,7 +154,7 @@ vload() {
 		die "config/wait_spin_ns=$WAIT_SPIN"
 	if [ "${2:-}" = zero ]; then
 		for k in $ZERO_KNOBS; do
-			echo 0 >$SYS/config/$k || die "config/$k"
+			echo 0 >"$SYS/config/$k" || die "config/$k"
 		done
 	fi
 	echo 1 >$SYS/config/precondition
@@ -159,13 +166,14 @@ vload() {
 
 vunload() {
 	$RMMOD vflash || die "rmmod vflash"
+	LOADED=
 }
 
 # run NAME ARGS...: mmap_lat ARGS, its line printed as "NAME key=value...";
 # the line stays in $LINE. With a vflash target the kernel's miss
 # count and median join it.
 run() {
-	local name=$1
+	name=$1
 	shift
 	LINE=$("$MAPLAT" "$@") || die "mmap_lat $*"
 	case " $* " in
@@ -228,7 +236,7 @@ vload cylon
 echo "vflash eviction $(cat $SYS/policy/eviction) wait_spin_ns $(cat $SYS/config/wait_spin_ns)"
 dax_mops=0
 vf_mops=0
-for i in 1 2 3; do
+for _ in 1 2 3; do
 	run devdax-hit --target "$DAX" $HIT --untimed
 	dax_mops=$(max "$dax_mops" "$(field "$LINE" mops)")
 	run vflash-hit --target $DEV $HIT --untimed
