@@ -9,13 +9,14 @@
 # make checkpatch checkpatch.pl --strict over the sources
 # make bench-backend  the backend's CPU cost per request (KUnit, UML)
 # make bench-nvme fio on vflash (nvme, tlc) and null_blk in the VM (4 vCPUs)
+# make bench-cxl  mmap_lat on vflash (cxl) and devdax in the VM, CDF plot
 # make clean
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
-	bench-backend bench-nvme
+	bench-backend bench-nvme bench-cxl
 
 all: modules tools
 
@@ -61,3 +62,11 @@ bench-backend:
 bench-nvme: modules
 	@scripts/vmtest.sh bench-nvme; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-nvme/results.txt; exit $$rc
+
+# The VM's report, then its CDF points split into one file per curve under
+# build/bench-cxl/ and plotted there (cxl-cdf.png) with gnuplot.
+bench-cxl: modules tools
+	@scripts/vmtest.sh bench-cxl; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-cxl/results.txt; \
+	scripts/bench/cxl-plot.sh build/vmtest/bench-cxl/results.txt \
+		build/bench-cxl || rc=1; exit $$rc

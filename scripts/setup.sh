@@ -10,6 +10,7 @@
 #  - VM suites: qemu-system-x86, busybox-static, cpio, kmod, fio,
 #    nvme-cli, ndctl, daxctl, jq, e2fsprogs, and the Debian kernel image whose version is
 #    exactly the headers' one (apt-get download + dpkg -x, not installed)
+#  - benchmarks: gnuplot-nox (make bench-cxl plots its CDFs)
 #
 # The cache (VFLASH_CACHE, default /var/cache/vflash) is shared by every
 # clone of the repository on the machine.
@@ -22,7 +23,7 @@ export DEBIAN_FRONTEND=noninteractive
 PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	python3 xz-utils sparse linux-headers-cloud-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
-	jq e2fsprogs coreutils util-linux git"
+	jq e2fsprogs coreutils util-linux git gnuplot-nox"
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -12,9 +12,20 @@
  * with CLOCK_MONOTONIC; the histogram is log-linear (16 steps per power of
  * two), so percentiles are within 1/16 of the true value.
  *
+ * --ws takes bytes (K, M, G suffixes) or a percentage of the device's
+ * DRAM cache, "50%": the cache size is --cache BYTES or, when that is not
+ * given and the target is /dev/vflashN, the cache_size= the module was
+ * loaded with (/sys/module/vflash/parameters/cache_size; there is no
+ * default to guess from, so a load without cache_size= needs --cache).
+ * The working set is rounded down to whole pages.
+ *
  * --first-touch: no warm-up, each page of the working set is accessed
  * exactly once in random order (the threads split the pages): every access
  * is a first touch, i.e. a page fault in a fresh mapping.
+ *
+ * --untimed: no clock reads around each access, so that mops is the
+ * throughput of the accesses alone (for comparing hit paths); the
+ * percentiles and the mean are then 0 and --cdf is refused.
  *
  * Output, one line of key=value pairs: p50_ns p99_ns p999_ns mean_ns,
  * and mops (million accesses per second, all threads, timer included).
@@ -45,12 +56,15 @@ struct opts {
 	const char *target;
 	uint64_t map_bytes;
 	uint64_t ws_bytes;
+	const char *ws_pct;	/* --ws P%: P percent of the cache */
+	uint64_t cache_bytes;
 	uint64_t accesses;
 	unsigned int threads;
 	enum mode mode;
 	int write;
 	int first_touch;
 	int warm;
+	int untimed;
 	const char *cdf;
 	uint64_t seed;
 };
@@ -137,6 +151,46 @@ static uint64_t parse_size(const char *s)
 	return v;
 }
 
+/* The cache_size= vflash was loaded with, or 0 if it was not given. */
+static uint64_t vflash_cache_bytes(void)
+{
+	char buf[64];
+	size_t n;
+	FILE *f;
+
+	f = fopen("/sys/module/vflash/parameters/cache_size", "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	if (!n || !strcmp(buf, "(null)"))
+		return 0;
+	return parse_size(buf);
+}
+
+/* --ws P%: P percent of the cache, in whole pages. */
+static uint64_t ws_from_pct(struct opts *o)
+{
+	char *end;
+	double pct = strtod(o->ws_pct, &end);
+
+	if (end == o->ws_pct || strcmp(end, "%") || pct <= 0) {
+		fprintf(stderr, "mmap_lat: bad --ws '%s'\n", o->ws_pct);
+		exit(2);
+	}
+	if (!o->cache_bytes && !strncmp(o->target, "/dev/vflash", 11))
+		o->cache_bytes = vflash_cache_bytes();
+	if (!o->cache_bytes) {
+		fprintf(stderr, "mmap_lat: --ws %s needs --cache BYTES\n",
+			o->ws_pct);
+		exit(2);
+	}
+	return (uint64_t)(o->cache_bytes * pct / 100) / PAGE * PAGE;
+}
+
 static void shuffle(uint64_t *a, uint64_t n, uint64_t *seed)
 {
 	uint64_t i, j, t;
@@ -159,6 +213,26 @@ static inline uint64_t touch(struct thread *t, uint64_t page, unsigned int line)
 		return page;
 	}
 	return *w;
+}
+
+/* One access of the timed loop; returns the page it touched. */
+static inline uint64_t step(struct thread *t, uint64_t p, uint64_t pages,
+			    uint64_t *seed, unsigned int line)
+{
+	switch (t->o->mode) {
+	case RAND:
+		p = xorshift(seed) % pages;
+		t->sink += touch(t, p, line);
+		break;
+	case CHASE:
+		p = *(volatile uint64_t *)(t->base + p * PAGE);
+		break;
+	case SEQ:
+		p = p + 1 == pages ? 0 : p + 1;
+		t->sink += touch(t, p, line);
+		break;
+	}
+	return p;
 }
 
 static void record(struct thread *t, uint64_t ns)
@@ -194,21 +268,16 @@ static void *run(void *arg)
 		return NULL;
 	}
 	p = xorshift(&seed) % pages;
+	if (o->untimed) {
+		for (i = 0; i < o->accesses; i++)
+			p = step(t, p, pages, &seed, line);
+		t->count = o->accesses;
+		t->sink += p;
+		return NULL;
+	}
 	for (i = 0; i < o->accesses; i++) {
 		t0 = now_ns();
-		switch (o->mode) {
-		case RAND:
-			p = xorshift(&seed) % pages;
-			t->sink += touch(t, p, line);
-			break;
-		case CHASE:
-			p = *(volatile uint64_t *)(t->base + p * PAGE);
-			break;
-		case SEQ:
-			p = p + 1 == pages ? 0 : p + 1;
-			t->sink += touch(t, p, line);
-			break;
-		}
+		p = step(t, p, pages, &seed, line);
 		t1 = now_ns();
 		record(t, t1 - t0);
 	}
@@ -252,9 +321,11 @@ static uint64_t percentile(const uint64_t *hist, uint64_t total, double q)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: mmap_lat --target PATH|anon [--map-size BYTES] --ws BYTES\n"
+		"usage: mmap_lat --target PATH|anon [--map-size BYTES]\n"
+		"       --ws BYTES|P%% [--cache BYTES]\n"
 		"       [--threads T] [--accesses N] [--mode rand|chase|seq]\n"
-		"       [--write] [--first-touch] [--no-warm] [--cdf FILE]\n"
+		"       [--write] [--first-touch] [--no-warm] [--untimed]\n"
+		"       [--cdf FILE]\n"
 		"       [--seed S]\n");
 	exit(2);
 }
@@ -265,12 +336,14 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "target", required_argument, NULL, 't' },
 		{ "map-size", required_argument, NULL, 'm' },
 		{ "ws", required_argument, NULL, 'w' },
+		{ "cache", required_argument, NULL, 'C' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "accesses", required_argument, NULL, 'n' },
 		{ "mode", required_argument, NULL, 'M' },
 		{ "write", no_argument, NULL, 'W' },
 		{ "first-touch", no_argument, NULL, 'f' },
 		{ "no-warm", no_argument, NULL, 'N' },
+		{ "untimed", no_argument, NULL, 'U' },
 		{ "cdf", required_argument, NULL, 'c' },
 		{ "seed", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
@@ -283,7 +356,13 @@ static void parse(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 't': o->target = optarg; break;
 		case 'm': o->map_bytes = parse_size(optarg); break;
-		case 'w': o->ws_bytes = parse_size(optarg); break;
+		case 'w':
+			if (strchr(optarg, '%'))
+				o->ws_pct = optarg;
+			else
+				o->ws_bytes = parse_size(optarg);
+			break;
+		case 'C': o->cache_bytes = parse_size(optarg); break;
 		case 'T': o->threads = strtoul(optarg, NULL, 0); break;
 		case 'n': o->accesses = parse_size(optarg); break;
 		case 'M':
@@ -299,11 +378,14 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 'W': o->write = 1; break;
 		case 'f': o->first_touch = 1; break;
 		case 'N': o->warm = 0; break;
+		case 'U': o->untimed = 1; break;
 		case 'c': o->cdf = optarg; break;
 		case 's': o->seed = strtoull(optarg, NULL, 0) | 1; break;
 		default: usage();
 		}
 	}
+	if (o->target && o->ws_pct)
+		o->ws_bytes = ws_from_pct(o);
 	if (!o->target || !o->ws_bytes || o->ws_bytes % PAGE ||
 	    !o->threads || o->threads > MAX_THREADS || !o->accesses)
 		usage();
@@ -311,6 +393,10 @@ static void parse(int argc, char **argv, struct opts *o)
 		o->map_bytes = o->ws_bytes;
 	if (o->ws_bytes > o->map_bytes) {
 		fprintf(stderr, "mmap_lat: --ws is larger than --map-size\n");
+		exit(2);
+	}
+	if (o->untimed && (o->first_touch || o->cdf)) {
+		fprintf(stderr, "mmap_lat: --untimed takes neither --first-touch nor --cdf\n");
 		exit(2);
 	}
 	if (o->first_touch && o->mode == CHASE) {
