@@ -81,7 +81,8 @@ struct vc_slot {
  * @young_ring: the last filled slots, oldest at @young_head
  * @young_head: index of the oldest entry
  * @young_len: entries in the ring
- * @pf_lock: protects @pf_ops and @pf against a switch
+ * @pf_lock: protects @pf_ops and @pf against a switch (@pf_ops is
+ *	also read unlocked, for its @demand_only; see vc_prefetch())
  * @pf_ops: the prefetch policy
  * @pf: its instance (the policy locks it itself)
  * @pf_degree: pages a prefetch may propose
@@ -267,7 +268,7 @@ static u32 vc_claim_slot(struct vflash_cache *c, bool may_evict)
  * false, with the slot back in the pool, if another fill won the page.
  */
 static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
-		    bool prefetch)
+		    bool prefetch, u64 *now)
 {
 	struct vc_slot *s = &c->slots[slot];
 	u64 ready;
@@ -284,7 +285,8 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 		vc_put_free(c, slot);
 		return false;
 	}
-	ready = vflash_flash_submit(c->f, VFLASH_IO_READ, lpn, 1, vc_now(c));
+	*now = vc_now(c);
+	ready = vflash_flash_submit(c->f, VFLASH_IO_READ, lpn, 1, *now);
 	/* Pairs with the acquire in vflash_cache_get(). */
 	smp_store_release(&s->ready_ns, ready);
 	if (prefetch) {
@@ -302,9 +304,15 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 
 static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 {
-	u64 out[VFLASH_PREFETCH_MAX];
+	u64 out[VFLASH_PREFETCH_MAX], now;
 	u32 n, i;
 
+	/*
+	 * The ops tables are static: a stale one read unlocked during a
+	 * switch only skips or makes one miss's prediction.
+	 */
+	if (READ_ONCE(c->pf_ops)->demand_only)
+		return;
 	spin_lock(&c->pf_lock);
 	n = c->pf_ops->predict(c->pf, stream, lpn, READ_ONCE(c->pf_degree),
 			       c->p.nr_pages, out, ARRAY_SIZE(out));
@@ -318,7 +326,7 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 		slot = vc_claim_slot(c, false);
 		if (slot == VC_NO_SLOT)
 			break;
-		vc_fill(c, out[i], w, slot, true);
+		vc_fill(c, out[i], w, slot, true, &now);
 	}
 }
 
@@ -341,11 +349,10 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		     struct vflash_cache_pin *pin)
 {
-	u64 start = vc_now(c);
+	u64 waited = 0, now = 0, ready;
 	bool missed = false;
 	u32 w, slot, gen;
 	struct vc_slot *s;
-	u64 ready;
 	int ret;
 
 	for (;;) {
@@ -354,7 +361,7 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		switch (vc_state(w)) {
 		case VFLASH_PAGE_ABSENT:
 			slot = vc_claim_slot(c, true);
-			if (vc_fill(c, lpn, w, slot, false)) {
+			if (vc_fill(c, lpn, w, slot, false, &now)) {
 				missed = true;
 				vc_prefetch(c, stream, lpn);
 			}
@@ -377,10 +384,19 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		gen = READ_ONCE(s->gen);
 		/* Pairs with the release in vc_fill(). */
 		ready = smp_load_acquire(&s->ready_ns);
-		if (ready > vc_now(c)) {
-			ret = vc_wait(c, ready);
-			if (ret)
-				return ret;
+		/*
+		 * @now is a clock reading from before (our fill's submit
+		 * time) or 0: a lower bound of the time. A read that was
+		 * ready by then (a zero-latency miss) costs no clock read.
+		 */
+		if (ready > now) {
+			now = vc_now(c);
+			if (ready > now) {
+				ret = vc_wait(c, ready);
+				if (ret)
+					return ret;
+				waited += vc_now(c) - now;
+			}
 		}
 		atomic_inc(&s->pins);
 		/* Pin before re-reading the word; see vflash_cache_evict_one(). */
@@ -406,7 +422,7 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 	pin->lpn = lpn;
 	pin->slot = slot;
 	pin->missed = missed;
-	pin->waited_ns = vc_now(c) - start;
+	pin->waited_ns = waited;
 	return 0;
 }
 
@@ -664,7 +680,7 @@ int vflash_cache_set_prefetch(struct vflash_cache *c,
 	spin_lock(&c->pf_lock);
 	old_ops = c->pf_ops;
 	old = c->pf;
-	c->pf_ops = ops;
+	WRITE_ONCE(c->pf_ops, ops);
 	c->pf = pf;
 	spin_unlock(&c->pf_lock);
 	if (old_ops && old_ops->free)

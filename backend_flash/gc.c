@@ -228,13 +228,21 @@ void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 		struct vf_die *die = &f->dies[d];
 
 		for (r = VF_MAIN; r >= (f->hybrid ? VF_SLC : VF_MAIN); r--) {
+			u32 high = vf_free_high(f, r);
 			u64 t = now_ns;
 
 			if (r == VF_SLC && !mig->background)
 				continue;
+			/*
+			 * A die with enough free blocks (the usual case) is
+			 * skipped without its lock: a stale count only moves
+			 * its cleaning to the next pass.
+			 */
+			if (READ_ONCE(die->nr_free[r]) >= high)
+				continue;
 			spin_lock(&die->lock);
 			for (rounds = f->blocks_per_die;
-			     rounds && die->nr_free[r] < vf_free_high(f, r) &&
+			     rounds && die->nr_free[r] < high &&
 			     vf_clean(f, die, d, r, &t); rounds--)
 				;
 			spin_unlock(&die->lock);

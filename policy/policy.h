@@ -139,12 +139,14 @@ struct vflash_eviction_ops {
  *	@stream (an opaque key: the faulting mapping, a queue), stores up to
  *	min(@degree, @max) logical pages below @nr_pages to load as well in
  *	@out and returns their number. Safe to call concurrently.
+ * @demand_only: @predict always returns 0, so a miss need not call it
  */
 struct vflash_prefetch_ops {
 	void *(*alloc)(gfp_t gfp);
 	void (*free)(void *st);
 	u32 (*predict)(void *st, u64 stream, u64 lpn, u32 degree,
 		       u64 nr_pages, u64 *out, u32 max);
+	bool demand_only;
 };
 
 /**

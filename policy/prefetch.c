@@ -151,6 +151,7 @@ out:
 
 static const struct vflash_prefetch_ops none_ops = {
 	.predict = none_predict,
+	.demand_only = true,
 };
 
 static const struct vflash_prefetch_ops next_n_ops = {
