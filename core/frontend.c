@@ -106,6 +106,25 @@ size_t vflash_frontend_names(char *buf, size_t size)
 	return len;
 }
 
+/**
+ * vflash_frontend_priv() - where a frontend keeps its state for a device
+ * @vdev: the device
+ * @fe: one of the frontends @vdev was configured with
+ *
+ * Return: @fe's slot of &vflash_dev.fe_priv (the index @fe has in
+ * @vdev's configuration), or NULL if @vdev does not use @fe.
+ */
+void **vflash_frontend_priv(struct vflash_dev *vdev,
+			    const struct vflash_frontend *fe)
+{
+	unsigned int i;
+
+	for (i = 0; i < vdev->cfg.nr_fe; i++)
+		if (vdev->cfg.fe[i] == fe)
+			return &vdev->fe_priv[i];
+	return NULL;
+}
+
 /*
  * "none": the device without a host interface, its backing memory and its
  * sysfs directory only. It lets the core (and later the backend, through

@@ -97,12 +97,16 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *a,
 	return vflash_flash_set_policy(flash_of(dev), pol) ?: count;
 }
 
+/* The percentiles of each _p50/_p99/_p999 triple of stats, in that order. */
+static const u32 per_mille[] = { 500, 990, 999 };
+
 static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 			 char *buf)
 {
 	struct vflash_flash *f = flash_of(dev);
 	int i = to_vflash_attr(a)->index;
 	u64 val;
+	u32 pm;
 
 	switch (i) {
 	case STAT_FREE_BLOCKS_SLC:
@@ -112,14 +116,9 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 	case STAT_WRITE_AMPLIFICATION:
 		val = vflash_flash_write_amplification(f);
 		break;
-	case STAT_READ_P50:
-		val = vflash_flash_read_latency_pct(f, 500);
-		break;
-	case STAT_READ_P99:
-		val = vflash_flash_read_latency_pct(f, 990);
-		break;
-	case STAT_READ_P999:
-		val = vflash_flash_read_latency_pct(f, 999);
+	case STAT_READ_P50 ... STAT_READ_P999:
+		pm = per_mille[i - STAT_READ_P50];
+		val = vflash_flash_read_latency_pct(f, pm);
 		break;
 	case STAT_MODEL_READ:
 		val = vflash_flash_model_read_ns(f);
@@ -131,14 +130,9 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 	case STAT_RESIDENT_PAGES:
 		val = vflash_flash_cache_resident(f);
 		break;
-	case STAT_MISS_P50:
-		val = vflash_flash_miss_latency_pct(f, 500);
-		break;
-	case STAT_MISS_P99:
-		val = vflash_flash_miss_latency_pct(f, 990);
-		break;
-	case STAT_MISS_P999:
-		val = vflash_flash_miss_latency_pct(f, 999);
+	case STAT_MISS_P50 ... STAT_MISS_P999:
+		pm = per_mille[i - STAT_MISS_P50];
+		val = vflash_flash_miss_latency_pct(f, pm);
 		break;
 	default:
 		val = vflash_flash_stat(f, i);

@@ -51,6 +51,8 @@ void vflash_frontend_unregister(struct vflash_frontend *fe);
 const struct vflash_frontend *vflash_frontend_find(const char *name,
 						   size_t len);
 size_t vflash_frontend_names(char *buf, size_t size);
+void **vflash_frontend_priv(struct vflash_dev *vdev,
+			    const struct vflash_frontend *fe);
 
 int vflash_frontends_init(void);
 void vflash_frontends_exit(void);

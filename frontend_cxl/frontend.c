@@ -35,16 +35,6 @@ MODULE_PARM_DESC(cache_size,
 
 static struct vflash_frontend cxl_frontend;
 
-static void **priv_slot(struct vflash_dev *vdev)
-{
-	unsigned int i;
-
-	for (i = 0; i < vdev->cfg.nr_fe; i++)
-		if (vdev->cfg.fe[i] == &cxl_frontend)
-			return &vdev->fe_priv[i];
-	return NULL;
-}
-
 /* Fills kept out of the eviction policy (docs/cxl-design.md, section 6). */
 static u32 vfc_young(void)
 {
@@ -227,7 +217,7 @@ static int cxl_attach(struct vflash_dev *vdev)
 		goto err_detach;
 	}
 
-	*priv_slot(vdev) = d;
+	*vflash_frontend_priv(vdev, &cxl_frontend) = d;
 	dev_info(&vdev->dev, "/dev/%s, cache %u pages\n", dev_name(&vdev->dev),
 		 nr_slots);
 	return 0;
@@ -249,7 +239,7 @@ err_free:
 
 static void cxl_detach(struct vflash_dev *vdev)
 {
-	void **slot = priv_slot(vdev);
+	void **slot = vflash_frontend_priv(vdev, &cxl_frontend);
 	struct vfc_dev *d = *slot;
 
 	/*

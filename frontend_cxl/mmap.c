@@ -231,7 +231,7 @@ bool vfc_test_clear_young(void *priv, u64 lpn)
 		/* In order of vm_pgoff: the rest start beyond the page. */
 		if (lpn < vma->vm_pgoff)
 			break;
-		if (lpn < vma->vm_pgoff || lpn - vma->vm_pgoff >= vma_pages(vma))
+		if (lpn - vma->vm_pgoff >= vma_pages(vma))
 			continue;
 		if (vfc_vma_young(d, vma, lpn))
 			young = true;

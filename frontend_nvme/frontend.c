@@ -42,16 +42,6 @@ MODULE_PARM_DESC(workers,
 
 static struct vflash_frontend nvme_frontend;
 
-static void **priv_slot(struct vflash_dev *vdev)
-{
-	unsigned int i;
-
-	for (i = 0; i < vdev->cfg.nr_fe; i++)
-		if (vdev->cfg.fe[i] == &nvme_frontend)
-			return &vdev->fe_priv[i];
-	return NULL;
-}
-
 /* Check this frontend's parameters; one dmesg line for the first bad one. */
 static int parse_params(struct vfn_ctrl *c)
 {
@@ -170,7 +160,7 @@ static int nvme_attach(struct vflash_dev *vdev)
 	ret = vfn_pci_create(c);
 	if (ret)
 		goto err_thread;
-	*priv_slot(vdev) = c;
+	*vflash_frontend_priv(vdev, &nvme_frontend) = c;
 	dev_info(&vdev->dev, "NVMe controller at %s, %u-byte blocks\n",
 		 pci_name(c->pdev), 1U << c->ns.lba_shift);
 	return 0;
@@ -186,7 +176,7 @@ err_free:
 
 static void nvme_detach(struct vflash_dev *vdev)
 {
-	void **slot = priv_slot(vdev);
+	void **slot = vflash_frontend_priv(vdev, &nvme_frontend);
 	struct vfn_ctrl *c = *slot;
 
 	/* The driver's removal-time commands need the dispatcher. */
