@@ -598,4 +598,5 @@ static struct kunit_suite nvme_dispatch_suite = {
 	.exit = rig_exit,
 	.test_cases = nvme_dispatch_cases,
 };
+
 kunit_test_suite(nvme_dispatch_suite);
