@@ -45,25 +45,42 @@ fio_job() {
 		--output-format=terse "$@"
 }
 
-# The driver's reset (CC.EN 1 -> 0 -> 1, queues deleted and re-created,
-# I/O requeued) in the middle of a verified random write: the controller
-# is back within a few seconds, fio finishes without an error, and every
-# block it wrote verifies afterwards.
+# reset_ctrl SECONDS: the driver's reset (CC.EN 1 -> 0 -> 1, queues
+# deleted and re-created, I/O requeued) through sysfs, which returns when
+# the controller is live again: it must, within SECONDS
+reset_ctrl() {
+	local pid n=0
+
+	echo 1 >$CTRL/reset_controller &
+	pid=$!
+	while kill -0 $pid 2>/dev/null && [ $n -lt $(($1 * 10)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -0 $pid 2>/dev/null && fail "reset still running after $1 s"
+	wait $pid || fail "reset_controller failed"
+	wait_live 1
+}
+
+# Resets in the middle of a verified random write by two jobs at queue
+# depth 32 each: the controller is back within a few seconds every time,
+# fio finishes without an error, and every block it wrote verifies.
 test_reset_during_fio() {
 	local pid i
 
 	load frontend=nvme size=128M
 	wait_for $DEV
-	fio_job randwrite 0 48M --do_verify=0 >/tmp/fio.out 2>&1 &
+	fio_job randwrite 0 16M --do_verify=0 --numjobs=2 \
+		--offset_increment=16M --iodepth=32 >/tmp/fio.out 2>&1 &
 	pid=$!
-	for i in 1 2 3; do
-		sleep 0.5
+	for i in 1 2 3 4; do
+		sleep 0.4
 		echo "reset $i"
-		echo 1 >$CTRL/reset_controller
-		wait_live 5
+		reset_ctrl 5
 	done
 	wait $pid || { cat /tmp/fio.out; fail "fio across resets"; }
-	fio_job randwrite 0 48M --verify_only >/tmp/fio.out 2>&1 ||
+	fio_job randwrite 0 16M --verify_only --numjobs=2 \
+		--offset_increment=16M >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "verify after resets"; }
 	unload
 	expect_gone
@@ -78,7 +95,7 @@ test_remove_rescan_during_fio() {
 
 	load frontend=nvme size=128M
 	wait_for $DEV
-	fio_job write 0 16M --do_verify=0 >/tmp/fio.out 2>&1 ||
+	fio_job write 0 8M --do_verify=0 >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "fio before remove"; }
 	b=$(bdf)
 	fio_job randwrite 32M 32M --do_verify=0 --time_based --runtime=30 \
@@ -93,9 +110,9 @@ test_remove_rescan_during_fio() {
 	wait_for /sys/bus/pci/devices/$b
 	wait_live 5
 	grep -q "$b" /proc/iomem && fail "BAR0 claimed after rescan"
-	fio_job write 0 16M --verify_only >/tmp/fio.out 2>&1 ||
+	fio_job write 0 8M --verify_only >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "data written before the remove"; }
-	fio_job randwrite 64M 16M >/tmp/fio.out 2>&1 ||
+	fio_job randwrite 64M 8M >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "fio after rescan"; }
 	# Twice more, idle: each rescan finds the function as the first did.
 	for i in 1 2; do
@@ -103,7 +120,7 @@ test_remove_rescan_during_fio() {
 		echo 1 >/sys/bus/pci/rescan
 		wait_live 5
 	done
-	fio_job write 0 16M --verify_only >/tmp/fio.out 2>&1 ||
+	fio_job write 0 8M --verify_only >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "data after three rescans"; }
 	unload
 	expect_gone
@@ -136,8 +153,7 @@ test_disable_during_dsm() {
 		2>/dev/null &
 	pid_rd=$!
 	sleep 0.2
-	echo 1 >$CTRL/reset_controller
-	wait_live 8
+	reset_ctrl 8
 	wait $pid_rd || echo "read ended with an error (cancelled by the reset)"
 	wait $pid_dsm || echo "dsm: $(cat /tmp/dsm.out)"
 	dmesg | grep -q "Device not ready" && fail "the driver gave up on the disable"
