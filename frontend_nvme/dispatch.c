@@ -186,7 +186,7 @@ u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 		for (i = 0; i < n; i++) {
 			if (post(c, &batch[i], raise, &retry_ns) || final)
 				continue;
-			/* Room: fetch() leaves POST_BATCH entries free. */
+			/* Room: popped above under the lock still held. */
 			batch[i].due_ns = now + retry_ns;
 			heap_push(h, &batch[i]);
 		}
@@ -330,7 +330,7 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
 	u32 done = 0;
 
 	n = min_t(u32, n, FETCH_BURST);
-	/* Leave room for a batch that drain() may have to put back. */
+	/* Leave room for the aborts of a Delete SQ on a full CQ. */
 	while (done < n && READ_ONCE(h->nr) < VFN_INFLIGHT - POST_BATCH &&
 	       vfn_host_allows_dma(c)) {
 		struct vfn_cmd rec = { .cqid = cqid, .gen = c->cq[cqid].gen };
