@@ -8,6 +8,12 @@
 
 DEV=/dev/nvme0n1
 CTRL=/sys/class/nvme/nvme0
+# Bounds on how long a step may take before it counts as hung are three
+# times longer under the debug kernel (KASAN, lockdep).
+SLOW=1
+if debug_kernel; then
+	SLOW=3
+fi
 
 # bdf: the PCI address of our function, from the controller's device link
 bdf() {
@@ -18,7 +24,7 @@ bdf() {
 # within SECONDS (the driver waits CAP.TO, 10 s, before giving up on a
 # controller that does not become ready)
 wait_live() {
-	local n=0 max=$(($1 * 10))
+	local n=0 max=$(($1 * 10 * SLOW))
 
 	while [ $n -lt $max ]; do
 		if [ "$(cat $CTRL/state 2>/dev/null)" = live ] && [ -b $DEV ] &&
@@ -29,7 +35,7 @@ wait_live() {
 		sleep 0.1
 		n=$((n + 1))
 	done
-	fail "controller not live within $1 s (state: $(cat $CTRL/state 2>/dev/null || echo gone))"
+	fail "controller not live within $(($1 * SLOW)) s (state: $(cat $CTRL/state 2>/dev/null || echo gone))"
 }
 
 # fio_job RW OFFSET SIZE [ARGS...]: crc32c-tagged I/O of SIZE at OFFSET;
@@ -53,11 +59,11 @@ reset_ctrl() {
 
 	echo 1 >$CTRL/reset_controller &
 	pid=$!
-	while kill -0 $pid 2>/dev/null && [ $n -lt $(($1 * 10)) ]; do
+	while kill -0 $pid 2>/dev/null && [ $n -lt $(($1 * 10 * SLOW)) ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
-	kill -0 $pid 2>/dev/null && fail "reset still running after $1 s"
+	kill -0 $pid 2>/dev/null && fail "reset still running after $(($1 * SLOW)) s"
 	wait $pid || fail "reset_controller failed"
 	wait_live 1
 }
@@ -102,12 +108,12 @@ test_remove_rescan_during_fio() {
 		>/tmp/fio2.out 2>&1 &
 	pid=$!
 	sleep 1
-	echo 1 >/sys/bus/pci/devices/$b/remove
+	echo 1 >/sys/bus/pci/devices/"$b"/remove
 	# fio fails once its device is gone: that is expected.
 	wait $pid && fail "fio survived the removal of its device"
-	[ ! -e /sys/bus/pci/devices/$b ] || fail "$b still there after remove"
+	[ ! -e /sys/bus/pci/devices/"$b" ] || fail "$b still there after remove"
 	echo 1 >/sys/bus/pci/rescan
-	wait_for /sys/bus/pci/devices/$b
+	wait_for /sys/bus/pci/devices/"$b"
 	wait_live 5
 	grep -q "$b" /proc/iomem && fail "BAR0 claimed after rescan"
 	fio_job write 0 8M --verify_only >/tmp/fio.out 2>&1 ||
@@ -116,7 +122,7 @@ test_remove_rescan_during_fio() {
 		{ cat /tmp/fio.out; fail "fio after rescan"; }
 	# Twice more, idle: each rescan finds the function as the first did.
 	for i in 1 2; do
-		echo 1 >/sys/bus/pci/devices/$b/remove
+		echo 1 >/sys/bus/pci/devices/"$b"/remove
 		echo 1 >/sys/bus/pci/rescan
 		wait_live 5
 	done
