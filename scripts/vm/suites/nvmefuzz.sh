@@ -203,7 +203,7 @@ test_features() {
 # fio write + verify on the block device, small and quick
 fio_verify_short() {
 	fio --name=v --filename=$DEV --ioengine=libaio --direct=1 \
-		--rw=randwrite --bs=4k --iodepth=16 --size=16M \
+		--rw=randwrite --bs=4k --iodepth=16 --size=8M \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--output-format=terse >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "fio verify"; }
@@ -252,8 +252,8 @@ ng_tools() {
 	cmp /tmp/z /tmp/r5 || fail "write-zeroes: not zeros"
 	nvme id-ns $NG | grep -q '^nsze' || fail "nvme id-ns on $NG"
 	nvme smart-log $NG >/dev/null || fail "nvme smart-log on $NG"
-	ng_fio --rw=randrw --bs=4k --iodepth=16 --size=8M
-	ng_fio --rw=randwrite --bs=4k --iodepth=16 --size=8M --fixedbufs
+	ng_fio --rw=randrw --bs=4k --iodepth=16 --size=4M
+	ng_fio --rw=randwrite --bs=4k --iodepth=16 --size=4M --fixedbufs
 	ng_fio --rw=write --bs=128k --iodepth=8 --offset=8M --size=8M
 	ng_fio --rw=randwrite --bs=$b --iodepth=4 --offset=16M --size=1M \
 		--registerfiles
@@ -276,9 +276,9 @@ test_ng_generic_device_512() {
 # Thousands of random commands on the generic device, then on the block
 # device; each gets a status, nothing times out, and the data path works.
 test_fuzz() {
-	local t=20 seed
+	local t=12 seed
 
-	! debug_kernel || t=10
+	! debug_kernel || t=8
 	up
 	dmesg -c >/dev/null
 	seed=$(date +%s)
@@ -289,7 +289,7 @@ test_fuzz() {
 	! dmesg | grep -Ei 'timeout|resetting|I/O error|failed' ||
 		fail "the driver complained during the fuzz"
 	fio_verify_short
-	ng_fio --rw=randrw --bs=4k --iodepth=16 --size=8M
+	ng_fio --rw=randrw --bs=4k --iodepth=16 --size=4M
 	nvme smart-log $CTRL >/dev/null || fail "nvme smart-log after the fuzz"
 	unload
 	expect_gone
