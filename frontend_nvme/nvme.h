@@ -121,7 +121,9 @@ struct vfn_ctrl {
 	u8 cfg_wmask[VFN_CFG_SIZE];
 	raw_spinlock_t cfg_lock;	/* see the kernel-doc above */
 	u8 bar_sizing;
+#ifdef CONFIG_X86	/* KUnit builds admin.c for UML, without pci.c */
 	struct pci_sysdata sysdata;
+#endif
 	struct pci_bus *bus;
 	struct pci_dev *pdev;
 	struct vfn_hostmem hm;

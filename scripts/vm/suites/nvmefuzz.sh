@@ -252,11 +252,11 @@ ng_tools() {
 	cmp /tmp/z /tmp/r5 || fail "write-zeroes: not zeros"
 	nvme id-ns $NG | grep -q '^nsze' || fail "nvme id-ns on $NG"
 	nvme smart-log $NG >/dev/null || fail "nvme smart-log on $NG"
-	ng_fio --rw=randrw --bs=4k --iodepth=16 --size=4M
-	ng_fio --rw=randwrite --bs=4k --iodepth=16 --size=4M --fixedbufs
-	ng_fio --rw=write --bs=128k --iodepth=8 --offset=8M --size=8M
-	ng_fio --rw=randwrite --bs=$b --iodepth=4 --offset=16M --size=1M \
+	ng_fio --rw=randrw --bs=$b --iodepth=16 --size=$((b * 512))
+	[ "$b" = 4096 ] || return 0
+	ng_fio --rw=randwrite --bs=4k --iodepth=16 --size=2M --fixedbufs \
 		--registerfiles
+	ng_fio --rw=write --bs=128k --iodepth=8 --offset=8M --size=4M
 }
 
 test_ng_generic_device() {
@@ -276,7 +276,7 @@ test_ng_generic_device_512() {
 # Thousands of random commands on the generic device, then on the block
 # device; each gets a status, nothing times out, and the data path works.
 test_fuzz() {
-	local t=12 seed
+	local t=10 seed
 
 	! debug_kernel || t=8
 	up
