@@ -45,10 +45,16 @@
  * Range, and one inside the namespace is not; an Identify Controller or a
  * Read without a buffer is never Success (its data would go to page 0).
  *
- * For commands that write to the host (opcode bit 1), the buffer is zeroed
- * first: when the command's own length is longer than the buffer, the
- * controller reads PRP list entries from it, and zeros are entries it
- * refuses, instead of random addresses it would write to.
+ * A command whose own length is longer than its buffer makes the
+ * controller follow PRP entries the kernel never wrote: PRP2 = 0 for a
+ * one-page buffer, the buffer's own second page read as a list for a
+ * two-page one, and stale entries of the driver's PRP list page beyond
+ * what it filled for a longer one. Without an IOMMU a real device would
+ * then read or write whatever those say; so would vflash (and KASAN would
+ * rightly report reads of freed pages). So such a buffer is kept within
+ * two pages and zeroed: every entry the controller can reach is 0, which
+ * it refuses (Data Transfer Error). Longer buffers always cover the
+ * command.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -292,6 +298,30 @@ static void io_cmd(struct nvme_passthru_cmd *c, uint8_t *ranges_done)
 	}
 }
 
+/* The bytes vflash would transfer for this command (0: none). */
+static uint64_t own_len(int admin, const struct nvme_passthru_cmd *c)
+{
+	uint32_t numd = c->cdw10 >> 16 | (c->cdw11 & 0xffff) << 16;
+
+	if (admin) {
+		if (c->opcode == 0x06)
+			return 4096;
+		if (c->opcode == 0x02)
+			return 4 * ((uint64_t)numd + 1);
+		return 0;
+	}
+	switch (c->opcode) {
+	case 0x01:
+	case 0x02:
+	case 0x05:
+		return ((c->cdw12 & 0xffff) + 1ULL) * lba_bytes;
+	case 0x09:
+		return 16 * ((c->cdw10 & 0xff) + 1ULL);
+	default:
+		return 0;
+	}
+}
+
 /* Which I/O command an LBA-range oracle applies to. */
 static int is_rw(uint8_t op)
 {
@@ -414,6 +444,7 @@ static int fuzz(int argc, char **argv)
 		int admin = chance(40), ret;
 		uint8_t ranges = 0;
 		uint32_t off;
+		int short_buf;
 		double t;
 
 		if (t_max && now_s() - t0 > t_max)
@@ -426,9 +457,14 @@ static int fuzz(int argc, char **argv)
 		off = chance(85) ? 0 : 4 * below(PAGE / 4);
 		if (c.data_len > BUF_BYTES - off)
 			c.data_len = BUF_BYTES - off;
-		if (c.opcode & 2)	/* every page the kernel may map */
+		short_buf = c.data_len < own_len(admin, &c);
+		if (short_buf) {	/* see the header: two zeroed pages */
+			if (c.data_len > 2 * PAGE - off)
+				c.data_len = (2 * PAGE - off) & ~3UL;
+			memset(buf, 0, 2 * PAGE);
+		} else if (c.opcode & 2) {
 			memset(buf, 0, (off + c.data_len + PAGE - 1) & ~(PAGE - 1));
-		else if (!ranges)
+		} else if (!ranges)
 			for (i = 0; i < c.data_len / 8; i += 61)
 				((uint64_t *)(buf + off))[i] = rnd();
 		c.addr = c.data_len ? (uintptr_t)(buf + off) : 0;
