@@ -437,7 +437,6 @@ static struct kunit_suite nvme_admin_suite = {
 	.test_cases = nvme_admin_cases,
 };
 
-
 static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(read_without_buffer),
 	KUNIT_CASE(reserved_pages_by_direction),
