@@ -20,7 +20,7 @@ export KDIR
 
 all: modules tools
 
-tools: scripts/bench/mmap_lat scripts/vm/cxl_check
+tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c
@@ -29,13 +29,16 @@ scripts/bench/mmap_lat: scripts/bench/mmap_lat.c
 scripts/vm/cxl_check: scripts/vm/cxl_check.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
 
+scripts/vm/nvme_fuzz: scripts/vm/nvme_fuzz.c
+	$(CC) -O2 -Wall -Wextra -static -o $@ $<
+
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers found: run scripts/setup.sh or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
-	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check
+	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz
 
 check:
 	scripts/check.sh

@@ -17,14 +17,17 @@
 #define SPARE_THRESH_PCT	10
 #define NS_PER_HOUR		(3600ULL * NSEC_PER_SEC)
 
-/* Copy @len bytes of c->ident to the command's buffer. */
+/*
+ * Transfer @len bytes to the command's buffer: @avail bytes of c->ident
+ * from @off, then zeros.
+ */
 static u16 to_host(struct vfn_ctrl *c, const struct nvme_command *cmd,
-		   u32 off, u32 len)
+		   u32 off, u32 avail, u32 len)
 {
 	u16 sc = vfn_map_data(c, cmd, len);
 
 	if (!sc)
-		vfn_buf_copy(&c->buf, c->ident + off, true);
+		vfn_buf_to_host(&c->buf, c->ident + off, avail);
 	return sc;
 }
 
@@ -57,6 +60,8 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->acl = 3;
 	id->aerl = VFN_AERL;
 	id->frmw = 0x03;
+	/* Get Log Page takes NUMDU and an offset (extended data). */
+	id->lpa = 0x04;
 	id->avscc = 1;
 	id->wctemp = cpu_to_le16(0x157);
 	id->cctemp = cpu_to_le16(0x175);
@@ -68,7 +73,8 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->nn = cpu_to_le32(1);
 	id->oncs = cpu_to_le16(NVME_CTRL_ONCS_COMPARE | NVME_CTRL_ONCS_DSM |
 			       NVME_CTRL_ONCS_WRITE_ZEROES);
-	id->vwc = NVME_CTRL_VWC_PRESENT;
+	/* Present; Flush takes NSID FFFFFFFFh (bits 2:1 = 11b). */
+	id->vwc = NVME_CTRL_VWC_PRESENT | 0x06;
 	snprintf(id->subnqn, sizeof(id->subnqn),
 		 "nqn.2026-11.io.vflash:%s", dev_name(&vdev->dev));
 }
@@ -106,7 +112,11 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	u32 nsid = le32_to_cpu(cmd->identify.nsid);
 	u8 *p = c->ident;
 
-	/* vfn_admin_decode() has checked CNS, NSID and CSI. */
+	/*
+	 * vfn_admin_decode() has checked CNS, NSID and CSI. CNS 05h and 06h
+	 * for the NVM command set are all zeros: no protection information
+	 * or storage tags, and no limits other than MDTS.
+	 */
 	memset(c->ident, 0, 4096);
 	switch (vfn_cdw(cmd, 10) & 0xff) {
 	case NVME_ID_CNS_NS:
@@ -127,20 +137,43 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 		ns_guid(c, p + 4);
 		break;
 	default:
-		break;	/* CNS 05h/06h: all zeros for the NVM command set */
+		break;
 	}
-	return to_host(c, cmd, 0, 4096);
+	return to_host(c, cmd, 0, 4096, 4096);
 }
+
+/**
+ * vfn_admin_reset() - return the features to their defaults
+ * @c: the controller
+ *
+ * Called for every controller reset (CC.EN 1 to 0) by the dispatcher, and
+ * by vfn_admin() itself for the first admin command after an enable, so a
+ * reset path that forgets it still cannot leak a feature across a reset.
+ * Number of Queues always reports what Create accepts: every queue.
+ */
+void vfn_admin_reset(struct vfn_ctrl *c)
+{
+	vfn_features_default(&c->feat);
+	c->wce = c->feat.wce;
+	c->feat_gen = c->cq[0].gen;
+}
+
+#define FEAT_CHANGEABLE		BIT(2)
 
 static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		    bool set, u32 *result)
 {
-	u32 arg = vfn_cdw(cmd, 11), want, q;
+	u32 arg = vfn_cdw(cmd, 11), want, q, sel = (vfn_cdw(cmd, 10) >> 8) & 7;
+	u8 fid = vfn_cdw(cmd, 10) & 0xff;
+	struct vfn_features def;
 	u16 sc;
 
-	/* vfn_admin_decode() has checked the feature id and SV. */
-	switch (vfn_cdw(cmd, 10) & 0xff) {
-	case NVME_FEAT_NUM_QUEUES:
+	/* vfn_admin_decode() has checked the feature id, SV and SEL. */
+	if (!set && sel == 3) {
+		*result = FEAT_CHANGEABLE;	/* not saveable, not per NS */
+		return 0;
+	}
+	if (fid == NVME_FEAT_NUM_QUEUES) {
 		if (set) {
 			sc = vfn_decode_nr_queues(arg, &want);
 			if (sc)
@@ -148,19 +181,27 @@ static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			for (q = 1; q <= VFN_MAX_IOQ; q++)
 				if (c->sq[q].live || c->cq[q].live)
 					return SC(NVME_SC_CMD_SEQ_ERROR);
-			c->granted_ioq = min_t(u32, want, VFN_MAX_IOQ);
+			c->granted_ioq = VFN_MAX_IOQ;
 		}
-		*result = (c->granted_ioq ? c->granted_ioq - 1 : 0) * 0x10001;
-		return 0;
-	case NVME_FEAT_VOLATILE_WC:
-		if (set)
-			c->wce = arg & 1;
-		*result = c->wce;
-		return 0;
-	default:
-		*result = 0;
+		/*
+		 * Before Set Features and after, what Create accepts: every
+		 * queue. The controller may allocate more than the host asks
+		 * for; the host uses the smaller number.
+		 */
+		*result = (VFN_MAX_IOQ - 1) * 0x10001;
 		return 0;
 	}
+	if (set) {
+		sc = vfn_feature_set(&c->feat, fid, arg);
+		c->wce = c->feat.wce;
+		*result = 0;
+		return sc;
+	}
+	if (!sel)
+		return vfn_feature_get(&c->feat, fid, arg, result);
+	/* Nothing is saveable: saved values are the defaults. */
+	vfn_features_default(&def);
+	return vfn_feature_get(&def, fid, arg, result);
 }
 
 static void put_le128(u8 *field, u64 val)
@@ -176,9 +217,10 @@ static void smart_log(struct vfn_ctrl *c)
 	vflash_flash_health(c->vdev->flash, &h);
 	if (h.spare_pct < SPARE_THRESH_PCT)
 		log->critical_warning |= NVME_SMART_CRIT_SPARE;
-	/* 323 K, a drive at work. */
-	log->temperature[0] = 0x43;
-	log->temperature[1] = 0x01;
+	if (VFN_TEMP_K >= c->feat.temp_over || VFN_TEMP_K <= c->feat.temp_under)
+		log->critical_warning |= NVME_SMART_CRIT_TEMPERATURE;
+	/* A drive at work. */
+	put_unaligned_le16(VFN_TEMP_K, log->temperature);
 	log->avail_spare = h.spare_pct;
 	log->spare_thresh = SPARE_THRESH_PCT;
 	log->percent_used = min_t(u32, h.life_used_pct, 255);
@@ -196,13 +238,14 @@ static void smart_log(struct vfn_ctrl *c)
 
 static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
+	u8 lid = vfn_cdw(cmd, 10) & 0xff;
 	u32 off, len;
 	u16 sc = vfn_check_log(cmd, &off, &len);
 
 	if (sc)
 		return sc;
-	memset(c->ident, 0, VFN_LOG_BYTES);
-	switch (vfn_cdw(cmd, 10) & 0xff) {
+	memset(c->ident, 0, vfn_log_bytes(lid));
+	switch (lid) {
 	case NVME_LOG_SMART:
 		smart_log(c);
 		break;
@@ -213,7 +256,8 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	default:
 		break;	/* error log: no entries */
 	}
-	return to_host(c, cmd, off, len);
+	/* What runs past the end of the log reads as zeros. */
+	return to_host(c, cmd, off, vfn_log_bytes(lid) - off, len);
 }
 
 /* The queue's memory: contiguous plain RAM (alignment already checked). */
@@ -231,7 +275,7 @@ static u16 create_cq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	u32 qid = vfn_cdw(cmd, 10) & 0xffff, size = (vfn_cdw(cmd, 10) >> 16) + 1;
 	u32 flags = vfn_cdw(cmd, 11);
 	void *kva;
-	u16 sc = vfn_check_new_queue(cmd, c->granted_ioq, c->cq);
+	u16 sc = vfn_check_new_queue(cmd, VFN_MAX_IOQ, c->cq);
 
 	if (!sc)
 		sc = vfn_check_new_cq(cmd, VFN_NR_VEC);
@@ -255,7 +299,7 @@ static u16 create_sq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u32 qid = vfn_cdw(cmd, 10) & 0xffff, size = (vfn_cdw(cmd, 10) >> 16) + 1;
 	void *kva;
-	u16 sc = vfn_check_new_queue(cmd, c->granted_ioq, c->sq);
+	u16 sc = vfn_check_new_queue(cmd, VFN_MAX_IOQ, c->sq);
 
 	if (!sc)
 		sc = vfn_check_new_sq(cmd, c->cq);
@@ -306,6 +350,9 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	u32 result = 0;
 	u16 sc = vfn_admin_decode(cmd);
 
+	/* The first admin command since the controller was (re)enabled. */
+	if (c->feat_gen != c->cq[0].gen)
+		vfn_admin_reset(c);
 	if (sc)
 		goto out;
 	switch (cmd->common.opcode) {

@@ -112,36 +112,48 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	}
 }
 
+/*
+ * Identify (NVMe Base Specification 2.0c, 5.17; NVM Command Set 1.0c,
+ * 4.1.5): one namespace, no Namespace Management (OACS bit 3 clear), so
+ * NSID FFFFFFFFh names no namespace data structure.
+ */
 static u16 check_identify(const struct nvme_command *cmd)
 {
 	u32 nsid = le32_to_cpu(cmd->identify.nsid);
+	bool nvm = cmd->identify.csi == NVME_CSI_NVM;
 
 	switch (vfn_cdw(cmd, 10) & 0xff) {
 	case NVME_ID_CNS_NS:
-		return nsid == 1 || nsid == NVME_NSID_ALL ? 0 :
-		       VFN_SC(NVME_SC_INVALID_NS);
+	case NVME_ID_CNS_NS_DESC_LIST:
+		return nsid == 1 ? 0 : VFN_SC(NVME_SC_INVALID_NS);
 	case NVME_ID_CNS_CTRL:
 		return 0;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
-		return nsid >= 0xfffffffe ? VFN_SC(NVME_SC_INVALID_FIELD) : 0;
-	case NVME_ID_CNS_NS_DESC_LIST:
-		return nsid == 1 ? 0 : VFN_SC(NVME_SC_INVALID_NS);
+		return nsid >= 0xfffffffe ? VFN_SC(NVME_SC_INVALID_NS) : 0;
 	case NVME_ID_CNS_CS_NS:
+		if (!nvm)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		return nsid == 1 ? 0 : VFN_SC(NVME_SC_INVALID_NS);
 	case NVME_ID_CNS_CS_CTRL:
-		return cmd->identify.csi == NVME_CSI_NVM ? 0 :
-		       VFN_SC(NVME_SC_INVALID_FIELD);
+		return nvm ? 0 : VFN_SC(NVME_SC_INVALID_FIELD);
 	default:
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	}
 }
 
+#define FEAT_SEL(cdw10)		(((cdw10) >> 8) & 7)
+
 static u16 check_features(const struct nvme_command *cmd)
 {
 	bool set = cmd->common.opcode == nvme_admin_set_features;
+	u32 cdw10 = vfn_cdw(cmd, 10);
 
-	if (set && (vfn_cdw(cmd, 10) & BIT(31)))
+	if (set && (cdw10 & BIT(31)))
 		return VFN_SC(NVME_SC_FEATURE_NOT_SAVEABLE);
-	switch (vfn_cdw(cmd, 10) & 0xff) {
+	/* Get: current, default, saved (= default), supported capabilities. */
+	if (!set && FEAT_SEL(cdw10) > 3)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	switch (cdw10 & 0xff) {
 	case NVME_FEAT_NUM_QUEUES:
 	case NVME_FEAT_VOLATILE_WC:
 	case NVME_FEAT_ARBITRATION:
@@ -159,31 +171,198 @@ static u16 check_features(const struct nvme_command *cmd)
 }
 
 /**
+ * vfn_features_default() - the features' values after a controller reset
+ * @f: the features
+ */
+void vfn_features_default(struct vfn_features *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->temp_over = VFN_WCTEMP_K;
+	/* Identify reports a volatile write cache: it starts enabled. */
+	f->wce = true;
+}
+
+#define TEMP_SEL(cdw11)		(((cdw11) >> 16) & 0xf)
+#define TEMP_THSEL(cdw11)	(((cdw11) >> 20) & 3)
+#define ERR_DULBE		BIT(16)
+#define IRQ_CD			BIT(16)
+
+/* Temperature threshold: only the composite temperature (TMPSEL 0). */
+static u16 check_temp(u32 cdw11)
+{
+	if (TEMP_SEL(cdw11) || TEMP_THSEL(cdw11) > 1)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	return 0;
+}
+
+/**
+ * vfn_feature_set() - Set Features: check and store one feature's value
+ * @f: the features
+ * @fid: a feature id vfn_admin_decode() accepted, not Number of Queues
+ * @cdw11: the value
+ *
+ * Return: 0, or Invalid Field for a value the controller cannot take (a
+ * power state above NPSS = 0, a temperature sensor other than the
+ * composite, DULBE, an interrupt vector it does not have); then nothing
+ * changes.
+ */
+u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11)
+{
+	u16 sc;
+
+	switch (fid) {
+	case NVME_FEAT_ARBITRATION:
+		f->arbitration = cdw11 & 0xffffff07;
+		return 0;
+	case NVME_FEAT_POWER_MGMT:
+		if (cdw11 & 0x1f)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		f->power_mgmt = cdw11 & 0xe0;
+		return 0;
+	case NVME_FEAT_TEMP_THRESH:
+		sc = check_temp(cdw11);
+		if (sc)
+			return sc;
+		if (TEMP_THSEL(cdw11))
+			f->temp_under = cdw11 & 0xffff;
+		else
+			f->temp_over = cdw11 & 0xffff;
+		return 0;
+	case NVME_FEAT_ERR_RECOVERY:
+		if (cdw11 & ERR_DULBE)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		f->err_recovery = cdw11 & 0xffff;
+		return 0;
+	case NVME_FEAT_VOLATILE_WC:
+		f->wce = cdw11 & 1;
+		return 0;
+	case NVME_FEAT_IRQ_COALESCE:
+		f->irq_coalesce = cdw11 & 0xffff;
+		return 0;
+	case NVME_FEAT_IRQ_CONFIG:
+		if ((cdw11 & 0xffff) >= VFN_NR_VEC)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		if (cdw11 & IRQ_CD)
+			__set_bit(cdw11 & 0xffff, f->irq_cd);
+		else
+			__clear_bit(cdw11 & 0xffff, f->irq_cd);
+		return 0;
+	case NVME_FEAT_WRITE_ATOMIC:
+		f->write_atomic = cdw11 & 1;
+		return 0;
+	case NVME_FEAT_ASYNC_EVENT:
+		f->async_event = cdw11 & 0xff;
+		return 0;
+	default:
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	}
+}
+
+/**
+ * vfn_feature_get() - Get Features: one feature's value
+ * @f: the features (current, or a default set for SEL 1 and 2)
+ * @fid: a feature id vfn_admin_decode() accepted, not Number of Queues
+ * @cdw11: which instance, for the temperature threshold (TMPSEL, THSEL)
+ *	and interrupt vector configuration (IV)
+ * @result: completion dword 0, in the layout Set Features takes
+ *
+ * Return: 0, or Invalid Field for an instance the controller does not
+ * have.
+ */
+u16 vfn_feature_get(const struct vfn_features *f, u8 fid, u32 cdw11,
+		    u32 *result)
+{
+	u32 iv = cdw11 & 0xffff;
+	u16 sc;
+
+	switch (fid) {
+	case NVME_FEAT_ARBITRATION:
+		*result = f->arbitration;
+		return 0;
+	case NVME_FEAT_POWER_MGMT:
+		*result = f->power_mgmt;
+		return 0;
+	case NVME_FEAT_TEMP_THRESH:
+		sc = check_temp(cdw11);
+		if (sc)
+			return sc;
+		*result = TEMP_THSEL(cdw11) ? f->temp_under : f->temp_over;
+		*result |= cdw11 & 0x3f0000;
+		return 0;
+	case NVME_FEAT_ERR_RECOVERY:
+		*result = f->err_recovery;
+		return 0;
+	case NVME_FEAT_VOLATILE_WC:
+		*result = f->wce;
+		return 0;
+	case NVME_FEAT_IRQ_COALESCE:
+		*result = f->irq_coalesce;
+		return 0;
+	case NVME_FEAT_IRQ_CONFIG:
+		if (iv >= VFN_NR_VEC)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		*result = iv | (test_bit(iv, f->irq_cd) ? IRQ_CD : 0);
+		return 0;
+	case NVME_FEAT_WRITE_ATOMIC:
+		*result = f->write_atomic;
+		return 0;
+	case NVME_FEAT_ASYNC_EVENT:
+		*result = f->async_event;
+		return 0;
+	default:
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	}
+}
+
+/**
+ * vfn_log_bytes() - the size of a log page vflash returns
+ * @lid: log identifier
+ *
+ * Return: its size in bytes (the error log holds ELPE + 1 = 1 entry), or
+ * 0 for a log page vflash does not have.
+ */
+u32 vfn_log_bytes(u8 lid)
+{
+	switch (lid) {
+	case NVME_LOG_ERROR:
+		return VFN_ERR_LOG_BYTES;
+	case NVME_LOG_SMART:
+		return VFN_SMART_LOG_BYTES;
+	case NVME_LOG_FW_SLOT:
+		return VFN_FW_LOG_BYTES;
+	default:
+		return 0;
+	}
+}
+
+/* Get Log Page CDW14 bit 23: Offset Type (index), needs LID support. */
+#define LOG_OT		BIT(23)
+
+/**
  * vfn_check_log() - validate Get Log Page's page, offset and length
  * @cmd: the command
- * @off: byte offset into the page
- * @len: bytes to return
+ * @off: byte offset into the page (LPOU:LPOL)
+ * @len: bytes to transfer ((NUMDU:NUMDL + 1) dwords)
  *
- * Every log page vflash returns is VFN_LOG_BYTES long.
+ * Identify reports LPA bit 2 (extended data: NUMDU and the offset). A
+ * transfer that runs past the end of the log gets zeros there; an offset
+ * beyond the end, not dword-aligned or of the index type, or a transfer
+ * longer than MDTS, is refused.
  *
  * Return: 0, Invalid Log Page for a page we do not have, or Invalid
- * Field for an offset or length outside it.
+ * Field.
  */
 u16 vfn_check_log(const struct nvme_command *cmd, u32 *off, u32 *len)
 {
 	u32 numd = (vfn_cdw(cmd, 10) >> 16 | (vfn_cdw(cmd, 11) & 0xffff) << 16);
 	u64 lpo = vfn_cdw(cmd, 12) | (u64)vfn_cdw(cmd, 13) << 32;
 	u64 bytes = ((u64)numd + 1) * 4;
+	u32 size = vfn_log_bytes(vfn_cdw(cmd, 10) & 0xff);
 
-	switch (vfn_cdw(cmd, 10) & 0xff) {
-	case NVME_LOG_ERROR:
-	case NVME_LOG_SMART:
-	case NVME_LOG_FW_SLOT:
-		break;
-	default:
+	if (!size)
 		return VFN_SC(NVME_SC_INVALID_LOG_PAGE);
-	}
-	if (lpo >= VFN_LOG_BYTES || lpo & 3 || bytes > VFN_LOG_BYTES - lpo)
+	if (lpo > size || lpo & 3 || vfn_cdw(cmd, 14) & LOG_OT ||
+	    bytes > VFN_MAX_XFER_BYTES)
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	*off = lpo;
 	*len = bytes;
@@ -249,7 +428,8 @@ u16 vfn_decode_nr_queues(u32 cdw11, u32 *want)
  *
  * Return: 0; Invalid Queue Identifier for id 0, an id above @nr_ioq or an
  * existing queue; Invalid Queue Size outside 2..MQES+1; Invalid Field for
- * a queue that is not physically contiguous or not page-aligned.
+ * a queue that is not physically contiguous (CAP.CQR); PRP Offset Invalid
+ * for a base address that is not page-aligned.
  */
 u16 vfn_check_new_queue(const struct nvme_command *cmd, u32 nr_ioq,
 			const struct vfn_queue *queues)
@@ -260,9 +440,10 @@ u16 vfn_check_new_queue(const struct nvme_command *cmd, u32 nr_ioq,
 		return VFN_SC(NVME_SC_QID_INVALID);
 	if (size < 2 || size > VFN_MQES + 1)
 		return VFN_SC(NVME_SC_QUEUE_SIZE);
-	if (!(vfn_cdw(cmd, 11) & NVME_QUEUE_PHYS_CONTIG) ||
-	    le64_to_cpu(cmd->common.dptr.prp1) & (VFN_HOST_PAGE - 1))
+	if (!(vfn_cdw(cmd, 11) & NVME_QUEUE_PHYS_CONTIG))
 		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (le64_to_cpu(cmd->common.dptr.prp1) & (VFN_HOST_PAGE - 1))
+		return VFN_SC(NVME_SC_PRP_INVALID_OFFSET);
 	return 0;
 }
 

@@ -2,29 +2,36 @@
 /*
  * Host memory as the device sees it. With no IOMMU (checked at attach), a
  * DMA address is a physical address; online RAM is in the direct map.
- * Anything else (holes, MMIO, our own BAR0) is refused, so a malformed
- * command cannot make the device touch memory outside its buffers.
+ * This file only reports what a page is; vfn_host_page_ok() (prp.c)
+ * decides whether the device may touch it, so that KUnit's fake host
+ * memory follows the very same rule.
  */
+#include <linux/ioport.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 
 #include "frontend_nvme/nvme.h"
 
-/* A kernel address of one host page, or NULL if it is not plain RAM. */
-static void *host_page(const struct vfn_hostmem *hm, u64 addr)
+/* Report what host page frame @pfn is. */
+static void host_probe(const struct vfn_hostmem *hm, u64 pfn,
+		       struct vfn_page_info *pi)
 {
 	const struct vfn_ctrl *c = container_of(hm, struct vfn_ctrl, hm);
-	unsigned long pfn = addr >> PAGE_SHIFT;
 	unsigned long bar = page_to_pfn(c->bar_page);
 	struct page *page;
 
-	if (pfn >= bar && pfn < bar + (1 << VFN_BAR_ORDER))
-		return NULL;
+	BUILD_BUG_ON(PAGE_SIZE != VFN_HOST_PAGE);
+	if (pfn > ULONG_MAX)
+		return;
 	page = pfn_to_online_page(pfn);
 	if (!page)
-		return NULL;
-	return page_address(page) + (addr & ~PAGE_MASK);
+		return;
+	pi->kva = page_address(page);
+	pi->bar = pfn >= bar && pfn < bar + (1 << VFN_BAR_ORDER);
+	pi->reserved = PageReserved(page);
+	/* Reserved pages include holes and firmware ranges: ask. */
+	pi->ram = !pi->reserved || page_is_ram(pfn);
 }
 
 /**
@@ -33,14 +40,17 @@ static void *host_page(const struct vfn_hostmem *hm, u64 addr)
  */
 void vfn_hostmem_init(struct vfn_ctrl *c)
 {
-	c->hm.page = host_page;
+	c->hm.probe = host_probe;
 }
 
 /**
- * vfn_host_kva() - map a physically contiguous host range
+ * vfn_host_kva() - map a physically contiguous host range (a queue)
  * @c: the controller
  * @addr: its start, a host (physical) address
  * @len: its length
+ *
+ * The device both reads and writes queue memory, so every page must pass
+ * vfn_host_page_ok() for writing.
  *
  * Return: the kernel address of @addr, or NULL if any page of the range is
  * not RAM the device may use.
@@ -51,10 +61,14 @@ void *vfn_host_kva(struct vfn_ctrl *c, u64 addr, u32 len)
 
 	if (!len || check_add_overflow(addr, (u64)len - 1, &end))
 		return NULL;
-	for (a = addr & PAGE_MASK; a <= end; a += PAGE_SIZE)
-		if (!host_page(&c->hm, a))
+	/* Page by page up to the last one, which the loop stops at exactly. */
+	for (a = addr & PAGE_MASK; ; a += PAGE_SIZE) {
+		if (!vfn_host_map(&c->hm, a, true))
 			return NULL;
-	return host_page(&c->hm, addr);
+		if (a == (end & PAGE_MASK))
+			break;
+	}
+	return vfn_host_map(&c->hm, addr, true);
 }
 
 /**
@@ -63,10 +77,15 @@ void *vfn_host_kva(struct vfn_ctrl *c, u64 addr, u32 len)
  * @cmd: the command; its PRP entries describe the buffer
  * @len: transfer length, from the command's own fields
  *
+ * The direction is the opcode's data transfer field (bits 1:0, the same
+ * for admin and NVM opcodes): with bit 1 set the controller writes to the
+ * host (Read, Identify, Get Log Page, Get Features), else it only reads.
+ *
  * Return: 0 or the NVMe status of vfn_prp_walk().
  */
 u16 vfn_map_data(struct vfn_ctrl *c, const struct nvme_command *cmd, u32 len)
 {
 	return vfn_prp_walk(&c->hm, le64_to_cpu(cmd->common.dptr.prp1),
-			    le64_to_cpu(cmd->common.dptr.prp2), len, &c->buf);
+			    le64_to_cpu(cmd->common.dptr.prp2), len,
+			    cmd->common.opcode & 2, &c->buf);
 }

@@ -89,7 +89,8 @@ struct vfn_heap {
  * @cq_lock: protects the matching @cq's tail, phase, head, live and gen
  *	against the dispatcher (create, delete, reset) and whichever thread
  *	posts to it
- * @granted_ioq: I/O queue pairs granted by Set Features, 0 before
+ * @granted_ioq: VFN_MAX_IOQ once Set Features Number of Queues was
+ *	accepted, 0 before (Create takes every queue id either way)
  * @heap: completion heaps: 0 for the dispatcher (admin, and I/O when
  *	there are no workers), 1..@nr_workers for the completion workers
  * @nr_workers: completion workers; I/O CQ q is posted by worker
@@ -98,7 +99,11 @@ struct vfn_heap {
  * @last_busy_ns: when the dispatcher last had work
  * @poll_idle_ns: idle time after which it sleeps between polls
  * @spin_ns: a completion due sooner than this is waited for by spinning
- * @wce: volatile write cache enabled (Set Features 0x06)
+ * @wce: volatile write cache enabled (Set Features 0x06): a copy of
+ *	@feat.wce for the I/O path
+ * @feat: the Set Features values; dispatcher only
+ * @feat_gen: the admin CQ generation @feat was last reset for: features
+ *	return to their defaults at every controller reset (vfn_admin_reset())
  * @host_read_cmds: Read and Compare commands executed, for SMART
  * @host_write_cmds: Write commands executed, for SMART
  * @host_read_units: 512-byte units those Reads and Compares moved
@@ -126,7 +131,7 @@ struct vfn_ctrl {
 	u8 cfg_wmask[VFN_CFG_SIZE];
 	raw_spinlock_t cfg_lock;	/* see the kernel-doc above */
 	u8 bar_sizing;
-#ifdef CONFIG_X86	/* not under UML, where KUnit runs the dispatcher */
+#ifdef CONFIG_X86	/* KUnit builds admin.c for UML, without pci.c */
 	struct pci_sysdata sysdata;
 #endif
 	struct pci_bus *bus;
@@ -146,6 +151,8 @@ struct vfn_ctrl {
 	u64 poll_idle_ns;
 	u64 spin_ns;
 	bool wce;
+	struct vfn_features feat;
+	u32 feat_gen;
 	u64 host_read_cmds;
 	u64 host_write_cmds;
 	u64 host_read_units;
@@ -212,6 +219,7 @@ void *vfn_host_kva(struct vfn_ctrl *c, u64 addr, u32 len);
 u16 vfn_map_data(struct vfn_ctrl *c, const struct nvme_command *cmd, u32 len);
 
 /* admin.c */
+void vfn_admin_reset(struct vfn_ctrl *c);
 void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	       struct vfn_cmd *out);
 

@@ -9,6 +9,7 @@
 #define VFLASH_NVME_PROTO_H
 
 #include <asm/byteorder.h>
+#include <linux/bitmap.h>
 #include <linux/nvme.h>
 #include <linux/types.h>
 
@@ -19,7 +20,11 @@
 #define VFN_MDTS		7		/* 2^7 x 4 KiB = 512 KiB */
 #define VFN_MAX_XFER_BYTES	(VFN_HOST_PAGE << VFN_MDTS)
 #define VFN_MAX_SEGS		(VFN_MAX_XFER_BYTES / VFN_HOST_PAGE + 1)
-#define VFN_LOG_BYTES		4096U		/* every log page we return */
+#define VFN_ERR_LOG_BYTES	64U		/* ELPE = 0: one entry */
+#define VFN_SMART_LOG_BYTES	512U
+#define VFN_FW_LOG_BYTES	512U
+#define VFN_WCTEMP_K		0x157		/* Identify WCTEMP, kelvin */
+#define VFN_TEMP_K		323		/* what SMART reports */
 
 /* A status code that retrying cannot fix: Do Not Retry set. */
 #define VFN_SC(x)		((x) | NVME_STATUS_DNR)
@@ -88,17 +93,42 @@ struct vfn_buf {
 };
 
 /**
- * struct vfn_hostmem - how the device reaches host memory
- * @page: the kernel address of host address @addr, valid up to the end of
- *	its 4 KiB page, or NULL if the device may not touch that page
+ * struct vfn_page_info - what the device may learn about one host page
+ * @kva: its kernel address (direct map), or NULL if the page has no
+ *	online struct page (a hole, MMIO, ZONE_DEVICE, beyond memory)
+ * @reserved: PageReserved: the kernel image (text, rodata, data), firmware
+ *	and memblock reservations, the zero page, our own BAR0
+ * @ram: System RAM (only looked up for reserved pages: every page the
+ *	buddy allocator manages is RAM)
+ * @bar: one of this controller's own BAR0 pages
  */
-struct vfn_hostmem {
-	void *(*page)(const struct vfn_hostmem *hm, u64 addr);
+struct vfn_page_info {
+	void *kva;
+	bool reserved;
+	bool ram;
+	bool bar;
 };
 
+bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
+		      bool dev_writes);
+
+/**
+ * struct vfn_hostmem - how the device reaches host memory
+ * @probe: fill @pi for host page frame @pfn (4 KiB frames). It only
+ *	reports; whether the device may touch the page is decided by
+ *	vfn_host_page_ok(), for the kernel and for KUnit's fake alike.
+ */
+struct vfn_hostmem {
+	void (*probe)(const struct vfn_hostmem *hm, u64 pfn,
+		      struct vfn_page_info *pi);
+};
+
+void *vfn_host_map(const struct vfn_hostmem *hm, u64 addr, bool dev_writes);
+
 u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
-		 struct vfn_buf *buf);
+		 bool dev_writes, struct vfn_buf *buf);
 void vfn_buf_copy(const struct vfn_buf *buf, void *lin, bool to_host);
+void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len);
 
 /**
  * struct vfn_ns - the namespace's format
@@ -159,7 +189,42 @@ static inline u32 vfn_cdw(const struct nvme_command *cmd, int n)
 	return le32_to_cpu(w[n - 10]);
 }
 
+/**
+ * struct vfn_features - the Set Features values a controller holds
+ * @arbitration: FID 01h CDW11: AB, LPW, MPW, HPW
+ * @power_mgmt: FID 02h: PS (always 0: NPSS = 0) and WH
+ * @temp_over: FID 04h: composite temperature over threshold, kelvin
+ * @temp_under: FID 04h: its under threshold
+ * @err_recovery: FID 05h: TLER (DULBE is not supported)
+ * @wce: FID 06h: volatile write cache enabled
+ * @irq_coalesce: FID 08h: THR and TIME
+ * @irq_cd: FID 09h: Coalescing Disable, per interrupt vector
+ * @write_atomic: FID 0Ah: DN
+ * @async_event: FID 0Bh: the SMART critical warnings to report
+ *
+ * Reset to vfn_features_default() at every controller reset; nothing is
+ * saveable. Number of Queues (FID 07h) lives with the queues (admin.c).
+ */
+struct vfn_features {
+	u32 arbitration;
+	u32 power_mgmt;
+	u16 temp_over;
+	u16 temp_under;
+	u32 err_recovery;
+	bool wce;
+	u32 irq_coalesce;
+	DECLARE_BITMAP(irq_cd, VFN_NR_VEC);
+	u32 write_atomic;
+	u32 async_event;
+};
+
+void vfn_features_default(struct vfn_features *f);
+u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11);
+u16 vfn_feature_get(const struct vfn_features *f, u8 fid, u32 cdw11,
+		    u32 *result);
+
 u16 vfn_admin_decode(const struct nvme_command *cmd);
+u32 vfn_log_bytes(u8 lid);
 u16 vfn_check_log(const struct nvme_command *cmd, u32 *off, u32 *len);
 u16 vfn_decode_nr_queues(u32 cdw11, u32 *want);
 u16 vfn_check_new_queue(const struct nvme_command *cmd, u32 nr_ioq,

@@ -4,6 +4,8 @@
  * memory. The transfer length comes from the command, never from the
  * PRPs; every entry is read once and checked before any data moves, so a
  * malformed command fails without touching memory outside its buffers.
+ * Which host pages the device may touch at all is decided here too, by
+ * vfn_host_page_ok(), for the kernel's host memory and KUnit's fake alike.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -11,11 +13,59 @@
 #include "frontend_nvme/proto.h"
 
 #define PRP_OFFSET_BAD	VFN_SC(NVME_SC_PRP_INVALID_OFFSET)
+#define HOST_PAGE_SHIFT	12
+
+/**
+ * vfn_host_page_ok() - may the device touch this host page?
+ * @pfn: the host page frame (4 KiB)
+ * @pi: what the host memory reported about it
+ * @dev_writes: the device would write to it (else only read it)
+ *
+ * There is no IOMMU, so a real device could reach any physical address;
+ * vflash reaches host memory through the kernel's direct map, where some
+ * addresses would oops or corrupt what no real device's DMA could (the
+ * read-only kernel text alias), or are not memory at all. Refused: page
+ * frame 0 (what a zero PRP points at: a command sent without a buffer),
+ * pages with no online struct page, our own BAR0, pages that are not
+ * System RAM, and writes to reserved pages (the kernel image: text,
+ * rodata, data; firmware and memblock reservations; the zero page).
+ * Reading a reserved RAM page is allowed: the block layer writes from
+ * the zero page, and swiotlb bounce buffers are reserved memory.
+ *
+ * Return: true if the access is allowed.
+ */
+bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
+		      bool dev_writes)
+{
+	if (!pfn || !pi->kva || pi->bar || !pi->ram)
+		return false;
+	return !(pi->reserved && dev_writes);
+}
+
+/**
+ * vfn_host_map() - the kernel address of a host address the device uses
+ * @hm: the host memory
+ * @addr: a host (physical) address
+ * @dev_writes: the device would write there (else only read)
+ *
+ * Return: the kernel address of @addr, valid to the end of its 4 KiB
+ * page, or NULL if vfn_host_page_ok() refuses the page.
+ */
+void *vfn_host_map(const struct vfn_hostmem *hm, u64 addr, bool dev_writes)
+{
+	struct vfn_page_info pi = { };
+	u64 pfn = addr >> HOST_PAGE_SHIFT;
+
+	hm->probe(hm, pfn, &pi);
+	if (!vfn_host_page_ok(pfn, &pi, dev_writes))
+		return NULL;
+	return pi.kva + (addr & (VFN_HOST_PAGE - 1));
+}
 
 static u16 add_seg(const struct vfn_hostmem *hm, struct vfn_buf *buf,
-		   u64 addr, u32 len)
+		   u64 addr, u32 len, bool dev_writes)
 {
-	void *kva = hm->page(hm, addr);
+	void *kva = vfn_host_map(hm, addr, dev_writes);
 
 	if (!kva)
 		return NVME_SC_DATA_XFER_ERROR;
@@ -34,21 +84,26 @@ static u16 add_seg(const struct vfn_hostmem *hm, struct vfn_buf *buf,
  * @prp2: PRP entry 2: the second page, or a PRP list pointer when more
  *	than two pages are involved
  * @len: transfer length from the command, at most VFN_MAX_XFER_BYTES
+ * @dev_writes: the device writes the data pages (a transfer to the host);
+ *	list pages are only ever read
  * @buf: filled with the mapped segments; @buf->nr is 0 on error
  *
  * Data pointers after the first must be page-aligned; list pointers
  * qword-aligned; a list that fills the rest of its page chains through its
- * last entry. The walk ends when @len is covered, so a circular chain
- * cannot make it loop.
+ * last entry. Every list page visited yields at least one data entry (a
+ * list page with room for nothing but the chain pointer is PRP Offset
+ * Invalid), so the walk reads at most one list page per data page and
+ * ends when @len is covered: no chain, circular or not, makes it loop.
  *
- * Return: 0, or an NVMe status: PRP Offset Invalid for a misaligned entry,
- * Data Transfer Error for an entry the device may not touch, Invalid
- * Field for a transfer longer than VFN_MAX_XFER_BYTES.
+ * Return: 0, or an NVMe status: PRP Offset Invalid for a misaligned entry
+ * or a list page with no room for data entries, Data Transfer Error for
+ * an entry the device may not touch (vfn_host_page_ok()), Invalid Field
+ * for a transfer longer than VFN_MAX_XFER_BYTES.
  */
 u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
-		 struct vfn_buf *buf)
+		 bool dev_writes, struct vfn_buf *buf)
 {
-	u32 first, rest, n, i;
+	u32 first, rest, n, i, lists = 0;
 	u64 list;
 	u16 sc;
 
@@ -60,13 +115,13 @@ u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
 	if (prp1 & 3)
 		return PRP_OFFSET_BAD;
 	first = min(len, VFN_HOST_PAGE - (u32)(prp1 & (VFN_HOST_PAGE - 1)));
-	sc = add_seg(hm, buf, prp1, first);
+	sc = add_seg(hm, buf, prp1, first, dev_writes);
 	rest = len - first;
 	if (sc || !rest)
 		goto out;
 	if (rest <= VFN_HOST_PAGE) {
 		sc = prp2 & (VFN_HOST_PAGE - 1) ? PRP_OFFSET_BAD :
-		     add_seg(hm, buf, prp2, rest);
+		     add_seg(hm, buf, prp2, rest, dev_writes);
 		goto out;
 	}
 
@@ -79,8 +134,18 @@ u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
 	while (n) {
 		u32 cap = (VFN_HOST_PAGE - (u32)(list & (VFN_HOST_PAGE - 1))) / 8;
 		u32 take = n <= cap ? n : cap - 1;
-		const __le64 *ent = hm->page(hm, list);
+		const __le64 *ent;
 
+		/*
+		 * Room for the chain pointer only (a list at offset 0xff8
+		 * that needs to chain): no progress, and a self-pointer
+		 * would loop. The second test is a bound that cannot trip.
+		 */
+		if (!take || ++lists > VFN_MAX_SEGS) {
+			sc = PRP_OFFSET_BAD;
+			goto out;
+		}
+		ent = vfn_host_map(hm, list, false);
 		if (!ent) {
 			sc = NVME_SC_DATA_XFER_ERROR;
 			goto out;
@@ -90,7 +155,7 @@ u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
 			u32 seg = min(rest, VFN_HOST_PAGE);
 
 			sc = addr & (VFN_HOST_PAGE - 1) ? PRP_OFFSET_BAD :
-			     add_seg(hm, buf, addr, seg);
+			     add_seg(hm, buf, addr, seg, dev_writes);
 			if (sc)
 				goto out;
 			rest -= seg;
@@ -126,5 +191,24 @@ void vfn_buf_copy(const struct vfn_buf *buf, void *lin, bool to_host)
 		else
 			memcpy(lin, buf->seg[i].kva, buf->seg[i].len);
 		lin += buf->seg[i].len;
+	}
+}
+
+/**
+ * vfn_buf_to_host() - copy data to mapped segments, zero-filling the rest
+ * @buf: segments mapped by vfn_prp_walk()
+ * @src: the data
+ * @src_len: its length; the segments past it get zeros
+ */
+void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len)
+{
+	u32 i, n;
+
+	for (i = 0; i < buf->nr; i++) {
+		n = min(src_len, buf->seg[i].len);
+		memcpy(buf->seg[i].kva, src, n);
+		memset(buf->seg[i].kva + n, 0, buf->seg[i].len - n);
+		src += n;
+		src_len -= n;
 	}
 }

@@ -39,7 +39,7 @@ enum { P_ASQ, P_ACQ, P_IOSQ, P_IOCQ, P_DSM, P_BUF, P_BUF2 };
  * @hpa: its "bus" address, as the device sees it
  * @asq_tail: next admin SQ slot the host fills
  * @iosq_tail: next I/O SQ 1 slot the host fills
- * @disable_at: host address whose first mapping by the device makes the
+ * @disable_at: host page whose first mapping by the device makes the
  *	host disable the controller (CC.EN = 0), as a driver whose wait for
  *	a stuck controller expired does; 0 for none
  * @vectors: interrupts raised, per vector
@@ -67,17 +67,21 @@ void vfn_raise_irq(struct vfn_ctrl *c, u16 vector)
 		cur->vectors[vector]++;
 }
 
-static void *fake_page(const struct vfn_hostmem *hm, u64 addr)
+/* Host memory: our pages are plain RAM, nothing else exists. */
+static void fake_probe(const struct vfn_hostmem *hm, u64 pfn,
+		       struct vfn_page_info *pi)
 {
 	struct rig *r = cur;
+	u64 addr = pfn << PAGE_SHIFT;
 
 	if (addr < r->hpa || addr >= r->hpa + HOST_BYTES)
-		return NULL;
-	if (r->disable_at && (addr & PAGE_MASK) == r->disable_at) {
+		return;
+	if (r->disable_at && addr == r->disable_at) {
 		r->disable_at = 0;
 		vfn_set_reg32(r->c, NVME_REG_CC, 0);
 	}
-	return r->hva + (addr - r->hpa);
+	pi->kva = r->hva + (addr - r->hpa);
+	pi->ram = true;
 }
 
 static u64 hpage(struct rig *r, int i)
@@ -297,7 +301,7 @@ static int rig_init(struct kunit *test)
 	for (k = 0; k <= VFN_MAX_IOQ; k++)
 		spin_lock_init(&c->cq_lock[k]);
 	vfn_hostmem_init(c);
-	c->hm.page = fake_page;
+	c->hm.probe = fake_probe;
 	vfn_dispatch_init(c);
 	return 0;
 }

@@ -172,7 +172,7 @@ static struct nvme_command admin_cmd(u8 op, u32 nsid, u32 cdw10, u32 cdw11)
 static void admin_decode_statuses(struct kunit *test)
 {
 	struct nvme_command c = admin_cmd(0x7f, 0, 0, 0);
-	u32 off = 0, len = 0, want = 0;
+	u32 want = 0;
 
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_OPCODE));
 	c = admin_cmd(nvme_admin_identify, 0, NVME_ID_CNS_CTRL, 0);
@@ -186,12 +186,12 @@ static void admin_decode_statuses(struct kunit *test)
 	c = admin_cmd(nvme_admin_identify, 1, NVME_ID_CNS_NS, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
 	c = admin_cmd(nvme_admin_identify, NVME_NSID_ALL, NVME_ID_CNS_NS, 0);
-	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
 	c = admin_cmd(nvme_admin_identify, 2, NVME_ID_CNS_NS, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
 	c = admin_cmd(nvme_admin_identify, 0xfffffffe,
 		      NVME_ID_CNS_NS_ACTIVE_LIST, 0);
-	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
 	c = admin_cmd(nvme_admin_identify, 0, NVME_ID_CNS_NS_ACTIVE_LIST, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
 	c = admin_cmd(nvme_admin_identify, 2, NVME_ID_CNS_NS_DESC_LIST, 0);
@@ -218,27 +218,228 @@ static void admin_decode_statuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vfn_decode_nr_queues(0xffffU << 16, &want),
 			DNR(NVME_SC_INVALID_FIELD));
 
-	/* Get Log Page: the page, then offset and length within 4 KiB. */
+	/* Get Log Page: a page we do not have. */
+	c = admin_cmd(nvme_admin_get_log_page, 0, 0x7f, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c),
+			DNR(NVME_SC_INVALID_LOG_PAGE));
+}
+
+/* Regression: every log page was 4096 bytes, offsets checked against that. */
+static void log_page_sizes_and_offsets(struct kunit *test)
+{
+	struct nvme_command c;
+	u32 off = 0, len = 0;
+
+	KUNIT_EXPECT_EQ(test, vfn_log_bytes(NVME_LOG_ERROR), 64U);
+	KUNIT_EXPECT_EQ(test, vfn_log_bytes(NVME_LOG_SMART), 512U);
+	KUNIT_EXPECT_EQ(test, vfn_log_bytes(NVME_LOG_FW_SLOT), 512U);
+	KUNIT_EXPECT_EQ(test, vfn_log_bytes(0x7f), 0U);
+
+	/* SMART: 512 bytes from offset 0; the offset may reach the end. */
 	c = admin_cmd(nvme_admin_get_log_page, NVME_NSID_ALL,
 		      NVME_LOG_SMART | 127 << 16, 0);
 	KUNIT_EXPECT_EQ(test, vfn_check_log(&c, &off, &len), 0);
 	KUNIT_EXPECT_EQ(test, off, 0U);
 	KUNIT_EXPECT_EQ(test, len, 512U);
-	c.common.cdw12 = cpu_to_le32(3584);
+	c.common.cdw12 = cpu_to_le32(508);
 	KUNIT_EXPECT_EQ(test, vfn_check_log(&c, &off, &len), 0);
-	KUNIT_EXPECT_EQ(test, off, 3584U);
-	c.common.cdw12 = cpu_to_le32(3588);
+	KUNIT_EXPECT_EQ(test, off, 508U);
+	KUNIT_EXPECT_EQ(test, len, 512U);	/* the rest reads as zeros */
+	c.common.cdw12 = cpu_to_le32(512);
+	KUNIT_EXPECT_EQ(test, vfn_check_log(&c, &off, &len), 0);
+	c.common.cdw12 = cpu_to_le32(516);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c.common.cdw12 = cpu_to_le32(3584);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
 	c.common.cdw12 = cpu_to_le32(2);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	/* LPOU counts: 2^32 + 0 is past the end. */
 	c.common.cdw12 = 0;
 	c.common.cdw13 = cpu_to_le32(1);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
-	c = admin_cmd(nvme_admin_get_log_page, 0, NVME_LOG_ERROR, 1);
+	/* Index offsets are not supported for any log. */
+	c.common.cdw13 = 0;
+	c.common.cdw14 = cpu_to_le32(BIT(23));
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
-	c = admin_cmd(nvme_admin_get_log_page, 0, 0x7f, 0);
-	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c),
-			DNR(NVME_SC_INVALID_LOG_PAGE));
+
+	/* Error log: one 64-byte entry; offset 64 is the end, 68 beyond. */
+	c = admin_cmd(nvme_admin_get_log_page, 0, NVME_LOG_ERROR | 15 << 16, 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_log(&c, &off, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 64U);
+	c.common.cdw12 = cpu_to_le32(68);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	/* Firmware slot: 512 bytes; 1024 asked for is 512 and zeros. */
+	c = admin_cmd(nvme_admin_get_log_page, 0,
+		      NVME_LOG_FW_SLOT | 255 << 16, 0);
+	KUNIT_EXPECT_EQ(test, vfn_check_log(&c, &off, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 1024U);
+	c.common.cdw12 = cpu_to_le32(1024);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+
+	/* NUMDU: 2^16 + 1 dwords is fine, more than MDTS is not. */
+	c = admin_cmd(nvme_admin_get_log_page, 0, NVME_LOG_ERROR, 1);
+	KUNIT_EXPECT_EQ(test, vfn_check_log(&c, &off, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, (0x10000U + 1) * 4);
+	c = admin_cmd(nvme_admin_get_log_page, 0, NVME_LOG_ERROR, 2);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+}
+
+/* Regression: CNS 05h and 00h took any NSID; the broadcast NSID (and
+ * FFFFFFFEh for the active list) is Invalid Namespace without Namespace
+ * Management.
+ */
+static void identify_nsid_rules(struct kunit *test)
+{
+	static const struct {
+		u8 cns, csi;
+		u32 nsid;
+		u16 sc;
+	} cases[] = {
+		{ NVME_ID_CNS_NS, 0, 1, 0 },
+		{ NVME_ID_CNS_NS, 0, 0, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_NS, 0, 2, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_NS, 0, NVME_NSID_ALL, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CTRL, 0, 0, 0 },
+		{ NVME_ID_CNS_CTRL, 0, NVME_NSID_ALL, 0 },
+		{ NVME_ID_CNS_NS_ACTIVE_LIST, 0, 0, 0 },
+		{ NVME_ID_CNS_NS_ACTIVE_LIST, 0, 1, 0 },
+		{ NVME_ID_CNS_NS_ACTIVE_LIST, 0, 0xfffffffe,
+		  DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_NS_ACTIVE_LIST, 0, NVME_NSID_ALL,
+		  DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_NS_DESC_LIST, 0, 1, 0 },
+		{ NVME_ID_CNS_NS_DESC_LIST, 0, NVME_NSID_ALL,
+		  DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, 1, 0 },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, 2, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, NVME_NSID_ALL,
+		  DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 1,
+		  DNR(NVME_SC_INVALID_FIELD) },
+		{ NVME_ID_CNS_CS_CTRL, NVME_CSI_NVM, 0, 0 },
+		{ NVME_ID_CNS_CS_CTRL, NVME_CSI_ZNS, 0,
+		  DNR(NVME_SC_INVALID_FIELD) },
+		{ 0x10, 0, 1, DNR(NVME_SC_INVALID_FIELD) },
+	};
+	struct nvme_command c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		c = admin_cmd(nvme_admin_identify, cases[i].nsid,
+			      cases[i].cns, 0);
+		c.identify.csi = cases[i].csi;
+		KUNIT_EXPECT_EQ_MSG(test, vfn_admin_decode(&c), cases[i].sc,
+				    "case %u", i);
+	}
+}
+
+/* Regression: only the volatile write cache was stored; the rest read 0. */
+static void features_store_and_return(struct kunit *test)
+{
+	struct vfn_features *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct nvme_command c;
+	u32 r = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	vfn_features_default(f);
+	/* Defaults: write cache on (Identify VWC), over threshold WCTEMP. */
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_VOLATILE_WC, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 1U);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_TEMP_THRESH, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, (u32)VFN_WCTEMP_K);
+
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_ARBITRATION,
+					      0x01020303), 0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_ARBITRATION, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 0x01020303U);
+
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_POWER_MGMT, 0x40), 0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_POWER_MGMT, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 0x40U);
+	/* NPSS = 0: power state 1 does not exist; nothing changes. */
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_POWER_MGMT, 1),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_POWER_MGMT, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 0x40U);
+
+	/* Over and under thresholds of the composite temperature. */
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_TEMP_THRESH, 300),
+			0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_TEMP_THRESH,
+					      273 | 1 << 20), 0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_TEMP_THRESH, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 300U);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_TEMP_THRESH,
+					      1 << 20, &r), 0);
+	KUNIT_EXPECT_EQ(test, r, 273U | 1 << 20);
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_TEMP_THRESH,
+					      300 | 1 << 16),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_TEMP_THRESH,
+					      300 | 2 << 20),
+			DNR(NVME_SC_INVALID_FIELD));
+
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_IRQ_COALESCE,
+					      0x0a05), 0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_IRQ_COALESCE, 0,
+					      &r), 0);
+	KUNIT_EXPECT_EQ(test, r, 0x0a05U);
+
+	/* Interrupt configuration: per vector. */
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_IRQ_CONFIG,
+					      3 | BIT(16)), 0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_IRQ_CONFIG, 3, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 3U | BIT(16));
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_IRQ_CONFIG, 4, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 4U);
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_IRQ_CONFIG,
+					      VFN_NR_VEC),
+			DNR(NVME_SC_INVALID_FIELD));
+
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_VOLATILE_WC, 0), 0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_VOLATILE_WC, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 0U);
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_ERR_RECOVERY, 77), 0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_ERR_RECOVERY, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 77U);
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_ERR_RECOVERY,
+					      BIT(16)),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_WRITE_ATOMIC, 1), 0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_WRITE_ATOMIC, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 1U);
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_ASYNC_EVENT, 0x1f),
+			0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_ASYNC_EVENT, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 0x1fU);
+
+	/* A reset brings the defaults back. */
+	vfn_features_default(f);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_VOLATILE_WC, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 1U);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_ARBITRATION, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 0U);
+
+	/* Get's select field: 4..7 are reserved. */
+	c = admin_cmd(nvme_admin_get_features, 0,
+		      NVME_FEAT_ARBITRATION | 3 << 8, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c.common.cdw10 = cpu_to_le32(NVME_FEAT_ARBITRATION | 4 << 8);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
 }
 
 static void queue_checks(struct kunit *test)
@@ -275,9 +476,13 @@ static void queue_checks(struct kunit *test)
 			DNR(NVME_SC_QUEUE_SIZE));
 	c.common.cdw10 = cpu_to_le32(2 | VFN_MQES << 16);
 	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs), 0);
+	/* Regression: an unaligned base was Invalid Field. */
 	c.common.dptr.prp1 = cpu_to_le64(0x10200);
 	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs),
-			DNR(NVME_SC_INVALID_FIELD));
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
+	c.common.dptr.prp1 = cpu_to_le64(0x10004);
+	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs),
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
 	c.common.dptr.prp1 = cpu_to_le64(0x10000);
 	c.common.cdw11 = cpu_to_le32(NVME_CQ_IRQ_ENABLED);
 	KUNIT_EXPECT_EQ(test, vfn_check_new_queue(&c, 4, cqs),
@@ -324,25 +529,38 @@ static void queue_checks(struct kunit *test)
 
 /* ---- PRP walking over fake host memory ---- */
 
-#define HOST_BASE	0x100000ULL
+#define HOST_BASE	0ULL
 #define HOST_PAGES	80
 #define PG		VFN_HOST_PAGE
+/* More probes than any walk may make: then the fake reports holes. */
+#define PROBE_BUDGET	4096
 
-/* Host pages HOST_BASE.. are RAM; page @hole is not; nothing else is. */
+/*
+ * Host page frames 0..HOST_PAGES-1 exist, each plain RAM unless the test
+ * marks it otherwise; nothing else exists. The fake only reports page
+ * properties: whether the device may touch a page is decided by the
+ * same vfn_host_page_ok() as in the kernel.
+ */
 struct fake_host {
 	struct vfn_hostmem hm;
 	u8 *mem;
 	int hole;
+	bool reserved[HOST_PAGES];
+	bool not_ram[HOST_PAGES];
+	u32 probes;
 };
 
-static void *fake_page(const struct vfn_hostmem *hm, u64 addr)
+static void fake_probe(const struct vfn_hostmem *hm, u64 pfn,
+		       struct vfn_page_info *pi)
 {
-	const struct fake_host *h = container_of(hm, struct fake_host, hm);
-	u64 i = (addr - HOST_BASE) / PG;
+	struct fake_host *h = container_of(hm, struct fake_host, hm);
 
-	if (addr < HOST_BASE || i >= HOST_PAGES || (int)i == h->hole)
-		return NULL;
-	return h->mem + (addr - HOST_BASE);
+	if (++h->probes > PROBE_BUDGET || pfn >= HOST_PAGES ||
+	    (int)pfn == h->hole)
+		return;
+	pi->kva = h->mem + pfn * PG;
+	pi->reserved = h->reserved[pfn];
+	pi->ram = !h->not_ram[pfn];
 }
 
 static struct fake_host *fake_host(struct kunit *test)
@@ -352,7 +570,7 @@ static struct fake_host *fake_host(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	h->mem = kunit_kzalloc(test, HOST_PAGES * PG, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, h->mem);
-	h->hm.page = fake_page;
+	h->hm.probe = fake_probe;
 	h->hole = -1;
 	return h;
 }
@@ -392,24 +610,24 @@ static void prp_one_and_two_pages(struct kunit *test)
 	struct fake_host *h = fake_host(test);
 	struct vfn_buf *b = new_buf(test);
 
-	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), 0, PG, b), 0);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), 0, PG, true, b), 0);
 	KUNIT_EXPECT_EQ(test, b->nr, 1U);
 	expect_seg(test, h, b, 0, page_addr(1), PG);
 
 	/* An offset into PRP1 spills into PRP2's page. */
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1) + 0x200,
-					   page_addr(7), PG, b), 0);
+					   page_addr(7), PG, true, b), 0);
 	KUNIT_EXPECT_EQ(test, b->nr, 2U);
 	expect_seg(test, h, b, 0, page_addr(1) + 0x200, PG - 0x200);
 	expect_seg(test, h, b, 1, page_addr(7), 0x200);
 
 	/* Short transfers stay in PRP1. */
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1) + 0x100,
-					   0xdead, 512, b), 0);
+					   0xdead, 512, true, b), 0);
 	KUNIT_EXPECT_EQ(test, b->nr, 1U);
 	expect_seg(test, h, b, 0, page_addr(1) + 0x100, 512);
 
-	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, 0, 0, 0, b), 0);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, 0, 0, 0, true, b), 0);
 	KUNIT_EXPECT_EQ(test, b->nr, 0U);
 }
 
@@ -423,7 +641,7 @@ static void prp_list(struct kunit *test)
 	put_entry(h, list, page_addr(10));
 	put_entry(h, list + 8, page_addr(11));
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1) + 0x800, list,
-					   2 * PG + 0x800, b), 0);
+					   2 * PG + 0x800, true, b), 0);
 	KUNIT_EXPECT_EQ(test, b->nr, 3U);
 	expect_seg(test, h, b, 0, page_addr(1) + 0x800, 0x800);
 	expect_seg(test, h, b, 1, page_addr(10), PG);
@@ -431,7 +649,7 @@ static void prp_list(struct kunit *test)
 
 	/* The last data page may be partial. */
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
-					   2 * PG + 100, b), 0);
+					   2 * PG + 100, true, b), 0);
 	KUNIT_EXPECT_EQ(test, b->nr, 3U);
 	expect_seg(test, h, b, 2, page_addr(11), 100);
 }
@@ -448,7 +666,7 @@ static void prp_list_chains_when_full(struct kunit *test)
 		put_entry(h, list1 + 8 * i, page_addr(40 + i));
 	/* Exactly 32 more pages: the list is full, no chaining. */
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list1,
-					   33 * PG, b), 0);
+					   33 * PG, true, b), 0);
 	KUNIT_EXPECT_EQ(test, b->nr, 33U);
 	expect_seg(test, h, b, 32, page_addr(71), PG);
 
@@ -457,7 +675,7 @@ static void prp_list_chains_when_full(struct kunit *test)
 	for (i = 0; i < 9; i++)
 		put_entry(h, list2 + 8 * i, page_addr(20 + i));
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list1,
-					   41 * PG, b), 0);
+					   41 * PG, true, b), 0);
 	KUNIT_EXPECT_EQ(test, b->nr, 41U);
 	expect_seg(test, h, b, 31, page_addr(70), PG);
 	expect_seg(test, h, b, 32, page_addr(20), PG);
@@ -466,7 +684,7 @@ static void prp_list_chains_when_full(struct kunit *test)
 	/* A chain that points back at itself ends with the length. */
 	put_entry(h, list1 + 8 * 31, list1);
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list1,
-					   VFN_MAX_XFER_BYTES, b), 0);
+					   VFN_MAX_XFER_BYTES, true, b), 0);
 	KUNIT_EXPECT_EQ(test, b->nr, VFN_MAX_XFER_BYTES / PG);
 }
 
@@ -478,38 +696,38 @@ static void prp_malformed(struct kunit *test)
 
 	put_entry(h, list, page_addr(10));
 	put_entry(h, list + 8, page_addr(11) + 0x10);	/* misaligned */
-	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1) + 2, 0, 8, b),
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1) + 2, 0, 8, true, b),
 			DNR(NVME_SC_PRP_INVALID_OFFSET));
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1),
-					   page_addr(7) + 0x10, 2 * PG, b),
+					   page_addr(7) + 0x10, 2 * PG, true, b),
 			DNR(NVME_SC_PRP_INVALID_OFFSET));
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list + 4,
-					   3 * PG, b),
+					   3 * PG, true, b),
 			DNR(NVME_SC_PRP_INVALID_OFFSET));
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
-					   3 * PG, b),
+					   3 * PG, true, b),
 			DNR(NVME_SC_PRP_INVALID_OFFSET));
 	KUNIT_EXPECT_EQ(test, b->nr, 0U);
 
 	/* Pages the device may not touch: data, the list, and beyond. */
 	put_entry(h, list + 8, page_addr(11));
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
-					   3 * PG, b), 0);
+					   3 * PG, true, b), 0);
 	h->hole = 11;
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
-					   3 * PG, b), NVME_SC_DATA_XFER_ERROR);
+					   3 * PG, true, b), NVME_SC_DATA_XFER_ERROR);
 	KUNIT_EXPECT_EQ(test, b->nr, 0U);
-	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(11), 0, PG, b),
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(11), 0, PG, true, b),
 			NVME_SC_DATA_XFER_ERROR);
 	h->hole = 2;
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
-					   3 * PG, b), NVME_SC_DATA_XFER_ERROR);
-	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, 0x1000, 0, PG, b),
-			NVME_SC_DATA_XFER_ERROR);
+					   3 * PG, true, b), NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(HOST_PAGES), 0,
+					   PG, true, b), NVME_SC_DATA_XFER_ERROR);
 
 	/* Longer than MDTS. */
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
-					   VFN_MAX_XFER_BYTES + 1, b),
+					   VFN_MAX_XFER_BYTES + 1, true, b),
 			DNR(NVME_SC_INVALID_FIELD));
 }
 
@@ -524,9 +742,145 @@ static void prp_chain_pointer_misaligned(struct kunit *test)
 		put_entry(h, list + 8 * i, page_addr(40 + i));
 	put_entry(h, list + 8 * 7, page_addr(4) + 4);
 	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list,
-					   12 * PG, b),
+					   12 * PG, true, b),
 			DNR(NVME_SC_PRP_INVALID_OFFSET));
 	KUNIT_EXPECT_EQ(test, b->nr, 0U);
+}
+
+/* The acceptance rule itself, property by property. */
+static void host_page_rule(struct kunit *test)
+{
+	static u8 page[16];
+	struct vfn_page_info ram = { .kva = page, .ram = true }, pi;
+
+	KUNIT_EXPECT_TRUE(test, vfn_host_page_ok(5, &ram, true));
+	KUNIT_EXPECT_TRUE(test, vfn_host_page_ok(5, &ram, false));
+	/* Page frame 0: what zero PRPs (no buffer at all) point at. */
+	KUNIT_EXPECT_FALSE(test, vfn_host_page_ok(0, &ram, true));
+	KUNIT_EXPECT_FALSE(test, vfn_host_page_ok(0, &ram, false));
+	pi = ram;
+	pi.kva = NULL;		/* no online struct page */
+	KUNIT_EXPECT_FALSE(test, vfn_host_page_ok(5, &pi, false));
+	pi = ram;
+	pi.bar = true;
+	KUNIT_EXPECT_FALSE(test, vfn_host_page_ok(5, &pi, false));
+	/* Reserved RAM (kernel text, the zero page): read, never written. */
+	pi = ram;
+	pi.reserved = true;
+	KUNIT_EXPECT_FALSE(test, vfn_host_page_ok(5, &pi, true));
+	KUNIT_EXPECT_TRUE(test, vfn_host_page_ok(5, &pi, false));
+	/* Reserved, not RAM (a hole, firmware): neither. */
+	pi.ram = false;
+	KUNIT_EXPECT_FALSE(test, vfn_host_page_ok(5, &pi, true));
+	KUNIT_EXPECT_FALSE(test, vfn_host_page_ok(5, &pi, false));
+}
+
+/*
+ * Regression: the kernel's host memory accepted page frame 0, reserved
+ * pages and holes while the old fake refused them; now both follow
+ * vfn_host_page_ok(). The fake's page 0 is plain RAM here, so only the
+ * page-0 rule refuses it.
+ */
+static void prp_refuses_what_the_kernel_refuses(struct kunit *test)
+{
+	struct fake_host *h = fake_host(test);
+	struct vfn_buf *b = new_buf(test);
+	u64 list = page_addr(2);
+
+	/* A command without a buffer: PRP1 = PRP2 = 0, 4 KiB to the host. */
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, 0, 0, PG, true, b),
+			NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_EQ(test, b->nr, 0U);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, 0, 0, PG, false, b),
+			NVME_SC_DATA_XFER_ERROR);
+	/* 8 KiB into one page: PRP2 = 0 is page 0 again. */
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), 0, 2 * PG,
+					   true, b), NVME_SC_DATA_XFER_ERROR);
+	/* 12 KiB: a list at page 0. */
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), 0, 3 * PG,
+					   true, b), NVME_SC_DATA_XFER_ERROR);
+
+	/* Reserved RAM: the device reads it but never writes it. */
+	h->reserved[7] = true;
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(7), 0, PG, true,
+					   b), NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(7), 0, PG, false,
+					   b), 0);
+	KUNIT_EXPECT_EQ(test, b->nr, 1U);
+	/* A list page is only read: reserved is fine there. */
+	put_entry(h, list, page_addr(10));
+	put_entry(h, list + 8, page_addr(11));
+	h->reserved[2] = true;
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list, 3 * PG,
+					   true, b), 0);
+	/* A reserved data page in the list, written to: refused. */
+	put_entry(h, list + 8, page_addr(7));
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list, 3 * PG,
+					   true, b), NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list, 3 * PG,
+					   false, b), 0);
+	/* Not RAM: neither read nor written, list or data. */
+	h->not_ram[7] = true;
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list, 3 * PG,
+					   false, b), NVME_SC_DATA_XFER_ERROR);
+	h->not_ram[2] = true;
+	put_entry(h, list + 8, page_addr(11));
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list, 3 * PG,
+					   false, b), NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_EQ(test, b->nr, 0U);
+}
+
+/*
+ * Regression: a list pointer at page offset 0xff8 has room for its chain
+ * pointer only; pointing at itself, the walk made no progress and looped
+ * forever. (The fake's probe budget ends the old loop, so this fails
+ * instead of hanging.)
+ */
+static void prp_list_with_no_room_for_entries(struct kunit *test)
+{
+	struct fake_host *h = fake_host(test);
+	struct vfn_buf *b = new_buf(test);
+	u64 list = page_addr(3) + 0xff8;
+
+	put_entry(h, list, list);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1), list, 3 * PG,
+					   true, b),
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
+	KUNIT_EXPECT_EQ(test, b->nr, 0U);
+	KUNIT_EXPECT_LT(test, h->probes, 8U);
+
+	/*
+	 * The same through a chain: a two-slot list whose last slot points
+	 * there. (A chained list is only needed for two entries or more, so
+	 * a list page at 0xff8 is always refused.)
+	 */
+	h->probes = 0;
+	put_entry(h, page_addr(4) + PG - 16, page_addr(20));
+	put_entry(h, page_addr(4) + PG - 8, list);
+	KUNIT_EXPECT_EQ(test, vfn_prp_walk(&h->hm, page_addr(1),
+					   page_addr(4) + PG - 16, 4 * PG,
+					   true, b),
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
+	KUNIT_EXPECT_LT(test, h->probes, 8U);
+}
+
+/* Get Log Page past the end of a log: the log, then zeros. */
+static void buf_to_host_zero_fills(struct kunit *test)
+{
+	struct fake_host *h = fake_host(test);
+	struct vfn_buf *b = new_buf(test);
+	static const u8 src[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	memset(h->mem + 5 * PG, 0xaa, 2 * PG);
+	KUNIT_ASSERT_EQ(test, vfn_prp_walk(&h->hm, page_addr(5) + PG - 4,
+					   page_addr(6), 12, true, b), 0);
+	vfn_buf_to_host(b, src, 6);
+	KUNIT_EXPECT_EQ(test, memcmp(h->mem + 6 * PG - 4, src, 4), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(h->mem + 6 * PG, src + 4, 2), 0);
+	KUNIT_EXPECT_EQ(test, h->mem[6 * PG + 2], 0);
+	KUNIT_EXPECT_EQ(test, h->mem[6 * PG + 7], 0);
+	KUNIT_EXPECT_EQ(test, h->mem[6 * PG + 8], 0xaa);
+	KUNIT_EXPECT_EQ(test, h->mem[6 * PG - 5], 0xaa);
 }
 
 static void buf_copy_round_trip(struct kunit *test)
@@ -542,7 +896,7 @@ static void buf_copy_round_trip(struct kunit *test)
 	for (i = 0; i < 2 * PG; i++)
 		src[i] = i * 7 + 3;
 	KUNIT_ASSERT_EQ(test, vfn_prp_walk(&h->hm, page_addr(5) + 0x300,
-					   page_addr(9), PG + 0x300, b), 0);
+					   page_addr(9), PG + 0x300, true, b), 0);
 	vfn_buf_copy(b, src, true);
 	KUNIT_EXPECT_EQ(test, memcmp(h->mem + 5 * PG + 0x300, src, PG - 0x300),
 			0);
@@ -617,12 +971,19 @@ static struct kunit_case nvme_test_cases[] = {
 	KUNIT_CASE(io_decode_statuses),
 	KUNIT_CASE(lba_range_pages),
 	KUNIT_CASE(admin_decode_statuses),
+	KUNIT_CASE(log_page_sizes_and_offsets),
+	KUNIT_CASE(identify_nsid_rules),
+	KUNIT_CASE(features_store_and_return),
 	KUNIT_CASE(queue_checks),
 	KUNIT_CASE(prp_one_and_two_pages),
 	KUNIT_CASE(prp_list),
 	KUNIT_CASE(prp_list_chains_when_full),
 	KUNIT_CASE(prp_malformed),
 	KUNIT_CASE(prp_chain_pointer_misaligned),
+	KUNIT_CASE(host_page_rule),
+	KUNIT_CASE(prp_refuses_what_the_kernel_refuses),
+	KUNIT_CASE(prp_list_with_no_room_for_entries),
+	KUNIT_CASE(buf_to_host_zero_fills),
 	KUNIT_CASE(buf_copy_round_trip),
 	KUNIT_CASE(sq_avail),
 	KUNIT_CASE(cq_post_phase_and_full),

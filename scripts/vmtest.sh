@@ -110,7 +110,8 @@ build_initramfs() {
 	cp "$REPO"/scripts/bench/*.sh "$root/vflash/bench/"
 	cp "$REPO/scripts/vm/init" "$root/init"
 	# The static test tools (make tools), if built.
-	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check"; do
+	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
+		"$REPO/scripts/vm/nvme_fuzz"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
 	chmod +x "$root/init"

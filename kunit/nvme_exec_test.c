@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the NVMe frontend's admin and NVM commands
+ * (frontend_nvme/admin.c, io.c), executed by vfn_admin() and vfn_io() on
+ * a controller structure with a real flash backend, backing memory and
+ * fake host memory. The fake only reports page properties; hostmem.c's
+ * vfn_map_data() and vfn_host_kva() and prp.c's vfn_host_page_ok()
+ * decide, as in the kernel.
+ */
+#include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/ioport.h>
+#include <linux/string.h>
+
+#include "backend_flash/flash.h"
+#include "backend_flash/profile.h"
+#include "core/vflash.h"
+#include "frontend_nvme/nvme.h"
+#include "policy/policy.h"
+
+#define DNR(x)		((x) | NVME_STATUS_DNR)
+#define PG		VFN_HOST_PAGE
+#define HOST_PAGES	64
+
+static const struct vflash_profile prof = {
+	.name = "t-admin", .desc = "test", .cell = VFLASH_CELL_SLC,
+	.channels = 1, .dies_per_channel = 2, .flash_page_bytes = 4096,
+	.pages_per_block = 16, .read_ns = 10000, .xfer_ns_per_4k = 1000,
+	.slc_prog_ns = 100000, .prog_ns = 100000, .slc_erase_ns = 1000000,
+	.erase_ns = 1000000,
+};
+
+#define NS_BLOCKS	256		/* 4 KiB blocks: 1 MiB, the flash size */
+
+/*
+ * Host page frames 0..HOST_PAGES-1, plain RAM unless marked reserved;
+ * the device's backing memory in @store.
+ */
+struct admin_env {
+	struct vfn_ctrl *c;
+	struct vflash_dev *vdev;
+	u8 *mem;
+	bool reserved[HOST_PAGES];
+	u8 *store;
+	struct resource store_res;
+};
+
+static void env_probe(const struct vfn_hostmem *hm, u64 pfn,
+		      struct vfn_page_info *pi)
+{
+	struct vfn_ctrl *c = container_of(hm, struct vfn_ctrl, hm);
+	struct admin_env *e = c->vdev->fe_priv[0];
+
+	if (pfn >= HOST_PAGES)
+		return;
+	pi->kva = e->mem + pfn * PG;
+	pi->reserved = e->reserved[pfn];
+	pi->ram = true;
+}
+
+static int admin_init(struct kunit *test)
+{
+	struct admin_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct vfn_ctrl *c;
+	u32 q;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->vdev = kunit_kzalloc(test, sizeof(*e->vdev), GFP_KERNEL);
+	e->c = kunit_kzalloc(test, sizeof(*e->c), GFP_KERNEL);
+	e->mem = kunit_kzalloc(test, HOST_PAGES * PG, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e->vdev);
+	KUNIT_ASSERT_NOT_NULL(test, e->c);
+	KUNIT_ASSERT_NOT_NULL(test, e->mem);
+	e->vdev->dev.init_name = "vflash-t";
+	e->vdev->cfg.profile = &prof;
+	e->vdev->cfg.size_bytes = BIT_ULL(20);
+	e->vdev->fe_priv[0] = e;
+	e->vdev->flash = vflash_flash_create(&prof, BIT_ULL(20));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(e->vdev->flash));
+
+	c = e->c;
+	c->vdev = e->vdev;
+	c->ident = kunit_kzalloc(test, PG, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->ident);
+	/* BAR0's registers and doorbells: Create zeroes a doorbell. */
+	c->bar = kunit_kzalloc(test, VFN_BAR_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->bar);
+	c->hm.probe = env_probe;
+	/* Backing memory as with memmap=: one linear mapping. */
+	e->store = kunit_kzalloc(test, NS_BLOCKS * PG, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e->store);
+	e->vdev->backing.size_bytes = NS_BLOCKS * PG;
+	e->vdev->backing.res = &e->store_res;
+	e->vdev->backing.kaddr = e->store;
+	c->ns.nsze = NS_BLOCKS;
+	c->ns.lba_shift = 12;
+	for (q = 0; q <= VFN_MAX_IOQ; q++)
+		spin_lock_init(&c->cq_lock[q]);
+	/* As after an enable: the admin queues' generation moved. */
+	c->cq[0].live = true;
+	c->cq[0].gen = 2;
+	test->priv = e;
+	return 0;
+}
+
+static void admin_exit(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+
+	if (e && !IS_ERR_OR_NULL(e->vdev->flash))
+		vflash_flash_destroy(e->vdev->flash);
+}
+
+/* Run one admin command; its status, and its result in *@result. */
+static u16 run(struct kunit *test, u8 op, u32 nsid, u32 cdw10, u32 cdw11,
+	       u32 cdw12, u64 prp1, u32 *result)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+	struct vfn_cmd out = { };
+
+	cmd.common.opcode = op;
+	cmd.common.nsid = cpu_to_le32(nsid);
+	cmd.common.cdw10 = cpu_to_le32(cdw10);
+	cmd.common.cdw11 = cpu_to_le32(cdw11);
+	cmd.common.cdw12 = cpu_to_le32(cdw12);
+	cmd.common.dptr.prp1 = cpu_to_le64(prp1);
+	vfn_admin(e->c, &cmd, &out);
+	if (result)
+		*result = le32_to_cpu(out.cqe.result.u32);
+	return out.sc;
+}
+
+static bool all_bytes(const u8 *p, u8 val, size_t n)
+{
+	while (n--)
+		if (*p++ != val)
+			return false;
+	return true;
+}
+
+/*
+ * Regression: with no buffer the kernel sends PRP1 = 0, and Identify
+ * wrote 4 KiB into physical page 0.
+ */
+static void identify_without_buffer(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+
+	memset(e->mem, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 0,
+				  NVME_ID_CNS_CTRL, 0, 0, 0, NULL),
+			NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem, 0xaa, PG));
+	/* With a buffer it works: VID 1234h, LPA bit 2, VWC 7. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 0,
+				  NVME_ID_CNS_CTRL, 0, 0, 3 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, e->mem[3 * PG], 0x34);
+	KUNIT_EXPECT_EQ(test, e->mem[3 * PG + 1], 0x12);
+	KUNIT_EXPECT_EQ(test, e->mem[3 * PG + 261], 0x04);
+	KUNIT_EXPECT_EQ(test, e->mem[3 * PG + 525], 0x07);
+	/* A reserved page (the kernel image) is never written. */
+	e->reserved[4] = true;
+	memset(e->mem + 4 * PG, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1, NVME_ID_CNS_NS,
+				  0, 0, 4 * PG, NULL),
+			NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 4 * PG, 0xaa, PG));
+}
+
+/* Regression: every log page was 4096 bytes, so offsets past 512 worked. */
+static void get_log_lengths(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *buf = e->mem + 5 * PG;
+
+	memset(buf, 0xaa, PG);
+	/* SMART, 512 bytes: the temperature, 323 K, at byte 1. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_SMART | 127 << 16, 0, 0, 5 * PG,
+				  NULL), 0);
+	KUNIT_EXPECT_EQ(test, buf[1] | buf[2] << 8, VFN_TEMP_K);
+	KUNIT_EXPECT_EQ(test, buf[512], 0xaa);
+	/* 8 bytes from offset 508: 4 of the log, then zeros. */
+	memset(buf, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_SMART | 1 << 16, 0, 508, 5 * PG,
+				  NULL), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(buf, 0, 8));
+	KUNIT_EXPECT_EQ(test, buf[8], 0xaa);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_SMART | 1 << 16, 0, 516, 5 * PG,
+				  NULL), DNR(NVME_SC_INVALID_FIELD));
+	/* Firmware slot: AFI 1, FRS1 "1.0". */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 0,
+				  NVME_LOG_FW_SLOT | 127 << 16, 0, 0, 5 * PG,
+				  NULL), 0);
+	KUNIT_EXPECT_EQ(test, buf[0], 1);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 8, "1.0", 3), 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 0,
+				  NVME_LOG_ERROR | 15 << 16, 0, 68, 5 * PG,
+				  NULL), DNR(NVME_SC_INVALID_FIELD));
+}
+
+/*
+ * Regression: Get Features Number of Queues said 1 before any Set while
+ * Create refused every queue; the write cache read 0 while Identify said
+ * there was one; no feature went back to its default at a reset.
+ */
+static void features_and_reset(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *smart = e->mem + 6 * PG;
+	u32 r = 0;
+
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  NVME_FEAT_NUM_QUEUES, 0, 0, 0, &r), 0);
+	KUNIT_EXPECT_EQ(test, r, 0x3f003fU);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_create_cq, 0, 5 | 15 << 16,
+				  NVME_QUEUE_PHYS_CONTIG, 0, 10 * PG, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, e->c->cq[5].live);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0,
+				  NVME_FEAT_NUM_QUEUES, 0, 0, 0, NULL),
+			DNR(NVME_SC_CMD_SEQ_ERROR));
+
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  NVME_FEAT_VOLATILE_WC, 0, 0, 0, &r), 0);
+	KUNIT_EXPECT_EQ(test, r, 1U);
+	KUNIT_EXPECT_TRUE(test, e->c->wce);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0,
+				  NVME_FEAT_VOLATILE_WC, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, e->c->wce);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0,
+				  NVME_FEAT_ARBITRATION, 0x01020303, 0, 0,
+				  NULL), 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  NVME_FEAT_ARBITRATION, 0, 0, 0, &r), 0);
+	KUNIT_EXPECT_EQ(test, r, 0x01020303U);
+	/* Get's select: the default, and the capabilities. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  NVME_FEAT_ARBITRATION | 1 << 8, 0, 0, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 0U);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  NVME_FEAT_ARBITRATION | 3 << 8, 0, 0, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 4U);
+	/* An over-temperature threshold below 323 K: the SMART warning. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0,
+				  NVME_FEAT_TEMP_THRESH, 300, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_SMART | 127 << 16, 0, 0, 6 * PG,
+				  NULL), 0);
+	KUNIT_EXPECT_EQ(test, smart[0] & NVME_SMART_CRIT_TEMPERATURE,
+			NVME_SMART_CRIT_TEMPERATURE);
+
+	/* A controller reset and enable move the admin CQ's generation. */
+	e->c->cq[0].gen += 2;
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  NVME_FEAT_VOLATILE_WC, 0, 0, 0, &r), 0);
+	KUNIT_EXPECT_EQ(test, r, 1U);
+	KUNIT_EXPECT_TRUE(test, e->c->wce);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  NVME_FEAT_ARBITRATION, 0, 0, 0, &r), 0);
+	KUNIT_EXPECT_EQ(test, r, 0U);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  NVME_FEAT_TEMP_THRESH, 0, 0, 0, &r), 0);
+	KUNIT_EXPECT_EQ(test, r, (u32)VFN_WCTEMP_K);
+	/* The hook the reset path calls does the same. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0,
+				  NVME_FEAT_VOLATILE_WC, 0, 0, 0, NULL), 0);
+	vfn_admin_reset(e->c);
+	KUNIT_EXPECT_TRUE(test, e->c->wce);
+}
+
+/* Queue memory: aligned (PRP Offset Invalid), RAM the device may write. */
+static void create_queue_memory(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+
+	/* Regression: an unaligned base was Invalid Field. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_create_cq, 0, 1 | 15 << 16,
+				  NVME_QUEUE_PHYS_CONTIG, 0, 10 * PG + 0x200,
+				  NULL), DNR(NVME_SC_PRP_INVALID_OFFSET));
+	/* Page 0, a reserved page, a queue running past memory: refused. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_create_cq, 0, 1 | 15 << 16,
+				  NVME_QUEUE_PHYS_CONTIG, 0, 0, NULL),
+			DNR(NVME_SC_INVALID_FIELD));
+	e->reserved[12] = true;
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_create_cq, 0, 1 | 15 << 16,
+				  NVME_QUEUE_PHYS_CONTIG, 0, 12 * PG, NULL),
+			DNR(NVME_SC_INVALID_FIELD));
+	/* 1024 16-byte entries: 4 pages, the last one reserved. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_create_cq, 0,
+				  1 | 1023 << 16, NVME_QUEUE_PHYS_CONTIG, 0,
+				  9 * PG, NULL), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_create_cq, 0,
+				  1 | 1023 << 16, NVME_QUEUE_PHYS_CONTIG, 0,
+				  (HOST_PAGES - 2) * PG, NULL),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_FALSE(test, e->c->cq[1].live);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_create_cq, 0,
+				  1 | 1023 << 16, NVME_QUEUE_PHYS_CONTIG, 0,
+				  20 * PG, NULL), 0);
+	KUNIT_EXPECT_PTR_EQ(test, e->c->cq[1].kva,
+			    (void *)(e->mem + 20 * PG));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_create_sq, 0,
+				  1 | 15 << 16,
+				  NVME_QUEUE_PHYS_CONTIG | 1 << 16, 0,
+				  30 * PG + 0x40, NULL),
+			DNR(NVME_SC_PRP_INVALID_OFFSET));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_create_sq, 0,
+				  1 | 15 << 16,
+				  NVME_QUEUE_PHYS_CONTIG | 1 << 16, 0,
+				  30 * PG, NULL), 0);
+}
+
+/* Run one NVM command on namespace 1; its status. */
+static u16 run_io(struct kunit *test, u8 op, u64 slba, u32 nlb, u32 cdw11,
+		  u64 prp1, u64 prp2)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+	struct vfn_cmd out = { };
+
+	cmd.rw.opcode = op;
+	cmd.rw.nsid = cpu_to_le32(1);
+	cmd.rw.slba = cpu_to_le64(slba);
+	cmd.rw.length = cpu_to_le16(nlb - 1);
+	cmd.common.cdw11 = cpu_to_le32(cdw11 | slba >> 32);
+	cmd.common.dptr.prp1 = cpu_to_le64(prp1);
+	cmd.common.dptr.prp2 = cpu_to_le64(prp2);
+	vfn_io(e->c, &cmd, &out, 0);
+	return out.sc;
+}
+
+/*
+ * Regression: a Read without a buffer (PRP1 = 0), or longer than its
+ * buffer (PRP2 = 0), wrote the device's data into physical page 0.
+ */
+static void read_without_buffer(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+
+	memset(e->store, 0x5a, 8 * PG);
+	memset(e->mem, 0xaa, 4 * PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 0, 1, 0, 0, 0),
+			NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 0, 2, 0, 3 * PG, 0),
+			NVME_SC_DATA_XFER_ERROR);
+	/* Three blocks: PRP2 = 0 is a list at page 0. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 0, 3, 0, 3 * PG, 0),
+			NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem, 0xaa, 4 * PG));
+	/* With buffers it reads. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 0, 2, 0, 3 * PG,
+				     7 * PG), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0x5a, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 7 * PG, 0x5a, PG));
+}
+
+/*
+ * The direction matters: the device may read a reserved RAM page (the
+ * block layer writes from the zero page) but never write one.
+ */
+static void reserved_pages_by_direction(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_dsm_range *r = (void *)(e->mem + 9 * PG);
+
+	e->reserved[5] = true;
+	memset(e->mem + 5 * PG, 0x77, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 4, 1, 0, 5 * PG, 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 4 * PG, 0x77, PG));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_compare, 4, 1, 0, 5 * PG,
+				     0), 0);
+	memset(e->store + 6 * PG, 0x11, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 6, 1, 0, 5 * PG, 0),
+			NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 5 * PG, 0x77, PG));
+
+	/* A DSM range list in reserved RAM is read; at page 0 it is not. */
+	e->reserved[9] = true;
+	r[0].slba = cpu_to_le64(4);
+	r[0].nlb = cpu_to_le32(1);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_dsm, 0, 1, NVME_DSMGMT_AD,
+				     9 * PG, 0), 0);
+	memset(e->mem + 8 * PG, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 4, 1, 0, 8 * PG, 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 8 * PG, 0, PG));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_dsm, 0, 1, NVME_DSMGMT_AD,
+				     0, 0), NVME_SC_DATA_XFER_ERROR);
+}
+
+/* Past the end: LBA Out of Range, nothing moved. */
+static void read_past_the_end(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, NS_BLOCKS, 1, 0,
+				     3 * PG, 0), DNR(NVME_SC_LBA_RANGE));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, U64_MAX, 2, 0,
+				     3 * PG, 0), DNR(NVME_SC_LBA_RANGE));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0xaa, PG));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, NS_BLOCKS - 1, 1, 0,
+				     3 * PG, 0), 0);
+}
+
+/* The flash backend takes its default policies from the registry. */
+static int admin_suite_init(struct kunit_suite *suite)
+{
+	return vflash_policies_init();
+}
+
+static void admin_suite_exit(struct kunit_suite *suite)
+{
+	vflash_policies_exit();
+}
+
+static struct kunit_case nvme_admin_cases[] = {
+	KUNIT_CASE(identify_without_buffer),
+	KUNIT_CASE(get_log_lengths),
+	KUNIT_CASE(features_and_reset),
+	KUNIT_CASE(create_queue_memory),
+	{}
+};
+
+static struct kunit_suite nvme_admin_suite = {
+	.name = "vflash-nvme-admin",
+	.suite_init = admin_suite_init,
+	.suite_exit = admin_suite_exit,
+	.init = admin_init,
+	.exit = admin_exit,
+	.test_cases = nvme_admin_cases,
+};
+
+static struct kunit_case nvme_io_cases[] = {
+	KUNIT_CASE(read_without_buffer),
+	KUNIT_CASE(reserved_pages_by_direction),
+	KUNIT_CASE(read_past_the_end),
+	{}
+};
+
+static struct kunit_suite nvme_io_suite = {
+	.name = "vflash-nvme-io",
+	.init = admin_init,
+	.exit = admin_exit,
+	.suite_init = admin_suite_init,
+	.suite_exit = admin_suite_exit,
+	.test_cases = nvme_io_cases,
+};
+
+kunit_test_suites(&nvme_admin_suite, &nvme_io_suite);
