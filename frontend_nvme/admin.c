@@ -324,6 +324,8 @@ static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	if (sc)
 		return sc;
 	if (cmd->common.opcode == nvme_admin_delete_sq) {
+		/* Its commands complete first, the unfetched ones aborted. */
+		vfn_sq_delete(c, qid);
 		c->sq[qid].live = false;
 		return 0;
 	}

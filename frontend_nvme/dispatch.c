@@ -17,7 +17,15 @@
  * Posting always happens under the CQ's lock, after checking that the CQ
  * is live and of the generation the command was fetched for: a CQ that
  * was deleted or reset in the meantime gets nothing, so no thread writes
- * to host memory the driver has taken back.
+ * to host memory the driver has taken back. Nor does any thread touch
+ * host memory while CC.EN or Bus Master Enable is clear
+ * (vfn_host_allows_dma()): fetch() checks before every command, long
+ * commands between steps, post() before every entry.
+ *
+ * A heap's owner holds its lock while it pops and posts a batch, so once
+ * another thread holds that lock no popped entry is on its way to a CQ:
+ * Delete I/O SQ relies on it to post everything of the SQ before its own
+ * completion. Lock order: heap lock, then a CQ lock.
  */
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -34,7 +42,6 @@
 #define IDLE_SLEEP_US		100
 #define IDLE_SLEEP_MAX_US	1000
 #define SLACK_NS		5000
-#define CQ_FULL_RETRY_NS	2000
 
 /* CAP: MQES 1023, CQR, TO 10 s, CSS NVM, MPSMIN = MPSMAX = 4 KiB. */
 #define CAP_LO		(VFN_MQES | BIT(16) | 0x14 << 24)
@@ -62,12 +69,9 @@ static bool heap_push(struct vfn_heap *h, const struct vfn_cmd *cmd)
 	return !i;
 }
 
-/* Remove the earliest entry. Caller holds h->lock. */
-static void heap_pop(struct vfn_heap *h)
+/* Restore the heap order below entry @i. Caller holds h->lock. */
+static void heap_sift_down(struct vfn_heap *h, u32 i)
 {
-	u32 i = 0;
-
-	h->cmd[0] = h->cmd[--h->nr];
 	for (;;) {
 		u32 l = 2 * i + 1, r = l + 1, m = i;
 
@@ -80,6 +84,13 @@ static void heap_pop(struct vfn_heap *h)
 		heap_swap(&h->cmd[i], &h->cmd[m]);
 		i = m;
 	}
+}
+
+/* Remove the earliest entry. Caller holds h->lock. */
+static void heap_pop(struct vfn_heap *h)
+{
+	h->cmd[0] = h->cmd[--h->nr];
+	heap_sift_down(h, 0);
 }
 
 static u32 *doorbell(struct vfn_ctrl *c, u32 qid, bool cq)
@@ -95,30 +106,48 @@ static struct vfn_heap *heap_of(struct vfn_ctrl *c, u16 cqid)
 }
 
 /*
- * Post one completion; false if its CQ is full (try again later). A
- * completion for a CQ deleted or reset since its command was fetched is
- * dropped.
+ * Post one completion. Return: true if done with it: posted, or dropped
+ * because its CQ was deleted or reset since its command was fetched;
+ * false if it must wait: its CQ is full or the host has turned DMA off.
+ * Then *@retry_ns says how long, the CQ's backoff, which doubles with
+ * every failure, so a CQ whose head never moves costs a poll per
+ * VFN_CQ_BACKOFF_MAX_NS, not a spinning thread.
  */
 static bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
-		 unsigned long *raise)
+		 unsigned long *raise, u64 *retry_ns)
 {
 	struct vfn_queue *cq = &c->cq[cmd->cqid];
 	struct nvme_completion e = cmd->cqe;
+	u64 *backoff = &c->cq_backoff_ns[cmd->cqid];
 	bool ok = true;
 
 	spin_lock(&c->cq_lock[cmd->cqid]);
 	if (cq->live && cq->gen == cmd->gen) {
 		e.sq_head = cpu_to_le16(READ_ONCE(c->sq[le16_to_cpu(e.sq_id)].head));
-		ok = vfn_cq_post(cq, READ_ONCE(*doorbell(c, cmd->cqid, true)),
+		ok = vfn_host_allows_dma(c) &&
+		     vfn_cq_post(cq, READ_ONCE(*doorbell(c, cmd->cqid, true)),
 				 &e, cmd->sc);
-		if (ok && cq->irq_enabled)
-			__set_bit(cmd->cqid, raise);
+		if (ok) {
+			*backoff = 0;
+			if (cq->irq_enabled)
+				__set_bit(cmd->cqid, raise);
+		} else {
+			*backoff = clamp_t(u64, 2 * *backoff,
+					   VFN_CQ_BACKOFF_MIN_NS,
+					   VFN_CQ_BACKOFF_MAX_NS);
+			*retry_ns = *backoff;
+		}
 	}
 	spin_unlock(&c->cq_lock[cmd->cqid]);
 	return ok;
 }
 
-static void raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
+/**
+ * vfn_raise_irqs() - raise the vectors of the CQs marked in @raise
+ * @c: the controller
+ * @raise: a bitmap of CQ ids, cleared on return
+ */
+void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
 {
 	u32 q;
 
@@ -127,16 +156,24 @@ static void raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
 	bitmap_zero(raise, VFN_MAX_IOQ + 1);
 }
 
-/*
- * Post the completions of @h due by @now. One that finds its CQ full is
- * retried a little later, unless @final (shutdown), when it is dropped.
- * Return: the due time of the earliest one left, or U64_MAX.
+/**
+ * vfn_drain() - post the completions of a heap that are due
+ * @c: the controller
+ * @h: the heap; the caller is its owner (or holds off its owner)
+ * @now: post what is due by then
+ * @final: drop instead of keeping what cannot be posted (shutdown)
+ * @raise: CQs owed an interrupt are marked here
+ *
+ * A completion that must wait (post()) goes back into the heap, due
+ * after its CQ's backoff.
+ *
+ * Return: the due time of the earliest completion left, or U64_MAX.
  */
-static u64 drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now,
-		 bool final, unsigned long *raise)
+u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
+	      unsigned long *raise)
 {
 	struct vfn_cmd batch[POST_BATCH];
-	u64 next;
+	u64 next, retry_ns;
 	u32 n, i;
 
 	do {
@@ -146,19 +183,16 @@ static u64 drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now,
 			batch[n++] = h->cmd[0];
 			heap_pop(h);
 		}
+		for (i = 0; i < n; i++) {
+			if (post(c, &batch[i], raise, &retry_ns) || final)
+				continue;
+			/* Room: popped above under the lock still held. */
+			batch[i].due_ns = now + retry_ns;
+			heap_push(h, &batch[i]);
+		}
 		next = h->nr ? h->cmd[0].due_ns : U64_MAX;
 		spin_unlock(&h->lock);
-		for (i = 0; i < n; i++) {
-			if (post(c, &batch[i], raise) || final)
-				continue;
-			/* Room: fetch() leaves POST_BATCH entries free. */
-			batch[i].due_ns = ktime_get_ns() + CQ_FULL_RETRY_NS;
-			spin_lock(&h->lock);
-			heap_push(h, &batch[i]);
-			spin_unlock(&h->lock);
-			next = min(next, batch[i].due_ns);
-		}
-	} while (n == POST_BATCH);
+	} while (n == POST_BATCH && next <= now);
 	return next;
 }
 
@@ -171,6 +205,7 @@ static void kill_queues(struct vfn_ctrl *c)
 		spin_lock(&c->cq_lock[q]);
 		c->cq[q].live = false;
 		c->cq[q].gen++;
+		c->cq_backoff_ns[q] = 0;
 		spin_unlock(&c->cq_lock[q]);
 		c->sq[q].live = false;
 	}
@@ -256,8 +291,8 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 		 */
 		abort_aers(c);
 		for (q = 0; q <= c->nr_workers; q++)
-			drain(c, &c->heap[q], U64_MAX, true, raise);
-		raise_irqs(c, raise);
+			vfn_drain(c, &c->heap[q], U64_MAX, true, raise);
+		vfn_raise_irqs(c, raise);
 		kill_queues(c);
 		c->shutdown = true;
 		vfn_set_reg32(c, NVME_REG_CSTS,
@@ -276,11 +311,16 @@ static void complete_later(struct vfn_ctrl *c, const struct vfn_cmd *rec)
 	spin_lock(&h->lock);
 	first = heap_push(h, rec);
 	spin_unlock(&h->lock);
-	if (first && h != &c->heap[0])
+	if (first && h != &c->heap[0] && h->task)
 		wake_up_process(h->task);
 }
 
-/* Fetch and execute up to a burst of one SQ's new commands. */
+/*
+ * Fetch and execute up to a burst of one SQ's new commands, each only
+ * while the host allows DMA. A command during which the host took it
+ * back (a long deallocation cut short) gets no completion: the queues
+ * are about to be reset, or stay frozen without Bus Master.
+ */
 static bool fetch(struct vfn_ctrl *c, u32 qid)
 {
 	struct vfn_queue *sq = &c->sq[qid];
@@ -290,8 +330,9 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
 	u32 done = 0;
 
 	n = min_t(u32, n, FETCH_BURST);
-	/* Leave room for a batch that drain() may have to put back. */
-	while (done < n && READ_ONCE(h->nr) < VFN_INFLIGHT - POST_BATCH) {
+	/* Leave room for the aborts of a Delete SQ on a full CQ. */
+	while (done < n && READ_ONCE(h->nr) < VFN_INFLIGHT - POST_BATCH &&
+	       vfn_host_allows_dma(c)) {
 		struct vfn_cmd rec = { .cqid = cqid, .gen = c->cq[cqid].gen };
 		struct nvme_command cmd;
 		u64 now = ktime_get_ns();
@@ -311,9 +352,73 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
 			if (rec.due_ns == U64_MAX)
 				continue;	/* held (AER) */
 		}
+		if (!vfn_host_allows_dma(c))
+			break;
 		complete_later(c, &rec);
 	}
 	return done;
+}
+
+/* Rebuild the heap order of all of @h. Caller holds h->lock. */
+static void heapify(struct vfn_heap *h)
+{
+	u32 i;
+
+	for (i = h->nr / 2; i-- > 0;)
+		heap_sift_down(h, i);
+}
+
+/**
+ * vfn_sq_delete() - complete everything of an I/O SQ about to be deleted
+ * @c: the controller; called by the dispatcher, before the Delete I/O SQ
+ *	command's own completion is queued
+ * @qid: the SQ, live
+ *
+ * Commands already executed are posted now, with their own status,
+ * instead of when the model says; commands submitted but not fetched are
+ * completed with Command Aborted due to SQ Deletion. Both reach the CQ
+ * before the Delete's completion reaches the admin CQ. One that cannot
+ * be posted now (the CQ full, DMA off) stays in its heap, due at once.
+ */
+void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
+{
+	struct vfn_queue *sq = &c->sq[qid];
+	struct vfn_heap *h = heap_of(c, sq->cqid);
+	struct vfn_cmd rec = {
+		.cqid = sq->cqid, .gen = c->cq[sq->cqid].gen,
+		.sc = NVME_SC_ABORT_QUEUE,
+	};
+	u32 n = vfn_sq_avail(sq, READ_ONCE(*doorbell(c, qid, false)));
+	u64 retry_ns;
+	u32 i, kept;
+
+	rec.cqe.sq_id = cpu_to_le16(qid);
+	/* Holding the lock, no popped batch of the owner is in flight. */
+	spin_lock(&h->lock);
+	for (i = 0, kept = 0; i < h->nr; i++) {
+		struct vfn_cmd *e = &h->cmd[i];
+
+		if (le16_to_cpu(e->cqe.sq_id) != qid ||
+		    !post(c, e, c->raise, &retry_ns)) {
+			if (le16_to_cpu(e->cqe.sq_id) == qid)
+				e->due_ns = 0;
+			h->cmd[kept++] = *e;
+		}
+	}
+	h->nr = kept;
+	heapify(h);
+	while (n-- && vfn_host_allows_dma(c)) {
+		const struct nvme_command *cmd =
+			(struct nvme_command *)sq->kva + sq->head;
+
+		dma_rmb();
+		rec.cqe.command_id = READ_ONCE(cmd->common.command_id);
+		WRITE_ONCE(sq->head, vfn_ring_next(sq->head, sq->size));
+		if (!post(c, &rec, c->raise, &retry_ns) &&
+		    h->nr < VFN_INFLIGHT)
+			heap_push(h, &rec);
+	}
+	spin_unlock(&h->lock);
 }
 
 /* Sleep until @until_ns (CLOCK_MONOTONIC), unless woken earlier. */
@@ -326,27 +431,43 @@ static void sleep_until(u64 until_ns)
 	__set_current_state(TASK_RUNNING);
 }
 
+/**
+ * vfn_dispatch_once() - one pass of the dispatcher, without sleeping
+ * @c: the controller
+ * @next: set to the due time of its earliest own completion, or U64_MAX
+ *
+ * Acts on CC, then fetches from every live SQ (re-checking CC and Bus
+ * Master before every command), posts the admin completions due and
+ * raises their interrupts.
+ *
+ * Return: true if any command was fetched.
+ */
+bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
+{
+	bool busy = false;
+	u32 q;
+
+	if (handle_cc(c, c->raise)) {
+		for (q = 0; q <= VFN_MAX_IOQ; q++)
+			if (c->sq[q].live)
+				busy |= fetch(c, q);
+	}
+	*next = vfn_drain(c, &c->heap[0], ktime_get_ns(), false, c->raise);
+	vfn_raise_irqs(c, c->raise);
+	return busy;
+}
+
 static int dispatch_fn(void *data)
 {
 	struct vfn_ctrl *c = data;
-	DECLARE_BITMAP(raise, VFN_MAX_IOQ + 1);
-	u32 q, idle_us = IDLE_SLEEP_US;
+	u32 idle_us = IDLE_SLEEP_US;
 
-	bitmap_zero(raise, VFN_MAX_IOQ + 1);
 	c->last_busy_ns = ktime_get_ns();
 	while (!kthread_should_stop()) {
-		bool busy = false;
 		u64 now, next;
+		bool busy = vfn_dispatch_once(c, &next);
 
-		if (handle_cc(c, raise)) {
-			for (q = 0; q <= VFN_MAX_IOQ; q++)
-				if (c->sq[q].live)
-					busy |= fetch(c, q);
-		}
 		now = ktime_get_ns();
-		next = drain(c, &c->heap[0], now, false, raise);
-		raise_irqs(c, raise);
-
 		if (busy) {
 			c->last_busy_ns = now;
 			idle_us = IDLE_SLEEP_US;
@@ -374,11 +495,11 @@ static int worker_fn(void *data)
 
 	bitmap_zero(raise, VFN_MAX_IOQ + 1);
 	while (!kthread_should_stop()) {
-		u64 next = drain(c, h, ktime_get_ns(), false, raise);
+		u64 next = vfn_drain(c, h, ktime_get_ns(), false, raise);
 		u64 now;
 		ktime_t until;
 
-		raise_irqs(c, raise);
+		vfn_raise_irqs(c, raise);
 		now = ktime_get_ns();
 		if (next <= now + c->spin_ns) {
 			if (next > now)
@@ -450,6 +571,18 @@ static void stop_threads(struct vfn_ctrl *c)
 }
 
 /**
+ * vfn_dispatch_init() - the registers and queues of a controller at reset
+ * @c: the controller, BAR0 and heaps set up
+ */
+void vfn_dispatch_init(struct vfn_ctrl *c)
+{
+	vfn_set_reg32(c, NVME_REG_CAP, CAP_LO);
+	vfn_set_reg32(c, NVME_REG_CAP + 4, CAP_HI);
+	vfn_set_reg32(c, NVME_REG_VS, VS_1_4);
+	reset(c);
+}
+
+/**
  * vfn_dispatch_start() - initialise the registers, start the threads
  * @c: the controller, BAR0, heaps, nr_workers and cpus set up
  *
@@ -460,10 +593,7 @@ int vfn_dispatch_start(struct vfn_ctrl *c)
 	struct task_struct *t;
 	int k;
 
-	vfn_set_reg32(c, NVME_REG_CAP, CAP_LO);
-	vfn_set_reg32(c, NVME_REG_CAP + 4, CAP_HI);
-	vfn_set_reg32(c, NVME_REG_VS, VS_1_4);
-	reset(c);
+	vfn_dispatch_init(c);
 	/* Workers first: the dispatcher wakes them. */
 	for (k = c->nr_workers; k >= 0; k--) {
 		t = vfn_thread_start(c, k ? worker_fn : dispatch_fn,

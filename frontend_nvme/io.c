@@ -9,6 +9,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "backend_flash/flash.h"
@@ -16,6 +17,18 @@
 #include "frontend_nvme/nvme.h"
 
 enum move { TO_HOST, FROM_HOST, COMPARE };
+
+/* Zeroing checks the host's CC and Bus Master every 2 MiB. */
+#define ZERO_STEP_PAGES		512
+
+/* A command abandoned because the host took DMA back while it ran. */
+#define SC_ABANDONED		NVME_SC_ABORT_REQ
+
+/* A block range [start, end), as Dataset Management ranges are merged. */
+struct vfn_blocks {
+	u64 start;
+	u64 end;
+};
 
 /*
  * Walk the mapped host buffer and the device's bytes from @pos side by
@@ -52,8 +65,12 @@ static bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
 	return true;
 }
 
-/* Zero the device's bytes [pos, pos + len). */
-static void zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
+/*
+ * Zero the device's bytes [pos, pos + len), in steps of ZERO_STEP_PAGES
+ * with a look at CC and Bus Master between them. Return: false if the
+ * host turned DMA off meanwhile (the command is to be abandoned).
+ */
+static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
 {
 	u64 n_pages = 0;
 
@@ -66,9 +83,13 @@ static void zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
 		memset(dev + in, 0, n);
 		pos += n;
 		len -= n;
-		if (!(++n_pages % 512))
+		if (!(++n_pages % ZERO_STEP_PAGES)) {
+			if (!vfn_host_allows_dma(c))
+				return false;
 			cond_resched();
+		}
 	}
+	return true;
 }
 
 static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
@@ -111,12 +132,15 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
  * backend forgets the pages the range covers wholly (a partly covered
  * page keeps its other blocks' data).
  */
-static u64 deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r, u64 now)
+static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		       u64 now, u64 *due_ns)
 {
-	zero_bytes(c, r->pos_bytes, r->len_bytes);
-	if (!r->nr_full)
-		return now;
-	return submit(c, VFLASH_IO_TRIM, r->full_lpn, r->nr_full, now);
+	if (!zero_bytes(c, r->pos_bytes, r->len_bytes))
+		return false;
+	if (r->nr_full)
+		*due_ns = max(*due_ns, submit(c, VFLASH_IO_TRIM, r->full_lpn,
+					      r->nr_full, now));
+	return true;
 }
 
 static u16 write_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r,
@@ -125,12 +149,14 @@ static u16 write_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	u64 last;
 
 	if (!r->deallocate) {
-		zero_bytes(c, r->pos_bytes, r->len_bytes);
+		if (!zero_bytes(c, r->pos_bytes, r->len_bytes))
+			return SC_ABANDONED;
 		out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn, r->nr_lpages,
 				     now);
 		return 0;
 	}
-	out->due_ns = deallocate(c, r, now);
+	if (!deallocate(c, r, now, &out->due_ns))
+		return SC_ABANDONED;
 	/* Partly covered pages, at most one at each end, are rewritten. */
 	if (r->lpn < r->full_lpn || !r->nr_full)
 		out->due_ns = max(out->due_ns,
@@ -142,14 +168,32 @@ static u16 write_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	return 0;
 }
 
+/* Order block ranges by start, for merging. */
+static int range_cmp(const void *a, const void *b)
+{
+	const struct vfn_blocks *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Dataset Management, Deallocate. The ranges are checked, then sorted
+ * and merged, so that overlapping or repeated ranges (256 copies of the
+ * whole namespace, say) zero each block once: a command costs at most one
+ * pass over the namespace.
+ */
 static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	       const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
 {
 	struct nvme_dsm_range *range = c->ident;
+	struct vfn_blocks *blk = c->ident;
 	struct vfn_io_req one;
-	u32 i;
+	u32 i, nr = 0;
 	u16 sc;
 
+	BUILD_BUG_ON(sizeof(*blk) != sizeof(*range));
 	if (!r->deallocate)
 		return 0;	/* hints only */
 	sc = vfn_map_data(c, cmd, r->nr_ranges * sizeof(*range));
@@ -158,19 +202,26 @@ static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	vfn_buf_copy(&c->buf, range, false);
 	/* Check every range before acting on any. */
 	for (i = 0; i < r->nr_ranges; i++) {
-		if (!le32_to_cpu(range[i].nlb))
+		u64 slba = le64_to_cpu(range[i].slba);
+		u32 nlb = le32_to_cpu(range[i].nlb);
+
+		if (!nlb)
 			continue;
-		sc = vfn_lba_range(&c->ns, le64_to_cpu(range[i].slba),
-				   le32_to_cpu(range[i].nlb), &one);
+		sc = vfn_lba_range(&c->ns, slba, nlb, &one);
 		if (sc)
 			return sc;
+		/* In place: entry nr <= i was read already. */
+		blk[nr++] = (struct vfn_blocks) { slba, slba + nlb };
 	}
-	for (i = 0; i < r->nr_ranges; i++) {
-		if (!le32_to_cpu(range[i].nlb))
-			continue;
-		vfn_lba_range(&c->ns, le64_to_cpu(range[i].slba),
-			      le32_to_cpu(range[i].nlb), &one);
-		out->due_ns = max(out->due_ns, deallocate(c, &one, now));
+	sort(blk, nr, sizeof(*blk), range_cmp, NULL);
+	for (i = 0; i < nr;) {
+		u64 start = blk[i].start, end = blk[i].end;
+
+		for (i++; i < nr && blk[i].start <= end; i++)
+			end = max(end, blk[i].end);
+		vfn_lba_range(&c->ns, start, end - start, &one);
+		if (!deallocate(c, &one, now, &out->due_ns))
+			return SC_ABANDONED;
 	}
 	return 0;
 }

@@ -10,6 +10,8 @@
 #define VFLASH_NVME_H
 
 #include <linux/cpumask.h>
+#include <linux/irqdomain.h>
+#include <linux/notifier.h>
 #include <linux/nvme.h>
 #include <linux/pci.h>
 #include <linux/spinlock.h>
@@ -112,6 +114,14 @@ struct vfn_heap {
  * @ident: scratch page for Identify and log data
  * @buf: the current command's mapped host buffer
  * @ctrl_id: instance number, for serial and NQN
+ * @pci_nb: watches the PCI bus for our function being (re)added
+ * @msi_domain: the PCI-MSI interrupt domain of our function
+ * @hwirq_base: its hardware interrupt number for MSI-X entry 0 there
+ * @raise: dispatcher only: CQs whose vector it owes an interrupt
+ * @cq_backoff_ns: under the matching @cq_lock: how long a completion
+ *	that found the CQ full (or the host's DMA off) waits before the
+ *	next try; doubles per failure up to VFN_CQ_BACKOFF_MAX_NS, 0 after
+ *	a success
  */
 struct vfn_ctrl {
 	struct vflash_dev *vdev;
@@ -153,7 +163,15 @@ struct vfn_ctrl {
 	void *ident;
 	struct vfn_buf buf;
 	int ctrl_id;
+	struct notifier_block pci_nb;
+	struct irq_domain *msi_domain;
+	irq_hw_number_t hwirq_base;
+	DECLARE_BITMAP(raise, VFN_MAX_IOQ + 1);
+	u64 cq_backoff_ns[VFN_MAX_IOQ + 1];
 };
+
+#define VFN_CQ_BACKOFF_MIN_NS	2000
+#define VFN_CQ_BACKOFF_MAX_NS	1000000
 
 static inline u32 vfn_reg32(struct vfn_ctrl *c, u32 off)
 {
@@ -168,6 +186,23 @@ static inline void vfn_set_reg32(struct vfn_ctrl *c, u32 off, u32 val)
 static inline u64 vfn_reg64(struct vfn_ctrl *c, u32 off)
 {
 	return vfn_reg32(c, off) | (u64)vfn_reg32(c, off + 4) << 32;
+}
+
+/**
+ * vfn_host_allows_dma() - may the device touch host memory now?
+ * @c: the controller
+ *
+ * True while the host has the controller enabled (CC.EN) and lets the
+ * function master the bus (Bus Master Enable in the config space). Once
+ * either is cleared the host may take back every queue and buffer, so no
+ * thread fetches, moves data or posts a completion; long operations check
+ * this between steps. A config byte is written whole under cfg_lock, so
+ * one READ_ONCE of it needs no lock.
+ */
+static inline bool vfn_host_allows_dma(struct vfn_ctrl *c)
+{
+	return (vfn_reg32(c, NVME_REG_CC) & NVME_CC_ENABLE) &&
+	       (READ_ONCE(c->cfg[PCI_COMMAND]) & PCI_COMMAND_MASTER);
 }
 
 /* pci.c */
@@ -195,6 +230,12 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 /* dispatch.c */
 int vfn_dispatch_start(struct vfn_ctrl *c);
 void vfn_dispatch_stop(struct vfn_ctrl *c);
+void vfn_dispatch_init(struct vfn_ctrl *c);
+bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next);
+u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
+	      unsigned long *raise);
+void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise);
+void vfn_sq_delete(struct vfn_ctrl *c, u16 qid);
 
 /* frontend.c */
 int vflash_nvme_register(void);

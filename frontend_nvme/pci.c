@@ -161,27 +161,65 @@ static struct pci_ops vfn_pci_ops = {
  * @c: the controller
  * @vector: the vector the host gave the queue
  *
- * Process context only. Does nothing while MSI-X is off or masked (the
- * host polls or times out then, as with real hardware that lost one).
+ * Process context only. Does nothing while Bus Master or MSI-X is off,
+ * the function or the vector is masked, or the vector has no interrupt
+ * (the host polls or times out then, as with real hardware that lost
+ * one). The Linux interrupt comes from the x86 PCI-MSI domain's reverse
+ * map, which outlives every driver, not from pci_irq_vector(), whose MSI
+ * data the driver's unbind frees under us (devres). The gate is read
+ * under @c->cfg_lock; the interrupt is injected after it is dropped (the
+ * PCI core calls our config accessors under pci_lock, and interrupt
+ * descriptor locks must not nest inside them), under RCU, which keeps the
+ * descriptor of an interrupt being freed meanwhile valid. A config write
+ * that closes the gate can thus overtake at most one injection already
+ * past it, as a real device's posted MSI can; none starts after it.
  */
 void vfn_raise_irq(struct vfn_ctrl *c, u16 vector)
 {
-	u32 ctl, vctrl;
-	int irq;
+	unsigned long flags;
+	unsigned int irq;
+	u32 ctl, cmd, vctrl;
+	bool open;
 
-	raw_spin_lock_irq(&c->cfg_lock);
-	ctl = cfg_get(c->cfg, CAP_MSIX + PCI_MSIX_FLAGS, 2);
-	raw_spin_unlock_irq(&c->cfg_lock);
-	if (!(ctl & PCI_MSIX_FLAGS_ENABLE) || (ctl & PCI_MSIX_FLAGS_MASKALL) ||
-	    vector >= VFN_NR_VEC)
+	if (vector >= VFN_NR_VEC || !c->msi_domain)
 		return;
+	raw_spin_lock_irqsave(&c->cfg_lock, flags);
+	ctl = cfg_get(c->cfg, CAP_MSIX + PCI_MSIX_FLAGS, 2);
+	cmd = cfg_get(c->cfg, PCI_COMMAND, 2);
+	raw_spin_unlock_irqrestore(&c->cfg_lock, flags);
 	vctrl = vfn_reg32(c, VFN_MSIX_TBL_OFF + vector * PCI_MSIX_ENTRY_SIZE +
 			  PCI_MSIX_ENTRY_VECTOR_CTRL);
-	if (vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT)
+	open = (cmd & PCI_COMMAND_MASTER) && (ctl & PCI_MSIX_FLAGS_ENABLE) &&
+	       !(ctl & PCI_MSIX_FLAGS_MASKALL) &&
+	       !(vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT);
+	if (!open)
 		return;
-	irq = pci_irq_vector(c->pdev, vector);
-	if (irq > 0)
+	rcu_read_lock();
+	irq = irq_find_mapping(c->msi_domain, c->hwirq_base | vector);
+	if (irq)
 		irq_inject_interrupt(irq);
+	rcu_read_unlock();
+}
+
+/*
+ * Our function as the PCI core adds it, at attach and again at every
+ * rescan after a remove: BAR0 is RAM, so keep the driver's
+ * pci_request_mem_regions() from claiming it (it would collide with
+ * System RAM) and the rescan's resource assignment from moving it (to an
+ * address where nothing answers), while pci_resource_start() still tells
+ * the driver where to ioremap.
+ */
+static int vfn_pci_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct vfn_ctrl *c = container_of(nb, struct vfn_ctrl, pci_nb);
+	struct pci_dev *pdev = to_pci_dev(data);
+
+	if (action != BUS_NOTIFY_ADD_DEVICE || pdev->bus->sysdata != &c->sysdata)
+		return NOTIFY_DONE;
+	pdev->resource[0].flags &= ~IORESOURCE_MEM;
+	pdev->resource[0].flags |= IORESOURCE_PCI_FIXED;
+	return NOTIFY_OK;
 }
 
 /* A domain number above every existing one and above 0xffff. */
@@ -269,6 +307,12 @@ int vfn_pci_create(struct vfn_ctrl *c)
 	const char *why;
 	int ret;
 
+	c->pci_nb.notifier_call = vfn_pci_notify;
+	ret = bus_register_notifier(&pci_bus_type, &c->pci_nb);
+	if (ret) {
+		pr_err("frontend=nvme: cannot watch the PCI bus (%d)\n", ret);
+		return ret;
+	}
 	pci_lock_rescan_remove();
 	c->sysdata.domain = free_domain();
 	c->sysdata.node = NUMA_NO_NODE;
@@ -285,12 +329,10 @@ int vfn_pci_create(struct vfn_ctrl *c)
 		ret = -ENODEV;
 		goto err_bus;
 	}
-	/*
-	 * BAR0 is RAM: keep the driver's pci_request_mem_regions() from
-	 * claiming it (it would collide with System RAM) while
-	 * pci_resource_start() still tells it where to ioremap.
-	 */
-	c->pdev->resource[0].flags &= ~IORESOURCE_MEM;
+	/* Interrupts: see vfn_raise_irq(); the numbers survive a rescan. */
+	c->hwirq_base = (irq_hw_number_t)pci_dev_id(c->pdev) << 11 |
+			(irq_hw_number_t)(c->sysdata.domain & 0xffffffff) << 27;
+	c->msi_domain = dev_get_msi_domain(&c->pdev->dev);
 	pci_bus_add_devices(c->bus);
 	pci_unlock_rescan_remove();
 	return 0;
@@ -304,6 +346,7 @@ err_bus:
 		c->bus = NULL;
 	}
 	pci_unlock_rescan_remove();
+	bus_unregister_notifier(&pci_bus_type, &c->pci_nb);
 	return ret;
 }
 
@@ -332,4 +375,5 @@ void vfn_pci_remove(struct vfn_ctrl *c)
 	pci_remove_root_bus(c->bus);
 	c->bus = NULL;
 	pci_unlock_rescan_remove();
+	bus_unregister_notifier(&pci_bus_type, &c->pci_nb);
 }

@@ -1,0 +1,243 @@
+# SPDX-License-Identifier: GPL-2.0
+# frontend=nvme: the controller's lifecycle under the host's hand:
+# controller reset and PCI remove + rescan during fio with verify, a
+# controller disable during a whole-device Dataset Management, Bus Master
+# cleared through the config space, driver unbind and bind.
+# vmtest-mem: 2G
+# vmtest-timeout: 180
+
+DEV=/dev/nvme0n1
+CTRL=/sys/class/nvme/nvme0
+# Bounds on how long a step may take before it counts as hung are three
+# times longer under the debug kernel (KASAN, lockdep).
+SLOW=1
+if debug_kernel; then
+	SLOW=3
+fi
+
+# bdf: the PCI address of our function, from the controller's device link
+bdf() {
+	basename "$(readlink -f $CTRL/device)"
+}
+
+# wait_live SECONDS: the controller is live and its namespace readable
+# within SECONDS (the driver waits CAP.TO, 10 s, before giving up on a
+# controller that does not become ready)
+wait_live() {
+	local n=0 max=$(($1 * 10 * SLOW))
+
+	while [ $n -lt $max ]; do
+		if [ "$(cat $CTRL/state 2>/dev/null)" = live ] && [ -b $DEV ] &&
+			dd if=$DEV of=/dev/null bs=4096 count=1 iflag=direct 2>/dev/null; then
+			echo "live after $((n * 100)) ms"
+			return 0
+		fi
+		sleep 0.1
+		n=$((n + 1))
+	done
+	fail "controller not live within $(($1 * SLOW)) s (state: $(cat $CTRL/state 2>/dev/null || echo gone))"
+}
+
+# fio_job RW OFFSET SIZE [ARGS...]: crc32c-tagged I/O of SIZE at OFFSET;
+# the same job with --verify_only checks what the first one wrote (never
+# a regular file in place of a device that went away)
+fio_job() {
+	local rw=$1 off=$2 size=$3
+	shift 3
+	fio --name=job --filename=$DEV --ioengine=libaio --direct=1 --rw="$rw" \
+		--bs=4k --iodepth=16 --offset="$off" --size="$size" \
+		--randseed=1234 --verify=crc32c --verify_fatal=1 \
+		--allow_file_create=0 \
+		--output-format=terse "$@"
+}
+
+# reset_ctrl SECONDS: the driver's reset (CC.EN 1 -> 0 -> 1, queues
+# deleted and re-created, I/O requeued) through sysfs, which returns when
+# the controller is live again: it must, within SECONDS
+reset_ctrl() {
+	local pid n=0
+
+	echo 1 >$CTRL/reset_controller &
+	pid=$!
+	while kill -0 $pid 2>/dev/null && [ $n -lt $(($1 * 10 * SLOW)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -0 $pid 2>/dev/null && fail "reset still running after $(($1 * SLOW)) s"
+	wait $pid || fail "reset_controller failed"
+	wait_live 1
+}
+
+# Resets in the middle of a verified random write by two jobs at queue
+# depth 32 each: the controller is back within a few seconds every time,
+# fio finishes without an error, and every block it wrote verifies.
+test_reset_during_fio() {
+	local pid i
+
+	load frontend=nvme size=128M
+	wait_for $DEV
+	fio_job randwrite 0 16M --do_verify=0 --numjobs=2 \
+		--offset_increment=16M --iodepth=32 >/tmp/fio.out 2>&1 &
+	pid=$!
+	for i in 1 2 3 4; do
+		sleep 0.4
+		echo "reset $i"
+		reset_ctrl 5
+	done
+	wait $pid || { cat /tmp/fio.out; fail "fio across resets"; }
+	fio_job randwrite 0 16M --verify_only --numjobs=2 \
+		--offset_increment=16M >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "verify after resets"; }
+	unload
+	expect_gone
+}
+
+# PCI remove while fio writes, then rescan: the function comes back
+# with the same BAR, the driver binds and brings the controller up
+# within a few seconds, what was written and acknowledged before the
+# remove verifies, new I/O verifies, and the module unloads cleanly.
+test_remove_rescan_during_fio() {
+	local pid b
+
+	load frontend=nvme size=128M
+	wait_for $DEV
+	fio_job write 0 8M --do_verify=0 >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio before remove"; }
+	b=$(bdf)
+	fio_job randwrite 32M 32M --do_verify=0 --time_based --runtime=30 \
+		>/tmp/fio2.out 2>&1 &
+	pid=$!
+	sleep 1
+	echo 1 >/sys/bus/pci/devices/"$b"/remove
+	# fio fails once its device is gone: that is expected.
+	wait $pid && fail "fio survived the removal of its device"
+	[ ! -e /sys/bus/pci/devices/"$b" ] || fail "$b still there after remove"
+	echo 1 >/sys/bus/pci/rescan
+	wait_for /sys/bus/pci/devices/"$b"
+	wait_live 5
+	grep -q "$b" /proc/iomem && fail "BAR0 claimed after rescan"
+	fio_job write 0 8M --verify_only >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "data written before the remove"; }
+	fio_job randwrite 64M 8M >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio after rescan"; }
+	# Twice more, idle: each rescan finds the function as the first did.
+	for i in 1 2; do
+		echo 1 >/sys/bus/pci/devices/"$b"/remove
+		echo 1 >/sys/bus/pci/rescan
+		wait_live 5
+	done
+	fio_job write 0 8M --verify_only >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "data after three rescans"; }
+	unload
+	expect_gone
+}
+
+# The host disables the controller while one CPU's Dataset Management
+# deallocates the whole namespace 256 times over and another CPU reads:
+# vflash acknowledges the disable (CSTS.RDY = 0) well within CAP.TO, so
+# the driver's reset succeeds instead of giving the controller up; the
+# read completes or is retried, never lost.
+test_disable_during_dsm() {
+	local blocks slbs nlbs i pid_dsm pid_rd
+
+	load frontend=nvme size=512M
+	wait_for $DEV
+	blocks=$(($(cat /sys/block/nvme0n1/size) / 8))
+	fio_job write 0 8M --do_verify=0 >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio before DSM"; }
+	slbs=0
+	nlbs=$blocks
+	for i in $(seq 2 256); do
+		slbs="$slbs,0"
+		nlbs="$nlbs,$blocks"
+	done
+	echo "256 ranges of $blocks blocks"
+	taskset 1 nvme dsm $DEV --namespace-id=1 --ad --slbs=$slbs \
+		--blocks=$nlbs >/tmp/dsm.out 2>&1 &
+	pid_dsm=$!
+	taskset 2 dd if=$DEV of=/dev/null bs=64k count=2000 iflag=direct \
+		2>/dev/null &
+	pid_rd=$!
+	sleep 0.2
+	reset_ctrl 8
+	wait $pid_rd || echo "read ended with an error (cancelled by the reset)"
+	wait $pid_dsm || echo "dsm: $(cat /tmp/dsm.out)"
+	dmesg | grep -q "Device not ready" && fail "the driver gave up on the disable"
+	fio_job randwrite 16M 8M >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio after the disable"; }
+	unload
+	expect_gone
+}
+
+# cfg_byte OFFSET [VALUE]: read (or write) one byte of our config space
+# through sysfs, as setpci would
+cfg_byte() {
+	local f=/sys/bus/pci/devices/$(bdf)/config
+
+	if [ $# -eq 1 ]; then
+		dd if="$f" bs=1 skip="$1" count=1 2>/dev/null | od -An -tu1 | tr -d ' '
+	else
+		printf "\\$(printf %03o "$2")" | dd of="$f" bs=1 seek="$1" \
+			count=1 conv=notrunc 2>/dev/null
+	fi
+}
+
+# Bus Master Enable cleared in the config space: no command is fetched
+# and no completion posted while it is off (a read stays outstanding);
+# set again, the controller goes on where it stopped.
+test_bus_master_off() {
+	local cmd pid
+
+	load frontend=nvme size=64M
+	wait_for $DEV
+	fio_job write 0 4M --do_verify=0 >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio before"; }
+	dmesg -c >/dev/null
+	cmd=$(cfg_byte 4)
+	expect_eq $((cmd & 4)) 4 "Bus Master after probe"
+	cfg_byte 4 $((cmd & ~4))
+	expect_eq "$(cfg_byte 4)" $((cmd & ~4)) "command register"
+	dd if=$DEV of=/tmp/blk bs=4096 count=1 iflag=direct 2>/dev/null &
+	pid=$!
+	sleep 1
+	kill -0 $pid 2>/dev/null || fail "a read completed with Bus Master off"
+	cfg_byte 4 "$cmd"
+	wait $pid || fail "the read after Bus Master came back"
+	fio_job write 0 4M --verify_only >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "verify after Bus Master off and on"; }
+	unload
+	expect_gone
+}
+
+# The nvme driver unbinds (freeing its MSI-X vectors and their devres
+# data) and binds again, between and during reads: interrupts keep
+# working for each new binding and nothing is raised on freed vectors.
+test_unbind_bind() {
+	local b i pid
+
+	load frontend=nvme size=64M
+	wait_for $DEV
+	b=$(bdf)
+	fio_job write 0 4M --do_verify=0 >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio before"; }
+	for i in 1 2 3 4; do
+		dd if=$DEV of=/dev/null bs=4k count=100000 iflag=direct \
+			2>/dev/null &
+		pid=$!
+		sleep 0.3
+		echo "$b" >/sys/bus/pci/drivers/nvme/unbind
+		wait $pid || true
+		echo "$b" >/sys/bus/pci/drivers/nvme/bind
+		wait_live 5
+	done
+	fio_job write 0 4M --verify_only >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "verify after unbind and bind"; }
+	unload
+	expect_gone
+}
+
+run_test reset_during_fio test_reset_during_fio
+run_test remove_rescan_during_fio test_remove_rescan_during_fio
+run_test disable_during_dsm test_disable_during_dsm
+run_test bus_master_off test_bus_master_off
+run_test unbind_bind test_unbind_bind
