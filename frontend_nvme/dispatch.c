@@ -227,6 +227,7 @@ static void reset(struct vfn_ctrl *c)
 	}
 	c->granted_ioq = 0;
 	c->nr_aer = 0;
+	vfn_admin_reset(c);
 	c->enabled = false;
 	c->shutdown = false;
 	vfn_set_reg32(c, NVME_REG_CSTS, 0);

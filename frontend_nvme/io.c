@@ -111,7 +111,8 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		move_data(c, r->pos_bytes, FROM_HOST);
 		out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn, r->nr_lpages,
 				     now);
-		if (r->fua)
+		/* Write-through when the host turned the write cache off. */
+		if (r->fua || !READ_ONCE(c->wce))
 			out->due_ns = max(out->due_ns,
 					  submit(c, VFLASH_IO_FLUSH, 0, 0, now));
 		return 0;

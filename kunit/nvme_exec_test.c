@@ -394,6 +394,39 @@ static void reserved_pages_by_direction(struct kunit *test)
 				     0, 0), NVME_SC_DATA_XFER_ERROR);
 }
 
+/* The due time of a one-block Write at @slba from host page 3. */
+static u64 write_due(struct kunit *test, u64 slba)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+	struct vfn_cmd out = { };
+
+	cmd.rw.opcode = nvme_cmd_write;
+	cmd.rw.nsid = cpu_to_le32(1);
+	cmd.rw.slba = cpu_to_le64(slba);
+	cmd.common.dptr.prp1 = cpu_to_le64(3 * PG);
+	vfn_io(e->c, &cmd, &out, 0);
+	KUNIT_EXPECT_EQ(test, out.sc, 0);
+	return out.due_ns;
+}
+
+/*
+ * Regression: with the volatile write cache on (the default), a write
+ * completes once it is in the device's write buffer, before its program;
+ * turned off (Set Features 06h), every write is written through, as with
+ * FUA: it completes only once programmed. The write cache setting was
+ * stored and reported but writes ignored it.
+ */
+static void write_cache_off_writes_through(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+
+	e->c->wce = true;
+	KUNIT_EXPECT_LT(test, write_due(test, 0), prof.prog_ns);
+	e->c->wce = false;
+	KUNIT_EXPECT_GE(test, write_due(test, 8), prof.prog_ns);
+}
+
 /* Past the end: LBA Out of Range, nothing moved. */
 static void read_past_the_end(struct kunit *test)
 {
@@ -441,6 +474,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(read_without_buffer),
 	KUNIT_CASE(reserved_pages_by_direction),
 	KUNIT_CASE(read_past_the_end),
+	KUNIT_CASE(write_cache_off_writes_through),
 	{}
 };
 
