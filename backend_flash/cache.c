@@ -178,6 +178,15 @@ int vflash_cache_wait_until(u64 deadline_ns, u64 spin_ns)
 	return 0;
 }
 
+static void vc_probe(struct vflash_cache *c, enum vflash_cache_probe where,
+		     u64 lpn)
+{
+	const struct vflash_cache_host *h = c->p.host;
+
+	if (h && h->probe)
+		h->probe(c->p.priv, where, lpn);
+}
+
 static int vc_wait(struct vflash_cache *c, u64 deadline_ns)
 {
 	const struct vflash_cache_host *h = c->p.host;
@@ -380,6 +389,7 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		case VFLASH_PAGE_RESIDENT:
 			break;
 		}
+		vc_probe(c, VFLASH_PROBE_GET_WORD, lpn);
 		s = &c->slots[slot];
 		gen = READ_ONCE(s->gen);
 		/* Pairs with the release in vc_fill(). */
