@@ -162,6 +162,10 @@ int vflash_cache_wait_until(u64 deadline_ns, u64 spin_ns)
 {
 	u64 now = ktime_get_ns();
 
+	/* An unset deadline (U64_MAX) is a caller's bug: never wait on it. */
+	if (WARN_ON_ONCE(deadline_ns > KTIME_MAX))
+		return 0;
+
 	while (now + spin_ns < deadline_ns) {
 		ktime_t wake = ns_to_ktime(deadline_ns - spin_ns);
 
@@ -172,6 +176,8 @@ int vflash_cache_wait_until(u64 deadline_ns, u64 spin_ns)
 		now = ktime_get_ns();
 	}
 	while (now < deadline_ns) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
 		cpu_relax();
 		now = ktime_get_ns();
 	}
@@ -247,7 +253,11 @@ static void vc_young_push(struct vflash_cache *c, u32 slot)
 	spin_unlock(&c->policy_lock);
 }
 
-/* Claim a free slot for @lpn, from the pool or by evicting, if allowed. */
+/*
+ * Claim a free slot, from the pool or by evicting, if allowed; VC_NO_SLOT
+ * if the pool is empty and eviction not allowed, or a fatal signal is
+ * pending while nothing is evictable.
+ */
 static u32 vc_claim_slot(struct vflash_cache *c, bool may_evict)
 {
 	const struct vflash_cache_host *h = c->p.host;
@@ -261,36 +271,74 @@ static u32 vc_claim_slot(struct vflash_cache *c, bool may_evict)
 			return slot;
 		/*
 		 * Empty pool: evict one page ourselves. If nothing is
-		 * evictable, every other slot is in transit: let it land.
+		 * evictable, every other slot is in transit: let it land,
+		 * unless we are being killed.
 		 */
-		if (!vflash_cache_evict_one(c))
+		if (!vflash_cache_evict_one(c)) {
+			if (fatal_signal_pending(current))
+				return VC_NO_SLOT;
 			cond_resched();
+		}
 	}
 	if (READ_ONCE(c->nr_free) < c->free_low && h && h->kick)
 		h->kick(c->p.priv);
 	return slot;
 }
 
+/* A prefetched slot enters the eviction policy at once. */
+static void vc_policy_insert(struct vflash_cache *c, u32 slot)
+{
+	spin_lock(&c->policy_lock);
+	c->ev_ops->insert(c->ev, slot, c->slots[slot].lpn);
+	spin_unlock(&c->policy_lock);
+}
+
+/*
+ * Publish a page's new word and wake whoever waits for it to change. The
+ * full barrier orders the store before wake_up_var()'s unlocked check of
+ * the wait queue; it pairs with the one in the waiter's
+ * prepare_to_wait_event() (set_current_state()) before it tests the word:
+ * either the waiter sees the new word or the waker sees the waiter.
+ */
+static void vc_publish(struct vflash_cache *c, u64 lpn, u32 w)
+{
+	atomic_set(&c->state[lpn], w);
+	/* Store, then look at the queue; see above. */
+	smp_mb();
+	wake_up_var(&c->state[lpn]);
+}
+
 /*
  * Issue the NAND read that fills @slot with @lpn, whose word was @w
- * (ABSENT): claim the page, ask the backend, publish it RESIDENT. Returns
- * false, with the slot back in the pool, if another fill won the page.
+ * (ABSENT): claim the page, ask the backend, publish it RESIDENT, and
+ * store when its read completes in @ready_ns. A demand fill returns with
+ * the slot pinned, so the page stays the loader's until it is mapped
+ * (vflash_cache_put()); a prefetch enters the eviction policy at once,
+ * out of the young ring that guards demand fills. Returns false, with the
+ * slot back in the pool (its old deadline restored, so a stale reader
+ * never sees an unset one there), if another fill won the page.
  */
 static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
-		    bool prefetch, u64 *now)
+		    bool prefetch, u64 *now, u64 *ready_ns)
 {
 	struct vc_slot *s = &c->slots[slot];
-	u64 ready;
+	u64 ready, old_ready = READ_ONCE(s->ready_ns);
 
 	WRITE_ONCE(s->lpn, lpn);
 	WRITE_ONCE(s->ready_ns, U64_MAX);
 	WRITE_ONCE(s->gen, s->gen + 1);
 	WRITE_ONCE(s->flags,
 		   BIT(VC_FRESH) | (prefetch ? BIT(VC_PREFETCHED) : 0));
-	/* The cmpxchg orders the slot's fields before the claim. */
+	if (!prefetch)
+		atomic_inc(&s->pins);
+	/* The cmpxchg orders the slot's fields and pin before the claim. */
 	if (atomic_cmpxchg(&c->state[lpn], w,
 			   vc_word(VFLASH_PAGE_LOADING, slot) |
 			   (w & VC_EVER)) != w) {
+		if (!prefetch)
+			atomic_dec(&s->pins);
+		/* Pairs with the acquire in vflash_cache_get(). */
+		smp_store_release(&s->ready_ns, old_ready);
 		vc_put_free(c, slot);
 		return false;
 	}
@@ -305,15 +353,42 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 		if (w & VC_EVER)
 			vc_count(c, VFLASH_CACHE_REFAULTS);
 	}
-	atomic_set_release(&c->state[lpn], vc_word(VFLASH_PAGE_RESIDENT, slot));
-	wake_up_var(&c->state[lpn]);
-	vc_young_push(c, slot);
+	vc_publish(c, lpn, vc_word(VFLASH_PAGE_RESIDENT, slot));
+	if (prefetch)
+		vc_policy_insert(c, slot);
+	else
+		vc_young_push(c, slot);
+	*ready_ns = ready;
 	return true;
+}
+
+/*
+ * Wait until @ready (a fill's set deadline); @now is a lower bound of the
+ * clock (a reading from before, or 0), updated; @waited grows by the wait.
+ * A read that was ready by then (a zero-latency miss) costs no clock read.
+ */
+static int vc_wait_ready(struct vflash_cache *c, u64 ready, u64 *now,
+			 u64 *waited)
+{
+	u64 t;
+	int ret;
+
+	if (ready <= *now)
+		return 0;
+	t = vc_now(c);
+	*now = t;
+	if (ready <= t)
+		return 0;
+	ret = vc_wait(c, ready);
+	if (ret)
+		return ret;
+	*waited += vc_now(c) - t;
+	return 0;
 }
 
 static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 {
-	u64 out[VFLASH_PREFETCH_MAX], now;
+	u64 out[VFLASH_PREFETCH_MAX], now, ready;
 	u32 n, i;
 
 	/*
@@ -335,7 +410,7 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 		slot = vc_claim_slot(c, false);
 		if (slot == VC_NO_SLOT)
 			break;
-		vc_fill(c, out[i], w, slot, true, &now);
+		vc_fill(c, out[i], w, slot, true, &now, &ready);
 	}
 }
 
@@ -370,21 +445,34 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		switch (vc_state(w)) {
 		case VFLASH_PAGE_ABSENT:
 			slot = vc_claim_slot(c, true);
-			if (vc_fill(c, lpn, w, slot, false, &now)) {
-				missed = true;
-				vc_prefetch(c, stream, lpn);
+			if (slot == VC_NO_SLOT)
+				return -EINTR;
+			if (!vc_fill(c, lpn, w, slot, false, &now, &ready))
+				continue;
+			/* Pinned by the fill: no re-check needed. */
+			missed = true;
+			s = &c->slots[slot];
+			vc_prefetch(c, stream, lpn);
+			ret = vc_wait_ready(c, ready, &now, &waited);
+			if (ret) {
+				atomic_dec(&s->pins);
+				return ret;
 			}
-			continue;
+			goto pinned;
 		case VFLASH_PAGE_LOADING:
 			/*
 			 * The backend call is in flight: nanoseconds, unless
 			 * its caller was preempted, hence the yield.
 			 */
+			if (fatal_signal_pending(current))
+				return -EINTR;
 			cond_resched();
 			continue;
 		case VFLASH_PAGE_EVICTING:
-			wait_var_event(&c->state[lpn],
-				       atomic_read(&c->state[lpn]) != w);
+			/* vc_publish() pairs with the waiter's barrier. */
+			if (wait_var_event_killable(&c->state[lpn],
+						    atomic_read(&c->state[lpn]) != w))
+				return -EINTR;
 			continue;
 		case VFLASH_PAGE_RESIDENT:
 			break;
@@ -395,19 +483,20 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		/* Pairs with the release in vc_fill(). */
 		ready = smp_load_acquire(&s->ready_ns);
 		/*
-		 * @now is a clock reading from before (our fill's submit
-		 * time) or 0: a lower bound of the time. A read that was
-		 * ready by then (a zero-latency miss) costs no clock read.
+		 * The page may have left the slot since its word was read,
+		 * and the slot be another fill's (whose deadline may not be
+		 * set yet): trust the fields only if the word and the fill
+		 * are still the ones we saw.
 		 */
-		if (ready > now) {
-			now = vc_now(c);
-			if (ready > now) {
-				ret = vc_wait(c, ready);
-				if (ret)
-					return ret;
-				waited += vc_now(c) - now;
-			}
+		smp_rmb();
+		if (atomic_read(&c->state[lpn]) != w ||
+		    READ_ONCE(s->gen) != gen || ready == U64_MAX) {
+			cond_resched();
+			continue;
 		}
+		ret = vc_wait_ready(c, ready, &now, &waited);
+		if (ret)
+			return ret;
 		atomic_inc(&s->pins);
 		/* Pin before re-reading the word; see vflash_cache_evict_one(). */
 		smp_mb__after_atomic();
@@ -416,6 +505,7 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		/* Evicted (and maybe refilled) while we waited: again. */
 		atomic_dec(&s->pins);
 	}
+pinned:
 	if (write)
 		set_bit(VC_DIRTY, &s->flags);
 	if (!missed) {
@@ -462,31 +552,41 @@ void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin)
  * writeback nobody counts: the refill maps the same pfn, so the old
  * read-only PTE and the new one compare equal.)
  *
- * Return: 0, or -EAGAIN if the page is no longer resident (nothing is
- * pinned; the access must fault again).
+ * Return: 0, or -EAGAIN if the page is no longer resident or its read has
+ * not completed (nothing is pinned; the access must fault again).
  */
 int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 			 struct vflash_cache_pin *pin)
 {
-	u32 w = atomic_read(&c->state[lpn]);
-	u32 slot = vc_slot_of(w);
+	u32 w = atomic_read_acquire(&c->state[lpn]);
+	u32 slot = vc_slot_of(w), gen;
 	struct vc_slot *s = &c->slots[slot];
+	u64 ready;
 
 	if (vc_state(w) != VFLASH_PAGE_RESIDENT)
 		return -EAGAIN;
+	gen = READ_ONCE(s->gen);
 	atomic_inc(&s->pins);
 	/* Pin before re-reading the word; see vflash_cache_evict_one(). */
 	smp_mb__after_atomic();
-	if (atomic_read(&c->state[lpn]) != w) {
-		atomic_dec(&s->pins);
-		return -EAGAIN;
-	}
+	if (atomic_read(&c->state[lpn]) != w || READ_ONCE(s->gen) != gen)
+		goto again;
+	/*
+	 * A read still in flight (a prefetch not waited for yet): the page
+	 * cannot be mapped, so the access faults again and waits for it.
+	 */
+	ready = smp_load_acquire(&s->ready_ns);
+	if (ready == U64_MAX || ready > vc_now(c))
+		goto again;
 	set_bit(VC_DIRTY, &s->flags);
 	pin->lpn = lpn;
 	pin->slot = slot;
 	pin->missed = false;
 	pin->waited_ns = 0;
 	return 0;
+again:
+	atomic_dec(&s->pins);
+	return -EAGAIN;
 }
 
 /**
@@ -512,13 +612,21 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 		return false;
 	s = &c->slots[slot];
 	w = vc_word(VFLASH_PAGE_RESIDENT, slot);
-	/* Only resident slots are in the policy, and only it hands them out. */
+	/*
+	 * Only resident slots are in the policy, and only it hands them out.
+	 * Were one not resident (a bug), it goes back to the policy rather
+	 * than leave the cache for good.
+	 */
 	if (WARN_ON_ONCE(atomic_cmpxchg(&c->state[s->lpn], w,
-					vc_word(VFLASH_PAGE_EVICTING, slot)) != w))
+					vc_word(VFLASH_PAGE_EVICTING, slot)) != w)) {
+		vc_policy_insert(c, slot);
 		return false;
+	}
 	/*
 	 * Mappers between their check and their PTE insert: microseconds,
-	 * unless one sleeps allocating a page table, hence the yield.
+	 * unless one sleeps allocating a page table, hence the yield; or a
+	 * loader pushed out of the young ring by other fills during its
+	 * NAND wait: at most that read's time (a killed loader unpins).
 	 */
 	while (atomic_read(&s->pins))
 		cond_resched();
@@ -531,9 +639,7 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 		vc_count(c, VFLASH_CACHE_DIRTY_WRITEBACKS);
 	}
 	vc_count(c, VFLASH_CACHE_EVICTIONS);
-	atomic_set_release(&c->state[s->lpn],
-			   vc_word(VFLASH_PAGE_ABSENT, 0));
-	wake_up_var(&c->state[s->lpn]);
+	vc_publish(c, s->lpn, vc_word(VFLASH_PAGE_ABSENT, 0));
 	vc_put_free(c, slot);
 	return true;
 }
@@ -589,25 +695,37 @@ void vflash_cache_sample(struct vflash_cache *c)
 		u64 lpn = READ_ONCE(s->lpn);
 		bool young;
 
+		if (!(slot % 1024))
+			cond_resched();
 		if (lpn >= c->p.nr_pages ||
 		    atomic_read(&c->state[lpn]) !=
 		    vc_word(VFLASH_PAGE_RESIDENT, slot))
 			continue;
+		/*
+		 * Pinned, the page cannot leave the slot (nor the slot be
+		 * refilled) while its bits are read: the flags below are
+		 * this fill's.
+		 */
+		atomic_inc(&s->pins);
+		/* Pin before re-reading; see vflash_cache_evict_one(). */
+		smp_mb__after_atomic();
+		if (atomic_read(&c->state[lpn]) !=
+		    vc_word(VFLASH_PAGE_RESIDENT, slot) ||
+		    READ_ONCE(s->gen) != gen)
+			goto unpin;
 		young = c->p.host->test_clear_young(c->p.priv, lpn);
 		if (test_and_clear_bit(VC_FRESH, &s->flags) || !young)
-			continue;
+			goto unpin;
 		spin_lock(&c->policy_lock);
-		if (READ_ONCE(s->gen) == gen &&
-		    atomic_read(&c->state[lpn]) ==
-		    vc_word(VFLASH_PAGE_RESIDENT, slot)) {
-			if (test_bit(VC_YOUNG, &s->flags))
-				set_bit(VC_REF, &s->flags);
-			else
-				c->ev_ops->access(c->ev, slot);
-		}
+		if (test_bit(VC_YOUNG, &s->flags))
+			set_bit(VC_REF, &s->flags);
+		else
+			c->ev_ops->access(c->ev, slot);
 		spin_unlock(&c->policy_lock);
-		if (!(slot % 1024))
-			cond_resched();
+unpin:
+		/* Our reads are done before the evictor may see no pin. */
+		smp_mb__before_atomic();
+		atomic_dec(&s->pins);
 	}
 }
 
