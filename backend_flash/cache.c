@@ -34,6 +34,9 @@
 #define VC_MAX_SLOTS	VC_SLOT_MASK
 #define VC_NO_SLOT	U32_MAX
 
+/* Slots a policy switch moves per hold of policy_lock. */
+#define VC_SWITCH_BATCH	1024
+
 /* Waits shorter than this are spun; longer ones sleep until this is left. */
 #define VC_SPIN_NS	(20 * NSEC_PER_USEC)
 
@@ -74,10 +77,13 @@ struct vc_slot {
  * @nr_free: entries in @free; read without the lock for watermark checks
  * @free_low: below this many free slots, the user is kicked to reclaim
  * @free_high: reclaim stops at this many free slots
- * @policy_lock: protects @ev_ops, @ev, @young_ring, @young_head,
- *	@young_len; held only for O(1) policy calls (a switch: O(slots))
+ * @policy_lock: protects @ev_ops, @ev, @ev_old_ops, @ev_old, @young_ring,
+ *	@young_head, @young_len; held only for O(1) policy calls (a switch:
+ *	batches of VC_SWITCH_BATCH)
  * @ev_ops: the eviction policy
  * @ev: its instance
+ * @ev_old_ops: during a switch, the policy being drained into @ev
+ * @ev_old: its instance (victims come from it first), or NULL
  * @young_ring: the last filled slots, oldest at @young_head
  * @young_head: index of the oldest entry
  * @young_len: entries in the ring
@@ -103,6 +109,8 @@ struct vflash_cache {
 	spinlock_t policy_lock;	/* see above */
 	const struct vflash_eviction_ops *ev_ops;
 	void *ev;
+	const struct vflash_eviction_ops *ev_old_ops;
+	void *ev_old;
 	u32 *young_ring;
 	u32 young_head;
 	u32 young_len;
@@ -225,6 +233,18 @@ static void vc_put_free(struct vflash_cache *c, u32 slot)
 }
 
 /*
+ * @slot was referenced: tell the policy, or the one being drained into it
+ * during a switch (each ignores a slot it does not hold). Under
+ * policy_lock.
+ */
+static void vc_access_locked(struct vflash_cache *c, u32 slot)
+{
+	c->ev_ops->access(c->ev, slot);
+	if (c->ev_old)
+		c->ev_old_ops->access(c->ev_old, slot);
+}
+
+/*
  * A filled slot enters the young ring; the oldest young slot, pushed out,
  * enters the eviction policy, with a reference if one was seen meanwhile.
  */
@@ -248,7 +268,7 @@ static void vc_young_push(struct vflash_cache *c, u32 slot)
 		clear_bit(VC_YOUNG, &c->slots[old].flags);
 		c->ev_ops->insert(c->ev, old, c->slots[old].lpn);
 		if (test_and_clear_bit(VC_REF, &c->slots[old].flags))
-			c->ev_ops->access(c->ev, old);
+			vc_access_locked(c, old);
 	}
 	spin_unlock(&c->policy_lock);
 }
@@ -516,7 +536,7 @@ pinned:
 		if (test_bit(VC_YOUNG, &s->flags))
 			set_bit(VC_REF, &s->flags);
 		else
-			c->ev_ops->access(c->ev, slot);
+			vc_access_locked(c, slot);
 		spin_unlock(&c->policy_lock);
 	}
 	pin->lpn = lpn;
@@ -606,7 +626,9 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 	bool ok;
 
 	spin_lock(&c->policy_lock);
-	ok = c->ev_ops->evict(c->ev, &slot);
+	ok = c->ev_old && c->ev_old_ops->evict(c->ev_old, &slot);
+	if (!ok)
+		ok = c->ev_ops->evict(c->ev, &slot);
 	spin_unlock(&c->policy_lock);
 	if (!ok)
 		return false;
@@ -720,7 +742,7 @@ void vflash_cache_sample(struct vflash_cache *c)
 		if (test_bit(VC_YOUNG, &s->flags))
 			set_bit(VC_REF, &s->flags);
 		else
-			c->ev_ops->access(c->ev, slot);
+			vc_access_locked(c, slot);
 		spin_unlock(&c->policy_lock);
 unpin:
 		/* Our reads are done before the evictor may see no pin. */
@@ -753,7 +775,12 @@ int vflash_cache_set_watermarks(struct vflash_cache *c, u32 low, u32 high)
  * @pol: an eviction policy
  *
  * The resident pages move to the new policy in the old one's eviction
- * order (its least valuable first), as if inserted in that order.
+ * order (its least valuable first), as if inserted in that order, in
+ * batches of VC_SWITCH_BATCH, dropping policy_lock and yielding between
+ * them: a switch never holds the lock for long, whatever the cache's size.
+ * Meanwhile victims come from the old policy first, references reach
+ * both, and new fills enter the new one (ahead of the pages not moved
+ * yet). Callers serialise switches (the backend's cache_lock).
  *
  * Return: 0, -EINVAL for a policy of another kind, -ENOMEM (nothing
  * changed).
@@ -763,7 +790,7 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
 {
 	const struct vflash_eviction_ops *ops, *old_ops;
 	void *ev, *old;
-	u32 slot;
+	u32 slot, n;
 
 	if (!pol || pol->kind != VFLASH_POLICY_EVICTION)
 		return -EINVAL;
@@ -774,11 +801,22 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
 	spin_lock(&c->policy_lock);
 	old_ops = c->ev_ops;
 	old = c->ev;
-	while (old_ops->evict(old, &slot))
-		ops->insert(ev, slot, c->slots[slot].lpn);
+	c->ev_old_ops = old_ops;
+	c->ev_old = old;
 	WRITE_ONCE(c->ev_ops, ops);
 	c->ev = ev;
 	spin_unlock(&c->policy_lock);
+	do {
+		spin_lock(&c->policy_lock);
+		for (n = 0; n < VC_SWITCH_BATCH && old_ops->evict(old, &slot); n++)
+			ops->insert(ev, slot, c->slots[slot].lpn);
+		if (n < VC_SWITCH_BATCH) {
+			c->ev_old = NULL;
+			c->ev_old_ops = NULL;
+		}
+		spin_unlock(&c->policy_lock);
+		cond_resched();
+	} while (n == VC_SWITCH_BATCH);
 	old_ops->free(old);
 	return 0;
 }

@@ -772,7 +772,7 @@ static void killable_wait_for_an_eviction(struct kunit *test)
 		send_sig(SIGKILL, t, 1);
 		/* Out well before the pin goes (a bound, not a timing). */
 		for (i = 0; i < 200 && !completion_done(&wk->done); i++)
-			msleep(10);
+			usleep_range(10000, 20000);
 		KUNIT_EXPECT_TRUE(test, completion_done(&wk->done));
 	}
 	vflash_cache_put(fk->c, &pin);
@@ -869,7 +869,7 @@ static void refill_during_sample(struct fake *fk, u64 lpn)
 	}
 	/* Blocked by the sampler's pin, it finishes after the sample. */
 	for (i = 0; i < 20 && !completion_done(&refiller->done); i++)
-		msleep(10);
+		usleep_range(10000, 20000);
 }
 
 /*
@@ -906,6 +906,92 @@ static void sampler_keeps_a_refill_fresh(struct kunit *test)
 			(int)VFLASH_PAGE_ABSENT);
 }
 
+/* Measures how long it goes without the CPU while another thread works. */
+struct prober {
+	bool stop;
+	u64 max_gap_ns;
+	struct completion done;
+};
+
+static int prober_fn(void *data)
+{
+	struct prober *pr = data;
+	u64 last = ktime_get_ns(), now;
+
+	while (!READ_ONCE(pr->stop)) {
+		now = ktime_get_ns();
+		pr->max_gap_ns = max(pr->max_gap_ns, now - last);
+		last = now;
+		cond_resched();
+	}
+	/* The wait that ended with the stop counts too. */
+	pr->max_gap_ns = max(pr->max_gap_ns, ktime_get_ns() - last);
+	complete(&pr->done);
+	return 0;
+}
+
+/*
+ * Benchmark (numbers, no timing assertion): an eviction policy switch on
+ * a cache of 1 Mi resident slots, and the longest time another thread
+ * waits for the CPU meanwhile (UML has one CPU and no preemption, so
+ * that is the longest stretch the switch keeps policy_lock or the CPU).
+ * Correctness: every page stays resident and the oldest leaves first.
+ */
+static void policy_switch_on_a_large_cache(struct kunit *test)
+{
+	const u32 pages = 1U << 20;
+	struct fake *fk = kunit_kzalloc(test, sizeof(*fk), GFP_KERNEL);
+	struct vflash_cache_params p = {
+		.nr_pages = pages, .nr_slots = pages, .young = 16, .seed = 1,
+		.host = &fake_host,
+	};
+	struct vflash_cache_pin pin;
+	struct prober *pr;
+	struct task_struct *t;
+	u64 i, t0, t1;
+
+	KUNIT_ASSERT_NOT_NULL(test, fk);
+	test->priv = fk;
+	p.priv = fk;
+	fk->f = vflash_flash_create(vflash_profile_find("znand"),
+				    (u64)pages * VFLASH_LPAGE_SIZE);
+	if (IS_ERR(fk->f)) {
+		fk->f = NULL;
+		KUNIT_ASSERT_FAILURE(test, "flash_create failed");
+	}
+	fk->c = vflash_cache_create(fk->f, &p);
+	if (IS_ERR(fk->c)) {
+		fk->c = NULL;
+		KUNIT_ASSERT_FAILURE(test, "cache_create failed");
+	}
+	for (i = 0; i < pages; i++) {
+		KUNIT_ASSERT_EQ(test, vflash_cache_get(fk->c, i, false, 1, &pin),
+				0);
+		vflash_cache_put(fk->c, &pin);
+		if (!(i % 4096))
+			cond_resched();
+	}
+	KUNIT_ASSERT_EQ(test, vflash_cache_resident(fk->c), pages);
+	pr = kunit_kzalloc(test, sizeof(*pr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pr);
+	init_completion(&pr->done);
+	t = kthread_run(prober_fn, pr, "vflash-test-prober");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	msleep(20);
+	t0 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, use(fk, VFLASH_POLICY_EVICTION, "lru"), 0);
+	t1 = ktime_get_ns();
+	WRITE_ONCE(pr->stop, true);
+	wait_for_completion(&pr->done);
+	kunit_info(test, "eviction switch of %u slots: %llu us; longest wait of another thread for the CPU: %llu us\n",
+		   pages, (t1 - t0) / NSEC_PER_USEC,
+		   pr->max_gap_ns / NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), pages);
+	KUNIT_EXPECT_TRUE(test, vflash_cache_evict_one(fk->c));
+	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 0ULL);
+}
+
 static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(miss_then_hit),
 	KUNIT_CASE(full_cache_evicts_by_policy),
@@ -926,6 +1012,7 @@ static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(lifo_next_n_keeps_the_loaders_page),
 	KUNIT_CASE(mkwrite_waits_for_the_read),
 	KUNIT_CASE(sampler_keeps_a_refill_fresh),
+	KUNIT_CASE(policy_switch_on_a_large_cache),
 	{}
 };
 
