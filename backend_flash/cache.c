@@ -34,6 +34,9 @@
 #define VC_MAX_SLOTS	VC_SLOT_MASK
 #define VC_NO_SLOT	U32_MAX
 
+/* Slots a policy switch moves per hold of policy_lock. */
+#define VC_SWITCH_BATCH	1024
+
 /* Waits shorter than this are spun; longer ones sleep until this is left. */
 #define VC_SPIN_NS	(20 * NSEC_PER_USEC)
 
@@ -74,10 +77,13 @@ struct vc_slot {
  * @nr_free: entries in @free; read without the lock for watermark checks
  * @free_low: below this many free slots, the user is kicked to reclaim
  * @free_high: reclaim stops at this many free slots
- * @policy_lock: protects @ev_ops, @ev, @young_ring, @young_head,
- *	@young_len; held only for O(1) policy calls (a switch: O(slots))
+ * @policy_lock: protects @ev_ops, @ev, @ev_old_ops, @ev_old, @young_ring,
+ *	@young_head, @young_len; held only for O(1) policy calls (a switch:
+ *	batches of VC_SWITCH_BATCH)
  * @ev_ops: the eviction policy
  * @ev: its instance
+ * @ev_old_ops: during a switch, the policy being drained into @ev
+ * @ev_old: its instance (victims come from it first), or NULL
  * @young_ring: the last filled slots, oldest at @young_head
  * @young_head: index of the oldest entry
  * @young_len: entries in the ring
@@ -103,6 +109,8 @@ struct vflash_cache {
 	spinlock_t policy_lock;	/* see above */
 	const struct vflash_eviction_ops *ev_ops;
 	void *ev;
+	const struct vflash_eviction_ops *ev_old_ops;
+	void *ev_old;
 	u32 *young_ring;
 	u32 young_head;
 	u32 young_len;
@@ -162,6 +170,10 @@ int vflash_cache_wait_until(u64 deadline_ns, u64 spin_ns)
 {
 	u64 now = ktime_get_ns();
 
+	/* An unset deadline (U64_MAX) is a caller's bug: never wait on it. */
+	if (WARN_ON_ONCE(deadline_ns > KTIME_MAX))
+		return 0;
+
 	while (now + spin_ns < deadline_ns) {
 		ktime_t wake = ns_to_ktime(deadline_ns - spin_ns);
 
@@ -172,10 +184,21 @@ int vflash_cache_wait_until(u64 deadline_ns, u64 spin_ns)
 		now = ktime_get_ns();
 	}
 	while (now < deadline_ns) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
 		cpu_relax();
 		now = ktime_get_ns();
 	}
 	return 0;
+}
+
+static void vc_probe(struct vflash_cache *c, enum vflash_cache_probe where,
+		     u64 lpn)
+{
+	const struct vflash_cache_host *h = c->p.host;
+
+	if (h && h->probe)
+		h->probe(c->p.priv, where, lpn);
 }
 
 static int vc_wait(struct vflash_cache *c, u64 deadline_ns)
@@ -210,6 +233,18 @@ static void vc_put_free(struct vflash_cache *c, u32 slot)
 }
 
 /*
+ * @slot was referenced: tell the policy, or the one being drained into it
+ * during a switch (each ignores a slot it does not hold). Under
+ * policy_lock.
+ */
+static void vc_access_locked(struct vflash_cache *c, u32 slot)
+{
+	c->ev_ops->access(c->ev, slot);
+	if (c->ev_old)
+		c->ev_old_ops->access(c->ev_old, slot);
+}
+
+/*
  * A filled slot enters the young ring; the oldest young slot, pushed out,
  * enters the eviction policy, with a reference if one was seen meanwhile.
  */
@@ -233,12 +268,16 @@ static void vc_young_push(struct vflash_cache *c, u32 slot)
 		clear_bit(VC_YOUNG, &c->slots[old].flags);
 		c->ev_ops->insert(c->ev, old, c->slots[old].lpn);
 		if (test_and_clear_bit(VC_REF, &c->slots[old].flags))
-			c->ev_ops->access(c->ev, old);
+			vc_access_locked(c, old);
 	}
 	spin_unlock(&c->policy_lock);
 }
 
-/* Claim a free slot for @lpn, from the pool or by evicting, if allowed. */
+/*
+ * Claim a free slot, from the pool or by evicting, if allowed; VC_NO_SLOT
+ * if the pool is empty and eviction not allowed, or a fatal signal is
+ * pending while nothing is evictable.
+ */
 static u32 vc_claim_slot(struct vflash_cache *c, bool may_evict)
 {
 	const struct vflash_cache_host *h = c->p.host;
@@ -252,36 +291,74 @@ static u32 vc_claim_slot(struct vflash_cache *c, bool may_evict)
 			return slot;
 		/*
 		 * Empty pool: evict one page ourselves. If nothing is
-		 * evictable, every other slot is in transit: let it land.
+		 * evictable, every other slot is in transit: let it land,
+		 * unless we are being killed.
 		 */
-		if (!vflash_cache_evict_one(c))
+		if (!vflash_cache_evict_one(c)) {
+			if (fatal_signal_pending(current))
+				return VC_NO_SLOT;
 			cond_resched();
+		}
 	}
 	if (READ_ONCE(c->nr_free) < c->free_low && h && h->kick)
 		h->kick(c->p.priv);
 	return slot;
 }
 
+/* A prefetched slot enters the eviction policy at once. */
+static void vc_policy_insert(struct vflash_cache *c, u32 slot)
+{
+	spin_lock(&c->policy_lock);
+	c->ev_ops->insert(c->ev, slot, c->slots[slot].lpn);
+	spin_unlock(&c->policy_lock);
+}
+
+/*
+ * Publish a page's new word and wake whoever waits for it to change. The
+ * full barrier orders the store before wake_up_var()'s unlocked check of
+ * the wait queue; it pairs with the one in the waiter's
+ * prepare_to_wait_event() (set_current_state()) before it tests the word:
+ * either the waiter sees the new word or the waker sees the waiter.
+ */
+static void vc_publish(struct vflash_cache *c, u64 lpn, u32 w)
+{
+	atomic_set(&c->state[lpn], w);
+	/* Store, then look at the queue; see above. */
+	smp_mb();
+	wake_up_var(&c->state[lpn]);
+}
+
 /*
  * Issue the NAND read that fills @slot with @lpn, whose word was @w
- * (ABSENT): claim the page, ask the backend, publish it RESIDENT. Returns
- * false, with the slot back in the pool, if another fill won the page.
+ * (ABSENT): claim the page, ask the backend, publish it RESIDENT, and
+ * store when its read completes in @ready_ns. A demand fill returns with
+ * the slot pinned, so the page stays the loader's until it is mapped
+ * (vflash_cache_put()); a prefetch enters the eviction policy at once,
+ * out of the young ring that guards demand fills. Returns false, with the
+ * slot back in the pool (its old deadline restored, so a stale reader
+ * never sees an unset one there), if another fill won the page.
  */
 static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
-		    bool prefetch, u64 *now)
+		    bool prefetch, u64 *now, u64 *ready_ns)
 {
 	struct vc_slot *s = &c->slots[slot];
-	u64 ready;
+	u64 ready, old_ready = READ_ONCE(s->ready_ns);
 
 	WRITE_ONCE(s->lpn, lpn);
 	WRITE_ONCE(s->ready_ns, U64_MAX);
 	WRITE_ONCE(s->gen, s->gen + 1);
 	WRITE_ONCE(s->flags,
 		   BIT(VC_FRESH) | (prefetch ? BIT(VC_PREFETCHED) : 0));
-	/* The cmpxchg orders the slot's fields before the claim. */
+	if (!prefetch)
+		atomic_inc(&s->pins);
+	/* The cmpxchg orders the slot's fields and pin before the claim. */
 	if (atomic_cmpxchg(&c->state[lpn], w,
 			   vc_word(VFLASH_PAGE_LOADING, slot) |
 			   (w & VC_EVER)) != w) {
+		if (!prefetch)
+			atomic_dec(&s->pins);
+		/* Pairs with the acquire in vflash_cache_get(). */
+		smp_store_release(&s->ready_ns, old_ready);
 		vc_put_free(c, slot);
 		return false;
 	}
@@ -296,15 +373,42 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 		if (w & VC_EVER)
 			vc_count(c, VFLASH_CACHE_REFAULTS);
 	}
-	atomic_set_release(&c->state[lpn], vc_word(VFLASH_PAGE_RESIDENT, slot));
-	wake_up_var(&c->state[lpn]);
-	vc_young_push(c, slot);
+	vc_publish(c, lpn, vc_word(VFLASH_PAGE_RESIDENT, slot));
+	if (prefetch)
+		vc_policy_insert(c, slot);
+	else
+		vc_young_push(c, slot);
+	*ready_ns = ready;
 	return true;
+}
+
+/*
+ * Wait until @ready (a fill's set deadline); @now is a lower bound of the
+ * clock (a reading from before, or 0), updated; @waited grows by the wait.
+ * A read that was ready by then (a zero-latency miss) costs no clock read.
+ */
+static int vc_wait_ready(struct vflash_cache *c, u64 ready, u64 *now,
+			 u64 *waited)
+{
+	u64 t;
+	int ret;
+
+	if (ready <= *now)
+		return 0;
+	t = vc_now(c);
+	*now = t;
+	if (ready <= t)
+		return 0;
+	ret = vc_wait(c, ready);
+	if (ret)
+		return ret;
+	*waited += vc_now(c) - t;
+	return 0;
 }
 
 static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 {
-	u64 out[VFLASH_PREFETCH_MAX], now;
+	u64 out[VFLASH_PREFETCH_MAX], now, ready;
 	u32 n, i;
 
 	/*
@@ -326,7 +430,7 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 		slot = vc_claim_slot(c, false);
 		if (slot == VC_NO_SLOT)
 			break;
-		vc_fill(c, out[i], w, slot, true, &now);
+		vc_fill(c, out[i], w, slot, true, &now, &ready);
 	}
 }
 
@@ -361,43 +465,58 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		switch (vc_state(w)) {
 		case VFLASH_PAGE_ABSENT:
 			slot = vc_claim_slot(c, true);
-			if (vc_fill(c, lpn, w, slot, false, &now)) {
-				missed = true;
-				vc_prefetch(c, stream, lpn);
+			if (slot == VC_NO_SLOT)
+				return -EINTR;
+			if (!vc_fill(c, lpn, w, slot, false, &now, &ready))
+				continue;
+			/* Pinned by the fill: no re-check needed. */
+			missed = true;
+			s = &c->slots[slot];
+			vc_prefetch(c, stream, lpn);
+			ret = vc_wait_ready(c, ready, &now, &waited);
+			if (ret) {
+				atomic_dec(&s->pins);
+				return ret;
 			}
-			continue;
+			goto pinned;
 		case VFLASH_PAGE_LOADING:
 			/*
 			 * The backend call is in flight: nanoseconds, unless
 			 * its caller was preempted, hence the yield.
 			 */
+			if (fatal_signal_pending(current))
+				return -EINTR;
 			cond_resched();
 			continue;
 		case VFLASH_PAGE_EVICTING:
-			wait_var_event(&c->state[lpn],
-				       atomic_read(&c->state[lpn]) != w);
+			/* vc_publish() pairs with the waiter's barrier. */
+			if (wait_var_event_killable(&c->state[lpn],
+						    atomic_read(&c->state[lpn]) != w))
+				return -EINTR;
 			continue;
 		case VFLASH_PAGE_RESIDENT:
 			break;
 		}
+		vc_probe(c, VFLASH_PROBE_GET_WORD, lpn);
 		s = &c->slots[slot];
 		gen = READ_ONCE(s->gen);
 		/* Pairs with the release in vc_fill(). */
 		ready = smp_load_acquire(&s->ready_ns);
 		/*
-		 * @now is a clock reading from before (our fill's submit
-		 * time) or 0: a lower bound of the time. A read that was
-		 * ready by then (a zero-latency miss) costs no clock read.
+		 * The page may have left the slot since its word was read,
+		 * and the slot be another fill's (whose deadline may not be
+		 * set yet): trust the fields only if the word and the fill
+		 * are still the ones we saw.
 		 */
-		if (ready > now) {
-			now = vc_now(c);
-			if (ready > now) {
-				ret = vc_wait(c, ready);
-				if (ret)
-					return ret;
-				waited += vc_now(c) - now;
-			}
+		smp_rmb();
+		if (atomic_read(&c->state[lpn]) != w ||
+		    READ_ONCE(s->gen) != gen || ready == U64_MAX) {
+			cond_resched();
+			continue;
 		}
+		ret = vc_wait_ready(c, ready, &now, &waited);
+		if (ret)
+			return ret;
 		atomic_inc(&s->pins);
 		/* Pin before re-reading the word; see vflash_cache_evict_one(). */
 		smp_mb__after_atomic();
@@ -406,6 +525,7 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		/* Evicted (and maybe refilled) while we waited: again. */
 		atomic_dec(&s->pins);
 	}
+pinned:
 	if (write)
 		set_bit(VC_DIRTY, &s->flags);
 	if (!missed) {
@@ -416,7 +536,7 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		if (test_bit(VC_YOUNG, &s->flags))
 			set_bit(VC_REF, &s->flags);
 		else
-			c->ev_ops->access(c->ev, slot);
+			vc_access_locked(c, slot);
 		spin_unlock(&c->policy_lock);
 	}
 	pin->lpn = lpn;
@@ -452,31 +572,41 @@ void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin)
  * writeback nobody counts: the refill maps the same pfn, so the old
  * read-only PTE and the new one compare equal.)
  *
- * Return: 0, or -EAGAIN if the page is no longer resident (nothing is
- * pinned; the access must fault again).
+ * Return: 0, or -EAGAIN if the page is no longer resident or its read has
+ * not completed (nothing is pinned; the access must fault again).
  */
 int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 			 struct vflash_cache_pin *pin)
 {
-	u32 w = atomic_read(&c->state[lpn]);
-	u32 slot = vc_slot_of(w);
+	u32 w = atomic_read_acquire(&c->state[lpn]);
+	u32 slot = vc_slot_of(w), gen;
 	struct vc_slot *s = &c->slots[slot];
+	u64 ready;
 
 	if (vc_state(w) != VFLASH_PAGE_RESIDENT)
 		return -EAGAIN;
+	gen = READ_ONCE(s->gen);
 	atomic_inc(&s->pins);
 	/* Pin before re-reading the word; see vflash_cache_evict_one(). */
 	smp_mb__after_atomic();
-	if (atomic_read(&c->state[lpn]) != w) {
-		atomic_dec(&s->pins);
-		return -EAGAIN;
-	}
+	if (atomic_read(&c->state[lpn]) != w || READ_ONCE(s->gen) != gen)
+		goto again;
+	/*
+	 * A read still in flight (a prefetch not waited for yet): the page
+	 * cannot be mapped, so the access faults again and waits for it.
+	 */
+	ready = smp_load_acquire(&s->ready_ns);
+	if (ready == U64_MAX || ready > vc_now(c))
+		goto again;
 	set_bit(VC_DIRTY, &s->flags);
 	pin->lpn = lpn;
 	pin->slot = slot;
 	pin->missed = false;
 	pin->waited_ns = 0;
 	return 0;
+again:
+	atomic_dec(&s->pins);
+	return -EAGAIN;
 }
 
 /**
@@ -496,19 +626,29 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 	bool ok;
 
 	spin_lock(&c->policy_lock);
-	ok = c->ev_ops->evict(c->ev, &slot);
+	ok = c->ev_old && c->ev_old_ops->evict(c->ev_old, &slot);
+	if (!ok)
+		ok = c->ev_ops->evict(c->ev, &slot);
 	spin_unlock(&c->policy_lock);
 	if (!ok)
 		return false;
 	s = &c->slots[slot];
 	w = vc_word(VFLASH_PAGE_RESIDENT, slot);
-	/* Only resident slots are in the policy, and only it hands them out. */
+	/*
+	 * Only resident slots are in the policy, and only it hands them out.
+	 * Were one not resident (a bug), it goes back to the policy rather
+	 * than leave the cache for good.
+	 */
 	if (WARN_ON_ONCE(atomic_cmpxchg(&c->state[s->lpn], w,
-					vc_word(VFLASH_PAGE_EVICTING, slot)) != w))
+					vc_word(VFLASH_PAGE_EVICTING, slot)) != w)) {
+		vc_policy_insert(c, slot);
 		return false;
+	}
 	/*
 	 * Mappers between their check and their PTE insert: microseconds,
-	 * unless one sleeps allocating a page table, hence the yield.
+	 * unless one sleeps allocating a page table, hence the yield; or a
+	 * loader pushed out of the young ring by other fills during its
+	 * NAND wait: at most that read's time (a killed loader unpins).
 	 */
 	while (atomic_read(&s->pins))
 		cond_resched();
@@ -521,9 +661,7 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 		vc_count(c, VFLASH_CACHE_DIRTY_WRITEBACKS);
 	}
 	vc_count(c, VFLASH_CACHE_EVICTIONS);
-	atomic_set_release(&c->state[s->lpn],
-			   vc_word(VFLASH_PAGE_ABSENT, 0));
-	wake_up_var(&c->state[s->lpn]);
+	vc_publish(c, s->lpn, vc_word(VFLASH_PAGE_ABSENT, 0));
 	vc_put_free(c, slot);
 	return true;
 }
@@ -579,25 +717,37 @@ void vflash_cache_sample(struct vflash_cache *c)
 		u64 lpn = READ_ONCE(s->lpn);
 		bool young;
 
+		if (!(slot % 1024))
+			cond_resched();
 		if (lpn >= c->p.nr_pages ||
 		    atomic_read(&c->state[lpn]) !=
 		    vc_word(VFLASH_PAGE_RESIDENT, slot))
 			continue;
+		/*
+		 * Pinned, the page cannot leave the slot (nor the slot be
+		 * refilled) while its bits are read: the flags below are
+		 * this fill's.
+		 */
+		atomic_inc(&s->pins);
+		/* Pin before re-reading; see vflash_cache_evict_one(). */
+		smp_mb__after_atomic();
+		if (atomic_read(&c->state[lpn]) !=
+		    vc_word(VFLASH_PAGE_RESIDENT, slot) ||
+		    READ_ONCE(s->gen) != gen)
+			goto unpin;
 		young = c->p.host->test_clear_young(c->p.priv, lpn);
 		if (test_and_clear_bit(VC_FRESH, &s->flags) || !young)
-			continue;
+			goto unpin;
 		spin_lock(&c->policy_lock);
-		if (READ_ONCE(s->gen) == gen &&
-		    atomic_read(&c->state[lpn]) ==
-		    vc_word(VFLASH_PAGE_RESIDENT, slot)) {
-			if (test_bit(VC_YOUNG, &s->flags))
-				set_bit(VC_REF, &s->flags);
-			else
-				c->ev_ops->access(c->ev, slot);
-		}
+		if (test_bit(VC_YOUNG, &s->flags))
+			set_bit(VC_REF, &s->flags);
+		else
+			vc_access_locked(c, slot);
 		spin_unlock(&c->policy_lock);
-		if (!(slot % 1024))
-			cond_resched();
+unpin:
+		/* Our reads are done before the evictor may see no pin. */
+		smp_mb__before_atomic();
+		atomic_dec(&s->pins);
 	}
 }
 
@@ -625,7 +775,12 @@ int vflash_cache_set_watermarks(struct vflash_cache *c, u32 low, u32 high)
  * @pol: an eviction policy
  *
  * The resident pages move to the new policy in the old one's eviction
- * order (its least valuable first), as if inserted in that order.
+ * order (its least valuable first), as if inserted in that order, in
+ * batches of VC_SWITCH_BATCH, dropping policy_lock and yielding between
+ * them: a switch never holds the lock for long, whatever the cache's size.
+ * Meanwhile victims come from the old policy first, references reach
+ * both, and new fills enter the new one (ahead of the pages not moved
+ * yet). Callers serialise switches (the backend's cache_lock).
  *
  * Return: 0, -EINVAL for a policy of another kind, -ENOMEM (nothing
  * changed).
@@ -635,7 +790,7 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
 {
 	const struct vflash_eviction_ops *ops, *old_ops;
 	void *ev, *old;
-	u32 slot;
+	u32 slot, n;
 
 	if (!pol || pol->kind != VFLASH_POLICY_EVICTION)
 		return -EINVAL;
@@ -646,11 +801,22 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
 	spin_lock(&c->policy_lock);
 	old_ops = c->ev_ops;
 	old = c->ev;
-	while (old_ops->evict(old, &slot))
-		ops->insert(ev, slot, c->slots[slot].lpn);
+	c->ev_old_ops = old_ops;
+	c->ev_old = old;
 	WRITE_ONCE(c->ev_ops, ops);
 	c->ev = ev;
 	spin_unlock(&c->policy_lock);
+	do {
+		spin_lock(&c->policy_lock);
+		for (n = 0; n < VC_SWITCH_BATCH && old_ops->evict(old, &slot); n++)
+			ops->insert(ev, slot, c->slots[slot].lpn);
+		if (n < VC_SWITCH_BATCH) {
+			c->ev_old = NULL;
+			c->ev_old_ops = NULL;
+		}
+		spin_unlock(&c->policy_lock);
+		cond_resched();
+	} while (n == VC_SWITCH_BATCH);
 	old_ops->free(old);
 	return 0;
 }

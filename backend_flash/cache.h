@@ -56,6 +56,16 @@ enum vflash_cache_page {
 };
 
 /**
+ * enum vflash_cache_probe - points of the fault path where a race test
+ *	makes another thread act (struct vflash_cache_host.probe)
+ * @VFLASH_PROBE_GET_WORD: vflash_cache_get() has read the page's word
+ *	(resident) and is about to read its slot's fields
+ */
+enum vflash_cache_probe {
+	VFLASH_PROBE_GET_WORD,
+};
+
+/**
  * struct vflash_cache_host - what the cache asks of its user; any may be
  *	NULL
  * @unmap: remove every mapping of logical page @lpn; called before the
@@ -67,6 +77,8 @@ enum vflash_cache_page {
  * @now_ns: the clock (default ktime_get_ns())
  * @wait_until: wait until @deadline_ns on that clock; 0, or -EINTR if a
  *	fatal signal cut the wait short (default vflash_cache_wait_until())
+ * @probe: for race tests only (NULL otherwise): called at @where, on
+ *	@lpn, so a test can interleave another thread's action there
  */
 struct vflash_cache_host {
 	void (*unmap)(void *priv, u64 lpn);
@@ -74,6 +86,7 @@ struct vflash_cache_host {
 	void (*kick)(void *priv);
 	u64 (*now_ns)(void *priv);
 	int (*wait_until)(void *priv, u64 deadline_ns);
+	void (*probe)(void *priv, enum vflash_cache_probe where, u64 lpn);
 };
 
 /**

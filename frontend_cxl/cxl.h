@@ -24,7 +24,9 @@ struct vfsmount;
  * @flash: its flash model
  * @cache: its DRAM cache
  * @nr_pages: logical pages of the device
- * @cdev: serves the class device's dev_t
+ * @cdev: serves the class device's dev_t; allocated on its own
+ *	(cdev_alloc()), as its kobject may outlive cdev_del() (an open
+ *	file's reference), and freed by its last reference, not with this
  * @mnt: the pseudo filesystem that holds @inode
  * @inode: owns the address_space every mapping of the device shares
  * @evictor: the thread that reclaims free slots and samples Accessed bits
@@ -40,7 +42,7 @@ struct vfc_dev {
 	struct vflash_flash *flash;
 	struct vflash_cache *cache;
 	u64 nr_pages;
-	struct cdev cdev;
+	struct cdev *cdev;
 	struct vfsmount *mnt;
 	struct inode *inode;
 	struct task_struct *evictor;
@@ -50,6 +52,7 @@ struct vfc_dev {
 
 extern const struct file_operations vfc_fops;
 
+struct vfc_dev *vfc_dev_of_inode(struct inode *inode);
 void vfc_unmap(void *priv, u64 lpn);
 bool vfc_test_clear_young(void *priv, u64 lpn);
 

@@ -6,6 +6,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cdev.h>
+#include <linux/device.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
@@ -135,6 +136,23 @@ static int vfc_evictor(void *data)
 	return 0;
 }
 
+/**
+ * vfc_dev_of_inode() - the device an inode of /dev/vflash<N> opens
+ * @inode: its inode, whose i_cdev chrdev_open() set and holds
+ *
+ * The cdev's parent is the class device (cdev_set_parent()), which the
+ * cdev holds.
+ *
+ * Return: the device's state, or NULL if it is being detached.
+ */
+struct vfc_dev *vfc_dev_of_inode(struct inode *inode)
+{
+	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
+	void **slot = vflash_frontend_priv(to_vflash_dev(dev), &cxl_frontend);
+
+	return slot ? READ_ONCE(*slot) : NULL;
+}
+
 static int vfc_init_fs_context(struct fs_context *fc)
 {
 	return init_pseudo(fc, VFC_FS_MAGIC) ? 0 : -ENOMEM;
@@ -207,22 +225,31 @@ static int cxl_attach(struct vflash_dev *vdev)
 		goto err_thread;
 	}
 
-	cdev_init(&d->cdev, &vfc_fops);
-	d->cdev.owner = THIS_MODULE;
-	cdev_set_parent(&d->cdev, &vdev->dev.kobj);
-	ret = cdev_add(&d->cdev, vdev->dev.devt, 1);
+	/* Before cdev_add(): an open may come at once. */
+	WRITE_ONCE(*vflash_frontend_priv(vdev, &cxl_frontend), d);
+	d->cdev = cdev_alloc();
+	if (!d->cdev) {
+		ret = -ENOMEM;
+		pr_err("frontend=cxl: cannot allocate the character device\n");
+		goto err_priv;
+	}
+	d->cdev->ops = &vfc_fops;
+	d->cdev->owner = THIS_MODULE;
+	cdev_set_parent(d->cdev, &vdev->dev.kobj);
+	ret = cdev_add(d->cdev, vdev->dev.devt, 1);
 	if (ret) {
 		pr_err("frontend=cxl: cannot add the character device (%d)\n",
 		       ret);
-		goto err_detach;
+		kobject_put(&d->cdev->kobj);
+		goto err_priv;
 	}
 
-	*vflash_frontend_priv(vdev, &cxl_frontend) = d;
 	dev_info(&vdev->dev, "/dev/%s, cache %u pages\n", dev_name(&vdev->dev),
 		 nr_slots);
 	return 0;
 
-err_detach:
+err_priv:
+	WRITE_ONCE(*vflash_frontend_priv(vdev, &cxl_frontend), NULL);
 	vflash_flash_detach_cache(vdev->flash);
 err_thread:
 	kthread_stop(d->evictor);
@@ -244,16 +271,18 @@ static void cxl_detach(struct vflash_dev *vdev)
 
 	/*
 	 * Detach runs at module exit, which the files' and mappings' module
-	 * references hold off: no mapping of the device is left.
+	 * references hold off: no mapping of the device is left. The cdev
+	 * frees itself on its last reference (cdev_alloc()): its kobject
+	 * may outlive cdev_del().
 	 */
-	cdev_del(&d->cdev);
+	cdev_del(d->cdev);
+	WRITE_ONCE(*slot, NULL);
 	vflash_flash_detach_cache(vdev->flash);
 	kthread_stop(d->evictor);
 	iput(d->inode);
 	kern_unmount(d->mnt);
 	vflash_cache_destroy(d->cache);
 	kfree(d);
-	*slot = NULL;
 }
 
 static struct vflash_frontend cxl_frontend = {

@@ -29,6 +29,25 @@ static u64 vfc_stream(struct vm_area_struct *vma)
 	return (u64)(unsigned long)vma->vm_mm ^ vma->vm_start;
 }
 
+/*
+ * A fatal signal cut a wait short (vflash_cache_get() fails only so). As
+ * filemap_fault() does: if the fault may be retried, drop mmap_lock and
+ * return VM_FAULT_RETRY, which the arch fault handler turns into "signal
+ * pending" (no retry; a kernel-mode access gets -EFAULT); else SIGBUS.
+ * Not VM_FAULT_NOPAGE: a kernel-mode access (copy_from_user() from the
+ * mapping) would refault at once, and only leave that loop when the NAND
+ * reads of every page it touches had completed.
+ */
+static vm_fault_t vfc_fault_killed(struct vm_fault *vmf)
+{
+	if ((vmf->flags & (FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_RETRY_NOWAIT)) ==
+	    FAULT_FLAG_ALLOW_RETRY) {
+		mmap_read_unlock(vmf->vma->vm_mm);
+		return VM_FAULT_RETRY;
+	}
+	return VM_FAULT_SIGBUS;
+}
+
 static vm_fault_t vfc_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -42,10 +61,9 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 
 	if (vmf->pgoff >= d->nr_pages)
 		return VM_FAULT_SIGBUS;
-	/* Only a fatal signal fails: the dying task never sees the page. */
 	if (vflash_cache_get(d->cache, vmf->pgoff, write, vfc_stream(vma),
 			     &pin))
-		return VM_FAULT_NOPAGE;
+		return vfc_fault_killed(vmf);
 	pfn = vflash_backing_pfn(&d->vdev->backing, vmf->pgoff);
 	/*
 	 * vm_page_prot of a writable shared mapping is read-only (we have
@@ -106,8 +124,10 @@ static const struct vm_operations_struct vfc_vm_ops = {
 
 static int vfc_open(struct inode *inode, struct file *filp)
 {
-	struct vfc_dev *d = container_of(inode->i_cdev, struct vfc_dev, cdev);
+	struct vfc_dev *d = vfc_dev_of_inode(inode);
 
+	if (!d)
+		return -ENODEV;
 	filp->private_data = d;
 	/*
 	 * Every open file shares the pseudo-fs inode's address_space, so all
@@ -123,7 +143,11 @@ static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct vfc_dev *d = filp->private_data;
 	unsigned long pages = vma_pages(vma);
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * VM_MAYSHARE, as devdax tests it: do_mmap() clears VM_SHARED of a
+	 * MAP_SHARED mapping of a file opened read-only.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if (vma->vm_pgoff >= d->nr_pages || pages > d->nr_pages - vma->vm_pgoff)
 		return -EINVAL;

@@ -10,6 +10,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "backend_flash/cache.h"
@@ -27,6 +28,16 @@ struct fake {
 	u32 nr_unmapped;
 	u32 kicks;
 	DECLARE_BITMAP(young, PAGES);
+	/* Race tests: run once at the probe point (then cleared). */
+	void (*probe)(struct fake *fk, u64 lpn);
+	/* Race tests: run once in the next kick (then cleared). */
+	void (*in_kick)(struct fake *fk);
+	/* Race tests: run once in the next wait (then cleared). */
+	void (*in_wait)(struct fake *fk);
+	/* Race tests: run once when the sampler asks about a page. */
+	void (*in_young)(struct fake *fk, u64 lpn);
+	bool waited_unset;
+	u32 waits;
 };
 
 static void fake_unmap(void *priv, u64 lpn)
@@ -41,12 +52,26 @@ static void fake_unmap(void *priv, u64 lpn)
 /* The hot pages stay "accessed": the bit is set again at once. */
 static bool fake_young(void *priv, u64 lpn)
 {
-	return test_bit(lpn, ((struct fake *)priv)->young);
+	struct fake *fk = priv;
+	void (*in_young)(struct fake *fk, u64 lpn) = fk->in_young;
+
+	if (in_young) {
+		fk->in_young = NULL;
+		in_young(fk, lpn);
+	}
+	return test_bit(lpn, fk->young);
 }
 
 static void fake_kick(void *priv)
 {
-	((struct fake *)priv)->kicks++;
+	struct fake *fk = priv;
+	void (*in_kick)(struct fake *fk) = fk->in_kick;
+
+	fk->kicks++;
+	if (in_kick) {
+		fk->in_kick = NULL;
+		in_kick(fk);
+	}
 }
 
 static u64 fake_now(void *priv)
@@ -57,14 +82,37 @@ static u64 fake_now(void *priv)
 static int fake_wait(void *priv, u64 deadline_ns)
 {
 	struct fake *fk = priv;
+	void (*in_wait)(struct fake *fk) = fk->in_wait;
 
+	fk->waits++;
+	/* An unset deadline: noted, and the clock left alone. */
+	if (deadline_ns == U64_MAX) {
+		fk->waited_unset = true;
+		return 0;
+	}
+	if (in_wait) {
+		fk->in_wait = NULL;
+		in_wait(fk);
+	}
 	fk->now = max(fk->now, deadline_ns);
 	return 0;
+}
+
+static void fake_probe(void *priv, enum vflash_cache_probe where, u64 lpn)
+{
+	struct fake *fk = priv;
+	void (*probe)(struct fake *fk, u64 lpn) = fk->probe;
+
+	if (probe && where == VFLASH_PROBE_GET_WORD) {
+		fk->probe = NULL;
+		probe(fk, lpn);
+	}
 }
 
 static const struct vflash_cache_host fake_host = {
 	.unmap = fake_unmap, .test_clear_young = fake_young,
 	.kick = fake_kick, .now_ns = fake_now, .wait_until = fake_wait,
+	.probe = fake_probe,
 };
 
 /* The real clock and waits, for the concurrency test. */
@@ -584,6 +632,366 @@ static void wait_until_reaches_the_deadline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vflash_cache_wait_until(0, 20000), 0);
 }
 
+/* A kthread that runs one cache call, and what it returned. */
+struct worker {
+	struct fake *fk;
+	u64 lpn;
+	bool killable;
+	int ret;
+	bool missed;
+	struct completion started;
+	struct completion done;
+};
+
+static struct worker *worker_new(struct kunit *test, struct fake *fk, u64 lpn)
+{
+	struct worker *wk = kunit_kzalloc(test, sizeof(*wk), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, wk);
+	wk->fk = fk;
+	wk->lpn = lpn;
+	init_completion(&wk->started);
+	init_completion(&wk->done);
+	return wk;
+}
+
+/* get + put of wk->lpn. */
+static int get_fn(void *data)
+{
+	struct worker *wk = data;
+	struct vflash_cache_pin pin;
+
+	if (wk->killable)
+		allow_signal(SIGKILL);
+	complete(&wk->started);
+	wk->ret = vflash_cache_get(wk->fk->c, wk->lpn, false, 7, &pin);
+	if (!wk->ret) {
+		wk->missed = pin.missed;
+		vflash_cache_put(wk->fk->c, &pin);
+	}
+	complete(&wk->done);
+	return 0;
+}
+
+static int evict_worker_fn(void *data)
+{
+	struct worker *wk = data;
+
+	complete(&wk->started);
+	vflash_cache_evict_one(wk->fk->c);
+	complete(&wk->done);
+	return 0;
+}
+
+/* Finish a miss on page 100 first: the kicked fill loses its claim. */
+static void win_page_100(struct fake *fk)
+{
+	struct vflash_cache_pin pin;
+
+	if (!vflash_cache_get(fk->c, 100, false, 1, &pin))
+		vflash_cache_put(fk->c, &pin);
+}
+
+/*
+ * Between the page word's read and the slot's: page 0 is evicted, and a
+ * miss on page 100 takes its slot but loses the page to another miss on
+ * it (which finishes first, from the pool-low kick between the slot's
+ * claim and the page's): a fill that lost its claim.
+ */
+static void evict_and_lose_a_claim(struct fake *fk, u64 lpn)
+{
+	vflash_cache_evict_one(fk->c);
+	fk->in_kick = win_page_100;
+	win_page_100(fk);
+}
+
+/*
+ * Regression: vflash_cache_get() read the slot of a page evicted since its
+ * word was read, and waited for the deadline it found there; a fill that
+ * had lost its claim on the slot had left it unset (U64_MAX: forever, on
+ * the real clock). It must see the page gone first, never wait on an
+ * unset deadline, and a lost claim must not leave one.
+ */
+static void get_never_waits_on_an_unset_deadline(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", false);
+	struct vflash_cache_pin pin;
+	int i, ret;
+
+	for (i = 0; i < 8; i++)
+		touch(test, fk, i, false);
+	fk->probe = evict_and_lose_a_claim;
+	ret = vflash_cache_get(fk->c, 0, false, 1, &pin);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE(test, pin.missed);
+	vflash_cache_put(fk->c, &pin);
+	KUNIT_EXPECT_FALSE(test, fk->waited_unset);
+	/* One miss each on 0 and 100 (the lost claim issued no read). */
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES), 10ULL);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
+			(int)VFLASH_PAGE_RESIDENT);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 100),
+			(int)VFLASH_PAGE_RESIDENT);
+}
+
+/*
+ * Regression: a thread waiting for a page's eviction to finish slept
+ * uninterruptibly; SIGKILL must get it out while the eviction is held up
+ * (here by a mkwrite pin).
+ */
+static void killable_wait_for_an_eviction(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", true);
+	struct worker *ev, *wk;
+	struct vflash_cache_pin pin;
+	struct task_struct *t;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		touch(test, fk, i, false);
+	KUNIT_ASSERT_EQ(test, vflash_cache_mkwrite(fk->c, 0, &pin), 0);
+	ev = worker_new(test, fk, 0);
+	t = kthread_run(evict_worker_fn, ev, "vflash-test-evict");
+	if (IS_ERR(t)) {
+		vflash_cache_put(fk->c, &pin);
+		KUNIT_ASSERT_FAILURE(test, "kthread_run failed");
+	}
+	for (i = 0; i < 5000; i++) {
+		if (vflash_cache_page_state(fk->c, 0) == VFLASH_PAGE_EVICTING)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
+			(int)VFLASH_PAGE_EVICTING);
+	wk = worker_new(test, fk, 0);
+	wk->killable = true;
+	t = kthread_run(get_fn, wk, "vflash-test-waiter");
+	if (!IS_ERR(t)) {
+		wait_for_completion(&wk->started);
+		msleep(50);
+		send_sig(SIGKILL, t, 1);
+		/* Out well before the pin goes (a bound, not a timing). */
+		for (i = 0; i < 200 && !completion_done(&wk->done); i++)
+			usleep_range(10000, 20000);
+		KUNIT_EXPECT_TRUE(test, completion_done(&wk->done));
+	}
+	vflash_cache_put(fk->c, &pin);
+	wait_for_completion(&ev->done);
+	if (!IS_ERR(t)) {
+		wait_for_completion(&wk->done);
+		KUNIT_EXPECT_EQ(test, wk->ret, -EINTR);
+	}
+}
+
+/* The background evictor runs during the loader's NAND wait. */
+static void evict_during_wait(struct fake *fk)
+{
+	vflash_cache_evict_one(fk->c);
+}
+
+/*
+ * Regression: with lifo and next-n at a degree >= the young ring, the
+ * prefetches pushed the loader's own fill out of the young ring into the
+ * policy, as its newest page, and an eviction during the loader's NAND
+ * wait took it: the loader missed again (on a busy cache, forever). The
+ * loader's page must stay its own until it is mapped.
+ */
+static void lifo_next_n_keeps_the_loaders_page(struct kunit *test)
+{
+	struct fake *fk = mk(test, 16, 2, "lifo", false);
+	struct vflash_cache_pin pin;
+	u64 i;
+
+	for (i = 0; i < 13; i++)
+		touch(test, fk, i, false);
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_PREFETCH, "next-n"), 0);
+	vflash_cache_set_prefetch_degree(fk->c, 8);
+	fk->in_wait = evict_during_wait;
+	fk->nr_unmapped = 0;
+	KUNIT_ASSERT_EQ(test, vflash_cache_get(fk->c, 100, false, 1, &pin), 0);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 100),
+			(int)VFLASH_PAGE_RESIDENT);
+	vflash_cache_put(fk->c, &pin);
+	KUNIT_EXPECT_TRUE(test, pin.missed);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES), 14ULL);
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_NE(test, fk->unmapped[0], 100ULL);
+}
+
+/*
+ * Regression: vflash_cache_mkwrite() made a page writable whose NAND read
+ * (a prefetch's) had not completed yet: a write hit on a page still being
+ * loaded. It must refuse until the read is done.
+ */
+static void mkwrite_waits_for_the_read(struct kunit *test)
+{
+	struct fake *fk = mk(test, 16, 2, "fifo", false);
+	u64 t0;
+
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_PREFETCH, "next-n"), 0);
+	vflash_cache_set_prefetch_degree(fk->c, 4);
+	t0 = fk->now;
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 10, false));
+	KUNIT_ASSERT_EQ(test, (int)vflash_cache_page_state(fk->c, 14),
+			(int)VFLASH_PAGE_RESIDENT);
+	/* Back to the time of the miss: the prefetches are in flight. */
+	fk->now = t0;
+	KUNIT_EXPECT_EQ(test, mkwrite(fk, 14), -EAGAIN);
+	fk->now = t0 + 10 * NSEC_PER_MSEC;
+	KUNIT_EXPECT_EQ(test, mkwrite(fk, 14), 0);
+}
+
+/* Evicts the page the sampler asks about and loads it again. */
+static int evict_refill_fn(void *data)
+{
+	struct worker *wk = data;
+	struct vflash_cache_pin pin;
+
+	complete(&wk->started);
+	vflash_cache_evict_one(wk->fk->c);
+	wk->ret = vflash_cache_get(wk->fk->c, wk->lpn, false, 7, &pin);
+	if (!wk->ret)
+		vflash_cache_put(wk->fk->c, &pin);
+	complete(&wk->done);
+	return 0;
+}
+
+static struct worker *refiller;
+
+static void refill_during_sample(struct fake *fk, u64 lpn)
+{
+	int i;
+
+	refiller->lpn = lpn;
+	if (IS_ERR(kthread_run(evict_refill_fn, refiller, "vflash-test-refill"))) {
+		complete(&refiller->done);
+		return;
+	}
+	/* Blocked by the sampler's pin, it finishes after the sample. */
+	for (i = 0; i < 20 && !completion_done(&refiller->done); i++)
+		usleep_range(10000, 20000);
+}
+
+/*
+ * Regression: the sampler cleared the "fresh" flag of a slot that was
+ * evicted and refilled while it read the page's Accessed bits, so the
+ * refill's own faulting access later counted as a reference (clock gave
+ * the page a second chance it had not earned).
+ */
+static void sampler_keeps_a_refill_fresh(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 0, "clock", false);
+	u64 i;
+
+	for (i = 0; i < 8; i++)
+		touch(test, fk, i, false);
+	/* Page 0 (clock's next victim) leaves and comes back mid-sample. */
+	refiller = worker_new(test, fk, 0);
+	fk->in_young = refill_during_sample;
+	vflash_cache_sample(fk->c);
+	wait_for_completion(&refiller->done);
+	KUNIT_ASSERT_EQ(test, refiller->ret, 0);
+	KUNIT_ASSERT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
+			(int)VFLASH_PAGE_RESIDENT);
+	/* The refill's faulting access: its first sample is discarded. */
+	__set_bit(0, fk->young);
+	vflash_cache_sample(fk->c);
+	__clear_bit(0, fk->young);
+	/* 1..7 leave first (oldest); then page 0, with no second chance. */
+	fk->nr_unmapped = 0;
+	for (i = 8; i < 16; i++)
+		touch(test, fk, i, false);
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 8U);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
+			(int)VFLASH_PAGE_ABSENT);
+}
+
+/* Measures how long it goes without the CPU while another thread works. */
+struct prober {
+	bool stop;
+	u64 max_gap_ns;
+	struct completion done;
+};
+
+static int prober_fn(void *data)
+{
+	struct prober *pr = data;
+	u64 last = ktime_get_ns(), now;
+
+	while (!READ_ONCE(pr->stop)) {
+		now = ktime_get_ns();
+		pr->max_gap_ns = max(pr->max_gap_ns, now - last);
+		last = now;
+		cond_resched();
+	}
+	/* The wait that ended with the stop counts too. */
+	pr->max_gap_ns = max(pr->max_gap_ns, ktime_get_ns() - last);
+	complete(&pr->done);
+	return 0;
+}
+
+/*
+ * Benchmark (numbers, no timing assertion): an eviction policy switch on
+ * a cache of 1 Mi resident slots, and the longest time another thread
+ * waits for the CPU meanwhile (UML has one CPU and no preemption, so
+ * that is the longest stretch the switch keeps policy_lock or the CPU).
+ * Correctness: every page stays resident and the oldest leaves first.
+ */
+static void policy_switch_on_a_large_cache(struct kunit *test)
+{
+	const u32 pages = 1U << 20;
+	struct fake *fk = kunit_kzalloc(test, sizeof(*fk), GFP_KERNEL);
+	struct vflash_cache_params p = {
+		.nr_pages = pages, .nr_slots = pages, .young = 16, .seed = 1,
+		.host = &fake_host,
+	};
+	struct vflash_cache_pin pin;
+	struct prober *pr;
+	struct task_struct *t;
+	u64 i, t0, t1;
+
+	KUNIT_ASSERT_NOT_NULL(test, fk);
+	test->priv = fk;
+	p.priv = fk;
+	fk->f = vflash_flash_create(vflash_profile_find("znand"),
+				    (u64)pages * VFLASH_LPAGE_SIZE);
+	if (IS_ERR(fk->f)) {
+		fk->f = NULL;
+		KUNIT_ASSERT_FAILURE(test, "flash_create failed");
+	}
+	fk->c = vflash_cache_create(fk->f, &p);
+	if (IS_ERR(fk->c)) {
+		fk->c = NULL;
+		KUNIT_ASSERT_FAILURE(test, "cache_create failed");
+	}
+	for (i = 0; i < pages; i++) {
+		KUNIT_ASSERT_EQ(test, vflash_cache_get(fk->c, i, false, 1, &pin),
+				0);
+		vflash_cache_put(fk->c, &pin);
+		if (!(i % 4096))
+			cond_resched();
+	}
+	KUNIT_ASSERT_EQ(test, vflash_cache_resident(fk->c), pages);
+	pr = kunit_kzalloc(test, sizeof(*pr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pr);
+	init_completion(&pr->done);
+	t = kthread_run(prober_fn, pr, "vflash-test-prober");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	msleep(20);
+	t0 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, use(fk, VFLASH_POLICY_EVICTION, "lru"), 0);
+	t1 = ktime_get_ns();
+	WRITE_ONCE(pr->stop, true);
+	wait_for_completion(&pr->done);
+	kunit_info(test, "eviction switch of %u slots: %llu us; longest wait of another thread for the CPU: %llu us\n",
+		   pages, (t1 - t0) / NSEC_PER_USEC,
+		   pr->max_gap_ns / NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), pages);
+	KUNIT_EXPECT_TRUE(test, vflash_cache_evict_one(fk->c));
+	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 0ULL);
+}
+
 static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(miss_then_hit),
 	KUNIT_CASE(full_cache_evicts_by_policy),
@@ -599,6 +1007,12 @@ static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(bad_shapes),
 	KUNIT_CASE(concurrent_misses),
 	KUNIT_CASE(wait_until_reaches_the_deadline),
+	KUNIT_CASE(get_never_waits_on_an_unset_deadline),
+	KUNIT_CASE(killable_wait_for_an_eviction),
+	KUNIT_CASE(lifo_next_n_keeps_the_loaders_page),
+	KUNIT_CASE(mkwrite_waits_for_the_read),
+	KUNIT_CASE(sampler_keeps_a_refill_fresh),
+	KUNIT_CASE(policy_switch_on_a_large_cache),
 	{}
 };
 

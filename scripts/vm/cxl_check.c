@@ -23,6 +23,23 @@
  *                            through pfn_mkwrite)
  *   stress DEV BYTES T ITERS T threads write and check stamps in pages
  *                            of their own
+ *   rdonly DEV               an O_RDONLY file maps MAP_SHARED + PROT_READ;
+ *                            PROT_WRITE (mmap or mprotect): EACCES;
+ *                            MAP_PRIVATE: EINVAL
+ *   thrash DEV BYTES SLOTS T MS RESIDENT
+ *                            for MS ms, T threads write and check stamps
+ *                            in one mapping of BYTES (<= 2 MiB, so one
+ *                            page table: mincore() is a snapshot) while a
+ *                            thread reads through a second mapping it
+ *                            MADV_DONTNEEDs and mprotect()s; meanwhile
+ *                            the present pages of each mapping never
+ *                            outnumber SLOTS, and once the threads have
+ *                            stopped those of both never outnumber the
+ *                            sysfs counter file RESIDENT read before
+ *   fault DEV BYTES T        T threads read random pages until killed
+ *   forkdirty DEV BYTES      read every page (read-only PTEs), a fork()ed
+ *                            child writes a stamp in each, the parent
+ *                            checks the stamps after the child exits
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +53,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PAGE	4096UL
@@ -434,6 +452,297 @@ static int stress(size_t bytes, unsigned int nr, int iters)
 	return ret;
 }
 
+static int rdonly(void)
+{
+	int fd = open(dev, O_RDONLY);
+	volatile uint64_t *p;
+	void *q;
+	int bad = 0;
+
+	if (fd < 0)
+		die(dev);
+	p = mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "cxl_check: rdonly: MAP_SHARED + PROT_READ of an O_RDONLY file: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	if (p[0] + p[512] == 1)		/* two read faults */
+		printf("\n");
+	if (!mprotect((void *)p, 2 * PAGE, PROT_READ | PROT_WRITE) ||
+	    errno != EACCES) {
+		fprintf(stderr, "cxl_check: rdonly: mprotect(PROT_WRITE) not refused with EACCES\n");
+		bad = 1;
+	}
+	q = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (q != MAP_FAILED || errno != EACCES) {
+		fprintf(stderr, "cxl_check: rdonly: a writable mapping not refused with EACCES\n");
+		bad = 1;
+	}
+	q = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (q != MAP_FAILED || errno != EINVAL) {
+		fprintf(stderr, "cxl_check: rdonly: MAP_PRIVATE not refused with EINVAL\n");
+		bad = 1;
+	}
+	munmap((void *)p, 2 * PAGE);
+	close(fd);
+	return bad;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Pages of [p, p + bytes) with a present PTE in this process, or of it
+ * and [q, q + bytes) (another mapping of the same pages) if @q: a page
+ * present in both counts once.
+ */
+static long present(void *p, void *q, size_t bytes)
+{
+	static unsigned char vp[(2UL << 20) / PAGE], vq[(2UL << 20) / PAGE];
+	size_t i, n = bytes / PAGE;
+	long count = 0;
+
+	if (mincore(p, bytes, vp) || (q && mincore(q, bytes, vq)))
+		die("mincore");
+	for (i = 0; i < n; i++)
+		count += (vp[i] | (q ? vq[i] : 0)) & 1;
+	return count;
+}
+
+/* A MAP_SHARED mapping of the device at a 2 MiB boundary. */
+static void *map_aligned(size_t bytes)
+{
+	size_t huge = 2UL << 20;
+	char *r = mmap(NULL, bytes + huge, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+	int fd = open_dev();
+	void *p;
+
+	if (r == MAP_FAILED)
+		die("mmap (reserve)");
+	a = (char *)(((uintptr_t)r + huge - 1) & ~(huge - 1));
+	p = mmap(a, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	close(fd);
+	return p;
+}
+
+struct thrasher {
+	pthread_t tid;
+	unsigned int id, nr;
+	size_t bytes;
+	volatile uint64_t *p;
+	volatile int *stop;
+	int bad;
+	unsigned long ops;
+};
+
+static void *thrash_thread(void *arg)
+{
+	struct thrasher *t = arg;
+	size_t pages = t->bytes / PAGE, pg, slot = t->id % 8;
+	uint64_t x = t->id + 1, *want = calloc(pages, sizeof(*want));
+
+	if (!want)
+		die("calloc");
+	/* Each thread owns the pages pg % nr == id, one word in each. */
+	for (pg = t->id; pg < pages && !*t->stop; pg += t->nr)
+		t->p[pg * PAGE / 8 + slot] = want[pg] = word(t->id, pg);
+	if (pg < pages)		/* stopped before every page had a stamp */
+		return NULL;
+	while (!*t->stop && !t->bad) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		pg = (x >> 33) % pages;
+		pg = pg - pg % t->nr + t->id;
+		if (pg >= pages)
+			continue;
+		if (t->p[pg * PAGE / 8 + slot] != want[pg]) {
+			fprintf(stderr, "cxl_check: thrash: thread %u page %zu: %#llx, want %#llx\n",
+				t->id, pg,
+				(unsigned long long)t->p[pg * PAGE / 8 + slot],
+				(unsigned long long)want[pg]);
+			t->bad = 1;
+		}
+		t->p[pg * PAGE / 8 + slot] = want[pg] = word(x, pg);
+		t->ops++;
+	}
+	free(want);
+	return NULL;
+}
+
+/* Reads through its own mapping, zapping and re-protecting it. */
+static void *toggle_thread(void *arg)
+{
+	struct thrasher *t = arg;
+	size_t pages = t->bytes / PAGE, pg;
+	uint64_t x = 12345, sum = 0;
+
+	while (!*t->stop) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		pg = (x >> 33) % pages;
+		sum += t->p[pg * PAGE / 8];
+		switch ((x >> 20) % 16) {
+		case 0:
+			if (madvise((void *)t->p, t->bytes, MADV_DONTNEED))
+				die("madvise");
+			break;
+		case 1:
+			if (mprotect((void *)t->p, t->bytes, PROT_NONE) ||
+			    mprotect((void *)t->p, t->bytes, PROT_READ))
+				die("mprotect");
+			break;
+		}
+		t->ops++;
+	}
+	return (void *)(uintptr_t)(sum & 1);
+}
+
+static long read_counter(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		die(path);
+	fclose(f);
+	return v;
+}
+
+static int thrash(size_t bytes, long slots, unsigned int nr, long ms,
+		  const char *resident)
+{
+	struct thrasher t[17];
+	volatile int stop = 0;
+	volatile uint64_t *p, *q;
+	long max = 0, n, r, checks = 0;
+	uint64_t end = now_ms() + ms;
+	unsigned long ops = 0;
+	unsigned int i;
+	int ret = 0;
+
+	if (nr < 1 || nr > 16 || bytes > (2UL << 20) || bytes % PAGE) {
+		fprintf(stderr, "cxl_check: thrash: 1-16 threads, <= 2 MiB\n");
+		return 2;
+	}
+	p = map_aligned(bytes);
+	q = map_aligned(bytes);
+	if (mprotect((void *)q, bytes, PROT_READ))
+		die("mprotect");
+	for (i = 0; i <= nr; i++) {
+		t[i] = (struct thrasher){ .id = i, .nr = nr, .bytes = bytes,
+					  .p = i < nr ? p : q, .stop = &stop };
+		if (pthread_create(&t[i].tid, NULL,
+				   i < nr ? thrash_thread : toggle_thread, &t[i]))
+			die("pthread_create");
+	}
+	/* At least 50 snapshots, however slow the machine. */
+	while ((now_ms() < end || checks < 50) && !ret) {
+		/* One page table each: each count is a snapshot. */
+		n = present((void *)p, NULL, bytes);
+		max = n > max ? n : max;
+		if (n > slots || present((void *)q, NULL, bytes) > slots) {
+			fprintf(stderr, "cxl_check: thrash: %ld pages present, %ld slots\n",
+				n, slots);
+			ret = 1;
+		}
+		checks++;
+		usleep(500);
+	}
+	stop = 1;
+	for (i = 0; i <= nr; i++) {
+		pthread_join(t[i].tid, NULL);
+		ret |= t[i].bad;
+		ops += t[i].ops;
+	}
+	/* Quiet now: pages only leave; a present PTE maps a resident page. */
+	r = read_counter(resident);
+	n = present((void *)p, (void *)q, bytes);
+	if (n > r) {
+		fprintf(stderr, "cxl_check: thrash: %ld PTEs present, %ld pages resident\n",
+			n, r);
+		ret = 1;
+	}
+	printf("thrash: %lu accesses, %ld checks, at most %ld of %ld slots mapped\n",
+	       ops, checks, max, slots);
+	munmap((void *)p, bytes);
+	munmap((void *)q, bytes);
+	return ret;
+}
+
+static void *fault_thread(void *arg)
+{
+	struct thrasher *t = arg;
+	size_t pages = t->bytes / PAGE;
+	uint64_t x = t->id + 7, sum = 0;
+
+	for (;;) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		sum += t->p[(x >> 33) % pages * PAGE / 8];
+		t->ops += sum & 1;
+	}
+	return NULL;
+}
+
+static int fault(size_t bytes, unsigned int nr)
+{
+	struct thrasher t[16];
+	unsigned int i;
+
+	if (nr < 1 || nr > 16)
+		nr = 4;
+	for (i = 0; i < nr; i++) {
+		t[i] = (struct thrasher){ .id = i, .bytes = bytes,
+					  .p = map_dev(bytes, 0) };
+		if (pthread_create(&t[i].tid, NULL, fault_thread, &t[i]))
+			die("pthread_create");
+	}
+	printf("faulting\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
+
+static int forkdirty(size_t bytes)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	size_t pg, pages = bytes / PAGE;
+	uint64_t sum = 0;
+	pid_t pid;
+	int st;
+
+	for (pg = 0; pg < pages; pg++)
+		sum += p[pg * PAGE / 8 + 1];
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		for (pg = 0; pg < pages; pg++)
+			p[pg * PAGE / 8 + 1] = word(99, pg);
+		_exit(0);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 1;
+	for (pg = 0; pg < pages; pg++)
+		if (p[pg * PAGE / 8 + 1] != word(99, pg)) {
+			fprintf(stderr, "cxl_check: forkdirty: page %zu lost the child's write\n",
+				pg);
+			return 1;
+		}
+	munmap((void *)p, bytes);
+	(void)sum;	/* the reads are volatile: they happen */
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t bytes;
@@ -464,6 +773,15 @@ int main(int argc, char **argv)
 		return rw(bytes);
 	if (!strcmp(argv[1], "stress") && argc == 6)
 		return stress(bytes, atoi(argv[4]), atoi(argv[5]));
+	if (!strcmp(argv[1], "rdonly"))
+		return rdonly();
+	if (!strcmp(argv[1], "thrash") && argc == 8)
+		return thrash(bytes, atol(argv[4]), atoi(argv[5]),
+			      atol(argv[6]), argv[7]);
+	if (!strcmp(argv[1], "fault") && argc == 5)
+		return fault(bytes, atoi(argv[4]));
+	if (!strcmp(argv[1], "forkdirty") && argc == 4)
+		return forkdirty(bytes);
 	fprintf(stderr, "cxl_check: bad arguments\n");
 	return 2;
 }
