@@ -92,6 +92,8 @@ struct vc_slot {
  * @pf_ops: the prefetch policy
  * @pf: its instance (the policy locks it itself)
  * @pf_degree: pages a prefetch may propose
+ * @sample_hand: the next slot vflash_cache_sample() looks at (its callers
+ *	serialise)
  * @stats: counters
  */
 struct vflash_cache {
@@ -120,6 +122,7 @@ struct vflash_cache {
 	void *pf;
 	u32 pf_degree;
 
+	u32 sample_hand;
 	atomic64_t stats[VFLASH_CACHE_STAT_NR];
 };
 
@@ -697,58 +700,75 @@ bool vflash_cache_needs_sampling(struct vflash_cache *c)
 	return h && h->test_clear_young && READ_ONCE(c->ev_ops)->uses_referenced;
 }
 
-/**
- * vflash_cache_sample() - report the pages accessed since the last sample
- * @c: the cache
- *
- * Asks the user, for every resident page, whether it was accessed (and
- * clears that); tells the eviction policy. The first answer after a fill
- * is discarded: the faulting access itself set it.
- */
-void vflash_cache_sample(struct vflash_cache *c)
+/* Ask about the page in @slot, if resident; tell the eviction policy. */
+static void vc_sample_slot(struct vflash_cache *c, u32 slot)
 {
-	u32 slot;
+	struct vc_slot *s = &c->slots[slot];
+	u32 gen = READ_ONCE(s->gen);
+	u64 lpn = READ_ONCE(s->lpn);
+	bool young;
+
+	if (lpn >= c->p.nr_pages ||
+	    atomic_read(&c->state[lpn]) != vc_word(VFLASH_PAGE_RESIDENT, slot))
+		return;
+	/*
+	 * Pinned, the page cannot leave the slot (nor the slot be refilled)
+	 * while its bits are read: the flags below are this fill's.
+	 */
+	atomic_inc(&s->pins);
+	/* Pin before re-reading; see vflash_cache_evict_one(). */
+	smp_mb__after_atomic();
+	if (atomic_read(&c->state[lpn]) != vc_word(VFLASH_PAGE_RESIDENT, slot) ||
+	    READ_ONCE(s->gen) != gen)
+		goto unpin;
+	young = c->p.host->test_clear_young(c->p.priv, lpn);
+	if (test_and_clear_bit(VC_FRESH, &s->flags) || !young)
+		goto unpin;
+	spin_lock(&c->policy_lock);
+	if (test_bit(VC_YOUNG, &s->flags))
+		set_bit(VC_REF, &s->flags);
+	else
+		vc_access_locked(c, slot);
+	spin_unlock(&c->policy_lock);
+unpin:
+	/* Our reads are done before the evictor may see no pin. */
+	smp_mb__before_atomic();
+	atomic_dec(&s->pins);
+}
+
+/**
+ * vflash_cache_sample() - report the pages accessed since they were last
+ *	sampled
+ * @c: the cache
+ * @budget: the most slots to look at in this call
+ *
+ * Moves a hand over the slots, at most @budget of them (and at most every
+ * slot once) per call, continuing where the previous call stopped: for
+ * each resident page, asks the user whether it was accessed (and clears
+ * that) and tells the eviction policy. The first answer after a fill is
+ * discarded: the faulting access itself set it. A call costs O(@budget)
+ * whatever the cache's size; a full sweep takes nr_slots / @budget calls.
+ * Callers serialise (the user's evictor thread; tests).
+ *
+ * Return: the number of slots looked at (0 if the policy takes no
+ * references).
+ */
+u32 vflash_cache_sample(struct vflash_cache *c, u32 budget)
+{
+	u32 slot = c->sample_hand, n;
 
 	if (!vflash_cache_needs_sampling(c))
-		return;
-	for (slot = 0; slot < c->p.nr_slots; slot++) {
-		struct vc_slot *s = &c->slots[slot];
-		u32 gen = READ_ONCE(s->gen);
-		u64 lpn = READ_ONCE(s->lpn);
-		bool young;
-
-		if (!(slot % 1024))
+		return 0;
+	budget = min(budget, c->p.nr_slots);
+	for (n = 0; n < budget; n++) {
+		if (!(n % 1024))
 			cond_resched();
-		if (lpn >= c->p.nr_pages ||
-		    atomic_read(&c->state[lpn]) !=
-		    vc_word(VFLASH_PAGE_RESIDENT, slot))
-			continue;
-		/*
-		 * Pinned, the page cannot leave the slot (nor the slot be
-		 * refilled) while its bits are read: the flags below are
-		 * this fill's.
-		 */
-		atomic_inc(&s->pins);
-		/* Pin before re-reading; see vflash_cache_evict_one(). */
-		smp_mb__after_atomic();
-		if (atomic_read(&c->state[lpn]) !=
-		    vc_word(VFLASH_PAGE_RESIDENT, slot) ||
-		    READ_ONCE(s->gen) != gen)
-			goto unpin;
-		young = c->p.host->test_clear_young(c->p.priv, lpn);
-		if (test_and_clear_bit(VC_FRESH, &s->flags) || !young)
-			goto unpin;
-		spin_lock(&c->policy_lock);
-		if (test_bit(VC_YOUNG, &s->flags))
-			set_bit(VC_REF, &s->flags);
-		else
-			vc_access_locked(c, slot);
-		spin_unlock(&c->policy_lock);
-unpin:
-		/* Our reads are done before the evictor may see no pin. */
-		smp_mb__before_atomic();
-		atomic_dec(&s->pins);
+		vc_sample_slot(c, slot);
+		if (++slot == c->p.nr_slots)
+			slot = 0;
 	}
+	c->sample_hand = slot;
+	return budget;
 }
 
 /**

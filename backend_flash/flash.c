@@ -61,6 +61,8 @@ static const struct {
 	[VFLASH_KNOB_PREFETCH_DEGREE] = { "prefetch_degree", 1,
 					  VFLASH_PREFETCH_MAX },
 	[VFLASH_KNOB_SAMPLE_PERIOD_MS] = { "sample_period_ms", 1, 10000 },
+	[VFLASH_KNOB_SAMPLE_BATCH] = { "sample_batch", 1,
+				       VFLASH_CACHE_MAX_SLOTS },
 	[VFLASH_KNOB_WAIT_SPIN_NS] = { "wait_spin_ns", 0, SEC_NS },
 	[VFLASH_KNOB_PRECONDITION] = { "precondition", 0, 1 },
 };
@@ -363,6 +365,7 @@ static void init_knobs(struct vflash_flash *f)
 	f->knob[VFLASH_KNOB_CACHE_FREE_HIGH_PCT] = 3;
 	f->knob[VFLASH_KNOB_PREFETCH_DEGREE] = 4;
 	f->knob[VFLASH_KNOB_SAMPLE_PERIOD_MS] = 20;
+	f->knob[VFLASH_KNOB_SAMPLE_BATCH] = 4096;
 	f->knob[VFLASH_KNOB_WAIT_SPIN_NS] = 20 * NSEC_PER_USEC;
 	f->knob[VFLASH_KNOB_MAIN_PE_CYCLES] = p->cell == VFLASH_CELL_SLC ?
 					      SLC_PE_CYCLES :

@@ -100,6 +100,7 @@ enum vflash_stat {
  * @VFLASH_KNOB_CACHE_FREE_HIGH_PCT: free slots the evictor restores
  * @VFLASH_KNOB_PREFETCH_DEGREE: pages a prefetch may propose
  * @VFLASH_KNOB_SAMPLE_PERIOD_MS: Accessed-bit sampling and evictor period
+ * @VFLASH_KNOB_SAMPLE_BATCH: cache slots the sampler looks at per period
  * @VFLASH_KNOB_WAIT_SPIN_NS: the last part of a NAND wait that is spun
  * @VFLASH_KNOB_PRECONDITION: 1 once every page was written (writing 1
  *	does it)
@@ -131,6 +132,7 @@ enum vflash_knob {
 	VFLASH_KNOB_CACHE_FREE_HIGH_PCT,
 	VFLASH_KNOB_PREFETCH_DEGREE,
 	VFLASH_KNOB_SAMPLE_PERIOD_MS,
+	VFLASH_KNOB_SAMPLE_BATCH,
 	VFLASH_KNOB_WAIT_SPIN_NS,
 	VFLASH_KNOB_PRECONDITION,
 	VFLASH_KNOB_NR,

@@ -281,7 +281,11 @@ static int worker_fn(void *data)
 			decay_heat(f);
 			last_decay = now;
 		}
-		usleep_range(WORKER_PERIOD_US, 2 * WORKER_PERIOD_US);
+		/*
+		 * Idle, not uninterruptible: a sleeping worker must not
+		 * count as load nor look like a hung task.
+		 */
+		usleep_idle_range(WORKER_PERIOD_US, 2 * WORKER_PERIOD_US);
 	}
 	return 0;
 }

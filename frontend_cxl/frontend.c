@@ -128,7 +128,9 @@ static int vfc_evictor(void *data)
 		clear_bit(0, &d->kicked);
 		vflash_cache_reclaim(d->cache);
 		if (time_after_eq(jiffies, next_sample)) {
-			vflash_cache_sample(d->cache);
+			vflash_cache_sample(d->cache,
+					    vflash_flash_knob(d->flash,
+							      VFLASH_KNOB_SAMPLE_BATCH));
 			next_sample = jiffies + period;
 		}
 		cond_resched();

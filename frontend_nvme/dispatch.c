@@ -479,7 +479,8 @@ static int dispatch_fn(void *data)
 			if (next > now + c->spin_ns)
 				sleep_until(next - c->spin_ns);
 		} else {
-			usleep_range(idle_us, idle_us + idle_us / 4);
+			/* Idle sleep: no load average, no hung-task look. */
+			usleep_idle_range(idle_us, idle_us + idle_us / 4);
 			idle_us = min(2 * idle_us, IDLE_SLEEP_MAX_US);
 			continue;
 		}

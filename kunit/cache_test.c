@@ -38,6 +38,9 @@ struct fake {
 	void (*in_young)(struct fake *fk, u64 lpn);
 	bool waited_unset;
 	u32 waits;
+	/* Pages the sampler asked about, and how many times it asked. */
+	DECLARE_BITMAP(asked, PAGES);
+	u32 young_calls;
 };
 
 static void fake_unmap(void *priv, u64 lpn)
@@ -59,6 +62,8 @@ static bool fake_young(void *priv, u64 lpn)
 		fk->in_young = NULL;
 		in_young(fk, lpn);
 	}
+	__set_bit(lpn, fk->asked);
+	fk->young_calls++;
 	return test_bit(lpn, fk->young);
 }
 
@@ -405,11 +410,11 @@ static u32 hot_resident_after_stream(struct kunit *test, const char *policy)
 	for (i = 0; i < 20; i++)
 		touch(test, fk, i, false);
 	/* The first sample after a fill is discarded: sample twice. */
-	vflash_cache_sample(fk->c);
-	vflash_cache_sample(fk->c);
+	vflash_cache_sample(fk->c, U32_MAX);
+	vflash_cache_sample(fk->c, U32_MAX);
 	for (i = 20; i < 120; i++) {
 		if (i % 5 == 0)
-			vflash_cache_sample(fk->c);
+			vflash_cache_sample(fk->c, U32_MAX);
 		touch(test, fk, i, false);
 	}
 	for (i = 0; i < 5; i++)
@@ -427,6 +432,35 @@ static void sampled_references_keep_hot_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hot_resident_after_stream(test, "fifo"), 0U);
 }
 
+/*
+ * Regression: the sampler looked at every slot each period, so its cost
+ * grew with the cache (about a CPU at 16 GiB). A call now looks at no
+ * more than its budget, and the hand goes on where the last call stopped:
+ * every page is asked about once per sweep.
+ */
+static void sampler_cost_bounded_by_budget(struct kunit *test)
+{
+	struct fake *fk = mk(test, 20, 2, "clock", false);
+	u32 calls;
+	u64 i;
+
+	for (i = 0; i < 20; i++)
+		touch(test, fk, i, false);
+	KUNIT_ASSERT_EQ(test, vflash_cache_resident(fk->c), 20U);
+	KUNIT_EXPECT_EQ(test, vflash_cache_sample(fk->c, 6), 6U);
+	KUNIT_EXPECT_EQ(test, fk->young_calls, 6U);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(fk->asked, PAGES), 6U);
+	/* Three more calls finish the sweep, each page asked once. */
+	for (calls = 1; calls < 4; calls++)
+		vflash_cache_sample(fk->c, 6);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(fk->asked, PAGES), 20U);
+	KUNIT_EXPECT_EQ(test, fk->young_calls, 20U + 4);
+	/* A budget over the cache's size is one full sweep. */
+	fk->young_calls = 0;
+	KUNIT_EXPECT_EQ(test, vflash_cache_sample(fk->c, U32_MAX), 20U);
+	KUNIT_EXPECT_EQ(test, fk->young_calls, 20U);
+}
+
 static void first_sample_is_discarded(struct kunit *test)
 {
 	struct fake *fk = mk(test, 8, 0, "clock", false);
@@ -439,9 +473,9 @@ static void first_sample_is_discarded(struct kunit *test)
 	for (i = 0; i < 8; i++)
 		touch(test, fk, i, false);
 	bitmap_set(fk->young, 0, 4);
-	vflash_cache_sample(fk->c);
+	vflash_cache_sample(fk->c, U32_MAX);
 	bitmap_zero(fk->young, PAGES);
-	vflash_cache_sample(fk->c);
+	vflash_cache_sample(fk->c, U32_MAX);
 	/* So clock evicts in fifo order. */
 	touch(test, fk, 8, false);
 	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
@@ -888,14 +922,14 @@ static void sampler_keeps_a_refill_fresh(struct kunit *test)
 	/* Page 0 (clock's next victim) leaves and comes back mid-sample. */
 	refiller = worker_new(test, fk, 0);
 	fk->in_young = refill_during_sample;
-	vflash_cache_sample(fk->c);
+	vflash_cache_sample(fk->c, U32_MAX);
 	wait_for_completion(&refiller->done);
 	KUNIT_ASSERT_EQ(test, refiller->ret, 0);
 	KUNIT_ASSERT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
 			(int)VFLASH_PAGE_RESIDENT);
 	/* The refill's faulting access: its first sample is discarded. */
 	__set_bit(0, fk->young);
-	vflash_cache_sample(fk->c);
+	vflash_cache_sample(fk->c, U32_MAX);
 	__clear_bit(0, fk->young);
 	/* 1..7 leave first (oldest); then page 0, with no second chance. */
 	fk->nr_unmapped = 0;
@@ -1001,6 +1035,7 @@ static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(reclaim_to_the_high_watermark),
 	KUNIT_CASE(sampled_references_keep_hot_pages),
 	KUNIT_CASE(first_sample_is_discarded),
+	KUNIT_CASE(sampler_cost_bounded_by_budget),
 	KUNIT_CASE(next_n_prefetch),
 	KUNIT_CASE(switching_policy_keeps_pages),
 	KUNIT_CASE(attached_to_the_device),

@@ -126,7 +126,41 @@ test_every_profile() {
 	done
 }
 
+# Regression: the GC/migration worker slept between rounds in
+# TASK_UNINTERRUPTIBLE (usleep_range()), so an idle device showed a task in
+# D state all the time: a load average of 1 per device, and what hung-task
+# tooling looks for; so did the NVMe dispatcher between idle polls. Idle
+# threads must sleep interruptibly or idle.
+test_idle_threads_not_in_d_state() {
+	load "$@"
+	[ "$1" != frontend=nvme ] || wait_for /dev/nvme0n1
+	sleep 1
+	pids=""
+	for p in /proc/[0-9]*; do
+		case "$(cat "$p/comm" 2>/dev/null)" in
+		vflash*) pids="$pids ${p#/proc/}" ;;
+		esac
+	done
+	[ -n "$pids" ] || fail "no vflash kernel thread"
+	d=0
+	for i in $(seq 50); do
+		for pid in $pids; do
+			# The state is the field after the ")" that ends comm.
+			st=$(sed 's/.*) \(.\).*/\1/' /proc/$pid/stat)
+			[ "$st" != D ] || d=$((d + 1))
+		done
+		usleep 10000
+	done
+	echo "D states seen: $d of $((50 * $(echo $pids | wc -w))) samples"
+	expect_eq "$d" 0 "samples of an idle vflash thread in D state"
+	unload
+}
+
 run_test directories test_directories
+run_test idle_threads_not_in_d_state test_idle_threads_not_in_d_state \
+	frontend=none size=64M
+run_test idle_nvme_threads_not_in_d_state test_idle_threads_not_in_d_state \
+	frontend=nvme size=64M
 run_test policies_switch_and_reject test_policies_switch_and_reject
 run_test config_knobs test_config_knobs
 run_test stats test_stats

@@ -209,9 +209,13 @@ test_knobs() {
 	! echo 0 >$SYS/config/prefetch_degree 2>/dev/null || fail "degree 0 accepted"
 	! echo 65 >$SYS/config/prefetch_degree 2>/dev/null || fail "degree 65 accepted"
 	! echo 0 >$SYS/config/sample_period_ms 2>/dev/null || fail "period 0 accepted"
+	! echo 0 >$SYS/config/sample_batch 2>/dev/null || fail "batch 0 accepted"
+	! echo 536870912 >$SYS/config/sample_batch 2>/dev/null ||
+		fail "batch 2^29 accepted"
 	! echo 2 >$SYS/config/precondition 2>/dev/null || fail "precondition 2 accepted"
 	echo 8 >$SYS/config/prefetch_degree
 	echo 5 >$SYS/config/sample_period_ms
+	echo 16 >$SYS/config/sample_batch
 	echo 0 >$SYS/config/wait_spin_ns
 	echo 2 >$SYS/config/cache_free_high_pct
 	expect_eq "$(cat $SYS/config/cache_free_high_pct)" 2 "high watermark"
