@@ -248,6 +248,20 @@ static void vc_access_locked(struct vflash_cache *c, u32 slot)
 }
 
 /*
+ * @slot's page was referenced: a young slot keeps it for when it leaves
+ * the young ring, any other tells the policy.
+ */
+static void vc_reference(struct vflash_cache *c, u32 slot)
+{
+	spin_lock(&c->policy_lock);
+	if (test_bit(VC_YOUNG, &c->slots[slot].flags))
+		set_bit(VC_REF, &c->slots[slot].flags);
+	else
+		vc_access_locked(c, slot);
+	spin_unlock(&c->policy_lock);
+}
+
+/*
  * A filled slot enters the young ring; the oldest young slot, pushed out,
  * enters the eviction policy, with a reference if one was seen meanwhile.
  */
@@ -535,12 +549,7 @@ pinned:
 		if (test_and_clear_bit(VC_PREFETCHED, &s->flags))
 			vc_count(c, VFLASH_CACHE_PREFETCH_HITS);
 		/* A fault on a resident page is a reference. */
-		spin_lock(&c->policy_lock);
-		if (test_bit(VC_YOUNG, &s->flags))
-			set_bit(VC_REF, &s->flags);
-		else
-			vc_access_locked(c, slot);
-		spin_unlock(&c->policy_lock);
+		vc_reference(c, slot);
 	}
 	pin->lpn = lpn;
 	pin->slot = slot;
@@ -724,12 +733,7 @@ static void vc_sample_slot(struct vflash_cache *c, u32 slot)
 	young = c->p.host->test_clear_young(c->p.priv, lpn);
 	if (test_and_clear_bit(VC_FRESH, &s->flags) || !young)
 		goto unpin;
-	spin_lock(&c->policy_lock);
-	if (test_bit(VC_YOUNG, &s->flags))
-		set_bit(VC_REF, &s->flags);
-	else
-		vc_access_locked(c, slot);
-	spin_unlock(&c->policy_lock);
+	vc_reference(c, slot);
 unpin:
 	/* Our reads are done before the evictor may see no pin. */
 	smp_mb__before_atomic();
