@@ -190,6 +190,20 @@ static struct fake *mk(struct kunit *test, u32 nr_slots, u32 young,
 	return fk;
 }
 
+/* Wait (5 to 10 s at most) until an evictor has taken @lpn: EVICTING. */
+static void expect_evicting(struct kunit *test, struct fake *fk, u64 lpn)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (vflash_cache_page_state(fk->c, lpn) == VFLASH_PAGE_EVICTING)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, lpn),
+			(int)VFLASH_PAGE_EVICTING);
+}
+
 /* get + put; returns whether it was a miss. */
 static bool touch(struct kunit *test, struct fake *fk, u64 lpn, bool write)
 {
@@ -357,13 +371,7 @@ static void mkwrite_pins_against_eviction(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vflash_cache_mkwrite(fk->c, 0, &pin), 0);
 	t = kthread_run(evict_fn, &e, "vflash-test-evict");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	for (i = 0; i < 5000; i++) {
-		if (vflash_cache_page_state(fk->c, 0) == VFLASH_PAGE_EVICTING)
-			break;
-		usleep_range(1000, 2000);
-	}
-	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
-			(int)VFLASH_PAGE_EVICTING);
+	expect_evicting(test, fk, 0);
 	/* Still pinned: the evictor waits before it unmaps. */
 	msleep(20);
 	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 0U);
@@ -790,13 +798,7 @@ static void killable_wait_for_an_eviction(struct kunit *test)
 		vflash_cache_put(fk->c, &pin);
 		KUNIT_ASSERT_FAILURE(test, "kthread_run failed");
 	}
-	for (i = 0; i < 5000; i++) {
-		if (vflash_cache_page_state(fk->c, 0) == VFLASH_PAGE_EVICTING)
-			break;
-		usleep_range(1000, 2000);
-	}
-	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
-			(int)VFLASH_PAGE_EVICTING);
+	expect_evicting(test, fk, 0);
 	wk = worker_new(test, fk, 0);
 	wk->killable = true;
 	t = kthread_run(get_fn, wk, "vflash-test-waiter");
