@@ -249,7 +249,6 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise);
 void vfn_sq_delete(struct vfn_ctrl *c, u16 qid);
 
 /* frontend.c */
-int vflash_nvme_register(void);
-void vflash_nvme_unregister(void);
+extern struct vflash_frontend vflash_nvme_frontend;
 
 #endif /* VFLASH_NVME_H */
