@@ -34,7 +34,6 @@ module_param(cache_size, charp, 0444);
 MODULE_PARM_DESC(cache_size,
 		 "CXL: device DRAM cache size, memparse syntax, a multiple of 4K (default 5% of the device)");
 
-
 /* Fills kept out of the eviction policy (docs/cxl-design.md, section 6). */
 static u32 vfc_young(void)
 {

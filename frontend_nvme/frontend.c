@@ -40,7 +40,6 @@ module_param(workers, uint, 0444);
 MODULE_PARM_DESC(workers,
 		 "NVMe: completion workers, 0 (the dispatcher completes) to 8 (default 1)");
 
-
 /* Check this frontend's parameters; one dmesg line for the first bad one. */
 static int parse_params(struct vfn_ctrl *c)
 {
