@@ -250,10 +250,12 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	u16 sc = vfn_io_decode(cmd, &c->ns, &r);
 
 	out->due_ns = now;
-	out->lpn = r.lpn;
-	out->count = r.nr_lpages;
+	out->lpn = 0;
+	out->count = 0;
 	out->op = VFLASH_IO_FLUSH;
 	if (!sc) {
+		out->lpn = r.lpn;
+		out->count = r.nr_lpages;
 		switch (r.opcode) {
 		case nvme_cmd_read:
 		case nvme_cmd_write:
