@@ -109,13 +109,16 @@ static struct vfn_heap *heap_of(struct vfn_ctrl *c, u16 cqid)
 
 /*
  * An I/O command's entry is in its CQ, its vector about to be raised: how
- * late is that against the model?
+ * late is that against the model? @now is the drain's time: the clock is
+ * read again, as posting takes time, but never taken as earlier (KUnit
+ * drains at times of its choosing).
  */
-static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd)
+static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
+			   u64 now)
 {
 	struct vflash_flash *f = c->vdev->flash;
-	u64 now = ktime_get_ns();
 
+	now = max(now, ktime_get_ns());
 	vflash_flash_record_lateness(f, cmd->model_due_ns, now);
 	trace_vflash_request_complete(vflash_flash_id(f), VFLASH_FE_NVME,
 				      cmd->op, cmd->lpn, cmd->count,
@@ -123,14 +126,16 @@ static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd)
 }
 
 /*
- * Post one completion. Return: true if done with it: posted, or dropped
- * because its CQ was deleted or reset since its command was fetched;
+ * Post one completion at @now (0 for one posted before its due time on
+ * purpose, which has no lateness). Return: true if done with it: posted,
+ * or dropped because its CQ was deleted or reset since its command was
+ * fetched;
  * false if it must wait: its CQ is full or the host has turned DMA off.
  * Then *@retry_ns says how long, the CQ's backoff, which doubles with
  * every failure, so a CQ whose head never moves costs a poll per
  * VFN_CQ_BACKOFF_MAX_NS, not a spinning thread.
  */
-static bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
+static bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd, u64 now,
 		 unsigned long *raise, u64 *retry_ns)
 {
 	struct vfn_queue *cq = &c->cq[cmd->cqid];
@@ -147,7 +152,7 @@ static bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
 		if (ok) {
 			*backoff = 0;
 			if (cmd->timed)
-				count_lateness(c, cmd);
+				count_lateness(c, cmd, now);
 			if (cq->irq_enabled)
 				__set_bit(cmd->cqid, raise);
 		} else {
@@ -203,7 +208,7 @@ u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 			heap_pop(h);
 		}
 		for (i = 0; i < n; i++) {
-			if (post(c, &batch[i], raise, &retry_ns) || final)
+			if (post(c, &batch[i], now, raise, &retry_ns) || final)
 				continue;
 			/* Room: popped above under the lock still held. */
 			batch[i].due_ns = now + retry_ns;
@@ -422,7 +427,7 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 		if (le16_to_cpu(e->cqe.sq_id) == qid)
 			e->timed = false;
 		if (le16_to_cpu(e->cqe.sq_id) != qid ||
-		    !post(c, e, c->raise, &retry_ns)) {
+		    !post(c, e, 0, c->raise, &retry_ns)) {
 			if (le16_to_cpu(e->cqe.sq_id) == qid)
 				e->due_ns = 0;
 			h->cmd[kept++] = *e;
@@ -437,7 +442,7 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 		dma_rmb();
 		rec.cqe.command_id = READ_ONCE(cmd->common.command_id);
 		WRITE_ONCE(sq->head, vfn_ring_next(sq->head, sq->size));
-		if (!post(c, &rec, c->raise, &retry_ns) &&
+		if (!post(c, &rec, 0, c->raise, &retry_ns) &&
 		    h->nr < VFN_INFLIGHT)
 			heap_push(h, &rec);
 	}

@@ -500,10 +500,36 @@ static void delete_sq_completes_queued(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cids, 0x1f);
 	KUNIT_EXPECT_EQ(test, ok, 3U);
 	KUNIT_EXPECT_EQ(test, aborted, 2U);
+	/* Posted before their due time on purpose: not early completions. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_early_completions(r->vdev->flash),
+			0ULL);
 	KUNIT_EXPECT_GT(test, r->vectors[1], 0U);
 	/* Nothing is left to post later. */
 	worker(r, ktime_get_ns() + NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, posted(r, P_IOCQ), 5U);
+}
+
+/*
+ * An I/O completion counts its lateness against the model's due time,
+ * at the drain's time; admin commands, which the model does not time, do
+ * not count.
+ */
+static void io_completion_counts_lateness(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct vflash_flash *f = r->vdev->flash;
+
+	bring_up(test, r, QSIZE);
+	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_max(f), 0ULL);
+	io(r, nvme_cmd_read, 0, 1, hpage(r, P_BUF));
+	ring_iosq(r);
+	KUNIT_ASSERT_TRUE(test, pass(r));
+	worker(r, ktime_get_ns() + NSEC_PER_SEC);
+	KUNIT_ASSERT_EQ(test, posted(r, P_IOCQ), 1U);
+	KUNIT_EXPECT_GT(test, vflash_flash_lateness_max(f), NSEC_PER_SEC / 2);
+	KUNIT_EXPECT_GT(test, vflash_flash_lateness_pct(f, 500),
+			NSEC_PER_SEC / 2);
+	KUNIT_EXPECT_EQ(test, vflash_flash_early_completions(f), 0ULL);
 }
 
 /*
@@ -589,6 +615,7 @@ static struct kunit_case nvme_dispatch_cases[] = {
 	KUNIT_CASE(disable_drops_pending),
 	KUNIT_CASE(bus_master_off),
 	KUNIT_CASE(delete_sq_completes_queued),
+	KUNIT_CASE(io_completion_counts_lateness),
 	KUNIT_CASE(full_cq_backs_off),
 	KUNIT_CASE(dsm_ranges_merge),
 	{}
