@@ -161,10 +161,12 @@ EV == "clean" {
 
 EV ~ /^cxl_/ {
 	c[EV]++
-	slot = num("slot")
 	lpn = V["lpn"]
-	if (EV != "cxl_writeback" && slots != "" && slot >= slots + 0)
-		err("slot " slot " of " slots)
+	if (EV != "cxl_writeback") {
+		slot = num("slot")
+		if (slots != "" && slot >= slots + 0)
+			err("slot " slot " of " slots)
+	}
 }
 
 EV == "cxl_fill" {
