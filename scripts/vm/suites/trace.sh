@@ -231,7 +231,7 @@ test_trace_cmd() {
 }
 
 # frontend=cxl (the cxl suite's 16 MiB device and 1 MiB cache, 256 slots)
-# with next-n prefetch: 4 MiB written, then read back, by cxl_check.
+# with next-n prefetch: 2 MiB written, then read back, by cxl_check.
 test_cxl_events() {
 	local t=/tmp/cxl.trace
 	load frontend=cxl size=16M cache_size=1M
@@ -239,8 +239,8 @@ test_cxl_events() {
 	echo fifo >$SYS/policy/eviction
 	echo next-n >$SYS/policy/prefetch
 	echo 0 >$SYS/stats/reset
-	$TR/record.sh -o $t /tmp/settled sh -c "cxl_check fill $CXL $((4 << 20)) 1 &&
-		cxl_check verify $CXL $((4 << 20)) 1" || fail "cxl_check"
+	$TR/record.sh -o $t /tmp/settled sh -c "cxl_check fill $CXL $((2 << 20)) 1 &&
+		cxl_check verify $CXL $((2 << 20)) 1" || fail "cxl_check"
 	check_trace $t -w -a -s 256 -o "$(cat $SYS/config/host_overhead_ns)" -d $DIES
 	expect_count $t cxl_miss misses
 	expect_count $t cxl_evict evictions
@@ -259,14 +259,14 @@ test_cxl_events() {
 	unload
 }
 
-# mmap_lat's random reads and writes on 4x the cache: a second CXL trace,
-# and the lateness of faults that run concurrently on both CPUs.
+# mmap_lat's random writes on 2x the cache from two threads: faults that
+# run concurrently on both CPUs, against the evictor.
 test_cxl_mmap_lat() {
 	local t=/tmp/mmap.trace
 	load frontend=cxl size=16M cache_size=1M
 	echo 0 >$SYS/stats/reset
-	$TR/record.sh -o $t /tmp/settled mmap_lat --target $CXL --ws $((4 << 20)) --threads 2 \
-		--mode rand --write --accesses 2000 >/tmp/mmap_lat.out ||
+	$TR/record.sh -o $t /tmp/settled mmap_lat --target $CXL --ws $((2 << 20)) --threads 2 \
+		--mode rand --write --no-warm --accesses 300 >/tmp/mmap_lat.out ||
 		{ cat /tmp/mmap_lat.out; fail "mmap_lat"; }
 	check_trace $t -w -a -s 256 -o "$(cat $SYS/config/host_overhead_ns)" -d $DIES
 	expect_count $t cxl_miss misses
@@ -278,31 +278,27 @@ test_cxl_mmap_lat() {
 }
 
 # GC and migration: the nvme suite's fio_gc setting (32 MiB, watermarks
-# 90/50), two untraced passes of 4/3 the device in random 16 KiB
-# reads and writes, then a traced third one, which migrates SLC to QLC
-# and collects QLC blocks (the debug kernel writes 16 MiB: migration
-# only).
+# 90/50), written whole twice (untraced, 128 KiB sequential), then a
+# traced pass of random 16 KiB reads and writes (3:1) as large as the
+# device, which migrates SLC to QLC and collects QLC blocks (the debug
+# kernel writes 16 MiB: migration only).
 test_gc_events() {
-	local t=/tmp/gc.trace size=32 pass moved
+	local t=/tmp/gc.trace size=32 moved
 	! debug_kernel || size=16
 	load frontend=nvme size=${size}M
 	wait_for $DEV
 	echo 90 >$SYS/config/gc_high_pct
 	echo 50 >$SYS/config/gc_low_pct
-	for pass in 1 2 3; do
-		set -- fio --name=gc$pass --filename=$DEV --ioengine=libaio \
-			--direct=1 --rw=randrw --rwmixwrite=75 --bs=16k \
-			--iodepth=16 --size=${size}M --io_size=$((size * 4 / 3))M \
-			--randseed=$pass --output-format=terse
-		if [ $pass -lt 3 ]; then
-			"$@" >/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio pass $pass"; }
-		else
-			/tmp/settled true || fail "the device does not settle"
-			echo 0 >$SYS/stats/reset
-			$TR/record.sh -o $t /tmp/settled "$@" >/tmp/fio.out 2>&1 ||
-				{ cat /tmp/fio.out; fail "fio pass $pass"; }
-		fi
-	done
+	fio --name=fill --filename=$DEV --ioengine=libaio --direct=1 \
+		--rw=write --bs=128k --iodepth=4 --loops=2 \
+		--output-format=terse >/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio fill"; }
+	/tmp/settled true || fail "the device does not settle"
+	echo 0 >$SYS/stats/reset
+	echo "$(uptime_s) s: traced pass"
+	$TR/record.sh -o $t /tmp/settled fio --name=gc --filename=$DEV \
+		--ioengine=libaio --direct=1 --rw=randrw --rwmixwrite=75 \
+		--bs=16k --iodepth=16 --output-format=terse >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio randrw"; }
 	check_trace $t -w -a -o 0 -d $DIES
 	expect_count $t clean_freed gc_runs
 	expect_count $t nand_erase nand_erase_blocks
