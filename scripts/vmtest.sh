@@ -3,8 +3,9 @@
 #
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
-# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, the kernel's nvdimm/dax
-# modules, vflash.ko and the suites.
+# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, trace-cmd (if the host
+# has it), the kernel's nvdimm/dax modules, vflash.ko, the suites and
+# scripts/trace/.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
 #        a benchmark of scripts/vm/bench/ runs only when named)
@@ -12,7 +13,10 @@
 # A suite reports each test on the VM's second serial port. It fails as a
 # whole (one extra failure) if it does not finish within its timeout or if
 # the console shows a panic, oops, BUG, WARNING or a lockup. Logs stay in
-# build/vmtest/<suite>/ (build/vmtest-debug/ for the debug kernel). Writes
+# build/vmtest/<suite>/ (build/vmtest-debug/ for the debug kernel), files
+# a suite sent ("FILE NAME ..." lines) in its files/. A suite's
+# "# vmtest-host: COMMAND" line runs COMMAND DIR on the host afterwards;
+# its PASS/FAIL/SKIP lines count with the suite's. Writes
 # build/vmtest.counts (or vmtest-debug.counts): "PASSED FAILED SKIPPED".
 set -uo pipefail
 . "$(dirname "$0")/common.sh"

@@ -186,17 +186,17 @@ test_nvme_events() {
 	load frontend=nvme size=64M
 	wait_for $DEV
 	fio --name=prep --filename=$DEV --ioengine=libaio --direct=1 \
-		--rw=write --bs=128k --iodepth=4 --size=16M \
+		--rw=write --bs=128k --iodepth=4 --size=12M \
 		--output-format=terse >/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio prep"; }
 	echo 3000 >$SYS/config/host_overhead_ns
 	echo 0 >$SYS/stats/reset
 	$TR/record.sh -o $t /tmp/settled fio --name=rw --filename=$DEV --ioengine=libaio \
 		--direct=1 --rw=randrw --rwmixread=60 --bssplit=4k/75:16k/25 \
-		--iodepth=8 --size=16M --number_ios=2000 \
+		--iodepth=8 --size=12M --number_ios=1500 \
 		--output-format=terse >/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio"; }
 	check_trace $t -w -a -o 3000 -d $DIES
 	expect_eq "$(count $t.counts complete_nvme)" "$(count $t.counts submit_nvme)" "completions against submits"
-	expect_eq "$(count $t.counts complete)" 2000 "completions of 2000 fio I/Os"
+	expect_eq "$(count $t.counts complete)" 1500 "completions of 1500 fio I/Os"
 	expect_some $t submit_read
 	expect_some $t submit_write
 	expect_some $t nand_read
@@ -278,10 +278,10 @@ test_cxl_mmap_lat() {
 }
 
 # GC and migration: the nvme suite's fio_gc setting (32 MiB, watermarks
-# 90/50), written whole twice (untraced, 128 KiB sequential), then a
-# traced pass of random 16 KiB reads and writes (3:1) as large as the
-# device, which migrates SLC to QLC and collects QLC blocks (the debug
-# kernel writes 16 MiB: migration only).
+# 90/50), written whole twice (128 KiB sequential), then random 16 KiB
+# reads and writes (3:1) of 3/8 the device, untraced, and of half the
+# device, traced: there SLC migrates to QLC and QLC blocks are collected
+# (the debug kernel writes 16 MiB: migration only).
 test_gc_events() {
 	local t=/tmp/gc.trace size=32 moved
 	! debug_kernel || size=16
@@ -292,12 +292,17 @@ test_gc_events() {
 	fio --name=fill --filename=$DEV --ioengine=libaio --direct=1 \
 		--rw=write --bs=128k --iodepth=4 --loops=2 \
 		--output-format=terse >/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio fill"; }
+	fio --name=rw --filename=$DEV --ioengine=libaio --direct=1 \
+		--rw=randrw --rwmixwrite=75 --bs=16k --iodepth=16 \
+		--io_size=$((size * 3 / 8))M --randseed=1 \
+		--output-format=terse >/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio randrw"; }
 	/tmp/settled true || fail "the device does not settle"
 	echo 0 >$SYS/stats/reset
 	echo "$(uptime_s) s: traced pass"
 	$TR/record.sh -o $t /tmp/settled fio --name=gc --filename=$DEV \
 		--ioengine=libaio --direct=1 --rw=randrw --rwmixwrite=75 \
-		--bs=16k --iodepth=16 --output-format=terse >/tmp/fio.out 2>&1 ||
+		--bs=16k --iodepth=16 --io_size=$((size / 2))M --randseed=2 \
+		--output-format=terse >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "fio randrw"; }
 	check_trace $t -w -a -o 0 -d $DIES
 	expect_count $t clean_freed gc_runs
