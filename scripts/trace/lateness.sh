@@ -65,7 +65,8 @@ set xlabel 'lateness (us, log scale)'
 set ylabel 'cumulative fraction of requests'
 set logscale x
 set grid
-set key top left noenhanced
+set key below left Left reverse noenhanced
+set bmargin 7
 set yrange [0:1]
 plot $plots
 GP
