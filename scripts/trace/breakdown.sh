@@ -18,7 +18,7 @@ set -eu
 
 usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
 
-op=read
+op="read"
 while getopts "o:h" opt; do
 	case $opt in
 	o) op=$OPTARG ;;

@@ -29,7 +29,7 @@ set -eu
 usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
 
 dir=$(dirname "$0")
-whole=0 overlap=host oh= dies= slots=
+whole=0 overlap=host oh='' dies='' slots=''
 while getopts "wao:d:s:h" opt; do
 	case $opt in
 	w) whole=1 ;;

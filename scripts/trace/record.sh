@@ -41,7 +41,6 @@ die() { echo "record: $*" >&2; exit 1; }
 
 # The tracefs mount point, mounting it if need be.
 tracefs() {
-	local t
 	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 		[ -e $t/trace ] && { echo $t; return; }
 	done
@@ -50,7 +49,7 @@ tracefs() {
 	echo /sys/kernel/tracing
 }
 
-T=$(tracefs)
+T=$(tracefs) || exit 1
 [ -d "$T/events/vflash" ] || die "no vflash events in $T/events: load vflash.ko first"
 
 if [ "$tc" = 1 ]; then

@@ -17,7 +17,7 @@ set -eu
 
 usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
 
-buckets=200 from= to=
+buckets=200 from='' to=''
 while getopts "n:f:t:h" opt; do
 	case $opt in
 	n) buckets=$OPTARG ;;
@@ -92,6 +92,7 @@ AWK
 [ -s "$dat" ] || { echo "timeline: no vflash_nand events in $trace" >&2; exit 1; }
 command -v gnuplot >/dev/null ||
 	{ echo "timeline: no gnuplot (scripts/setup.sh installs gnuplot-nox)" >&2; exit 1; }
+# shellcheck disable=SC2046
 set -- $(head -n 1 "$dat")
 dies=$3 ops=$5 ms=$7
 height=$((160 + 26 * dies))

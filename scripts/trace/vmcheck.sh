@@ -47,9 +47,10 @@ is_png() {
 # AWK-STATEMENT has changed (next: deleted, print: doubled) the first
 # line of NAME.trace that matches " PATTERN" (an awk regex)
 spoil() {
-	local t=$vm/files/$1.trace bad=$vm/files/$1.spoilt
+	bad=$vm/files/$1.spoilt
 	awk -v ev=" $2" "!done && \$0 ~ ev { done = 1; $3 }
-		{ print }" "$t" >"$bad"
+		{ print }" "$vm/files/$1.trace" >"$bad"
+	# shellcheck disable=SC2046
 	if "$dir/check.sh" $(flags "$1") "$bad" >"$bad.out" 2>&1; then
 		echo "  check.sh passed $1.trace with its first $2 spoilt ($3)" >&2
 		return 1

@@ -281,7 +281,7 @@ test_cxl_mmap_lat() {
 # 90/50), written whole twice (128 KiB sequential), then random 16 KiB
 # reads and writes (3:1) of 3/8 the device, untraced, and of half the
 # device, traced: there SLC migrates to QLC and QLC blocks are collected
-# (the debug kernel writes 16 MiB: migration only).
+# (the debug kernel, several times slower, writes a 16 MiB device).
 test_gc_events() {
 	local t=/tmp/gc.trace size=32 moved
 	! debug_kernel || size=16
@@ -309,9 +309,11 @@ test_gc_events() {
 	expect_count $t nand_erase nand_erase_blocks
 	expect_count $t nand_read nand_read_pages
 	expect_eq "$(count $t.counts complete_nvme)" "$(count $t.counts submit_nvme)" "completions against submits"
-	expect_some $t clean_migrate
-	expect_some $t nand_migrate
+	# The debug kernel's 16 MiB run may clean nothing in the traced pass:
+	# its trace is checked, not its content.
 	if ! debug_kernel; then
+		expect_some $t clean_migrate
+		expect_some $t nand_migrate
 		expect_some $t clean_gc
 		expect_some $t nand_gc
 	fi
