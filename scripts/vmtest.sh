@@ -185,8 +185,9 @@ run_suite() {
 	# in $dir (run as COMMAND DIR, printing PASS/FAIL/SKIP lines).
 	host=$(directive "$file" host)
 	if [ -n "$host" ]; then
-		(cd "$REPO" && $host "$dir") 2>&1 | tee "$dir/host.log" |
-			grep -E '^(PASS|FAIL|SKIP) ' >>"$dir/results.txt"
+		(cd "$REPO" && $host "$dir") >"$dir/host.log" 2>&1 ||
+			echo "FAIL $suite-host ($host exited $?; see $dir/host.log)" >>"$dir/host.log"
+		grep -E '^(PASS|FAIL|SKIP) ' "$dir/host.log" >>"$dir/results.txt"
 	fi
 	pass=$(grep -c '^PASS ' "$dir/results.txt")
 	fail=$(grep -c '^FAIL ' "$dir/results.txt")

@@ -9,7 +9,9 @@
 #   -w     whole: the trace starts with the device idle and no page cached
 #          and lost nothing, so every completion, CXL fill and writeback
 #          has its request_submit and every slot's fills and evictions
-#          alternate
+#          alternate (an NVMe Dataset Management or Write Zeroes command
+#          that covers no whole page submits nothing, yet completes: -w
+#          reports its completion)
 #   -a     no two NAND operations of a die overlap (not under the
 #          read-priority maintenance policy); without -a, host ones only
 #   -o NS  config/host_overhead_ns during the trace: checks each submit's
