@@ -10,7 +10,9 @@
 #  - VM suites: qemu-system-x86, busybox-static, cpio, kmod, fio,
 #    nvme-cli, ndctl, daxctl, jq, e2fsprogs, and the Debian kernel image whose version is
 #    exactly the headers' one (apt-get download + dpkg -x, not installed)
-#  - benchmarks: gnuplot-nox (make bench-cxl plots its CDFs)
+#  - benchmarks and traces: gnuplot-nox (make bench-cxl plots its CDFs,
+#    scripts/trace/plot.sh the trace suite's traces); trace-cmd (the
+#    trace suite copies it into the VM)
 #
 # The cache (VFLASH_CACHE, default /var/cache/vflash) is shared by every
 # clone of the repository on the machine.
@@ -23,7 +25,7 @@ export DEBIAN_FRONTEND=noninteractive
 PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	python3 xz-utils sparse linux-headers-cloud-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
-	jq e2fsprogs coreutils util-linux git gnuplot-nox"
+	jq e2fsprogs coreutils util-linux git gnuplot-nox trace-cmd"
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

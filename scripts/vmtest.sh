@@ -3,8 +3,9 @@
 #
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
-# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, the kernel's nvdimm/dax
-# modules, vflash.ko and the suites.
+# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, trace-cmd (if the host
+# has it), the kernel's nvdimm/dax modules, vflash.ko, the suites and
+# scripts/trace/.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
 #        a benchmark of scripts/vm/bench/ runs only when named)
@@ -12,7 +13,10 @@
 # A suite reports each test on the VM's second serial port. It fails as a
 # whole (one extra failure) if it does not finish within its timeout or if
 # the console shows a panic, oops, BUG, WARNING or a lockup. Logs stay in
-# build/vmtest/<suite>/ (build/vmtest-debug/ for the debug kernel). Writes
+# build/vmtest/<suite>/ (build/vmtest-debug/ for the debug kernel), files
+# a suite sent ("FILE NAME ..." lines) in its files/. A suite's
+# "# vmtest-host: COMMAND" line runs COMMAND DIR on the host afterwards;
+# its PASS/FAIL/SKIP lines count with the suite's. Writes
 # build/vmtest.counts (or vmtest-debug.counts): "PASSED FAILED SKIPPED".
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -58,6 +62,8 @@ GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/
 # Files they read: mke2fs takes its defaults for each file system type
 # (features, inode ratio) from mke2fs.conf.
 GUEST_FILES="/etc/mke2fs.conf"
+# Programs carried if the host has them (a suite skips what needs them).
+GUEST_OPTIONAL_PROGRAMS="/usr/bin/trace-cmd"
 
 build_initramfs() {
 	local root=$VMDIR/root m p lib
@@ -65,7 +71,10 @@ build_initramfs() {
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,vflash/suites,vflash/bench}
 	cp /bin/busybox "$root/bin/busybox"
-	for p in $GUEST_PROGRAMS; do
+	for p in $GUEST_PROGRAMS $GUEST_OPTIONAL_PROGRAMS; do
+		case " $GUEST_OPTIONAL_PROGRAMS " in
+		*" $p "*) [ -x "$p" ] || continue ;;
+		esac
 		cp "$p" "$root$p"
 		for lib in $(ldd "$p" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
 			[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
@@ -108,6 +117,8 @@ build_initramfs() {
 	cp "$REPO"/scripts/vm/suites/*.sh "$REPO"/scripts/vm/bench/*.sh \
 		"$root/vflash/suites/"
 	cp "$REPO"/scripts/bench/*.sh "$root/vflash/bench/"
+	mkdir -p "$root/vflash/trace"
+	cp "$REPO"/scripts/trace/*.sh "$REPO"/scripts/trace/*.awk "$root/vflash/trace/"
 	cp "$REPO/scripts/vm/init" "$root/init"
 	# The static test tools (make tools), if built.
 	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
@@ -116,6 +127,20 @@ build_initramfs() {
 	done
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$VMDIR/initramfs.cpio"
+}
+
+# extract_files DIR: the files a suite sent as "FILE NAME LINE" lines
+# (NAME gzipped and base64-encoded, LINE by LINE, then "FILE NAME END")
+# into DIR/files/NAME.
+extract_files() {
+	local dir=$1 name
+
+	for name in $(sed -n 's/^FILE \([^ ]*\) END$/\1/p' "$dir/results.txt"); do
+		mkdir -p "$dir/files"
+		awk -v n="$name" '$1 == "FILE" && $2 == n && $3 != "END" { print $3 }' \
+			"$dir/results.txt" | base64 -d | gzip -dc >"$dir/files/$name" ||
+			echo "FAIL file-$name (cannot decode it)" >>"$dir/results.txt"
+	done
 }
 
 # directive SUITE_FILE NAME: the value of "# vmtest-NAME: VALUE" in the file
@@ -132,7 +157,7 @@ total_skip=0
 
 run_suite() {
 	local suite=$1 file=$REPO/scripts/vm/suites/$1.sh dir=$VMDIR/$1
-	local mem smp append tmo rc pass fail skip done_ok t0 t1
+	local mem smp append tmo rc pass fail skip done_ok t0 t1 host
 
 	[ -f "$file" ] || file=$REPO/scripts/vm/bench/$1.sh
 	[ -f "$file" ] || { echo "vmtest: no suite $suite" >&2; total_fail=$((total_fail + 1)); return; }
@@ -155,6 +180,15 @@ run_suite() {
 	t1=$(date +%s)
 
 	tr -d '\r' <"$dir/results.log" >"$dir/results.txt"
+	extract_files "$dir"
+	# "# vmtest-host: COMMAND": host-side tests on what the suite left
+	# in $dir (run as COMMAND DIR, printing PASS/FAIL/SKIP lines).
+	host=$(directive "$file" host)
+	if [ -n "$host" ]; then
+		(cd "$REPO" && $host "$dir") >"$dir/host.log" 2>&1 ||
+			echo "FAIL $suite-host ($host exited $?; see $dir/host.log)" >>"$dir/host.log"
+		grep -E '^(PASS|FAIL|SKIP) ' "$dir/host.log" >>"$dir/results.txt"
+	fi
 	pass=$(grep -c '^PASS ' "$dir/results.txt")
 	fail=$(grep -c '^FAIL ' "$dir/results.txt")
 	skip=$(grep -c '^SKIP ' "$dir/results.txt")
