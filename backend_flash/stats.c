@@ -237,11 +237,14 @@ void vflash_flash_record_lateness(struct vflash_flash *f, u64 due_ns,
  * @per_mille: 500 for the median, 990 for p99, 999 for p99.9
  *
  * Return: like vflash_flash_read_latency_pct(), for the lateness that
- * vflash_flash_record_lateness() counted (early completions excluded).
+ * vflash_flash_record_lateness() counted (early completions excluded),
+ * but never above vflash_flash_lateness_max(), which is exact (a bucket's
+ * upper bound may be above every value in it).
  */
 u64 vflash_flash_lateness_pct(struct vflash_flash *f, u32 per_mille)
 {
-	return hist_pct(f, VF_HIST_LATE, per_mille);
+	return min(hist_pct(f, VF_HIST_LATE, per_mille),
+		   vflash_flash_lateness_max(f));
 }
 
 /**

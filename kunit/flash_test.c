@@ -1001,6 +1001,8 @@ static void lateness_histogram(struct kunit *test)
 	KUNIT_EXPECT_LE(test, vflash_flash_lateness_pct(f, 999),
 			50000ULL * 17 / 16);
 	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_max(f), 4000000ULL);
+	/* Its bucket's bound is above it: no percentile says more than max. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_pct(f, 1000), 4000000ULL);
 	/* On time is zero lateness, not early. */
 	vflash_flash_record_lateness(f, 5, 5);
 	KUNIT_EXPECT_EQ(test, vflash_flash_early_completions(f), 2ULL);
