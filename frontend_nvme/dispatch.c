@@ -10,9 +10,11 @@
  *
  * A thread spins for a completion due within spin_us and sleeps (an
  * hrtimer) until spin_us before a later one. The dispatcher polls the
- * doorbells without sleeping for poll_idle_us after its last command,
- * then sleeps between polls, each sleep twice the last up to
- * IDLE_SLEEP_MAX_US, so an idle device costs next to no CPU.
+ * doorbells without sleeping for poll_idle_us after its last command or
+ * the last completion posted (a host at low queue depth submits its next
+ * command as soon as one completes), then naps between polls, each nap
+ * twice the last up to IDLE_SLEEP_MAX_US, so an idle device costs next to
+ * no CPU; a completion posted by a worker ends a nap at once.
  *
  * Posting always happens under the CQ's lock, after checking that the CQ
  * is live and of the generation the command was fetched for: a CQ that
@@ -130,6 +132,21 @@ static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
 }
 
 /*
+ * Completions reached the host at @now, which may submit again at once:
+ * the dispatcher polls for poll_idle_ns from now on, and a nap of its
+ * ends now (a command it fetched a nap late would start late: time the
+ * model never charged).
+ */
+static void host_activity(struct vfn_ctrl *c, u64 now)
+{
+	WRITE_ONCE(c->last_busy_ns, now);
+	/* Store, then look at the flag; pairs with set_current_state() in nap(). */
+	smp_mb();
+	if (READ_ONCE(c->napping) && c->heap[0].task)
+		wake_up_process(c->heap[0].task);
+}
+
+/*
  * Post one completion at @now (0 for one posted before its due time on
  * purpose, which has no lateness). Return: true if done with it: posted,
  * or dropped because its CQ was deleted or reset since its command was
@@ -202,7 +219,7 @@ u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 {
 	struct vfn_cmd batch[POST_BATCH];
 	u64 next, retry_ns;
-	u32 n, i;
+	u32 n, i, posted = 0;
 
 	do {
 		n = 0;
@@ -212,7 +229,11 @@ u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 			heap_pop(h);
 		}
 		for (i = 0; i < n; i++) {
-			if (post(c, &batch[i], now, raise, &retry_ns) || final)
+			if (post(c, &batch[i], now, raise, &retry_ns)) {
+				posted++;
+				continue;
+			}
+			if (final)
 				continue;
 			/* Room: popped above under the lock still held. */
 			batch[i].due_ns = now + retry_ns;
@@ -221,6 +242,8 @@ u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 		next = h->nr ? h->cmd[0].due_ns : U64_MAX;
 		spin_unlock(&h->lock);
 	} while (n == POST_BATCH && next <= now);
+	if (posted && !final)
+		host_activity(c, now);
 	return next;
 }
 
@@ -489,29 +512,58 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 	return busy;
 }
 
+/*
+ * Whether the dispatcher was busy within poll_idle_ns of @now (a worker's
+ * clock may be a little ahead of ours).
+ */
+static bool recently_busy(struct vfn_ctrl *c, u64 now)
+{
+	u64 last = READ_ONCE(c->last_busy_ns);
+
+	return now <= last || now - last <= c->poll_idle_ns;
+}
+
+/*
+ * Idle for @us, unless host_activity() or kthread_stop() wakes us first.
+ * TASK_IDLE: no load average, no hung-task look.
+ */
+static void nap(struct vfn_ctrl *c, u32 us)
+{
+	ktime_t until = ktime_add_us(ktime_get(), us);
+
+	WRITE_ONCE(c->napping, true);
+	/* Flag, then re-check; pairs with the barrier in host_activity(). */
+	set_current_state(TASK_IDLE);
+	if (!kthread_should_stop() && !recently_busy(c, ktime_get_ns()))
+		schedule_hrtimeout_range(&until, (u64)us * NSEC_PER_USEC / 4,
+					 HRTIMER_MODE_ABS);
+	__set_current_state(TASK_RUNNING);
+	WRITE_ONCE(c->napping, false);
+}
+
 static int dispatch_fn(void *data)
 {
 	struct vfn_ctrl *c = data;
 	u32 idle_us = IDLE_SLEEP_US;
 
-	c->last_busy_ns = ktime_get_ns();
+	WRITE_ONCE(c->last_busy_ns, ktime_get_ns());
 	while (!kthread_should_stop()) {
 		u64 now, next;
 		bool busy = vfn_dispatch_once(c, &next);
 
 		now = ktime_get_ns();
 		if (busy) {
-			c->last_busy_ns = now;
+			WRITE_ONCE(c->last_busy_ns, now);
 			idle_us = IDLE_SLEEP_US;
-		} else if (now - c->last_busy_ns <= c->poll_idle_ns) {
+		} else if (recently_busy(c, now)) {
 			/* Recently busy: keep polling the doorbells. */
+			idle_us = IDLE_SLEEP_US;
 		} else if (next != U64_MAX) {
 			/* Idle but for our own completions: sleep to the next. */
 			if (next > now + c->spin_ns)
 				sleep_until(next - c->spin_ns);
 		} else {
-			/* Idle sleep: no load average, no hung-task look. */
-			usleep_idle_range(idle_us, idle_us + idle_us / 4);
+			nap(c, idle_us);
 			idle_us = min(2 * idle_us, IDLE_SLEEP_MAX_US);
 			continue;
 		}

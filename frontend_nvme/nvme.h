@@ -107,8 +107,12 @@ struct vfn_heap {
  * @nr_workers: completion workers; I/O CQ q is posted by worker
  *	1 + (q - 1) % @nr_workers
  * @cpus: CPUs the threads are bound to, round-robin; empty: unbound
- * @last_busy_ns: when the dispatcher last had work
+ * @last_busy_ns: when the dispatcher last fetched a command or a
+ *	completion was posted (the host then submits again); READ_ONCE and
+ *	WRITE_ONCE: the dispatcher and the workers write it
  * @poll_idle_ns: idle time after which it sleeps between polls
+ * @napping: the dispatcher is in an idle nap: whoever posts a completion
+ *	wakes it (host_activity() in dispatch.c)
  * @spin_ns: a completion due sooner than this is waited for by spinning
  * @wce: volatile write cache enabled (Set Features 0x06): a copy of
  *	@feat.wce for the I/O path
@@ -161,6 +165,7 @@ struct vfn_ctrl {
 	u64 last_busy_ns;
 	u64 poll_idle_ns;
 	u64 spin_ns;
+	bool napping;
 	bool wce;
 	struct vfn_features feat;
 	u32 feat_gen;
