@@ -79,7 +79,10 @@
 #                profile=tlc size=256M cache_size=1M
 #   -a PARAMS    more module parameters for the NVMe load ("cpus=3
 #                spin_us=500" in the VM)
-#   -p PARTS     nvme, cxl or nvme,cxl (default)
+#   -p PARTS     which jobs, comma-separated: lateness, dies (read-1die,
+#                read-2die), all (read-all-qd*), write (write-1die,
+#                mix-1die), cxl; nvme = lateness,dies,all,write; default
+#                nvme,cxl
 #   -t SECONDS   runtime of each read job after a 2 s ramp (default 10)
 #   -T SECONDS   runtime of the write and mix jobs (default 30)
 #   -R NS        tR of the read-all jobs (default 5000000)
@@ -99,6 +102,7 @@ set -eu
 KO=./vflash.ko
 NVME_PARAMS=
 PARTS=nvme,cxl
+DIE_QD=32
 RUNTIME=10
 WRUNTIME=30
 RAMP=2
@@ -146,8 +150,13 @@ command -v fio >/dev/null || die "fio not found"
 command -v jq >/dev/null || die "jq not found"
 [ -f "$KO" ] || die "no module $KO"
 [ ! -e /sys/module/vflash ] || die "vflash is loaded already: unload it first"
+PARTS=$(echo ",$PARTS," | sed 's/,nvme,/,lateness,dies,all,write,/')
+want() {
+	case $PARTS in *,$1,*) return 0 ;; esac
+	return 1
+}
 case $PARTS in
-*cxl*)
+*,cxl,*)
 	if [ -z "$MMAP_LAT" ]; then
 		MMAP_LAT=$(command -v mmap_lat || echo "$(dirname "$0")/mmap_lat")
 	fi
@@ -209,6 +218,7 @@ fio_run() {
 	tag=$1
 	shift
 	echo "fidelity: $tag" >&2
+	reset_stats
 	fio --output-format=json --output="$OUT/$tag.json" --direct=1 \
 		--norandommap --randrepeat=0 --lat_percentiles=1 \
 		--percentile_list=50:99:99.9 --group_reporting "$@" >/dev/null ||
@@ -220,6 +230,14 @@ iops() {
 	jq -r --arg d "${2:-both}" '.jobs[0] |
 		if $d == "read" then .read.iops elif $d == "write" then
 		.write.iops else .read.iops + .write.iops end' "$OUT/$1.json"
+}
+
+# lat TAG: fio's read latency p50 / p99 (us) and the device-side p50
+lat() {
+	jq -r '.jobs[0].read.lat_ns | "fio p50/p99 \(.percentile["50.000000"] /
+		1000 | floor)/\(.percentile["99.000000"] / 1000 | floor) us"' \
+		"$OUT/$1.json" | tr -d '\n'
+	echo ", device p50 $(($(st read_latency_p50_ns) / 1000)) us"
 }
 
 # confined DIE: fio options for random I/O on die DIE's extents only
@@ -321,6 +339,7 @@ nvme_part() {
 	sleep 1
 
 	# 1. Lateness on the unchanged profile.
+	if want lateness; then
 	reset_stats
 	fio_run lateness-qd1 --name=qd1 --filename="$dev" --rw=randread \
 		--bs=4k --iodepth=1 --ioengine=psync --size=$REGION \
@@ -331,24 +350,29 @@ nvme_part() {
 		--bs=4k --iodepth=32 --ioengine=libaio --size=$REGION \
 		--time_based --runtime="$RUNTIME" --ramp_time=$RAMP
 	lateness qd32
+	fi
 
 	# 2. Reads confined to one and to two dies, tR = 1 ms.
+	if want dies; then
 	setknob main_read_ns $TR
 	# shellcheck disable=SC2046 # one word per option
 	fio_run read-1die --name=die0 --filename="$dev" --rw=randread \
-		--bs=4k --iodepth=8 --ioengine=libaio $(confined 0) \
+		--bs=4k --iodepth=$DIE_QD --ioengine=libaio $(confined 0) \
 		--time_based --runtime="$RUNTIME" --ramp_time=$RAMP
 	row read-1die "$(awk -v t=$TR 'BEGIN { print 1e9 / t }')" \
-		"$(iops read-1die read)" "1 die, QD 8, tR $TR ns"
+		"$(iops read-1die read)" "1 die, QD $DIE_QD, tR $TR ns; $(lat read-1die)"
 	# shellcheck disable=SC2046 # one word per option
-	fio_run read-2die --rw=randread --bs=4k --iodepth=8 \
+	fio_run read-2die --rw=randread --bs=4k --iodepth=$DIE_QD \
 		--ioengine=libaio --time_based --runtime="$RUNTIME" \
 		--ramp_time=$RAMP --filename="$dev" \
 		--name=die0 $(confined 0) --name=die1 $(confined 1)
 	row read-2die "$(awk -v t=$TR 'BEGIN { print 2e9 / t }')" \
-		"$(iops read-2die read)" "2 dies, QD 8 each, tR $TR ns"
+		"$(iops read-2die read)" \
+		"2 dies, QD $DIE_QD each, tR $TR ns; $(lat read-2die)"
+	fi
 
 	# 3. Reads over every die, QD 1..64, tR = TR_ALL.
+	if want all; then
 	setknob main_read_ns "$TR_ALL"
 	for qd in $QDS; do
 		engine=libaio
@@ -363,10 +387,12 @@ nvme_part() {
 			-v p="$pred" -v m="$meas" -v t="$TR_ALL" 'BEGIN {
 			printf "%d dies, tR %d ns, simulated; host time per" \
 			" I/O implied %.1f us", '"$DIES"', t,
-			(n / m - n / p) * 1e6 }')"
+			(n / m - n / p) * 1e6 }'); $(lat "read-all-qd$qd")"
 	done
+	fi
 
 	# 4. Steady-state random writes on die 0, then a 70/30 mix there.
+	if want write; then
 	restore_knobs
 	# shellcheck disable=SC2046 # one word per option
 	fio_run write-warmup --name=warm --filename="$dev" --rw=randwrite \
@@ -392,6 +418,7 @@ nvme_part() {
 			--time_based=0 --runtime=0
 		die_work_row "$job" "$dir"
 	done
+	fi
 	restore_knobs
 	$RMMOD vflash || die "rmmod vflash"
 }
@@ -428,8 +455,12 @@ cxl_part() {
 	$RMMOD vflash || die "rmmod vflash"
 }
 
-case $PARTS in *nvme*) nvme_part ;; esac
-case $PARTS in *cxl*) cxl_part ;; esac
+if want lateness || want dies || want all || want write; then
+	nvme_part
+fi
+if want cxl; then
+	cxl_part
+fi
 
 echo "vflash fidelity, profile tlc ($DIES dies, $CHANNELS channels); fio $(fio --version); $(date -u '+%Y-%m-%d %H:%M UTC')"
 if [ -s "$OUT/lateness" ]; then
