@@ -87,7 +87,7 @@
 #   -T SECONDS   runtime of the write and mix jobs (default 30)
 #   -R NS        tR of the read-all jobs (default 5000000)
 #   -P NS        main_prog_ns of the write and mix jobs (default 8000000)
-#   -q QDS       the read-all queue depths (default "1 2 4 8 16 32 64")
+#   -q QDS       the read-all queue depths (default "1 2 4 8 16 32 64 256")
 #   -w NS        config/wait_spin_ns for the CXL part (default: the
 #                module's); the VM spins the whole wait (2000000)
 #   -m MMAP_LAT  the mmap_lat binary (default: in PATH, else next to this
@@ -102,14 +102,14 @@ set -eu
 KO=./vflash.ko
 NVME_PARAMS=
 PARTS=nvme,cxl
-DIE_QD=32
+DIE_QD=128
 RUNTIME=10
 WRUNTIME=30
 RAMP=2
 TR_ALL=5000000
 TPROG=8000000
 TR=1000000
-QDS="1 2 4 8 16 32 64"
+QDS="1 2 4 8 16 32 64 256"
 WAIT_SPIN=
 MMAP_LAT=
 OUT=/tmp/vflash-fidelity
@@ -187,10 +187,10 @@ sim() {
 		-v fw="$(knob fw_overhead_ns)" 'BEGIN {
 		srand(1)
 		warm = int(N / 10)
+		# a binary min-heap of the next arrival time of each request
+		for (i = 1; i <= n; i++) hp[i] = 0
 		for (k = 1; k <= N; k++) {
-			m = 1; a = arr[1] + 0
-			for (i = 2; i <= n; i++)
-				if (arr[i] + 0 < a) { a = arr[i] + 0; m = i }
+			a = hp[1]
 			if (k == warm) t0 = a
 			d = int(rand() * D); if (d >= D) d = D - 1
 			s = busy[d] + 0 > a ? busy[d] + 0 : a
@@ -200,7 +200,17 @@ sim() {
 			chb[c] = e
 			h = (hb + 0 > e ? hb + 0 : e) + hx
 			hb = h
-			arr[m] = h + fw
+			# replace the root by the completion, sift down
+			v = h + fw
+			i = 1
+			for (;;) {
+				l = 2 * i; r = l + 1; m = i; mv = v
+				if (l <= n && hp[l] < mv) { m = l; mv = hp[l] }
+				if (r <= n && hp[r] < mv) { m = r; mv = hp[r] }
+				if (m == i) break
+				hp[i] = hp[m]; i = m
+			}
+			hp[i] = v
 		}
 		printf "%.2f\n", (N - warm) * 1e9 / (a - t0) }'
 }
