@@ -320,7 +320,10 @@ restore_knobs() {
 	done
 }
 
-nvme_part() {
+# nvme_load: load vflash's NVMe frontend, find its namespace ($dev),
+# write every page once through the model (charged to the dies with the
+# profile's times) with die-affinity placement.
+nvme_load() {
 	# shellcheck disable=SC2086 # one word per parameter
 	$INSMOD "$KO" frontend=nvme profile=tlc size=1G $NVME_PARAMS ||
 		die "insmod $KO frontend=nvme failed"
@@ -343,34 +346,32 @@ nvme_part() {
 	echo "fidelity: NVMe namespace $dev" >&2
 	save_knobs
 	echo die-affinity >"$SYS/policy/placement"
-	# Every page written once, through the model (charged to the dies
-	# with the profile's times, die-affinity placement).
 	setknob precondition 1
 	sleep 1
+}
 
-	# 1. Lateness on the unchanged profile.
-	if want lateness; then
-	reset_stats
+# 1. Lateness on the unchanged profile.
+job_lateness() {
 	fio_run lateness-qd1 --name=qd1 --filename="$dev" --rw=randread \
 		--bs=4k --iodepth=1 --ioengine=psync --size=$REGION \
 		--time_based --runtime="$RUNTIME" --ramp_time=$RAMP
 	lateness qd1
-	reset_stats
 	fio_run lateness-qd32 --name=qd32 --filename="$dev" --rw=randread \
 		--bs=4k --iodepth=32 --ioengine=libaio --size=$REGION \
 		--time_based --runtime="$RUNTIME" --ramp_time=$RAMP
 	lateness qd32
-	fi
+}
 
-	# 2. Reads confined to one and to two dies, tR = 1 ms.
-	if want dies; then
+# 2. Reads confined to one and to two dies, tR = 1 ms.
+job_dies() {
 	setknob main_read_ns $TR
 	# shellcheck disable=SC2046 # one word per option
 	fio_run read-1die --name=die0 --filename="$dev" --rw=randread \
 		--bs=4k --iodepth=$DIE_QD --ioengine=libaio $(confined 0) \
 		--time_based --runtime="$RUNTIME" --ramp_time=$RAMP
 	row read-1die "$(awk -v t=$TR 'BEGIN { print 1e9 / t }')" \
-		"$(iops read-1die read)" "1 die, QD $DIE_QD, tR $TR ns; $(lat read-1die)"
+		"$(iops read-1die read)" \
+		"1 die, QD $DIE_QD, tR $TR ns; $(lat read-1die)"
 	# shellcheck disable=SC2046 # one word per option
 	fio_run read-2die --rw=randread --bs=4k --iodepth=$DIE_QD \
 		--ioengine=libaio --time_based --runtime="$RUNTIME" \
@@ -379,10 +380,11 @@ nvme_part() {
 	row read-2die "$(awk -v t=$TR 'BEGIN { print 2e9 / t }')" \
 		"$(iops read-2die read)" \
 		"2 dies, QD $DIE_QD each, tR $TR ns; $(lat read-2die)"
-	fi
+	restore_knobs
+}
 
-	# 3. Reads over every die, QD 1..64, tR = TR_ALL.
-	if want all; then
+# 3. Reads over every die at each queue depth, tR = TR_ALL.
+job_all() {
 	setknob main_read_ns "$TR_ALL"
 	for qd in $QDS; do
 		engine=libaio
@@ -394,16 +396,16 @@ nvme_part() {
 		pred=$(sim "$qd" "$TR_ALL")
 		meas=$(iops "read-all-qd$qd" read)
 		row "read-all-qd$qd" "$pred" "$meas" "$(awk -v n="$qd" \
-			-v p="$pred" -v m="$meas" -v t="$TR_ALL" 'BEGIN {
-			printf "%d dies, tR %d ns, simulated; host time per" \
-			" I/O implied %.1f us", '"$DIES"', t,
+			-v p="$pred" -v m="$meas" -v t="$TR_ALL" -v D=$DIES \
+			'BEGIN { printf "%d dies, tR %d ns, simulated; host" \
+			" time per I/O implied %.1f us", D, t,
 			(n / m - n / p) * 1e6 }'); $(lat "read-all-qd$qd")"
 	done
-	fi
-
-	# 4. Steady-state random writes on die 0, then a 70/30 mix there.
-	if want write; then
 	restore_knobs
+}
+
+# 4. Steady-state random writes on die 0, then a 70/30 mix there.
+job_write() {
 	# shellcheck disable=SC2046 # one word per option
 	fio_run write-warmup --name=warm --filename="$dev" --rw=randwrite \
 		--bs=4k --iodepth=32 --ioengine=libaio $(confined 0) \
@@ -416,7 +418,6 @@ nvme_part() {
 		write-1die) rw="--rw=randwrite"; dir="write" ;;
 		*) rw="--rw=randrw --rwmixread=70"; dir="both" ;;
 		esac
-		reset_stats
 		# The job, then one read of page 0 (die 0) that waits out the
 		# die's backlog.
 		# shellcheck disable=SC2046,SC2086 # one word per option
@@ -428,8 +429,16 @@ nvme_part() {
 			--time_based=0 --runtime=0
 		die_work_row "$job" "$dir"
 	done
-	fi
 	restore_knobs
+}
+
+nvme_part() {
+	nvme_load
+	for j in lateness dies all write; do
+		if want $j; then
+			"job_$j"
+		fi
+	done
 	$RMMOD vflash || die "rmmod vflash"
 }
 
@@ -458,9 +467,11 @@ cxl_part() {
 		fi
 		row "cxl-miss-${t}t" "$pred" \
 			"$(awk -v t=$t -v m="$mean" 'BEGIN { print t * 1e9 / m }')" \
-			"$(printf 'mmap_lat mean %s ns, model %s ns, miss p50 %s ns, misses %s' \
-			"$mean" "$model" "$(st miss_latency_p50_ns)" \
-			"$(st misses)")"
+			"$(printf 'mmap_lat mean/p50/p99 %s/%s/%s ns, model %s ns, device miss p50/p99 %s/%s ns, misses %s' \
+			"$mean" "$(sed -n 's/.* p50_ns=\([0-9]*\).*/\1/p' "$OUT/cxl-miss-${t}t.out")" \
+			"$(sed -n 's/.* p99_ns=\([0-9]*\).*/\1/p' "$OUT/cxl-miss-${t}t.out")" \
+			"$model" "$(st miss_latency_p50_ns)" \
+			"$(st miss_latency_p99_ns)" "$(st misses)")"
 	done
 	$RMMOD vflash || die "rmmod vflash"
 }
