@@ -27,6 +27,7 @@
 
 #include "backend_flash/cache.h"
 #include "backend_flash/flash.h"
+#include "backend_flash/trace.h"
 
 #define VC_STATE_SHIFT	30
 #define VC_EVER		BIT(29)
@@ -360,6 +361,8 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 {
 	struct vc_slot *s = &c->slots[slot];
 	u64 ready, old_ready = READ_ONCE(s->ready_ns);
+	u32 dev = vflash_flash_id(c->f);
+	struct vflash_latency lat;
 
 	WRITE_ONCE(s->lpn, lpn);
 	WRITE_ONCE(s->ready_ns, U64_MAX);
@@ -380,12 +383,18 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 		return false;
 	}
 	*now = vc_now(c);
-	ready = vflash_flash_submit(c->f, VFLASH_IO_READ, lpn, 1, *now);
+	ready = vflash_flash_submit_lat(c->f, VFLASH_IO_READ, lpn, 1, *now,
+					&lat);
 	/* Pairs with the acquire in vflash_cache_get(). */
 	smp_store_release(&s->ready_ns, ready);
+	trace_vflash_request_submit(dev, VFLASH_FE_CXL, VFLASH_IO_READ, lpn, 1,
+				    *now, ready, &lat);
+	trace_vflash_cxl_fill(dev, lpn, slot, prefetch, *now, ready);
 	if (prefetch) {
+		trace_vflash_cxl_prefetch_issue(dev, lpn, slot);
 		vc_count(c, VFLASH_CACHE_PREFETCH_ISSUED);
 	} else {
+		trace_vflash_cxl_miss(dev, lpn, slot);
 		vc_count(c, VFLASH_CACHE_MISSES);
 		if (w & VC_EVER)
 			vc_count(c, VFLASH_CACHE_REFAULTS);
@@ -546,8 +555,11 @@ pinned:
 	if (write)
 		set_bit(VC_DIRTY, &s->flags);
 	if (!missed) {
-		if (test_and_clear_bit(VC_PREFETCHED, &s->flags))
+		if (test_and_clear_bit(VC_PREFETCHED, &s->flags)) {
+			trace_vflash_cxl_prefetch_hit(vflash_flash_id(c->f),
+						      lpn, slot);
 			vc_count(c, VFLASH_CACHE_PREFETCH_HITS);
+		}
 		/* A fault on a resident page is a reference. */
 		vc_reference(c, slot);
 	}
@@ -555,6 +567,7 @@ pinned:
 	pin->slot = slot;
 	pin->missed = missed;
 	pin->waited_ns = waited;
+	pin->due_ns = ready;
 	return 0;
 }
 
@@ -633,9 +646,10 @@ again:
 bool vflash_cache_evict_one(struct vflash_cache *c)
 {
 	const struct vflash_cache_host *h = c->p.host;
+	u32 dev = vflash_flash_id(c->f);
 	struct vc_slot *s;
+	bool ok, dirty;
 	u32 slot, w;
-	bool ok;
 
 	spin_lock(&c->policy_lock);
 	ok = c->ev_old && c->ev_old_ops->evict(c->ev_old, &slot);
@@ -668,8 +682,17 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 	smp_mb();
 	if (h && h->unmap)
 		h->unmap(c->p.priv, s->lpn);
-	if (test_bit(VC_DIRTY, &s->flags)) {
-		vflash_flash_submit(c->f, VFLASH_IO_WRITE, s->lpn, 1, vc_now(c));
+	dirty = test_bit(VC_DIRTY, &s->flags);
+	trace_vflash_cxl_evict(dev, s->lpn, slot, dirty);
+	if (dirty) {
+		u64 now = vc_now(c), due;
+		struct vflash_latency lat;
+
+		due = vflash_flash_submit_lat(c->f, VFLASH_IO_WRITE, s->lpn, 1,
+					      now, &lat);
+		trace_vflash_request_submit(dev, VFLASH_FE_CXL, VFLASH_IO_WRITE,
+					    s->lpn, 1, now, due, &lat);
+		trace_vflash_cxl_writeback(dev, s->lpn, now, due);
 		vc_count(c, VFLASH_CACHE_DIRTY_WRITEBACKS);
 	}
 	vc_count(c, VFLASH_CACHE_EVICTIONS);

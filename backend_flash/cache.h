@@ -114,12 +114,14 @@ struct vflash_cache_params {
  * @slot: its cache slot
  * @missed: this call issued its NAND read
  * @waited_ns: how long the call waited for the read
+ * @due_ns: when the page's NAND read completes by the model
  */
 struct vflash_cache_pin {
 	u64 lpn;
 	u32 slot;
 	bool missed;
 	u64 waited_ns;
+	u64 due_ns;
 };
 
 struct vflash_cache *vflash_cache_create(struct vflash_flash *f,

@@ -68,6 +68,27 @@ static const struct {
 };
 
 /**
+ * vflash_flash_set_id() - give the device the number trace events carry
+ * @f: the device
+ * @id: its number N, as in vflashN
+ */
+void vflash_flash_set_id(struct vflash_flash *f, u32 id)
+{
+	f->id = id;
+}
+
+/**
+ * vflash_flash_id() - the device's number
+ * @f: the device
+ *
+ * Return: what vflash_flash_set_id() set, else 0.
+ */
+u32 vflash_flash_id(const struct vflash_flash *f)
+{
+	return f->id;
+}
+
+/**
  * vflash_flash_knob_name() - the config/ file name of a knob
  * @knob: the knob
  *

@@ -33,6 +33,86 @@ enum vflash_io {
 };
 
 /**
+ * enum vflash_fe - who submits a request, for trace events
+ * @VFLASH_FE_NONE: the device itself (preconditioning, self-tests)
+ * @VFLASH_FE_NVME: the NVMe frontend
+ * @VFLASH_FE_CXL: the CXL frontend (its device DRAM cache)
+ */
+enum vflash_fe {
+	VFLASH_FE_NONE,
+	VFLASH_FE_NVME,
+	VFLASH_FE_CXL,
+};
+
+/**
+ * enum vflash_work - whose work a die operation is (trace events)
+ * @VFLASH_WORK_HOST: a host request's
+ * @VFLASH_WORK_GC: garbage collection within a region
+ * @VFLASH_WORK_MIGRATE: migration between the SLC and the main region
+ */
+enum vflash_work {
+	VFLASH_WORK_HOST,
+	VFLASH_WORK_GC,
+	VFLASH_WORK_MIGRATE,
+};
+
+/**
+ * enum vflash_nand_op - an operation of a die (trace events)
+ * @VFLASH_NAND_READ: an array read
+ * @VFLASH_NAND_PROGRAM: a program (of a program unit)
+ * @VFLASH_NAND_ERASE: a block erase
+ */
+enum vflash_nand_op {
+	VFLASH_NAND_READ,
+	VFLASH_NAND_PROGRAM,
+	VFLASH_NAND_ERASE,
+};
+
+/**
+ * struct vflash_latency - where the model's latency of one request went
+ * @die_wait_ns: reads: waiting for the die before the array read;
+ *	writes: from the data's arrival in the controller to its admission
+ *	into the write buffer (cleaning on the write path, then waiting for
+ *	buffer space); flushes: waiting for the buffered data's programs
+ * @bg_wait_ns: the part of @die_wait_ns spent behind background work (GC,
+ *	migration, erases): for reads, the background work queued on the die
+ *	ahead of the read; for writes, the cleaning done on the write path
+ * @array_ns: the array read (tR)
+ * @chan_wait_ns: waiting for the channel
+ * @chan_ns: the channel transfer
+ * @host_wait_ns: waiting for the host link
+ * @host_ns: the host-link transfer
+ * @fw_ns: the controller's firmware overhead
+ *
+ * For a request of several pages the die and channel parts are those of
+ * the page that finished last (the critical path). The parts add up to
+ * the model's latency: the completion time, before host_overhead_ns is
+ * taken off, minus the arrival time.
+ */
+struct vflash_latency {
+	u64 die_wait_ns;
+	u64 bg_wait_ns;
+	u64 array_ns;
+	u64 chan_wait_ns;
+	u64 chan_ns;
+	u64 host_wait_ns;
+	u64 host_ns;
+	u64 fw_ns;
+};
+
+/**
+ * vflash_latency_total() - the model's latency a breakdown adds up to
+ * @lat: the breakdown
+ *
+ * Return: the sum of its parts (@bg_wait_ns is within @die_wait_ns).
+ */
+static inline u64 vflash_latency_total(const struct vflash_latency *lat)
+{
+	return lat->die_wait_ns + lat->array_ns + lat->chan_wait_ns +
+	       lat->chan_ns + lat->host_wait_ns + lat->host_ns + lat->fw_ns;
+}
+
+/**
  * enum vflash_stat - counters in stats/
  * @VFLASH_STAT_HOST_READ_PAGES: logical pages read by the host
  * @VFLASH_STAT_HOST_WRITE_PAGES: logical pages written by the host
@@ -141,8 +221,13 @@ enum vflash_knob {
 struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 					 u64 size_bytes);
 void vflash_flash_destroy(struct vflash_flash *f);
+void vflash_flash_set_id(struct vflash_flash *f, u32 id);
+u32 vflash_flash_id(const struct vflash_flash *f);
 u64 vflash_flash_submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 			u32 count, u64 now_ns);
+u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
+			    u64 lpn, u32 count, u64 now_ns,
+			    struct vflash_latency *lat);
 void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns);
 int vflash_flash_start_worker(struct vflash_flash *f, const char *name);
 
@@ -186,6 +271,11 @@ u64 vflash_flash_cache_stat(struct vflash_flash *f,
 u64 vflash_flash_cache_resident(struct vflash_flash *f);
 void vflash_flash_record_miss_latency(struct vflash_flash *f, u64 ns);
 u64 vflash_flash_miss_latency_pct(struct vflash_flash *f, u32 per_mille);
+void vflash_flash_record_lateness(struct vflash_flash *f, u64 due_ns,
+				  u64 actual_ns);
+u64 vflash_flash_lateness_pct(struct vflash_flash *f, u32 per_mille);
+u64 vflash_flash_lateness_max(struct vflash_flash *f);
+u64 vflash_flash_early_completions(struct vflash_flash *f);
 
 int vflash_flash_check(struct vflash_flash *f, char *why, size_t size);
 int vflash_flash_torture(struct vflash_flash *f, unsigned int threads,

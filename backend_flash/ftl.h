@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 #include "backend_flash/flash.h"
+#include "backend_flash/hist.h"
 #include "backend_flash/profile.h"
 
 #define VF_INVALID	U32_MAX
@@ -36,9 +37,8 @@ enum vf_block_state { VF_BLK_FREE, VF_BLK_OPEN, VF_BLK_FULL, VF_BLK_VICTIM };
  */
 #define VF_MIN_BLOCKS		(VF_NR_STREAMS + VF_GC_RESERVE + 4)
 
-/* Latency histogram: 64 powers of two, each split in 16 linear steps. */
-#define VF_HIST_SUB_SHIFT	4
-#define VF_HIST_BUCKETS		(64 << VF_HIST_SUB_SHIFT)
+/* Background spans a die remembers, to tell a read what it waited for. */
+#define VF_BG_SPANS		4
 
 /**
  * struct vf_block - one erase block
@@ -79,6 +79,10 @@ struct vf_block {
  * @wb_count: FIFO entries
  * @wb_used: slots held by programs in the FIFO
  * @wb_pending: host slots filled but not yet programmed
+ * @bg_start_ns: the most recent spans of background work on the die's
+ *	timeline (merged when contiguous), a ring; see vf_bg_wait()
+ * @bg_end_ns: their ends
+ * @bg_last: the ring's newest entry
  * @channel: the channel it sits on
  */
 struct vf_die {
@@ -95,6 +99,9 @@ struct vf_die {
 	u32 wb_count;
 	u32 wb_used;
 	u32 wb_pending;
+	u64 bg_start_ns[VF_BG_SPANS];
+	u64 bg_end_ns[VF_BG_SPANS];
+	u32 bg_last;
 	u32 channel;
 };
 
@@ -109,20 +116,27 @@ struct vf_channel {
 };
 
 /**
- * struct vf_stats - per-CPU counters and read-latency histogram
+ * struct vf_stats - per-CPU counters and latency histograms
  * @count: enum vflash_stat counters
- * @read_hist: host read latencies, see hist_bucket()
+ * @read_hist: host read latencies, see vf_hist_bucket()
  * @miss_hist: device DRAM cache misses, fault entry to page mapped
+ * @late_hist: how late frontends completed requests against the model
+ * @late_max_ns: the latest of those
+ * @early: completions before the model's due time (a bug if not zero)
  */
 struct vf_stats {
 	u64 count[VFLASH_STAT_NR];
 	u64 read_hist[VF_HIST_BUCKETS];
 	u64 miss_hist[VF_HIST_BUCKETS];
+	u64 late_hist[VF_HIST_BUCKETS];
+	u64 late_max_ns;
+	u64 early;
 };
 
 /**
  * struct vflash_flash - one emulated flash device
  * @prof: its profile (figures copied into @knob at creation)
+ * @id: the device number trace events carry (vflashN)
  * @hybrid: SLC region in front of the main region
  * @nr_lpages: logical pages
  * @nr_dies: dies
@@ -159,6 +173,7 @@ struct vf_stats {
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
+	u32 id;
 	bool hybrid;
 	u64 nr_lpages;
 	u32 nr_dies;
@@ -224,15 +239,45 @@ static inline void vf_count(struct vflash_flash *f, enum vflash_stat s,
 	this_cpu_add(f->stats->count[s], n);
 }
 
+/* Count one host read's latency (completion minus arrival). */
+static inline void vf_record_read_latency(struct vflash_flash *f, u64 ns)
+{
+	this_cpu_inc(f->stats->read_hist[vf_hist_bucket(ns)]);
+}
+
+/*
+ * The backend's files call each other in one direction only, from the
+ * bottom up: timing.c (die, channel and host-link timelines, the write
+ * buffer) and ftl.c (the mapping) know nothing above them; gc.c cleans
+ * with both; request.c runs host requests with all three; cache.c sits on
+ * request.c; stats.c reads everything and nothing reads it back (the
+ * histograms are recorded through hist.h); flash.c creates and configures
+ * the whole.
+ */
+
+/* timing.c */
+u64 vf_read_time(const struct vflash_flash *f, u32 slot);
+u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
+		u64 now, enum vflash_work work, struct vflash_latency *lat);
+u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
+	       u64 now, enum vflash_work work);
+u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
+	     enum vflash_work work);
+u64 vf_channel_xfer(struct vflash_flash *f, u32 ch, u64 t, u32 n,
+		    u64 *wait_ns, u64 *xfer_ns);
+u64 vf_host_xfer(struct vflash_flash *f, u64 t, u32 n, u64 *wait_ns,
+		 u64 *xfer_ns);
+void vf_wb_retire(struct vflash_flash *f, struct vf_die *die, u64 t);
+u64 vf_wb_admit(struct vflash_flash *f, struct vf_die *die, u64 t);
+void vf_wb_push(struct vflash_flash *f, struct vf_die *die, u64 end,
+		u32 slots);
+
 /* ftl.c */
 u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 		  enum vf_stream stream, enum vf_region r, u64 *now);
+void vf_seal_if_full(struct vflash_flash *f, struct vf_die *die, u32 b,
+		     enum vf_stream stream, enum vf_region r, u64 now);
 void vf_invalidate(struct vflash_flash *f, u32 slot);
-u64 vf_read_time(const struct vflash_flash *f, u32 slot);
-u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
-		u64 now, bool host);
-u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
-	       u64 now, bool host);
 
 /* gc.c */
 bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
@@ -240,8 +285,5 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 u32 vf_free_low(const struct vflash_flash *f, enum vf_region r);
 u32 vf_free_high(const struct vflash_flash *f, enum vf_region r);
 void vf_stop_worker(struct vflash_flash *f);
-
-/* stats.c */
-void vf_record_read_latency(struct vflash_flash *f, u64 ns);
 
 #endif /* VFLASH_FTL_H */

@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 
 #include "backend_flash/ftl.h"
+#include "backend_flash/trace.h"
 
 /* The worker wakes this often to look at the watermarks. */
 #define WORKER_PERIOD_US	5000
@@ -89,7 +90,7 @@ static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
 
 /* Erase a block whose pages have all been displaced; free it. */
 static void erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
-			u64 *now)
+			enum vflash_work work, u64 *now)
 {
 	struct vf_block *blk = &f->blocks[b];
 	enum vf_region r = vf_region_of(f, b);
@@ -101,17 +102,13 @@ static void erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 	for (i = 0; i < f->slots[r]; i++)
 		f->p2l[b * f->stride + i] = VF_INVALID;
 
-	*now = max(*now, die->busy_until_ns) +
-	       vf_knob(f, r == VF_SLC ? VFLASH_KNOB_SLC_ERASE_NS :
-					VFLASH_KNOB_MAIN_ERASE_NS);
-	die->busy_until_ns = *now;
+	*now = vf_erase(f, die, b, *now, work);
 	blk->erase_count++;
 	blk->wp = 0;
 	blk->state = VF_BLK_FREE;
 	blk->next = die->free_head[r];
 	die->free_head[r] = b;
 	die->nr_free[r]++;
-	vf_count(f, VFLASH_STAT_NAND_ERASE_BLOCKS, 1);
 }
 
 /*
@@ -123,6 +120,7 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
 {
 	enum vf_stream stream = vf_region_of(f, vf_block_of(f, slot)) == to ?
 				VF_GC : VF_MIGRATE;
+	enum vflash_work work = stream == VF_GC ? VFLASH_WORK_GC : VFLASH_WORK_MIGRATE;
 	u32 ns, b;
 
 	ns = vf_alloc_slot(f, die, d, stream, to, now);
@@ -134,7 +132,7 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
 	if (ns == VF_INVALID)
 		return false;
 
-	*now = vf_die_read(f, die, slot, *now, false);
+	*now = vf_die_read(f, die, slot, *now, work, NULL);
 	b = vf_block_of(f, ns);
 	f->p2l[ns] = lpn;
 	atomic_inc(&f->blocks[b].valid);
@@ -147,7 +145,7 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
 		vf_invalidate(f, ns);
 	}
 	if (f->blocks[b].wp % f->unit[to] == 0)
-		vf_program(f, die, b, *now, false);
+		vf_program(f, die, b, *now, work);
 	return true;
 }
 
@@ -173,12 +171,15 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 	const struct vflash_migration_ops *mig =
 		vf_ops(f, VFLASH_POLICY_MIGRATION);
 	u32 hot = vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
+	enum vflash_work work = r == VF_SLC ? VFLASH_WORK_MIGRATE : VFLASH_WORK_GC;
 	u32 b = pick_victim(f, d, r, *now);
-	u32 i, stayed = 0;
+	u32 i, moved = 0, stayed = 0;
 	struct vf_block *blk;
+	u64 start;
 
 	if (b == VF_INVALID)
 		return false;
+	start = max(*now, die->busy_until_ns);
 	blk = &f->blocks[b];
 	blk->state = VF_BLK_VICTIM;
 	for (i = 0; i < f->slots[r]; i++) {
@@ -194,12 +195,16 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 		if (!move_page(f, die, d, slot, lpn, to, now)) {
 			/* Out of room: what was moved stays moved. */
 			blk->state = VF_BLK_FULL;
+			trace_vflash_clean(f->id, d, work, b, start, *now, moved,
+					   false);
 			return false;
 		}
+		moved++;
 		stayed += to == r;
 	}
-	erase_block(f, die, b, now);
+	erase_block(f, die, b, work, now);
 	vf_count(f, VFLASH_STAT_GC_RUNS, 1);
+	trace_vflash_clean(f->id, d, work, b, start, *now, moved, true);
 	return stayed < f->slots[r];
 }
 

@@ -129,54 +129,25 @@ u64 vflash_flash_write_amplification(struct vflash_flash *f)
 			 1000, host);
 }
 
-/*
- * Bucket of a latency: values below 16 have their own; above, each power
- * of two is split into 16 equal steps (at most 1/16 relative error).
- */
-static u32 hist_bucket(u64 ns)
-{
-	u32 msb;
+/* The histograms of struct vf_stats. */
+enum vf_hist { VF_HIST_READ, VF_HIST_MISS, VF_HIST_LATE };
 
-	if (ns < (1U << VF_HIST_SUB_SHIFT))
-		return ns;
-	msb = fls64(ns) - 1;
-	return ((msb - VF_HIST_SUB_SHIFT + 1) << VF_HIST_SUB_SHIFT) +
-	       ((ns >> (msb - VF_HIST_SUB_SHIFT)) &
-		((1U << VF_HIST_SUB_SHIFT) - 1));
-}
-
-/* The largest latency a bucket holds. */
-static u64 hist_upper(u32 bucket)
-{
-	u32 group = bucket >> VF_HIST_SUB_SHIFT;
-	u32 sub = bucket & ((1U << VF_HIST_SUB_SHIFT) - 1);
-	u32 shift;
-
-	if (!group)
-		return bucket;
-	shift = group - 1;
-	return (((u64)(1U << VF_HIST_SUB_SHIFT) + sub + 1) << shift) - 1;
-}
-
-/**
- * vf_record_read_latency() - count one host read's latency
- * @f: the device
- * @ns: completion time minus arrival time
- */
-void vf_record_read_latency(struct vflash_flash *f, u64 ns)
-{
-	this_cpu_inc(f->stats->read_hist[hist_bucket(ns)]);
-}
-
-static u64 hist_count(struct vflash_flash *f, int cpu, bool miss, u32 b)
+static u64 hist_count(struct vflash_flash *f, int cpu, enum vf_hist h, u32 b)
 {
 	struct vf_stats *s = per_cpu_ptr(f->stats, cpu);
 
-	return miss ? s->miss_hist[b] : s->read_hist[b];
+	switch (h) {
+	case VF_HIST_READ:
+		return s->read_hist[b];
+	case VF_HIST_MISS:
+		return s->miss_hist[b];
+	default:
+		return s->late_hist[b];
+	}
 }
 
-/* The percentile @per_mille of the miss or the read histogram. */
-static u64 hist_pct(struct vflash_flash *f, bool miss, u32 per_mille)
+/* The percentile @per_mille of one histogram. */
+static u64 hist_pct(struct vflash_flash *f, enum vf_hist h, u32 per_mille)
 {
 	u64 total = 0, seen = 0, want;
 	u32 b;
@@ -184,17 +155,17 @@ static u64 hist_pct(struct vflash_flash *f, bool miss, u32 per_mille)
 
 	for (b = 0; b < VF_HIST_BUCKETS; b++)
 		for_each_possible_cpu(cpu)
-			total += hist_count(f, cpu, miss, b);
+			total += hist_count(f, cpu, h, b);
 	if (!total)
 		return 0;
 	want = DIV_ROUND_UP_ULL(total * min(per_mille, 1000U), 1000);
 	for (b = 0; b < VF_HIST_BUCKETS; b++) {
 		for_each_possible_cpu(cpu)
-			seen += hist_count(f, cpu, miss, b);
+			seen += hist_count(f, cpu, h, b);
 		if (seen >= want)
-			return hist_upper(b);
+			return vf_hist_upper(b);
 	}
-	return hist_upper(VF_HIST_BUCKETS - 1);
+	return vf_hist_upper(VF_HIST_BUCKETS - 1);
 }
 
 /**
@@ -207,7 +178,7 @@ static u64 hist_pct(struct vflash_flash *f, bool miss, u32 per_mille)
  */
 u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille)
 {
-	return hist_pct(f, false, per_mille);
+	return hist_pct(f, VF_HIST_READ, per_mille);
 }
 
 /**
@@ -217,7 +188,7 @@ u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille)
  */
 void vflash_flash_record_miss_latency(struct vflash_flash *f, u64 ns)
 {
-	this_cpu_inc(f->stats->miss_hist[hist_bucket(ns)]);
+	this_cpu_inc(f->stats->miss_hist[vf_hist_bucket(ns)]);
 }
 
 /**
@@ -230,7 +201,80 @@ void vflash_flash_record_miss_latency(struct vflash_flash *f, u64 ns)
  */
 u64 vflash_flash_miss_latency_pct(struct vflash_flash *f, u32 per_mille)
 {
-	return hist_pct(f, true, per_mille);
+	return hist_pct(f, VF_HIST_MISS, per_mille);
+}
+
+/**
+ * vflash_flash_record_lateness() - count how late a request completed
+ * @f: the device
+ * @due_ns: when the model said it completes (vflash_flash_submit())
+ * @actual_ns: when the frontend completed it, on the same clock
+ *
+ * Per CPU and lock-free. A completion before its due time is not a
+ * lateness: it is counted apart, as an early completion (a bug).
+ */
+void vflash_flash_record_lateness(struct vflash_flash *f, u64 due_ns,
+				  u64 actual_ns)
+{
+	struct vf_stats *s;
+	u64 late;
+
+	if (actual_ns < due_ns) {
+		this_cpu_inc(f->stats->early);
+		return;
+	}
+	late = actual_ns - due_ns;
+	s = get_cpu_ptr(f->stats);
+	s->late_hist[vf_hist_bucket(late)]++;
+	if (late > s->late_max_ns)
+		s->late_max_ns = late;
+	put_cpu_ptr(f->stats);
+}
+
+/**
+ * vflash_flash_lateness_pct() - a lateness percentile
+ * @f: the device
+ * @per_mille: 500 for the median, 990 for p99, 999 for p99.9
+ *
+ * Return: like vflash_flash_read_latency_pct(), for the lateness that
+ * vflash_flash_record_lateness() counted (early completions excluded).
+ */
+u64 vflash_flash_lateness_pct(struct vflash_flash *f, u32 per_mille)
+{
+	return hist_pct(f, VF_HIST_LATE, per_mille);
+}
+
+/**
+ * vflash_flash_lateness_max() - the latest completion
+ * @f: the device
+ *
+ * Return: the largest lateness counted since the last reset, exact, in ns.
+ */
+u64 vflash_flash_lateness_max(struct vflash_flash *f)
+{
+	u64 max = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		max = max(max, READ_ONCE(per_cpu_ptr(f->stats,
+						     cpu)->late_max_ns));
+	return max;
+}
+
+/**
+ * vflash_flash_early_completions() - completions before their due time
+ * @f: the device
+ *
+ * Return: how many, since the last reset.
+ */
+u64 vflash_flash_early_completions(struct vflash_flash *f)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(f->stats, cpu)->early;
+	return sum;
 }
 
 /**

@@ -138,6 +138,7 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 			       cfg->profile->name, ret);
 		goto err_backing;
 	}
+	vflash_flash_set_id(vdev->flash, vdev->id);
 
 	vflash_dev_groups[0] = &vflash_dev_group;
 	memcpy(&vflash_dev_groups[1], vflash_backend_groups,

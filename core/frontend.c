@@ -145,14 +145,42 @@ static struct vflash_frontend none_frontend = {
 	.detach = none_detach,
 };
 
+/* The table vflash_frontends_init() registered, for the exit. */
+static struct vflash_frontend *const *builtin_fes;
+static unsigned int nr_builtin_fes;
+
 /**
  * vflash_frontends_init() - register the frontends built into the module
+ * @fes: a table of them, besides "none" (which the core always has); it
+ *	must stay valid until vflash_frontends_exit()
+ * @nr: entries in @fes
+ *
+ * Called once, from the module's init (KUnit: with no table), before any
+ * device exists.
  *
  * Return: 0 or a negative errno, with nothing left registered.
  */
-int vflash_frontends_init(void)
+int vflash_frontends_init(struct vflash_frontend *const *fes, unsigned int nr)
 {
-	return vflash_frontend_register(&none_frontend);
+	unsigned int i;
+	int ret;
+
+	ret = vflash_frontend_register(&none_frontend);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++) {
+		ret = vflash_frontend_register(fes[i]);
+		if (ret)
+			goto err;
+	}
+	builtin_fes = fes;
+	nr_builtin_fes = nr;
+	return 0;
+err:
+	while (i--)
+		vflash_frontend_unregister(fes[i]);
+	vflash_frontend_unregister(&none_frontend);
+	return ret;
 }
 
 /**
@@ -160,5 +188,11 @@ int vflash_frontends_init(void)
  */
 void vflash_frontends_exit(void)
 {
+	unsigned int i = nr_builtin_fes;
+
+	while (i--)
+		vflash_frontend_unregister(builtin_fes[i]);
+	nr_builtin_fes = 0;
+	builtin_fes = NULL;
 	vflash_frontend_unregister(&none_frontend);
 }

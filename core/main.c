@@ -44,6 +44,12 @@ MODULE_PARM_DESC(profile,
 		 "Flash model: qlc-hybrid, znand, cylon, tlc (default "
 		 VFLASH_DEFAULT_PROFILE ")");
 
+/* The frontends built into the module, registered in this order. */
+static struct vflash_frontend *const builtin_frontends[] = {
+	&vflash_nvme_frontend,
+	&vflash_cxl_frontend,
+};
+
 /* The one device; written only by init and exit, which never overlap. */
 static struct vflash_dev *vflash_dev;
 
@@ -70,17 +76,8 @@ static int __init vflash_init(void)
 		pr_err("cannot build the sysfs attributes (%d)\n", ret);
 		goto err_policies;
 	}
-	ret = vflash_frontends_init();
-	if (!ret) {
-		ret = vflash_nvme_register();
-		if (!ret) {
-			ret = vflash_cxl_register();
-			if (ret)
-				vflash_nvme_unregister();
-		}
-		if (ret)
-			vflash_frontends_exit();
-	}
+	ret = vflash_frontends_init(builtin_frontends,
+				    ARRAY_SIZE(builtin_frontends));
 	if (ret) {
 		pr_err("cannot register the built-in frontends (%d)\n", ret);
 		goto err_sysfs;
@@ -114,8 +111,6 @@ err_class:
 err_debugfs:
 	vflash_debugfs_exit();
 err_frontends:
-	vflash_cxl_unregister();
-	vflash_nvme_unregister();
 	vflash_frontends_exit();
 err_sysfs:
 	vflash_sysfs_exit();
@@ -129,8 +124,6 @@ static void __exit vflash_exit(void)
 	vflash_dev_destroy(vflash_dev);
 	class_unregister(&vflash_class);
 	vflash_debugfs_exit();
-	vflash_cxl_unregister();
-	vflash_nvme_unregister();
 	vflash_frontends_exit();
 	vflash_sysfs_exit();
 	vflash_policies_exit();

@@ -47,6 +47,11 @@ enum {
 	STAT_MISS_P50,
 	STAT_MISS_P99,
 	STAT_MISS_P999,
+	STAT_LATE_P50,
+	STAT_LATE_P99,
+	STAT_LATE_P999,
+	STAT_LATE_MAX,
+	STAT_EARLY,
 	STAT_RESET,
 	STAT_NR_FILES,
 };
@@ -69,6 +74,11 @@ static const char * const derived_names[] = {
 	[STAT_MISS_P50 - VFLASH_STAT_NR] = "miss_latency_p50_ns",
 	[STAT_MISS_P99 - VFLASH_STAT_NR] = "miss_latency_p99_ns",
 	[STAT_MISS_P999 - VFLASH_STAT_NR] = "miss_latency_p999_ns",
+	[STAT_LATE_P50 - VFLASH_STAT_NR] = "lateness_p50_ns",
+	[STAT_LATE_P99 - VFLASH_STAT_NR] = "lateness_p99_ns",
+	[STAT_LATE_P999 - VFLASH_STAT_NR] = "lateness_p999_ns",
+	[STAT_LATE_MAX - VFLASH_STAT_NR] = "lateness_max_ns",
+	[STAT_EARLY - VFLASH_STAT_NR] = "early_completions",
 	[STAT_RESET - VFLASH_STAT_NR] = "reset",
 };
 
@@ -133,6 +143,16 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 	case STAT_MISS_P50 ... STAT_MISS_P999:
 		pm = per_mille[i - STAT_MISS_P50];
 		val = vflash_flash_miss_latency_pct(f, pm);
+		break;
+	case STAT_LATE_P50 ... STAT_LATE_P999:
+		pm = per_mille[i - STAT_LATE_P50];
+		val = vflash_flash_lateness_pct(f, pm);
+		break;
+	case STAT_LATE_MAX:
+		val = vflash_flash_lateness_max(f);
+		break;
+	case STAT_EARLY:
+		val = vflash_flash_early_completions(f);
 		break;
 	default:
 		val = vflash_flash_stat(f, i);

@@ -54,7 +54,7 @@ size_t vflash_frontend_names(char *buf, size_t size);
 void **vflash_frontend_priv(struct vflash_dev *vdev,
 			    const struct vflash_frontend *fe);
 
-int vflash_frontends_init(void);
+int vflash_frontends_init(struct vflash_frontend *const *fes, unsigned int nr);
 void vflash_frontends_exit(void);
 
 /**

@@ -56,7 +56,6 @@ struct vfc_dev *vfc_dev_of_inode(struct inode *inode);
 void vfc_unmap(void *priv, u64 lpn);
 bool vfc_test_clear_young(void *priv, u64 lpn);
 
-int vflash_cxl_register(void);
-void vflash_cxl_unregister(void);
+extern struct vflash_frontend vflash_cxl_frontend;
 
 #endif /* VFLASH_CXL_H */

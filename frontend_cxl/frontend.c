@@ -34,8 +34,6 @@ module_param(cache_size, charp, 0444);
 MODULE_PARM_DESC(cache_size,
 		 "CXL: device DRAM cache size, memparse syntax, a multiple of 4K (default 5% of the device)");
 
-static struct vflash_frontend cxl_frontend;
-
 /* Fills kept out of the eviction policy (docs/cxl-design.md, section 6). */
 static u32 vfc_young(void)
 {
@@ -150,7 +148,7 @@ static int vfc_evictor(void *data)
 struct vfc_dev *vfc_dev_of_inode(struct inode *inode)
 {
 	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
-	void **slot = vflash_frontend_priv(to_vflash_dev(dev), &cxl_frontend);
+	void **slot = vflash_frontend_priv(to_vflash_dev(dev), &vflash_cxl_frontend);
 
 	return slot ? READ_ONCE(*slot) : NULL;
 }
@@ -228,7 +226,7 @@ static int cxl_attach(struct vflash_dev *vdev)
 	}
 
 	/* Before cdev_add(): an open may come at once. */
-	WRITE_ONCE(*vflash_frontend_priv(vdev, &cxl_frontend), d);
+	WRITE_ONCE(*vflash_frontend_priv(vdev, &vflash_cxl_frontend), d);
 	d->cdev = cdev_alloc();
 	if (!d->cdev) {
 		ret = -ENOMEM;
@@ -251,7 +249,7 @@ static int cxl_attach(struct vflash_dev *vdev)
 	return 0;
 
 err_priv:
-	WRITE_ONCE(*vflash_frontend_priv(vdev, &cxl_frontend), NULL);
+	WRITE_ONCE(*vflash_frontend_priv(vdev, &vflash_cxl_frontend), NULL);
 	vflash_flash_detach_cache(vdev->flash);
 err_thread:
 	kthread_stop(d->evictor);
@@ -268,7 +266,7 @@ err_free:
 
 static void cxl_detach(struct vflash_dev *vdev)
 {
-	void **slot = vflash_frontend_priv(vdev, &cxl_frontend);
+	void **slot = vflash_frontend_priv(vdev, &vflash_cxl_frontend);
 	struct vfc_dev *d = *slot;
 
 	/*
@@ -287,27 +285,10 @@ static void cxl_detach(struct vflash_dev *vdev)
 	kfree(d);
 }
 
-static struct vflash_frontend cxl_frontend = {
+/* Registered by the core's table of built-in frontends (core/main.c). */
+struct vflash_frontend vflash_cxl_frontend = {
 	.name = "cxl",
 	.attach = cxl_attach,
 	.detach = cxl_detach,
 	.char_dev = true,
 };
-
-/**
- * vflash_cxl_register() - make frontend=cxl available
- *
- * Return: 0 or a negative errno.
- */
-int vflash_cxl_register(void)
-{
-	return vflash_frontend_register(&cxl_frontend);
-}
-
-/**
- * vflash_cxl_unregister() - undo vflash_cxl_register()
- */
-void vflash_cxl_unregister(void)
-{
-	vflash_frontend_unregister(&cxl_frontend);
-}

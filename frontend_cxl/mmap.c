@@ -15,6 +15,7 @@
 #include <linux/rbtree.h>
 
 #include "backend_flash/flash.h"
+#include "backend_flash/trace.h"
 #include "core/vflash.h"
 #include "frontend_cxl/cxl.h"
 
@@ -73,9 +74,16 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
 	ret = vmf_insert_mixed_prot(vma, vmf->address, pfn_to_pfn_t(pfn), prot);
 	vflash_cache_put(d->cache, &pin);
-	if (pin.missed)
-		vflash_flash_record_miss_latency(d->flash,
-						 ktime_get_ns() - start);
+	if (pin.missed) {
+		u64 done = ktime_get_ns();
+
+		vflash_flash_record_miss_latency(d->flash, done - start);
+		/* A miss is a request: the page is mapped when its read is due. */
+		vflash_flash_record_lateness(d->flash, pin.due_ns, done);
+		trace_vflash_request_complete(vflash_flash_id(d->flash),
+					      VFLASH_FE_CXL, VFLASH_IO_READ,
+					      vmf->pgoff, 1, pin.due_ns, done);
+	}
 	return ret;
 }
 

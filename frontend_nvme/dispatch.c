@@ -34,6 +34,8 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include "backend_flash/flash.h"
+#include "backend_flash/trace.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
@@ -106,6 +108,21 @@ static struct vfn_heap *heap_of(struct vfn_ctrl *c, u16 cqid)
 }
 
 /*
+ * An I/O command's entry is in its CQ, its vector about to be raised: how
+ * late is that against the model?
+ */
+static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd)
+{
+	struct vflash_flash *f = c->vdev->flash;
+	u64 now = ktime_get_ns();
+
+	vflash_flash_record_lateness(f, cmd->model_due_ns, now);
+	trace_vflash_request_complete(vflash_flash_id(f), VFLASH_FE_NVME,
+				      cmd->op, cmd->lpn, cmd->count,
+				      cmd->model_due_ns, now);
+}
+
+/*
  * Post one completion. Return: true if done with it: posted, or dropped
  * because its CQ was deleted or reset since its command was fetched;
  * false if it must wait: its CQ is full or the host has turned DMA off.
@@ -129,6 +146,8 @@ static bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
 				 &e, cmd->sc);
 		if (ok) {
 			*backoff = 0;
+			if (cmd->timed)
+				count_lateness(c, cmd);
 			if (cq->irq_enabled)
 				__set_bit(cmd->cqid, raise);
 		} else {
@@ -399,6 +418,9 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 	for (i = 0, kept = 0; i < h->nr; i++) {
 		struct vfn_cmd *e = &h->cmd[i];
 
+		/* Posted before its time on purpose: not a lateness. */
+		if (le16_to_cpu(e->cqe.sq_id) == qid)
+			e->timed = false;
 		if (le16_to_cpu(e->cqe.sq_id) != qid ||
 		    !post(c, e, c->raise, &retry_ns)) {
 			if (le16_to_cpu(e->cqe.sq_id) == qid)

@@ -40,8 +40,6 @@ module_param(workers, uint, 0444);
 MODULE_PARM_DESC(workers,
 		 "NVMe: completion workers, 0 (the dispatcher completes) to 8 (default 1)");
 
-static struct vflash_frontend nvme_frontend;
-
 /* Check this frontend's parameters; one dmesg line for the first bad one. */
 static int parse_params(struct vfn_ctrl *c)
 {
@@ -160,7 +158,7 @@ static int nvme_attach(struct vflash_dev *vdev)
 	ret = vfn_pci_create(c);
 	if (ret)
 		goto err_thread;
-	*vflash_frontend_priv(vdev, &nvme_frontend) = c;
+	*vflash_frontend_priv(vdev, &vflash_nvme_frontend) = c;
 	dev_info(&vdev->dev, "NVMe controller at %s, %u-byte blocks\n",
 		 pci_name(c->pdev), 1U << c->ns.lba_shift);
 	return 0;
@@ -176,7 +174,7 @@ err_free:
 
 static void nvme_detach(struct vflash_dev *vdev)
 {
-	void **slot = vflash_frontend_priv(vdev, &nvme_frontend);
+	void **slot = vflash_frontend_priv(vdev, &vflash_nvme_frontend);
 	struct vfn_ctrl *c = *slot;
 
 	/* The driver's removal-time commands need the dispatcher. */
@@ -188,26 +186,9 @@ static void nvme_detach(struct vflash_dev *vdev)
 	*slot = NULL;
 }
 
-static struct vflash_frontend nvme_frontend = {
+/* Registered by the core's table of built-in frontends (core/main.c). */
+struct vflash_frontend vflash_nvme_frontend = {
 	.name = "nvme",
 	.attach = nvme_attach,
 	.detach = nvme_detach,
 };
-
-/**
- * vflash_nvme_register() - make frontend=nvme available
- *
- * Return: 0 or a negative errno.
- */
-int vflash_nvme_register(void)
-{
-	return vflash_frontend_register(&nvme_frontend);
-}
-
-/**
- * vflash_nvme_unregister() - undo vflash_nvme_register()
- */
-void vflash_nvme_unregister(void)
-{
-	vflash_frontend_unregister(&nvme_frontend);
-}

@@ -13,6 +13,7 @@
 #include <linux/string.h>
 
 #include "backend_flash/flash.h"
+#include "backend_flash/trace.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
@@ -95,7 +96,14 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
 static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
 		  u64 now)
 {
-	return vflash_flash_submit(c->vdev->flash, op, lpn, count, now);
+	struct vflash_flash *f = c->vdev->flash;
+	struct vflash_latency lat;
+	u64 due;
+
+	due = vflash_flash_submit_lat(f, op, lpn, count, now, &lat);
+	trace_vflash_request_submit(vflash_flash_id(f), VFLASH_FE_NVME, op,
+				    lpn, count, now, due, &lat);
+	return due;
 }
 
 static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
@@ -105,6 +113,7 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 
 	if (sc)
 		return sc;
+	out->op = r->opcode == nvme_cmd_write ? VFLASH_IO_WRITE : VFLASH_IO_READ;
 	if (r->opcode == nvme_cmd_write) {
 		c->host_write_cmds++;
 		c->host_write_units += r->len_bytes >> 9;
@@ -241,7 +250,12 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	u16 sc = vfn_io_decode(cmd, &c->ns, &r);
 
 	out->due_ns = now;
+	out->lpn = 0;
+	out->count = 0;
+	out->op = VFLASH_IO_FLUSH;
 	if (!sc) {
+		out->lpn = r.lpn;
+		out->count = r.nr_lpages;
 		switch (r.opcode) {
 		case nvme_cmd_read:
 		case nvme_cmd_write:
@@ -249,15 +263,21 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			sc = rw(c, cmd, &r, out, now);
 			break;
 		case nvme_cmd_write_zeroes:
+			out->op = VFLASH_IO_WRITE;
 			sc = write_zeroes(c, &r, out, now);
 			break;
 		case nvme_cmd_dsm:
+			out->op = VFLASH_IO_TRIM;
 			sc = dsm(c, cmd, &r, out, now);
 			break;
 		default:
+			out->lpn = 0;
+			out->count = 0;
 			out->due_ns = submit(c, VFLASH_IO_FLUSH, 0, 0, now);
 			break;
 		}
 	}
 	out->sc = sc;
+	out->model_due_ns = out->due_ns;
+	out->timed = !sc;
 }

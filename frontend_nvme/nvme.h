@@ -35,18 +35,29 @@ struct vflash_dev;
 
 /**
  * struct vfn_cmd - a command whose completion is due later
- * @due_ns: when the model says it completes
+ * @due_ns: when it is to be posted: the model's completion time, later
+ *	pushed back while its CQ is full
+ * @model_due_ns: the model's completion time, kept for the lateness
+ * @lpn: first logical page of an I/O command (trace events)
  * @cqe: result, SQ id and command id of the completion entry to post
  * @sc: its status code (with DNR), host order, without the phase tag
  * @cqid: the completion queue it goes to
  * @gen: that queue's generation when the command was fetched
+ * @count: the I/O command's logical pages
+ * @op: the backend operation of an I/O command (enum vflash_io)
+ * @timed: an I/O command the model timed: its lateness is counted
  */
 struct vfn_cmd {
 	u64 due_ns;
+	u64 model_due_ns;
+	u64 lpn;
 	struct nvme_completion cqe;
 	u16 sc;
 	u16 cqid;
 	u32 gen;
+	u32 count;
+	u8 op;
+	bool timed;
 };
 
 /**
@@ -238,7 +249,6 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise);
 void vfn_sq_delete(struct vfn_ctrl *c, u16 qid);
 
 /* frontend.c */
-int vflash_nvme_register(void);
-void vflash_nvme_unregister(void);
+extern struct vflash_frontend vflash_nvme_frontend;
 
 #endif /* VFLASH_NVME_H */

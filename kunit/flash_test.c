@@ -842,6 +842,175 @@ static void stats_and_percentiles(struct kunit *test)
 			   "gc_runs");
 }
 
+/* Submit with the breakdown, and check that its parts add up. */
+static u64 sub_lat(struct kunit *test, struct vflash_flash *f,
+		   enum vflash_io op, u64 lpn, u32 count, u64 now,
+		   struct vflash_latency *lat)
+{
+	u64 oh = vflash_flash_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
+	u64 due = vflash_flash_submit_lat(f, op, lpn, count, now, lat);
+	u64 model = vflash_latency_total(lat);
+
+	/* due is the model's completion less the host overhead, >= now. */
+	KUNIT_EXPECT_EQ_MSG(test, due, now + model - min(oh, model),
+			    "op %d lpn %llu count %u", op, lpn, count);
+	KUNIT_EXPECT_LE(test, lat->bg_wait_ns, lat->die_wait_ns);
+	return due;
+}
+
+static void latency_parts_of_a_queued_read(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	struct vflash_latency lat;
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	set(f, VFLASH_KNOB_HOST_XFER_NS, 700);
+	set(f, VFLASH_KNOB_FW_OVERHEAD_NS, 300);
+	wr(f, 0, 0);
+	wr(f, 1, 0);
+	wr(f, 64, 0);	/* die 1: its own extent */
+	sub_lat(test, f, VFLASH_IO_READ, 0, 1, LATER, &lat);
+	KUNIT_EXPECT_EQ(test, lat.die_wait_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, lat.array_ns, TR);
+	KUNIT_EXPECT_EQ(test, lat.chan_ns, XF);
+	KUNIT_EXPECT_EQ(test, lat.host_ns, 700ULL);
+	KUNIT_EXPECT_EQ(test, lat.fw_ns, 300ULL);
+	/* Same die: queues behind the first read, host work only. */
+	sub_lat(test, f, VFLASH_IO_READ, 1, 1, LATER, &lat);
+	KUNIT_EXPECT_EQ(test, lat.die_wait_ns, TR);
+	KUNIT_EXPECT_EQ(test, lat.bg_wait_ns, 0ULL);
+	/* Other die, same channel: waits for both reads' transfers. */
+	sub_lat(test, f, VFLASH_IO_READ, 64, 1, LATER, &lat);
+	KUNIT_EXPECT_EQ(test, lat.die_wait_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, lat.chan_wait_ns, 2 * TR + XF - TR);
+	/* A read of an unwritten page at once queues on the link only. */
+	sub_lat(test, f, VFLASH_IO_READ, 100, 1, LATER + TR, &lat);
+	KUNIT_EXPECT_EQ(test, lat.host_wait_ns, TR + 2 * XF + 700);
+	/* An unwritten page costs the link and firmware only. */
+	sub_lat(test, f, VFLASH_IO_READ, 200, 1, 2 * LATER, &lat);
+	KUNIT_EXPECT_EQ(test, lat.array_ns + lat.chan_ns + lat.die_wait_ns,
+			0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_latency_total(&lat), 700ULL + 300);
+}
+
+/* Every request of a GC-heavy mix: the parts add up, host overhead on. */
+static void latency_parts_add_up_under_churn(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	u64 n = vflash_flash_nr_lpages(f), seed = 7, now = 0, bg = 0, i;
+	struct vflash_latency lat;
+
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	set(f, VFLASH_KNOB_HOST_XFER_NS, 500);
+	set(f, VFLASH_KNOB_FW_OVERHEAD_NS, 200);
+	set(f, VFLASH_KNOB_HOST_OVERHEAD_NS, 3000);
+	for (i = 0; i < 6000; i++) {
+		u64 op = rnd(&seed) % 10, lpn = rnd(&seed) % (n - 4);
+		u32 count = 1 + rnd(&seed) % 4;
+
+		now += 3000;
+		if (op < 6) {
+			sub_lat(test, f, VFLASH_IO_WRITE, lpn, count, now, &lat);
+			bg += lat.bg_wait_ns;
+		} else if (op < 9) {
+			sub_lat(test, f, VFLASH_IO_READ, lpn, count, now, &lat);
+		} else if (op == 9 && i % 2) {
+			sub_lat(test, f, VFLASH_IO_FLUSH, 0, 0, now, &lat);
+		} else {
+			sub_lat(test, f, VFLASH_IO_TRIM, lpn, count, now, &lat);
+		}
+	}
+	/* Inline maintenance cleaned on the write path, and it shows. */
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
+	KUNIT_EXPECT_GT(test, bg, 0ULL);
+	check(test, f);
+}
+
+/* A read behind GC on its die is charged to background work; the other
+ * die's reads are not.
+ */
+static void background_wait_is_attributed_to_its_die(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	struct vflash_latency lat;
+	u32 b[3];
+
+	three_blocks(test, f, b, 0, 0);
+	wr(f, 64, 0);	/* die 1 */
+	trim_range(f, 0, 12);
+	set(f, VFLASH_KNOB_GC_HIGH_PCT, 90);
+	vflash_flash_maintain(f, LATER);
+	KUNIT_ASSERT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
+	KUNIT_ASSERT_GT(test, f->dies[0].busy_until_ns, LATER);
+	/* Page 20 is on die 0, still copying and erasing. */
+	sub_lat(test, f, VFLASH_IO_READ, 20, 1, LATER, &lat);
+	KUNIT_EXPECT_GT(test, lat.die_wait_ns, ERASE);
+	KUNIT_EXPECT_EQ(test, lat.bg_wait_ns, lat.die_wait_ns);
+	/* Behind that read: its die wait is host work plus the GC left. */
+	sub_lat(test, f, VFLASH_IO_READ, 21, 1, LATER, &lat);
+	KUNIT_EXPECT_EQ(test, lat.die_wait_ns - lat.bg_wait_ns, TR);
+	sub_lat(test, f, VFLASH_IO_READ, 64, 1, LATER, &lat);
+	KUNIT_EXPECT_EQ(test, lat.die_wait_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, lat.bg_wait_ns, 0ULL);
+}
+
+/* Under read-priority a read that passes background work waited for none. */
+static void read_priority_read_waits_for_no_background(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	struct vflash_latency lat;
+	u32 b[3];
+
+	three_blocks(test, f, b, 0, 0);
+	trim_range(f, 0, 12);
+	set(f, VFLASH_KNOB_GC_HIGH_PCT, 90);
+	vflash_flash_maintain(f, LATER);
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "read-priority");
+	sub_lat(test, f, VFLASH_IO_READ, 20, 1, LATER, &lat);
+	KUNIT_EXPECT_EQ(test, lat.die_wait_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_READ_PREEMPTS), 1ULL);
+	/* Deferral spent: the next read waits, for background work. */
+	set(f, VFLASH_KNOB_MAX_DEFER_NS, 0);
+	sub_lat(test, f, VFLASH_IO_READ, 21, 1, LATER, &lat);
+	KUNIT_EXPECT_GT(test, lat.bg_wait_ns, ERASE);
+	KUNIT_EXPECT_EQ(test, lat.die_wait_ns - lat.bg_wait_ns, TR);
+}
+
+static void lateness_histogram(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_pct(f, 500), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_max(f), 0ULL);
+	for (i = 0; i < 990; i++)
+		vflash_flash_record_lateness(f, 1000000, 1000000 + 2000);
+	for (i = 0; i < 9; i++)
+		vflash_flash_record_lateness(f, 1000000, 1000000 + 50000);
+	vflash_flash_record_lateness(f, 1000000, 1000000 + 4000000);
+	/* Early: counted apart, not in the histogram. */
+	vflash_flash_record_lateness(f, 1000000, 999999);
+	vflash_flash_record_lateness(f, 1000000, 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_early_completions(f), 2ULL);
+	KUNIT_EXPECT_GE(test, vflash_flash_lateness_pct(f, 500), 2000ULL);
+	KUNIT_EXPECT_LE(test, vflash_flash_lateness_pct(f, 500),
+			2000ULL * 17 / 16);
+	KUNIT_EXPECT_LE(test, vflash_flash_lateness_pct(f, 990),
+			2000ULL * 17 / 16);
+	KUNIT_EXPECT_GE(test, vflash_flash_lateness_pct(f, 999), 50000ULL);
+	KUNIT_EXPECT_LE(test, vflash_flash_lateness_pct(f, 999),
+			50000ULL * 17 / 16);
+	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_max(f), 4000000ULL);
+	/* On time is zero lateness, not early. */
+	vflash_flash_record_lateness(f, 5, 5);
+	KUNIT_EXPECT_EQ(test, vflash_flash_early_completions(f), 2ULL);
+
+	vflash_flash_reset_stats(f);
+	KUNIT_EXPECT_EQ(test, vflash_flash_early_completions(f), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_max(f), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_pct(f, 999), 0ULL);
+}
+
 static void erase_and_free_block_accounting(struct kunit *test)
 {
 	struct vflash_flash *f = mk(test, &hyb2, SMALL);
@@ -942,6 +1111,11 @@ static void flash_test_exit(struct kunit *test)
 
 static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(unwritten_read_costs_no_nand),
+	KUNIT_CASE(latency_parts_of_a_queued_read),
+	KUNIT_CASE(latency_parts_add_up_under_churn),
+	KUNIT_CASE(background_wait_is_attributed_to_its_die),
+	KUNIT_CASE(read_priority_read_waits_for_no_background),
+	KUNIT_CASE(lateness_histogram),
 	KUNIT_CASE(slc_read_latency),
 	KUNIT_CASE(qlc_read_latency_by_page_type),
 	KUNIT_CASE(reads_on_one_die_queue),

@@ -87,10 +87,10 @@ static void register_rejects_bad_frontends(struct kunit *test)
 
 static void builtin_frontends(struct kunit *test)
 {
-	KUNIT_ASSERT_EQ(test, vflash_frontends_init(), 0);
+	KUNIT_ASSERT_EQ(test, vflash_frontends_init(NULL, 0), 0);
 	KUNIT_EXPECT_NOT_NULL(test, vflash_frontend_find("none", 4));
 	/* Registering twice is refused, not a corrupted list. */
-	KUNIT_EXPECT_EQ(test, vflash_frontends_init(), -EEXIST);
+	KUNIT_EXPECT_EQ(test, vflash_frontends_init(NULL, 0), -EEXIST);
 	vflash_frontends_exit();
 	KUNIT_EXPECT_NULL(test, vflash_frontend_find("none", 4));
 }

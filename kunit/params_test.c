@@ -226,7 +226,7 @@ static void config_profile(struct kunit *test)
 
 static int params_test_init(struct kunit_suite *suite)
 {
-	return vflash_frontends_init();
+	return vflash_frontends_init(NULL, 0);
 }
 
 static void params_test_exit(struct kunit_suite *suite)

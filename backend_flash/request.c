@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The request path: host reads, writes, trims and flushes, with the
+ * breakdown of each one's model latency. Sits on timing.c, ftl.c and
+ * gc.c (cleaning on the write path).
+ */
+#include <linux/atomic.h>
+#include <linux/bug.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/preempt.h>
+#include <linux/string.h>
+
+#include "backend_flash/ftl.h"
+
+/*
+ * A host slot on a die: clean on the write path when the maintenance
+ * policy says so or when there is no free block; spill a full SLC region
+ * to QLC; fall back to the main region.
+ */
+static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
+		     u64 *t)
+{
+	const struct vflash_maintenance_ops *m =
+		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
+	enum vf_region r = f->hybrid ? VF_SLC : VF_MAIN;
+	u32 slot, rounds;
+
+	for (; r < VF_NR_REGIONS; r++) {
+		if (!m->background) {
+			for (rounds = f->blocks_per_die;
+			     rounds && die->nr_free[r] < vf_free_low(f, r) &&
+			     vf_clean(f, die, d, r, t); rounds--)
+				;
+		}
+		slot = vf_alloc_slot(f, die, d, VF_HOST, r, t);
+		for (rounds = f->blocks_per_die;
+		     rounds && slot == VF_INVALID && vf_clean(f, die, d, r, t);
+		     rounds--)
+			slot = vf_alloc_slot(f, die, d, VF_HOST, r, t);
+		if (slot != VF_INVALID)
+			return slot;
+	}
+	return VF_INVALID;
+}
+
+/*
+ * Write one logical page whose data crossed the host link at @t; returns
+ * when the write buffer took it, *@clean_ns is how much of that wait went
+ * to cleaning.
+ */
+static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns)
+{
+	const struct vflash_placement_ops *pl =
+		vf_ops(f, VFLASH_POLICY_PLACEMENT);
+	bool hot = READ_ONCE(f->heat[lpn]) >=
+		   vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
+	u32 d0 = pl->pick_die(lpn, hot, f->nr_dies, &f->cursor);
+	u32 i;
+
+	for (i = 0; i < f->nr_dies; i++) {
+		u32 d = (d0 + i) % f->nr_dies;
+		struct vf_die *die = &f->dies[d];
+		u64 at = t;
+		u32 slot, old, b;
+
+		spin_lock(&die->lock);
+		slot = host_slot(f, die, d, &at);
+		if (slot == VF_INVALID) {
+			spin_unlock(&die->lock);
+			continue;
+		}
+		*clean_ns = at - t;
+		at = vf_wb_admit(f, die, at);
+		b = vf_block_of(f, slot);
+		f->p2l[slot] = (u32)lpn;
+		atomic_inc(&f->blocks[b].valid);
+		old = xchg(&f->l2p[lpn], slot);
+		if (old != VF_INVALID)
+			vf_invalidate(f, old);
+		if (f->blocks[b].wp % f->unit[vf_region_of(f, b)] == 0) {
+			u32 n = f->unit[vf_region_of(f, b)];
+
+			vf_wb_push(f, die,
+				   vf_program(f, die, b, at, VFLASH_WORK_HOST), n);
+		}
+		spin_unlock(&die->lock);
+		return at;
+	}
+	/* Over-provisioning guarantees a slot somewhere: only a bug gets here. */
+	WARN_ONCE(1, "vflash: no free slot on any die for page %llu\n", lpn);
+	*clean_ns = 0;
+	return t;
+}
+
+/* Re-promote a hot QLC page to the SLC region of its die, if there is room. */
+static void repromote(struct vflash_flash *f, struct vf_die *die, u32 d,
+		      u64 lpn, u32 slot, u64 t)
+{
+	u32 ns, b;
+
+	if (die->nr_free[VF_SLC] <= VF_GC_RESERVE &&
+	    die->open[VF_MIGRATE][VF_SLC] == VF_INVALID)
+		return;
+	ns = vf_alloc_slot(f, die, d, VF_MIGRATE, VF_SLC, &t);
+	if (ns == VF_INVALID)
+		return;
+	b = vf_block_of(f, ns);
+	f->p2l[ns] = (u32)lpn;
+	atomic_inc(&f->blocks[b].valid);
+	if (cmpxchg(&f->l2p[lpn], slot, ns) == slot) {
+		vf_invalidate(f, slot);
+		vf_count(f, VFLASH_STAT_REPROMOTED_PAGES, 1);
+	} else {
+		vf_invalidate(f, ns);
+	}
+	if (f->blocks[b].wp % f->unit[VF_SLC] == 0)
+		vf_program(f, die, b, t, VFLASH_WORK_MIGRATE);
+}
+
+/*
+ * Read one logical page at @now; returns when its data left the channel,
+ * with its die and channel parts in @lat.
+ */
+static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
+		     struct vflash_latency *lat)
+{
+	u32 slot = READ_ONCE(f->l2p[lpn]);
+	u32 heat = READ_ONCE(f->heat[lpn]);
+	struct vf_die *die;
+	u64 ready;
+	u32 d;
+
+	if (heat < U8_MAX)
+		WRITE_ONCE(f->heat[lpn], heat + 1);
+	memset(lat, 0, sizeof(*lat));
+	if (slot == VF_INVALID)
+		return now;	/* never written: no array read */
+
+	d = vf_die_of_block(f, vf_block_of(f, slot));
+	die = &f->dies[d];
+	spin_lock(&die->lock);
+	ready = vf_die_read(f, die, slot, now, VFLASH_WORK_HOST, lat);
+	if (f->hybrid && vf_region_of(f, vf_block_of(f, slot)) == VF_MAIN) {
+		const struct vflash_migration_ops *mig =
+			vf_ops(f, VFLASH_POLICY_MIGRATION);
+
+		if (mig->background &&
+		    mig->stays_in_slc(heat + 1,
+				      vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS)))
+			repromote(f, die, d, lpn, slot, ready);
+	}
+	spin_unlock(&die->lock);
+	return vf_channel_xfer(f, die->channel, ready, 1, &lat->chan_wait_ns,
+			       &lat->chan_ns);
+}
+
+static void trim_page(struct vflash_flash *f, u64 lpn)
+{
+	u32 old;
+
+	/* GC spins on a victim's count: no preemption between the two. */
+	preempt_disable();
+	old = xchg(&f->l2p[lpn], VF_INVALID);
+	if (old != VF_INVALID)
+		vf_invalidate(f, old);
+	preempt_enable();
+	WRITE_ONCE(f->heat[lpn], 0);
+}
+
+/* Program every partly filled host unit, padding it; returns when all
+ * buffered host data is on flash.
+ */
+static u64 flush(struct vflash_flash *f, u64 now)
+{
+	u64 done = now;
+	u32 d, r;
+
+	for (d = 0; d < f->nr_dies; d++) {
+		struct vf_die *die = &f->dies[d];
+
+		spin_lock(&die->lock);
+		for (r = 0; r < VF_NR_REGIONS; r++) {
+			u32 b = die->open[VF_HOST][r];
+			struct vf_block *blk;
+			u32 pad;
+
+			if (b == VF_INVALID)
+				continue;
+			blk = &f->blocks[b];
+			pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
+			if (!pad)
+				continue;
+			blk->wp += pad;
+			die->wb_pending += pad;
+			vf_seal_if_full(f, die, b, VF_HOST, r, now);
+			vf_wb_push(f, die,
+				   vf_program(f, die, b, now, VFLASH_WORK_HOST),
+				   f->unit[r]);
+		}
+		vf_wb_retire(f, die, now);
+		if (die->wb_count) {
+			u32 last = (die->wb_head + die->wb_count - 1) %
+				   f->wb_fifo_len;
+
+			done = max(done, die->wb_end_ns[last]);
+		}
+		spin_unlock(&die->lock);
+	}
+	return done;
+}
+
+/* Read @count pages from @lpn at @now; returns the model's completion. */
+static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
+		      struct vflash_latency *lat)
+{
+	struct vflash_latency page;
+	u64 done = now, end;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		end = read_page(f, lpn + i, now, &page);
+		if (!i || end > done) {
+			done = end;
+			*lat = page;
+		}
+	}
+	done = vf_host_xfer(f, done, count, &lat->host_wait_ns, &lat->host_ns);
+	vf_count(f, VFLASH_STAT_HOST_READ_PAGES, count);
+	return done;
+}
+
+/* Write @count pages from @lpn at @now; returns the model's completion. */
+static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
+		       struct vflash_latency *lat)
+{
+	u64 t = vf_host_xfer(f, now, count, &lat->host_wait_ns, &lat->host_ns);
+	u64 done = t, end, clean_ns;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		end = write_page(f, lpn + i, t, &clean_ns);
+		if (end > done || !i) {
+			done = max(done, end);
+			lat->bg_wait_ns = clean_ns;
+		}
+	}
+	lat->die_wait_ns = done - t;
+	vf_count(f, VFLASH_STAT_HOST_WRITE_PAGES, count);
+	return done;
+}
+
+/**
+ * vflash_flash_submit_lat() - run one request through the flash model
+ * @f: the device
+ * @op: what to do
+ * @lpn: first logical page
+ * @count: logical pages (ignored for a flush)
+ * @now_ns: when the request arrives
+ * @lat: receives where the model's latency went, or NULL
+ *
+ * The frontend has checked that [@lpn, @lpn + @count) is within the
+ * device. Safe to call from any number of CPUs at once; never sleeps.
+ *
+ * The completion time is the model's, less host_overhead_ns (the host's
+ * own I/O-stack time, which the host adds back when it measures), but
+ * never before @now_ns. The die, channel and host-link timelines, the
+ * read-latency statistics and @lat keep the model's times: the parts of
+ * @lat add up to the model's completion time minus @now_ns.
+ *
+ * Return: when the request completes, on the clock of @now_ns.
+ */
+u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
+			    u64 lpn, u32 count, u64 now_ns,
+			    struct vflash_latency *lat)
+{
+	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
+	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
+	struct vflash_latency none;
+	u64 done = now_ns;
+	u32 i;
+
+	if (!lat)
+		lat = &none;
+	memset(lat, 0, sizeof(*lat));
+	if (WARN_ON_ONCE(op != VFLASH_IO_FLUSH &&
+			 (lpn >= f->nr_lpages || count > f->nr_lpages - lpn)))
+		return now_ns;
+
+	switch (op) {
+	case VFLASH_IO_READ:
+		done = read_pages(f, lpn, count, now_ns, lat);
+		vf_record_read_latency(f, done + fw - now_ns);
+		break;
+	case VFLASH_IO_WRITE:
+		done = write_pages(f, lpn, count, now_ns, lat);
+		break;
+	case VFLASH_IO_TRIM:
+		for (i = 0; i < count; i++)
+			trim_page(f, lpn + i);
+		vf_count(f, VFLASH_STAT_HOST_TRIM_PAGES, count);
+		break;
+	case VFLASH_IO_FLUSH:
+		done = flush(f, now_ns);
+		lat->die_wait_ns = done - now_ns;
+		break;
+	}
+	lat->fw_ns = fw;
+	done += fw;
+	/* done >= now_ns: every case starts from it or later. */
+	return done - min(oh, done - now_ns);
+}
+
+/**
+ * vflash_flash_submit() - run one request through the flash model
+ * @f: the device
+ * @op: what to do
+ * @lpn: first logical page
+ * @count: logical pages (ignored for a flush)
+ * @now_ns: when the request arrives
+ *
+ * vflash_flash_submit_lat() without the breakdown.
+ *
+ * Return: when the request completes, on the clock of @now_ns.
+ */
+u64 vflash_flash_submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
+			u32 count, u64 now_ns)
+{
+	return vflash_flash_submit_lat(f, op, lpn, count, now_ns, NULL);
+}

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The timing model, the bottom of the backend: each die's, channel's and
+ * the host link's busy timeline, the array operations charged to them,
+ * the write buffer's admission, and which spans of a die's time went to
+ * background work. Callers hold the die's lock where a die is passed.
+ */
+#include <linux/bug.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+
+#include "backend_flash/ftl.h"
+#include "backend_flash/trace.h"
+
+/**
+ * vf_read_time() - array read time of the page in a slot
+ * @f: the device
+ * @slot: the slot
+ *
+ * Return: tR in ns, by region, cell type and (QLC) page type.
+ */
+u64 vf_read_time(const struct vflash_flash *f, u32 slot)
+{
+	u32 blk = vf_block_of(f, slot);
+
+	if (vf_region_of(f, blk) == VF_SLC)
+		return vf_knob(f, VFLASH_KNOB_SLC_READ_NS);
+	if (f->prof->cell == VFLASH_CELL_QLC) {
+		u32 type = (slot % f->stride / f->lpp) % 4;
+
+		return vf_knob(f, VFLASH_KNOB_QLC_READ_L_NS + type);
+	}
+	return vf_knob(f, VFLASH_KNOB_MAIN_READ_NS);
+}
+
+static u32 die_index(const struct vflash_flash *f, const struct vf_die *die)
+{
+	return die - f->dies;
+}
+
+/*
+ * Background work occupies [@start, @end) of the die's timeline. Spans
+ * that touch are merged, so a GC pass (reads, programs and an erase back
+ * to back under the die lock) takes one entry.
+ */
+static void bg_note(struct vf_die *die, u64 start, u64 end)
+{
+	u32 i = die->bg_last;
+
+	if (end <= start)
+		return;
+	if (start <= die->bg_end_ns[i] && start >= die->bg_start_ns[i]) {
+		die->bg_end_ns[i] = max(die->bg_end_ns[i], end);
+		return;
+	}
+	i = (i + 1) % VF_BG_SPANS;
+	die->bg_start_ns[i] = start;
+	die->bg_end_ns[i] = end;
+	die->bg_last = i;
+}
+
+/*
+ * A host read at @start passed the background work queued after it and
+ * pushed it back by @t: move the remembered spans with it. A span that
+ * @start cuts is stretched rather than split (over-counts by at most @t).
+ */
+static void bg_shift(struct vf_die *die, u64 start, u64 t)
+{
+	u32 i;
+
+	for (i = 0; i < VF_BG_SPANS; i++) {
+		if (die->bg_end_ns[i] <= start)
+			continue;
+		if (die->bg_start_ns[i] >= start)
+			die->bg_start_ns[i] += t;
+		die->bg_end_ns[i] += t;
+	}
+}
+
+/* How much of [@from, @to) the die spent on remembered background work. */
+static u64 bg_wait(const struct vf_die *die, u64 from, u64 to)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < VF_BG_SPANS; i++) {
+		u64 s = max(die->bg_start_ns[i], from);
+		u64 e = min(die->bg_end_ns[i], to);
+
+		if (e > s)
+			sum += e - s;
+	}
+	return min(sum, to - from);
+}
+
+/**
+ * vf_die_read() - charge an array read to a die
+ * @f: the device
+ * @die: the die, locked
+ * @slot: the slot read
+ * @now: when the read arrives
+ * @work: whose read it is
+ * @lat: for a host read, receives the die wait (and its background part)
+ *	and the array time; may be NULL
+ *
+ * Under the read-priority maintenance policy a host read passes
+ * background work queued on the die, pushing it back by its own time,
+ * until that work has been deferred by max_defer_ns.
+ *
+ * Return: when the data is in the die's page register.
+ */
+u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
+		u64 now, enum vflash_work work, struct vflash_latency *lat)
+{
+	const struct vflash_maintenance_ops *m =
+		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
+	bool host = work == VFLASH_WORK_HOST;
+	u64 t = vf_read_time(f, slot);
+	u64 start;
+
+	if (die->busy_until_ns <= now)
+		die->deferred_ns = 0;
+	if (host && m->read_priority &&
+	    die->busy_until_ns > max(now, die->fg_busy_until_ns) &&
+	    die->deferred_ns < vf_knob(f, VFLASH_KNOB_MAX_DEFER_NS)) {
+		start = max(now, die->fg_busy_until_ns);
+		die->busy_until_ns += t;
+		die->deferred_ns += t;
+		bg_shift(die, start, t);
+		vf_count(f, VFLASH_STAT_READ_PREEMPTS, 1);
+	} else {
+		start = max(now, die->busy_until_ns);
+		die->busy_until_ns = start + t;
+	}
+	if (host)
+		die->fg_busy_until_ns = max(die->fg_busy_until_ns, start + t);
+	else
+		bg_note(die, start, start + t);
+	if (lat) {
+		lat->die_wait_ns = start - now;
+		lat->bg_wait_ns = bg_wait(die, now, start);
+		lat->array_ns = t;
+	}
+	vf_count(f, VFLASH_STAT_NAND_READ_PAGES, 1);
+	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_READ, work,
+			  vf_block_of(f, slot), start, start + t);
+	return start + t;
+}
+
+/*
+ * Reserve a link (a channel or the host link) whose queue ends at *@busy,
+ * under @lock, for @dur ns from @t on; returns when the transfer ends.
+ */
+static u64 link_xfer(spinlock_t *lock, u64 *busy, u64 t, u64 dur)
+{
+	u64 end;
+
+	spin_lock(lock);
+	end = max(t, *busy) + dur;
+	*busy = end;
+	spin_unlock(lock);
+	return end;
+}
+
+/**
+ * vf_channel_xfer() - reserve a channel for 4 KiB transfers
+ * @f: the device
+ * @ch: the channel
+ * @t: when the data is ready to move
+ * @n: 4 KiB transfers
+ * @wait_ns: receives how long the transfer waited for the channel, or NULL
+ * @xfer_ns: receives the transfer's own time, or NULL
+ *
+ * Return: when the transfer ends.
+ */
+u64 vf_channel_xfer(struct vflash_flash *f, u32 ch, u64 t, u32 n,
+		    u64 *wait_ns, u64 *xfer_ns)
+{
+	struct vf_channel *c = &f->channels[ch];
+	u64 dur = n * vf_knob(f, VFLASH_KNOB_CHANNEL_XFER_NS);
+	u64 end = link_xfer(&c->lock, &c->busy_until_ns, t, dur);
+
+	if (wait_ns)
+		*wait_ns = end - dur - t;
+	if (xfer_ns)
+		*xfer_ns = dur;
+	return end;
+}
+
+/**
+ * vf_host_xfer() - reserve the host link for 4 KiB transfers
+ * @f: the device
+ * @t: when the data is ready to move
+ * @n: 4 KiB transfers
+ * @wait_ns: receives how long the transfer waited for the link, or NULL
+ * @xfer_ns: receives the transfer's own time, or NULL
+ *
+ * Return: when the transfer ends.
+ */
+u64 vf_host_xfer(struct vflash_flash *f, u64 t, u32 n, u64 *wait_ns,
+		 u64 *xfer_ns)
+{
+	u64 dur = n * vf_knob(f, VFLASH_KNOB_HOST_XFER_NS);
+	u64 end = link_xfer(&f->host_lock, &f->host_busy_until_ns, t, dur);
+
+	if (wait_ns)
+		*wait_ns = end - dur - t;
+	if (xfer_ns)
+		*xfer_ns = dur;
+	return end;
+}
+
+/**
+ * vf_program() - charge the program of a block's last filled unit
+ * @f: the device
+ * @die: the block's die, locked
+ * @blk: the block; its write pointer is at a unit boundary
+ * @now: when the unit's data is complete
+ * @work: whose data: the host's crosses the channel first (GC and
+ *	migration copy back inside the die)
+ *
+ * Return: when the program ends.
+ */
+u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
+	       u64 now, enum vflash_work work)
+{
+	enum vf_region r = vf_region_of(f, blk);
+	bool host = work == VFLASH_WORK_HOST;
+	u64 start = now, end;
+
+	if (host)
+		start = vf_channel_xfer(f, die->channel, now, f->unit[r],
+					NULL, NULL);
+	start = max(start, die->busy_until_ns);
+	end = start + vf_knob(f, r == VF_SLC ? VFLASH_KNOB_SLC_PROG_NS :
+					       VFLASH_KNOB_MAIN_PROG_NS);
+	die->busy_until_ns = end;
+	if (host)
+		die->fg_busy_until_ns = max(die->fg_busy_until_ns, end);
+	else
+		bg_note(die, start, end);
+	vf_count(f, VFLASH_STAT_NAND_PROGRAM_PAGES, f->unit[r]);
+	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_PROGRAM, work,
+			  blk, start, end);
+	return end;
+}
+
+/**
+ * vf_erase() - charge a block erase to a die
+ * @f: the device
+ * @die: the block's die, locked
+ * @blk: the block
+ * @now: the earliest start
+ * @work: the background work that erases it
+ *
+ * Return: when the erase ends.
+ */
+u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
+	     enum vflash_work work)
+{
+	enum vf_region r = vf_region_of(f, blk);
+	u64 start = max(now, die->busy_until_ns);
+	u64 end = start + vf_knob(f, r == VF_SLC ? VFLASH_KNOB_SLC_ERASE_NS :
+						   VFLASH_KNOB_MAIN_ERASE_NS);
+
+	die->busy_until_ns = end;
+	bg_note(die, start, end);
+	vf_count(f, VFLASH_STAT_NAND_ERASE_BLOCKS, 1);
+	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_ERASE, work,
+			  blk, start, end);
+	return end;
+}
+
+/**
+ * vf_wb_retire() - drop programs that ended by @t from the write buffer
+ * @f: the device
+ * @die: the die, locked
+ * @t: the time
+ */
+void vf_wb_retire(struct vflash_flash *f, struct vf_die *die, u64 t)
+{
+	while (die->wb_count && die->wb_end_ns[die->wb_head] <= t) {
+		die->wb_used -= die->wb_slots[die->wb_head];
+		die->wb_head = (die->wb_head + 1) % f->wb_fifo_len;
+		die->wb_count--;
+	}
+}
+
+static u32 wb_capacity(const struct vflash_flash *f)
+{
+	u64 cap = vf_knob(f, VFLASH_KNOB_WRITE_BUFFER_BYTES) /
+		  VFLASH_LPAGE_SIZE / f->nr_dies;
+
+	return max_t(u64, cap, 2 * f->unit[VF_MAIN]);
+}
+
+/**
+ * vf_wb_admit() - admit one host page into the die's write-buffer share
+ * @f: the device
+ * @die: the die, locked
+ * @t: when the page is ready
+ *
+ * Return: @t, or, if the share is full, when enough programs have ended.
+ */
+u64 vf_wb_admit(struct vflash_flash *f, struct vf_die *die, u64 t)
+{
+	u32 cap = wb_capacity(f);
+
+	vf_wb_retire(f, die, t);
+	if (die->wb_used + die->wb_pending + 1 > cap) {
+		vf_count(f, VFLASH_STAT_WB_STALLS, 1);
+		while (die->wb_count && die->wb_used + die->wb_pending + 1 > cap) {
+			t = max(t, die->wb_end_ns[die->wb_head]);
+			vf_wb_retire(f, die, t);
+		}
+	}
+	die->wb_pending++;
+	return t;
+}
+
+/**
+ * vf_wb_push() - a program of buffered host slots is charged
+ * @f: the device
+ * @die: the die, locked
+ * @end: when the program ends (the slots are released then)
+ * @slots: the slots it programs
+ */
+void vf_wb_push(struct vflash_flash *f, struct vf_die *die, u64 end,
+		u32 slots)
+{
+	u32 tail;
+
+	/* Sized for the largest buffer: only a bug can overflow it. */
+	if (WARN_ON_ONCE(die->wb_count == f->wb_fifo_len))
+		vf_wb_retire(f, die, die->wb_end_ns[die->wb_head]);
+	tail = (die->wb_head + die->wb_count) % f->wb_fifo_len;
+	die->wb_end_ns[tail] = end;
+	die->wb_slots[tail] = slots;
+	die->wb_count++;
+	die->wb_used += slots;
+	die->wb_pending -= min(die->wb_pending, slots);
+}
+
+/**
+ * vflash_flash_model_read_ns() - the model's latency of an idle 4 KiB read
+ * @f: the device
+ *
+ * Computed from the live knobs: what vflash_flash_submit() charges a
+ * one-page read of a written page on an idle device. The array read is
+ * that of the region host writes land in (SLC on hybrid profiles, else
+ * the main region; on QLC without an SLC region its lower page, the first
+ * page of a block), then one channel transfer, one host-link transfer
+ * and the firmware overhead. host_overhead_ns is not taken off: this is
+ * the latency the host should observe.
+ *
+ * Return: the latency in ns.
+ */
+u64 vflash_flash_model_read_ns(const struct vflash_flash *f)
+{
+	enum vflash_knob tr = VFLASH_KNOB_MAIN_READ_NS;
+
+	if (f->hybrid)
+		tr = VFLASH_KNOB_SLC_READ_NS;
+	else if (f->prof->cell == VFLASH_CELL_QLC)
+		tr = VFLASH_KNOB_QLC_READ_L_NS;
+	return vf_knob(f, tr) + vf_knob(f, VFLASH_KNOB_CHANNEL_XFER_NS) +
+	       vf_knob(f, VFLASH_KNOB_HOST_XFER_NS) +
+	       vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
+}
