@@ -247,7 +247,17 @@ lat() {
 	jq -r '.jobs[0].read.lat_ns | "fio p50/p99 \(.percentile["50.000000"] /
 		1000 | floor)/\(.percentile["99.000000"] / 1000 | floor) us"' \
 		"$OUT/$1.json" | tr -d '\n'
-	echo ", device p50 $(($(st read_latency_p50_ns) / 1000)) us"
+	echo ", device p50 $(($(st read_latency_p50_ns) / 1000)) us$(late)"
+}
+
+# late: ", lateness p50/p99/max X/Y/Z us" since the last reset, if the
+# module has stats/lateness_*
+late() {
+	[ -r "$SYS/stats/lateness_max_ns" ] || return 0
+	awk -v a="$(st lateness_p50_ns)" -v b="$(st lateness_p99_ns)" \
+		-v c="$(st lateness_max_ns)" 'BEGIN {
+		printf ", lateness p50/p99/max %.1f/%.1f/%.1f us",
+			a / 1e3, b / 1e3, c / 1e3 }'
 }
 
 # confined DIE: fio options for random I/O on die DIE's extents only
@@ -471,7 +481,7 @@ cxl_part() {
 			"$mean" "$(sed -n 's/.* p50_ns=\([0-9]*\).*/\1/p' "$OUT/cxl-miss-${t}t.out")" \
 			"$(sed -n 's/.* p99_ns=\([0-9]*\).*/\1/p' "$OUT/cxl-miss-${t}t.out")" \
 			"$model" "$(st miss_latency_p50_ns)" \
-			"$(st miss_latency_p99_ns)" "$(st misses)")"
+			"$(st miss_latency_p99_ns)" "$(st misses)")$(late)"
 	done
 	$RMMOD vflash || die "rmmod vflash"
 }
