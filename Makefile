@@ -67,9 +67,14 @@ bench-nvme: modules
 	@scripts/vmtest.sh bench-nvme; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-nvme/results.txt; exit $$rc
 
+# The host's load average before and after: on a shared 2-core host it,
+# not vflash, decides how late the VM's threads run (docs/performance.md).
 bench-fidelity: modules tools
-	@scripts/vmtest.sh bench-fidelity; rc=$$?; \
-	sed -n 's/^BENCH //p' build/vmtest/bench-fidelity/results.txt; exit $$rc
+	@l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
+	scripts/vmtest.sh bench-fidelity; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-fidelity/results.txt; \
+	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	exit $$rc
 
 # The VM's report, then its CDF points split into one file per curve under
 # build/bench-cxl/ and plotted there (cxl-cdf.png) with gnuplot.
