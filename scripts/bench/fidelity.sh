@@ -72,7 +72,7 @@
 #
 # usage: scripts/bench/fidelity.sh [-k KO] [-a PARAMS] [-p PARTS]
 #        [-t SECONDS] [-T SECONDS] [-R NS] [-P NS] [-q QDS] [-w NS]
-#        [-m MMAP_LAT] [-o DIR]
+#        [-m MMAP_LAT] [-c CPUS] [-o DIR]
 #   -k KO        vflash.ko to load (default ./vflash.ko); vflash must not
 #                be loaded when the script starts. It is loaded as
 #                frontend=nvme profile=tlc size=1G, then frontend=cxl
@@ -92,6 +92,8 @@
 #                module's); the VM spins the whole wait (2000000)
 #   -m MMAP_LAT  the mmap_lat binary (default: in PATH, else next to this
 #                script; `make tools` builds it)
+#   -c CPUS      run fio on these CPUs only (fio --cpus_allowed), e.g.
+#                away from vflash's threads (the VM: 0-2)
 #   -o DIR       fio JSON and other output (default /tmp/vflash-fidelity)
 #
 # Run as root on a host where vflash's NVMe frontend loads (docs/nvme.md).
@@ -112,6 +114,7 @@ TR=1000000
 QDS="1 2 4 8 16 32 64 256"
 WAIT_SPIN=
 MMAP_LAT=
+FIO_CPUS=
 OUT=/tmp/vflash-fidelity
 SYS=/sys/class/vflash/vflash0
 SIM_N=60000
@@ -129,7 +132,7 @@ die() {
 	exit 1
 }
 
-while getopts k:a:p:t:T:R:P:q:w:m:o:h opt; do
+while getopts k:a:p:t:T:R:P:q:w:m:c:o:h opt; do
 	case $opt in
 	k) KO=$OPTARG ;;
 	a) NVME_PARAMS=$OPTARG ;;
@@ -141,6 +144,7 @@ while getopts k:a:p:t:T:R:P:q:w:m:o:h opt; do
 	q) QDS=$OPTARG ;;
 	w) WAIT_SPIN=$OPTARG ;;
 	m) MMAP_LAT=$OPTARG ;;
+	c) FIO_CPUS=$OPTARG ;;
 	o) OUT=$OPTARG ;;
 	*) sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 2 ;;
 	esac
@@ -229,6 +233,7 @@ fio_run() {
 	shift
 	echo "fidelity: $tag" >&2
 	reset_stats
+	set -- ${FIO_CPUS:+--cpus_allowed="$FIO_CPUS"} "$@"
 	fio --output-format=json --output="$OUT/$tag.json" --direct=1 \
 		--norandommap --randrepeat=0 --lat_percentiles=1 \
 		--percentile_list=50:99:99.9 --group_reporting "$@" >/dev/null ||
@@ -310,8 +315,8 @@ die_work_row() {
 		-v waf="$(st write_amplification)" \
 		-v gc="$(st gc_copied_pages)" -v er="$(st nand_erase_blocks)" \
 		'BEGIN { printf "die work %.3f s, backlog %.3f s, fio %.3f s," \
-		" WAF %s, gc_copied %d, erases %d", w / 1e9, (b - m) / 1e9,
-		t / 1e3, waf, gc, er }')
+		" WAF %.3f, gc_copied %d, erases %d", w / 1e9, (b - m) / 1e9,
+		t / 1e3, waf / 1000, gc, er }')
 	row "$tag" "$pred" "$meas" "$note"
 }
 
