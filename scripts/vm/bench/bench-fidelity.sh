@@ -12,11 +12,12 @@
 # for longer than the default 1 ms before each command and fetch it up to
 # 1.25 ms late (the model starts a request when it is fetched). With
 # workers=0 the dispatcher posts the completions itself: a completion
-# worker bound to the same vCPU as a dispatcher that never sleeps waits
-# for the dispatcher's time slice to end (lateness p50 31.7 us at QD32
-# and 3.4 ms at QD128 on one die in a trial, against 2.0 us and 37 us
-# with workers=0); on a vCPU of its own it costs a second spinning vCPU
-# on a 2-core host (worse in a trial run). 4 vCPUs did better than 2.
+# worker bound to the same vCPU as a dispatcher that never sleeps can
+# wait for the dispatcher's time slice to end (lateness p50 31.7 us at
+# QD32 and 3.4 ms at QD128 on one die in a trial, against 2.0 us and
+# 37 us with workers=0, on a host this loaded that one boot each is no
+# proof); on a vCPU of its own it costs a second spinning vCPU on a
+# 2-core host (worse in a trial run). 4 vCPUs did better than 2.
 # fio runs on the other vCPUs (-c), so that it never shares the
 # dispatcher's. The CXL part
 # spins each miss's whole NAND wait (wait_spin_ns 2 ms > the slowed 1 ms
