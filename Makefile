@@ -10,13 +10,14 @@
 # make bench-backend  the backend's CPU cost per request (KUnit, UML)
 # make bench-nvme fio on vflash (nvme, tlc) and null_blk in the VM (4 vCPUs)
 # make bench-cxl  mmap_lat on vflash (cxl) and devdax in the VM, CDF plot
+# make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
 # make clean
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
-	bench-backend bench-nvme bench-cxl
+	bench-backend bench-nvme bench-cxl bench-fidelity
 
 all: modules tools
 
@@ -65,6 +66,15 @@ bench-backend:
 bench-nvme: modules
 	@scripts/vmtest.sh bench-nvme; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-nvme/results.txt; exit $$rc
+
+# The host's load average before and after: on a shared 2-core host it,
+# not vflash, decides how late the VM's threads run (docs/performance.md).
+bench-fidelity: modules tools
+	@l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
+	scripts/vmtest.sh bench-fidelity; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-fidelity/results.txt; \
+	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	exit $$rc
 
 # The VM's report, then its CDF points split into one file per curve under
 # build/bench-cxl/ and plotted there (cxl-cdf.png) with gnuplot.
