@@ -12,6 +12,7 @@
 #   plots_NAME  plot.sh makes every PNG the trace's events call for
 #   check_catches  check.sh fails, saying why, on copies of the traces
 #               spoilt to break each invariant it checks
+#   why_late    why-late.sh accounts for every NVMe completion of nvme.trace
 set -eu
 
 usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
@@ -99,6 +100,18 @@ for name in nvme tc cxl gc; do
 		echo "FAIL plots_$name"
 	fi
 done
+
+# why-late.sh splits the lateness of every NVMe completion of the trace.
+t=$vm/files/nvme.trace
+if [ -f "$t" ] && n=$(grep -c ' vflash_request_complete: vflash0 nvme ' "$t") &&
+	"$dir/why-late.sh" "$t" >"$vm/files/nvme.why" 2>&1 &&
+	awk -v n="$n" '$1 == "nvme" && $2 == n { ok = 1 } END { exit !ok }' \
+		"$vm/files/nvme.why"; then
+	sed 's/^/  /' "$vm/files/nvme.why" >&2
+	echo "PASS why_late"
+else
+	echo "FAIL why_late"
+fi
 
 # check.sh is not vacuous: each invariant it checks fails on a trace
 # spoilt to break it.
