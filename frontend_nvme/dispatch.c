@@ -150,9 +150,8 @@ static void host_activity(struct vfn_ctrl *c, u64 now)
  * Post one completion at @now (0 for one posted before its due time on
  * purpose, which has no lateness). Return: true if done with it: posted,
  * or dropped because its CQ was deleted or reset since its command was
- * fetched;
- * false if it must wait: its CQ is full or the host has turned DMA off.
- * Then *@retry_ns says how long, the CQ's backoff, which doubles with
+ * fetched; false if it must wait: its CQ is full or the host has turned
+ * DMA off. Then *@retry_ns says how long, the CQ's backoff, which doubles with
  * every failure, so a CQ whose head never moves costs a poll per
  * VFN_CQ_BACKOFF_MAX_NS, not a spinning thread.
  */
