@@ -128,6 +128,8 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_REPROMOTED_PAGES: pages moved from QLC back to SLC
  * @VFLASH_STAT_WB_STALLS: host writes that waited for write-buffer space
  * @VFLASH_STAT_READ_PREEMPTS: host reads that passed background work
+ * @VFLASH_STAT_EARLY_COMPLETIONS: requests a frontend completed before the
+ *	model's due time (vflash_flash_record_lateness(); a bug if not zero)
  * @VFLASH_STAT_NR: number of counters
  */
 enum vflash_stat {
@@ -143,6 +145,7 @@ enum vflash_stat {
 	VFLASH_STAT_REPROMOTED_PAGES,
 	VFLASH_STAT_WB_STALLS,
 	VFLASH_STAT_READ_PREEMPTS,
+	VFLASH_STAT_EARLY_COMPLETIONS,
 	VFLASH_STAT_NR,
 };
 
@@ -275,7 +278,6 @@ void vflash_flash_record_lateness(struct vflash_flash *f, u64 due_ns,
 				  u64 actual_ns);
 u64 vflash_flash_lateness_pct(struct vflash_flash *f, u32 per_mille);
 u64 vflash_flash_lateness_max(struct vflash_flash *f);
-u64 vflash_flash_early_completions(struct vflash_flash *f);
 
 int vflash_flash_check(struct vflash_flash *f, char *why, size_t size);
 int vflash_flash_torture(struct vflash_flash *f, unsigned int threads,

@@ -122,7 +122,6 @@ struct vf_channel {
  * @miss_hist: device DRAM cache misses, fault entry to page mapped
  * @late_hist: how late frontends completed requests against the model
  * @late_max_ns: the latest of those
- * @early: completions before the model's due time (a bug if not zero)
  */
 struct vf_stats {
 	u64 count[VFLASH_STAT_NR];
@@ -130,7 +129,6 @@ struct vf_stats {
 	u64 miss_hist[VF_HIST_BUCKETS];
 	u64 late_hist[VF_HIST_BUCKETS];
 	u64 late_max_ns;
-	u64 early;
 };
 
 /**

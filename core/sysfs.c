@@ -51,7 +51,6 @@ enum {
 	STAT_LATE_P99,
 	STAT_LATE_P999,
 	STAT_LATE_MAX,
-	STAT_EARLY,
 	STAT_RESET,
 	STAT_NR_FILES,
 };
@@ -78,7 +77,6 @@ static const char * const derived_names[] = {
 	[STAT_LATE_P99 - VFLASH_STAT_NR] = "lateness_p99_ns",
 	[STAT_LATE_P999 - VFLASH_STAT_NR] = "lateness_p999_ns",
 	[STAT_LATE_MAX - VFLASH_STAT_NR] = "lateness_max_ns",
-	[STAT_EARLY - VFLASH_STAT_NR] = "early_completions",
 	[STAT_RESET - VFLASH_STAT_NR] = "reset",
 };
 
@@ -150,9 +148,6 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 		break;
 	case STAT_LATE_MAX:
 		val = vflash_flash_lateness_max(f);
-		break;
-	case STAT_EARLY:
-		val = vflash_flash_early_completions(f);
 		break;
 	default:
 		val = vflash_flash_stat(f, i);
