@@ -362,7 +362,6 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 	struct vc_slot *s = &c->slots[slot];
 	u64 ready, old_ready = READ_ONCE(s->ready_ns);
 	u32 dev = vflash_flash_id(c->f);
-	struct vflash_latency lat;
 
 	WRITE_ONCE(s->lpn, lpn);
 	WRITE_ONCE(s->ready_ns, U64_MAX);
@@ -383,12 +382,10 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 		return false;
 	}
 	*now = vc_now(c);
-	ready = vflash_flash_submit_lat(c->f, VFLASH_IO_READ, lpn, 1, *now,
-					&lat);
+	ready = vflash_flash_submit_from(c->f, VFLASH_FE_CXL, VFLASH_IO_READ,
+					 lpn, 1, *now);
 	/* Pairs with the acquire in vflash_cache_get(). */
 	smp_store_release(&s->ready_ns, ready);
-	trace_vflash_request_submit(dev, VFLASH_FE_CXL, VFLASH_IO_READ, lpn, 1,
-				    *now, ready, &lat);
 	trace_vflash_cxl_fill(dev, lpn, slot, prefetch, *now, ready);
 	if (prefetch) {
 		trace_vflash_cxl_prefetch_issue(dev, lpn, slot);
@@ -686,12 +683,9 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 	trace_vflash_cxl_evict(dev, s->lpn, slot, dirty);
 	if (dirty) {
 		u64 now = vc_now(c), due;
-		struct vflash_latency lat;
 
-		due = vflash_flash_submit_lat(c->f, VFLASH_IO_WRITE, s->lpn, 1,
-					      now, &lat);
-		trace_vflash_request_submit(dev, VFLASH_FE_CXL, VFLASH_IO_WRITE,
-					    s->lpn, 1, now, due, &lat);
+		due = vflash_flash_submit_from(c->f, VFLASH_FE_CXL,
+					       VFLASH_IO_WRITE, s->lpn, 1, now);
 		trace_vflash_cxl_writeback(dev, s->lpn, now, due);
 		vc_count(c, VFLASH_CACHE_DIRTY_WRITEBACKS);
 	}

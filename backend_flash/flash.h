@@ -231,6 +231,8 @@ u64 vflash_flash_submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 			    u64 lpn, u32 count, u64 now_ns,
 			    struct vflash_latency *lat);
+u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
+			     enum vflash_io op, u64 lpn, u32 count, u64 now_ns);
 void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns);
 int vflash_flash_start_worker(struct vflash_flash *f, const char *name);
 

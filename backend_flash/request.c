@@ -12,6 +12,7 @@
 #include <linux/string.h>
 
 #include "backend_flash/ftl.h"
+#include "backend_flash/trace.h"
 
 /*
  * A host slot on a die: clean on the write path when the maintenance
@@ -309,6 +310,31 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 	done += fw;
 	/* done >= now_ns: every case starts from it or later. */
 	return done - min(oh, done - now_ns);
+}
+
+/**
+ * vflash_flash_submit_from() - a frontend's request through the flash model
+ * @f: the device
+ * @fe: the frontend that submits it
+ * @op: what to do
+ * @lpn: first logical page
+ * @count: logical pages (ignored for a flush)
+ * @now_ns: when the request arrives
+ *
+ * vflash_flash_submit(), and the vflash_request_submit trace event with
+ * the latency breakdown.
+ *
+ * Return: when the request completes, on the clock of @now_ns.
+ */
+u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
+			     enum vflash_io op, u64 lpn, u32 count, u64 now_ns)
+{
+	struct vflash_latency lat;
+	u64 due = vflash_flash_submit_lat(f, op, lpn, count, now_ns, &lat);
+
+	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
+				    &lat);
+	return due;
 }
 
 /**

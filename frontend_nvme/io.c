@@ -13,7 +13,6 @@
 #include <linux/string.h>
 
 #include "backend_flash/flash.h"
-#include "backend_flash/trace.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
@@ -96,14 +95,8 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
 static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
 		  u64 now)
 {
-	struct vflash_flash *f = c->vdev->flash;
-	struct vflash_latency lat;
-	u64 due;
-
-	due = vflash_flash_submit_lat(f, op, lpn, count, now, &lat);
-	trace_vflash_request_submit(vflash_flash_id(f), VFLASH_FE_NVME, op,
-				    lpn, count, now, due, &lat);
-	return due;
+	return vflash_flash_submit_from(c->vdev->flash, VFLASH_FE_NVME, op,
+					lpn, count, now);
 }
 
 static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
