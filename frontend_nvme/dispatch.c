@@ -449,15 +449,14 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 	for (i = 0, kept = 0; i < h->nr; i++) {
 		struct vfn_cmd *e = &h->cmd[i];
 
-		/* Posted before its time on purpose: not a lateness. */
-		if (le16_to_cpu(e->cqe.sq_id) == qid)
+		if (le16_to_cpu(e->cqe.sq_id) == qid) {
+			/* Posted before its time on purpose: not a lateness. */
 			e->timed = false;
-		if (le16_to_cpu(e->cqe.sq_id) != qid ||
-		    !post(c, e, 0, c->raise, &retry_ns)) {
-			if (le16_to_cpu(e->cqe.sq_id) == qid)
-				e->due_ns = 0;
-			h->cmd[kept++] = *e;
+			if (post(c, e, 0, c->raise, &retry_ns))
+				continue;
+			e->due_ns = 0;
 		}
+		h->cmd[kept++] = *e;
 	}
 	h->nr = kept;
 	heapify(h);
