@@ -11,13 +11,15 @@
 # make bench-nvme fio on vflash (nvme, tlc) and null_blk in the VM (4 vCPUs)
 # make bench-cxl  mmap_lat on vflash (cxl) and devdax in the VM, CDF plot
 # make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
+# make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
+# make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
 # make clean
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
-	bench-backend bench-nvme bench-cxl bench-fidelity
+	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl
 
 all: modules tools
 
@@ -83,3 +85,9 @@ bench-cxl: modules tools
 	sed -n 's/^BENCH //p' build/vmtest/bench-cxl/results.txt; \
 	scripts/bench/cxl-plot.sh build/vmtest/bench-cxl/results.txt \
 		build/bench-cxl || rc=1; exit $$rc
+
+# A study runs in the VM (scripts/vm/bench/study-*.sh) and sends its CSV
+# back; the suite's "vmtest-host" line turns it into the Markdown table and
+# the plots under build/vmtest/study-*/report/ (docs/studies.md).
+study-maintenance study-cxl: modules tools
+	scripts/vmtest.sh $@

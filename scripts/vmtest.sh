@@ -4,8 +4,8 @@
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
 # ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, trace-cmd (if the host
-# has it), the kernel's nvdimm/dax modules, vflash.ko, the suites and
-# scripts/trace/.
+# has it), the kernel's nvdimm/dax modules, vflash.ko, the suites,
+# scripts/trace/ and scripts/study/.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
 #        a benchmark of scripts/vm/bench/ runs only when named)
@@ -117,12 +117,13 @@ build_initramfs() {
 	cp "$REPO"/scripts/vm/suites/*.sh "$REPO"/scripts/vm/bench/*.sh \
 		"$root/vflash/suites/"
 	cp "$REPO"/scripts/bench/*.sh "$root/vflash/bench/"
-	mkdir -p "$root/vflash/trace"
+	mkdir -p "$root/vflash/trace" "$root/vflash/study"
 	cp "$REPO"/scripts/trace/*.sh "$REPO"/scripts/trace/*.awk "$root/vflash/trace/"
+	cp "$REPO"/scripts/study/*.sh "$root/vflash/study/"
 	cp "$REPO/scripts/vm/init" "$root/init"
 	# The static test tools (make tools), if built.
 	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
-		"$REPO/scripts/vm/nvme_fuzz"; do
+		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/study/kvstore"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
 	chmod +x "$root/init"
