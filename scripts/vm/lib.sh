@@ -31,6 +31,14 @@ report() {
 	echo "vmtest: $*"
 }
 
+# save_file NAME PATH: send a file to the host, which writes it to
+# build/vmtest/<suite>/files/NAME (scripts/vmtest.sh, extract_files)
+save_file() {
+	gzip -c "$2" | base64 | sed "s/^/FILE $1 /" >"$RESULTS"
+	echo "FILE $1 END" >"$RESULTS"
+	echo "vmtest: sent $2 as $1 ($(wc -c <"$2") bytes)"
+}
+
 run_test() {
 	local name=$1 rc
 	shift

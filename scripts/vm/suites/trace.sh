@@ -53,13 +53,6 @@ expect_some() {
 	[ "$(count "$1.counts" "$2")" -gt 0 ] || fail "no $2 in $1"
 }
 
-# save_file NAME PATH: send a file to the host, which writes it to
-# build/vmtest/<suite>/files/NAME (scripts/vmtest.sh, extract_files)
-save_file() {
-	gzip -c "$2" | base64 | sed "s/^/FILE $1 /" >"$RESULTS"
-	echo "FILE $1 END" >"$RESULTS"
-	echo "$(uptime_s) s: sent $2 as $1 ($(wc -c <"$2") bytes)"
-}
 
 # /tmp/settled CMD...: run CMD, then wait (30 s at most) until the
 # device's NAND, GC and eviction counters stay put for half a second:
