@@ -2,13 +2,14 @@
 # The maintenance study (scripts/study/maintenance.sh) at a tiny scale:
 # it runs end to end on a few variants with every mechanism check
 # passing, its CSVs go to the host, where report-maintenance.sh must turn
-# them into the table and the plots (the vmtest-host line); its mechanism
-# checks fail a run in which the mechanisms cannot run (no writes); bad
+# them into the table and the plots and compare.sh must tell a rerun
+# from a changed result (smoke-host.sh, the vmtest-host line); its mechanism
+# checks fail a run whose read-priority variant may defer nothing; bad
 # options are refused. make study-maintenance runs the full study.
 # vmtest-mem: 4G
 # vmtest-smp: 4
 # vmtest-timeout: 600
-# vmtest-host: scripts/study/report-maintenance.sh
+# vmtest-host: scripts/study/smoke-host.sh
 
 STUDY=/vflash/study/maintenance.sh
 
