@@ -1104,7 +1104,7 @@ static uint64_t heap_needed(uint64_t recs)
 		level = level / ((INNER_MAX + 1) / 2) + 1;
 	}
 	nodes += 2;
-	return NODE_SIZE * (1 + nodes) + recs * vsz;
+	return NODE_SIZE * (1 + nodes) + (recs * vsz + NODE_SIZE - 1) / NODE_SIZE * NODE_SIZE;
 }
 
 static uint8_t *map_dev(const char *path, uint64_t bytes)
