@@ -16,7 +16,7 @@ CACHE=$((4 << 20))
 # mapping of 16 MB.
 HEAP=$((16 << 20))
 RECORDS=10000
-OPS=20000
+OPS=10000
 
 stat() { cat $SYS/stats/$1; }
 
