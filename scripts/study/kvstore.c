@@ -493,15 +493,23 @@ static uint64_t keynum_of_rank(uint64_t rank, uint64_t count)
 static uint64_t choose(struct thread *t)
 {
 	uint64_t k, count = st.count;
+	unsigned int tries;
 
 	if (o.mix == 'd') {
 		zipf_grow(&t->z, count);
 		return keynum_of_rank(zipf_next(&t->z, &t->rng_key), count);
 	}
-	do
+	/*
+	 * e: a rank whose record is not inserted yet is drawn again. When
+	 * the run inserts far more records than were loaded, most draws miss
+	 * early on: after 1000 of them, take a uniform keynum instead.
+	 */
+	for (tries = 0; tries < 1000; tries++) {
 		k = scramble(zipf_next(&zbase, &t->rng_key));
-	while (k >= count);
-	return k;
+		if (k < count)
+			return k;
+	}
+	return xorshift(&t->rng_key) % count;
 }
 
 static enum op next_op(uint64_t *rng)
@@ -1113,7 +1121,8 @@ static uint8_t *map_dev(const char *path, uint64_t bytes)
 	void *p;
 	int fd;
 
-	fd = open(path, O_RDWR | O_CREAT, 0644);
+	/* No regular file stands in for a device node that is not there. */
+	fd = open(path, O_RDWR | (strncmp(path, "/dev/", 5) ? O_CREAT : 0), 0644);
 	if (fd < 0)
 		die("%s: %s", path, strerror(errno));
 	if (fstat(fd, &sb))
