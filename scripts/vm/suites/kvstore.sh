@@ -3,8 +3,9 @@
 # frontend=cxl with its heap about 2.5x the device DRAM cache: every YCSB
 # mix with --verify exits 0 and its run phase misses and evicts (update
 # and insert mixes write dirty pages back, a read-only one no more than
-# the load left); the device's own fill/verify passes afterwards; two threads; a corrupted value is caught (exit 1,
-# naming the key); bad arguments exit 2.
+# the load left); the device's own fill/verify passes afterwards; two
+# threads under policy switches; a corrupted value is caught (exit 1,
+# naming the key); every mix on a regular file; bad arguments exit 2.
 # vmtest-mem: 2G
 # vmtest-timeout: 240
 
@@ -23,7 +24,7 @@ stat() { cat $SYS/stats/$1; }
 # znand: the fastest NAND reads, so the suite spends its time in faults
 # and evictions rather than in waits.
 load_cxl() {
-	load frontend=cxl size=$SIZE cache_size=$CACHE profile=znand "$@"
+	load frontend=cxl size=$SIZE cache_size=$CACHE profile=znand
 	wait_for $DEV
 }
 
@@ -61,8 +62,9 @@ mix() {
 	expect_eq "$(field "$out" verify)" ok "verify"
 	expect_eq "$(field "$out" ops)" $n "operations done"
 	heap=$(field "$out" heap_bytes)
-	[ "$heap" -ge $((2 * CACHE)) ] && [ "$heap" -le $((4 * CACHE)) ] ||
+	if [ "$heap" -lt $((2 * CACHE)) ] || [ "$heap" -gt $((4 * CACHE)) ]; then
 		fail "heap_bytes $heap is not 2-4x the cache ($CACHE)"
+	fi
 	[ "$(field "$out" tree_height)" -ge 2 ] || fail "a one-leaf tree"
 	# The run phase's own counters (kvstore reads stats/ around it).
 	n=$(field "$out" dev_misses)
@@ -83,12 +85,25 @@ mix() {
 	expect_gone
 }
 
+# Two threads, while the eviction and prefetch policies switch under them.
 test_threads() {
-	local out
+	local out pid p n=0
 	load_cxl
-	echo clock >$SYS/policy/eviction
-	out=$(kv --ops $OPS --mix a --seed 2 --threads 2 --verify) || fail "kvstore --threads 2 exited $?"
+	kv --ops $OPS --mix a --seed 2 --threads 2 --verify >/tmp/kv.out &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		for p in clock lru s3fifo random fifo; do
+			echo $p >$SYS/policy/eviction
+		done
+		for p in next-n stride none; do
+			echo $p >$SYS/policy/prefetch
+		done
+		n=$((n + 1))
+	done
+	wait $pid || fail "kvstore --threads 2 exited $?"
+	out=$(cat /tmp/kv.out)
 	echo "$out"
+	echo "$n switch rounds"
 	expect_eq "$(field "$out" threads)" 2 "threads"
 	expect_eq "$(field "$out" verify)" ok "verify"
 	[ "$(field "$out" dev_evictions)" -gt 0 ] || fail "no eviction"
