@@ -94,7 +94,8 @@
  *   nodes              B+tree nodes
  *   load_s run_s       the phases' wall times (run_s: first operation to
  *                      the last thread's end)
- *   verify             ok, or off without --verify
+ *   verify verify_s    ok, or off without --verify; the time of the
+ *                      pass over every record after the run
  *   dev_misses dev_refaults dev_evictions dev_dirty_writebacks
  *   dev_prefetch_issued dev_prefetch_hits
  *                      when --dev is /dev/vflashN: what the run phase
@@ -1227,7 +1228,7 @@ int main(int argc, char **argv)
 {
 	static struct thread th[MAX_THREADS];
 	static uint64_t hist[BUCKETS];
-	uint64_t inserts, need, t0, t1, t2, total = 0, timed = 0, sum = 0;
+	uint64_t inserts, need, t0, t1, t2, t3, total = 0, timed = 0, sum = 0;
 	uint64_t s0[NR_DEV_STATS], s1[NR_DEV_STATS], i;
 	uint64_t n_read = 0, n_update = 0, n_insert = 0, n_scan = 0, n_scanned = 0;
 	pthread_rwlockattr_t la;
@@ -1310,6 +1311,7 @@ int main(int argc, char **argv)
 
 	if (o.verify)
 		verify_all(&th[0]);
+	t3 = now_ns();
 
 	for (k = 0; k < o.threads; k++) {
 		for (b = 0; b < BUCKETS; b++)
@@ -1327,7 +1329,7 @@ int main(int argc, char **argv)
 	       " ops_per_s=%.0f p50_ns=%llu p99_ns=%llu p999_ns=%llu mean_ns=%llu"
 	       " reads=%llu updates=%llu inserts=%llu scans=%llu scan_records=%llu"
 	       " heap_bytes=%llu tree_height=%llu nodes=%llu load_s=%.3f run_s=%.3f"
-	       " verify=%s",
+	       " verify=%s verify_s=%.3f",
 	       o.mix, (unsigned long long)o.records, (unsigned long long)total,
 	       o.threads, o.theta, (unsigned long long)o.value_size,
 	       (unsigned long long)o.seed,
@@ -1341,7 +1343,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)n_scanned,
 	       (unsigned long long)(st.nodes * NODE_SIZE + st.heap - st.val_low),
 	       (unsigned long long)st.height, (unsigned long long)(st.nodes - 1),
-	       load_s, run_s, o.verify ? "ok" : "off");
+	       load_s, run_s, o.verify ? "ok" : "off", (t3 - t2) / 1e9);
 	if (sdir)
 		for (k = 0; k < NR_DEV_STATS; k++)
 			printf(" dev_%s=%llu", dev_stats[k],

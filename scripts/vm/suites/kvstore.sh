@@ -5,7 +5,8 @@
 # and insert mixes write dirty pages back, a read-only one no more than
 # the load left); the device's own fill/verify passes afterwards; two
 # threads under policy switches; a corrupted value is caught (exit 1,
-# naming the key); every mix on a regular file; bad arguments exit 2.
+# naming the key); every mix on a regular file, the same operations for
+# the same seed; bad arguments exit 2.
 # vmtest-mem: 2G
 # vmtest-timeout: 240
 
@@ -127,14 +128,25 @@ test_corruption_caught() {
 	unload
 }
 
-# The same store on a regular file (tmpfs): all mixes, verified.
+# ops LINE: what a run did, its timings left out
+ops() {
+	echo "$1" | tr ' ' '\n' | grep -E '^(reads|updates|inserts|scans|scan_records|heap_bytes|nodes)='
+}
+
+# The same store on a regular file (tmpfs): all mixes, verified; a seed
+# gives the same operations twice.
 test_regular_file() {
-	local m
+	local m out1 out2
 	for m in a b c d e; do
 		kvstore --dev /tmp/kv.heap --heap $HEAP --records $RECORDS \
 			--ops $((OPS / 10)) --mix $m --verify ||
 			fail "kvstore --mix $m on a file"
 	done
+	out1=$(kvstore --dev /tmp/kv.heap --heap $HEAP --records $RECORDS \
+		--ops 500 --mix e --seed 5)
+	out2=$(kvstore --dev /tmp/kv.heap --heap $HEAP --records $RECORDS \
+		--ops 500 --mix e --seed 5)
+	expect_eq "$(ops "$out2")" "$(ops "$out1")" "the second run of --seed 5"
 	rm -f /tmp/kv.heap
 }
 
