@@ -50,7 +50,7 @@
  * ("scrambled zipfian": the hot records are neither neighbours in the tree
  * nor in the value area). For e the permutation spans the records plus
  * the run's inserts, and a rank whose record is not inserted yet is drawn
- * again (YCSB does the same). "Latest" (d) is keynum count-1-rank, the
+ * again (YCSB does the same; after 1000 such draws, a uniform keynum). "Latest" (d) is keynum count-1-rank, the
  * rank Zipfian over the current count. Inserts take keynums N, N+1, ...
  *
  * Determinism: each thread draws its operation types from one xorshift
