@@ -624,7 +624,7 @@ static uint64_t alloc_node(int leaf)
 
 static uint64_t alloc_value(void)
 {
-	if (st.val_low - st.vsz < st.nodes * NODE_SIZE)
+	if (st.val_low < st.nodes * NODE_SIZE + st.vsz)
 		die("the heap is full (%llu nodes, values from offset %llu): give a larger --heap",
 		    (unsigned long long)st.nodes, (unsigned long long)st.val_low);
 	st.val_low -= st.vsz;
