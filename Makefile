@@ -30,7 +30,7 @@ scripts/bench/mmap_lat: scripts/bench/mmap_lat.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
 
 scripts/study/kvstore: scripts/study/kvstore.c
-	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
+	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
 
 scripts/vm/cxl_check: scripts/vm/cxl_check.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<

@@ -108,6 +108,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -312,58 +313,6 @@ static uint64_t keynum_of(uint64_t key)
 	return x;
 }
 
-/*
- * pow() without libm (the tools link statically with the Makefile's one
- * rule, no -lm): x^y = e^(y ln x), for x > 0, good to about 1e-15.
- */
-static double ln(double x)
-{
-	union { double d; uint64_t u; } v = { .d = x };
-	int e = (int)((v.u >> 52) & 0x7ff) - 1023, k;
-	double m, z, z2, term, sum = 0;
-
-	v.u = (v.u & ((1ULL << 52) - 1)) | (1023ULL << 52);
-	m = v.d;			/* x = m 2^e, 1 <= m < 2 */
-	if (m > 1.4142135623730951) {
-		m /= 2;
-		e++;
-	}
-	z = (m - 1) / (m + 1);		/* ln m = 2 atanh(z), |z| < 0.18 */
-	z2 = z * z;
-	term = z;
-	for (k = 1; k < 40; k += 2) {
-		sum += term / k;
-		term *= z2;
-	}
-	return 2 * sum + e * 0.6931471805599453;
-}
-
-static double expo(double y)
-{
-	union { double d; uint64_t u; } s;
-	double r, term = 1, sum = 1;
-	int64_t k;
-	int i;
-
-	if (y < -700)
-		return 0;
-	if (y > 700)
-		y = 700;
-	k = (int64_t)(y / 0.6931471805599453 + (y >= 0 ? 0.5 : -0.5));
-	r = y - k * 0.6931471805599453;	/* |r| <= ln 2 / 2 */
-	for (i = 1; i < 25; i++) {
-		term *= r / i;
-		sum += term;
-	}
-	s.u = (uint64_t)(k + 1023) << 52;
-	return sum * s.d;
-}
-
-static double xpow(double x, double y)
-{
-	return x > 0 ? expo(y * ln(x)) : 0;
-}
-
 /* ---- latency histogram: 16 linear steps per power of two ---- */
 
 static unsigned int bucket(uint64_t v)
@@ -407,7 +356,7 @@ static uint64_t percentile(const uint64_t *hist, uint64_t total, double q)
 
 static void zipf_fix(struct zipf *z)
 {
-	z->eta = z->n > 2 ? (1 - xpow(2.0 / z->n, 1 - z->theta)) /
+	z->eta = z->n > 2 ? (1 - pow(2.0 / z->n, 1 - z->theta)) /
 			    (1 - z->zeta2 / z->zetan) : 0;
 }
 
@@ -421,10 +370,10 @@ static void zipf_init(struct zipf *z, uint64_t n, double theta)
 	if (theta == 0)
 		return;
 	z->alpha = 1 / (1 - theta);
-	z->half_pow = xpow(0.5, theta);
+	z->half_pow = pow(0.5, theta);
 	z->zeta2 = 1 + z->half_pow;
 	for (i = 1; i <= n; i++)
-		z->zetan += xpow((double)i, -theta);
+		z->zetan += pow((double)i, -theta);
 	zipf_fix(z);
 }
 
@@ -435,7 +384,7 @@ static void zipf_grow(struct zipf *z, uint64_t n)
 		return;
 	if (z->theta != 0) {
 		while (z->n < n)
-			z->zetan += xpow((double)++z->n, -z->theta);
+			z->zetan += pow((double)++z->n, -z->theta);
 		zipf_fix(z);
 	}
 	z->n = n;
@@ -455,7 +404,7 @@ static uint64_t zipf_next(const struct zipf *z, uint64_t *rng)
 		return 0;
 	if (uz < 1 + z->half_pow)
 		return 1;
-	r = (uint64_t)(z->n * xpow(z->eta * u - z->eta + 1, z->alpha));
+	r = (uint64_t)(z->n * pow(z->eta * u - z->eta + 1, z->alpha));
 	return r < z->n ? r : z->n - 1;
 }
 
