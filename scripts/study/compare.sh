@@ -5,13 +5,17 @@
 # Does a rerun reproduce a study's table? OLD and NEW are a study's
 # aggregated CSVs (report-*.sh: a key column, then NAME_mean and NAME_sd
 # for each figure). A figure of a variant is reproduced when NEW's mean
-# lies within OLD's mean +- 2 sd (the spread OLD reports; a figure whose
-# sd is 0 must match within 1 %, or exactly when it is 0). Prints, per
-# figure, how many variants reproduced it and the ones that did not.
+# lies within OLD's mean +- 2 sd (the spread OLD reports), or within
+# -r PCT percent of OLD's mean if that is wider (a counter that varied by
+# a few pages over three runs has an sd far below what a rerun moves it;
+# a figure whose sd is 0 must match within 1 % unless -r says more).
+# Prints, per figure, how many variants reproduced it and the ones that
+# did not.
 #
-# usage: scripts/study/compare.sh [-k KEYCOLS] [-f FIGURES] OLD.csv NEW.csv
+# usage: scripts/study/compare.sh [-k KEYCOLS] [-f FIGURES] [-r PCT] OLD.csv NEW.csv
 #   -k KEYCOLS  how many leading columns name a variant (default 1)
 #   -f FIGURES  comma-separated figure names (default: every NAME_mean)
+#   -r PCT      the least tolerance, percent of OLD's mean (default 0)
 # Exit status: 0 if every figure of every variant reproduced, 1 if not,
 # 2 on bad usage.
 
@@ -21,10 +25,12 @@ usage() {
 
 KEYS=1
 FIGURES=""
-while getopts :k:f:h opt; do
+PCT=0
+while getopts :k:f:r:h opt; do
 	case $opt in
 	k) KEYS=$OPTARG ;;
 	f) FIGURES=$OPTARG ;;
+	r) PCT=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) echo "compare.sh: bad option -$OPTARG" >&2; usage >&2; exit 2 ;;
 	esac
@@ -38,8 +44,11 @@ fi
 case $KEYS in
 '' | *[!0-9]* | 0) echo "compare.sh: -k: not a column count: '$KEYS'" >&2; exit 2 ;;
 esac
+case $PCT in
+'' | *[!0-9.]*) echo "compare.sh: -r: not a percentage: '$PCT'" >&2; exit 2 ;;
+esac
 
-awk -F, -v keys="$KEYS" -v figs="$FIGURES" '
+awk -F, -v keys="$KEYS" -v figs="$FIGURES" -v pct="$PCT" '
 function key(   i, s) {
 	s = $1
 	for (i = 2; i <= keys; i++) s = s "," $i
@@ -81,8 +90,10 @@ END {
 			if (!(k in seen)) continue
 			n++
 			d = nm[k, j] - m[k, j]; if (d < 0) d = -d
+			rel = m[k, j] * pct / 100; if (rel < 0) rel = -rel
 			tol = 2 * sd[k, j]
-			if (tol == 0) { tol = m[k, j] * 0.01; if (tol < 0) tol = -tol }
+			if (tol == 0 && pct == 0) { tol = m[k, j] * 0.01; if (tol < 0) tol = -tol }
+			if (rel > tol) tol = rel
 			if (d <= tol) ok++
 			else out = out sprintf("  %s: %g -> %g (+- %g)\n", k, m[k, j], nm[k, j], tol)
 		}
