@@ -13,8 +13,11 @@
 
 STUDY=/vflash/study/maintenance.sh
 
-# One variant of each placement, migration and maintenance policy (under
-# the debug kernel, several times slower, two of them).
+# One variant of each placement, migration and maintenance policy. The
+# debug kernel runs fio at a few hundred IOPS, too slow for the writes of
+# a 3 s phase to start cleaning every time: there, two variants, and the
+# study must run cleanly (KASAN, lockdep) but its mechanism checks may
+# fail (and the test that they do fail is skipped).
 TINY_VARIANTS=stripe-heat-inline,affinity-heat-bg,hotcold-heat-rp10,stripe-off-bg
 debug_kernel && TINY_VARIANTS=hotcold-heat-rp10,stripe-off-bg
 
@@ -27,10 +30,14 @@ tiny_study() {
 	for f in maintenance-raw.csv maintenance-cdf.csv checks.txt; do
 		save_file "$f" "/tmp/tiny/$f"
 	done
-	expect_eq "$rc" 0 "maintenance.sh's exit status"
 	expect_eq "$(grep -c . /tmp/tiny/maintenance-raw.csv)" \
 		$(($(echo $TINY_VARIANTS | tr ',' '\n' | wc -l) + 1)) "CSV lines"
-	! grep -q '^FAIL' /tmp/tiny/checks.txt || fail "a mechanism check failed"
+	if debug_kernel; then
+		[ "$rc" -le 1 ] || fail "maintenance.sh exited $rc"
+	else
+		expect_eq "$rc" 0 "maintenance.sh's exit status"
+		! grep -q '^FAIL' /tmp/tiny/checks.txt || fail "a mechanism check failed"
+	fi
 	[ ! -d /sys/module/vflash ] || fail "vflash left loaded"
 }
 
@@ -83,5 +90,9 @@ study_usage() {
 }
 
 run_test study-maintenance-tiny tiny_study
-run_test study-maintenance-catches study_catches
+if debug_kernel; then
+	report "SKIP study-maintenance-catches (debug kernel: too slow for the mechanisms)"
+else
+	run_test study-maintenance-catches study_catches
+fi
 run_test study-maintenance-usage study_usage
