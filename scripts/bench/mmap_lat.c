@@ -37,9 +37,10 @@
  * --write-pct P: each access of the timed loop and of --warm-accesses
  * is a store with probability P percent (the others loads); --write
  * makes every access a store, as before.
- * --warm-accesses N: instead of touching each page once, warm up with N
- * untimed accesses of the pattern itself (the timed loop goes on from
- * where they stopped), so that the cache reaches its steady state.
+ * --warm-accesses N: after the warm-up's pass over every page (unless
+ * --no-warm), N more untimed accesses of the pattern itself (the timed
+ * loop goes on from where they stopped), so that the cache reaches the
+ * pattern's steady state.
  * --reset FILE: after the warm-up, before the timed loop, write "0" to
  * FILE (e.g. /sys/class/vflash/vflash0/stats/reset), so that the
  * device's counters cover the timed accesses only.
@@ -323,13 +324,12 @@ static void *run(void *arg)
 	if (o->mode == CHASE)
 		line = 0;
 	p = xorshift(&seed) % pages;
-	if (o->warm_accesses && !o->first_touch) {
-		for (i = 0; i < o->warm_accesses; i++)
-			p = step(t, p, pages, &seed, line);
-	} else if (o->warm && !o->first_touch) {
+	if (o->warm && !o->first_touch)
 		for (i = t->id; i < pages; i += o->threads)
 			t->sink += touch(t, i, line);
-	}
+	if (!o->first_touch)
+		for (i = 0; i < o->warm_accesses; i++)
+			p = step(t, p, pages, &seed, line);
 	t->stores = 0;
 	if (o->reset)
 		pthread_barrier_wait(&warmed);
