@@ -52,6 +52,12 @@
 #   -z THETA     Zipf exponent of the zipf pattern (default 0.99)
 #   -t PAGES     stride of the stride pattern (default 8)
 #   -d DEGREE    config/prefetch_degree (default 4, the module's)
+#   -L PCT       config/cache_free_low_pct (default 4; the module's is 1)
+#   -H PCT       config/cache_free_high_pct (default 10; the module's is 3):
+#                prefetch only takes free slots, never evicts, and the
+#                module's watermarks give a 256-page cache a pool of 4 to 8
+#                slots, against a prefetch degree of 4 (a real cache of
+#                GiBs has thousands); see docs/studies-cxl.md
 #   -P NS        config/wait_spin_ns (default: the module's, 20000; the
 #                VM study spins whole waits: 100000)
 #   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/bench/)
@@ -91,6 +97,8 @@ WRITE_PCT=20
 THETA=0.99
 STRIDE=8
 DEGREE=4
+FREE_LOW=4
+FREE_HIGH=10
 WAIT_SPIN=
 MAPLAT=
 KVSTORE=
@@ -105,7 +113,7 @@ usage() {
 	exit "$1"
 }
 
-while getopts k:o:p:e:f:a:w:s:c:S:n:u:x:z:t:d:P:m:K:Y:g:I:C:h opt; do
+while getopts k:o:p:e:f:a:w:s:c:S:n:u:x:z:t:d:L:H:P:m:K:Y:g:I:C:h opt; do
 	case $opt in
 	k) KO=$OPTARG ;;
 	o) OUT=$OPTARG ;;
@@ -123,6 +131,8 @@ while getopts k:o:p:e:f:a:w:s:c:S:n:u:x:z:t:d:P:m:K:Y:g:I:C:h opt; do
 	z) THETA=$OPTARG ;;
 	t) STRIDE=$OPTARG ;;
 	d) DEGREE=$OPTARG ;;
+	L) FREE_LOW=$OPTARG ;;
+	H) FREE_HIGH=$OPTARG ;;
 	P) WAIT_SPIN=$OPTARG ;;
 	m) MAPLAT=$OPTARG ;;
 	K) KVSTORE=$OPTARG ;;
@@ -259,6 +269,11 @@ vload() {
 		die "config/wait_spin_ns=$WAIT_SPIN"
 	echo "$DEGREE" >$SYS/config/prefetch_degree ||
 		die "config/prefetch_degree=$DEGREE"
+	# high first: low may not exceed it
+	echo "$FREE_HIGH" >$SYS/config/cache_free_high_pct ||
+		die "config/cache_free_high_pct=$FREE_HIGH"
+	echo "$FREE_LOW" >$SYS/config/cache_free_low_pct ||
+		die "config/cache_free_low_pct=$FREE_LOW"
 	stats_files
 	echo 1 >$SYS/config/precondition
 	# The programs it charged finish in model time (pages x tPROG /
@@ -297,7 +312,7 @@ for _ in $SEEDS; do for _ in $PROFILES; do for _ in $PATTERNS; do
 	done; done; done
 done; done; done
 echo "study-cxl: $ncells cells: seeds [$SEEDS] profiles [$PROFILES] patterns [$PATTERNS] ws [$FACTORS]x evictions [$EVICTIONS] prefetches [$PREFETCHES]"
-echo "study-cxl: size=$SIZE cache=$CACHE_BYTES ($CACHE_PAGES pages) accesses=$ACCESSES warm=pass+${WARM}x write_pct=$WRITE_PCT zipf=$THETA stride=$STRIDE degree=$DEGREE wait_spin_ns=${WAIT_SPIN:-default}${INJECT:+ INJECT=$INJECT}"
+echo "study-cxl: size=$SIZE cache=$CACHE_BYTES ($CACHE_PAGES pages) accesses=$ACCESSES warm=pass+${WARM}x write_pct=$WRITE_PCT zipf=$THETA stride=$STRIDE degree=$DEGREE free_pct=$FREE_LOW-$FREE_HIGH wait_spin_ns=${WAIT_SPIN:-default}${INJECT:+ INJECT=$INJECT}"
 
 # run_cell PROFILE SEED PATTERN FACTOR EVICTION PREFETCH
 run_cell() {
@@ -329,7 +344,7 @@ run_cell() {
 	# One awk for the row, the log line and the checks: every process
 	# costs milliseconds in the VM.
 	# shellcheck disable=SC2086
-	awk -v line="$line" -v csv="$CSV" -v log="$LOG" \
+	awk -v line="$line" -v csv="$CSV" -v logf="$LOG" \
 		-v meta="$1,$2,$3,$4,$ws_pages,$CACHE_PAGES,$5,$6,$WRITE_PCT" \
 		-v mnames="$HEAD" "$RULES"'
 	{ f = FILENAME; sub(/.*\//, "", f); st[++ns] = f; r[f] = $0 }
@@ -360,9 +375,9 @@ run_cell() {
 		for (i = 1; i <= nh; i++) row = row (i > 1 ? "," : "") r[hn[i]]
 		for (i = 1; i <= ns; i++) row = row "," r[st[i]]
 		print row >> csv
-		printf "%s | %s |", meta, line >> log
-		for (i = 1; i <= ns; i++) printf " %s=%s", st[i], r[st[i]] >> log
-		printf "\n" >> log
+		printf "%s | %s |", meta, line >> logf
+		for (i = 1; i <= ns; i++) printf " %s=%s", st[i], r[st[i]] >> logf
+		printf "\n" >> logf
 		check(r)
 	}' $STATS_FILES >"$OUT/.row.out"
 	if [ -s "$OUT/.row.out" ]; then
@@ -412,11 +427,11 @@ run_kvstore() {
 						die "kvstore failed: $kprof seed $seed mix $mix $ev $pf"
 					echo "kv $kprof $seed $mix $ev $pf: $line" >>"$LOG"
 					awk -v line="$line" -v csv="$KV" \
-						-v meta="$kprof,$seed,$mix,$ev,$pf,$kheap,$CACHE_PAGES" "$RULES"'
+						-v meta="$kprof,$ev,$pf,$kheap,$CACHE_PAGES" "$RULES"'
 					{ f = FILENAME; sub(/.*\//, "", f); st[f] = $0 }
 					END {
 						n = split(line, kv, " ")
-						h = "profile,seed,mix,eviction,prefetch,heap_bytes_mapped,cache_pages"
+						h = "profile,eviction,prefetch,heap_bytes_mapped,cache_pages"
 						row = meta
 						for (i = 1; i <= n; i++) {
 							split(kv[i], p, "=")
@@ -432,15 +447,15 @@ run_kvstore() {
 						close(csv)
 						print row >> csv
 						split(meta, mv, ",")
-						r["profile"] = mv[1]; r["seed"] = mv[2]
-						r["pattern"] = "ycsb-" mv[3]; r["ws_factor"] = "heap"
-						r["eviction"] = mv[4]; r["prefetch"] = mv[5]
+						r["profile"] = mv[1]; r["seed"] = m["seed"]
+						r["pattern"] = "ycsb-" m["mix"]; r["ws_factor"] = "heap"
+						r["eviction"] = mv[2]; r["prefetch"] = mv[3]
 						r["ws_pages"] = m["heap_bytes"] / 4096
-						r["cache_pages"] = mv[7]
+						r["cache_pages"] = mv[5]
 						r["evictions"] = m["dev_evictions"]
 						r["misses"] = m["dev_misses"]
 						r["dirty_writebacks"] = m["dev_dirty_writebacks"]
-						r["write_pct"] = mv[3] == "a" ? 50 : 0
+						r["write_pct"] = m["mix"] == "a" ? 50 : 0
 						r["prefetch_issued"] = 1
 						check(r)
 					}' "$SYS/stats/miss_latency_p50_ns" "$SYS/stats/miss_latency_p99_ns" >"$OUT/.row.out"
