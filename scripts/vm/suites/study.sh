@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# The maintenance study (scripts/study/maintenance.sh) at a tiny scale:
+# it runs end to end on a few variants with every mechanism check
+# passing, its CSVs go to the host, where report-maintenance.sh must turn
+# them into the table and the plots and compare.sh must tell a rerun
+# from a changed result (smoke-host.sh, the vmtest-host line); its mechanism
+# checks fail a run whose read-priority variant may defer nothing; bad
+# options are refused. make study-maintenance runs the full study.
+# vmtest-mem: 4G
+# vmtest-smp: 4
+# vmtest-timeout: 600
+# vmtest-host: scripts/study/smoke-host.sh
+
+STUDY=/vflash/study/maintenance.sh
+
+# One variant of each placement, migration and maintenance policy.
+tiny_study() {
+	local rc=0
+
+	$STUDY -k "$KO" -s tiny -S 1 -o /tmp/tiny \
+		-V stripe-heat-inline,affinity-heat-bg,hotcold-heat-rp10,stripe-off-bg \
+		-a "cpus=$(($(nproc) - 1)) spin_us=500" || rc=$?
+	cat /tmp/tiny/checks.txt
+	for f in maintenance-raw.csv maintenance-cdf.csv checks.txt; do
+		save_file "$f" "/tmp/tiny/$f"
+	done
+	expect_eq "$rc" 0 "maintenance.sh's exit status"
+	expect_eq "$(grep -c . /tmp/tiny/maintenance-raw.csv)" 5 "CSV lines"
+	! grep -q '^FAIL' /tmp/tiny/checks.txt || fail "a mechanism check failed"
+	[ ! -d /sys/module/vflash ] || fail "vflash left loaded"
+}
+
+# A read-priority variant allowed no deferral (max_defer_ns 0) defers
+# nothing: the study must say so and exit 1, naming the variant and the
+# counter, while the variant's other checks pass.
+study_catches() {
+	local rc=0
+
+	$STUDY -k "$KO" -s tiny -S 7 -D 0 -o /tmp/nodefer \
+		-V stripe-heat-rp1 -a "cpus=$(($(nproc) - 1)) spin_us=500" || rc=$?
+	cat /tmp/nodefer/checks.txt
+	expect_eq "$rc" 1 "maintenance.sh's exit status"
+	expect_eq "$(grep -c '^FAIL' /tmp/nodefer/checks.txt)" 1 "failed checks"
+	grep -q '^FAIL stripe-heat-rp1 seed 7: read_preempts=0,' /tmp/nodefer/checks.txt ||
+		fail "no failed read_preempts check"
+	grep -q ',stripe,read-heat,read-priority,0,7,' /tmp/nodefer/maintenance-raw.csv ||
+		fail "the run's row does not show max_defer_ns 0"
+	[ ! -d /sys/module/vflash ] || fail "vflash left loaded"
+}
+
+# bad_usage ARGS...: refused with exit status 2 and a message
+bad_usage() {
+	local rc=0 out
+
+	out=$($STUDY "$@" 2>&1) || rc=$?
+	echo "$out" | head -n 3
+	expect_eq "$rc" 2 "exit status of maintenance.sh $*"
+	expect_match "$out" 'maintenance.sh: ' "the message"
+}
+
+study_usage() {
+	$STUDY -h | grep -q '^usage:' || fail "-h prints no usage"
+	expect_eq "$($STUDY -l | wc -l)" 16 "variants listed"
+	bad_usage -k "$KO" -s huge
+	bad_usage -k "$KO" -V stripe-heat-inline,nosuch
+	bad_usage -k "$KO" -w fast
+	bad_usage -k "$KO" -S "1 x"
+	bad_usage -k /nonexistent.ko
+	bad_usage -k "$KO" -q
+	bad_usage -k "$KO" -D soon
+	bad_usage -k "$KO" -s
+	bad_usage -k "$KO" extra
+	[ ! -d /sys/module/vflash ] || fail "a refused study loaded vflash"
+	# Nor does it touch a vflash that is already loaded.
+	load frontend=none size=16M
+	bad_usage -k "$KO"
+	expect_eq "$(cat /sys/class/vflash/vflash0/frontend)" none "the loaded device"
+	unload
+}
+
+run_test study-maintenance-tiny tiny_study
+run_test study-maintenance-catches study_catches
+run_test study-maintenance-usage study_usage
