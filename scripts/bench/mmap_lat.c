@@ -31,7 +31,9 @@
  * --mode zipf: random pages drawn from a Zipf distribution of exponent
  * --zipf THETA (default 0.99) over the working set's pages, the ranks
  * scattered over the pages by a seeded shuffle (so that popular pages
- * are not neighbours); --mode stride: a strided scan, --stride K pages
+ * are not neighbours; --perm-seed S seeds that shuffle apart from the
+ * draws, so that runs with different --seed share their hot pages);
+ * --mode stride: a strided scan, --stride K pages
  * (default 8): pages 0, K, 2K, ... to the end of the working set, then
  * 1, 1+K, ..., so that each pass touches every page once.
  * --write-pct P: each access of the timed loop and of --warm-accesses
@@ -44,8 +46,12 @@
  * --reset FILE: after the warm-up, before the timed loop, write "0" to
  * FILE (e.g. /sys/class/vflash/vflash0/stats/reset), so that the
  * device's counters cover the timed accesses only.
+ * --mincore: after the timed loop, count the working set's pages that
+ * have a present PTE in this process (mincore()) and print present_pages=
+ * (on /dev/vflash0, never more than the cache's resident pages).
  * --seed S seeds every random choice (pages, stores, the chase, the
- * shuffles); the same seed gives the same sequence of accesses.
+ * shuffles; mmap_lat sets its low bit, so 2 and 3 are the same seed);
+ * the same seed gives the same sequence of accesses.
  *
  * Output, one line of key=value pairs: p50_ns p99_ns p999_ns mean_ns,
  * and mops (million accesses per second, all threads, timer included).
@@ -97,6 +103,8 @@ struct opts {
 	unsigned int write_pct;
 	uint64_t warm_accesses;
 	const char *reset;
+	int mincore;
+	uint64_t perm_seed;	/* zipf: the shuffle's seed, 0: --seed's */
 	double *zipf_cdf;	/* zipf: cumulative probability of ranks 0..n-1 */
 	uint64_t *zipf_page;	/* zipf: the page of each rank */
 };
@@ -112,6 +120,7 @@ struct thread {
 	uint64_t sum_ns;
 	uint64_t count;
 	uint64_t stores;
+	uint64_t start_ns, end_ns;	/* the thread's own loop */
 	uint64_t sink;
 	uint64_t wseed;		/* --write-pct's choices */
 };
@@ -334,6 +343,7 @@ static void *run(void *arg)
 	if (o->reset)
 		pthread_barrier_wait(&warmed);
 	pthread_barrier_wait(&start_line);
+	t->start_ns = now_ns();
 
 	if (o->first_touch) {
 		for (i = 0; i < t->nr_order; i++) {
@@ -342,22 +352,21 @@ static void *run(void *arg)
 			t1 = now_ns();
 			record(t, t1 - t0);
 		}
-		return NULL;
-	}
-	if (o->untimed) {
+	} else if (o->untimed) {
 		for (i = 0; i < o->accesses; i++)
 			p = step(t, p, pages, &seed, line);
 		t->count = o->accesses;
 		t->sink += p;
-		return NULL;
+	} else {
+		for (i = 0; i < o->accesses; i++) {
+			t0 = now_ns();
+			p = step(t, p, pages, &seed, line);
+			t1 = now_ns();
+			record(t, t1 - t0);
+		}
+		t->sink += p;
 	}
-	for (i = 0; i < o->accesses; i++) {
-		t0 = now_ns();
-		p = step(t, p, pages, &seed, line);
-		t1 = now_ns();
-		record(t, t1 - t0);
-	}
-	t->sink += p;
+	t->end_ns = now_ns();
 	return NULL;
 }
 
@@ -475,7 +484,8 @@ static void usage(void)
 		"       [--mode rand|chase|seq|zipf|stride] [--zipf THETA]\n"
 		"       [--stride PAGES]\n"
 		"       [--write] [--write-pct P] [--first-touch] [--no-warm]\n"
-		"       [--warm-accesses N] [--reset FILE] [--untimed]\n"
+		"       [--warm-accesses N] [--reset FILE] [--mincore] [--untimed]\n"
+		"       [--perm-seed S]\n"
 		"       [--cdf FILE]\n"
 		"       [--seed S]\n");
 	exit(2);
@@ -502,6 +512,8 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "write-pct", required_argument, NULL, 'P' },
 		{ "warm-accesses", required_argument, NULL, 'A' },
 		{ "reset", required_argument, NULL, 'R' },
+		{ "mincore", no_argument, NULL, 'I' },
+		{ "perm-seed", required_argument, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -554,6 +566,8 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'A': o->warm_accesses = parse_size(optarg); break;
 		case 'R': o->reset = optarg; break;
+		case 'I': o->mincore = 1; break;
+		case 'Q': o->perm_seed = strtoull(optarg, NULL, 0) | 1; break;
 		case 'W': o->write = 1; break;
 		case 'f': o->first_touch = 1; break;
 		case 'N': o->warm = 0; break;
@@ -632,8 +646,11 @@ int main(int argc, char **argv)
 	base = map_target(&o);
 	if (o.mode == CHASE)
 		build_chase(base, pages, &seed);
-	if (o.mode == ZIPF)
-		build_zipf(&o, pages, &seed);
+	if (o.mode == ZIPF) {
+		uint64_t pseed = o.perm_seed ? o.perm_seed : seed;
+
+		build_zipf(&o, pages, &pseed);
+	}
 	if (o.first_touch) {
 		order = malloc(pages * sizeof(*order));
 		if (!order) {
@@ -666,10 +683,21 @@ int main(int argc, char **argv)
 		reset_file(o.reset);
 	}
 	pthread_barrier_wait(&start_line);
-	t0 = now_ns();
 	for (k = 0; k < o.threads; k++)
 		pthread_join(th[k].tid, NULL);
-	t1 = now_ns();
+	/*
+	 * The run's span is from the first thread's start to the last one's
+	 * end, as the threads saw them: the main thread may be scheduled
+	 * late after the barrier, on a busy host long after the threads.
+	 */
+	t0 = th[0].start_ns;
+	t1 = th[0].end_ns;
+	for (k = 1; k < o.threads; k++) {
+		if (th[k].start_ns < t0)
+			t0 = th[k].start_ns;
+		if (th[k].end_ns > t1)
+			t1 = th[k].end_ns;
+	}
 
 	for (k = 0; k < o.threads; k++) {
 		for (b = 0; b < BUCKETS; b++)
@@ -701,6 +729,19 @@ int main(int argc, char **argv)
 		printf(" zipf=%g", o.zipf_theta);
 	if (o.mode == STRIDE)
 		printf(" stride=%llu", (unsigned long long)o.stride);
+	if (o.mincore) {
+		unsigned char *vec = malloc(pages);
+		uint64_t present = 0;
+
+		if (!vec || mincore((void *)base, o.ws_bytes, vec)) {
+			perror("mmap_lat: mincore");
+			return 1;
+		}
+		for (i = 0; i < pages; i++)
+			present += vec[i] & 1;
+		free(vec);
+		printf(" present_pages=%llu", (unsigned long long)present);
+	}
 	printf(" elapsed_ns=%llu\n", (unsigned long long)(t1 - t0));
 	if (o.cdf) {
 		uint64_t seen = 0;

@@ -19,7 +19,16 @@
 # starts with the cache full of the working set's own pages (what a cold
 # cache holds after the first pass anyway) and reaches its own policy's
 # steady state in the warm-up. Loading the module takes about 0.5 s in
-# the VM, more than most cells.
+# the VM, more than most cells. Two things keep a cell from inheriting
+# what the one before it did: each cell draws its own accesses (mmap_lat
+# --seed from the seed and the cell's place in the group; the zipf
+# pattern's hot pages, --perm-seed, come from the seed alone, so they
+# are the same for the whole group), and lifo runs first after the load:
+# lifo never evicts what it holds at the start, so after another policy's
+# run it would keep that run's last pages, and with the same accesses
+# replayed those are exactly the pages the next cell's timed accesses
+# end on (seen: rand over 4x the cache, lifo hit 0.34-0.41 instead of
+# 0.25).
 #
 # Mechanism checks, after every cell (and by -C on a whole CSV): a cell
 # whose counters show that a mechanism never ran makes the script print
@@ -138,23 +147,23 @@ while getopts k:o:p:e:f:a:w:s:c:S:n:u:x:z:t:d:L:H:P:m:K:Y:g:I:C:h opt; do
 	K) KVSTORE=$OPTARG ;;
 	Y) YCSB=$OPTARG ;;
 	g)
-		[ "$OPTARG" = tiny ] || usage 2
+		[ "$OPTARG" = tiny ] || { echo "study-cxl: -g: only tiny" >&2; exit 2; }
 		CACHE=512K
 		ACCESSES=512
 		;;
 	I)
 		case $OPTARG in
 		prefetch|evict|writeback) INJECT=$OPTARG ;;
-		*) usage 2 ;;
+		*) echo "study-cxl: -I: prefetch, evict or writeback" >&2; exit 2 ;;
 		esac
 		;;
 	C) CHECK=$OPTARG ;;
 	h) usage 0 ;;
-	*) usage 2 ;;
+	*) echo "study-cxl: bad option (-h for help)" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 0 ] || usage 2
+[ $# -eq 0 ] || { echo "study-cxl: no arguments, only options: $*" >&2; exit 2; }
 
 # The mechanism rules, an awk function over a row r[] (columns by name);
 # it prints a MECHANISM-FAIL line per broken rule and returns their count.
@@ -199,6 +208,49 @@ if [ -n "$CHECK" ]; then
 	exit
 fi
 
+# bad MESSAGE: a bad option, exit 2
+bad() {
+	echo "study-cxl: $*" >&2
+	exit 2
+}
+# words_in LIST ALLOWED WHAT: every word of LIST is one of ALLOWED
+words_in() {
+	[ -n "$1" ] || bad "$3: empty list"
+	for w in $1; do
+		case " $2 " in
+		*" $w "*) ;;
+		*) bad "$3: unknown '$w' (one of: $2)" ;;
+		esac
+	done
+}
+# uint VALUE WHAT [MAX]: a decimal integer (at most MAX)
+uint() {
+	case $1 in
+	'' | *[!0-9]*) bad "$2: not a number: '$1'" ;;
+	esac
+	[ -z "${3:-}" ] || [ "$1" -le "$3" ] || bad "$2: $1 is above $3"
+}
+words_in "$PROFILES" "qlc-hybrid znand cylon tlc" "-p"
+words_in "$EVICTIONS" "fifo lifo clock lru s3fifo random" "-e"
+words_in "$PREFETCHES" "none next-n stride" "-f"
+words_in "$PATTERNS" "seq rand zipf stride" "-a"
+[ -n "$SEEDS" ] || bad "-s: no seed"
+for v in $SEEDS; do uint "$v" "-s" 1000000; done
+for v in $FACTORS; do
+	echo "$v" | grep -Eq '^[0-9]+(\.[0-9]+)?$' || bad "-w: not a number: '$v'"
+done
+uint "$ACCESSES" -n
+[ "$ACCESSES" -gt 0 ] || bad "-n: no accesses"
+uint "$WARM" -u
+uint "$WRITE_PCT" -x 100
+uint "$STRIDE" -t
+uint "$DEGREE" -d 64
+uint "$FREE_LOW" -L 50
+uint "$FREE_HIGH" -H 50
+[ "$FREE_LOW" -le "$FREE_HIGH" ] || bad "-L $FREE_LOW is above -H $FREE_HIGH"
+[ -z "$WAIT_SPIN" ] || uint "$WAIT_SPIN" -P
+echo "$THETA" | grep -Eq '^[0-9]+(\.[0-9]+)?$' || bad "-z: not a number: '$THETA'"
+
 # kmod's, not busybox's (which retries a failed load, running init twice).
 INSMOD=insmod
 RMMOD=rmmod
@@ -221,8 +273,8 @@ if [ -z "$KVSTORE" ]; then
 	KVSTORE=$(command -v kvstore || true)
 	[ -n "$KVSTORE" ] || KVSTORE=$(dirname "$0")/kvstore
 fi
-[ -f "$KO" ] || die "no $KO"
-[ ! -d /sys/module/vflash ] || die "vflash is loaded: unload it first"
+[ -f "$KO" ] || bad "no $KO"
+[ ! -d /sys/module/vflash ] || bad "vflash is loaded: unload it first"
 
 # bytes N[KMG]: N in bytes
 bytes() {
@@ -303,7 +355,7 @@ MECH=$OUT/mechanism.txt
 : >"$LOG"
 : >"$MECH"
 rm -f "$CSV"
-HEAD="profile,seed,pattern,ws_factor,ws_pages,cache_pages,eviction,prefetch,write_pct,accesses,stores,hit_ratio,ops_per_s,elapsed_ns,user_p50_ns,user_p99_ns,user_p999_ns"
+HEAD="profile,seed,pattern,ws_factor,ws_pages,cache_pages,eviction,prefetch,write_pct,accesses,stores,hit_ratio,ops_per_s,elapsed_ns,user_p50_ns,user_p99_ns,user_p999_ns,present_pages"
 
 ncells=0
 for _ in $SEEDS; do for _ in $PROFILES; do for _ in $PATTERNS; do
@@ -314,7 +366,7 @@ done; done; done
 echo "study-cxl: $ncells cells: seeds [$SEEDS] profiles [$PROFILES] patterns [$PATTERNS] ws [$FACTORS]x evictions [$EVICTIONS] prefetches [$PREFETCHES]"
 echo "study-cxl: size=$SIZE cache=$CACHE_BYTES ($CACHE_PAGES pages) accesses=$ACCESSES warm=pass+${WARM}x write_pct=$WRITE_PCT zipf=$THETA stride=$STRIDE degree=$DEGREE free_pct=$FREE_LOW-$FREE_HIGH wait_spin_ns=${WAIT_SPIN:-default}${INJECT:+ INJECT=$INJECT}"
 
-# run_cell PROFILE SEED PATTERN FACTOR EVICTION PREFETCH
+# run_cell PROFILE SEED PATTERN FACTOR EVICTION PREFETCH CELLSEED
 run_cell() {
 	ws_pages=$(awk -v f="$4" -v c="$CACHE_PAGES" 'BEGIN { printf "%d\n", f * c }')
 	run_pages=$ws_pages
@@ -339,7 +391,8 @@ run_cell() {
 	line=$("$MAPLAT" --target $DEV --ws $((run_pages * 4096)) \
 		--mode "$3" $extra --accesses "$ACCESSES" \
 		--warm-accesses $((WARM * run_pages)) --write-pct "$wp" \
-		--reset $SYS/stats/reset --seed "$2") ||
+		--reset $SYS/stats/reset --mincore --seed "$7" \
+		--perm-seed $((2 * $2 + 1))) ||
 		die "mmap_lat failed in cell $1 seed $2 $3 ${4}x $5 $6"
 	# One awk for the row, the log line and the checks: every process
 	# costs milliseconds in the VM.
@@ -365,6 +418,7 @@ run_cell() {
 		r["user_p50_ns"] = m["p50_ns"]
 		r["user_p99_ns"] = m["p99_ns"]
 		r["user_p999_ns"] = m["p999_ns"]
+		r["present_pages"] = m["present_pages"]
 		if ((getline tmp < csv) <= 0) {
 			h = mnames
 			for (i = 1; i <= ns; i++) h = h "," st[i]
@@ -407,7 +461,13 @@ run_kvstore() {
 	krec=$3
 	kops=$4
 	kmixes=$(echo "$5" | tr ';' ' ')
-	kevs=$(echo "$6" | tr ';' ' ')
+	kevs=
+	for ev in $(echo "$6" | tr ';' ' '); do
+		case $ev in
+		lifo) kevs="lifo $kevs" ;;
+		*) kevs="$kevs $ev" ;;
+		esac
+	done
 	kpfs=$(echo "$7" | tr ';' ' ')
 	[ "$kheap" -le "$SIZE_BYTES" ] || die "-Y: heap $2 is larger than the device ($SIZE)"
 	KV=$OUT/kv.csv
@@ -472,6 +532,15 @@ run_kvstore() {
 	rm -f "$OUT/.row.out"
 }
 
+# lifo first after each load (see above)
+ORDER=
+for ev in $EVICTIONS; do
+	case $ev in
+	lifo) ORDER="lifo $ORDER" ;;
+	*) ORDER="$ORDER $ev" ;;
+	esac
+done
+
 t0=$(now_s)
 i=0
 for seed in $SEEDS; do
@@ -479,10 +548,13 @@ for seed in $SEEDS; do
 		for pat in $PATTERNS; do
 			for fac in $FACTORS; do
 				vload "$prof"
-				for ev in $EVICTIONS; do
+				c=0
+				for ev in $ORDER; do
 					for pf in $PREFETCHES; do
 						i=$((i + 1))
-						run_cell "$prof" "$seed" "$pat" "$fac" "$ev" "$pf"
+						c=$((c + 1))
+						run_cell "$prof" "$seed" "$pat" "$fac" "$ev" "$pf" \
+							$((2 * (1000 * seed + c) + 1))
 					done
 				done
 				vunload
