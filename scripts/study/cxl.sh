@@ -69,6 +69,14 @@
 #                GiBs has thousands); see docs/studies-cxl.md
 #   -P NS        config/wait_spin_ns (default: the module's, 20000; the
 #                VM study spins whole waits: 100000)
+#   -A 0|1       pin (1, the default with two CPUs or more): the workload
+#                to CPU 0 and vflash's evictor thread to the last CPU
+#                (taskset). Unpinned, the scheduler may put both on one
+#                CPU, where a workload that spins its NAND waits leaves
+#                the evictor no time: the free pool stays empty and
+#                prefetch, which only takes free slots, issues nothing
+#                (seen in the VM: prefetch_issued 0 or ~800 from one run
+#                of a cell to the next)
 #   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/bench/)
 #   -K KVSTORE   kvstore binary for the YCSB part (default: kvstore in
 #                PATH, else scripts/study/kvstore; "none" skips the part)
@@ -108,6 +116,7 @@ STRIDE=8
 DEGREE=4
 FREE_LOW=4
 FREE_HIGH=10
+PIN=
 WAIT_SPIN=
 MAPLAT=
 KVSTORE=
@@ -122,7 +131,7 @@ usage() {
 	exit "$1"
 }
 
-while getopts k:o:p:e:f:a:w:s:c:S:n:u:x:z:t:d:L:H:P:m:K:Y:g:I:C:h opt; do
+while getopts k:o:p:e:f:a:w:s:c:S:n:u:x:z:t:d:L:H:A:P:m:K:Y:g:I:C:h opt; do
 	case $opt in
 	k) KO=$OPTARG ;;
 	o) OUT=$OPTARG ;;
@@ -142,6 +151,7 @@ while getopts k:o:p:e:f:a:w:s:c:S:n:u:x:z:t:d:L:H:P:m:K:Y:g:I:C:h opt; do
 	d) DEGREE=$OPTARG ;;
 	L) FREE_LOW=$OPTARG ;;
 	H) FREE_HIGH=$OPTARG ;;
+	A) PIN=$OPTARG ;;
 	P) WAIT_SPIN=$OPTARG ;;
 	m) MAPLAT=$OPTARG ;;
 	K) KVSTORE=$OPTARG ;;
@@ -249,6 +259,19 @@ uint "$FREE_LOW" -L 50
 uint "$FREE_HIGH" -H 50
 [ "$FREE_LOW" -le "$FREE_HIGH" ] || bad "-L $FREE_LOW is above -H $FREE_HIGH"
 [ -z "$WAIT_SPIN" ] || uint "$WAIT_SPIN" -P
+NCPU=$(nproc)
+if [ -z "$PIN" ]; then
+	PIN=0
+	[ "$NCPU" -lt 2 ] || PIN=1
+fi
+case $PIN in
+0) RUN= ;;
+1)
+	[ "$NCPU" -ge 2 ] || bad "-A 1: needs two CPUs"
+	RUN="taskset -c 0"
+	;;
+*) bad "-A: 0 or 1" ;;
+esac
 echo "$THETA" | grep -Eq '^[0-9]+(\.[0-9]+)?$' || bad "-z: not a number: '$THETA'"
 
 # kmod's, not busybox's (which retries a failed load, running init twice).
@@ -327,6 +350,16 @@ vload() {
 	echo "$FREE_LOW" >$SYS/config/cache_free_low_pct ||
 		die "config/cache_free_low_pct=$FREE_LOW"
 	stats_files
+	if [ "$PIN" = 1 ]; then
+		for p in /proc/[0-9]*; do
+			[ "$(cat "$p/comm" 2>/dev/null)" = vflash0-evict ] || continue
+			taskset -p -c $((NCPU - 1)) "${p#/proc/}" >/dev/null ||
+				die "cannot pin the evictor (${p#/proc/})"
+			p=
+			break
+		done
+		[ -z "$p" ] || die "no vflash0-evict thread to pin"
+	fi
 	echo 1 >$SYS/config/precondition
 	# The programs it charged finish in model time (pages x tPROG /
 	# dies: 13 ms for 16M on znand or cylon); wait them out.
@@ -364,7 +397,7 @@ for _ in $SEEDS; do for _ in $PROFILES; do for _ in $PATTERNS; do
 	done; done; done
 done; done; done
 echo "study-cxl: $ncells cells: seeds [$SEEDS] profiles [$PROFILES] patterns [$PATTERNS] ws [$FACTORS]x evictions [$EVICTIONS] prefetches [$PREFETCHES]"
-echo "study-cxl: size=$SIZE cache=$CACHE_BYTES ($CACHE_PAGES pages) accesses=$ACCESSES warm=pass+${WARM}x write_pct=$WRITE_PCT zipf=$THETA stride=$STRIDE degree=$DEGREE free_pct=$FREE_LOW-$FREE_HIGH wait_spin_ns=${WAIT_SPIN:-default}${INJECT:+ INJECT=$INJECT}"
+echo "study-cxl: size=$SIZE cache=$CACHE_BYTES ($CACHE_PAGES pages) accesses=$ACCESSES warm=pass+${WARM}x write_pct=$WRITE_PCT zipf=$THETA stride=$STRIDE degree=$DEGREE free_pct=$FREE_LOW-$FREE_HIGH pin=$PIN wait_spin_ns=${WAIT_SPIN:-default}${INJECT:+ INJECT=$INJECT}"
 
 # run_cell PROFILE SEED PATTERN FACTOR EVICTION PREFETCH CELLSEED
 run_cell() {
@@ -388,7 +421,7 @@ run_cell() {
 	stride) extra="$extra --stride $STRIDE" ;;
 	esac
 	# shellcheck disable=SC2086
-	line=$("$MAPLAT" --target $DEV --ws $((run_pages * 4096)) \
+	line=$($RUN "$MAPLAT" --target $DEV --ws $((run_pages * 4096)) \
 		--mode "$3" $extra --accesses "$ACCESSES" \
 		--warm-accesses $((WARM * run_pages)) --write-pct "$wp" \
 		--reset $SYS/stats/reset --mincore --seed "$7" \
@@ -481,7 +514,8 @@ run_kvstore() {
 					echo "$ev" >$SYS/policy/eviction || die "policy/eviction=$ev"
 					echo "$pf" >$SYS/policy/prefetch || die "policy/prefetch=$pf"
 					echo 0 >$SYS/stats/reset
-					line=$("$KVSTORE" --dev $DEV --heap "$kheap" \
+					# shellcheck disable=SC2086
+					line=$($RUN "$KVSTORE" --dev $DEV --heap "$kheap" \
 						--records "$krec" --ops "$kops" --mix "$mix" \
 						--seed "$seed") ||
 						die "kvstore failed: $kprof seed $seed mix $mix $ev $pf"
