@@ -23,11 +23,14 @@ export KDIR
 
 all: modules tools
 
-tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz
+tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
+
+scripts/study/kvstore: scripts/study/kvstore.c
+	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
 
 scripts/vm/cxl_check: scripts/vm/cxl_check.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
@@ -41,7 +44,8 @@ modules:
 
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
-	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz
+	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
+		scripts/study/kvstore
 
 check:
 	scripts/check.sh
