@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The CXL cache study (scripts/study/cxl.sh) at a tiny scale: it runs end
-# to end on 16 cells x 3 seeds (znand; fifo, lifo; none, next-n; seq,
-# rand; 0.5x and 2x a 512 KiB cache) with every mechanism check passing,
-# and, when the VM has kvstore, the YCSB part on two mixes; the CSVs go to
+# to end on 8 cells x 3 seeds (znand; fifo; next-n, none; seq, rand; 0.5x
+# and 2x a 512 KiB cache) with every mechanism check passing, and, when
+# the VM has kvstore, the YCSB part on two mixes; the CSVs go to
 # the host, where report-cxl.sh -t makes the tables and plots and shows
 # that its checks can fail (the vmtest-host line). Each mechanism check
 # fails a run in which its mechanism cannot run (cxl.sh -I: the cell asks
@@ -17,12 +17,18 @@
 STUDY=/vflash/study/cxl.sh
 
 # tiny EXTRA ARGS...: the smallest grid that has every check's trigger (a
-# working set larger than the cache, stores, next-n on a sequential scan)
+# working set larger than the cache, stores, next-n on a sequential scan).
+# The next-n cell is the first after each load and has no warm-up (-u 0),
+# so its timed accesses start on an empty cache, whose free slots
+# prefetch takes for sure: on a full cache, prefetch (which never evicts)
+# gets only what the background evictor frees, and in the VM that is
+# sometimes nothing for a whole run (docs/studies-cxl.md), which the full
+# study reports and this test of the study itself must not trip on.
 tiny() {
 	local extra=$1
 	shift
 	# shellcheck disable=SC2086
-	$STUDY -k "$KO" -g tiny -p znand -e "fifo lifo" -f "none next-n" \
+	$STUDY -k "$KO" -g tiny -p znand -e fifo -f "next-n none" -u 0 \
 		-a "seq rand" -w "0.5 2" -P 100000 $extra "$@"
 }
 
@@ -36,7 +42,7 @@ study_tiny() {
 	[ -f /tmp/tiny/kv.csv ] && save_file kv.csv /tmp/tiny/kv.csv
 	cat /tmp/tiny/mechanism.txt
 	expect_eq "$rc" 0 "cxl.sh's exit status"
-	expect_eq "$(grep -c . /tmp/tiny/cxl.csv)" 49 "CSV lines (16 cells x 3 seeds + the header)"
+	expect_eq "$(grep -c . /tmp/tiny/cxl.csv)" 25 "CSV lines (8 cells x 3 seeds + the header)"
 	[ ! -s /tmp/tiny/mechanism.txt ] || fail "a mechanism check failed"
 	if [ "$kv" != none ]; then
 		expect_eq "$(grep -c . /tmp/tiny/kv.csv)" 13 "kv.csv lines (2 mixes x 2 policies x 3 seeds + the header)"
@@ -52,7 +58,7 @@ study_tiny() {
 catches() {
 	local rc=0 out
 
-	out=$(tiny "-I $1" -e fifo -f next-n -a seq -w 2 -s 5 -o "/tmp/$1" -K none) || rc=$?
+	out=$(tiny "-I $1" -f next-n -a seq -w 2 -s 5 -o "/tmp/$1" -K none) || rc=$?
 	echo "$out"
 	expect_eq "$rc" 3 "cxl.sh -I $1's exit status"
 	echo "$out" | grep -q "^MECHANISM-FAIL profile=znand seed=5 pattern=seq ws=2x eviction=fifo prefetch=next-n: $2=0 " ||
