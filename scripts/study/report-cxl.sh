@@ -6,7 +6,8 @@
 # YCSB part, if there is one):
 #   cxl-agg.csv   per cell (profile, pattern, ws_factor, eviction,
 #                 prefetch): runs, then NAME_mean, NAME_sd (sample), NAME_min
-#                 and NAME_max of each figure over the seeds; the format
+#                 and NAME_max of each figure over the seeds (the miss
+#                 latencies over the runs that missed); the format
 #                 scripts/study/compare.sh reads (-k 5)
 #   cxl.md        the Markdown tables: the best policy pair per profile,
 #                 pattern and working set, then every cell
@@ -74,9 +75,9 @@ AGG=$OUT/cxl-agg.csv
 
 # Figures aggregated per cell: the CSV's column, then its name in
 # cxl-agg.csv.
-FIGS="hit_ratio:hit_ratio ops_per_s:ops_per_s miss_latency_p50_ns:miss_p50_ns"
-FIGS="$FIGS miss_latency_p99_ns:miss_p99_ns miss_latency_p999_ns:miss_p999_ns"
-FIGS="$FIGS user_p99_ns:user_p99_ns misses:misses refaults:refaults"
+FIGS="hit_ratio:hit_ratio ops_per_s:ops_per_s miss_latency_p50_ns:miss_p50"
+FIGS="$FIGS miss_latency_p99_ns:miss_p99 miss_latency_p999_ns:miss_p999"
+FIGS="$FIGS user_p99_ns:user_p99 misses:misses refaults:refaults"
 FIGS="$FIGS evictions:evictions dirty_writebacks:dirty_writebacks"
 FIGS="$FIGS prefetch_issued:prefetch_issued prefetch_hits:prefetch_hits stores:stores"
 
@@ -105,9 +106,12 @@ aggregate() {
 		n[k]++
 		for (j = 1; j <= nf; j++) {
 			v = $col[src[j]] + 0
+			# a run without misses has no miss latency (0): left out
+			if (v == 0 && dst[j] ~ /^miss_p/) continue
+			nv = ++cnt[k, j]
 			s[k, j] += v; ss[k, j] += v * v
-			if (n[k] == 1 || v < lo[k, j]) lo[k, j] = v
-			if (n[k] == 1 || v > hi[k, j]) hi[k, j] = v
+			if (nv == 1 || v < lo[k, j]) lo[k, j] = v
+			if (nv == 1 || v > hi[k, j]) hi[k, j] = v
 		}
 	}
 	END {
@@ -115,8 +119,9 @@ aggregate() {
 			k = order[i]
 			line = k "," n[k]
 			for (j = 1; j <= nf; j++) {
-				m = s[k, j] / n[k]
-				var = n[k] > 1 ? (ss[k, j] - n[k] * m * m) / (n[k] - 1) : 0
+				nv = cnt[k, j] + 0
+				m = nv ? s[k, j] / nv : 0
+				var = nv > 1 ? (ss[k, j] - nv * m * m) / (nv - 1) : 0
 				if (var < 0) var = 0
 				line = line "," sprintf("%.6g,%.6g,%.6g,%.6g", m, sqrt(var), lo[k, j], hi[k, j])
 			}
