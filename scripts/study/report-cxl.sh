@@ -179,7 +179,7 @@ SEEDS=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "seed") k = i; ne
 		}
 	}' "$AGG"
 	echo
-	echo "(A tie goes to the first pair in the order fifo lifo clock lru s3fifo random, none next-n stride.)"
+	echo "(A tie goes to the first pair in the order the sweep ran them: lifo first, then the others as given to cxl.sh -e; prefetch as given to -f.)"
 	echo
 	echo "## Every cell"
 	echo
