@@ -253,7 +253,7 @@ for p in $PROFILES; do
 		echo "set output '$OUT/cxl-hit-heatmap-$p.png'"
 		echo "set multiplot layout $npat,$nfac title 'hit ratio on $p: eviction (y) x prefetch (x); rows: pattern, columns: working set / cache'"
 		echo "set cbrange [0:1]"
-		echo "set palette rgbformulae 21,22,23"
+		echo "set palette defined (0 '#d7191c', 0.5 '#ffffbf', 1 '#1a9641')"
 		echo "set xtics ($PFTICS)"
 		echo "set ytics ($EVTICS)"
 		echo "set xrange [-0.5:$npf - 0.5]"
