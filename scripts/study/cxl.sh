@@ -8,8 +8,8 @@
 #
 # One cell: policy/eviction and policy/prefetch set, then one mmap_lat run
 # over a working set of WS x the cache (the first WS bytes of the device):
-# a pass that touches every page once, WARM x (working-set pages) untimed
-# accesses of the pattern, stats/reset (mmap_lat --reset), then ACCESSES
+# if it fits the cache, a pass that touches every page once; then WARM x
+# (working-set pages) untimed accesses of the pattern, stats/reset (mmap_lat --reset), then ACCESSES
 # timed accesses of the pattern, WRITE_PCT percent of them stores. The
 # cell's row holds mmap_lat's figures and every file of stats/ read right
 # after the run: the counters cover the timed accesses only.
@@ -50,8 +50,8 @@
 #   -a PATTERNS  access patterns: seq rand zipf stride (default all four)
 #   -w FACTORS   working sets, as multiples of the cache (default "0.5 1 2 4")
 #   -s SEEDS     one repetition per seed (default "1 2 3"); a seed fixes
-#                every access of a cell, so the policies of a repetition
-#                see the same sequence
+#                every access of every cell (each cell its own sequence,
+#                from the seed and the cell's place in its group)
 #   -c CACHE     cache_size= (default 1M: 256 pages)
 #   -S SIZE      size= (default: 16M, or 8x the cache if that is more)
 #   -n ACCESSES  timed accesses per cell (default 1024)
@@ -71,12 +71,11 @@
 #                VM study spins whole waits: 100000)
 #   -A 0|1       pin (1, the default with two CPUs or more): the workload
 #                to CPU 0 and vflash's evictor thread to the last CPU
-#                (taskset). Unpinned, the scheduler may put both on one
-#                CPU, where a workload that spins its NAND waits leaves
-#                the evictor no time: the free pool stays empty and
-#                prefetch, which only takes free slots, issues nothing
-#                (seen in the VM: prefetch_issued 0 or ~800 from one run
-#                of a cell to the next)
+#                (taskset), so that a workload spinning its NAND waits
+#                never shares a CPU with the evictor that refills the
+#                free pool. (It does not make prefetch reliable: on a
+#                full cache prefetch issued 0 in some runs and ~800 in
+#                others, pinned or not; docs/studies-cxl.md)
 #   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/bench/)
 #   -K KVSTORE   kvstore binary for the YCSB part (default: kvstore in
 #                PATH, else scripts/study/kvstore; "none" skips the part)
