@@ -27,6 +27,32 @@
  * throughput of the accesses alone (for comparing hit paths); the
  * percentiles and the mean are then 0 and --cdf is refused.
  *
+ * Two more patterns, for the CXL study (scripts/study/cxl.sh):
+ * --mode zipf: random pages drawn from a Zipf distribution of exponent
+ * --zipf THETA (default 0.99) over the working set's pages, the ranks
+ * scattered over the pages by a seeded shuffle (so that popular pages
+ * are not neighbours; --perm-seed S seeds that shuffle apart from the
+ * draws, so that runs with different --seed share their hot pages);
+ * --mode stride: a strided scan, --stride K pages
+ * (default 8): pages 0, K, 2K, ... to the end of the working set, then
+ * 1, 1+K, ..., so that each pass touches every page once.
+ * --write-pct P: each access of the timed loop and of --warm-accesses
+ * is a store with probability P percent (the others loads); --write
+ * makes every access a store, as before.
+ * --warm-accesses N: after the warm-up's pass over every page (unless
+ * --no-warm), N more untimed accesses of the pattern itself (the timed
+ * loop goes on from where they stopped), so that the cache reaches the
+ * pattern's steady state.
+ * --reset FILE: after the warm-up, before the timed loop, write "0" to
+ * FILE (e.g. /sys/class/vflash/vflash0/stats/reset), so that the
+ * device's counters cover the timed accesses only.
+ * --mincore: after the timed loop, count the working set's pages that
+ * have a present PTE in this process (mincore()) and print present_pages=
+ * (on /dev/vflash0, never more than the cache's resident pages).
+ * --seed S seeds every random choice (pages, stores, the chase, the
+ * shuffles; mmap_lat sets its low bit, so 2 and 3 are the same seed);
+ * the same seed gives the same sequence of accesses.
+ *
  * Output, one line of key=value pairs: p50_ns p99_ns p999_ns mean_ns,
  * and mops (million accesses per second, all threads, timer included).
  * --cdf FILE writes "latency_ns cumulative_fraction" per histogram step.
@@ -50,7 +76,12 @@
 #define BUCKETS		(64 << SUB_SHIFT)
 #define MAX_THREADS	256
 
-enum mode { RAND, CHASE, SEQ };
+enum mode { RAND, CHASE, SEQ, ZIPF, STRIDE };
+
+static const char *const mode_names[] = {
+	[RAND] = "rand", [CHASE] = "chase", [SEQ] = "seq",
+	[ZIPF] = "zipf", [STRIDE] = "stride",
+};
 
 struct opts {
 	const char *target;
@@ -67,6 +98,15 @@ struct opts {
 	int untimed;
 	const char *cdf;
 	uint64_t seed;
+	double zipf_theta;
+	uint64_t stride;
+	unsigned int write_pct;
+	uint64_t warm_accesses;
+	const char *reset;
+	int mincore;
+	uint64_t perm_seed;	/* zipf: the shuffle's seed, 0: --seed's */
+	double *zipf_cdf;	/* zipf: cumulative probability of ranks 0..n-1 */
+	uint64_t *zipf_page;	/* zipf: the page of each rank */
 };
 
 struct thread {
@@ -79,10 +119,13 @@ struct thread {
 	uint64_t hist[BUCKETS];
 	uint64_t sum_ns;
 	uint64_t count;
+	uint64_t stores;
+	uint64_t start_ns, end_ns;	/* the thread's own loop */
 	uint64_t sink;
+	uint64_t wseed;		/* --write-pct's choices */
 };
 
-static pthread_barrier_t start_line;
+static pthread_barrier_t start_line, warmed;
 
 static uint64_t now_ns(void)
 {
@@ -207,12 +250,33 @@ static inline uint64_t touch(struct thread *t, uint64_t page, unsigned int line)
 {
 	volatile uint64_t *w = (volatile uint64_t *)(t->base + page * PAGE +
 						     line * 64);
+	const struct opts *o = t->o;
 
-	if (t->o->write) {
+	if (o->write || (o->write_pct &&
+			 xorshift(&t->wseed) % 100 < o->write_pct)) {
+		t->stores++;
 		*w = page;
 		return page;
 	}
 	return *w;
+}
+
+/* A Zipf-distributed page: the rank whose cumulative probability first
+ * exceeds a uniform draw, then that rank's page. */
+static inline uint64_t zipf_page(const struct opts *o, uint64_t pages,
+				 uint64_t *seed)
+{
+	double u = (xorshift(seed) >> 11) * (1.0 / 9007199254740992.0);
+	uint64_t lo = 0, hi = pages - 1, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (o->zipf_cdf[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return o->zipf_page[lo];
 }
 
 /* One access of the timed loop; returns the page it touched. */
@@ -229,6 +293,20 @@ static inline uint64_t step(struct thread *t, uint64_t p, uint64_t pages,
 		break;
 	case SEQ:
 		p = p + 1 == pages ? 0 : p + 1;
+		t->sink += touch(t, p, line);
+		break;
+	case ZIPF:
+		p = zipf_page(t->o, pages, seed);
+		t->sink += touch(t, p, line);
+		break;
+	case STRIDE:
+		p += t->o->stride;
+		if (p >= pages) {
+			/* the next column; after the last, the first */
+			p = p % t->o->stride + 1;
+			if (p >= t->o->stride || p >= pages)
+				p = 0;
+		}
 		t->sink += touch(t, p, line);
 		break;
 	}
@@ -250,13 +328,22 @@ static void *run(void *arg)
 	unsigned int line = t->id % (PAGE / 64);
 	uint64_t i, p = 0, t0, t1;
 
+	t->wseed = (seed ^ 0x5851f42d4c957f2dULL) | 1;
 	/* The chase's links live in word 0 of each page. */
 	if (o->mode == CHASE)
 		line = 0;
+	p = xorshift(&seed) % pages;
 	if (o->warm && !o->first_touch)
 		for (i = t->id; i < pages; i += o->threads)
 			t->sink += touch(t, i, line);
+	if (!o->first_touch)
+		for (i = 0; i < o->warm_accesses; i++)
+			p = step(t, p, pages, &seed, line);
+	t->stores = 0;
+	if (o->reset)
+		pthread_barrier_wait(&warmed);
 	pthread_barrier_wait(&start_line);
+	t->start_ns = now_ns();
 
 	if (o->first_touch) {
 		for (i = 0; i < t->nr_order; i++) {
@@ -265,24 +352,94 @@ static void *run(void *arg)
 			t1 = now_ns();
 			record(t, t1 - t0);
 		}
-		return NULL;
-	}
-	p = xorshift(&seed) % pages;
-	if (o->untimed) {
+	} else if (o->untimed) {
 		for (i = 0; i < o->accesses; i++)
 			p = step(t, p, pages, &seed, line);
 		t->count = o->accesses;
 		t->sink += p;
-		return NULL;
+	} else {
+		for (i = 0; i < o->accesses; i++) {
+			t0 = now_ns();
+			p = step(t, p, pages, &seed, line);
+			t1 = now_ns();
+			record(t, t1 - t0);
+		}
+		t->sink += p;
 	}
-	for (i = 0; i < o->accesses; i++) {
-		t0 = now_ns();
-		p = step(t, p, pages, &seed, line);
-		t1 = now_ns();
-		record(t, t1 - t0);
-	}
-	t->sink += p;
+	t->end_ns = now_ns();
 	return NULL;
+}
+
+/*
+ * x^-theta for x >= 1, without libm (the Makefile links no -lm):
+ * exp(-theta * ln x), ln from x = 2^k m (m in [1, 2)) and the atanh
+ * series, exp from y = n ln2 + r (r in (-ln2, 0]) and Taylor's series;
+ * relative error below 1e-12, far finer than a Zipf draw needs.
+ */
+static double pow_neg(double x, double theta)
+{
+	const double ln2 = 0.69314718055994530942;
+	double m = x, z, z2, term, ln = 0, y, r, e = 1;
+	int k = 0, n, i;
+
+	while (m >= 2) {
+		m /= 2;
+		k++;
+	}
+	z = (m - 1) / (m + 1);
+	z2 = z * z;
+	term = z;
+	for (i = 1; i < 60; i += 2) {
+		ln += term / i;
+		term *= z2;
+	}
+	ln = 2 * ln + k * ln2;
+	y = -theta * ln;
+	n = (int)(y / ln2);
+	r = y - n * ln2;
+	term = 1;
+	for (i = 1; i < 30; i++) {
+		term *= r / i;
+		e += term;
+	}
+	for (; n < 0; n++)
+		e /= 2;
+	return e;
+}
+
+/* The Zipf tables: rank r has weight 1 / (r + 1)^theta; ranks are dealt
+ * to pages by a shuffle. */
+static void build_zipf(struct opts *o, uint64_t pages, uint64_t *seed)
+{
+	double sum = 0;
+	uint64_t i;
+
+	o->zipf_cdf = malloc(pages * sizeof(*o->zipf_cdf));
+	o->zipf_page = malloc(pages * sizeof(*o->zipf_page));
+	if (!o->zipf_cdf || !o->zipf_page) {
+		perror("mmap_lat: malloc");
+		exit(1);
+	}
+	for (i = 0; i < pages; i++) {
+		sum += pow_neg((double)(i + 1), o->zipf_theta);
+		o->zipf_cdf[i] = sum;
+		o->zipf_page[i] = i;
+	}
+	for (i = 0; i < pages; i++)
+		o->zipf_cdf[i] /= sum;
+	o->zipf_cdf[pages - 1] = 2;	/* above any draw, whatever the rounding */
+	shuffle(o->zipf_page, pages, seed);
+}
+
+/* --reset FILE: write "0" to it */
+static void reset_file(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs("0\n", f) == EOF || fclose(f)) {
+		fprintf(stderr, "mmap_lat: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
 }
 
 /* A random cyclic permutation of the pages, written into the pages. */
@@ -323,8 +480,12 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: mmap_lat --target PATH|anon [--map-size BYTES]\n"
 		"       --ws BYTES|P%% [--cache BYTES]\n"
-		"       [--threads T] [--accesses N] [--mode rand|chase|seq]\n"
-		"       [--write] [--first-touch] [--no-warm] [--untimed]\n"
+		"       [--threads T] [--accesses N]\n"
+		"       [--mode rand|chase|seq|zipf|stride] [--zipf THETA]\n"
+		"       [--stride PAGES]\n"
+		"       [--write] [--write-pct P] [--first-touch] [--no-warm]\n"
+		"       [--warm-accesses N] [--reset FILE] [--mincore] [--untimed]\n"
+		"       [--perm-seed S]\n"
 		"       [--cdf FILE]\n"
 		"       [--seed S]\n");
 	exit(2);
@@ -346,12 +507,21 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "untimed", no_argument, NULL, 'U' },
 		{ "cdf", required_argument, NULL, 'c' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "zipf", required_argument, NULL, 'z' },
+		{ "stride", required_argument, NULL, 'S' },
+		{ "write-pct", required_argument, NULL, 'P' },
+		{ "warm-accesses", required_argument, NULL, 'A' },
+		{ "reset", required_argument, NULL, 'R' },
+		{ "mincore", no_argument, NULL, 'I' },
+		{ "perm-seed", required_argument, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char *end;
 	int c;
 
 	*o = (struct opts) { .threads = 1, .accesses = 1000000, .warm = 1,
-			     .seed = 0x9e3779b97f4a7c15ULL };
+			     .seed = 0x9e3779b97f4a7c15ULL, .zipf_theta = 0.99,
+			     .stride = 8 };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 't': o->target = optarg; break;
@@ -372,9 +542,32 @@ static void parse(int argc, char **argv, struct opts *o)
 				o->mode = CHASE;
 			else if (!strcmp(optarg, "seq"))
 				o->mode = SEQ;
+			else if (!strcmp(optarg, "zipf"))
+				o->mode = ZIPF;
+			else if (!strcmp(optarg, "stride"))
+				o->mode = STRIDE;
 			else
 				usage();
 			break;
+		case 'z':
+			o->zipf_theta = strtod(optarg, &end);
+			if (end == optarg || *end || o->zipf_theta < 0)
+				usage();
+			break;
+		case 'S':
+			o->stride = strtoull(optarg, &end, 0);
+			if (end == optarg || *end || !o->stride)
+				usage();
+			break;
+		case 'P':
+			o->write_pct = strtoul(optarg, &end, 0);
+			if (end == optarg || *end || o->write_pct > 100)
+				usage();
+			break;
+		case 'A': o->warm_accesses = parse_size(optarg); break;
+		case 'R': o->reset = optarg; break;
+		case 'I': o->mincore = 1; break;
+		case 'Q': o->perm_seed = strtoull(optarg, NULL, 0) | 1; break;
 		case 'W': o->write = 1; break;
 		case 'f': o->first_touch = 1; break;
 		case 'N': o->warm = 0; break;
@@ -399,8 +592,12 @@ static void parse(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "mmap_lat: --untimed takes neither --first-touch nor --cdf\n");
 		exit(2);
 	}
-	if (o->first_touch && o->mode == CHASE) {
+	if (o->first_touch && o->mode != RAND && o->mode != SEQ) {
 		fprintf(stderr, "mmap_lat: --first-touch takes rand or seq\n");
+		exit(2);
+	}
+	if (o->mode == CHASE && o->write_pct) {
+		fprintf(stderr, "mmap_lat: --mode chase takes no --write-pct\n");
 		exit(2);
 	}
 }
@@ -437,7 +634,7 @@ int main(int argc, char **argv)
 	static struct thread th[MAX_THREADS];
 	static uint64_t hist[BUCKETS];
 	uint64_t pages, total = 0, sum = 0, sink = 0, *order = NULL, i, seed;
-	uint64_t t0, t1, per;
+	uint64_t t0, t1, per, stores = 0;
 	volatile uint8_t *base;
 	struct opts o;
 	unsigned int k, b;
@@ -449,6 +646,11 @@ int main(int argc, char **argv)
 	base = map_target(&o);
 	if (o.mode == CHASE)
 		build_chase(base, pages, &seed);
+	if (o.mode == ZIPF) {
+		uint64_t pseed = o.perm_seed ? o.perm_seed : seed;
+
+		build_zipf(&o, pages, &pseed);
+	}
 	if (o.first_touch) {
 		order = malloc(pages * sizeof(*order));
 		if (!order) {
@@ -461,6 +663,7 @@ int main(int argc, char **argv)
 			shuffle(order, pages, &seed);
 	}
 	pthread_barrier_init(&start_line, NULL, o.threads + 1);
+	pthread_barrier_init(&warmed, NULL, o.threads + 1);
 	per = (pages + o.threads - 1) / o.threads;
 	for (k = 0; k < o.threads; k++) {
 		th[k].id = k;
@@ -475,11 +678,26 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (o.reset) {
+		pthread_barrier_wait(&warmed);
+		reset_file(o.reset);
+	}
 	pthread_barrier_wait(&start_line);
-	t0 = now_ns();
 	for (k = 0; k < o.threads; k++)
 		pthread_join(th[k].tid, NULL);
-	t1 = now_ns();
+	/*
+	 * The run's span is from the first thread's start to the last one's
+	 * end, as the threads saw them: the main thread may be scheduled
+	 * late after the barrier, on a busy host long after the threads.
+	 */
+	t0 = th[0].start_ns;
+	t1 = th[0].end_ns;
+	for (k = 1; k < o.threads; k++) {
+		if (th[k].start_ns < t0)
+			t0 = th[k].start_ns;
+		if (th[k].end_ns > t1)
+			t1 = th[k].end_ns;
+	}
 
 	for (k = 0; k < o.threads; k++) {
 		for (b = 0; b < BUCKETS; b++)
@@ -487,13 +705,14 @@ int main(int argc, char **argv)
 		total += th[k].count;
 		sum += th[k].sum_ns;
 		sink += th[k].sink;
+		stores += th[k].stores;
 	}
 	if (!total) {
 		fprintf(stderr, "mmap_lat: no accesses\n");
 		return 1;
 	}
-	printf("target=%s mode=%s%s threads=%u ws_bytes=%llu accesses=%llu p50_ns=%llu p99_ns=%llu p999_ns=%llu mean_ns=%llu mops=%.3f sink=%llu\n",
-	       o.target, o.mode == RAND ? "rand" : o.mode == CHASE ? "chase" : "seq",
+	printf("target=%s mode=%s%s threads=%u ws_bytes=%llu accesses=%llu p50_ns=%llu p99_ns=%llu p999_ns=%llu mean_ns=%llu mops=%.3f sink=%llu",
+	       o.target, mode_names[o.mode],
 	       o.first_touch ? "-first-touch" : "", o.threads,
 	       (unsigned long long)o.ws_bytes, (unsigned long long)total,
 	       (unsigned long long)percentile(hist, total, 0.50),
@@ -502,6 +721,28 @@ int main(int argc, char **argv)
 	       (unsigned long long)(sum / total),
 	       total * 1000.0 / (double)(t1 - t0),
 	       (unsigned long long)(sink & 0xff));
+	/* New keys go at the end of the line; those of the new options
+	 * only when they are given. */
+	if (o.write_pct)
+		printf(" stores=%llu", (unsigned long long)stores);
+	if (o.mode == ZIPF)
+		printf(" zipf=%g", o.zipf_theta);
+	if (o.mode == STRIDE)
+		printf(" stride=%llu", (unsigned long long)o.stride);
+	if (o.mincore) {
+		unsigned char *vec = malloc(pages);
+		uint64_t present = 0;
+
+		if (!vec || mincore((void *)base, o.ws_bytes, vec)) {
+			perror("mmap_lat: mincore");
+			return 1;
+		}
+		for (i = 0; i < pages; i++)
+			present += vec[i] & 1;
+		free(vec);
+		printf(" present_pages=%llu", (unsigned long long)present);
+	}
+	printf(" elapsed_ns=%llu\n", (unsigned long long)(t1 - t0));
 	if (o.cdf) {
 		uint64_t seen = 0;
 
@@ -523,5 +764,7 @@ int main(int argc, char **argv)
 	}
 	munmap((void *)base, o.map_bytes);
 	free(order);
+	free(o.zipf_cdf);
+	free(o.zipf_page);
 	return 0;
 }
