@@ -292,27 +292,45 @@ static void vc_young_push(struct vflash_cache *c, u32 slot)
 }
 
 /*
- * Claim a free slot, from the pool or by evicting, if allowed; VC_NO_SLOT
- * if the pool is empty and eviction not allowed, or a fatal signal is
- * pending while nothing is evictable.
+ * Free slots a demand miss leaves in the pool for its prefetches: below
+ * this, it evicts a page for itself instead. Without the reserve, under a
+ * scan larger than the cache every slot the evictor freed went to the
+ * next demand miss, and prefetch (free slots only) never ran again.
  */
-static u32 vc_claim_slot(struct vflash_cache *c, bool may_evict)
+static u32 vc_prefetch_reserve(struct vflash_cache *c)
+{
+	if (READ_ONCE(c->pf_ops)->demand_only)
+		return 0;
+	return min(READ_ONCE(c->pf_degree), READ_ONCE(c->free_high));
+}
+
+/*
+ * Claim a free slot: for a demand miss (@demand) from the pool above the
+ * prefetch reserve or by evicting a page; for a prefetch from the pool
+ * only. VC_NO_SLOT if a prefetch finds the pool empty, or a fatal signal
+ * is pending while nothing is evictable.
+ */
+static u32 vc_claim_slot(struct vflash_cache *c, bool demand)
 {
 	const struct vflash_cache_host *h = c->p.host;
+	u32 reserve = demand ? vc_prefetch_reserve(c) : 0;
 	u32 slot;
 
 	for (;;) {
-		slot = vc_take_free(c);
-		if (slot != VC_NO_SLOT)
+		slot = VC_NO_SLOT;
+		if (READ_ONCE(c->nr_free) > reserve)
+			slot = vc_take_free(c);
+		if (slot != VC_NO_SLOT || !demand)
 			break;
-		if (!may_evict)
-			return slot;
 		/*
-		 * Empty pool: evict one page ourselves. If nothing is
-		 * evictable, every other slot is in transit: let it land,
-		 * unless we are being killed.
+		 * Pool at the reserve: evict one page ourselves. If nothing
+		 * is evictable, every other slot is in transit: take a
+		 * reserved one, or let one land, unless we are being killed.
 		 */
 		if (!vflash_cache_evict_one(c)) {
+			slot = vc_take_free(c);
+			if (slot != VC_NO_SLOT)
+				break;
 			if (fatal_signal_pending(current))
 				return VC_NO_SLOT;
 			cond_resched();
@@ -449,7 +467,7 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 
 		if (vc_state(w) != VFLASH_PAGE_ABSENT)
 			continue;
-		/* Prefetches never evict: only the pool's free slots. */
+		/* Prefetches never evict: the pool's free slots only. */
 		slot = vc_claim_slot(c, false);
 		if (slot == VC_NO_SLOT)
 			break;

@@ -515,6 +515,36 @@ static void next_n_prefetch(struct kunit *test)
 			3ULL);
 }
 
+/*
+ * Regression: a demand miss took the pool's last free slots, so under a
+ * scan larger than the cache (every slot the evictor freed taken by the
+ * next miss) prefetch, which only takes free slots, never ran again. A
+ * miss leaves min(degree, free_high) free slots to its prefetches and
+ * evicts a page for itself instead.
+ */
+static void prefetch_gets_the_reserve(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", false);
+	u64 i;
+
+	KUNIT_ASSERT_EQ(test, vflash_cache_set_watermarks(fk->c, 1, 2), 0);
+	for (i = 0; i < 6; i++)
+		touch(test, fk, i, false);
+	KUNIT_ASSERT_EQ(test, stat(fk, VFLASH_CACHE_EVICTIONS), 0ULL);
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_PREFETCH, "next-n"), 0);
+	vflash_cache_set_prefetch_degree(fk->c, 2);
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 20, false));
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_EVICTIONS), 1ULL);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
+			(int)VFLASH_PAGE_ABSENT);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_PREFETCH_ISSUED), 2ULL);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 21),
+			(int)VFLASH_PAGE_RESIDENT);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 22),
+			(int)VFLASH_PAGE_RESIDENT);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), 8U);
+}
+
 static void switching_policy_keeps_pages(struct kunit *test)
 {
 	struct fake *fk = mk(test, 8, 2, "fifo", false);
@@ -1039,6 +1069,7 @@ static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(first_sample_is_discarded),
 	KUNIT_CASE(sampler_cost_bounded_by_budget),
 	KUNIT_CASE(next_n_prefetch),
+	KUNIT_CASE(prefetch_gets_the_reserve),
 	KUNIT_CASE(switching_policy_keeps_pages),
 	KUNIT_CASE(attached_to_the_device),
 	KUNIT_CASE(bad_shapes),

@@ -112,6 +112,37 @@ static void stride_detects_a_progression(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->out[3], 440ULL);
 }
 
+/*
+ * Regression: the frontier moved past every page proposed, so a demand
+ * miss on a proposed page that the cache had not prefetched (no free
+ * slot) or had evicted unused looked like a break in the pattern and
+ * disarmed the detector for two more misses. It stays armed and proposes
+ * on from that page.
+ */
+static void stride_survives_unprefetched_proposals(struct kunit *test)
+{
+	struct stride *s = mk(test);
+
+	miss(s, 3, 100, 4);
+	miss(s, 3, 102, 4);
+	KUNIT_ASSERT_EQ(test, miss(s, 3, 104, 4), 4U);	/* 106 .. 112 */
+	/* 106 was not prefetched: its own miss keeps the stride. */
+	KUNIT_ASSERT_EQ(test, miss(s, 3, 106, 4), 4U);
+	KUNIT_EXPECT_EQ(test, s->out[0], 108ULL);
+	KUNIT_EXPECT_EQ(test, s->out[3], 114ULL);
+	/* Neither was 110, nor 112 after it. */
+	KUNIT_ASSERT_EQ(test, miss(s, 3, 110, 2), 2U);
+	KUNIT_EXPECT_EQ(test, s->out[0], 112ULL);
+	KUNIT_ASSERT_EQ(test, miss(s, 3, 112, 2), 2U);
+	KUNIT_EXPECT_EQ(test, s->out[1], 116ULL);
+	/* Off the progression, or behind the last miss: a break. */
+	KUNIT_EXPECT_EQ(test, miss(s, 3, 113, 2), 0U);
+	miss(s, 3, 200, 2);
+	miss(s, 3, 210, 2);
+	KUNIT_ASSERT_EQ(test, miss(s, 3, 220, 2), 2U);	/* 230, 240 */
+	KUNIT_EXPECT_EQ(test, miss(s, 3, 210, 2), 0U);
+}
+
 static void stride_needs_a_stride(struct kunit *test)
 {
 	struct stride *s = mk(test);
@@ -172,6 +203,7 @@ static void prefetch_test_exit(struct kunit_suite *suite)
 static struct kunit_case prefetch_test_cases[] = {
 	KUNIT_CASE(none_and_next_n),
 	KUNIT_CASE(stride_detects_a_progression),
+	KUNIT_CASE(stride_survives_unprefetched_proposals),
 	KUNIT_CASE(stride_needs_a_stride),
 	KUNIT_CASE(stride_stays_in_the_device),
 	KUNIT_CASE(stride_tracks_streams_apart),

@@ -39,8 +39,10 @@ static u32 next_n_predict(void *st, u64 stream, u64 lpn, u32 degree,
  * progression) arm the detector; an armed one proposes the next @degree
  * pages of the progression and moves the stream's frontier to the last of
  * them, so the next demand miss of a stream that the prefetches kept up
- * with is again one stride away. Any other delta disarms it and becomes
- * the new candidate stride.
+ * with is again one stride away. A demand miss on a page it proposed
+ * (one the cache could not prefetch, or evicted before its use) keeps it
+ * armed too, and it proposes on from there. Any other delta disarms it and
+ * becomes the new candidate stride.
  */
 #define STRIDE_STREAMS	16
 #define STRIDE_CONF_MAX	3
@@ -49,6 +51,7 @@ static u32 next_n_predict(void *st, u64 stream, u64 lpn, u32 degree,
  * struct stride_stream - what the detector knows of one access stream
  * @stream: its key
  * @last: last demand miss, or last page proposed
+ * @miss: last demand miss
  * @stride: last delta between demand misses, in pages
  * @used: when the stream last missed (the instance's @tick), 0 if the
  *	entry is free
@@ -57,6 +60,7 @@ static u32 next_n_predict(void *st, u64 stream, u64 lpn, u32 degree,
 struct stride_stream {
 	u64 stream;
 	u64 last;
+	u64 miss;
 	s64 stride;
 	u64 used;
 	u8 conf;
@@ -76,6 +80,20 @@ struct stride_state {
 	u64 tick;
 };
 
+/*
+ * Whether @lpn is one of the pages an armed @e proposed last: on its
+ * progression after its last demand miss, up to its frontier.
+ */
+static bool stride_proposed(const struct stride_stream *e, u64 lpn)
+{
+	s64 k = (s64)(lpn - e->miss), ahead = (s64)(e->last - e->miss);
+
+	if (!e->conf || !e->stride || k % e->stride)
+		return false;
+	k /= e->stride;
+	return k > 0 && k <= ahead / e->stride;
+}
+
 /* The entry of @stream, or the least recently used one, reset for it. */
 static struct stride_stream *stride_lookup(struct stride_state *s, u64 stream,
 					   u64 lpn, bool *found)
@@ -93,7 +111,7 @@ static struct stride_stream *stride_lookup(struct stride_state *s, u64 stream,
 	}
 	*found = false;
 	*lru = (struct stride_stream){
-		.stream = stream, .last = lpn, .used = ++s->tick,
+		.stream = stream, .last = lpn, .miss = lpn, .used = ++s->tick,
 	};
 	return lru;
 }
@@ -126,7 +144,10 @@ static u32 stride_predict(void *st, u64 stream, u64 lpn, u32 degree,
 	if (!found)
 		goto out;
 	delta = (s64)(lpn - e->last);
+	if (stride_proposed(e, lpn))
+		delta = e->stride;
 	e->last = lpn;
+	e->miss = lpn;
 	if (!delta || delta != e->stride) {
 		e->stride = delta;
 		e->conf = 0;

@@ -66,7 +66,7 @@
 #                prefetch only takes free slots, never evicts, and the
 #                module's watermarks give a 256-page cache a pool of 4 to 8
 #                slots, against a prefetch degree of 4 (a real cache of
-#                GiBs has thousands); see docs/studies-cxl.md
+#                GiBs has thousands); see docs/studies.md, study-cxl
 #   -P NS        config/wait_spin_ns (default: the module's, 20000; the
 #                VM study spins whole waits: 100000)
 #   -A 0|1       pin (1, the default with two CPUs or more): the workload
@@ -75,7 +75,7 @@
 #                never shares a CPU with the evictor that refills the
 #                free pool. (It does not make prefetch reliable: on a
 #                full cache prefetch issued 0 in some runs and ~800 in
-#                others, pinned or not; docs/studies-cxl.md)
+#                others, pinned or not; docs/studies.md, study-cxl)
 #   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/bench/)
 #   -K KVSTORE   kvstore binary for the YCSB part (default: kvstore in
 #                PATH, else scripts/study/kvstore; "none" skips the part)

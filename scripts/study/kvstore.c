@@ -3,7 +3,7 @@
  * kvstore: a B+tree key-value store whose whole heap is one MAP_SHARED
  * mapping of --dev (the CXL frontend's /dev/vflash0, or a regular file for
  * a run on the host), driven by a YCSB-like request mix. It is the CXL
- * study's workload that is not a synthetic loop (docs/studies-kv.md).
+ * study's workload that is not a synthetic loop (docs/studies.md, "The key-value workload").
  *
  * Layout of the mapping (--heap bytes; nothing outside it is touched):
  *

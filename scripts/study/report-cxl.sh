@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The CXL cache study's report (docs/studies-cxl.md), from the raw CSV of
+# The CXL cache study's report (docs/studies.md, study-cxl), from the raw CSV of
 # scripts/study/cxl.sh (cxl.csv, one row per cell and seed; kv.csv, the
 # YCSB part, if there is one):
 #   cxl-agg.csv   per cell (profile, pattern, ws_factor, eviction,

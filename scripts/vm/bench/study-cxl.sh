@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make study-cxl`: scripts/study/cxl.sh at full scale in the project's
-# VM (docs/studies-cxl.md): eviction (6) x prefetch (3) x working set
+# VM (docs/studies.md, study-cxl): eviction (6) x prefetch (3) x working set
 # (0.5x, 1x, 2x, 4x a 1 MiB cache) x pattern (seq, rand, zipf, stride) on
 # znand and cylon, 3 seeds (1728 runs), then, when the VM has kvstore,
 # YCSB mixes a-d x eviction x prefetch (none, next-n) on cylon with a

@@ -22,7 +22,7 @@ STUDY=/vflash/study/cxl.sh
 # so its timed accesses start on an empty cache, whose free slots
 # prefetch takes for sure: on a full cache, prefetch (which never evicts)
 # gets only what the background evictor frees, and in the VM that is
-# sometimes nothing for a whole run (docs/studies-cxl.md), which the full
+# sometimes nothing for a whole run (docs/studies.md, study-cxl), which the full
 # study reports and this test of the study itself must not trip on.
 tiny() {
 	local extra=$1
