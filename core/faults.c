@@ -87,6 +87,7 @@ bool vflash_fault_rule_fires(struct vflash_fault_rule *r, u64 lpn, u64 count,
 {
 	u64 n;
 
+	/* Acquire: pairs with arming's release; the fields are the armed ones. */
 	if (!smp_load_acquire(&r->armed) || !count ||
 	    lpn > r->last || lpn + count - 1 < r->first)
 		return false;
@@ -214,6 +215,7 @@ int vflash_fault_set(struct vflash_faults *ft, enum vflash_fault fault,
 			atomic64_set(&r->matched, 0);
 			atomic64_set(&r->injected, 0);
 			hold_key(&ft->key_held[fault], true);
+			/* Release: the fields and counts before the rule is seen armed. */
 			smp_store_release(&r->armed, true);
 		} else {
 			WRITE_ONCE(r->armed, false);
