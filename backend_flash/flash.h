@@ -130,6 +130,10 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_READ_PREEMPTS: host reads that passed background work
  * @VFLASH_STAT_EARLY_COMPLETIONS: requests a frontend completed before the
  *	model's due time (vflash_flash_record_lateness(); a bug if not zero)
+ * @VFLASH_STAT_FAULT_READ_ERRORS: injected read errors (core/faults.c)
+ * @VFLASH_STAT_FAULT_WRITE_FAULTS: injected write faults
+ * @VFLASH_STAT_FAULT_TIMEOUTS: commands never completed, by injection
+ * @VFLASH_STAT_FAULT_DELAYS: completions delayed by injection
  * @VFLASH_STAT_NR: number of counters
  */
 enum vflash_stat {
@@ -146,6 +150,10 @@ enum vflash_stat {
 	VFLASH_STAT_WB_STALLS,
 	VFLASH_STAT_READ_PREEMPTS,
 	VFLASH_STAT_EARLY_COMPLETIONS,
+	VFLASH_STAT_FAULT_READ_ERRORS,
+	VFLASH_STAT_FAULT_WRITE_FAULTS,
+	VFLASH_STAT_FAULT_TIMEOUTS,
+	VFLASH_STAT_FAULT_DELAYS,
 	VFLASH_STAT_NR,
 };
 
@@ -238,6 +246,7 @@ int vflash_flash_start_worker(struct vflash_flash *f, const char *name);
 
 u64 vflash_flash_nr_lpages(const struct vflash_flash *f);
 u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat);
+void vflash_flash_count(struct vflash_flash *f, enum vflash_stat stat, u64 n);
 const char *vflash_flash_stat_name(enum vflash_stat stat);
 u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc);
 u64 vflash_flash_write_amplification(struct vflash_flash *f);

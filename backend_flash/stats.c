@@ -26,6 +26,10 @@ static const char * const stat_names[VFLASH_STAT_NR] = {
 	[VFLASH_STAT_WB_STALLS] = "write_buffer_stalls",
 	[VFLASH_STAT_READ_PREEMPTS] = "read_preempts",
 	[VFLASH_STAT_EARLY_COMPLETIONS] = "early_completions",
+	[VFLASH_STAT_FAULT_READ_ERRORS] = "fault_read_errors",
+	[VFLASH_STAT_FAULT_WRITE_FAULTS] = "fault_write_faults",
+	[VFLASH_STAT_FAULT_TIMEOUTS] = "fault_timeouts",
+	[VFLASH_STAT_FAULT_DELAYS] = "fault_delays",
 };
 
 /**
@@ -54,6 +58,17 @@ u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu_ptr(f->stats, cpu)->count[stat];
 	return sum;
+}
+
+/**
+ * vflash_flash_count() - add to a counter from outside the backend
+ * @f: the device
+ * @stat: the counter
+ * @n: how much
+ */
+void vflash_flash_count(struct vflash_flash *f, enum vflash_stat stat, u64 n)
+{
+	vf_count(f, stat, n);
 }
 
 /**

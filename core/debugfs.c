@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test hooks in debugfs: /sys/kernel/debug/vflash/vflash<N>/torture.
+ * Test hooks in debugfs: /sys/kernel/debug/vflash/vflash<N>/torture (and
+ * the fault rules, faults/, core/faults.c).
  * Writing "THREADS OPS" runs the backend's concurrency torture test
  * (backend_flash/torture.c) and blocks until it is done; the write fails
  * with -EUCLEAN if an FTL invariant broke. Reading tells the last result.
@@ -85,6 +86,7 @@ void vflash_debugfs_add(struct vflash_dev *vdev)
 					   vflash_debugfs_root);
 	debugfs_create_file("torture", 0600, vdev->debugfs, vdev,
 			    &torture_fops);
+	vflash_faults_add_debugfs(&vdev->faults, vdev->debugfs);
 }
 
 /**

@@ -107,6 +107,7 @@ static bool wants_char_dev(const struct vflash_config *cfg)
 struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 {
 	struct vflash_dev *vdev;
+	char name[16];
 	dev_t devt = 0;
 	int ret;
 
@@ -139,6 +140,11 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 		goto err_backing;
 	}
 	vflash_flash_set_id(vdev->flash, vdev->id);
+	snprintf(name, sizeof(name), VFLASH_NAME "%d", vdev->id);
+	ret = vflash_faults_init(&vdev->faults, vdev->flash,
+				 cfg->size_bytes / VFLASH_LPAGE_SIZE, name);
+	if (ret)
+		goto err_flash;
 
 	vflash_dev_groups[0] = &vflash_dev_group;
 	memcpy(&vflash_dev_groups[1], vflash_backend_groups,
@@ -148,7 +154,7 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 		ret = alloc_chrdev_region(&devt, 0, 1, VFLASH_NAME);
 		if (ret) {
 			pr_err("no character device number left (%d)\n", ret);
-			goto err_flash;
+			goto err_faults;
 		}
 	}
 
@@ -195,11 +201,14 @@ err_del:
 err_put:
 	if (devt)
 		unregister_chrdev_region(devt, 1);
+	vflash_faults_destroy(&vdev->faults);
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);
 	return ERR_PTR(ret);
 
+err_faults:
+	vflash_faults_destroy(&vdev->faults);
 err_flash:
 	vflash_flash_destroy(vdev->flash);
 err_backing:
@@ -224,6 +233,7 @@ void vflash_dev_destroy(struct vflash_dev *vdev)
 	device_del(&vdev->dev);
 	if (devt)
 		unregister_chrdev_region(devt, 1);
+	vflash_faults_destroy(&vdev->faults);
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);

@@ -13,6 +13,8 @@
 #include <linux/mm_types.h>
 #include <linux/types.h>
 
+#include "core/faults.h"
+
 #define VFLASH_NAME "vflash"
 
 /* At most this many frontends can drive one device at the same time. */
@@ -134,6 +136,7 @@ void *vflash_backing_kaddr(const struct vflash_backing *b, pgoff_t pgoff);
  * @fe_priv: per-frontend state, indexed like @cfg.fe
  * @debugfs: its debugfs directory (core/debugfs.c)
  * @torture_result: the last torture run's outcome; debugfs.c's lock
+ * @faults: its fault-injection rules (core/faults.c)
  *
  * Fields are written only while the device is created or destroyed, which
  * the module's init and exit serialise; everything else only reads them.
@@ -148,6 +151,7 @@ struct vflash_dev {
 	void *fe_priv[VFLASH_MAX_FRONTENDS];
 	struct dentry *debugfs;
 	char torture_result[192];
+	struct vflash_faults faults;
 };
 
 static inline struct vflash_dev *to_vflash_dev(struct device *dev)

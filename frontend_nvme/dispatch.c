@@ -400,9 +400,10 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
 		} else {
 			rec.due_ns = now;
 			vfn_admin(c, &cmd, &rec);
-			if (rec.due_ns == U64_MAX)
-				continue;	/* held (AER) */
 		}
+		/* Held (AER) or never to complete (an injected timeout). */
+		if (rec.due_ns == U64_MAX)
+			continue;
 		if (!vfn_host_allows_dma(c))
 			break;
 		complete_later(c, &rec);

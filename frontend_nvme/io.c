@@ -110,6 +110,13 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	if (r->opcode == nvme_cmd_write) {
 		c->host_write_cmds++;
 		c->host_write_units += r->len_bytes >> 9;
+		/* An injected Write Fault: the program is charged, the data lost. */
+		if (vflash_fault(&c->vdev->faults, VFLASH_FAULT_WRITE_FAULT,
+				 r->lpn, r->nr_lpages)) {
+			out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn,
+					     r->nr_lpages, now);
+			return VFN_SC(NVME_SC_WRITE_FAULT);
+		}
 		move_data(c, r->pos_bytes, FROM_HOST);
 		out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn, r->nr_lpages,
 				     now);
@@ -122,6 +129,10 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	c->host_read_cmds++;
 	c->host_read_units += r->len_bytes >> 9;
 	out->due_ns = submit(c, VFLASH_IO_READ, r->lpn, r->nr_lpages, now);
+	/* An injected read error fails when the read would have completed. */
+	if (vflash_fault(&c->vdev->faults, VFLASH_FAULT_READ_ERROR, r->lpn,
+			 r->nr_lpages))
+		return VFN_SC(NVME_SC_READ_ERROR);
 	if (r->opcode == nvme_cmd_read) {
 		move_data(c, r->pos_bytes, TO_HOST);
 		return 0;
@@ -233,15 +244,22 @@ static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
  * vfn_io() - execute one NVM command
  * @c: the controller
  * @cmd: the command, copied out of its SQ
- * @out: its completion: status in sc, due time in due_ns
+ * @out: its completion: status in sc, due time in due_ns (U64_MAX: never
+ *	to be completed, an injected timeout)
  * @now: when it was fetched, on the backend's clock
  */
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now)
 {
+	struct vflash_faults *ft = &c->vdev->faults;
 	struct vfn_io_req r;
 	u16 sc = vfn_io_decode(cmd, &c->ns, &r);
 
+	/* An injected timeout swallows the command: no data, no model time. */
+	if (!sc && vflash_fault(ft, VFLASH_FAULT_TIMEOUT, r.lpn, r.nr_lpages)) {
+		out->due_ns = U64_MAX;
+		return;
+	}
 	out->due_ns = now;
 	out->lpn = 0;
 	out->count = 0;
@@ -270,6 +288,9 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			break;
 		}
 	}
+	/* An injected delay moves the due time: it is not lateness. */
+	if (!sc && vflash_fault(ft, VFLASH_FAULT_DELAY, r.lpn, r.nr_lpages))
+		out->due_ns += ft->rule[VFLASH_FAULT_DELAY].delay_ns;
 	out->sc = sc;
 	out->model_due_ns = out->due_ns;
 	out->timed = !sc;

@@ -43,6 +43,7 @@ struct admin_env {
 	bool reserved[HOST_PAGES];
 	u8 *store;
 	struct resource store_res;
+	struct vfn_cmd last;
 };
 
 static void env_probe(const struct vfn_hostmem *hm, u64 pfn,
@@ -77,6 +78,9 @@ static int admin_init(struct kunit *test)
 	e->vdev->fe_priv[0] = e;
 	e->vdev->flash = vflash_flash_create(&prof, BIT_ULL(20));
 	KUNIT_ASSERT_FALSE(test, IS_ERR(e->vdev->flash));
+	KUNIT_ASSERT_EQ(test, vflash_faults_init(&e->vdev->faults,
+						 e->vdev->flash, NS_BLOCKS,
+						 "vflash-t"), 0);
 
 	c = e->c;
 	c->vdev = e->vdev;
@@ -107,7 +111,10 @@ static void admin_exit(struct kunit *test)
 {
 	struct admin_env *e = test->priv;
 
-	if (e && !IS_ERR_OR_NULL(e->vdev->flash))
+	if (!e)
+		return;
+	vflash_faults_destroy(&e->vdev->faults);
+	if (!IS_ERR_OR_NULL(e->vdev->flash))
 		vflash_flash_destroy(e->vdev->flash);
 }
 
@@ -321,7 +328,6 @@ static u16 run_io(struct kunit *test, u8 op, u64 slba, u32 nlb, u32 cdw11,
 {
 	struct admin_env *e = test->priv;
 	struct nvme_command cmd = { };
-	struct vfn_cmd out = { };
 
 	cmd.rw.opcode = op;
 	cmd.rw.nsid = cpu_to_le32(1);
@@ -330,8 +336,9 @@ static u16 run_io(struct kunit *test, u8 op, u64 slba, u32 nlb, u32 cdw11,
 	cmd.common.cdw11 = cpu_to_le32(cdw11 | slba >> 32);
 	cmd.common.dptr.prp1 = cpu_to_le64(prp1);
 	cmd.common.dptr.prp2 = cpu_to_le64(prp2);
-	vfn_io(e->c, &cmd, &out, 0);
-	return out.sc;
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
 }
 
 /*
@@ -442,6 +449,72 @@ static void read_past_the_end(struct kunit *test)
 				     3 * PG, 0), 0);
 }
 
+/* arm TEST FAULT RANGE TIMES: set a rule and arm it */
+static void arm(struct kunit *test, enum vflash_fault fault, const char *range,
+		const char *times)
+{
+	struct vflash_faults *ft = &((struct admin_env *)test->priv)->vdev->faults;
+
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, fault, "range", range), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, fault, "times", times), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, fault, "armed", "1"), 0);
+}
+
+/*
+ * Injected faults as the host sees them: Unrecovered Read Error and Write
+ * Fault (with DNR) on the armed range only, the read's buffer and the
+ * written page untouched, counted in stats/; a timeout is never to be
+ * completed (due U64_MAX); a delay moves the due time by delay_ns and
+ * the model's due time with it (not lateness).
+ */
+static void injected_faults(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_flash *f = e->vdev->flash;
+	u64 due;
+
+	memset(e->store, 0x5a, 8 * PG);
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	arm(test, VFLASH_FAULT_READ_ERROR, "2-2", "1");
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 1, 1, 0, 3 * PG, 0), 0);
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 2, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0xaa, PG));
+	KUNIT_EXPECT_GT(test, e->last.due_ns, 0ULL);
+	KUNIT_EXPECT_FALSE(test, e->last.timed);
+	/* times 1: the rule disarmed itself. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 2, 1, 0, 3 * PG, 0), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0x5a, PG));
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_FAULT_READ_ERRORS), 1ULL);
+
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	arm(test, VFLASH_FAULT_WRITE_FAULT, "4-5", "0");
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 3, 2, 0, 3 * PG,
+				     4 * PG), DNR(NVME_SC_WRITE_FAULT));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 3 * PG, 0x5a, 2 * PG));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 6, 1, 0, 3 * PG, 0), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 6 * PG, 0xaa, PG));
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_FAULT_WRITE_FAULTS), 1ULL);
+
+	arm(test, VFLASH_FAULT_TIMEOUT, "7-7", "1");
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	run_io(test, nvme_cmd_read, 7, 1, 0, 3 * PG, 0);
+	KUNIT_EXPECT_EQ(test, e->last.due_ns, U64_MAX);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0xaa, PG));
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_FAULT_TIMEOUTS), 1ULL);
+
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 8, 1, 0, 3 * PG, 0), 0);
+	due = e->last.due_ns;
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(&e->vdev->faults, VFLASH_FAULT_DELAY,
+					       "delay_ns", "5000000"), 0);
+	arm(test, VFLASH_FAULT_DELAY, "8-8", "1");
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 8, 1, 0, 3 * PG, 0), 0);
+	KUNIT_EXPECT_GE(test, e->last.due_ns, due + 5000000);
+	KUNIT_EXPECT_EQ(test, e->last.model_due_ns, e->last.due_ns);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_FAULT_DELAYS), 1ULL);
+}
+
 /* The flash backend takes its default policies from the registry. */
 static int admin_suite_init(struct kunit_suite *suite)
 {
@@ -475,6 +548,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(reserved_pages_by_direction),
 	KUNIT_CASE(read_past_the_end),
 	KUNIT_CASE(write_cache_off_writes_through),
+	KUNIT_CASE(injected_faults),
 	{}
 };
 

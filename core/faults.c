@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection rules, per device, in debugfs:
+ * /sys/kernel/debug/vflash/vflashN/faults/<fault>/ with the files
+ *
+ *   armed        0 or 1
+ *   range        "all" or "FIRST-LAST", logical 4 KiB pages, inclusive
+ *   probability  per million matching commands, 0-1000000
+ *   after        matching commands let through before the first injection
+ *   times        injections before the rule disarms itself, 0: no limit
+ *   delay_ns     (delay only) the extra completion time, up to 60 s
+ *   matched      (read-only) commands that touched the range while armed
+ *   injected     (read-only) injections since the rule was armed
+ *
+ * A rule is edited while disarmed (-EBUSY otherwise) and takes effect when
+ * armed; arming resets matched and injected. A bad value is -EINVAL with
+ * one dmesg line naming the file. The request paths test one static key
+ * (vflash_faults_armed) while no rule of any device is armed.
+ * docs/faults.md is the user's guide.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "backend_flash/flash.h"
+#include "core/faults.h"
+
+DEFINE_STATIC_KEY_FALSE(vflash_faults_armed);
+
+#define PPM			1000000U
+#define MAX_DELAY_NS		(60ULL * NSEC_PER_SEC)
+
+static const char *const fault_names[VFLASH_NR_FAULTS] = {
+	[VFLASH_FAULT_READ_ERROR] = "read_error",
+	[VFLASH_FAULT_WRITE_FAULT] = "write_fault",
+	[VFLASH_FAULT_TIMEOUT] = "timeout",
+	[VFLASH_FAULT_DELAY] = "delay",
+};
+
+static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
+	[VFLASH_FAULT_READ_ERROR] = VFLASH_STAT_FAULT_READ_ERRORS,
+	[VFLASH_FAULT_WRITE_FAULT] = VFLASH_STAT_FAULT_WRITE_FAULTS,
+	[VFLASH_FAULT_TIMEOUT] = VFLASH_STAT_FAULT_TIMEOUTS,
+	[VFLASH_FAULT_DELAY] = VFLASH_STAT_FAULT_DELAYS,
+};
+
+enum fault_file {
+	FILE_ARMED,
+	FILE_RANGE,
+	FILE_PROBABILITY,
+	FILE_AFTER,
+	FILE_TIMES,
+	FILE_DELAY_NS,
+	FILE_MATCHED,
+	FILE_INJECTED,
+	NR_FILES,
+};
+
+static const char *const file_names[NR_FILES] = {
+	[FILE_ARMED] = "armed",
+	[FILE_RANGE] = "range",
+	[FILE_PROBABILITY] = "probability",
+	[FILE_AFTER] = "after",
+	[FILE_TIMES] = "times",
+	[FILE_DELAY_NS] = "delay_ns",
+	[FILE_MATCHED] = "matched",
+	[FILE_INJECTED] = "injected",
+};
+
+/**
+ * vflash_fault_rule_fires() - count a command against a rule
+ * @r: the rule
+ * @lpn: the command's first logical page
+ * @count: its logical pages; 0 (no range: Flush) never matches
+ * @rnd: a random u32, for the probability
+ *
+ * Return: true if the fault is to be injected into this command.
+ */
+bool vflash_fault_rule_fires(struct vflash_fault_rule *r, u64 lpn, u64 count,
+			     u32 rnd)
+{
+	u64 n;
+
+	/* Acquire: pairs with arming's release; the fields are the armed ones. */
+	if (!smp_load_acquire(&r->armed) || !count ||
+	    lpn > r->last || lpn + count - 1 < r->first)
+		return false;
+	if (atomic64_inc_return(&r->matched) <= r->after)
+		return false;
+	/* rnd scaled to [0, PPM): below ppm with probability ppm / PPM. */
+	if (r->ppm < PPM && (u32)(((u64)rnd * PPM) >> 32) >= r->ppm)
+		return false;
+	n = atomic64_inc_return(&r->injected);
+	if (r->times && n >= r->times) {
+		WRITE_ONCE(r->armed, false);
+		if (n > r->times) {
+			/* Another command took the last injection. */
+			atomic64_dec(&r->injected);
+			return false;
+		}
+	}
+	return true;
+}
+
+/**
+ * __vflash_fault() - vflash_fault() once some rule is armed somewhere
+ * @ft: the device's rules
+ * @fault: the fault
+ * @lpn: the command's first logical page
+ * @count: its logical pages
+ *
+ * Return: true if the fault is to be injected; it is counted in stats/.
+ */
+bool __vflash_fault(struct vflash_faults *ft, enum vflash_fault fault,
+		    u64 lpn, u64 count)
+{
+	if (!vflash_fault_rule_fires(&ft->rule[fault], lpn, count,
+				     get_random_u32()))
+		return false;
+	vflash_flash_count(ft->flash, fault_stats[fault], 1);
+	return true;
+}
+
+/* Take or drop a rule's reference on the static key; under ft->lock. */
+static void hold_key(bool *held, bool on)
+{
+	if (on && !*held)
+		static_branch_inc(&vflash_faults_armed);
+	else if (!on && *held)
+		static_branch_dec(&vflash_faults_armed);
+	*held = on;
+}
+
+static int bad(struct vflash_faults *ft, enum vflash_fault fault,
+	       enum fault_file file, const char *val, const char *why)
+{
+	pr_err("%s: faults/%s/%s=%s: %s\n", ft->name, fault_names[fault],
+	       file_names[file], val, why);
+	return -EINVAL;
+}
+
+static int set_range(struct vflash_faults *ft, struct vflash_fault_rule *r,
+		     enum vflash_fault fault, const char *val)
+{
+	char buf[48], *dash;
+	u64 first, last;
+
+	if (!strcmp(val, "all")) {
+		r->first = 0;
+		r->last = ft->nr_lpages - 1;
+		return 0;
+	}
+	if (strscpy(buf, val, sizeof(buf)) < 0)
+		return bad(ft, fault, FILE_RANGE, val, "too long");
+	dash = strchr(buf, '-');
+	if (!dash)
+		return bad(ft, fault, FILE_RANGE, val, "not FIRST-LAST or all");
+	*dash = '\0';
+	if (kstrtou64(buf, 0, &first) || kstrtou64(dash + 1, 0, &last))
+		return bad(ft, fault, FILE_RANGE, val, "not FIRST-LAST or all");
+	if (first > last)
+		return bad(ft, fault, FILE_RANGE, val, "FIRST is after LAST");
+	if (last >= ft->nr_lpages)
+		return bad(ft, fault, FILE_RANGE, val,
+			   "past the device's last logical page");
+	r->first = first;
+	r->last = last;
+	return 0;
+}
+
+/**
+ * vflash_fault_set() - write one file of a rule
+ * @ft: the device's rules
+ * @fault: the rule's fault
+ * @file: the file's name
+ * @val: the value, without its newline
+ *
+ * Return: 0, -EINVAL (with one dmesg line) for a bad value or file,
+ * -EBUSY for a change to an armed rule.
+ */
+int vflash_fault_set(struct vflash_faults *ft, enum vflash_fault fault,
+		     const char *file, const char *val)
+{
+	struct vflash_fault_rule *r = &ft->rule[fault];
+	int f = match_string(file_names, NR_FILES, file);
+	int ret = 0;
+	u64 v = 0;
+
+	if (f < 0 || f == FILE_MATCHED || f == FILE_INJECTED ||
+	    (f == FILE_DELAY_NS && fault != VFLASH_FAULT_DELAY))
+		return -EINVAL;
+	if (f != FILE_RANGE && kstrtou64(val, 0, &v))
+		return bad(ft, fault, f, val, "not a number");
+
+	mutex_lock(&ft->lock);
+	if (f != FILE_ARMED && READ_ONCE(r->armed)) {
+		pr_err("%s: faults/%s/%s=%s: the rule is armed: disarm it first\n",
+		       ft->name, fault_names[fault], file_names[f], val);
+		ret = -EBUSY;
+		goto out;
+	}
+	switch (f) {
+	case FILE_ARMED:
+		if (v > 1) {
+			ret = bad(ft, fault, f, val, "not 0 or 1");
+			break;
+		}
+		if (v) {
+			atomic64_set(&r->matched, 0);
+			atomic64_set(&r->injected, 0);
+			hold_key(&ft->key_held[fault], true);
+			/* Release: the fields and counts before the rule is seen armed. */
+			smp_store_release(&r->armed, true);
+		} else {
+			WRITE_ONCE(r->armed, false);
+			hold_key(&ft->key_held[fault], false);
+		}
+		break;
+	case FILE_RANGE:
+		ret = set_range(ft, r, fault, val);
+		break;
+	case FILE_PROBABILITY:
+		if (v > PPM)
+			ret = bad(ft, fault, f, val, "more than 1000000 per million");
+		else
+			r->ppm = v;
+		break;
+	case FILE_AFTER:
+		r->after = v;
+		break;
+	case FILE_TIMES:
+		r->times = v;
+		break;
+	case FILE_DELAY_NS:
+		if (v > MAX_DELAY_NS)
+			ret = bad(ft, fault, f, val, "more than 60 s");
+		else
+			r->delay_ns = v;
+		break;
+	}
+out:
+	mutex_unlock(&ft->lock);
+	return ret;
+}
+
+static int show(struct vflash_faults *ft, enum vflash_fault fault,
+		enum fault_file f, char *buf, size_t size)
+{
+	struct vflash_fault_rule *r = &ft->rule[fault];
+
+	switch (f) {
+	case FILE_ARMED:
+		return scnprintf(buf, size, "%d\n", READ_ONCE(r->armed));
+	case FILE_RANGE:
+		if (r->first == 0 && r->last == ft->nr_lpages - 1)
+			return scnprintf(buf, size, "all\n");
+		return scnprintf(buf, size, "%llu-%llu\n", r->first, r->last);
+	case FILE_PROBABILITY:
+		return scnprintf(buf, size, "%u\n", r->ppm);
+	case FILE_AFTER:
+		return scnprintf(buf, size, "%llu\n", r->after);
+	case FILE_TIMES:
+		return scnprintf(buf, size, "%llu\n", r->times);
+	case FILE_DELAY_NS:
+		return scnprintf(buf, size, "%llu\n", r->delay_ns);
+	case FILE_MATCHED:
+		return scnprintf(buf, size, "%lld\n", atomic64_read(&r->matched));
+	case FILE_INJECTED:
+		return scnprintf(buf, size, "%lld\n", atomic64_read(&r->injected));
+	default:
+		return 0;
+	}
+}
+
+/* A debugfs file's private data: which device, rule and file. */
+struct fault_file_id {
+	struct vflash_faults *ft;
+	u8 fault;
+	u8 file;
+};
+
+static ssize_t fault_file_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	const struct fault_file_id *id = file_inode(file)->i_private;
+	char buf[48];
+	int len;
+
+	mutex_lock(&id->ft->lock);
+	len = show(id->ft, id->fault, id->file, buf, sizeof(buf));
+	mutex_unlock(&id->ft->lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t fault_file_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	const struct fault_file_id *id = file_inode(file)->i_private;
+	char buf[48];
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	strim(buf);
+	ret = vflash_fault_set(id->ft, id->fault, file_names[id->file], buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations fault_file_fops = {
+	.owner = THIS_MODULE,
+	.read = fault_file_read,
+	.write = fault_file_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * vflash_faults_init() - a device's rules, all disarmed
+ * @ft: the rules
+ * @flash: the device's backend (stats/)
+ * @nr_lpages: the device's logical pages
+ * @name: the device's name, for dmesg lines
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
+		       u64 nr_lpages, const char *name)
+{
+	int i;
+
+	memset(ft, 0, sizeof(*ft));
+	mutex_init(&ft->lock);
+	ft->flash = flash;
+	ft->nr_lpages = nr_lpages;
+	strscpy(ft->name, name, sizeof(ft->name));
+	for (i = 0; i < VFLASH_NR_FAULTS; i++) {
+		ft->rule[i].last = nr_lpages - 1;
+		ft->rule[i].ppm = PPM;
+	}
+	ft->ids = kcalloc(VFLASH_NR_FAULTS * NR_FILES, sizeof(*ft->ids),
+			  GFP_KERNEL);
+	return ft->ids ? 0 : -ENOMEM;
+}
+
+/**
+ * vflash_faults_add_debugfs() - create faults/ under a device's directory
+ * @ft: the rules
+ * @parent: the device's debugfs directory (may be an error: debugfs is
+ *	optional, and so then is fault injection)
+ */
+void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent)
+{
+	struct fault_file_id *ids = ft->ids;
+	struct dentry *d;
+	int i, f;
+
+	ft->dir = debugfs_create_dir("faults", parent);
+	for (i = 0; i < VFLASH_NR_FAULTS; i++) {
+		d = debugfs_create_dir(fault_names[i], ft->dir);
+		for (f = 0; f < NR_FILES; f++) {
+			struct fault_file_id *id = &ids[i * NR_FILES + f];
+
+			if (f == FILE_DELAY_NS && i != VFLASH_FAULT_DELAY)
+				continue;
+			id->ft = ft;
+			id->fault = i;
+			id->file = f;
+			debugfs_create_file(file_names[f],
+					    f >= FILE_MATCHED ? 0400 : 0600,
+					    d, id, &fault_file_fops);
+		}
+	}
+}
+
+/**
+ * vflash_faults_destroy() - disarm every rule and free what init took
+ * @ft: the rules; their debugfs files are gone (debugfs_remove_recursive()
+ *	of the parent waits for readers and writers)
+ */
+void vflash_faults_destroy(struct vflash_faults *ft)
+{
+	int i;
+
+	mutex_lock(&ft->lock);
+	for (i = 0; i < VFLASH_NR_FAULTS; i++) {
+		WRITE_ONCE(ft->rule[i].armed, false);
+		hold_key(&ft->key_held[i], false);
+	}
+	mutex_unlock(&ft->lock);
+	kfree(ft->ids);
+	ft->ids = NULL;
+}

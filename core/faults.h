@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fault injection: rules a user arms per device in debugfs
+ * (/sys/kernel/debug/vflash/vflashN/faults/<fault>/), checked by the
+ * frontends on their request paths (docs/faults.md).
+ */
+#ifndef VFLASH_FAULTS_H
+#define VFLASH_FAULTS_H
+
+#include <linux/atomic.h>
+#include <linux/jump_label.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+struct dentry;
+struct fault_file_id;
+struct vflash_flash;
+
+/**
+ * enum vflash_fault - the faults a rule injects
+ * @VFLASH_FAULT_READ_ERROR: a read fails (NVMe Unrecovered Read Error)
+ * @VFLASH_FAULT_WRITE_FAULT: a write fails (NVMe Write Fault), its data
+ *	not stored
+ * @VFLASH_FAULT_TIMEOUT: a command is never completed
+ * @VFLASH_FAULT_DELAY: a command completes delay_ns after its model time
+ * @VFLASH_NR_FAULTS: number of faults
+ */
+enum vflash_fault {
+	VFLASH_FAULT_READ_ERROR,
+	VFLASH_FAULT_WRITE_FAULT,
+	VFLASH_FAULT_TIMEOUT,
+	VFLASH_FAULT_DELAY,
+	VFLASH_NR_FAULTS,
+};
+
+/**
+ * struct vflash_fault_rule - when a fault fires
+ * @armed: the rule is checked; set last (release) when arming, so that a
+ *	reader that sees it set (acquire) sees the fields below
+ * @first: first logical page of the range
+ * @last: last logical page of the range (inclusive)
+ * @ppm: probability per million matching commands
+ * @after: matching commands let through before the first injection
+ * @times: injections before the rule disarms itself (0: no limit)
+ * @delay_ns: VFLASH_FAULT_DELAY's extra completion time
+ * @matched: commands that touched the range while armed
+ * @injected: injections since the rule was last armed
+ *
+ * The fields from @first to @delay_ns change only while the rule is
+ * disarmed, under &vflash_faults.lock; @matched and @injected are
+ * atomics, reset when the rule is armed.
+ */
+struct vflash_fault_rule {
+	bool armed;
+	u64 first;
+	u64 last;
+	u32 ppm;
+	u64 after;
+	u64 times;
+	u64 delay_ns;
+	atomic64_t matched;
+	atomic64_t injected;
+};
+
+/**
+ * struct vflash_faults - a device's fault rules
+ * @lock: serialises the debugfs writers (arming, disarming, editing)
+ *	and readers
+ * @rule: one rule per fault
+ * @key_held: the rule holds a reference on vflash_faults_armed (from
+ *	arming until it is disarmed by hand or destroyed: a rule that
+ *	disarms itself on the request path keeps it)
+ * @flash: the backend, whose stats/ count injections
+ * @nr_lpages: the device's logical pages (a range must lie inside)
+ * @name: the device's name, for dmesg lines
+ * @dir: the debugfs directory faults/
+ * @ids: the debugfs files' private data
+ */
+struct vflash_faults {
+	struct mutex lock;	/* see the kernel-doc above */
+	struct vflash_fault_rule rule[VFLASH_NR_FAULTS];
+	bool key_held[VFLASH_NR_FAULTS];
+	struct vflash_flash *flash;
+	u64 nr_lpages;
+	char name[16];
+	struct dentry *dir;
+	struct fault_file_id *ids;
+};
+
+DECLARE_STATIC_KEY_FALSE(vflash_faults_armed);
+
+bool vflash_fault_rule_fires(struct vflash_fault_rule *r, u64 lpn, u64 count,
+			     u32 rnd);
+bool __vflash_fault(struct vflash_faults *ft, enum vflash_fault fault,
+		    u64 lpn, u64 count);
+
+/**
+ * vflash_fault() - does @fault fire for a command on pages [@lpn, @lpn + @count)?
+ * @ft: the device's rules
+ * @fault: the fault
+ * @lpn: the command's first logical page
+ * @count: its logical pages (0: a command without a range, e.g. Flush)
+ *
+ * With no rule armed on any device, one static branch.
+ */
+static inline bool vflash_fault(struct vflash_faults *ft,
+				enum vflash_fault fault, u64 lpn, u64 count)
+{
+	if (!static_branch_unlikely(&vflash_faults_armed))
+		return false;
+	return __vflash_fault(ft, fault, lpn, count);
+}
+
+int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
+		       u64 nr_lpages, const char *name);
+void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent);
+void vflash_faults_destroy(struct vflash_faults *ft);
+int vflash_fault_set(struct vflash_faults *ft, enum vflash_fault fault,
+		     const char *file, const char *val);
+
+#endif /* VFLASH_FAULTS_H */

@@ -1,0 +1,211 @@
+# SPDX-License-Identifier: GPL-2.0
+# Fault injection (core/faults.c, docs/faults.md) on frontend=nvme: each
+# rule of /sys/kernel/debug/vflash/vflash0/faults/ injects what the host
+# then sees (the I/O error and the kernel's message, the data left as it
+# was, the stats/ counter), only on its range, after N commands, N times,
+# at a probability; a timeout is recovered by the driver (abort, reset)
+# and the command retried; a delay delays; the device keeps serving
+# other I/O; bad values are refused with one dmesg line naming the file.
+# vmtest-mem: 2G
+# vmtest-timeout: 300
+
+DEV=/dev/nvme0n1
+SYS=/sys/class/vflash/vflash0
+F=/sys/kernel/debug/vflash/vflash0/faults
+
+stat() { cat $SYS/stats/$1; }
+
+# The driver gives up on a command after io_timeout seconds (30 by
+# default): 2 here, so that a timeout test takes seconds. nvme_core is
+# built into Debian's cloud kernel; the value applies to controllers
+# probed afterwards.
+load_nvme() {
+	modprobe nvme_core 2>/dev/null || true
+	echo 2 >/sys/module/nvme_core/parameters/io_timeout ||
+		fail "cannot set nvme_core's io_timeout"
+	load frontend=nvme size=64M profile=tlc
+	wait_for $DEV
+	# A known pattern on the first 64 blocks.
+	dd if=/dev/urandom of=/tmp/pattern bs=4096 count=64 2>/dev/null
+	dd if=/tmp/pattern of=$DEV bs=4096 oflag=direct 2>/dev/null ||
+		fail "writing the pattern"
+}
+
+# rule FAULT FILE VALUE
+rule() {
+	echo "$3" >"$F/$1/$2" || fail "$F/$1/$2 refused $3"
+}
+
+# arm FAULT RANGE TIMES [AFTER [PROBABILITY]]
+arm() {
+	rule "$1" armed 0
+	rule "$1" range "$2"
+	rule "$1" times "$3"
+	rule "$1" after "${4:-0}"
+	rule "$1" probability "${5:-1000000}"
+	rule "$1" armed 1
+}
+
+# read_lba N: read block N (direct) into /tmp/got; fails like dd
+read_lba() {
+	dd if=$DEV of=/tmp/got bs=4096 skip="$1" count=1 iflag=direct 2>/tmp/dd.err
+}
+
+# expect_block N: block N reads back as the pattern's block N
+expect_block() {
+	read_lba "$1" || fail "reading block $1: $(cat /tmp/dd.err)"
+	dd if=/tmp/pattern of=/tmp/want bs=4096 skip="$1" count=1 2>/dev/null
+	cmp -s /tmp/got /tmp/want || fail "block $1 does not read back"
+}
+
+test_read_error() {
+	load_nvme
+	dmesg -c >/dev/null
+	arm read_error 10-10 1
+	! read_lba 10 || fail "the armed read succeeded"
+	dmesg | grep -E 'nvme0n1|I/O error|medium' | head -n 3
+	dmesg | grep -Eq 'critical medium error|Unrecovered Read Error|sc 0x81' ||
+		fail "no medium error in the kernel log"
+	expect_eq "$(stat fault_read_errors)" 1 "fault_read_errors"
+	expect_eq "$(cat $F/read_error/injected)" 1 "injected"
+	expect_eq "$(cat $F/read_error/armed)" 0 "armed after times 1"
+	# Other blocks, and then the same one, read as written.
+	expect_block 9
+	expect_block 11
+	expect_block 10
+	expect_eq "$(stat fault_read_errors)" 1 "fault_read_errors"
+	unload
+}
+
+# after 5: five reads pass, the sixth fails; then with probability one
+# half, about half of 100 reads fail, exactly as many as were injected.
+test_after_and_probability() {
+	local i failed=0
+	load_nvme
+	arm read_error all 1 5
+	for i in 1 2 3 4 5; do
+		read_lba $i || fail "read $i of 5 failed"
+	done
+	! read_lba 6 || fail "the sixth read succeeded"
+	expect_eq "$(cat $F/read_error/matched)" 6 "matched"
+	arm read_error 0-63 0 0 500000
+	for i in $(seq 0 99); do
+		read_lba $((i % 64)) || failed=$((failed + 1))
+	done
+	echo "$failed of 100 reads failed"
+	expect_eq "$(cat $F/read_error/matched)" 100 "matched"
+	expect_eq "$(cat $F/read_error/injected)" $failed "injected"
+	[ $failed -gt 0 ] && [ $failed -lt 100 ] || fail "$failed of 100 failed"
+	rule read_error armed 0
+	expect_block 33
+	unload
+}
+
+test_write_fault() {
+	load_nvme
+	dmesg -c >/dev/null
+	arm write_fault 20-20 1
+	dd if=/dev/urandom of=/tmp/new bs=4096 count=1 2>/dev/null
+	! dd if=/tmp/new of=$DEV bs=4096 seek=20 count=1 oflag=direct 2>/dev/null ||
+		fail "the armed write succeeded"
+	dmesg | grep -Eq 'critical (target|medium|I/O) error|Write Fault|sc 0x80|I/O error' ||
+		fail "no write error in the kernel log"
+	expect_eq "$(stat fault_write_faults)" 1 "fault_write_faults"
+	# The failed write stored nothing; the next one does.
+	expect_block 20
+	dd if=/tmp/new of=$DEV bs=4096 seek=21 count=1 oflag=direct 2>/dev/null ||
+		fail "a write outside the range failed"
+	read_lba 21 && cmp -s /tmp/got /tmp/new || fail "block 21 was not written"
+	unload
+}
+
+# A command never completed: the driver aborts it (vflash answers "not
+# aborted"), then resets the controller and retries: the read succeeds,
+# late, and the device keeps working.
+test_timeout() {
+	load_nvme
+	dmesg -c >/dev/null
+	arm timeout 30-30 1
+	expect_block 30
+	dmesg | grep -i nvme | head -n 5
+	dmesg | grep -Eqi 'timeout' || fail "no timeout in the kernel log"
+	expect_eq "$(stat fault_timeouts)" 1 "fault_timeouts"
+	expect_block 31
+	expect_block 30
+	unload
+}
+
+# uptime_cs: /proc/uptime in hundredths of a second
+uptime_cs() {
+	tr -d . </proc/uptime | cut -d' ' -f1
+}
+
+# A delay of 1.5 s (under the driver's 2 s timeout): the read takes at
+# least that long (a lower bound, whatever the VM's speed), and is counted.
+test_delay() {
+	local t0 t1
+	load_nvme
+	rule delay delay_ns 1500000000
+	arm delay 40-40 1
+	t0=$(uptime_cs)
+	expect_block 40
+	t1=$(uptime_cs)
+	echo "the delayed read took $((t1 - t0))0 ms"
+	[ $((t1 - t0)) -ge 149 ] || fail "the read took $((t1 - t0))0 ms"
+	expect_eq "$(stat fault_delays)" 1 "fault_delays"
+	expect_eq "$(stat early_completions)" 0 "early_completions"
+	unload
+}
+
+# bad VALUE FAULT FILE WHY: refused, one dmesg line naming the file
+bad() {
+	dmesg -c >/dev/null
+	! echo "$1" 2>/dev/null >"$F/$2/$3" || fail "$2/$3 took '$1'"
+	dmesg | grep vflash || true
+	expect_eq "$(dmesg | grep -c vflash)" 1 "dmesg lines for $2/$3=$1"
+	dmesg | grep -q "faults/$2/$3=$1: $4" || fail "the line does not say '$4'"
+}
+
+test_bad_input() {
+	load_nvme
+	bad 5-2 read_error range "FIRST is after LAST"
+	bad 0-16384 read_error range "past the device"
+	bad 7 read_error range "not FIRST-LAST"
+	bad 2000000 timeout probability "more than 1000000"
+	bad x write_fault times "not a number"
+	bad 2 delay armed "not 0 or 1"
+	bad 61000000000 delay delay_ns "more than 60 s"
+	expect_eq "$(cat $F/read_error/range)" all "range after refusals"
+	[ ! -e $F/read_error/delay_ns ] || fail "delay_ns on read_error"
+	! echo 1 2>/dev/null >$F/read_error/injected || fail "injected is writable"
+	# An armed rule is not edited.
+	arm read_error 0-0 1
+	bad 1-1 read_error range "the rule is armed"
+	expect_eq "$(cat $F/read_error/range)" 0-0 "range of the armed rule"
+	expect_block 1
+	unload
+	# Unloaded with a rule armed: a fresh load has none.
+	load_nvme
+	expect_eq "$(cat $F/read_error/armed)" 0 "armed after a reload"
+	expect_block 0
+	unload
+	expect_gone
+}
+
+# The kernel rate-limits its I/O error lines (10 per 5 s): the tests that
+# look for them run before the one that makes a hundred errors.
+run_test read_error test_read_error
+run_test write_fault test_write_fault
+# The kernel's own nvme driver makes lockdep report a possible circular
+# dependency whenever a command times out and the controller is reset
+# after an nvme device was removed (nvme_timeout -> shutdown_lock,
+# nvme_remove -> namespaces_rwsem, reset_work's nvme_sync_queues ->
+# timeout_work), whatever the device: not a test of vflash.
+if debug_kernel; then
+	report "SKIP timeout (debug kernel: lockdep in the nvme driver's timeout and reset path)"
+else
+	run_test timeout test_timeout
+fi
+run_test delay test_delay
+run_test after_and_probability test_after_and_probability
+run_test bad_input test_bad_input
