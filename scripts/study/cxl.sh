@@ -63,7 +63,8 @@
 #   -d DEGREE    config/prefetch_degree (default 4, the module's)
 #   -L PCT       config/cache_free_low_pct (default 4; the module's is 1)
 #   -H PCT       config/cache_free_high_pct (default 10; the module's is 3):
-#                prefetch only takes free slots, never evicts, and the
+#                prefetch only takes free slots (a demand miss leaves it
+#                min(degree, free_high)), never evicts, and the
 #                module's watermarks give a 256-page cache a pool of 4 to 8
 #                slots, against a prefetch degree of 4 (a real cache of
 #                GiBs has thousands); see docs/studies.md, study-cxl
@@ -73,9 +74,7 @@
 #                to CPU 0 and vflash's evictor thread to the last CPU
 #                (taskset), so that a workload spinning its NAND waits
 #                never shares a CPU with the evictor that refills the
-#                free pool. (It does not make prefetch reliable: on a
-#                full cache prefetch issued 0 in some runs and ~800 in
-#                others, pinned or not; docs/studies.md, study-cxl)
+#                free pool
 #   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/bench/)
 #   -K KVSTORE   kvstore binary for the YCSB part (default: kvstore in
 #                PATH, else scripts/study/kvstore; "none" skips the part)

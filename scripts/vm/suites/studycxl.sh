@@ -19,11 +19,8 @@ STUDY=/vflash/study/cxl.sh
 # tiny EXTRA ARGS...: the smallest grid that has every check's trigger (a
 # working set larger than the cache, stores, next-n on a sequential scan).
 # The next-n cell is the first after each load and has no warm-up (-u 0),
-# so its timed accesses start on an empty cache, whose free slots
-# prefetch takes for sure: on a full cache, prefetch (which never evicts)
-# gets only what the background evictor frees, and in the VM that is
-# sometimes nothing for a whole run (docs/studies.md, study-cxl), which the full
-# study reports and this test of the study itself must not trip on.
+# so its timed accesses start on an empty cache. (Before bd5c5f3, prefetch
+# on a full cache got nothing in some runs: docs/studies.md, study-cxl.)
 tiny() {
 	local extra=$1
 	shift
