@@ -26,10 +26,10 @@ all: modules tools
 tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
-scripts/bench/mmap_lat: scripts/bench/mmap_lat.c
-	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
+scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
+	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
 
-scripts/study/kvstore: scripts/study/kvstore.c
+scripts/study/kvstore: scripts/study/kvstore.c scripts/bench/toolkit.h
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
 
 scripts/vm/cxl_check: scripts/vm/cxl_check.c

@@ -61,6 +61,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,9 +72,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "toolkit.h"
+
 #define PAGE		4096UL
-#define SUB_SHIFT	4
-#define BUCKETS		(64 << SUB_SHIFT)
 #define MAX_THREADS	256
 
 enum mode { RAND, CHASE, SEQ, ZIPF, STRIDE };
@@ -126,47 +127,6 @@ struct thread {
 };
 
 static pthread_barrier_t start_line, warmed;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static uint64_t xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
-/* Log-linear bucket of @v: 16 linear steps per power of two. */
-static unsigned int bucket(uint64_t v)
-{
-	unsigned int msb;
-
-	if (v < (1U << SUB_SHIFT))
-		return v;
-	msb = 63 - __builtin_clzll(v);
-	return ((msb - SUB_SHIFT + 1) << SUB_SHIFT) |
-	       ((v >> (msb - SUB_SHIFT)) & ((1U << SUB_SHIFT) - 1));
-}
-
-/* The smallest value that falls in bucket @b. */
-static uint64_t bucket_floor(unsigned int b)
-{
-	unsigned int e = b >> SUB_SHIFT, m = b & ((1U << SUB_SHIFT) - 1);
-
-	if (!e)
-		return m;
-	return (uint64_t)((1U << SUB_SHIFT) | m) << (e - 1);
-}
 
 static uint64_t parse_size(const char *s)
 {
@@ -370,43 +330,6 @@ static void *run(void *arg)
 	return NULL;
 }
 
-/*
- * x^-theta for x >= 1, without libm (the Makefile links no -lm):
- * exp(-theta * ln x), ln from x = 2^k m (m in [1, 2)) and the atanh
- * series, exp from y = n ln2 + r (r in (-ln2, 0]) and Taylor's series;
- * relative error below 1e-12, far finer than a Zipf draw needs.
- */
-static double pow_neg(double x, double theta)
-{
-	const double ln2 = 0.69314718055994530942;
-	double m = x, z, z2, term, ln = 0, y, r, e = 1;
-	int k = 0, n, i;
-
-	while (m >= 2) {
-		m /= 2;
-		k++;
-	}
-	z = (m - 1) / (m + 1);
-	z2 = z * z;
-	term = z;
-	for (i = 1; i < 60; i += 2) {
-		ln += term / i;
-		term *= z2;
-	}
-	ln = 2 * ln + k * ln2;
-	y = -theta * ln;
-	n = (int)(y / ln2);
-	r = y - n * ln2;
-	term = 1;
-	for (i = 1; i < 30; i++) {
-		term *= r / i;
-		e += term;
-	}
-	for (; n < 0; n++)
-		e /= 2;
-	return e;
-}
-
 /* The Zipf tables: rank r has weight 1 / (r + 1)^theta; ranks are dealt
  * to pages by a shuffle. */
 static void build_zipf(struct opts *o, uint64_t pages, uint64_t *seed)
@@ -421,7 +344,7 @@ static void build_zipf(struct opts *o, uint64_t pages, uint64_t *seed)
 		exit(1);
 	}
 	for (i = 0; i < pages; i++) {
-		sum += pow_neg((double)(i + 1), o->zipf_theta);
+		sum += pow((double)(i + 1), -o->zipf_theta);
 		o->zipf_cdf[i] = sum;
 		o->zipf_page[i] = i;
 	}
@@ -458,21 +381,6 @@ static void build_chase(volatile uint8_t *base, uint64_t pages, uint64_t *seed)
 		*(volatile uint64_t *)(base + perm[i] * PAGE) =
 			perm[(i + 1) % pages];
 	free(perm);
-}
-
-static uint64_t percentile(const uint64_t *hist, uint64_t total, double q)
-{
-	uint64_t want = (uint64_t)(q * total), seen = 0;
-	unsigned int b;
-
-	if (want >= total)
-		want = total - 1;
-	for (b = 0; b < BUCKETS; b++) {
-		seen += hist[b];
-		if (seen > want)
-			return bucket_floor(b);
-	}
-	return 0;
 }
 
 static void usage(void)

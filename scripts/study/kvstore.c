@@ -120,11 +120,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../bench/toolkit.h"
+
 #define NODE_SIZE	4096UL
 #define LEAF_MAX	255	/* keys in a leaf */
 #define INNER_MAX	254	/* keys in an inner node: 255 children */
-#define SUB_SHIFT	4
-#define BUCKETS		(64 << SUB_SHIFT)
 #define MAX_THREADS	64
 #define MAX_SCAN	100
 #define MAX_VALUE	(1UL << 20)
@@ -233,25 +233,6 @@ static void bad_arg(const char *fmt, ...)
 	exit(2);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static uint64_t xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
 static double uniform01(uint64_t *s)
 {
 	return (xorshift(s) >> 11) * 0x1p-53;
@@ -312,45 +293,6 @@ static uint64_t keynum_of(uint64_t key)
 	x *= inv_c1;
 	x ^= x >> 33;
 	return x;
-}
-
-/* ---- latency histogram: 16 linear steps per power of two ---- */
-
-static unsigned int bucket(uint64_t v)
-{
-	unsigned int msb;
-
-	if (v < (1U << SUB_SHIFT))
-		return v;
-	msb = 63 - __builtin_clzll(v);
-	return ((msb - SUB_SHIFT + 1) << SUB_SHIFT) |
-	       ((v >> (msb - SUB_SHIFT)) & ((1U << SUB_SHIFT) - 1));
-}
-
-static uint64_t bucket_floor(unsigned int b)
-{
-	unsigned int e = b >> SUB_SHIFT, m = b & ((1U << SUB_SHIFT) - 1);
-
-	if (!e)
-		return m;
-	return (uint64_t)((1U << SUB_SHIFT) | m) << (e - 1);
-}
-
-static uint64_t percentile(const uint64_t *hist, uint64_t total, double q)
-{
-	uint64_t want = (uint64_t)(q * total), seen = 0;
-	unsigned int b;
-
-	if (!total)
-		return 0;
-	if (want >= total)
-		want = total - 1;
-	for (b = 0; b < BUCKETS; b++) {
-		seen += hist[b];
-		if (seen > want)
-			return bucket_floor(b);
-	}
-	return 0;
 }
 
 /* ---- key choice ---- */
