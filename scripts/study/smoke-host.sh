@@ -9,7 +9,11 @@
 #
 # usage: scripts/study/smoke-host.sh DIR
 set -u
-DIR=${1:?usage: scripts/study/smoke-host.sh DIR}
+case ${1:-} in
+-h | --help) echo "usage: scripts/study/smoke-host.sh DIR"; exit 0 ;;
+'') echo "usage: scripts/study/smoke-host.sh DIR" >&2; exit 2 ;;
+esac
+DIR=$1
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 "$HERE/report-maintenance.sh" "$DIR"
