@@ -68,7 +68,8 @@ struct vflash_fault_rule {
 /**
  * struct vflash_faults - a device's fault rules
  * @lock: serialises the debugfs writers (arming, disarming, editing)
- *	and readers
+ *	and readers; held while @armed_hook runs (lock order: @lock, then
+ *	the CXL inode's i_mmap_rwsem, which unmap_mapping_range() takes)
  * @rule: one rule per fault
  * @key_held: the rule holds a reference on vflash_faults_armed (from
  *	arming until it is disarmed by hand or destroyed: a rule that
