@@ -134,6 +134,7 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_FAULT_WRITE_FAULTS: injected write faults
  * @VFLASH_STAT_FAULT_TIMEOUTS: commands never completed, by injection
  * @VFLASH_STAT_FAULT_DELAYS: completions delayed by injection
+ * @VFLASH_STAT_FAULT_POISON_SIGNALS: accesses to poisoned pages (SIGBUS)
  * @VFLASH_STAT_NR: number of counters
  */
 enum vflash_stat {
@@ -154,6 +155,7 @@ enum vflash_stat {
 	VFLASH_STAT_FAULT_WRITE_FAULTS,
 	VFLASH_STAT_FAULT_TIMEOUTS,
 	VFLASH_STAT_FAULT_DELAYS,
+	VFLASH_STAT_FAULT_POISON_SIGNALS,
 	VFLASH_STAT_NR,
 };
 

@@ -30,6 +30,7 @@ static const char * const stat_names[VFLASH_STAT_NR] = {
 	[VFLASH_STAT_FAULT_WRITE_FAULTS] = "fault_write_faults",
 	[VFLASH_STAT_FAULT_TIMEOUTS] = "fault_timeouts",
 	[VFLASH_STAT_FAULT_DELAYS] = "fault_delays",
+	[VFLASH_STAT_FAULT_POISON_SIGNALS] = "fault_poison_signals",
 };
 
 /**

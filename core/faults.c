@@ -9,6 +9,8 @@
  *   after        matching commands let through before the first injection
  *   times        injections before the rule disarms itself, 0: no limit
  *   delay_ns     (delay only) the extra completion time, up to 60 s
+ *
+ * (faults: read_error, write_fault, timeout, delay, poison)
  *   matched      (read-only) commands that touched the range while armed
  *   injected     (read-only) injections since the rule was armed
  *
@@ -41,6 +43,7 @@ static const char *const fault_names[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_WRITE_FAULT] = "write_fault",
 	[VFLASH_FAULT_TIMEOUT] = "timeout",
 	[VFLASH_FAULT_DELAY] = "delay",
+	[VFLASH_FAULT_POISON] = "poison",
 };
 
 static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
@@ -48,6 +51,7 @@ static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_WRITE_FAULT] = VFLASH_STAT_FAULT_WRITE_FAULTS,
 	[VFLASH_FAULT_TIMEOUT] = VFLASH_STAT_FAULT_TIMEOUTS,
 	[VFLASH_FAULT_DELAY] = VFLASH_STAT_FAULT_DELAYS,
+	[VFLASH_FAULT_POISON] = VFLASH_STAT_FAULT_POISON_SIGNALS,
 };
 
 enum fault_file {
@@ -217,6 +221,9 @@ int vflash_fault_set(struct vflash_faults *ft, enum vflash_fault fault,
 			hold_key(&ft->key_held[fault], true);
 			/* Release: the fields and counts before the rule is seen armed. */
 			smp_store_release(&r->armed, true);
+			if (ft->armed_hook)
+				ft->armed_hook(ft->hook_priv, fault, r->first,
+					       r->last);
 		} else {
 			WRITE_ONCE(r->armed, false);
 			hold_key(&ft->key_held[fault], false);
@@ -378,6 +385,24 @@ void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent)
 					    d, id, &fault_file_fops);
 		}
 	}
+}
+
+/**
+ * vflash_faults_set_hook() - be told when a rule is armed
+ * @ft: the rules
+ * @hook: called under the rules' lock, in process context, once a rule is
+ *	armed, with its fault and range; NULL to stop
+ * @priv: its first argument
+ */
+void vflash_faults_set_hook(struct vflash_faults *ft,
+			    void (*hook)(void *priv, enum vflash_fault fault,
+					 u64 first, u64 last),
+			    void *priv)
+{
+	mutex_lock(&ft->lock);
+	ft->armed_hook = hook;
+	ft->hook_priv = priv;
+	mutex_unlock(&ft->lock);
 }
 
 /**

@@ -23,6 +23,8 @@ struct vflash_flash;
  *	not stored
  * @VFLASH_FAULT_TIMEOUT: a command is never completed
  * @VFLASH_FAULT_DELAY: a command completes delay_ns after its model time
+ * @VFLASH_FAULT_POISON: (CXL) an access to a page of the range gets
+ *	SIGBUS with BUS_MCEERR_AR, as a memory error would
  * @VFLASH_NR_FAULTS: number of faults
  */
 enum vflash_fault {
@@ -30,6 +32,7 @@ enum vflash_fault {
 	VFLASH_FAULT_WRITE_FAULT,
 	VFLASH_FAULT_TIMEOUT,
 	VFLASH_FAULT_DELAY,
+	VFLASH_FAULT_POISON,
 	VFLASH_NR_FAULTS,
 };
 
@@ -65,7 +68,8 @@ struct vflash_fault_rule {
 /**
  * struct vflash_faults - a device's fault rules
  * @lock: serialises the debugfs writers (arming, disarming, editing)
- *	and readers
+ *	and readers; held while @armed_hook runs (lock order: @lock, then
+ *	the CXL inode's i_mmap_rwsem, which unmap_mapping_range() takes)
  * @rule: one rule per fault
  * @key_held: the rule holds a reference on vflash_faults_armed (from
  *	arming until it is disarmed by hand or destroyed: a rule that
@@ -75,6 +79,10 @@ struct vflash_fault_rule {
  * @name: the device's name, for dmesg lines
  * @dir: the debugfs directory faults/
  * @ids: the debugfs files' private data
+ * @armed_hook: called, under @lock, when a rule has just been armed (the
+ *	CXL frontend unmaps a newly poisoned range, so that its next access
+ *	faults); NULL if no frontend asked
+ * @hook_priv: its argument
  */
 struct vflash_faults {
 	struct mutex lock;	/* see the kernel-doc above */
@@ -85,6 +93,9 @@ struct vflash_faults {
 	char name[16];
 	struct dentry *dir;
 	struct fault_file_id *ids;
+	void (*armed_hook)(void *priv, enum vflash_fault fault, u64 first,
+			   u64 last);
+	void *hook_priv;
 };
 
 DECLARE_STATIC_KEY_FALSE(vflash_faults_armed);
@@ -117,5 +128,9 @@ void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent);
 void vflash_faults_destroy(struct vflash_faults *ft);
 int vflash_fault_set(struct vflash_faults *ft, enum vflash_fault fault,
 		     const char *file, const char *val);
+void vflash_faults_set_hook(struct vflash_faults *ft,
+			    void (*hook)(void *priv, enum vflash_fault fault,
+					 u64 first, u64 last),
+			    void *priv);
 
 #endif /* VFLASH_FAULTS_H */

@@ -54,6 +54,7 @@ extern const struct file_operations vfc_fops;
 
 struct vfc_dev *vfc_dev_of_inode(struct inode *inode);
 void vfc_unmap(void *priv, u64 lpn);
+void vfc_faults_armed(void *priv, enum vflash_fault fault, u64 first, u64 last);
 bool vfc_test_clear_young(void *priv, u64 lpn);
 
 extern struct vflash_frontend vflash_cxl_frontend;

@@ -244,6 +244,8 @@ static int cxl_attach(struct vflash_dev *vdev)
 		goto err_priv;
 	}
 
+	/* Arming poison unmaps the range (the inode lives until detach). */
+	vflash_faults_set_hook(&vdev->faults, vfc_faults_armed, d);
 	dev_info(&vdev->dev, "/dev/%s, cache %u pages\n", dev_name(&vdev->dev),
 		 nr_slots);
 	return 0;
@@ -275,6 +277,7 @@ static void cxl_detach(struct vflash_dev *vdev)
 	 * frees itself on its last reference (cdev_alloc()): its kobject
 	 * may outlive cdev_del().
 	 */
+	vflash_faults_set_hook(&vdev->faults, NULL, NULL);
 	cdev_del(d->cdev);
 	WRITE_ONCE(*slot, NULL);
 	vflash_flash_detach_cache(vdev->flash);

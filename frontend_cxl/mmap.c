@@ -13,6 +13,7 @@
 #include <linux/pfn_t.h>
 #include <linux/pgtable.h>
 #include <linux/rbtree.h>
+#include <linux/sched/signal.h>
 
 #include "backend_flash/flash.h"
 #include "backend_flash/trace.h"
@@ -49,6 +50,22 @@ static vm_fault_t vfc_fault_killed(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
+/*
+ * An access to a poisoned page: SIGBUS with BUS_MCEERR_AR and the page's
+ * address, as the kernel sends for a memory error (queued first, so the
+ * arch fault handler's plain SIGBUS for VM_FAULT_SIGBUS, a second
+ * instance of a pending signal, is dropped; its forcing unblocks it). A
+ * kernel-mode access (copy_from_user()) just fails with -EFAULT.
+ */
+static vm_fault_t vfc_poisoned(struct vm_fault *vmf)
+{
+	if (vmf->flags & FAULT_FLAG_USER)
+		send_sig_mceerr(BUS_MCEERR_AR,
+				(void __user *)(vmf->address & PAGE_MASK),
+				PAGE_SHIFT, current);
+	return VM_FAULT_SIGBUS;
+}
+
 static vm_fault_t vfc_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -62,6 +79,8 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 
 	if (vmf->pgoff >= d->nr_pages)
 		return VM_FAULT_SIGBUS;
+	if (vflash_fault(&d->vdev->faults, VFLASH_FAULT_POISON, vmf->pgoff, 1))
+		return vfc_poisoned(vmf);
 	if (vflash_cache_get(d->cache, vmf->pgoff, write, vfc_stream(vma),
 			     &pin))
 		return vfc_fault_killed(vmf);
@@ -199,6 +218,27 @@ void vfc_unmap(void *priv, u64 lpn)
 
 	unmap_mapping_range(d->inode->i_mapping, (loff_t)lpn << PAGE_SHIFT,
 			    PAGE_SIZE, 1);
+}
+
+/**
+ * vfc_faults_armed() - a fault rule was armed: unmap a poisoned range
+ * @priv: the device (struct vfc_dev)
+ * @fault: the rule's fault
+ * @first: its first page
+ * @last: its last page
+ *
+ * Its resident pages lose their PTEs, so that their next access faults
+ * and meets the poison.
+ */
+void vfc_faults_armed(void *priv, enum vflash_fault fault, u64 first, u64 last)
+{
+	struct vfc_dev *d = priv;
+
+	if (fault != VFLASH_FAULT_POISON || first >= d->nr_pages)
+		return;
+	last = min(last, d->nr_pages - 1);
+	unmap_mapping_range(d->inode->i_mapping, (loff_t)first << PAGE_SHIFT,
+			    (loff_t)(last - first + 1) << PAGE_SHIFT, 1);
 }
 
 #ifdef CONFIG_X86

@@ -40,6 +40,13 @@
  *   forkdirty DEV BYTES      read every page (read-only PTEs), a fork()ed
  *                            child writes a stamp in each, the parent
  *                            checks the stamps after the child exits
+ *   poison DEV BYTES PAGE ARMED
+ *                            read every page (mapped), write 1 to the
+ *                            file ARMED (the poison rule's armed file),
+ *                            then: a load from PAGE gets SIGBUS with
+ *                            si_code BUS_MCEERR_AR and si_addr the page,
+ *                            twice; a store there too; the next page
+ *                            reads
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -743,6 +750,75 @@ static int forkdirty(size_t bytes)
 	return 0;
 }
 
+static siginfo_t bus_info;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc __attribute__((unused)))
+{
+	bus_info = *si;
+	got_sig = sig;
+	siglongjmp(jump, 1);
+}
+
+/* One access to @p (a store if @store): the signal's si_code, or 0. */
+static int access_code(volatile uint64_t *p, int store)
+{
+	got_sig = 0;
+	memset(&bus_info, 0, sizeof(bus_info));
+	if (!sigsetjmp(jump, 1)) {
+		if (store)
+			*p = 1;
+		else
+			(void)*p;
+	}
+	return got_sig == SIGBUS ? bus_info.si_code : 0;
+}
+
+static int poison(size_t bytes, size_t page, const char *armed)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	volatile uint64_t *q = p + page * (PAGE / 8);
+	struct sigaction sa = { .sa_sigaction = on_sigbus,
+				.sa_flags = SA_SIGINFO };
+	uint64_t sum = 0;
+	size_t i;
+	int fd, ret = 0, code;
+
+	if ((page + 2) * PAGE > bytes) {
+		fprintf(stderr, "cxl_check: poison: PAGE + 1 beyond BYTES\n");
+		return 2;
+	}
+	for (i = 0; i < bytes / 8; i += PAGE / 8)
+		sum += p[i];
+	fd = open(armed, O_WRONLY);
+	if (fd < 0 || write(fd, "1\n", 2) != 2)
+		die(armed);
+	close(fd);
+	sigaction(SIGBUS, &sa, NULL);
+	for (i = 0; i < 3; i++) {
+		code = access_code(q, i == 2);
+		if (code != BUS_MCEERR_AR ||
+		    bus_info.si_addr != (void *)q ||
+		    bus_info.si_addr_lsb != 12) {
+			fprintf(stderr,
+				"cxl_check: poison: %s %zu: si_code %d (want %d), si_addr %p (want %p), lsb %d\n",
+				i == 2 ? "store" : "load", i, code,
+				BUS_MCEERR_AR, bus_info.si_addr, (void *)q,
+				(int)bus_info.si_addr_lsb);
+			ret = 1;
+		}
+	}
+	code = access_code(q + PAGE / 8, 0);
+	if (code) {
+		fprintf(stderr, "cxl_check: poison: the next page: si_code %d\n",
+			code);
+		ret = 1;
+	}
+	printf("poison: 3 SIGBUS BUS_MCEERR_AR at page %zu (sum %llx)\n", page,
+	       (unsigned long long)sum);
+	munmap((void *)p, bytes);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	size_t bytes;
@@ -782,6 +858,8 @@ int main(int argc, char **argv)
 		return fault(bytes, atoi(argv[4]));
 	if (!strcmp(argv[1], "forkdirty") && argc == 4)
 		return forkdirty(bytes);
+	if (!strcmp(argv[1], "poison") && argc == 6)
+		return poison(bytes, strtoull(argv[4], NULL, 0), argv[5]);
 	fprintf(stderr, "cxl_check: bad arguments\n");
 	return 2;
 }

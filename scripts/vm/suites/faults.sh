@@ -5,7 +5,8 @@
 # was, the stats/ counter), only on its range, after N commands, N times,
 # at a probability; a timeout is recovered by the driver (abort, reset)
 # and the command retried; a delay delays; the device keeps serving
-# other I/O; bad values are refused with one dmesg line naming the file.
+# other I/O; a poisoned CXL page gets SIGBUS with BUS_MCEERR_AR; bad
+# values are refused with one dmesg line naming the file.
 # vmtest-mem: 2G
 # vmtest-timeout: 300
 
@@ -157,6 +158,24 @@ test_delay() {
 	unload
 }
 
+# CXL: a poisoned page, mapped when the rule is armed, gets SIGBUS with
+# BUS_MCEERR_AR at its address on every access (cxl_check poison); its
+# neighbour reads; disarmed, the device's data are all there.
+test_cxl_poison() {
+	load frontend=cxl size=16M cache_size=1M profile=znand
+	wait_for /dev/vflash0
+	cxl_check fill /dev/vflash0 $((2 << 20)) 7 || fail "fill"
+	rule poison range 5-5
+	rule poison times 0
+	cxl_check poison /dev/vflash0 $((2 << 20)) 5 $F/poison/armed ||
+		fail "cxl_check poison"
+	expect_eq "$(stat fault_poison_signals)" 3 "fault_poison_signals"
+	expect_eq "$(cat $F/poison/injected)" 3 "injected"
+	rule poison armed 0
+	cxl_check verify /dev/vflash0 $((2 << 20)) 7 || fail "verify after poison"
+	unload
+}
+
 # bad VALUE FAULT FILE WHY: refused, one dmesg line naming the file
 bad() {
 	dmesg -c >/dev/null
@@ -208,4 +227,5 @@ else
 fi
 run_test delay test_delay
 run_test after_and_probability test_after_and_probability
+run_test cxl_poison test_cxl_poison
 run_test bad_input test_bad_input
