@@ -135,6 +135,7 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_FAULT_TIMEOUTS: commands never completed, by injection
  * @VFLASH_STAT_FAULT_DELAYS: completions delayed by injection
  * @VFLASH_STAT_FAULT_POISON_SIGNALS: accesses to poisoned pages (SIGBUS)
+ * @VFLASH_STAT_FAULT_READ_ONLY_WRITES: writes refused by a read-only rule
  * @VFLASH_STAT_NR: number of counters
  */
 enum vflash_stat {
@@ -156,6 +157,7 @@ enum vflash_stat {
 	VFLASH_STAT_FAULT_TIMEOUTS,
 	VFLASH_STAT_FAULT_DELAYS,
 	VFLASH_STAT_FAULT_POISON_SIGNALS,
+	VFLASH_STAT_FAULT_READ_ONLY_WRITES,
 	VFLASH_STAT_NR,
 };
 

@@ -31,6 +31,7 @@ static const char * const stat_names[VFLASH_STAT_NR] = {
 	[VFLASH_STAT_FAULT_TIMEOUTS] = "fault_timeouts",
 	[VFLASH_STAT_FAULT_DELAYS] = "fault_delays",
 	[VFLASH_STAT_FAULT_POISON_SIGNALS] = "fault_poison_signals",
+	[VFLASH_STAT_FAULT_READ_ONLY_WRITES] = "fault_read_only_writes",
 };
 
 /**

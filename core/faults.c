@@ -10,7 +10,7 @@
  *   times        injections before the rule disarms itself, 0: no limit
  *   delay_ns     (delay only) the extra completion time, up to 60 s
  *
- * (faults: read_error, write_fault, timeout, delay, poison)
+ * (faults: read_error, write_fault, timeout, delay, poison, read_only)
  *   matched      (read-only) commands that touched the range while armed
  *   injected     (read-only) injections since the rule was armed
  *
@@ -44,6 +44,7 @@ static const char *const fault_names[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_TIMEOUT] = "timeout",
 	[VFLASH_FAULT_DELAY] = "delay",
 	[VFLASH_FAULT_POISON] = "poison",
+	[VFLASH_FAULT_READ_ONLY] = "read_only",
 };
 
 static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
@@ -52,6 +53,7 @@ static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_TIMEOUT] = VFLASH_STAT_FAULT_TIMEOUTS,
 	[VFLASH_FAULT_DELAY] = VFLASH_STAT_FAULT_DELAYS,
 	[VFLASH_FAULT_POISON] = VFLASH_STAT_FAULT_POISON_SIGNALS,
+	[VFLASH_FAULT_READ_ONLY] = VFLASH_STAT_FAULT_READ_ONLY_WRITES,
 };
 
 enum fault_file {

@@ -25,6 +25,8 @@ struct vflash_flash;
  * @VFLASH_FAULT_DELAY: a command completes delay_ns after its model time
  * @VFLASH_FAULT_POISON: (CXL) an access to a page of the range gets
  *	SIGBUS with BUS_MCEERR_AR, as a memory error would
+ * @VFLASH_FAULT_READ_ONLY: (NVMe) a write to the range fails with
+ *	Namespace Is Write Protected; SMART reports read-only media
  * @VFLASH_NR_FAULTS: number of faults
  */
 enum vflash_fault {
@@ -33,6 +35,7 @@ enum vflash_fault {
 	VFLASH_FAULT_TIMEOUT,
 	VFLASH_FAULT_DELAY,
 	VFLASH_FAULT_POISON,
+	VFLASH_FAULT_READ_ONLY,
 	VFLASH_NR_FAULTS,
 };
 
@@ -120,6 +123,13 @@ static inline bool vflash_fault(struct vflash_faults *ft,
 	if (!static_branch_unlikely(&vflash_faults_armed))
 		return false;
 	return __vflash_fault(ft, fault, lpn, count);
+}
+
+/* Whether the rule of @fault is armed (a state, for SMART). */
+static inline bool vflash_fault_armed(struct vflash_faults *ft,
+				      enum vflash_fault fault)
+{
+	return READ_ONCE(ft->rule[fault].armed);
 }
 
 int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,

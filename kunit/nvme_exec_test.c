@@ -513,6 +513,18 @@ static void injected_faults(struct kunit *test)
 	KUNIT_EXPECT_GE(test, e->last.due_ns, due + 5000000);
 	KUNIT_EXPECT_EQ(test, e->last.model_due_ns, e->last.due_ns);
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_FAULT_DELAYS), 1ULL);
+
+	/* Read-only: writes refused (generic 20h), nothing stored; reads go on. */
+	arm(test, VFLASH_FAULT_READ_ONLY, "all", "0");
+	memset(e->mem + 3 * PG, 0x77, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 5, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_NS_WRITE_PROTECTED));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 5 * PG, 0x5a, PG));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_zeroes, 5, 1, 0, 0, 0),
+			DNR(NVME_SC_NS_WRITE_PROTECTED));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 5, 1, 0, 3 * PG, 0), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0x5a, PG));
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_FAULT_READ_ONLY_WRITES), 2ULL);
 }
 
 /* The flash backend takes its default policies from the registry. */

@@ -3,7 +3,8 @@
 # rule of /sys/kernel/debug/vflash/vflash0/faults/ injects what the host
 # then sees (the I/O error and the kernel's message, the data left as it
 # was, the stats/ counter), only on its range, after N commands, N times,
-# at a probability; a timeout is recovered by the driver (abort, reset)
+# at a probability; a read-only namespace refuses writes and says so in
+# SMART; a timeout is recovered by the driver (abort, reset)
 # and the command retried; a delay delays; the device keeps serving
 # other I/O; a poisoned CXL page gets SIGBUS with BUS_MCEERR_AR; bad
 # values are refused with one dmesg line naming the file.
@@ -136,6 +137,34 @@ test_timeout() {
 	unload
 }
 
+# critical_warning: SMART's critical warning byte, as a number
+critical_warning() {
+	nvme smart-log /dev/nvme0 -o json >/tmp/smart.json || fail "nvme smart-log"
+	sed -n 's/.*"critical_warning" *: *\([0-9]*\).*/\1/p' /tmp/smart.json
+}
+
+# Read-only: every write fails (the kernel logs the error), nothing is
+# stored, reads go on, SMART says the media is read-only (bit 3); once
+# disarmed, writes work and the warning is gone.
+test_read_only() {
+	load_nvme
+	expect_eq "$(critical_warning)" 0 "critical warning before"
+	arm read_only all 0
+	dd if=/dev/urandom of=/tmp/new bs=4096 count=1 2>/dev/null
+	! dd if=/tmp/new of=$DEV bs=4096 seek=50 count=1 oflag=direct 2>/dev/null ||
+		fail "a write succeeded"
+	expect_block 50
+	expect_block 51
+	expect_eq "$(critical_warning)" 8 "critical warning when read-only"
+	[ "$(stat fault_read_only_writes)" -ge 1 ] || fail "fault_read_only_writes 0"
+	rule read_only armed 0
+	expect_eq "$(critical_warning)" 0 "critical warning after"
+	dd if=/tmp/new of=$DEV bs=4096 seek=50 count=1 oflag=direct 2>/dev/null ||
+		fail "a write after disarming failed"
+	read_lba 50 && cmp -s /tmp/got /tmp/new || fail "block 50 was not written"
+	unload
+}
+
 # uptime_cs: /proc/uptime in hundredths of a second
 uptime_cs() {
 	tr -d . </proc/uptime | cut -d' ' -f1
@@ -226,6 +255,7 @@ else
 	run_test timeout test_timeout
 fi
 run_test delay test_delay
+run_test read_only test_read_only
 run_test after_and_probability test_after_and_probability
 run_test cxl_poison test_cxl_poison
 run_test bad_input test_bad_input
