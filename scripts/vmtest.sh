@@ -16,7 +16,9 @@
 # build/vmtest/<suite>/ (build/vmtest-debug/ for the debug kernel), files
 # a suite sent ("FILE NAME ..." lines) in its files/. A suite's
 # "# vmtest-host: COMMAND" line runs COMMAND DIR on the host afterwards;
-# its PASS/FAIL/SKIP lines count with the suite's. Writes
+# its PASS/FAIL/SKIP lines count with the suite's. A suite still running
+# 30 s before its timeout gets every task's stack dumped to the console
+# (sysrq w and t), so that a hang can be diagnosed from console.log. Writes
 # build/vmtest.counts (or vmtest-debug.counts): "PASSED FAILED SKIPPED".
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -174,7 +176,7 @@ run_suite() {
 		-M pc -accel tcg,thread=multi -cpu max,la57=off -smp "${smp:-2}" -m "${mem:-4G}" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$VMDIR/initramfs.cpio" \
-		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} $append" \
+		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmtimeout=$tmo $append" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \
 		</dev/null >"$dir/qemu.log" 2>&1
 	rc=$?
