@@ -72,6 +72,17 @@ expect_match() {
 	echo "$1" | grep -Eq -- "$2" || fail "$3: '$1' does not match /$2/"
 }
 
+# expect_usage_error WHO CMD ARGS...: CMD ARGS is refused with exit
+# status 2 and a message naming WHO (a script given a bad option)
+expect_usage_error() {
+	local who=$1 rc=0 out
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	echo "$out" | head -n 3
+	expect_eq "$rc" 2 "exit status of $*"
+	expect_match "$out" "$who: " "the message"
+}
+
 # wait_for PATH: PATH appears within 10 s (a device node, a sysfs file)
 wait_for() {
 	local n=0

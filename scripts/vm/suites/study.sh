@@ -59,14 +59,9 @@ study_catches() {
 	[ ! -d /sys/module/vflash ] || fail "vflash left loaded"
 }
 
-# bad_usage ARGS...: refused with exit status 2 and a message
+# bad_usage ARGS...: the study refuses them (exit 2, a message)
 bad_usage() {
-	local rc=0 out
-
-	out=$($STUDY "$@" 2>&1) || rc=$?
-	echo "$out" | head -n 3
-	expect_eq "$rc" 2 "exit status of maintenance.sh $*"
-	expect_match "$out" 'maintenance.sh: ' "the message"
+	expect_usage_error maintenance.sh $STUDY "$@"
 }
 
 study_usage() {
