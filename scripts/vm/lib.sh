@@ -72,6 +72,29 @@ expect_match() {
 	echo "$1" | grep -Eq -- "$2" || fail "$3: '$1' does not match /$2/"
 }
 
+# switch_policies_while PID EVICTIONS PREFETCHES: while PID runs, switch
+# vflash0's eviction policy through EVICTIONS and then its prefetch
+# policy through PREFETCHES, round after round; the rounds in ROUNDS. A
+# refused switch fails it (non-zero status). It runs in the caller's
+# shell, which reaps PID: in a $(...) subshell a finished PID would stay
+# a zombie, alive to kill -0, until the caller waited.
+switch_policies_while() {
+	local pid=$1 p
+	ROUNDS=0
+
+	while kill -0 "$pid" 2>/dev/null; do
+		for p in $2; do
+			echo "$p" >/sys/class/vflash/vflash0/policy/eviction ||
+				return 1
+		done
+		for p in $3; do
+			echo "$p" >/sys/class/vflash/vflash0/policy/prefetch ||
+				return 1
+		done
+		ROUNDS=$((ROUNDS + 1))
+	done
+}
+
 # expect_usage_error WHO CMD ARGS...: CMD ARGS is refused with exit
 # status 2 and a message naming WHO (a script given a bad option)
 expect_usage_error() {

@@ -179,19 +179,13 @@ test_mkwrite_writeback() {
 }
 
 test_switch_under_load() {
-	local pid n=0 p
+	local pid n
 	load_cxl
 	cxl_check stress $DEV $SIZE 4 20000 &
 	pid=$!
-	while kill -0 $pid 2>/dev/null; do
-		for p in fifo clock lru s3fifo random lifo; do
-			echo $p >$SYS/policy/eviction
-		done
-		for p in next-n stride none; do
-			echo $p >$SYS/policy/prefetch
-		done
-		n=$((n + 1))
-	done
+	switch_policies_while $pid "fifo clock lru s3fifo random lifo" \
+		"next-n stride none"
+	n=$ROUNDS
 	wait $pid || fail "data changed under policy switches"
 	echo "$n switch rounds"
 	[ $n -gt 0 ] || fail "no switch happened during the load"

@@ -88,19 +88,13 @@ mix() {
 
 # Two threads, while the eviction and prefetch policies switch under them.
 test_threads() {
-	local out pid p n=0
+	local out pid n
 	load_cxl
 	kv --ops $OPS --mix a --seed 2 --threads 2 --verify >/tmp/kv.out &
 	pid=$!
-	while kill -0 $pid 2>/dev/null; do
-		for p in clock lru s3fifo random fifo; do
-			echo $p >$SYS/policy/eviction
-		done
-		for p in next-n stride none; do
-			echo $p >$SYS/policy/prefetch
-		done
-		n=$((n + 1))
-	done
+	switch_policies_while $pid "clock lru s3fifo random fifo" \
+		"next-n stride none"
+	n=$ROUNDS
 	wait $pid || fail "kvstore --threads 2 exited $?"
 	out=$(cat /tmp/kv.out)
 	echo "$out"
