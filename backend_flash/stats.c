@@ -32,6 +32,9 @@ static const char * const stat_names[VFLASH_STAT_NR] = {
 	[VFLASH_STAT_FAULT_DELAYS] = "fault_delays",
 	[VFLASH_STAT_FAULT_POISON_SIGNALS] = "fault_poison_signals",
 	[VFLASH_STAT_FAULT_READ_ONLY_WRITES] = "fault_read_only_writes",
+	[VFLASH_STAT_FAULT_FATAL] = "fault_fatal",
+	[VFLASH_STAT_FAULT_POWER_CUTS] = "fault_power_cuts",
+	[VFLASH_STAT_POWER_CUT_LOST_WRITES] = "power_cut_lost_writes",
 };
 
 /**

@@ -125,7 +125,8 @@ build_initramfs() {
 	cp "$REPO/scripts/vm/init" "$root/init"
 	# The static test tools (make tools), if built.
 	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
-		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/study/kvstore"; do
+		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/study/kvstore" \
+		"$REPO/scripts/vm/plcheck"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
 	chmod +x "$root/init"
