@@ -20,11 +20,14 @@ rule() {
 	echo "$3" >"$F/$1/$2" || fail "$F/$1/$2 refused $3"
 }
 
-# ns: the block device of vflash's live namespace (its name may change
-# across a power cycle while the old disk is still held)
+# ns: the block device of vflash's live namespace. Its name may change
+# across a power cycle: while the old disk is held (a mounted file system)
+# the new one gets the next name (nvme0n2: the kernel's native multipath
+# names disks by subsystem, and the powered-up controller joins the same
+# subsystem, as a drive with the same serial does).
 ns() {
 	local d
-	for d in /sys/block/nvme*n1; do
+	for d in /sys/block/nvme*n*; do
 		[ -e "$d" ] || continue
 		[ "$(cat "$d/size")" != 0 ] || continue
 		grep -q vflash "$d/device/model" 2>/dev/null || continue
@@ -75,9 +78,7 @@ expect_block() {
 
 # smart FIELD: a number from nvme smart-log's JSON
 smart() {
-	nvme smart-log "/dev/${DEV#/dev/}" -o json >/tmp/smart.json 2>/dev/null ||
-		nvme smart-log "$(echo "$DEV" | sed 's/n1$//')" -o json >/tmp/smart.json ||
-		fail "nvme smart-log"
+	nvme smart-log "$DEV" -o json >/tmp/smart.json || fail "nvme smart-log"
 	sed -n "s/.*\"$1\" *: *\"\{0,1\}\([0-9]*\).*/\1/p" /tmp/smart.json
 }
 
@@ -137,6 +138,100 @@ test_cut() {
 
 test_cut_plp() {
 	cut_once 1
+}
+
+# plcheck under load: 4 writers (10 % O_DSYNC) and a flusher every 20 ms,
+# the power cut after 2 s (by hand) or at the rule's 3000th write; then
+# every block holds a well-formed record no older than its last flushed
+# write (with plp: its last acknowledged one).
+cut_under_load() {
+	local plp=$1 how=$2 pid
+	load_nvme
+	echo "$plp" >$F/plp || fail "plp=$plp refused"
+	if [ "$how" = rule ]; then
+		rule power_cut after 3000
+	else
+		rule power_cut probability 0
+	fi
+	rule power_cut armed 1
+	plcheck load "$DEV" /tmp/state -p 4096 -t 4 -f 10 -F 20 -s 120 &
+	pid=$!
+	if [ "$how" = file ]; then
+		sleep 2
+		cut_power
+	fi
+	wait $pid || fail "plcheck load"
+	expect_eq "$(stat fault_power_cuts)" 1 "fault_power_cuts"
+	DEV=$(wait_ns)
+	dmesg | grep 'power cut' | tail -n 1
+	if [ "$plp" = 1 ]; then
+		plcheck verify "$DEV" /tmp/state plp || fail "plcheck verify plp"
+		expect_eq "$(stat power_cut_lost_writes)" 0 "power_cut_lost_writes"
+	else
+		plcheck verify "$DEV" /tmp/state || fail "plcheck verify"
+	fi
+	unload
+}
+
+test_load_cut() {
+	cut_under_load 0 file
+}
+
+test_load_cut_rule() {
+	cut_under_load 0 rule
+}
+
+test_load_cut_plp() {
+	cut_under_load 1 rule
+}
+
+# ext4 with its journal, under a metadata-heavy load (files created,
+# appended, renamed, removed; an fsync now and then) and direct writes
+# into a file (never flushed by themselves, so the cut takes some back),
+# loses power; the old file system goes away with the function; on the
+# device that comes back, mounting replays the journal and e2fsck -fn
+# then finds nothing.
+test_ext4() {
+	local pid pid2
+	load_nvme
+	mkfs.ext4 -q "$DEV" || fail "mkfs.ext4"
+	mkdir -p /mnt/pc
+	mount -t ext4 "$DEV" /mnt/pc || fail "mount"
+	rule power_cut probability 0
+	rule power_cut armed 1
+	(
+		i=0
+		while [ $i -lt 100000 ]; do
+			d=/mnt/pc/d$((i % 16))
+			mkdir -p $d 2>/dev/null || exit 0
+			echo "$i $i $i" >>$d/f$((i % 97)) 2>/dev/null || exit 0
+			mv $d/f$((i % 97)) $d/g$i 2>/dev/null || exit 0
+			rm -f $d/g$((i - 40)) 2>/dev/null
+			[ $((i % 50)) = 0 ] && sync $d/g$i 2>/dev/null
+			i=$((i + 1))
+		done
+	) &
+	pid=$!
+	(
+		while dd if=/dev/urandom of=/mnt/pc/direct bs=64k count=16 \
+			oflag=direct conv=notrunc 2>/dev/null; do :; done
+	) &
+	pid2=$!
+	sleep 3
+	cut_power
+	wait $pid || true
+	wait $pid2 || true
+	dmesg | grep -E 'power cut|EXT4-fs' | tail -n 4
+	umount /mnt/pc || umount -l /mnt/pc || fail "umount after the cut"
+	DEV=$(wait_ns)
+	mount -t ext4 "$DEV" /mnt/pc || fail "mount after the cut"
+	ls /mnt/pc | head -n 3
+	umount /mnt/pc || fail "umount"
+	e2fsck -fn "$DEV" || fail "e2fsck found errors after the journal's replay"
+	# The journal had something to cope with.
+	[ "$(stat power_cut_lost_writes)" -ge 1 ] ||
+		fail "the cut took back no write"
+	unload
 }
 
 # A command of the fatal rule's range: the controller reports CSTS.CFS and
@@ -211,6 +306,10 @@ test_bad_input() {
 
 run_test cut test_cut
 run_test cut_plp test_cut_plp
+run_test load_cut test_load_cut
+run_test load_cut_rule test_load_cut_rule
+run_test load_cut_plp test_load_cut_plp
+run_test ext4 test_ext4
 if debug_kernel; then
 	report "SKIP fatal (debug kernel: lockdep in the nvme driver's timeout and reset path)"
 else
