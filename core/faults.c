@@ -145,8 +145,13 @@ bool vflash_fault_rule_fires(struct vflash_fault_rule *r, u64 lpn, u64 count,
 bool __vflash_fault(struct vflash_faults *ft, enum vflash_fault fault,
 		    u64 lpn, u64 count)
 {
-	if (!vflash_fault_rule_fires(&ft->rule[fault], lpn, count,
-				     get_random_u32()))
+	struct vflash_fault_rule *r = &ft->rule[fault];
+
+	/* A disarmed rule, or one without a probability, draws nothing. */
+	if (!READ_ONCE(r->armed))
+		return false;
+	if (!vflash_fault_rule_fires(r, lpn, count,
+				     r->ppm < PPM ? get_random_u32() : 0))
 		return false;
 	vflash_flash_count(ft->flash, fault_stats[fault], 1);
 	return true;
