@@ -25,7 +25,8 @@
 #   cache right after the load (every access a miss through vfc_fault(),
 #   where the poison check is: p50, p99, and vflash's own miss p50), then
 #   random loads over half the cache, warmed, --untimed (hits: native
-#   loads that never enter vflash; Mops, the median of 3 runs).
+#   loads that never enter vflash; Mops, the median of 3 runs). Latencies
+#   in us.
 # Only parameters both modules accept (BASE's core/params.c has the same
 # module parameters as today's).
 # Not a test: it lives outside scripts/vm/suites/, so `make check` skips
@@ -39,8 +40,8 @@
 # (busybox sh; no "local": the functions share these globals: arm, round,
 # r, line, k, i, hits)
 
-FC_ROUNDS=5
-FC_RUNTIME=4		# seconds per fio job, after a 1 s ramp
+FC_ROUNDS=6
+FC_RUNTIME=3		# seconds per fio job, after a 1 s ramp
 FC_NV_SIZE=256M
 FC_CX_SIZE=256M
 FC_CX_CACHE=16M
@@ -136,6 +137,12 @@ fc_nvme_one() {
 	rmmod vflash || fail "rmmod vflash ($arm nvme)"
 }
 
+# fc_us LINE KEY: the value of KEY= (ns) in mmap_lat's LINE, in us
+fc_us() {
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" |
+		awk '{ printf "%.2f\n", $1 / 1000 }'
+}
+
 fc_cxl_one() {
 	arm=$1
 	round=$2
@@ -156,9 +163,10 @@ fc_cxl_one() {
 	line=$(mmap_lat --target /dev/vflash0 --ws $FC_CX_MISS_WS --first-touch \
 		--seed "$round") || fail "mmap_lat miss $arm"
 	echo "faultcost: miss $arm: $line"
-	fc_record cxl miss_p50_ns "$arm" "$round" "$(echo "$line" | tr ' ' '\n' | sed -n 's/^p50_ns=//p')"
-	fc_record cxl miss_p99_ns "$arm" "$round" "$(echo "$line" | tr ' ' '\n' | sed -n 's/^p99_ns=//p')"
-	fc_record cxl kmiss_p50_ns "$arm" "$round" "$(cat $FC_SYS/stats/miss_latency_p50_ns)"
+	fc_record cxl miss_p50_us "$arm" "$round" "$(fc_us "$line" p50_ns)"
+	fc_record cxl miss_p99_us "$arm" "$round" "$(fc_us "$line" p99_ns)"
+	fc_record cxl kmiss_p50_us "$arm" "$round" \
+		"$(fc_us "x=$(cat $FC_SYS/stats/miss_latency_p50_ns)" x)"
 	for i in 1 2 3; do
 		line=$(mmap_lat --target /dev/vflash0 --ws 50% --cache $FC_CX_CACHE \
 			--untimed --accesses 2000000 --seed "$i") ||
@@ -177,23 +185,43 @@ fc_cxl_one() {
 
 # The table: per metric and arm, the median and min-max of the rounds;
 # head/base and armed/base of the medians; the base rounds' spread
-# around their median.
+# around their median; and the ratios to base within each round (the arms
+# of a round ran minutes apart at most): their median and min-max.
 fc_report() {
 	sort -k1,1 -k2,2 -k3,3 -k5,5n $FC_RAW | awk -v rounds=$FC_ROUNDS '
+	function f(x) {
+		return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : sprintf("%.2f", x)
+	}
+	# the ratio ARM/base within each round: median [min-max]
+	function perround(m, arm, r, n, x, i, j, t) {
+		n = 0
+		for (r = 1; r <= rounds; r++)
+			if (byr[m " base", r] > 0 && (m " " arm, r) in byr)
+				x[++n] = byr[m " " arm, r] / byr[m " base", r]
+		if (!n)
+			return "-"
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
+				t = x[j]; x[j] = x[j - 1]; x[j - 1] = t
+			}
+		return sprintf("%.3f [%.2f-%.2f]",
+			n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2, x[1], x[n])
+	}
 	function med(key, n) {
 		n = cnt[key]
 		return n % 2 ? v[key, (n + 1) / 2] : (v[key, n / 2] + v[key, n / 2 + 1]) / 2
 	}
 	{
 		key = $1 " " $2 " " $3
-		v[key, ++cnt[key]] = $5
+		v[key, ++cnt[key]] = $5 + 0
+		byr[key, $4] = $5 + 0
 		if (!($1 " " $2 in seen)) { seen[$1 " " $2] = 1; order[++nm] = $1 " " $2 }
 	}
 	END {
-		printf "%-18s %-28s %-28s %-28s %-10s %-10s %s\n", "metric",
+		printf "%-17s %-22s %-22s %-22s %-9s %-10s %-23s %s\n", "metric",
 			"base median [min-max]", "head median [min-max]",
 			"armed median [min-max]", "head/base", "armed/base",
-			"base rounds/base median"
+			"base rounds/base median", "per round: head/base armed/base [min-max]"
 		for (i = 1; i <= nm; i++) {
 			m = order[i]
 			line = ""
@@ -201,16 +229,17 @@ fc_report() {
 				arm = a == 1 ? "base" : a == 2 ? "head" : "armed"
 				k = m " " arm
 				md[arm] = med(k)
-				line = line sprintf("%-28s ", sprintf("%.4g [%.4g-%.4g]",
-					md[arm], v[k, 1], v[k, cnt[k]]))
+				line = line sprintf("%-22s ", sprintf("%s [%s-%s]",
+					f(md[arm]), f(v[k, 1]), f(v[k, cnt[k]])))
 			}
 			k = m " base"
 			split(m, mm, " ")
-			printf "%-18s %s%-10s %-10s %.2f-%.2f\n", mm[1] "_" mm[2], line,
+			printf "%-17s %s%-9s %-10s %-23s %s %s\n", mm[1] "_" mm[2], line,
 				md["base"] ? sprintf("%.3f", md["head"] / md["base"]) : "-",
 				md["base"] ? sprintf("%.3f", md["armed"] / md["base"]) : "-",
-				md["base"] ? v[k, 1] / md["base"] : 0,
-				md["base"] ? v[k, cnt[k]] / md["base"] : 0
+				md["base"] ? sprintf("%.2f-%.2f", v[k, 1] / md["base"],
+					v[k, cnt[k]] / md["base"]) : "-",
+				perround(m, "head"), perround(m, "armed")
 		}
 	}'
 }
@@ -218,7 +247,7 @@ fc_report() {
 bench_faultcost() {
 	[ -f /vflash/base.ko ] || fail "no /vflash/base.ko (VMTEST_BASE_KO)"
 	rm -f $FC_RAW
-	report "BENCH faultcost: base.ko srcversion $(modinfo -F srcversion /vflash/base.ko), head $(modinfo -F srcversion "$KO"); $FC_ROUNDS rounds per arm, order alternated; $(nproc) vCPUs"
+	report "BENCH faultcost: base.ko md5 $(md5sum </vflash/base.ko | cut -c1-12), head $(md5sum <"$KO" | cut -c1-12); $FC_ROUNDS rounds per arm, order alternated; $(nproc) vCPUs"
 	for round in $(seq "$FC_ROUNDS"); do
 		for arm in $(fc_order "$round"); do
 			fc_nvme_one "$arm" "$round"
