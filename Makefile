@@ -11,6 +11,7 @@
 # make bench-nvme fio on vflash (nvme, tlc) and null_blk in the VM (4 vCPUs)
 # make bench-cxl  mmap_lat on vflash (cxl) and devdax in the VM, CDF plot
 # make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
+# make bench-faultcost [BASE=rev] fast paths of BASE's vflash.ko vs this one, faults unarmed/armed
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
 # make clean
@@ -19,7 +20,8 @@ KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
-	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl
+	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl \
+	bench-faultcost
 
 all: modules tools
 
@@ -83,6 +85,19 @@ bench-fidelity: modules tools
 	@l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
 	scripts/vmtest.sh bench-fidelity; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-fidelity/results.txt; \
+	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	exit $$rc
+
+# BASE's vflash.ko (default: the commit before fault injection) is built
+# under build/baseline-ko/ and carried into the VM beside this one; the
+# host's load average before and after, as for bench-fidelity.
+BASE ?= 73267b7^
+bench-faultcost: modules tools
+	@ko=$$(scripts/bench/baseline-ko.sh '$(BASE)') || exit 1; \
+	l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
+	echo "bench-faultcost: base $(BASE) = $$(git rev-parse --short '$(BASE)'), head $$(git describe --always --dirty)"; \
+	VMTEST_BASE_KO=$$ko scripts/vmtest.sh bench-faultcost; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-faultcost/results.txt | grep -v '^raw '; \
 	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	exit $$rc
 

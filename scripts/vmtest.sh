@@ -20,6 +20,8 @@
 # 30 s before its timeout gets every task's stack dumped to the console
 # (sysrq w and t), so that a hang can be diagnosed from console.log. Writes
 # build/vmtest.counts (or vmtest-debug.counts): "PASSED FAILED SKIPPED".
+# With VMTEST_BASE_KO=PATH the initramfs also carries that module as
+# /vflash/base.ko (a baseline for make bench-faultcost).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -115,6 +117,10 @@ build_initramfs() {
 	depmod -b "$root" "$KVER"
 
 	cp "$KO" "$root/vflash/"
+	# Another module to compare with (make bench-faultcost), if given.
+	if [ -n "${VMTEST_BASE_KO:-}" ]; then
+		cp "$VMTEST_BASE_KO" "$root/vflash/base.ko" || return 1
+	fi
 	cp "$REPO/scripts/vm/lib.sh" "$root/vflash/"
 	cp "$REPO"/scripts/vm/suites/*.sh "$REPO"/scripts/vm/bench/*.sh \
 		"$root/vflash/suites/"
