@@ -13,8 +13,17 @@
 # make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
+# make install    vflash.ko into /lib/modules/<release>/extra (depmod), vflashctl
+#                 and its helpers under PREFIX (/usr/local), the udev rule and
+#                 a modprobe.d example; DESTDIR=, INSTALL_MOD_PATH=, PREFIX=,
+#                 KDIR= or KERNELRELEASE= (docs/install.md)
+# make uninstall  removes what make install put there (same variables)
 # make clean
 
+# make install KERNELRELEASE=<release>: that kernel's headers
+ifneq ($(KERNELRELEASE),)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+endif
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
@@ -95,3 +104,15 @@ bench-cxl: modules tools
 # the plots under build/vmtest/study-*/report/ (docs/studies.md).
 study-maintenance study-cxl: modules tools
 	scripts/vmtest.sh $@
+
+# scripts/install/install.sh does the work; the kernel release comes from KDIR.
+.PHONY: install uninstall
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+INSTALL_MOD_PATH ?= $(DESTDIR)
+install: modules scripts/bench/mmap_lat
+	DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" PREFIX="$(PREFIX)" \
+		SYSCONFDIR="$(SYSCONFDIR)" scripts/install/install.sh install
+uninstall:
+	DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" PREFIX="$(PREFIX)" \
+		SYSCONFDIR="$(SYSCONFDIR)" scripts/install/install.sh uninstall
