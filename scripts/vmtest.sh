@@ -18,7 +18,10 @@
 # "# vmtest-host: COMMAND" line runs COMMAND DIR on the host afterwards;
 # its PASS/FAIL/SKIP lines count with the suite's. A suite still running
 # 30 s before its timeout gets every task's stack dumped to the console
-# (sysrq w and t), so that a hang can be diagnosed from console.log. Writes
+# (sysrq w and t), so that a hang can be diagnosed from console.log. A
+# suite's "# vmtest-prep: COMMAND" line runs COMMAND DIR on the host before
+# the VM boots: its PASS/FAIL/SKIP lines count too, and what it leaves in
+# DIR/overlay/ is added to that suite's initramfs. Writes
 # build/vmtest.counts (or vmtest-debug.counts): "PASSED FAILED SKIPPED".
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -160,7 +163,7 @@ total_skip=0
 
 run_suite() {
 	local suite=$1 file=$REPO/scripts/vm/suites/$1.sh dir=$VMDIR/$1
-	local mem smp append tmo rc pass fail skip done_ok t0 t1 host
+	local mem smp append tmo rc pass fail skip done_ok t0 t1 host prep initrd
 
 	[ -f "$file" ] || file=$REPO/scripts/vm/bench/$1.sh
 	[ -f "$file" ] || { echo "vmtest: no suite $suite" >&2; total_fail=$((total_fail + 1)); return; }
@@ -172,10 +175,24 @@ run_suite() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(date +%s)
+	# "# vmtest-prep: COMMAND": host-side work before the boot (run as
+	# COMMAND DIR); DIR/overlay/ goes on top of the initramfs, as a second
+	# cpio archive the kernel unpacks after the first.
+	initrd=$VMDIR/initramfs.cpio
+	prep=$(directive "$file" prep)
+	if [ -n "$prep" ]; then
+		(cd "$REPO" && $prep "$dir") >"$dir/prep.log" 2>&1 ||
+			echo "FAIL $suite-prep ($prep exited $?; see $dir/prep.log)" >>"$dir/prep.log"
+		if [ -d "$dir/overlay" ]; then
+			(cd "$dir/overlay" && find . | cpio -o -H newc --quiet) >"$dir/overlay.cpio"
+			cat "$VMDIR/initramfs.cpio" "$dir/overlay.cpio" >"$dir/initramfs.cpio"
+			initrd=$dir/initramfs.cpio
+		fi
+	fi
 	timeout -k 5 "$tmo" qemu-system-x86_64 \
 		-M pc -accel tcg,thread=multi -cpu max,la57=off -smp "${smp:-2}" -m "${mem:-4G}" \
 		-nodefaults -no-user-config -display none -no-reboot \
-		-kernel "$VMLINUZ" -initrd "$VMDIR/initramfs.cpio" \
+		-kernel "$VMLINUZ" -initrd "$initrd" \
 		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmtimeout=$tmo $append" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \
 		</dev/null >"$dir/qemu.log" 2>&1
@@ -183,6 +200,7 @@ run_suite() {
 	t1=$(date +%s)
 
 	tr -d '\r' <"$dir/results.log" >"$dir/results.txt"
+	[ ! -f "$dir/prep.log" ] || grep -E '^(PASS|FAIL|SKIP) ' "$dir/prep.log" >>"$dir/results.txt"
 	extract_files "$dir"
 	# "# vmtest-host: COMMAND": host-side tests on what the suite left
 	# in $dir (run as COMMAND DIR, printing PASS/FAIL/SKIP lines).

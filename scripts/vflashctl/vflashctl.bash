@@ -43,11 +43,9 @@ _vflashctl() {
 		esac
 		;;
 	down | selftest)
-		if [[ $prev == --tolerance || $prev == --reads ]]; then
-			return
-		fi
+		case $prev in --tolerance | --reads | --hit-factor) return ;; esac
 		mapfile -t words < <(_vflashctl_devices)
-		[[ $cmd == selftest ]] && words+=(--tolerance --reads)
+		[[ $cmd == selftest ]] && words+=(--tolerance --reads --hit-factor)
 		words+=(--help)
 		;;
 	status) words=(--help) ;;
