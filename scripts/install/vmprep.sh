@@ -53,7 +53,8 @@ t_install() {
 # modprobe.d file.
 t_uninstall() {
 	local s=$dir/stage-uninstall left
-	make -s -C "$REPO" install DESTDIR="$s" KDIR="$KDIR" >/dev/null || return 1
+	# a copy of what make install installed
+	cp -a "$ov" "$s" || return 1
 	echo "# edited" >>"$s/etc/modprobe.d/vflash.conf"
 	make -s -C "$REPO" uninstall DESTDIR="$s" KDIR="$KDIR" || return 1
 	left=$(cd "$s" && find . -type f ! -name 'modules.*' | sort)
