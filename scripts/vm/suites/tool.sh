@@ -234,23 +234,29 @@ test_stats() {
 	expect_eq "$(jq '.stats.model_read_latency_ns' /tmp/s.json)" \
 		"$(cat $SYS/stats/model_read_latency_ns)" "json value"
 	# --watch: the changes over the intervals add up to the reads made
-	# between its first snapshot and its last
+	# between its first snapshot and its last (--json: one object each)
 	dd if=/dev/nvme0n1 of=/dev/null bs=4k count=10 iflag=direct 2>/dev/null
-	vflashctl stats --watch 1 >/tmp/watch.out &
+	vflashctl stats --json --watch 1 >/tmp/watch.json &
 	pid=$!
-	wait_lines "# vflash0 interval 1" /tmp/watch.out
+	wait_lines '{"device":"vflash0","interval":1,' /tmp/watch.json
 	dd if=/dev/nvme0n1 of=/dev/null bs=4k count=100 iflag=direct 2>/dev/null
-	done_iv=$(grep -c '^# vflash0 interval' /tmp/watch.out)
-	wait_lines "# vflash0 interval $((done_iv + 1))" /tmp/watch.out
+	done_iv=$(wc -l </tmp/watch.json)
+	wait_lines "{\"device\":\"vflash0\",\"interval\":$((done_iv + 1))," /tmp/watch.json
 	kill $pid
 	wait $pid || true
-	expect_eq "$(sum_of host_read_pages /tmp/watch.out)" 100 "host_read_pages deltas"
+	cat /tmp/watch.json
+	expect_eq "$(jq -s 'map(.stats.host_read_pages) | add' /tmp/watch.json)" 100 "host_read_pages deltas"
+	n=$(wc -l </tmp/watch.json)
+	expect_eq "$(jq -s 'map(.interval) | map(tostring) | join(",")' /tmp/watch.json)" \
+		"\"$(seq -s, 1 "$n")\"" intervals
 	# a level is shown as it is, not as its change
-	expect_eq "$(grep '^model_read_latency_ns' /tmp/watch.out | sort -u)" \
-		"model_read_latency_ns $(cat $SYS/stats/model_read_latency_ns)" "a level"
-	vflashctl stats --json --watch 1 --count 2 >/tmp/watch.json
-	expect_eq "$(wc -l </tmp/watch.json)" 2 "json lines"
-	expect_eq "$(jq -s 'map(.interval) | join(",")' /tmp/watch.json)" '"1,2"' "intervals"
+	expect_eq "$(jq -s 'map(.stats.model_read_latency_ns) | unique | join(",")' /tmp/watch.json)" \
+		"\"$(cat $SYS/stats/model_read_latency_ns)\"" "a level"
+	vflashctl stats --watch 1 --count 1 >/tmp/watch.out
+	cat /tmp/watch.out
+	expect_eq "$(grep -c '^# vflash0 interval 1 (1 s)' /tmp/watch.out)" 1 "text block"
+	expect_eq "$(grep -vc '^#' /tmp/watch.out)" "$(find $SYS/stats -type f ! -name reset | wc -l)" "text lines"
+	expect_eq "$(sed -n 's/^host_read_pages //p' /tmp/watch.out)" 0 "no reads, no change"
 	vflashctl stats --reset >/dev/null
 	expect_eq "$(vflashctl stats | sed -n 's/^host_read_pages //p')" 0 "after --reset"
 	usage_error stats --watch
@@ -348,11 +354,12 @@ test_help() {
 
 test_trace_plot() {
 	vflashctl up --size 64M --profile tlc >/dev/null
-	vflashctl trace -b 256 -o /tmp/t.trace dd if=/dev/nvme0n1 of=/dev/null bs=4k count=20 iflag=direct
-	expect_eq "$(grep -c 'vflash_request_complete:' /tmp/t.trace)" 20 "traced completions"
+	# the command's exit status is trace's
 	rc=0
-	"$VCTL" trace -b 256 -o /tmp/t.trace false || rc=$?
-	expect_eq "$rc" 1 "trace passes on the command's status"
+	"$VCTL" trace -b 256 -o /tmp/t.trace sh -c \
+		'dd if=/dev/nvme0n1 of=/dev/null bs=4k count=20 iflag=direct; exit 3' || rc=$?
+	expect_eq "$rc" 3 "trace's exit status"
+	expect_eq "$(grep -c 'vflash_request_complete:' /tmp/t.trace)" 20 "traced completions"
 	usage_error trace
 	usage_error trace -Z true
 	usage_error plot /tmp/t.trace
