@@ -106,11 +106,13 @@ study-maintenance study-cxl: modules tools
 	scripts/vmtest.sh $@
 
 # scripts/install/install.sh does the work; the kernel release comes from KDIR.
+# Like the kernel's modules_install, install builds nothing: `make` first
+# (a rebuild here without the first build's flags, W=1, would redo it all).
 .PHONY: install uninstall
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 INSTALL_MOD_PATH ?= $(DESTDIR)
-install: modules scripts/bench/mmap_lat
+install:
 	DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" PREFIX="$(PREFIX)" \
 		SYSCONFDIR="$(SYSCONFDIR)" scripts/install/install.sh install
 uninstall:

@@ -62,7 +62,9 @@ run_depmod() {
 }
 
 do_install() {
-	[ -f "$REPO/vflash.ko" ] || { echo "install: build first (make)" >&2; exit 1; }
+	for f in vflash.ko scripts/bench/mmap_lat; do
+		[ -f "$REPO/$f" ] || { echo "install: no $f: build first (make)" >&2; exit 1; }
+	done
 	# Debian's headers ask for every module to be signed with a key they
 	# do not ship: leave the module unsigned (as dkms does without a MOK).
 	if ! out=$(make -s -C "$KDIR" M="$REPO" INSTALL_MOD_PATH="$INSTALL_MOD_PATH" \
