@@ -19,6 +19,8 @@
 #   mmap_lat               DESTDIR/PREFIX/libexec/vflash/ (vflashctl selftest)
 #   scripts/trace/*        DESTDIR/PREFIX/share/vflash/trace/ (trace, plot)
 #   bash completion        DESTDIR/PREFIX/share/bash-completion/completions/
+#   vflashctl.8            DESTDIR/PREFIX/share/man/man8/ (made from
+#                          vflashctl's --help texts)
 #   60-vflash.rules        DESTDIR/SYSCONFDIR/udev/rules.d/
 #   vflash.conf            DESTDIR/SYSCONFDIR/modprobe.d/, unless one is
 #                          there (every line commented out: an example)
@@ -44,6 +46,7 @@ bindir=$DESTDIR$PREFIX/bin
 libexec=$DESTDIR$PREFIX/libexec/vflash
 share=$DESTDIR$PREFIX/share/vflash
 compdir=$DESTDIR$PREFIX/share/bash-completion/completions
+mandir=$DESTDIR$PREFIX/share/man/man8
 rulesdir=$DESTDIR$SYSCONFDIR/udev/rules.d
 modprobedir=$DESTDIR$SYSCONFDIR/modprobe.d
 
@@ -59,6 +62,28 @@ run_depmod() {
 	else
 		depmod -a "$release"
 	fi
+}
+
+# man_page: vflashctl(8), its --help and every command's help, verbatim
+man_page() {
+	v=$REPO/scripts/vflashctl/vflashctl
+	# roff: a backslash is \e, a line may not start with . or '
+	esc() { sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/"; }
+	echo '.TH VFLASHCTL 8 "" vflash "System Administration"'
+	echo '.SH NAME'
+	echo 'vflashctl \- load, inspect, tune and check vflash devices'
+	echo '.SH DESCRIPTION'
+	echo '.nf'
+	"$v" --help | esc
+	echo '.fi'
+	for c in up down status stats policy config selftest trace plot; do
+		echo ".SH $(echo "$c" | tr '[:lower:]' '[:upper:]')"
+		echo '.nf'
+		"$v" help "$c" | esc
+		echo '.fi'
+	done
+	echo '.SH SEE ALSO'
+	echo 'docs/vflashctl.md and docs/install.md in the vflash sources.'
 }
 
 do_install() {
@@ -85,6 +110,8 @@ do_install() {
 	install -m 755 "$REPO"/scripts/trace/*.sh "$share/trace/"
 	install -m 644 "$REPO"/scripts/trace/*.awk "$share/trace/"
 	install -D -m 644 "$REPO/scripts/vflashctl/vflashctl.bash" "$compdir/vflashctl"
+	mkdir -p "$mandir"
+	man_page >"$mandir/vflashctl.8"
 	install -D -m 644 "$REPO/scripts/install/60-vflash.rules" "$rulesdir/60-vflash.rules"
 	if [ -e "$modprobedir/vflash.conf" ]; then
 		echo "install: $modprobedir/vflash.conf is there: left as it is"
@@ -104,7 +131,7 @@ do_uninstall() {
 	rm -f "$modlib/extra/vflash.ko"
 	rmdir "$modlib/extra" 2>/dev/null || true
 	run_depmod
-	rm -f "$bindir/vflashctl" "$libexec/mmap_lat" "$compdir/vflashctl" \
+	rm -f "$bindir/vflashctl" "$libexec/mmap_lat" "$compdir/vflashctl" "$mandir/vflashctl.8" \
 		"$rulesdir/60-vflash.rules"
 	rm -rf "$share/trace"
 	rmdir "$libexec" "$share" 2>/dev/null || true

@@ -37,11 +37,19 @@ t_install() {
 	for f in usr/local/bin/vflashctl usr/local/libexec/vflash/mmap_lat \
 		usr/local/share/vflash/trace/record.sh usr/local/share/vflash/trace/plot.sh \
 		usr/local/share/bash-completion/completions/vflashctl \
+		usr/local/share/man/man8/vflashctl.8 \
 		etc/udev/rules.d/60-vflash.rules etc/modprobe.d/vflash.conf \
 		"lib/modules/$KVER/extra/vflash.ko"; do
 		[ -e "$ov/$f" ] || { echo "make install: no $f"; return 1; }
 	done
 	[ -x "$ov/usr/local/bin/vflashctl" ] || return 1
+	# the man page has every command's help
+	[ "$(grep -c '^usage: vflashctl [a-z]' "$ov/usr/local/share/man/man8/vflashctl.8")" -eq 9 ] ||
+		{ echo "the man page lacks a command"; return 1; }
+	if command -v man >/dev/null; then
+		man -l "$ov/usr/local/share/man/man8/vflashctl.8" 2>&1 | grep -q 'usage: vflashctl selftest' ||
+			{ echo "man -l does not render it"; return 1; }
+	fi
 	grep -q "^/lib/modules/$KVER/extra/vflash.ko:\|^extra/vflash.ko:" \
 		"$ov/lib/modules/$KVER/modules.dep" || { echo "depmod did not index it"; return 1; }
 	# The modprobe.d file is an example: it sets nothing.
