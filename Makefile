@@ -14,8 +14,17 @@
 # make bench-faultcost [BASE=rev] fast paths of BASE's vflash.ko vs this one, faults unarmed/armed
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
+# make install    vflash.ko into /lib/modules/<release>/extra (depmod), vflashctl
+#                 and its helpers under PREFIX (/usr/local), the udev rule and
+#                 a modprobe.d example; DESTDIR=, INSTALL_MOD_PATH=, PREFIX=,
+#                 KDIR= or KERNELRELEASE= (docs/install.md)
+# make uninstall  removes what make install put there (same variables)
 # make clean
 
+# make install KERNELRELEASE=<release>: that kernel's headers
+ifneq ($(KERNELRELEASE),)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+endif
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 export KDIR
 
@@ -114,3 +123,17 @@ bench-cxl: modules tools
 # the plots under build/vmtest/study-*/report/ (docs/studies.md).
 study-maintenance study-cxl: modules tools
 	scripts/vmtest.sh $@
+
+# scripts/install/install.sh does the work; the kernel release comes from KDIR.
+# Like the kernel's modules_install, install builds nothing: `make` first
+# (a rebuild here without the first build's flags, W=1, would redo it all).
+.PHONY: install uninstall
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+INSTALL_MOD_PATH ?= $(DESTDIR)
+install:
+	DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" PREFIX="$(PREFIX)" \
+		SYSCONFDIR="$(SYSCONFDIR)" scripts/install/install.sh install
+uninstall:
+	DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" PREFIX="$(PREFIX)" \
+		SYSCONFDIR="$(SYSCONFDIR)" scripts/install/install.sh uninstall

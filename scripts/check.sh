@@ -4,7 +4,7 @@
 # make check: the whole test suite, in order
 #   1. build vflash.ko with W=1 (any compiler warning fails it)
 #   2. static checks: sparse (C=2), checkpatch --strict, shellcheck over
-#      scripts/study/
+#      scripts/study/ and over vflashctl and scripts/install/
 #   3. KUnit suites under UML                       (scripts/kunit.sh)
 #   4. VM suites in QEMU                            (scripts/vmtest.sh)
 # and end with one line "N passed, N failed, N skipped" that counts KUnit
@@ -64,6 +64,8 @@ one_test build-W=1 build_w1 || built=0
 one_test sparse sparse_quiet
 one_test checkpatch "$REPO/scripts/checkpatch.sh"
 one_test shellcheck-study shellcheck -x "$REPO"/scripts/study/*.sh
+one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl \
+	"$REPO"/scripts/install/*.sh "$REPO"/scripts/vflashctl/vflashctl.bash
 
 echo "== kunit"
 "$REPO/scripts/kunit.sh" >"$BUILD/kunit.out" 2>&1

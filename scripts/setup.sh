@@ -14,6 +14,7 @@
 #    scripts/trace/plot.sh the trace suite's traces); trace-cmd (the
 #    trace suite copies it into the VM)
 #  - studies: shellcheck (make check lints scripts/study/)
+#  - install: dkms (the tool suite builds and installs vflash with it)
 #
 # The cache (VFLASH_CACHE, default /var/cache/vflash) is shared by every
 # clone of the repository on the machine.
@@ -26,7 +27,8 @@ export DEBIAN_FRONTEND=noninteractive
 PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	python3 xz-utils sparse linux-headers-cloud-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
-	jq e2fsprogs coreutils util-linux git gnuplot-nox trace-cmd shellcheck"
+	jq e2fsprogs coreutils util-linux git gnuplot-nox trace-cmd shellcheck
+	dkms"
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

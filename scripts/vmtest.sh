@@ -18,7 +18,10 @@
 # "# vmtest-host: COMMAND" line runs COMMAND DIR on the host afterwards;
 # its PASS/FAIL/SKIP lines count with the suite's. A suite still running
 # 30 s before its timeout gets every task's stack dumped to the console
-# (sysrq w and t), so that a hang can be diagnosed from console.log. Writes
+# (sysrq w and t), so that a hang can be diagnosed from console.log. A
+# suite's "# vmtest-prep: COMMAND" line runs COMMAND DIR on the host before
+# the VM boots: its PASS/FAIL/SKIP lines count too, and what it leaves in
+# DIR/overlay/ is added to that suite's initramfs. Writes
 # build/vmtest.counts (or vmtest-debug.counts): "PASSED FAILED SKIPPED".
 # With VMTEST_BASE_KO=PATH the initramfs also carries that module as
 # /vflash/base.ko (a baseline for make bench-faultcost).
@@ -171,17 +174,17 @@ total_skip=0
 # for 15 minutes under TCG) is killed and booted again.
 BOOT_TMO=${VMTEST_BOOT_TMO:-$((120 * TIME_SCALE))}
 
-# boot_vm DIR TIMEOUT SMP MEM SUITE APPEND: run the suite's VM to its end;
+# boot_vm DIR TIMEOUT SMP MEM SUITE APPEND INITRD: run the suite's VM to its end;
 # returns qemu's status (timeout's 124 past TIMEOUT), or 125 if the guest
 # never printed /init's first line within BOOT_TMO.
 boot_vm() {
-	local dir=$1 tmo=$2 smp=$3 mem=$4 suite=$5 append=$6 pid waited=0
+	local dir=$1 tmo=$2 smp=$3 mem=$4 suite=$5 append=$6 initrd=$7 pid waited=0
 
 	: >"$dir/console.log"
 	timeout -k 5 "$tmo" qemu-system-x86_64 \
 		-M pc -accel tcg,thread=multi -cpu max,la57=off -smp "$smp" -m "$mem" \
 		-nodefaults -no-user-config -display none -no-reboot \
-		-kernel "$VMLINUZ" -initrd "$VMDIR/initramfs.cpio" \
+		-kernel "$VMLINUZ" -initrd "$initrd" \
 		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmtimeout=$tmo $append" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \
 		</dev/null >"$dir/qemu.log" 2>&1 &
@@ -201,7 +204,7 @@ boot_vm() {
 
 run_suite() {
 	local suite=$1 file=$REPO/scripts/vm/suites/$1.sh dir=$VMDIR/$1
-	local mem smp append tmo rc pass fail skip done_ok t0 t1 host
+	local mem smp append tmo rc pass fail skip done_ok t0 t1 host prep initrd
 
 	[ -f "$file" ] || file=$REPO/scripts/vm/bench/$1.sh
 	[ -f "$file" ] || { echo "vmtest: no suite $suite" >&2; total_fail=$((total_fail + 1)); return; }
@@ -213,18 +216,33 @@ run_suite() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(date +%s)
-	boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append"
+	# "# vmtest-prep: COMMAND": host-side work before the boot (run as
+	# COMMAND DIR); DIR/overlay/ goes on top of the initramfs, as a second
+	# cpio archive the kernel unpacks after the first.
+	initrd=$VMDIR/initramfs.cpio
+	prep=$(directive "$file" prep)
+	if [ -n "$prep" ]; then
+		(cd "$REPO" && $prep "$dir") >"$dir/prep.log" 2>&1 ||
+			echo "FAIL $suite-prep ($prep exited $?; see $dir/prep.log)" >>"$dir/prep.log"
+		if [ -d "$dir/overlay" ]; then
+			(cd "$dir/overlay" && find . | cpio -o -H newc --quiet) >"$dir/overlay.cpio"
+			cat "$VMDIR/initramfs.cpio" "$dir/overlay.cpio" >"$dir/initramfs.cpio"
+			initrd=$dir/initramfs.cpio
+		fi
+	fi
+	boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append" "$initrd"
 	rc=$?
 	if [ "$rc" -eq 125 ]; then
 		# A boot that never reached /init ran no test: one more try.
 		echo "  $suite: the guest did not reach /init within $BOOT_TMO s; booting again"
 		mv "$dir/console.log" "$dir/console-stalled-boot.log"
-		boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append"
+		boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append" "$initrd"
 		rc=$?
 	fi
 	t1=$(date +%s)
 
 	tr -d '\r' <"$dir/results.log" >"$dir/results.txt"
+	[ ! -f "$dir/prep.log" ] || grep -E '^(PASS|FAIL|SKIP) ' "$dir/prep.log" >>"$dir/results.txt"
 	extract_files "$dir"
 	# "# vmtest-host: COMMAND": host-side tests on what the suite left
 	# in $dir (run as COMMAND DIR, printing PASS/FAIL/SKIP lines).

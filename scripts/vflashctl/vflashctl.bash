@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+# bash completion for vflashctl (make install puts it in
+# PREFIX/share/bash-completion/completions/vflashctl). Devices, policy
+# kinds and names, knobs come from the live /sys/class/vflash.
+
+_vflashctl_devices() {
+	local d
+	for d in /sys/class/vflash/vflash*; do
+		[[ -d $d ]] && echo "${d##*/}"
+	done
+}
+
+_vflashctl() {
+	local cur prev cmd dev i words=() nonopt=()
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local cmds="up down status stats policy config selftest trace plot help"
+
+	if ((COMP_CWORD == 1)); then
+		mapfile -t COMPREPLY < <(compgen -W "$cmds --help" -- "$cur")
+		return
+	fi
+	cmd=${COMP_WORDS[1]}
+	# the arguments before the cursor that are not options
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		[[ ${COMP_WORDS[i]} == -* ]] || nonopt+=("${COMP_WORDS[i]}")
+	done
+	case $cmd in
+	up)
+		case $prev in
+		--frontend) words=(nvme cxl none) ;;
+		--profile) words=(qlc-hybrid znand cylon tlc) ;;
+		--ko)
+			mapfile -t COMPREPLY < <(compgen -f -X '!*.ko' -- "$cur")
+			return
+			;;
+		--size | --cache-size) return ;;
+		*)
+			words=(--frontend --size --profile --cache-size --ko --help
+				lba_size= workers= cpus= spin_us= poll_idle_us=
+				memmap_start= memmap_size=)
+			;;
+		esac
+		;;
+	down | selftest)
+		case $prev in --tolerance | --reads | --hit-factor) return ;; esac
+		mapfile -t words < <(_vflashctl_devices)
+		[[ $cmd == selftest ]] && words+=(--tolerance --reads --hit-factor)
+		words+=(--help)
+		;;
+	status) words=(--help) ;;
+	stats)
+		[[ $prev == --watch || $prev == --count ]] && return
+		mapfile -t words < <(_vflashctl_devices)
+		words+=(--json --watch --count --reset --help)
+		;;
+	policy | config)
+		dev=${nonopt[0]:-}
+		case ${#nonopt[@]} in
+		0) mapfile -t words < <(_vflashctl_devices) ;;
+		1)
+			[[ $cmd == policy ]] && i=policy || i=config
+			for d in /sys/class/vflash/"$dev"/"$i"/*; do
+				[[ -e $d ]] && words+=("${d##*/}")
+			done
+			;;
+		2)
+			[[ $cmd == policy ]] || return
+			read -r -a words <"/sys/class/vflash/$dev/policy/${nonopt[1]}" 2>/dev/null
+			words=("${words[@]//[\[\]]/}")
+			;;
+		*) return ;;
+		esac
+		;;
+	plot)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return
+		;;
+	trace)
+		case $prev in
+		-o)
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return
+			;;
+		-e | -b) return ;;
+		esac
+		if ((${#nonopt[@]} == 0)) && [[ $cur == -* ]]; then
+			words=(-t -e -b -o --help)
+		else
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+			return
+		fi
+		;;
+	help) ((COMP_CWORD == 2)) && read -r -a words <<<"$cmds" ;;
+	esac
+	mapfile -t COMPREPLY < <(compgen -W "${words[*]}" -- "$cur")
+}
+complete -F _vflashctl vflashctl
