@@ -366,20 +366,29 @@ static ssize_t fault_file_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static ssize_t fault_file_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
+/* A written value into @buf, NUL-terminated and trimmed; 0 or an errno. */
+static int user_value(char *buf, size_t size, const char __user *ubuf,
+		      size_t count)
 {
-	const struct fault_file_id *id = file_inode(file)->i_private;
-	char buf[48];
-	int ret;
-
-	if (count >= sizeof(buf))
+	if (count >= size)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
 	strim(buf);
-	ret = vflash_fault_set(id->ft, id->fault, file_names[id->file], buf);
+	return 0;
+}
+
+static ssize_t fault_file_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	const struct fault_file_id *id = file_inode(file)->i_private;
+	char buf[48];
+	int ret = user_value(buf, sizeof(buf), ubuf, count);
+
+	if (!ret)
+		ret = vflash_fault_set(id->ft, id->fault, file_names[id->file],
+				       buf);
 	return ret ? ret : count;
 }
 
@@ -409,15 +418,12 @@ static ssize_t plp_write(struct file *file, const char __user *ubuf,
 {
 	struct vflash_faults *ft = file_inode(file)->i_private;
 	char buf[24];
-	int ret = count;
+	int ret = user_value(buf, sizeof(buf), ubuf, count);
 	u8 v;
 
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	strim(buf);
+	if (ret)
+		return ret;
+	ret = count;
 	if (kstrtou8(buf, 0, &v) || v > 1) {
 		pr_err("%s: faults/plp=%s: not 0 or 1\n", ft->name, buf);
 		return -EINVAL;
