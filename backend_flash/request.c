@@ -79,7 +79,9 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns)
 		old = xchg(&f->l2p[lpn], slot);
 		if (old != VF_INVALID)
 			vf_invalidate(f, old);
-		if (f->blocks[b].wp % f->unit[vf_region_of(f, b)] == 0) {
+		if (unlikely(vf_program_fails(f, lpn))) {
+			vf_program_failed(f, die, d, b, at);
+		} else if (f->blocks[b].wp % f->unit[vf_region_of(f, b)] == 0) {
 			u32 n = f->unit[vf_region_of(f, b)];
 
 			vf_wb_push(f, die,
@@ -88,8 +90,12 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns)
 		spin_unlock(&die->lock);
 		return at;
 	}
-	/* Over-provisioning guarantees a slot somewhere: only a bug gets here. */
-	WARN_ONCE(1, "vflash: no free slot on any die for page %llu\n", lpn);
+	/*
+	 * Over-provisioning guarantees a slot somewhere: only a bug gets
+	 * here, or bad blocks beyond the spare (writes are refused by then).
+	 */
+	WARN_ONCE(!vflash_flash_stat(f, VFLASH_STAT_BAD_BLOCKS),
+		  "vflash: no free slot on any die for page %llu\n", lpn);
 	*clean_ns = 0;
 	return t;
 }

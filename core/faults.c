@@ -10,7 +10,8 @@
  *   times        injections before the rule disarms itself, 0: no limit
  *   delay_ns     (delay only) the extra completion time, up to 60 s
  *
- * (faults: read_error, write_fault, timeout, delay, poison, read_only)
+ * (faults: read_error, write_fault, timeout, delay, poison, read_only,
+ * program_fail, erase_fail; erase_fail's range is always all)
  *   matched      (read-only) commands that touched the range while armed
  *   injected     (read-only) injections since the rule was armed
  *
@@ -45,6 +46,8 @@ static const char *const fault_names[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_DELAY] = "delay",
 	[VFLASH_FAULT_POISON] = "poison",
 	[VFLASH_FAULT_READ_ONLY] = "read_only",
+	[VFLASH_FAULT_PROGRAM_FAIL] = "program_fail",
+	[VFLASH_FAULT_ERASE_FAIL] = "erase_fail",
 };
 
 static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
@@ -54,6 +57,8 @@ static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_DELAY] = VFLASH_STAT_FAULT_DELAYS,
 	[VFLASH_FAULT_POISON] = VFLASH_STAT_FAULT_POISON_SIGNALS,
 	[VFLASH_FAULT_READ_ONLY] = VFLASH_STAT_FAULT_READ_ONLY_WRITES,
+	[VFLASH_FAULT_PROGRAM_FAIL] = VFLASH_STAT_FAULT_PROGRAM_FAILS,
+	[VFLASH_FAULT_ERASE_FAIL] = VFLASH_STAT_FAULT_ERASE_FAILS,
 };
 
 enum fault_file {
@@ -162,6 +167,9 @@ static int set_range(struct vflash_faults *ft, struct vflash_fault_rule *r,
 		r->last = ft->nr_lpages - 1;
 		return 0;
 	}
+	/* An erase has no logical pages: every erase matches. */
+	if (fault == VFLASH_FAULT_ERASE_FAIL)
+		return bad(ft, fault, FILE_RANGE, val, "an erase has no range: all only");
 	if (strscpy(buf, val, sizeof(buf)) < 0)
 		return bad(ft, fault, FILE_RANGE, val, "too long");
 	dash = strchr(buf, '-');
@@ -356,7 +364,12 @@ int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
 	}
 	ft->ids = kcalloc(VFLASH_NR_FAULTS * NR_FILES, sizeof(*ft->ids),
 			  GFP_KERNEL);
-	return ft->ids ? 0 : -ENOMEM;
+	if (!ft->ids)
+		return -ENOMEM;
+	/* The backend asks program_fail and erase_fail itself. */
+	if (flash)
+		vflash_flash_set_faults(flash, ft);
+	return 0;
 }
 
 /**
@@ -422,6 +435,8 @@ void vflash_faults_destroy(struct vflash_faults *ft)
 		hold_key(&ft->key_held[i], false);
 	}
 	mutex_unlock(&ft->lock);
+	if (ft->flash)
+		vflash_flash_set_faults(ft->flash, NULL);
 	kfree(ft->ids);
 	ft->ids = NULL;
 }

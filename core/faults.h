@@ -27,6 +27,10 @@ struct vflash_flash;
  *	SIGBUS with BUS_MCEERR_AR, as a memory error would
  * @VFLASH_FAULT_READ_ONLY: (NVMe) a write to the range fails with
  *	Namespace Is Write Protected; SMART reports read-only media
+ * @VFLASH_FAULT_PROGRAM_FAIL: (flash) the program of a host page of the
+ *	range fails: its block is retired, its data moved and rewritten
+ * @VFLASH_FAULT_ERASE_FAIL: (flash) an erase fails: the block is retired
+ *	(no range: every erase matches)
  * @VFLASH_NR_FAULTS: number of faults
  */
 enum vflash_fault {
@@ -36,6 +40,8 @@ enum vflash_fault {
 	VFLASH_FAULT_DELAY,
 	VFLASH_FAULT_POISON,
 	VFLASH_FAULT_READ_ONLY,
+	VFLASH_FAULT_PROGRAM_FAIL,
+	VFLASH_FAULT_ERASE_FAIL,
 	VFLASH_NR_FAULTS,
 };
 
