@@ -3,6 +3,8 @@
  * Creating and destroying a flash device: geometry from the profile and
  * the capacity, the FTL's tables, run-time knobs and policies.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
@@ -207,21 +209,29 @@ static void precondition(struct vflash_flash *f)
  * Takes effect for the next request. The GC watermarks must keep
  * gc_low_pct <= gc_high_pct.
  *
- * Return: 0, or -EINVAL (nothing changed) if @val is out of range.
+ * Return: 0, or -EINVAL (nothing changed, one dmesg line naming the knob)
+ * if @val is out of range.
  */
 int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 			  u64 val)
 {
 	int ret = 0;
 
-	if (knob >= VFLASH_KNOB_NR || val < knobs[knob].min ||
-	    val > knobs[knob].max)
+	if (knob >= VFLASH_KNOB_NR)
 		return -EINVAL;
+	if (val < knobs[knob].min || val > knobs[knob].max) {
+		pr_err("vflash%u: config/%s=%llu: not in %llu-%llu\n", f->id,
+		       knobs[knob].name, val, knobs[knob].min, knobs[knob].max);
+		return -EINVAL;
+	}
 	if ((knob == VFLASH_KNOB_GC_LOW_PCT &&
 	     val > vf_knob(f, VFLASH_KNOB_GC_HIGH_PCT)) ||
 	    (knob == VFLASH_KNOB_GC_HIGH_PCT &&
-	     val < vf_knob(f, VFLASH_KNOB_GC_LOW_PCT)))
+	     val < vf_knob(f, VFLASH_KNOB_GC_LOW_PCT))) {
+		pr_err("vflash%u: config/%s=%llu: gc_low_pct would be above gc_high_pct\n",
+		       f->id, knobs[knob].name, val);
 		return -EINVAL;
+	}
 	switch (knob) {
 	case VFLASH_KNOB_CACHE_FREE_LOW_PCT:
 	case VFLASH_KNOB_CACHE_FREE_HIGH_PCT:

@@ -295,7 +295,8 @@ u64 vflash_flash_write_amplification(struct vflash_flash *f);
  * @spare_blocks: good main-region blocks beyond what the logical capacity
  *	and the FTL's working blocks (open blocks, GC's reserve) need
  * @bad_blocks: blocks retired after a program or erase failure
- * @read_only: no spare block is left: host writes are refused
+ * @read_only: no spare block is left, or a host write found no room on
+ *	any die: host writes are refused
  */
 struct vflash_health {
 	u32 life_used_pct;

@@ -179,6 +179,8 @@ struct vf_stats {
  * @nr_bad: bad blocks per region; atomics, incremented under the die lock
  *	of the block that went bad, read without it
  * @spare_new: spare blocks of the new device (struct vflash_health)
+ * @no_room: set once a host write found no slot on any die (bad blocks
+ *	left GC no room): the device refuses writes from then on; READ_ONCE
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
@@ -216,6 +218,7 @@ struct vflash_flash {
 	struct vflash_faults *faults;
 	atomic_t nr_bad[VF_NR_REGIONS];
 	u32 spare_new;
+	bool no_room;
 };
 
 static inline u64 vf_knob(const struct vflash_flash *f, enum vflash_knob k)
@@ -264,6 +267,25 @@ static inline bool vf_fault(struct vflash_flash *f, enum vflash_fault fault,
 		return false;
 	ft = READ_ONCE(f->faults);
 	return ft && __vflash_fault(ft, fault, lpn, 1);
+}
+
+/*
+ * Can blocks go bad: a program_fail or erase_fail rule armed, or a bad
+ * block already? Then the host leaves GC one more free block per die and
+ * region, so that a failure while GC cleans does not leave it without
+ * room (ftl.c).
+ */
+static inline bool vf_failures_possible(struct vflash_flash *f)
+{
+	struct vflash_faults *ft;
+
+	if (atomic_read(&f->nr_bad[VF_SLC]) || atomic_read(&f->nr_bad[VF_MAIN]))
+		return true;
+	if (!static_branch_unlikely(&vflash_faults_armed))
+		return false;
+	ft = READ_ONCE(f->faults);
+	return ft && (vflash_fault_armed(ft, VFLASH_FAULT_PROGRAM_FAIL) ||
+		      vflash_fault_armed(ft, VFLASH_FAULT_ERASE_FAIL));
 }
 
 /* Count one host read's latency (completion minus arrival). */

@@ -92,10 +92,12 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns)
 	}
 	/*
 	 * Over-provisioning guarantees a slot somewhere: only a bug gets
-	 * here, or bad blocks beyond the spare (writes are refused by then).
+	 * here, or bad blocks that left GC no room: the device refuses
+	 * writes from now on, as a drive that cannot go on goes read-only.
 	 */
 	WARN_ONCE(!vflash_flash_stat(f, VFLASH_STAT_BAD_BLOCKS),
 		  "vflash: no free slot on any die for page %llu\n", lpn);
+	WRITE_ONCE(f->no_room, true);
 	*clean_ns = 0;
 	return t;
 }

@@ -118,8 +118,9 @@ u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc)
  * vflash_flash_write_refused() - is a host write to be refused?
  * @f: the device
  *
- * A device that has run out of spare blocks (vflash_flash_health()'s
- * read_only) refuses host writes, as drives go read-only; frontends ask
+ * A device that has run out of spare blocks, or whose bad blocks left a
+ * write no room on any die (vflash_flash_health()'s read_only), refuses
+ * host writes, as drives go read-only; frontends ask
  * before each write and fail it (NVMe: Namespace Is Write Protected).
  * Lock-free: one atomic read. A refusal is counted (worn_out_writes).
  *
@@ -127,7 +128,7 @@ u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc)
  */
 bool vflash_flash_write_refused(struct vflash_flash *f)
 {
-	if (spare_blocks(f))
+	if (spare_blocks(f) && !READ_ONCE(f->no_room))
 		return false;
 	vf_count(f, VFLASH_STAT_WORN_OUT_WRITES, 1);
 	return true;
@@ -172,7 +173,7 @@ void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h)
 	/* Rounded up: 0 % only once nothing is left, when writes stop. */
 	h->spare_pct = DIV_ROUND_UP_ULL((u64)h->spare_blocks * 100,
 					f->spare_new);
-	h->read_only = !h->spare_blocks;
+	h->read_only = !h->spare_blocks || READ_ONCE(f->no_room);
 }
 
 /**
