@@ -439,8 +439,13 @@ static void failures_under_churn_keep_invariants(struct kunit *test)
 			   st(f, VFLASH_STAT_FAULT_PROGRAM_FAILS),
 			   st(f, VFLASH_STAT_FAULT_ERASE_FAILS));
 		KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_FAULT_PROGRAM_FAILS), 0ULL);
-		KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_FAULT_ERASE_FAILS), 0ULL);
 		if (!p) {
+			KUNIT_EXPECT_EQ(test,
+					st(f, VFLASH_STAT_FAULT_PROGRAM_FAILS),
+					3ULL);
+			KUNIT_EXPECT_EQ(test,
+					st(f, VFLASH_STAT_FAULT_ERASE_FAILS),
+					2ULL);
 			/* Five blocks of six spare: the device went on. */
 			KUNIT_EXPECT_EQ(test, i, 30000ULL);
 			KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_BAD_BLOCKS), 5ULL);
