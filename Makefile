@@ -23,7 +23,8 @@ export KDIR
 
 all: modules tools
 
-tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore
+tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore \
+	scripts/vm/plcheck
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
@@ -37,6 +38,9 @@ scripts/vm/cxl_check: scripts/vm/cxl_check.c
 
 scripts/vm/nvme_fuzz: scripts/vm/nvme_fuzz.c
 	$(CC) -O2 -Wall -Wextra -static -o $@ $<
+
+scripts/vm/plcheck: scripts/vm/plcheck.c
+	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
 
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers found: run scripts/setup.sh or pass KDIR=" >&2; exit 1; }

@@ -564,6 +564,7 @@ void vflash_flash_destroy(struct vflash_flash *f)
 			kfree(f->dies[d].wb_slots);
 		}
 	}
+	kfree(f->undo_wait);
 	free_percpu(f->stats);
 	kfree(f->channels);
 	kfree(f->dies);
@@ -612,6 +613,8 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 	ret = plan_geometry(f, size_bytes);
 	if (!ret)
 		ret = alloc_tables(f);
+	if (!ret)
+		ret = vf_undo_alloc(f);
 	if (ret)
 		goto err;
 	return f;

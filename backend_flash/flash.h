@@ -137,6 +137,9 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_FAULT_DELAYS: completions delayed by injection
  * @VFLASH_STAT_FAULT_POISON_SIGNALS: accesses to poisoned pages (SIGBUS)
  * @VFLASH_STAT_FAULT_READ_ONLY_WRITES: writes refused by a read-only rule
+ * @VFLASH_STAT_FAULT_FATAL: controller fatal statuses injected
+ * @VFLASH_STAT_FAULT_POWER_CUTS: power cuts
+ * @VFLASH_STAT_POWER_CUT_LOST_WRITES: page writes the power cuts took back
  * @VFLASH_STAT_READ_RETRIES: extra array reads (read retries) the retry
  *	model charged, host, GC and migration reads together
  * @VFLASH_STAT_FAULT_PROGRAM_FAILS: injected program failures (each
@@ -172,6 +175,9 @@ enum vflash_stat {
 	VFLASH_STAT_FAULT_DELAYS,
 	VFLASH_STAT_FAULT_POISON_SIGNALS,
 	VFLASH_STAT_FAULT_READ_ONLY_WRITES,
+	VFLASH_STAT_FAULT_FATAL,
+	VFLASH_STAT_FAULT_POWER_CUTS,
+	VFLASH_STAT_POWER_CUT_LOST_WRITES,
 	VFLASH_STAT_READ_RETRIES,
 	VFLASH_STAT_FAULT_PROGRAM_FAILS,
 	VFLASH_STAT_FAULT_ERASE_FAILS,
@@ -263,6 +269,17 @@ enum vflash_knob {
 	VFLASH_KNOB_NR,
 };
 
+/**
+ * struct vflash_undo - the backend's part of a page write a power cut may
+ *	take back (core/powerloss.c)
+ * @end_ns: when the program that makes the page durable ends, on the
+ *	backend's clock; U64_MAX while the page waits in the write buffer
+ *	for its unit to fill. Written under a die lock, read with READ_ONCE.
+ */
+struct vflash_undo {
+	u64 end_ns;
+};
+
 struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 					 u64 size_bytes);
 void vflash_flash_destroy(struct vflash_flash *f);
@@ -276,6 +293,12 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 			    struct vflash_latency *lat);
 u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
 			     enum vflash_io op, u64 lpn, u32 count, u64 now_ns);
+u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
+			     u64 lpn, u32 count, u64 now_ns,
+			     struct vflash_undo *const *undo);
+void vflash_flash_undo_forget(struct vflash_flash *f);
+u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
+			    u64 now_ns);
 void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns);
 int vflash_flash_start_worker(struct vflash_flash *f, const char *name);
 

@@ -174,6 +174,8 @@ struct vf_stats {
  * @cache_lock: serialises attaching and detaching the device DRAM cache
  *	with sysfs calls that reach it (policy switches, knobs, stats)
  * @cache: the device DRAM cache of the frontend that uses one, or NULL
+ * @undo_wait: per die, per region, the log records of host pages whose
+ *	unit is still filling (undo.c); under the die's lock
  * @faults: the device's fault rules (program_fail, erase_fail), or NULL;
  *	READ_ONCE, set by core/faults.c while no request runs
  * @nr_bad: bad blocks per region; atomics, incremented under the die lock
@@ -215,6 +217,7 @@ struct vflash_flash {
 	struct task_struct *worker;
 	struct mutex cache_lock;	/* protects cache against attach/detach */
 	struct vflash_cache *cache;
+	struct vflash_undo **undo_wait;
 	struct vflash_faults *faults;
 	atomic_t nr_bad[VF_NR_REGIONS];
 	u32 spare_new;
@@ -328,6 +331,12 @@ u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 void vf_seal_if_full(struct vflash_flash *f, struct vf_die *die, u32 b,
 		     enum vf_stream stream, enum vf_region r, u64 now);
 void vf_invalidate(struct vflash_flash *f, u32 slot);
+
+/* undo.c */
+int vf_undo_alloc(struct vflash_flash *f);
+void vf_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
+		    struct vflash_undo *u);
+void vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk, u64 end_ns);
 
 /* gc.c */
 bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,

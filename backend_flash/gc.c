@@ -281,6 +281,33 @@ bool vf_program_fails(struct vflash_flash *f, u64 lpn)
 	return vf_fault(f, VFLASH_FAULT_PROGRAM_FAIL, lpn);
 }
 
+/* Program the partly filled units of the GC and migration streams, padded. */
+static void program_partial_units(struct vflash_flash *f, struct vf_die *die,
+				  u64 now)
+{
+	enum vf_stream s;
+	enum vf_region r;
+
+	for (s = VF_GC; s <= VF_MIGRATE; s++) {
+		for (r = 0; r < VF_NR_REGIONS; r++) {
+			u32 ob = die->open[s][r];
+			struct vf_block *blk;
+			u32 pad;
+
+			if (ob == VF_INVALID)
+				continue;
+			blk = &f->blocks[ob];
+			pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
+			if (!pad)
+				continue;
+			blk->wp += pad;
+			vf_seal_if_full(f, die, ob, s, r, now);
+			vf_program(f, die, ob, now, s == VF_GC ? VFLASH_WORK_GC :
+					      VFLASH_WORK_MIGRATE);
+		}
+	}
+}
+
 /**
  * vf_program_failed() - the program of a host block's unit fails
  * @f: the device
@@ -293,9 +320,10 @@ bool vf_program_fails(struct vflash_flash *f, u64 lpn)
  * flush pads it) and its program, charged to the die, fails at its end:
  * the block is retired (bad) and its valid pages, the one just written
  * among them, move to another block of the die as GC moves them, their
- * reads and programs charged to the die after the failed program. Pages
- * for which no room is left stay on the bad block, readable, until GC
- * moves them.
+ * reads and programs charged to the die after the failed program (the
+ * moves' partly filled units programmed, padded: the failed unit's pages
+ * are durable at the end, for the power-loss log). Pages for which no
+ * room is left stay on the bad block, readable, until GC moves them.
  */
 void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
 		       u32 b, u64 now)
@@ -313,6 +341,13 @@ void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
 	retire_block(f, die, b, t);
 	move_valid(f, die, d, b, &t, &moved, &stayed);
 	trace_vflash_clean(f->id, d, VFLASH_WORK_GC, b, now, t, moved, false);
+	/*
+	 * The failed unit's pages are durable (power loss) once their new
+	 * units are programmed: program the moves' partly filled units,
+	 * padded, and take the die's end.
+	 */
+	program_partial_units(f, die, t);
+	vf_undo_programmed(f, d, b, die->busy_until_ns);
 }
 
 /**

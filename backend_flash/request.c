@@ -48,9 +48,10 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 /*
  * Write one logical page whose data crossed the host link at @t; returns
  * when the write buffer took it, *@clean_ns is how much of that wait went
- * to cleaning.
+ * to cleaning. @u, if not NULL, is told when the page is durable.
  */
-static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns)
+static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
+		      struct vflash_undo *u)
 {
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
@@ -79,13 +80,16 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns)
 		old = xchg(&f->l2p[lpn], slot);
 		if (old != VF_INVALID)
 			vf_invalidate(f, old);
+		if (u)
+			vf_undo_attach(f, d, slot, u);
 		if (unlikely(vf_program_fails(f, lpn))) {
 			vf_program_failed(f, die, d, b, at);
 		} else if (f->blocks[b].wp % f->unit[vf_region_of(f, b)] == 0) {
 			u32 n = f->unit[vf_region_of(f, b)];
+			u64 end = vf_program(f, die, b, at, VFLASH_WORK_HOST);
 
-			vf_wb_push(f, die,
-				   vf_program(f, die, b, at, VFLASH_WORK_HOST), n);
+			vf_undo_programmed(f, d, b, end);
+			vf_wb_push(f, die, end, n);
 		}
 		spin_unlock(&die->lock);
 		return at;
@@ -177,44 +181,87 @@ static void trim_page(struct vflash_flash *f, u64 lpn)
 	WRITE_ONCE(f->heat[lpn], 0);
 }
 
-/* Program every partly filled host unit, padding it; returns when all
- * buffered host data is on flash.
+/*
+ * Program die @d's partly filled host units, padding them; returns when
+ * all host data buffered on the die is on flash.
  */
+static u64 flush_die(struct vflash_flash *f, u32 d, u64 now)
+{
+	struct vf_die *die = &f->dies[d];
+	u64 done = now;
+	u32 r;
+
+	spin_lock(&die->lock);
+	for (r = 0; r < VF_NR_REGIONS; r++) {
+		u32 b = die->open[VF_HOST][r];
+		struct vf_block *blk;
+		u32 pad;
+		u64 end;
+
+		if (b == VF_INVALID)
+			continue;
+		blk = &f->blocks[b];
+		pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
+		if (!pad)
+			continue;
+		blk->wp += pad;
+		die->wb_pending += pad;
+		vf_seal_if_full(f, die, b, VF_HOST, r, now);
+		end = vf_program(f, die, b, now, VFLASH_WORK_HOST);
+		vf_undo_programmed(f, d, b, end);
+		vf_wb_push(f, die, end, f->unit[r]);
+	}
+	vf_wb_retire(f, die, now);
+	if (die->wb_count) {
+		u32 last = (die->wb_head + die->wb_count - 1) % f->wb_fifo_len;
+
+		done = max(done, die->wb_end_ns[last]);
+	}
+	spin_unlock(&die->lock);
+	return done;
+}
+
+/* Flush every die; returns when all buffered host data is on flash. */
 static u64 flush(struct vflash_flash *f, u64 now)
 {
 	u64 done = now;
-	u32 d, r;
+	u32 d;
 
-	for (d = 0; d < f->nr_dies; d++) {
-		struct vf_die *die = &f->dies[d];
+	for (d = 0; d < f->nr_dies; d++)
+		done = max(done, flush_die(f, d, now));
+	return done;
+}
 
-		spin_lock(&die->lock);
-		for (r = 0; r < VF_NR_REGIONS; r++) {
-			u32 b = die->open[VF_HOST][r];
-			struct vf_block *blk;
-			u32 pad;
+/**
+ * vflash_flash_sync_pages() - make written pages durable (FUA)
+ * @f: the device
+ * @lpn: first logical page, written
+ * @count: logical pages
+ * @now_ns: when the write's data are in the write buffer
+ *
+ * Programs, padding them, the partly filled units of the dies that hold
+ * the pages; other dies keep their buffered data. Pages never written or
+ * trimmed meanwhile have nothing to program.
+ *
+ * Return: when every die holding one of the pages has programmed all it
+ * buffered (then the pages are durable), never before @now_ns.
+ */
+u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
+			    u64 now_ns)
+{
+	u32 i, d, prev = VF_INVALID;
+	u64 done = now_ns;
 
-			if (b == VF_INVALID)
-				continue;
-			blk = &f->blocks[b];
-			pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
-			if (!pad)
-				continue;
-			blk->wp += pad;
-			die->wb_pending += pad;
-			vf_seal_if_full(f, die, b, VF_HOST, r, now);
-			vf_wb_push(f, die,
-				   vf_program(f, die, b, now, VFLASH_WORK_HOST),
-				   f->unit[r]);
-		}
-		vf_wb_retire(f, die, now);
-		if (die->wb_count) {
-			u32 last = (die->wb_head + die->wb_count - 1) %
-				   f->wb_fifo_len;
+	for (i = 0; i < count; i++) {
+		u32 slot = READ_ONCE(f->l2p[lpn + i]);
 
-			done = max(done, die->wb_end_ns[last]);
-		}
-		spin_unlock(&die->lock);
+		if (slot == VF_INVALID)
+			continue;
+		d = vf_die_of_block(f, vf_block_of(f, slot));
+		if (d == prev)
+			continue;
+		done = max(done, flush_die(f, d, now_ns));
+		prev = d;
 	}
 	return done;
 }
@@ -239,16 +286,21 @@ static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 	return done;
 }
 
-/* Write @count pages from @lpn at @now; returns the model's completion. */
+/*
+ * Write @count pages from @lpn at @now; returns the model's completion.
+ * @undo: NULL, or the pages' log records (power loss), @count of them.
+ */
 static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
-		       struct vflash_latency *lat)
+		       struct vflash_latency *lat,
+		       struct vflash_undo *const *undo)
 {
 	u64 t = vf_host_xfer(f, now, count, &lat->host_wait_ns, &lat->host_ns);
 	u64 done = t, end, clean_ns;
 	u32 i;
 
 	for (i = 0; i < count; i++) {
-		end = write_page(f, lpn + i, t, &clean_ns);
+		end = write_page(f, lpn + i, t, &clean_ns,
+				 undo ? undo[i] : NULL);
 		if (end > done || !i) {
 			done = max(done, end);
 			lat->bg_wait_ns = clean_ns;
@@ -258,6 +310,10 @@ static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 	vf_count(f, VFLASH_STAT_HOST_WRITE_PAGES, count);
 	return done;
 }
+
+static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
+		  u32 count, u64 now_ns, struct vflash_latency *lat,
+		  struct vflash_undo *const *undo);
 
 /**
  * vflash_flash_submit_lat() - run one request through the flash model
@@ -283,6 +339,14 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 			    u64 lpn, u32 count, u64 now_ns,
 			    struct vflash_latency *lat)
 {
+	return submit(f, op, lpn, count, now_ns, lat, NULL);
+}
+
+/* vflash_flash_submit_lat(), with log records for a write's pages. */
+static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
+		  u32 count, u64 now_ns, struct vflash_latency *lat,
+		  struct vflash_undo *const *undo)
+{
 	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
 	struct vflash_latency none;
@@ -302,7 +366,7 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 		vf_record_read_latency(f, done + fw - now_ns);
 		break;
 	case VFLASH_IO_WRITE:
-		done = write_pages(f, lpn, count, now_ns, lat);
+		done = write_pages(f, lpn, count, now_ns, lat, undo);
 		break;
 	case VFLASH_IO_TRIM:
 		for (i = 0; i < count; i++)
@@ -342,6 +406,34 @@ u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
 
 	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
 				    &lat);
+	return due;
+}
+
+/**
+ * vflash_flash_submit_undo() - a frontend's logged write
+ * @f: the device
+ * @fe: the frontend that submits it
+ * @lpn: first logical page
+ * @count: logical pages
+ * @now_ns: when the request arrives
+ * @undo: one record per page; each gets the end time of the program that
+ *	makes its page durable (U64_MAX until that program is charged,
+ *	which may be at a later write or flush). The backend keeps pointers
+ *	to waiting records until vflash_flash_undo_forget().
+ *
+ * vflash_flash_submit_from() for a write.
+ *
+ * Return: when the request completes, on the clock of @now_ns.
+ */
+u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
+			     u64 lpn, u32 count, u64 now_ns,
+			     struct vflash_undo *const *undo)
+{
+	struct vflash_latency lat;
+	u64 due = submit(f, VFLASH_IO_WRITE, lpn, count, now_ns, &lat, undo);
+
+	trace_vflash_request_submit(f->id, fe, VFLASH_IO_WRITE, lpn, count,
+				    now_ns, due, &lat);
 	return due;
 }
 

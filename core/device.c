@@ -145,6 +145,8 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 				 cfg->size_bytes / VFLASH_LPAGE_SIZE, name);
 	if (ret)
 		goto err_flash;
+	/* A power cut restores pages of this memory. */
+	vdev->faults.pl.backing = &vdev->backing;
 
 	vflash_dev_groups[0] = &vflash_dev_group;
 	memcpy(&vflash_dev_groups[1], vflash_backend_groups,

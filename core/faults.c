@@ -10,8 +10,11 @@
  *   times        injections before the rule disarms itself, 0: no limit
  *   delay_ns     (delay only) the extra completion time, up to 60 s
  *
+ *   cut          (power_cut only, write-only) 1: cut the power now
+ *
  * (faults: read_error, write_fault, timeout, delay, poison, read_only,
- * program_fail, erase_fail; erase_fail's range is always all)
+ * fatal, power_cut, program_fail, erase_fail; erase_fail's range is
+ * always all), and faults/plp, power-loss protection (0 or 1).
  *   matched      (read-only) commands that touched the range while armed
  *   injected     (read-only) injections since the rule was armed
  *
@@ -46,6 +49,8 @@ static const char *const fault_names[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_DELAY] = "delay",
 	[VFLASH_FAULT_POISON] = "poison",
 	[VFLASH_FAULT_READ_ONLY] = "read_only",
+	[VFLASH_FAULT_FATAL] = "fatal",
+	[VFLASH_FAULT_POWER_CUT] = "power_cut",
 	[VFLASH_FAULT_PROGRAM_FAIL] = "program_fail",
 	[VFLASH_FAULT_ERASE_FAIL] = "erase_fail",
 };
@@ -57,6 +62,8 @@ static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_DELAY] = VFLASH_STAT_FAULT_DELAYS,
 	[VFLASH_FAULT_POISON] = VFLASH_STAT_FAULT_POISON_SIGNALS,
 	[VFLASH_FAULT_READ_ONLY] = VFLASH_STAT_FAULT_READ_ONLY_WRITES,
+	[VFLASH_FAULT_FATAL] = VFLASH_STAT_FAULT_FATAL,
+	[VFLASH_FAULT_POWER_CUT] = VFLASH_STAT_FAULT_POWER_CUTS,
 	[VFLASH_FAULT_PROGRAM_FAIL] = VFLASH_STAT_FAULT_PROGRAM_FAILS,
 	[VFLASH_FAULT_ERASE_FAIL] = VFLASH_STAT_FAULT_ERASE_FAILS,
 };
@@ -70,6 +77,7 @@ enum fault_file {
 	FILE_DELAY_NS,
 	FILE_MATCHED,
 	FILE_INJECTED,
+	FILE_CUT,
 	NR_FILES,
 };
 
@@ -82,7 +90,18 @@ static const char *const file_names[NR_FILES] = {
 	[FILE_DELAY_NS] = "delay_ns",
 	[FILE_MATCHED] = "matched",
 	[FILE_INJECTED] = "injected",
+	[FILE_CUT] = "cut",
 };
+
+/* Whether rule @fault has file @f: delay_ns and cut belong to one each. */
+static bool has_file(enum vflash_fault fault, enum fault_file f)
+{
+	if (f == FILE_DELAY_NS)
+		return fault == VFLASH_FAULT_DELAY;
+	if (f == FILE_CUT)
+		return fault == VFLASH_FAULT_POWER_CUT;
+	return true;
+}
 
 /**
  * vflash_fault_rule_fires() - count a command against a rule
@@ -188,6 +207,33 @@ static int set_range(struct vflash_faults *ft, struct vflash_fault_rule *r,
 	return 0;
 }
 
+/* Write 1 to faults/power_cut/cut; under ft->lock. */
+static int cut_power(struct vflash_faults *ft, const char *val, u64 v)
+{
+	enum vflash_fault fault = VFLASH_FAULT_POWER_CUT;
+	int ret;
+
+	if (v != 1)
+		return bad(ft, fault, FILE_CUT, val, "only 1 cuts the power");
+	if (!READ_ONCE(ft->rule[fault].armed))
+		return bad(ft, fault, FILE_CUT, val,
+			   "arm the rule first: arming starts the log a cut needs");
+	if (!ft->cut_hook) {
+		pr_err("%s: faults/power_cut/cut=%s: this device's frontend has no power to cut (frontend=nvme has)\n",
+		       ft->name, val);
+		return -EOPNOTSUPP;
+	}
+	ret = ft->cut_hook(ft->cut_priv);
+	if (!ret) {
+		atomic64_inc(&ft->rule[fault].injected);
+		vflash_flash_count(ft->flash, fault_stats[fault], 1);
+	}
+	if (ret)
+		pr_err("%s: faults/power_cut/cut=%s: the power cycle failed (%d)\n",
+		       ft->name, val, ret);
+	return ret;
+}
+
 /**
  * vflash_fault_set() - write one file of a rule
  * @ft: the device's rules
@@ -207,12 +253,16 @@ int vflash_fault_set(struct vflash_faults *ft, enum vflash_fault fault,
 	u64 v = 0;
 
 	if (f < 0 || f == FILE_MATCHED || f == FILE_INJECTED ||
-	    (f == FILE_DELAY_NS && fault != VFLASH_FAULT_DELAY))
+	    !has_file(fault, f))
 		return -EINVAL;
 	if (f != FILE_RANGE && kstrtou64(val, 0, &v))
 		return bad(ft, fault, f, val, "not a number");
 
 	mutex_lock(&ft->lock);
+	if (f == FILE_CUT) {
+		ret = cut_power(ft, val, v);
+		goto out;
+	}
 	if (f != FILE_ARMED && READ_ONCE(r->armed)) {
 		pr_err("%s: faults/%s/%s=%s: the rule is armed: disarm it first\n",
 		       ft->name, fault_names[fault], file_names[f], val);
@@ -229,6 +279,8 @@ int vflash_fault_set(struct vflash_faults *ft, enum vflash_fault fault,
 			atomic64_set(&r->matched, 0);
 			atomic64_set(&r->injected, 0);
 			hold_key(&ft->key_held[fault], true);
+			if (fault == VFLASH_FAULT_POWER_CUT && !ft->plp)
+				vflash_pl_start(&ft->pl);
 			/* Release: the fields and counts before the rule is seen armed. */
 			smp_store_release(&r->armed, true);
 			if (ft->armed_hook)
@@ -237,6 +289,8 @@ int vflash_fault_set(struct vflash_faults *ft, enum vflash_fault fault,
 		} else {
 			WRITE_ONCE(r->armed, false);
 			hold_key(&ft->key_held[fault], false);
+			if (fault == VFLASH_FAULT_POWER_CUT)
+				vflash_pl_stop(&ft->pl);
 		}
 		break;
 	case FILE_RANGE:
@@ -339,6 +393,57 @@ static const struct file_operations fault_file_fops = {
 	.llseek = default_llseek,
 };
 
+static ssize_t plp_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	struct vflash_faults *ft = file_inode(file)->i_private;
+	char buf[4];
+	int len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(ft->plp));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/*
+ * faults/plp: power-loss protection, 0 or 1; changed while power_cut is
+ * disarmed, since arming decides whether writes are logged.
+ */
+static ssize_t plp_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	struct vflash_faults *ft = file_inode(file)->i_private;
+	char buf[24];
+	int ret = count;
+	u8 v;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	strim(buf);
+	if (kstrtou8(buf, 0, &v) || v > 1) {
+		pr_err("%s: faults/plp=%s: not 0 or 1\n", ft->name, buf);
+		return -EINVAL;
+	}
+	mutex_lock(&ft->lock);
+	if (READ_ONCE(ft->rule[VFLASH_FAULT_POWER_CUT].armed)) {
+		pr_err("%s: faults/plp=%s: power_cut is armed: disarm it first\n",
+		       ft->name, buf);
+		ret = -EBUSY;
+	} else {
+		ft->plp = v;
+	}
+	mutex_unlock(&ft->lock);
+	return ret;
+}
+
+static const struct file_operations plp_fops = {
+	.owner = THIS_MODULE,
+	.read = plp_read,
+	.write = plp_write,
+	.llseek = default_llseek,
+};
+
 /**
  * vflash_faults_init() - a device's rules, all disarmed
  * @ft: the rules
@@ -358,6 +463,7 @@ int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
 	ft->flash = flash;
 	ft->nr_lpages = nr_lpages;
 	strscpy(ft->name, name, sizeof(ft->name));
+	vflash_pl_init(&ft->pl, flash, NULL);
 	for (i = 0; i < VFLASH_NR_FAULTS; i++) {
 		ft->rule[i].last = nr_lpages - 1;
 		ft->rule[i].ppm = PPM;
@@ -390,16 +496,22 @@ void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent)
 		for (f = 0; f < NR_FILES; f++) {
 			struct fault_file_id *id = &ids[i * NR_FILES + f];
 
-			if (f == FILE_DELAY_NS && i != VFLASH_FAULT_DELAY)
+			umode_t mode = 0600;
+
+			if (!has_file(i, f))
 				continue;
+			if (f == FILE_MATCHED || f == FILE_INJECTED)
+				mode = 0400;
+			else if (f == FILE_CUT)
+				mode = 0200;
 			id->ft = ft;
 			id->fault = i;
 			id->file = f;
-			debugfs_create_file(file_names[f],
-					    f >= FILE_MATCHED ? 0400 : 0600,
-					    d, id, &fault_file_fops);
+			debugfs_create_file(file_names[f], mode, d, id,
+					    &fault_file_fops);
 		}
 	}
+	debugfs_create_file("plp", 0600, ft->dir, ft, &plp_fops);
 }
 
 /**
@@ -421,6 +533,37 @@ void vflash_faults_set_hook(struct vflash_faults *ft,
 }
 
 /**
+ * vflash_faults_set_cut_hook() - offer a way to cut the power
+ * @ft: the rules
+ * @hook: cuts the power and returns once the device is back (0) or with
+ *	an errno; called under the rules' lock, in process context, when
+ *	1 is written to faults/power_cut/cut; NULL to withdraw it (waits
+ *	for a cut in progress)
+ * @priv: its argument
+ */
+void vflash_faults_set_cut_hook(struct vflash_faults *ft,
+				int (*hook)(void *priv), void *priv)
+{
+	mutex_lock(&ft->lock);
+	ft->cut_hook = hook;
+	ft->cut_priv = priv;
+	mutex_unlock(&ft->lock);
+}
+
+/**
+ * vflash_fault_disarm() - a rule disarms itself on the request path
+ * @ft: the rules
+ * @fault: the rule
+ *
+ * As a rule whose times ran out: it keeps its reference on the static
+ * key until disarmed by hand or destroyed. Any context.
+ */
+void vflash_fault_disarm(struct vflash_faults *ft, enum vflash_fault fault)
+{
+	WRITE_ONCE(ft->rule[fault].armed, false);
+}
+
+/**
  * vflash_faults_destroy() - disarm every rule and free what init took
  * @ft: the rules; their debugfs files are gone (debugfs_remove_recursive()
  *	of the parent waits for readers and writers)
@@ -435,6 +578,7 @@ void vflash_faults_destroy(struct vflash_faults *ft)
 		hold_key(&ft->key_held[i], false);
 	}
 	mutex_unlock(&ft->lock);
+	vflash_pl_stop(&ft->pl);
 	if (ft->flash)
 		vflash_flash_set_faults(ft->flash, NULL);
 	kfree(ft->ids);

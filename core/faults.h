@@ -12,6 +12,8 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "core/powerloss.h"
+
 struct dentry;
 struct fault_file_id;
 struct vflash_flash;
@@ -27,6 +29,10 @@ struct vflash_flash;
  *	SIGBUS with BUS_MCEERR_AR, as a memory error would
  * @VFLASH_FAULT_READ_ONLY: (NVMe) a write to the range fails with
  *	Namespace Is Write Protected; SMART reports read-only media
+ * @VFLASH_FAULT_FATAL: (NVMe) the controller stops with Controller
+ *	Fatal Status until the host resets it
+ * @VFLASH_FAULT_POWER_CUT: power is cut: what the write buffer held and
+ *	had not programmed is lost, unless power-loss protection is on
  * @VFLASH_FAULT_PROGRAM_FAIL: (flash) the program of a host page of the
  *	range fails: its block is retired, its data moved and rewritten
  * @VFLASH_FAULT_ERASE_FAIL: (flash) an erase fails: the block is retired
@@ -40,6 +46,8 @@ enum vflash_fault {
 	VFLASH_FAULT_DELAY,
 	VFLASH_FAULT_POISON,
 	VFLASH_FAULT_READ_ONLY,
+	VFLASH_FAULT_FATAL,
+	VFLASH_FAULT_POWER_CUT,
 	VFLASH_FAULT_PROGRAM_FAIL,
 	VFLASH_FAULT_ERASE_FAIL,
 	VFLASH_NR_FAULTS,
@@ -92,6 +100,12 @@ struct vflash_fault_rule {
  *	CXL frontend unmaps a newly poisoned range, so that its next access
  *	faults); NULL if no frontend asked
  * @hook_priv: its argument
+ * @cut_hook: cuts the power now (writing faults/power_cut/cut), under
+ *	@lock; returns once the device is back, or an errno. NULL if the
+ *	device's frontend has no power to cut.
+ * @cut_priv: its argument
+ * @plp: power-loss protection: a cut loses nothing (faults/plp)
+ * @pl: the power-loss log, on while power_cut is armed without @plp
  */
 struct vflash_faults {
 	struct mutex lock;	/* see the kernel-doc above */
@@ -105,6 +119,10 @@ struct vflash_faults {
 	void (*armed_hook)(void *priv, enum vflash_fault fault, u64 first,
 			   u64 last);
 	void *hook_priv;
+	int (*cut_hook)(void *priv);
+	void *cut_priv;
+	bool plp;
+	struct vflash_powerloss pl;
 };
 
 DECLARE_STATIC_KEY_FALSE(vflash_faults_armed);
@@ -142,6 +160,9 @@ int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
 		       u64 nr_lpages, const char *name);
 void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent);
 void vflash_faults_destroy(struct vflash_faults *ft);
+void vflash_faults_set_cut_hook(struct vflash_faults *ft,
+				int (*hook)(void *priv), void *priv);
+void vflash_fault_disarm(struct vflash_faults *ft, enum vflash_fault fault);
 int vflash_fault_set(struct vflash_faults *ft, enum vflash_fault fault,
 		     const char *file, const char *val);
 void vflash_faults_set_hook(struct vflash_faults *ft,

@@ -235,7 +235,8 @@ static void smart_log(struct vfn_ctrl *c)
 		  DIV_ROUND_UP_ULL(c->host_write_units, 1000));
 	put_le128(log->host_reads, c->host_read_cmds);
 	put_le128(log->host_writes, c->host_write_cmds);
-	put_le128(log->power_cycles, 1);
+	put_le128(log->power_cycles, 1 + c->power_cycles);
+	put_le128(log->unsafe_shutdowns, c->unsafe_shutdowns);
 	put_le128(log->power_on_hours,
 		  div64_u64(ktime_get_ns() - c->attach_ns, NS_PER_HOUR));
 }

@@ -331,6 +331,12 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 {
 	u32 cc = vfn_reg32(c, NVME_REG_CC), q;
 
+	/*
+	 * Without power no register works; the power work brings it back
+	 * (acquire: pairs with its release, after the state it reset).
+	 */
+	if (smp_load_acquire(&c->unpowered))
+		return false;
 	if ((cc & NVME_CC_ENABLE) && !c->enabled)
 		enable(c, cc);
 	else if (!(cc & NVME_CC_ENABLE) && c->enabled)
@@ -401,9 +407,16 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
 			rec.due_ns = now;
 			vfn_admin(c, &cmd, &rec);
 		}
-		/* Held (AER) or never to complete (an injected timeout). */
-		if (rec.due_ns == U64_MAX)
+		/*
+		 * Held (AER), never to complete (an injected timeout), or the
+		 * controller stopped: a fatal status, a power cut.
+		 */
+		if (rec.due_ns == U64_MAX) {
+			if (READ_ONCE(c->unpowered) ||
+			    (vfn_reg32(c, NVME_REG_CSTS) & NVME_CSTS_CFS))
+				break;
 			continue;
+		}
 		if (!vfn_host_allows_dma(c))
 			break;
 		complete_later(c, &rec);
@@ -475,6 +488,53 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 	spin_unlock(&h->lock);
 }
 
+/**
+ * vfn_fatal() - the controller fails: Controller Fatal Status
+ * @c: the controller; called by the dispatcher
+ *
+ * Commands in flight are lost with their completions; nothing more is
+ * fetched until the host resets the controller (CC.EN to 0), as its
+ * driver does when a command times out and it finds CSTS.CFS set.
+ */
+void vfn_fatal(struct vfn_ctrl *c)
+{
+	kill_queues(c);
+	vfn_set_reg32(c, NVME_REG_CSTS,
+		      vfn_reg32(c, NVME_REG_CSTS) | NVME_CSTS_CFS);
+}
+
+/**
+ * vfn_power_off() - the power is cut, now
+ * @c: the controller; called by the dispatcher
+ *
+ * The controller forgets everything (queues, completions not posted,
+ * features), its registers read all ones and its function vanishes from
+ * the bus (config reads all ones), as a powered-off device's would. The
+ * power-loss log takes back the writes that were not durable at this
+ * instant. The power work then removes the function, as the PCI core
+ * does on a surprise removal, powers the controller up and rescans.
+ */
+void vfn_power_off(struct vfn_ctrl *c)
+{
+	struct vflash_faults *ft = &c->vdev->faults;
+	u64 now = ktime_get_ns(), logged = ft->pl.nr_pages, lost;
+
+	reset(c);
+	vfn_set_reg32(c, NVME_REG_CSTS, ~0U);
+	WRITE_ONCE(c->absent, true);
+	WRITE_ONCE(c->unpowered, true);
+	lost = vflash_pl_cut(&ft->pl, now);
+	vflash_flash_count(c->vdev->flash, VFLASH_STAT_POWER_CUT_LOST_WRITES,
+			   lost);
+	dev_info(&c->vdev->dev, "power cut: %llu of %llu logged page writes taken back\n",
+		 lost, logged);
+	vflash_fault_disarm(ft, VFLASH_FAULT_POWER_CUT);
+	c->unsafe_shutdowns++;
+	/* KUnit's controllers have no PCI function to remove. */
+	if (c->power_work.func)
+		queue_work(system_unbound_wq, &c->power_work);
+}
+
 /* Sleep until @until_ns (CLOCK_MONOTONIC), unless woken earlier. */
 static void sleep_until(u64 until_ns)
 {
@@ -501,6 +561,12 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 	bool busy = false;
 	u32 q;
 
+	if (unlikely(READ_ONCE(c->cut_req))) {
+		if (!c->unpowered)
+			vfn_power_off(c);
+		WRITE_ONCE(c->cut_req, false);
+		wake_up(&c->power_wq);
+	}
 	if (handle_cc(c, c->raise)) {
 		for (q = 0; q <= VFN_MAX_IOQ; q++)
 			if (c->sq[q].live)

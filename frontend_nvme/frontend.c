@@ -150,6 +150,7 @@ static int nvme_attach(struct vflash_dev *vdev)
 	if (ret)
 		goto err_free;
 	vfn_hostmem_init(c);
+	vfn_power_init(c);
 	ret = vfn_dispatch_start(c);
 	if (ret) {
 		pr_err("frontend=nvme: cannot start the dispatcher (%d)\n", ret);
@@ -159,6 +160,7 @@ static int nvme_attach(struct vflash_dev *vdev)
 	if (ret)
 		goto err_thread;
 	*vflash_frontend_priv(vdev, &vflash_nvme_frontend) = c;
+	vflash_faults_set_cut_hook(&vdev->faults, vfn_cut_power, c);
 	dev_info(&vdev->dev, "NVMe controller at %s, %u-byte blocks\n",
 		 pci_name(c->pdev), 1U << c->ns.lba_shift);
 	return 0;
@@ -177,9 +179,15 @@ static void nvme_detach(struct vflash_dev *vdev)
 	void **slot = vflash_frontend_priv(vdev, &vflash_nvme_frontend);
 	struct vfn_ctrl *c = *slot;
 
+	/* No power cut from now on; one in progress ends first. */
+	WRITE_ONCE(c->dying, true);
+	vflash_faults_set_cut_hook(&vdev->faults, NULL, NULL);
+	flush_work(&c->power_work);
 	/* The driver's removal-time commands need the dispatcher. */
 	vfn_pci_stop(c);
 	vfn_dispatch_stop(c);
+	/* A cut the dispatcher fired before it saw @dying. */
+	flush_work(&c->power_work);
 	vfn_pci_remove(c);
 	vfn_bar_free(c);
 	free_ctrl(c);

@@ -99,6 +99,55 @@ static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
 					lpn, count, now);
 }
 
+/*
+ * Store a write's data (@store moves or zeroes them) and time it. While
+ * the power-loss log is on, the pages' old contents are logged first and
+ * the backend tells the log when each page becomes durable. Return: 0,
+ * SC_ABANDONED if @store was cut short, or Internal Error if the log had
+ * no memory (nothing stored).
+ */
+static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		       bool (*store)(struct vfn_ctrl *c,
+				     const struct vfn_io_req *r),
+		       u64 now, u64 *due_ns)
+{
+	struct vflash_powerloss *pl = &c->vdev->faults.pl;
+	struct vflash_pl_entry *e = NULL;
+	bool logged = false;
+	u16 sc = 0;
+
+	if (static_branch_unlikely(&vflash_faults_armed))
+		logged = vflash_pl_lock(pl);
+	if (logged) {
+		e = vflash_pl_log(pl, r->lpn, r->nr_lpages);
+		if (!e) {
+			sc = VFN_SC(NVME_SC_INTERNAL);
+			goto out;
+		}
+	}
+	if (!store(c, r)) {
+		sc = SC_ABANDONED;
+		goto out;
+	}
+	*due_ns = vflash_flash_submit_undo(c->vdev->flash, VFLASH_FE_NVME,
+					   r->lpn, r->nr_lpages, now,
+					   e ? e->undo : NULL);
+out:
+	if (logged)
+		vflash_pl_unlock(pl);
+	return sc;
+}
+
+static bool store_data(struct vfn_ctrl *c, const struct vfn_io_req *r)
+{
+	return move_data(c, r->pos_bytes, FROM_HOST);
+}
+
+static bool store_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r)
+{
+	return zero_bytes(c, r->pos_bytes, r->len_bytes);
+}
+
 static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	      const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
 {
@@ -117,13 +166,19 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 					     r->nr_lpages, now);
 			return VFN_SC(NVME_SC_WRITE_FAULT);
 		}
-		move_data(c, r->pos_bytes, FROM_HOST);
-		out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn, r->nr_lpages,
-				     now);
-		/* Write-through when the host turned the write cache off. */
+		sc = store_write(c, r, store_data, now, &out->due_ns);
+		if (sc)
+			return sc;
+		/*
+		 * FUA, or write-through when the host turned the write cache
+		 * off: complete once the pages are on flash.
+		 */
 		if (r->fua || !READ_ONCE(c->wce))
 			out->due_ns = max(out->due_ns,
-					  submit(c, VFLASH_IO_FLUSH, 0, 0, now));
+					  vflash_flash_sync_pages(c->vdev->flash,
+								  r->lpn,
+								  r->nr_lpages,
+								  now));
 		return 0;
 	}
 	c->host_read_cmds++;
@@ -162,13 +217,8 @@ static u16 write_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r,
 {
 	u64 last;
 
-	if (!r->deallocate) {
-		if (!zero_bytes(c, r->pos_bytes, r->len_bytes))
-			return SC_ABANDONED;
-		out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn, r->nr_lpages,
-				     now);
-		return 0;
-	}
+	if (!r->deallocate)
+		return store_write(c, r, store_zeroes, now, &out->due_ns);
 	if (!deallocate(c, r, now, &out->due_ns))
 		return SC_ABANDONED;
 	/* Partly covered pages, at most one at each end, are rewritten. */
@@ -204,7 +254,7 @@ static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	struct nvme_dsm_range *range = c->ident;
 	struct vfn_blocks *blk = c->ident;
 	struct vfn_io_req one;
-	u32 i, nr = 0;
+	u32 i, n, nr = 0;
 	u16 sc;
 
 	BUILD_BUG_ON(sizeof(*blk) != sizeof(*range));
@@ -228,12 +278,24 @@ static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		blk[nr++] = (struct vfn_blocks) { slba, slba + nlb };
 	}
 	sort(blk, nr, sizeof(*blk), range_cmp, NULL);
-	for (i = 0; i < nr;) {
+	/* Merge in place, then refuse all if one range is write-protected. */
+	for (i = 0, n = 0; i < nr; n++) {
 		u64 start = blk[i].start, end = blk[i].end;
 
 		for (i++; i < nr && blk[i].start <= end; i++)
 			end = max(end, blk[i].end);
-		vfn_lba_range(&c->ns, start, end - start, &one);
+		blk[n] = (struct vfn_blocks) { start, end };
+	}
+	for (i = 0; i < n; i++) {
+		vfn_lba_range(&c->ns, blk[i].start, blk[i].end - blk[i].start,
+			      &one);
+		if (vflash_fault(&c->vdev->faults, VFLASH_FAULT_READ_ONLY,
+				 one.lpn, one.nr_lpages))
+			return VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
+	}
+	for (i = 0; i < n; i++) {
+		vfn_lba_range(&c->ns, blk[i].start, blk[i].end - blk[i].start,
+			      &one);
 		if (!deallocate(c, &one, now, &out->due_ns))
 			return SC_ABANDONED;
 	}
@@ -257,6 +319,18 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 
 	/* An injected timeout swallows the command: no data, no model time. */
 	if (!sc && vflash_fault(ft, VFLASH_FAULT_TIMEOUT, r.lpn, r.nr_lpages)) {
+		out->due_ns = U64_MAX;
+		return;
+	}
+	/* The controller fails, or the power goes, as the command arrives. */
+	if (!sc && vflash_fault(ft, VFLASH_FAULT_FATAL, r.lpn, r.nr_lpages)) {
+		vfn_fatal(c);
+		out->due_ns = U64_MAX;
+		return;
+	}
+	if (!sc && !READ_ONCE(c->dying) &&
+	    vflash_fault(ft, VFLASH_FAULT_POWER_CUT, r.lpn, r.nr_lpages)) {
+		vfn_power_off(c);
 		out->due_ns = U64_MAX;
 		return;
 	}

@@ -16,6 +16,8 @@
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "frontend_nvme/proto.h"
 
@@ -133,6 +135,19 @@ struct vfn_heap {
  * @msi_domain: the PCI-MSI interrupt domain of our function
  * @hwirq_base: its hardware interrupt number for MSI-X entry 0 there
  * @raise: dispatcher only: CQs whose vector it owes an interrupt
+ * @unpowered: the power is cut (dispatcher writes; read by the power
+ *	work and, as @absent, the config accessors): no register works,
+ *	nothing is fetched or posted until the power work brings it back
+ * @absent: the function is gone from the bus while @unpowered: config
+ *	reads return all ones, writes are dropped; READ_ONCE/WRITE_ONCE
+ * @dying: the device is being detached: no new power cut
+ * @cut_req: the cut hook asks the dispatcher to cut the power; cleared
+ *	(and @power_wq woken) once it has
+ * @power_wq: where the cut hook waits for @cut_req to clear
+ * @power_work: removes the function as a surprise removal would, powers
+ *	the controller up again and rescans the bus
+ * @power_cycles: power-ups after the first, for SMART (power work)
+ * @unsafe_shutdowns: power cuts, for SMART (dispatcher)
  * @cq_backoff_ns: under the matching @cq_lock: how long a completion
  *	that found the CQ full (or the host's DMA off) waits before the
  *	next try; doubles per failure up to VFN_CQ_BACKOFF_MAX_NS, 0 after
@@ -183,6 +198,14 @@ struct vfn_ctrl {
 	struct irq_domain *msi_domain;
 	irq_hw_number_t hwirq_base;
 	DECLARE_BITMAP(raise, VFN_MAX_IOQ + 1);
+	bool unpowered;
+	bool absent;
+	bool dying;
+	bool cut_req;
+	wait_queue_head_t power_wq;
+	struct work_struct power_work;
+	u64 power_cycles;
+	u64 unsafe_shutdowns;
 	u64 cq_backoff_ns[VFN_MAX_IOQ + 1];
 };
 
@@ -228,6 +251,8 @@ void vfn_pci_stop(struct vfn_ctrl *c);
 void vfn_pci_remove(struct vfn_ctrl *c);
 void vfn_bar_free(struct vfn_ctrl *c);
 void vfn_raise_irq(struct vfn_ctrl *c, u16 vector);
+void vfn_power_init(struct vfn_ctrl *c);
+int vfn_cut_power(void *priv);
 
 /* hostmem.c */
 void vfn_hostmem_init(struct vfn_ctrl *c);
@@ -252,6 +277,8 @@ u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 	      unsigned long *raise);
 void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise);
 void vfn_sq_delete(struct vfn_ctrl *c, u16 qid);
+void vfn_fatal(struct vfn_ctrl *c);
+void vfn_power_off(struct vfn_ctrl *c);
 
 /* frontend.c */
 extern struct vflash_frontend vflash_nvme_frontend;

@@ -104,7 +104,8 @@ static int vfn_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
 		*val = ~0U;
 		return PCIBIOS_DEVICE_NOT_FOUND;
 	}
-	if (where < 0 || where + size > VFN_CFG_SIZE) {
+	/* Without power: what a bus returns for a function that is gone. */
+	if (where < 0 || where + size > VFN_CFG_SIZE || READ_ONCE(c->absent)) {
 		*val = ~0U;
 		return PCIBIOS_SUCCESSFUL;
 	}
@@ -128,7 +129,7 @@ static int vfn_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
 
 	if (devfn)
 		return PCIBIOS_DEVICE_NOT_FOUND;
-	if (where < 0 || where + size > VFN_CFG_SIZE)
+	if (where < 0 || where + size > VFN_CFG_SIZE || READ_ONCE(c->absent))
 		return PCIBIOS_SUCCESSFUL;
 	raw_spin_lock_irqsave(&c->cfg_lock, flags);
 	if (where == PCI_BASE_ADDRESS_0 || where == PCI_BASE_ADDRESS_1) {
@@ -264,6 +265,17 @@ void vfn_bar_free(struct vfn_ctrl *c)
 	c->bar = NULL;
 }
 
+/* Every MSI-X vector masked, as at reset. */
+static void mask_vectors(struct vfn_ctrl *c)
+{
+	int i;
+
+	for (i = 0; i < VFN_NR_VEC; i++)
+		vfn_set_reg32(c, VFN_MSIX_TBL_OFF + i * PCI_MSIX_ENTRY_SIZE +
+			      PCI_MSIX_ENTRY_VECTOR_CTRL,
+			      PCI_MSIX_ENTRY_CTRL_MASKBIT);
+}
+
 /**
  * vfn_bar_alloc() - allocate BAR0 and build the configuration space
  * @c: the controller
@@ -286,10 +298,7 @@ int vfn_bar_alloc(struct vfn_ctrl *c)
 	for (i = 0; i < (1 << VFN_BAR_ORDER); i++)
 		SetPageReserved(c->bar_page + i);
 	c->bar = page_address(c->bar_page);
-	for (i = 0; i < VFN_NR_VEC; i++)
-		vfn_set_reg32(c, VFN_MSIX_TBL_OFF + i * PCI_MSIX_ENTRY_SIZE +
-			      PCI_MSIX_ENTRY_VECTOR_CTRL,
-			      PCI_MSIX_ENTRY_CTRL_MASKBIT);
+	mask_vectors(c);
 	raw_spin_lock_init(&c->cfg_lock);
 	cfg_init(c);
 	return 0;
@@ -376,4 +385,91 @@ void vfn_pci_remove(struct vfn_ctrl *c)
 	c->bus = NULL;
 	pci_unlock_rescan_remove();
 	bus_unregister_notifier(&pci_bus_type, &c->pci_nb);
+}
+
+/*
+ * Power comes back: BAR0 and the config space as at power-up. The
+ * dispatcher leaves a controller without power alone, so this thread may
+ * reset its state; clearing @unpowered (release) hands it back.
+ */
+static void power_on(struct vfn_ctrl *c)
+{
+	unsigned long flags;
+
+	memset(c->bar, 0, VFN_BAR_SIZE);
+	mask_vectors(c);
+	vfn_dispatch_init(c);
+	raw_spin_lock_irqsave(&c->cfg_lock, flags);
+	c->bar_sizing = 0;
+	cfg_init(c);
+	raw_spin_unlock_irqrestore(&c->cfg_lock, flags);
+	c->power_cycles++;
+	WRITE_ONCE(c->absent, false);
+	/* Release: the state reset above before the dispatcher acts again. */
+	smp_store_release(&c->unpowered, false);
+}
+
+/*
+ * After a power cut (vfn_power_off()): remove the function, which its
+ * driver sees as a surprise removal (config reads all ones: its I/O fails
+ * and its disks go away), then power the controller up and rescan, so
+ * that the driver binds a fresh controller, as after a power cycle.
+ */
+static void power_work(struct work_struct *work)
+{
+	struct vfn_ctrl *c = container_of(work, struct vfn_ctrl, power_work);
+	struct pci_dev *pdev;
+
+	pci_lock_rescan_remove();
+	pdev = pci_get_slot(c->bus, 0);
+	if (pdev) {
+		pci_stop_and_remove_bus_device(pdev);
+		pci_dev_put(pdev);
+	}
+	pci_unlock_rescan_remove();
+	if (READ_ONCE(c->dying))
+		return;
+	power_on(c);
+	pci_lock_rescan_remove();
+	pci_rescan_bus(c->bus);
+	pci_dev_put(c->pdev);
+	c->pdev = pci_get_slot(c->bus, 0);
+	pci_unlock_rescan_remove();
+	dev_info(&c->vdev->dev, "power is back: NVMe controller at %s\n",
+		 c->pdev ? pci_name(c->pdev) : "(none)");
+}
+
+/**
+ * vfn_power_init() - set up power cuts (before the dispatcher starts)
+ * @c: the controller
+ */
+void vfn_power_init(struct vfn_ctrl *c)
+{
+	init_waitqueue_head(&c->power_wq);
+	INIT_WORK(&c->power_work, power_work);
+}
+
+/**
+ * vfn_cut_power() - cut the power now, for faults/power_cut/cut
+ * @priv: the controller
+ *
+ * The dispatcher cuts it between two commands; this returns once the
+ * function was removed and the powered-up controller rescanned (its
+ * driver then probes it on its own).
+ *
+ * Return: 0, -EBUSY while the device is being detached, -ETIMEDOUT if
+ * the dispatcher did not answer.
+ */
+int vfn_cut_power(void *priv)
+{
+	struct vfn_ctrl *c = priv;
+
+	if (READ_ONCE(c->dying))
+		return -EBUSY;
+	WRITE_ONCE(c->cut_req, true);
+	wake_up_process(c->heap[0].task);
+	if (!wait_event_timeout(c->power_wq, !READ_ONCE(c->cut_req), 10 * HZ))
+		return -ETIMEDOUT;
+	flush_work(&c->power_work);
+	return 0;
 }

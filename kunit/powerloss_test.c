@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for power loss: the backend's durable times of logged page
+ * writes (backend_flash/undo.c, vflash_flash_sync_pages()) and what a cut
+ * takes back (core/powerloss.c).
+ */
+#include <kunit/test.h>
+#include <linux/ioport.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "backend_flash/flash.h"
+#include "backend_flash/profile.h"
+#include "core/faults.h"
+#include "core/powerloss.h"
+#include "core/vflash.h"
+#include "policy/policy.h"
+
+#define PAGES	16
+
+struct pl_env {
+	struct vflash_flash *f;
+	struct vflash_backing b;
+	struct resource res;
+	u8 *store;
+	struct vflash_powerloss pl;
+};
+
+static struct pl_env *env(struct kunit *test)
+{
+	struct pl_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	/* TLC: a 32 KiB program unit, 8 logical pages per die. */
+	e->f = vflash_flash_create(vflash_profile_find("tlc"), 16ULL << 20);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(e->f));
+	e->store = vzalloc(PAGES * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, e->store);
+	e->b.size_bytes = PAGES * PAGE_SIZE;
+	e->b.res = &e->res;
+	e->b.kaddr = e->store;
+	vflash_pl_init(&e->pl, e->f, &e->b);
+	test->priv = e;
+	return e;
+}
+
+static void env_exit(struct kunit *test)
+{
+	struct pl_env *e = test->priv;
+
+	if (!e)
+		return;
+	vflash_pl_stop(&e->pl);
+	vflash_flash_destroy(e->f);
+	vfree(e->store);
+}
+
+/*
+ * A page waits in the write buffer (U64_MAX) until its unit is
+ * programmed: by the write that fills the unit or by a sync of its die;
+ * after undo_forget nothing is stamped any more.
+ */
+static void durable_when_programmed(struct kunit *test)
+{
+	struct pl_env *e = env(test);
+	struct vflash_undo u = { 0 }, v = { 0 }, w = { 0 }, *pu = &u, *pv = &v;
+	struct vflash_undo *pw = &w;
+	u64 now = 1000000, end;
+
+	vflash_flash_submit_undo(e->f, VFLASH_FE_NVME, 3, 1, now, &pu);
+	KUNIT_EXPECT_EQ(test, u.end_ns, U64_MAX);
+	/* An unlogged write elsewhere on another die stamps nothing. */
+	vflash_flash_submit(e->f, VFLASH_IO_WRITE, 4, 1, now);
+	KUNIT_EXPECT_EQ(test, u.end_ns, U64_MAX);
+	end = vflash_flash_sync_pages(e->f, 3, 1, now);
+	KUNIT_EXPECT_NE(test, u.end_ns, U64_MAX);
+	KUNIT_EXPECT_GT(test, u.end_ns, now);
+	KUNIT_EXPECT_LE(test, u.end_ns, end);
+	/* A flush stamps every waiting page. */
+	vflash_flash_submit_undo(e->f, VFLASH_FE_NVME, 5, 1, now, &pv);
+	KUNIT_EXPECT_EQ(test, v.end_ns, U64_MAX);
+	vflash_flash_submit(e->f, VFLASH_IO_FLUSH, 0, 0, now);
+	KUNIT_EXPECT_NE(test, v.end_ns, U64_MAX);
+	/* Forgotten records are never stamped. */
+	vflash_flash_submit_undo(e->f, VFLASH_FE_NVME, 6, 1, now, &pw);
+	vflash_flash_undo_forget(e->f);
+	vflash_flash_submit(e->f, VFLASH_IO_FLUSH, 0, 0, now);
+	KUNIT_EXPECT_EQ(test, w.end_ns, U64_MAX);
+}
+
+/*
+ * Filling a unit on one die programs it: with stripe placement the die
+ * of a page comes round again after nr_dies writes.
+ */
+static void unit_fill_stamps(struct kunit *test)
+{
+	struct pl_env *e = env(test);
+	struct vflash_undo u = { 0 }, *pu = &u;
+	u32 i;
+
+	vflash_flash_submit_undo(e->f, VFLASH_FE_NVME, 0, 1, 1000, &pu);
+	for (i = 1; i < 2048 && u.end_ns == U64_MAX; i++)
+		vflash_flash_submit(e->f, VFLASH_IO_WRITE, i, 1, 1000);
+	KUNIT_EXPECT_NE(test, u.end_ns, U64_MAX);
+	/* 8 pages per unit on each of 16 dies: 7 more rounds of the dies. */
+	KUNIT_EXPECT_EQ(test, i, 7U * 16 + 1);
+}
+
+static void set_page(struct pl_env *e, u64 lpn, u8 val)
+{
+	memset(e->store + lpn * PAGE_SIZE, val, PAGE_SIZE);
+}
+
+static u8 page_val(struct pl_env *e, u64 lpn)
+{
+	return e->store[lpn * PAGE_SIZE + PAGE_SIZE - 1];
+}
+
+/* Log a write of one page and store @val; its durable time is @end. */
+static void logged_write(struct kunit *test, struct pl_env *e, u64 lpn,
+			 u8 val, u64 end)
+{
+	struct vflash_pl_entry *ent;
+
+	KUNIT_ASSERT_TRUE(test, vflash_pl_lock(&e->pl));
+	ent = vflash_pl_log(&e->pl, lpn, 1);
+	KUNIT_ASSERT_NOT_NULL(test, ent);
+	set_page(e, lpn, val);
+	ent->page[0].u.end_ns = end;
+	vflash_pl_unlock(&e->pl);
+}
+
+/*
+ * A cut at T keeps, per page, the data of its newest write durable by T,
+ * or what it held before logging began.
+ */
+static void cut_keeps_newest_durable(struct kunit *test)
+{
+	struct pl_env *e = env(test);
+
+	set_page(e, 0, 'A');
+	set_page(e, 1, 'A');
+	set_page(e, 2, 'A');
+	set_page(e, 3, 'A');
+	KUNIT_EXPECT_FALSE(test, vflash_pl_lock(&e->pl));	/* off */
+	vflash_pl_start(&e->pl);
+	/* Page 0: B durable, C and D not: B. */
+	logged_write(test, e, 0, 'B', 10);
+	logged_write(test, e, 0, 'C', 30);
+	logged_write(test, e, 0, 'D', U64_MAX);
+	/* Page 1: all durable: the last. */
+	logged_write(test, e, 1, 'B', 5);
+	logged_write(test, e, 1, 'C', 15);
+	/* Page 2: none durable: the original. */
+	logged_write(test, e, 2, 'B', 25);
+	logged_write(test, e, 2, 'C', U64_MAX);
+	/* Page 3: an older write not durable, a newer one durable (another
+	 * die programmed first): the newer one's data.
+	 */
+	logged_write(test, e, 3, 'B', 40);
+	logged_write(test, e, 3, 'C', 12);
+	KUNIT_EXPECT_EQ(test, e->pl.nr_pages, 9ULL);
+	KUNIT_EXPECT_EQ(test, vflash_pl_cut(&e->pl, 20), 4ULL);
+	KUNIT_EXPECT_EQ(test, page_val(e, 0), 'B');
+	KUNIT_EXPECT_EQ(test, page_val(e, 1), 'C');
+	KUNIT_EXPECT_EQ(test, page_val(e, 2), 'A');
+	KUNIT_EXPECT_EQ(test, page_val(e, 3), 'C');
+	/* The log is freed and off; a second cut takes nothing back. */
+	KUNIT_EXPECT_EQ(test, e->pl.nr_pages, 0ULL);
+	KUNIT_EXPECT_FALSE(test, vflash_pl_lock(&e->pl));
+	KUNIT_EXPECT_EQ(test, vflash_pl_cut(&e->pl, 100), 0ULL);
+}
+
+/* Entries whose pages are all durable are freed as writes go on. */
+static void durable_entries_pruned(struct kunit *test)
+{
+	struct pl_env *e = env(test);
+	u32 i;
+
+	vflash_pl_start(&e->pl);
+	for (i = 0; i < 200; i++)
+		logged_write(test, e, i % PAGES, i, i < 150 ? 1 : U64_MAX);
+	/* 150 durable ones were freed at the prunes, the rest are kept. */
+	KUNIT_EXPECT_LT(test, e->pl.nr_pages, 200ULL - 64);
+	KUNIT_EXPECT_GE(test, e->pl.nr_pages, 50ULL);
+	vflash_pl_stop(&e->pl);
+	KUNIT_EXPECT_EQ(test, e->pl.nr_pages, 0ULL);
+}
+
+static int cuts;
+
+static int fake_cut(void *priv)
+{
+	cuts++;
+	return *(int *)priv;
+}
+
+/*
+ * faults/power_cut: cut is refused unless the rule is armed (the log
+ * starts with it) and the frontend can cut; plp keeps the log off and is
+ * not changed under an armed rule; the files belong to power_cut only.
+ */
+static void power_cut_files(struct kunit *test)
+{
+	struct pl_env *e = env(test);
+	struct vflash_faults *ft = kunit_kzalloc(test, sizeof(*ft), GFP_KERNEL);
+	enum vflash_fault pc = VFLASH_FAULT_POWER_CUT;
+	int ret = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, ft);
+	KUNIT_ASSERT_EQ(test, vflash_faults_init(ft, e->f, PAGES, "vflash-t"), 0);
+	cuts = 0;
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, pc, "cut", "1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_READ_ERROR,
+					       "cut", "1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, pc, "delay_ns", "1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, pc, "armed", "1"), 0);
+	KUNIT_EXPECT_TRUE(test, ft->pl.on);
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, pc, "cut", "2"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, pc, "cut", "1"), -EOPNOTSUPP);
+	vflash_faults_set_cut_hook(ft, fake_cut, &ret);
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, pc, "cut", "1"), 0);
+	KUNIT_EXPECT_EQ(test, cuts, 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ft->rule[pc].injected), 1LL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->f, VFLASH_STAT_FAULT_POWER_CUTS),
+			1ULL);
+	ret = -ETIMEDOUT;
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, pc, "cut", "1"), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ft->rule[pc].injected), 1LL);
+	/* Disarmed by hand: the log stops; with plp, arming leaves it off. */
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, pc, "armed", "0"), 0);
+	KUNIT_EXPECT_FALSE(test, ft->pl.on);
+	ft->plp = true;
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, pc, "armed", "1"), 0);
+	KUNIT_EXPECT_FALSE(test, ft->pl.on);
+	vflash_faults_destroy(ft);
+	KUNIT_EXPECT_FALSE(test, ft->pl.on);
+}
+
+static struct kunit_case powerloss_test_cases[] = {
+	KUNIT_CASE(durable_when_programmed),
+	KUNIT_CASE(unit_fill_stamps),
+	KUNIT_CASE(cut_keeps_newest_durable),
+	KUNIT_CASE(durable_entries_pruned),
+	KUNIT_CASE(power_cut_files),
+	{}
+};
+
+static int powerloss_suite_init(struct kunit_suite *suite)
+{
+	return vflash_policies_init();
+}
+
+static void powerloss_suite_exit(struct kunit_suite *suite)
+{
+	vflash_policies_exit();
+}
+
+static struct kunit_suite powerloss_test_suite = {
+	.name = "vflash-powerloss",
+	.suite_init = powerloss_suite_init,
+	.suite_exit = powerloss_suite_exit,
+	.exit = env_exit,
+	.test_cases = powerloss_test_cases,
+};
+
+kunit_test_suite(powerloss_test_suite);
