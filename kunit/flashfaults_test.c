@@ -37,6 +37,16 @@ static const struct vflash_profile hyb2 = {
 	.erase_ns = 4 * ERASE,
 };
 
+/* QLC without an SLC region: wordlines of four pages. */
+static const struct vflash_profile qlc2 = {
+	.name = "t-qlc", .desc = "test", .cell = VFLASH_CELL_QLC,
+	.channels = 1, .dies_per_channel = 2, .flash_page_bytes = 4096,
+	.pages_per_block = 16, .read_ns = TR,
+	.qlc_read_ns = { 20000, 30000, 40000, 50000 }, .xfer_ns_per_4k = 1000,
+	.slc_prog_ns = PROG, .prog_ns = 4 * PROG, .slc_erase_ns = ERASE,
+	.erase_ns = 4 * ERASE,
+};
+
 #define SMALL	BIT_ULL(20)	/* 256 logical pages */
 #define MEDIUM	BIT_ULL(22)	/* 1024 logical pages */
 
@@ -511,6 +521,35 @@ static void running_out_of_spare_goes_read_only(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, vflash_flash_write_refused(f));
 }
 
+/*
+ * Power loss: the pages of a failed program are durable once they are
+ * programmed again elsewhere (the failed program, then the move's
+ * padded one), and the log's waiting slots are left clean for the next
+ * host block.
+ */
+static void failed_program_is_durable_after_its_move(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &qlc2, SMALL);
+	struct vflash_undo u = { 0 }, v = { 0 }, *pu = &u, *pv = &v;
+	u64 now = 1000000, end;
+
+	rule(test, VFLASH_FAULT_PROGRAM_FAIL, "range", "1-1");
+	rule(test, VFLASH_FAULT_PROGRAM_FAIL, "armed", "1");
+	vflash_flash_submit_undo(f, VFLASH_FE_NVME, 1, 1, now, &pu);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_BAD_BLOCKS), 1ULL);
+	/* A wordline program fails, the page is read and programmed again. */
+	KUNIT_EXPECT_NE(test, u.end_ns, U64_MAX);
+	KUNIT_EXPECT_GE(test, u.end_ns, now + 8 * PROG + TR);
+	end = u.end_ns;
+	/* The next page of that die waits for its own wordline. */
+	vflash_flash_submit_undo(f, VFLASH_FE_NVME, 3, 1, now, &pv);
+	KUNIT_EXPECT_EQ(test, v.end_ns, U64_MAX);
+	vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, now);
+	KUNIT_EXPECT_NE(test, v.end_ns, U64_MAX);
+	KUNIT_EXPECT_EQ(test, u.end_ns, end);
+	check(test, f);
+}
+
 static int ff_suite_init(struct kunit_suite *suite)
 {
 	return vflash_policies_init();
@@ -545,6 +584,7 @@ static struct kunit_case ff_cases[] = {
 	KUNIT_CASE(erase_fail_retires_the_block),
 	KUNIT_CASE(failures_under_churn_keep_invariants),
 	KUNIT_CASE(running_out_of_spare_goes_read_only),
+	KUNIT_CASE(failed_program_is_durable_after_its_move),
 	{}
 };
 
