@@ -26,14 +26,16 @@ static __printf(3, 4) int broken(char *why, size_t size, const char *fmt,
  *
  * Checks that l2p and p2l agree, that each block's valid count is the
  * number of slots l2p points into it, that mapped slots lie below their
- * block's write pointer in an open or full block, and that the free lists
- * hold exactly the free blocks, each empty.
+ * block's write pointer in an open, full or bad block (a bad block keeps
+ * the pages no room could be found for), that the free lists hold
+ * exactly the free blocks, each empty, and that the bad blocks are as
+ * many as counted.
  *
  * Return: 0, -EUCLEAN on a violation, -ENOMEM.
  */
 int vflash_flash_check(struct vflash_flash *f, char *why, size_t size)
 {
-	u32 *count;
+	u32 *count, bad = 0;
 	u64 lpn;
 	u32 b, d, r, n;
 	int ret = 0;
@@ -61,7 +63,8 @@ int vflash_flash_check(struct vflash_flash *f, char *why, size_t size)
 		else if (slot % f->stride >= blk->wp)
 			ret = broken(why, size, "page %llu at slot %u beyond wp %u",
 				     lpn, slot, blk->wp);
-		else if (blk->state != VF_BLK_OPEN && blk->state != VF_BLK_FULL)
+		else if (blk->state != VF_BLK_OPEN && blk->state != VF_BLK_FULL &&
+			 blk->state != VF_BLK_BAD)
 			ret = broken(why, size, "page %llu in block %u of state %u",
 				     lpn, b, blk->state);
 		count[b]++;
@@ -72,7 +75,11 @@ int vflash_flash_check(struct vflash_flash *f, char *why, size_t size)
 			ret = broken(why, size, "block %u: valid %d, mapped %u",
 				     b, atomic_read(&f->blocks[b].valid),
 				     count[b]);
+		bad += f->blocks[b].state == VF_BLK_BAD;
 	}
+	if (!ret && bad != vflash_flash_stat(f, VFLASH_STAT_BAD_BLOCKS))
+		ret = broken(why, size, "%u bad blocks, %llu counted", bad,
+			     vflash_flash_stat(f, VFLASH_STAT_BAD_BLOCKS));
 
 	for (d = 0; d < f->nr_dies && !ret; d++) {
 		struct vf_die *die = &f->dies[d];

@@ -3,6 +3,8 @@
  * Creating and destroying a flash device: geometry from the profile and
  * the capacity, the FTL's tables, run-time knobs and policies.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
@@ -25,6 +27,13 @@
 #define TLC_PE_CYCLES	3000
 #define QLC_PE_CYCLES	1000
 #define MAX_PE_CYCLES	1000000
+
+/* Read retries: at most 255 per read, coefficients up to 1000 retries. */
+#define RETRY_MAX		255
+#define RETRY_DEFAULT_MAX	16
+#define RETRY_K_MAX		1000000
+#define RETRY_AGE_UNIT_MAX_MS	(24ULL * 3600 * 1000)
+#define RETRY_AGE_UNIT_DEFAULT_MS 1000
 
 /* Host link: PCIe 3.0 x4 as NVMeVirt models it, 3.36 GB/s. */
 #define HOST_XFER_NS	1219
@@ -65,6 +74,13 @@ static const struct {
 				       VFLASH_CACHE_MAX_SLOTS },
 	[VFLASH_KNOB_WAIT_SPIN_NS] = { "wait_spin_ns", 0, SEC_NS },
 	[VFLASH_KNOB_PRECONDITION] = { "precondition", 0, 1 },
+	[VFLASH_KNOB_READ_RETRY_MAX] = { "read_retry_max", 0, RETRY_MAX },
+	[VFLASH_KNOB_READ_RETRY_PE_MILLI] = { "read_retry_pe_milli", 0,
+					      RETRY_K_MAX },
+	[VFLASH_KNOB_READ_RETRY_AGE_MILLI] = { "read_retry_age_milli", 0,
+					       RETRY_K_MAX },
+	[VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS] = { "read_retry_age_unit_ms", 1,
+						 RETRY_AGE_UNIT_MAX_MS },
 };
 
 /**
@@ -75,6 +91,19 @@ static const struct {
 void vflash_flash_set_id(struct vflash_flash *f, u32 id)
 {
 	f->id = id;
+}
+
+/**
+ * vflash_flash_set_faults() - the fault rules the backend injects from
+ * @f: the device
+ * @ft: its rules (program_fail, erase_fail), or NULL for none
+ *
+ * Called by core/faults.c when the rules are set up and torn down, while
+ * no request runs; @ft must outlive every request after the call.
+ */
+void vflash_flash_set_faults(struct vflash_flash *f, struct vflash_faults *ft)
+{
+	WRITE_ONCE(f->faults, ft);
 }
 
 /**
@@ -180,21 +209,29 @@ static void precondition(struct vflash_flash *f)
  * Takes effect for the next request. The GC watermarks must keep
  * gc_low_pct <= gc_high_pct.
  *
- * Return: 0, or -EINVAL (nothing changed) if @val is out of range.
+ * Return: 0, or -EINVAL (nothing changed, one dmesg line naming the knob)
+ * if @val is out of range.
  */
 int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 			  u64 val)
 {
 	int ret = 0;
 
-	if (knob >= VFLASH_KNOB_NR || val < knobs[knob].min ||
-	    val > knobs[knob].max)
+	if (knob >= VFLASH_KNOB_NR)
 		return -EINVAL;
+	if (val < knobs[knob].min || val > knobs[knob].max) {
+		pr_err("vflash%u: config/%s=%llu: not in %llu-%llu\n", f->id,
+		       knobs[knob].name, val, knobs[knob].min, knobs[knob].max);
+		return -EINVAL;
+	}
 	if ((knob == VFLASH_KNOB_GC_LOW_PCT &&
 	     val > vf_knob(f, VFLASH_KNOB_GC_HIGH_PCT)) ||
 	    (knob == VFLASH_KNOB_GC_HIGH_PCT &&
-	     val < vf_knob(f, VFLASH_KNOB_GC_LOW_PCT)))
+	     val < vf_knob(f, VFLASH_KNOB_GC_LOW_PCT))) {
+		pr_err("vflash%u: config/%s=%llu: gc_low_pct would be above gc_high_pct\n",
+		       f->id, knobs[knob].name, val);
 		return -EINVAL;
+	}
 	switch (knob) {
 	case VFLASH_KNOB_CACHE_FREE_LOW_PCT:
 	case VFLASH_KNOB_CACHE_FREE_HIGH_PCT:
@@ -393,13 +430,15 @@ static void init_knobs(struct vflash_flash *f)
 					      p->cell == VFLASH_CELL_TLC ?
 					      TLC_PE_CYCLES : QLC_PE_CYCLES;
 	f->knob[VFLASH_KNOB_HOST_OVERHEAD_NS] = 0;
+	f->knob[VFLASH_KNOB_READ_RETRY_MAX] = RETRY_DEFAULT_MAX;
+	f->knob[VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS] = RETRY_AGE_UNIT_DEFAULT_MS;
 }
 
 /* Blocks per die, slots per block and program units from the profile. */
 static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 {
 	const struct vflash_profile *p = f->prof;
-	u64 main_blocks, main_pd, slc_pd = 0, total;
+	u64 main_blocks, main_pd, slc_pd = 0, total, need;
 
 	if (!p->channels || !p->dies_per_channel || !p->pages_per_block ||
 	    !p->flash_page_bytes || p->flash_page_bytes % VFLASH_LPAGE_SIZE)
@@ -426,6 +465,10 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	main_pd = DIV_ROUND_UP(main_blocks, f->nr_dies) + VF_NR_STREAMS +
 		  VF_GC_RESERVE;
 	main_pd = max_t(u64, main_pd, VF_MIN_BLOCKS);
+	/* At least one spare block, whatever the rounding (see below). */
+	need = DIV_ROUND_UP_ULL(f->nr_lpages, f->slots[VF_MAIN]);
+	main_pd = max_t(u64, main_pd, DIV_ROUND_UP(need + 1, f->nr_dies) +
+			VF_NR_STREAMS + VF_GC_RESERVE);
 	if (f->hybrid) {
 		slc_pd = DIV_ROUND_UP(DIV_ROUND_UP(f->nr_lpages, VF_SLC_FRACTION),
 				      (u64)f->slots[VF_SLC] * f->nr_dies);
@@ -438,6 +481,13 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	f->slc_per_die = slc_pd;
 	f->blocks_per_die = main_pd + slc_pd;
 	f->nr_blocks = total;
+	/*
+	 * Spare: main-region blocks beyond the capacity's and, per die, the
+	 * open blocks of every stream and GC's reserve (the FTL's working
+	 * set); over-provisioning guarantees some.
+	 */
+	f->spare_new = main_pd * f->nr_dies - need -
+		       (u64)f->nr_dies * (VF_NR_STREAMS + VF_GC_RESERVE);
 
 	f->wb_cap = div_u64(WB_MAX_BYTES, VFLASH_LPAGE_SIZE * f->nr_dies);
 	f->wb_cap = max(f->wb_cap, 2 * f->unit[VF_MAIN]);

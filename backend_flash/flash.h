@@ -12,6 +12,7 @@
 #include "backend_flash/cache.h"
 #include "policy/policy.h"
 
+struct vflash_faults;
 struct vflash_flash;
 struct vflash_profile;
 
@@ -139,6 +140,19 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_FAULT_FATAL: controller fatal statuses injected
  * @VFLASH_STAT_FAULT_POWER_CUTS: power cuts
  * @VFLASH_STAT_POWER_CUT_LOST_WRITES: page writes the power cuts took back
+ * @VFLASH_STAT_READ_RETRIES: extra array reads (read retries) the retry
+ *	model charged, host, GC and migration reads together
+ * @VFLASH_STAT_FAULT_PROGRAM_FAILS: injected program failures (each
+ *	retired a block)
+ * @VFLASH_STAT_FAULT_ERASE_FAILS: injected erase failures (each retired
+ *	a block)
+ * @VFLASH_STAT_WORN_OUT_WRITES: host writes refused because the device
+ *	ran out of spare blocks (vflash_flash_write_refused())
+ * @VFLASH_STAT_BAD_BLOCKS: not a counter: blocks retired so far (both
+ *	regions); stats/reset leaves it alone
+ * @VFLASH_STAT_SPARE_BLOCKS: not a counter: good main-region blocks
+ *	beyond what the capacity and the FTL's working blocks need
+ *	(struct vflash_health)
  * @VFLASH_STAT_NR: number of counters
  */
 enum vflash_stat {
@@ -164,6 +178,12 @@ enum vflash_stat {
 	VFLASH_STAT_FAULT_FATAL,
 	VFLASH_STAT_FAULT_POWER_CUTS,
 	VFLASH_STAT_POWER_CUT_LOST_WRITES,
+	VFLASH_STAT_READ_RETRIES,
+	VFLASH_STAT_FAULT_PROGRAM_FAILS,
+	VFLASH_STAT_FAULT_ERASE_FAILS,
+	VFLASH_STAT_WORN_OUT_WRITES,
+	VFLASH_STAT_BAD_BLOCKS,
+	VFLASH_STAT_SPARE_BLOCKS,
 	VFLASH_STAT_NR,
 };
 
@@ -205,6 +225,12 @@ enum vflash_stat {
  * @VFLASH_KNOB_WAIT_SPIN_NS: the last part of a NAND wait that is spun
  * @VFLASH_KNOB_PRECONDITION: 1 once every page was written (writing 1
  *	does it)
+ * @VFLASH_KNOB_READ_RETRY_MAX: most read retries one array read takes
+ * @VFLASH_KNOB_READ_RETRY_PE_MILLI: retries (in thousandths) of a read of
+ *	a block at its rated P/E cycles; grows with the square of the wear
+ * @VFLASH_KNOB_READ_RETRY_AGE_MILLI: retries (in thousandths) per
+ *	doubling of 1 + the data's age in age units
+ * @VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS: the age unit
  * @VFLASH_KNOB_NR: number of knobs
  */
 enum vflash_knob {
@@ -236,6 +262,10 @@ enum vflash_knob {
 	VFLASH_KNOB_SAMPLE_BATCH,
 	VFLASH_KNOB_WAIT_SPIN_NS,
 	VFLASH_KNOB_PRECONDITION,
+	VFLASH_KNOB_READ_RETRY_MAX,
+	VFLASH_KNOB_READ_RETRY_PE_MILLI,
+	VFLASH_KNOB_READ_RETRY_AGE_MILLI,
+	VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS,
 	VFLASH_KNOB_NR,
 };
 
@@ -254,6 +284,7 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 					 u64 size_bytes);
 void vflash_flash_destroy(struct vflash_flash *f);
 void vflash_flash_set_id(struct vflash_flash *f, u32 id);
+void vflash_flash_set_faults(struct vflash_flash *f, struct vflash_faults *ft);
 u32 vflash_flash_id(const struct vflash_flash *f);
 u64 vflash_flash_submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 			u32 count, u64 now_ns);
@@ -282,15 +313,24 @@ u64 vflash_flash_write_amplification(struct vflash_flash *f);
  * struct vflash_health - what a drive reports about its own wear
  * @life_used_pct: erases so far as a percentage of the rated ones, for the
  *	region that is most worn (may exceed 100)
- * @spare_pct: free blocks of the main region as a percentage of its spare
- *	blocks (those beyond what the logical capacity needs), at most 100
+ * @spare_pct: the spare blocks left as a percentage of those the device
+ *	had when new (rounded up: 0 only once none is left)
+ * @spare_blocks: good main-region blocks beyond what the logical capacity
+ *	and the FTL's working blocks (open blocks, GC's reserve) need
+ * @bad_blocks: blocks retired after a program or erase failure
+ * @read_only: no spare block is left, or a host write found no room on
+ *	any die: host writes are refused
  */
 struct vflash_health {
 	u32 life_used_pct;
 	u32 spare_pct;
+	u32 spare_blocks;
+	u32 bad_blocks;
+	bool read_only;
 };
 
 void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h);
+bool vflash_flash_write_refused(struct vflash_flash *f);
 u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille);
 u64 vflash_flash_model_read_ns(const struct vflash_flash *f);
 void vflash_flash_reset_stats(struct vflash_flash *f);

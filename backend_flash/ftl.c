@@ -58,7 +58,8 @@ void vf_seal_if_full(struct vflash_flash *f, struct vf_die *die, u32 b,
  * @now: the current time, for sealing
  *
  * Opens a free block when needed; only the GC stream may take the die's
- * last VF_GC_RESERVE free blocks of the region.
+ * last VF_GC_RESERVE free blocks of the region (one more while blocks can
+ * go bad: vf_failures_possible()).
  *
  * Return: the slot, or VF_INVALID if no block is to be had.
  */
@@ -70,7 +71,8 @@ u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 	u32 slot;
 
 	if (b == VF_INVALID) {
-		u32 reserve = stream == VF_GC ? 0 : VF_GC_RESERVE;
+		u32 reserve = stream == VF_GC ? 0 : VF_GC_RESERVE +
+					vf_failures_possible(f);
 
 		if (die->nr_free[r] <= reserve)
 			return VF_INVALID;

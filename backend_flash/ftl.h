@@ -15,6 +15,7 @@
 #include "backend_flash/flash.h"
 #include "backend_flash/hist.h"
 #include "backend_flash/profile.h"
+#include "core/faults.h"
 
 #define VF_INVALID	U32_MAX
 
@@ -24,7 +25,12 @@ enum vf_region { VF_SLC, VF_MAIN, VF_NR_REGIONS };
 /* Write streams, each with its own open block per die and region. */
 enum vf_stream { VF_HOST, VF_GC, VF_MIGRATE, VF_NR_STREAMS };
 
-enum vf_block_state { VF_BLK_FREE, VF_BLK_OPEN, VF_BLK_FULL, VF_BLK_VICTIM };
+/*
+ * A bad block (retired after a program or erase failure) never returns to
+ * a free list; the pages still valid on it are moved off (gc.c).
+ */
+enum vf_block_state { VF_BLK_FREE, VF_BLK_OPEN, VF_BLK_FULL, VF_BLK_VICTIM,
+		      VF_BLK_BAD };
 
 /* Over-provisioning of the main region, in percent of the capacity. */
 #define VF_OP_PCT		7
@@ -170,6 +176,13 @@ struct vf_stats {
  * @cache: the device DRAM cache of the frontend that uses one, or NULL
  * @undo_wait: per die, per region, the log records of host pages whose
  *	unit is still filling (undo.c); under the die's lock
+ * @faults: the device's fault rules (program_fail, erase_fail), or NULL;
+ *	READ_ONCE, set by core/faults.c while no request runs
+ * @nr_bad: bad blocks per region; atomics, incremented under the die lock
+ *	of the block that went bad, read without it
+ * @spare_new: spare blocks of the new device (struct vflash_health)
+ * @no_room: set once a host write found no slot on any die (bad blocks
+ *	left GC no room): the device refuses writes from then on; READ_ONCE
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
@@ -205,6 +218,10 @@ struct vflash_flash {
 	struct mutex cache_lock;	/* protects cache against attach/detach */
 	struct vflash_cache *cache;
 	struct vflash_undo **undo_wait;
+	struct vflash_faults *faults;
+	atomic_t nr_bad[VF_NR_REGIONS];
+	u32 spare_new;
+	bool no_room;
 };
 
 static inline u64 vf_knob(const struct vflash_flash *f, enum vflash_knob k)
@@ -240,6 +257,40 @@ static inline void vf_count(struct vflash_flash *f, enum vflash_stat s,
 	this_cpu_add(f->stats->count[s], n);
 }
 
+/*
+ * Does the rule of a flash fault (program_fail, erase_fail) fire for page
+ * @lpn? One static branch while no rule of any device is armed.
+ */
+static inline bool vf_fault(struct vflash_flash *f, enum vflash_fault fault,
+			    u64 lpn)
+{
+	struct vflash_faults *ft;
+
+	if (!static_branch_unlikely(&vflash_faults_armed))
+		return false;
+	ft = READ_ONCE(f->faults);
+	return ft && __vflash_fault(ft, fault, lpn, 1);
+}
+
+/*
+ * Can blocks go bad: a program_fail or erase_fail rule armed, or a bad
+ * block already? Then the host leaves GC one more free block per die and
+ * region, so that a failure while GC cleans does not leave it without
+ * room (ftl.c).
+ */
+static inline bool vf_failures_possible(struct vflash_flash *f)
+{
+	struct vflash_faults *ft;
+
+	if (atomic_read(&f->nr_bad[VF_SLC]) || atomic_read(&f->nr_bad[VF_MAIN]))
+		return true;
+	if (!static_branch_unlikely(&vflash_faults_armed))
+		return false;
+	ft = READ_ONCE(f->faults);
+	return ft && (vflash_fault_armed(ft, VFLASH_FAULT_PROGRAM_FAIL) ||
+		      vflash_fault_armed(ft, VFLASH_FAULT_ERASE_FAIL));
+}
+
 /* Count one host read's latency (completion minus arrival). */
 static inline void vf_record_read_latency(struct vflash_flash *f, u64 ns)
 {
@@ -258,6 +309,7 @@ static inline void vf_record_read_latency(struct vflash_flash *f, u64 ns)
 
 /* timing.c */
 u64 vf_read_time(const struct vflash_flash *f, u32 slot);
+u32 vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now);
 u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
 		u64 now, enum vflash_work work, struct vflash_latency *lat);
 u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
@@ -292,5 +344,8 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 u32 vf_free_low(const struct vflash_flash *f, enum vf_region r);
 u32 vf_free_high(const struct vflash_flash *f, enum vf_region r);
 void vf_stop_worker(struct vflash_flash *f);
+bool vf_program_fails(struct vflash_flash *f, u64 lpn);
+void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
+		       u32 b, u64 now);
 
 #endif /* VFLASH_FTL_H */

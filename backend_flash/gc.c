@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Cleaning: garbage collection within a region, SLC-to-QLC migration, the
- * background worker that runs them.
+ * background worker that runs them; and retiring a block whose program or
+ * erase failed (its valid pages are moved off as cleaning moves them).
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -70,6 +71,9 @@ static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
 		struct vflash_gc_candidate c;
 		u64 cost;
 
+		/* Pages left on a bad block (no room then): move them first. */
+		if (blk->state == VF_BLK_BAD && atomic_read(&blk->valid))
+			return b;
 		if (blk->state != VF_BLK_FULL)
 			continue;
 		c.valid = atomic_read(&blk->valid);
@@ -88,8 +92,30 @@ static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
 	return best;
 }
 
-/* Erase a block whose pages have all been displaced; free it. */
-static void erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
+/*
+ * A block's program or erase failed at @now: it is bad from now on, never
+ * to be opened or freed again; the pages still valid on it stay readable
+ * until they are moved off.
+ */
+static void retire_block(struct vflash_flash *f, struct vf_die *die, u32 b,
+			 u64 now)
+{
+	struct vf_block *blk = &f->blocks[b];
+	enum vf_region r = vf_region_of(f, b);
+
+	if (blk->state == VF_BLK_OPEN && die->open[blk->stream][r] == b)
+		die->open[blk->stream][r] = VF_INVALID;
+	if (blk->state == VF_BLK_OPEN)
+		blk->seal_ns = now;	/* its data's age runs from here */
+	blk->state = VF_BLK_BAD;
+	atomic_inc(&f->nr_bad[r]);
+}
+
+/*
+ * Erase a block whose pages have all been displaced and free it; or, if
+ * the erase fails (erase_fail), retire it. Returns true if it was freed.
+ */
+static bool erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 			enum vflash_work work, u64 *now)
 {
 	struct vf_block *blk = &f->blocks[b];
@@ -104,11 +130,16 @@ static void erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 
 	*now = vf_erase(f, die, b, *now, work);
 	blk->erase_count++;
+	if (vf_fault(f, VFLASH_FAULT_ERASE_FAIL, 0)) {
+		retire_block(f, die, b, *now);
+		return false;
+	}
 	blk->wp = 0;
 	blk->state = VF_BLK_FREE;
 	blk->next = die->free_head[r];
 	die->free_head[r] = b;
 	die->nr_free[r]++;
+	return true;
 }
 
 /*
@@ -149,6 +180,40 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
 	return true;
 }
 
+/*
+ * Move the valid pages of block @b (a victim, or a bad block) off it:
+ * within the region, or, from the SLC region, to the main region unless
+ * the migration policy keeps them in SLC. Counts what moved and what
+ * stayed in the region. Returns false if no destination slot could be
+ * had (what was moved stays moved).
+ */
+static bool move_valid(struct vflash_flash *f, struct vf_die *die, u32 d,
+		       u32 b, u64 *now, u32 *moved, u32 *stayed)
+{
+	const struct vflash_migration_ops *mig =
+		vf_ops(f, VFLASH_POLICY_MIGRATION);
+	u32 hot = vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
+	enum vf_region r = vf_region_of(f, b);
+	u32 i;
+
+	for (i = 0; i < f->slots[r]; i++) {
+		u32 slot = b * f->stride + i;
+		u32 lpn = READ_ONCE(f->p2l[slot]);
+		enum vf_region to = r;
+
+		if (lpn == VF_INVALID || READ_ONCE(f->l2p[lpn]) != slot)
+			continue;
+		if (r == VF_SLC && !mig->stays_in_slc(READ_ONCE(f->heat[lpn]),
+						      hot))
+			to = VF_MAIN;
+		if (!move_page(f, die, d, slot, lpn, to, now))
+			return false;
+		(*moved)++;
+		*stayed += to == r;
+	}
+	return true;
+}
+
 /**
  * vf_clean() - clean one block of a die's region
  * @f: the device
@@ -160,52 +225,129 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
  * Main region: garbage collection, valid pages move to the die's GC
  * stream. SLC region: migration, cold pages move to the main region and
  * hot ones (per the migration policy) stay in SLC. The time of every read,
- * program and the erase is charged to the die.
+ * program and the erase is charged to the die. A bad block that still
+ * holds valid pages is cleaned first (and not erased).
  *
- * Return: true if a block was freed and fewer than a block's worth of
- * pages stayed in the region (progress), false if there was nothing to do.
+ * Return: true if a block was freed (or a bad block emptied) and fewer
+ * than a block's worth of pages stayed in the region (progress), false if
+ * there was nothing to do, no room, or the erase failed.
  */
 bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 	      enum vf_region r, u64 *now)
 {
-	const struct vflash_migration_ops *mig =
-		vf_ops(f, VFLASH_POLICY_MIGRATION);
-	u32 hot = vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
 	enum vflash_work work = r == VF_SLC ? VFLASH_WORK_MIGRATE : VFLASH_WORK_GC;
 	u32 b = pick_victim(f, d, r, *now);
-	u32 i, moved = 0, stayed = 0;
+	u32 moved = 0, stayed = 0;
 	struct vf_block *blk;
+	bool bad, freed;
 	u64 start;
 
 	if (b == VF_INVALID)
 		return false;
 	start = max(*now, die->busy_until_ns);
 	blk = &f->blocks[b];
-	blk->state = VF_BLK_VICTIM;
-	for (i = 0; i < f->slots[r]; i++) {
-		u32 slot = b * f->stride + i;
-		u32 lpn = READ_ONCE(f->p2l[slot]);
-		enum vf_region to = r;
-
-		if (lpn == VF_INVALID || READ_ONCE(f->l2p[lpn]) != slot)
-			continue;
-		if (r == VF_SLC && !mig->stays_in_slc(READ_ONCE(f->heat[lpn]),
-						      hot))
-			to = VF_MAIN;
-		if (!move_page(f, die, d, slot, lpn, to, now)) {
-			/* Out of room: what was moved stays moved. */
+	bad = blk->state == VF_BLK_BAD;
+	if (!bad)
+		blk->state = VF_BLK_VICTIM;
+	if (!move_valid(f, die, d, b, now, &moved, &stayed)) {
+		/* Out of room: what was moved stays moved. */
+		if (!bad)
 			blk->state = VF_BLK_FULL;
-			trace_vflash_clean(f->id, d, work, b, start, *now, moved,
-					   false);
-			return false;
-		}
-		moved++;
-		stayed += to == r;
+		trace_vflash_clean(f->id, d, work, b, start, *now, moved, false);
+		return false;
 	}
-	erase_block(f, die, b, work, now);
+	if (bad) {
+		trace_vflash_clean(f->id, d, work, b, start, *now, moved, false);
+		return stayed < f->slots[r];
+	}
+	freed = erase_block(f, die, b, work, now);
 	vf_count(f, VFLASH_STAT_GC_RUNS, 1);
-	trace_vflash_clean(f->id, d, work, b, start, *now, moved, true);
-	return stayed < f->slots[r];
+	trace_vflash_clean(f->id, d, work, b, start, *now, moved, freed);
+	return freed && stayed < f->slots[r];
+}
+
+/**
+ * vf_program_fails() - is the program of a host page to fail?
+ * @f: the device
+ * @lpn: the logical page the host writes
+ *
+ * Asks the program_fail rule (counted per page written); one static
+ * branch while no rule is armed.
+ *
+ * Return: true if the program of the unit the page is written into fails.
+ */
+bool vf_program_fails(struct vflash_flash *f, u64 lpn)
+{
+	return vf_fault(f, VFLASH_FAULT_PROGRAM_FAIL, lpn);
+}
+
+/* Program the partly filled units of the GC and migration streams, padded. */
+static void program_partial_units(struct vflash_flash *f, struct vf_die *die,
+				  u64 now)
+{
+	enum vf_stream s;
+	enum vf_region r;
+
+	for (s = VF_GC; s <= VF_MIGRATE; s++) {
+		for (r = 0; r < VF_NR_REGIONS; r++) {
+			u32 ob = die->open[s][r];
+			struct vf_block *blk;
+			u32 pad;
+
+			if (ob == VF_INVALID)
+				continue;
+			blk = &f->blocks[ob];
+			pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
+			if (!pad)
+				continue;
+			blk->wp += pad;
+			vf_seal_if_full(f, die, ob, s, r, now);
+			vf_program(f, die, ob, now, s == VF_GC ? VFLASH_WORK_GC :
+					      VFLASH_WORK_MIGRATE);
+		}
+	}
+}
+
+/**
+ * vf_program_failed() - the program of a host block's unit fails
+ * @f: the device
+ * @die: the block's die, locked
+ * @d: its number
+ * @b: the host's open block, whose last slot was just filled
+ * @now: when the slot's data is in the write buffer
+ *
+ * The unit holding the last filled slot is programmed now (padded, as a
+ * flush pads it) and its program, charged to the die, fails at its end:
+ * the block is retired (bad) and its valid pages, the one just written
+ * among them, move to another block of the die as GC moves them, their
+ * reads and programs charged to the die after the failed program (the
+ * moves' partly filled units programmed, padded: the failed unit's pages
+ * are durable at the end, for the power-loss log). Pages for which no
+ * room is left stay on the bad block, readable, until GC moves them.
+ */
+void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
+		       u32 b, u64 now)
+{
+	struct vf_block *blk = &f->blocks[b];
+	enum vf_region r = vf_region_of(f, b);
+	u32 pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
+	u32 moved = 0, stayed = 0;
+	u64 t;
+
+	blk->wp += pad;
+	die->wb_pending += pad;
+	t = vf_program(f, die, b, now, VFLASH_WORK_HOST);
+	vf_wb_push(f, die, t, f->unit[r]);
+	retire_block(f, die, b, t);
+	move_valid(f, die, d, b, &t, &moved, &stayed);
+	trace_vflash_clean(f->id, d, VFLASH_WORK_GC, b, now, t, moved, false);
+	/*
+	 * The failed unit's pages are durable (power loss) once their new
+	 * units are programmed: program the moves' partly filled units,
+	 * padded, and take the die's end.
+	 */
+	program_partial_units(f, die, t);
+	vf_undo_programmed(f, d, b, die->busy_until_ns);
 }
 
 /**

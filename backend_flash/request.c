@@ -82,7 +82,9 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 			vf_invalidate(f, old);
 		if (u)
 			vf_undo_attach(f, d, slot, u);
-		if (f->blocks[b].wp % f->unit[vf_region_of(f, b)] == 0) {
+		if (unlikely(vf_program_fails(f, lpn))) {
+			vf_program_failed(f, die, d, b, at);
+		} else if (f->blocks[b].wp % f->unit[vf_region_of(f, b)] == 0) {
 			u32 n = f->unit[vf_region_of(f, b)];
 			u64 end = vf_program(f, die, b, at, VFLASH_WORK_HOST);
 
@@ -92,8 +94,14 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 		spin_unlock(&die->lock);
 		return at;
 	}
-	/* Over-provisioning guarantees a slot somewhere: only a bug gets here. */
-	WARN_ONCE(1, "vflash: no free slot on any die for page %llu\n", lpn);
+	/*
+	 * Over-provisioning guarantees a slot somewhere: only a bug gets
+	 * here, or bad blocks that left GC no room: the device refuses
+	 * writes from now on, as a drive that cannot go on goes read-only.
+	 */
+	WARN_ONCE(!vflash_flash_stat(f, VFLASH_STAT_BAD_BLOCKS),
+		  "vflash: no free slot on any die for page %llu\n", lpn);
+	WRITE_ONCE(f->no_room, true);
 	*clean_ns = 0;
 	return t;
 }

@@ -35,6 +35,12 @@ static const char * const stat_names[VFLASH_STAT_NR] = {
 	[VFLASH_STAT_FAULT_FATAL] = "fault_fatal",
 	[VFLASH_STAT_FAULT_POWER_CUTS] = "fault_power_cuts",
 	[VFLASH_STAT_POWER_CUT_LOST_WRITES] = "power_cut_lost_writes",
+	[VFLASH_STAT_READ_RETRIES] = "read_retries",
+	[VFLASH_STAT_FAULT_PROGRAM_FAILS] = "fault_program_fails",
+	[VFLASH_STAT_FAULT_ERASE_FAILS] = "fault_erase_fails",
+	[VFLASH_STAT_WORN_OUT_WRITES] = "worn_out_writes",
+	[VFLASH_STAT_BAD_BLOCKS] = "bad_blocks",
+	[VFLASH_STAT_SPARE_BLOCKS] = "spare_blocks",
 };
 
 /**
@@ -48,17 +54,35 @@ const char *vflash_flash_stat_name(enum vflash_stat stat)
 	return stat < VFLASH_STAT_NR ? stat_names[stat] : NULL;
 }
 
+static u32 bad_blocks(struct vflash_flash *f)
+{
+	return atomic_read(&f->nr_bad[VF_SLC]) + atomic_read(&f->nr_bad[VF_MAIN]);
+}
+
+static u32 spare_blocks(struct vflash_flash *f)
+{
+	u32 bad = atomic_read(&f->nr_bad[VF_MAIN]);
+
+	return f->spare_new > bad ? f->spare_new - bad : 0;
+}
+
 /**
  * vflash_flash_stat() - a counter's value
  * @f: the device
  * @stat: the counter
  *
- * Return: the sum over all CPUs.
+ * Return: the sum over all CPUs; for VFLASH_STAT_BAD_BLOCKS and
+ * VFLASH_STAT_SPARE_BLOCKS, the device's current figure.
  */
 u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat)
 {
 	u64 sum = 0;
 	int cpu;
+
+	if (stat == VFLASH_STAT_BAD_BLOCKS)
+		return bad_blocks(f);
+	if (stat == VFLASH_STAT_SPARE_BLOCKS)
+		return spare_blocks(f);
 
 	for_each_possible_cpu(cpu)
 		sum += per_cpu_ptr(f->stats, cpu)->count[stat];
@@ -94,17 +118,37 @@ u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc)
 }
 
 /**
+ * vflash_flash_write_refused() - is a host write to be refused?
+ * @f: the device
+ *
+ * A device that has run out of spare blocks, or whose bad blocks left a
+ * write no room on any die (vflash_flash_health()'s read_only), refuses
+ * host writes, as drives go read-only; frontends ask
+ * before each write and fail it (NVMe: Namespace Is Write Protected).
+ * Lock-free: one atomic read. A refusal is counted (worn_out_writes).
+ *
+ * Return: true if the write is to be refused.
+ */
+bool vflash_flash_write_refused(struct vflash_flash *f)
+{
+	if (spare_blocks(f) && !READ_ONCE(f->no_room))
+		return false;
+	vf_count(f, VFLASH_STAT_WORN_OUT_WRITES, 1);
+	return true;
+}
+
+/**
  * vflash_flash_health() - wear and spare, as a drive reports them
  * @f: the device
  * @h: filled in
  *
- * Reads the blocks' erase counts and the free lists without locks: a
- * snapshot that may be a moment old, as a drive's own log is.
+ * Reads the blocks' erase counts and the bad-block counts without locks:
+ * a snapshot that may be a moment old, as a drive's own log is.
  */
 void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h)
 {
 	u64 erases[VF_NR_REGIONS] = { 0 }, blocks[VF_NR_REGIONS] = { 0 };
-	u64 pe[VF_NR_REGIONS], need, spare, free_main;
+	u64 pe[VF_NR_REGIONS];
 	u32 d, b, r;
 
 	pe[VF_SLC] = vf_knob(f, VFLASH_KNOB_SLC_PE_CYCLES);
@@ -127,11 +171,12 @@ void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h)
 		h->life_used_pct = max_t(u64, h->life_used_pct, pct);
 	}
 
-	need = DIV_ROUND_UP_ULL(f->nr_lpages, f->slots[VF_MAIN]);
-	spare = blocks[VF_MAIN] > need ? blocks[VF_MAIN] - need : 0;
-	free_main = vflash_flash_free_blocks(f, false);
-	h->spare_pct = !spare ? 0 : min_t(u64, 100,
-					  div64_u64(free_main * 100, spare));
+	h->bad_blocks = bad_blocks(f);
+	h->spare_blocks = spare_blocks(f);
+	/* Rounded up: 0 % only once nothing is left, when writes stop. */
+	h->spare_pct = DIV_ROUND_UP_ULL((u64)h->spare_blocks * 100,
+					f->spare_new);
+	h->read_only = !h->spare_blocks || READ_ONCE(f->no_room);
 }
 
 /**

@@ -7,6 +7,8 @@
  */
 #include <linux/bug.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 
 #include "backend_flash/ftl.h"
@@ -31,6 +33,69 @@ u64 vf_read_time(const struct vflash_flash *f, u32 slot)
 		return vf_knob(f, VFLASH_KNOB_QLC_READ_L_NS + type);
 	}
 	return vf_knob(f, VFLASH_KNOB_MAIN_READ_NS);
+}
+
+/* Wear beyond this many times the rated cycles counts as this much. */
+#define RETRY_WEAR_CAP		64
+/* Ages beyond 2^53 ns (104 days) count as that: the fixed point fits. */
+#define RETRY_AGE_CAP_NS	BIT_ULL(53)
+/* log2's fixed point: 10 fractional bits. */
+#define LOG2_FRAC_BITS		10
+
+/*
+ * 1000 * log2(1 + @age / @unit) for @unit > 0, in integers: log2 is exact
+ * at powers of two and linear between them (at most 0.086 low).
+ */
+static u64 log2_1p_milli(u64 age, u64 unit)
+{
+	u64 v = div64_u64(min(age, RETRY_AGE_CAP_NS) << LOG2_FRAC_BITS, unit) +
+		BIT_ULL(LOG2_FRAC_BITS);
+	u32 i = ilog2(v);	/* >= LOG2_FRAC_BITS */
+	u64 frac = (v - BIT_ULL(i)) >> (i - LOG2_FRAC_BITS);
+
+	return (i - LOG2_FRAC_BITS) * 1000ULL +
+	       ((frac * 1000) >> LOG2_FRAC_BITS);
+}
+
+/**
+ * vf_read_retries() - the read retries a block's wear and data age cost
+ * @f: the device
+ * @blk: the block read; its die is locked
+ * @now: when the read starts
+ *
+ * r = min(read_retry_max, floor(k_pe * (pe / rated)^2 +
+ * k_age * log2(1 + age / age_unit))), with pe the block's erase count,
+ * rated its region's rated cycles, age the time since the block was
+ * sealed (0 while it is open) and the k in thousandths
+ * (docs/faults-design.md). Integers only.
+ *
+ * Return: r; 0 while both coefficients are 0 (the default).
+ */
+u32 vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now)
+{
+	u64 k_pe = vf_knob(f, VFLASH_KNOB_READ_RETRY_PE_MILLI);
+	u64 k_age = vf_knob(f, VFLASH_KNOB_READ_RETRY_AGE_MILLI);
+	const struct vf_block *b = &f->blocks[blk];
+	u64 milli = 0, rated, wear;
+
+	if (!k_pe && !k_age)
+		return 0;
+	if (k_pe) {
+		rated = vf_knob(f, vf_region_of(f, blk) == VF_SLC ?
+				   VFLASH_KNOB_SLC_PE_CYCLES :
+				   VFLASH_KNOB_MAIN_PE_CYCLES);
+		/* Wear in thousandths of the rated cycles. */
+		wear = min_t(u64, div64_u64((u64)b->erase_count * 1000, rated),
+			     RETRY_WEAR_CAP * 1000);
+		milli += div64_u64(k_pe * wear * wear, 1000000);
+	}
+	if (k_age && b->state != VF_BLK_OPEN && now > b->seal_ns)
+		milli += div64_u64(k_age *
+				   log2_1p_milli(now - b->seal_ns,
+						 vf_knob(f, VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS) *
+						 NSEC_PER_MSEC), 1000);
+	return min_t(u64, div64_u64(milli, 1000),
+		     vf_knob(f, VFLASH_KNOB_READ_RETRY_MAX));
 }
 
 static u32 die_index(const struct vflash_flash *f, const struct vf_die *die)
@@ -105,7 +170,8 @@ static u64 bg_wait(const struct vf_die *die, u64 from, u64 to)
  *
  * Under the read-priority maintenance policy a host read passes
  * background work queued on the die, pushing it back by its own time,
- * until that work has been deferred by max_defer_ns.
+ * until that work has been deferred by max_defer_ns. A read that needs
+ * r retries (vf_read_retries()) takes tR * (1 + r), all of it array time.
  *
  * Return: when the data is in the die's page register.
  */
@@ -115,9 +181,12 @@ u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
 	const struct vflash_maintenance_ops *m =
 		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
 	bool host = work == VFLASH_WORK_HOST;
-	u64 t = vf_read_time(f, slot);
+	u32 retries = vf_read_retries(f, vf_block_of(f, slot), now);
+	u64 t = vf_read_time(f, slot) * (1 + retries);
 	u64 start;
 
+	if (retries)
+		vf_count(f, VFLASH_STAT_READ_RETRIES, retries);
 	if (die->busy_until_ns <= now)
 		die->deferred_ns = 0;
 	if (host && m->read_priority &&

@@ -13,7 +13,8 @@
  *   cut          (power_cut only, write-only) 1: cut the power now
  *
  * (faults: read_error, write_fault, timeout, delay, poison, read_only,
- * fatal, power_cut), and faults/plp, power-loss protection (0 or 1).
+ * fatal, power_cut, program_fail, erase_fail; erase_fail's range is
+ * always all), and faults/plp, power-loss protection (0 or 1).
  *   matched      (read-only) commands that touched the range while armed
  *   injected     (read-only) injections since the rule was armed
  *
@@ -50,6 +51,8 @@ static const char *const fault_names[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_READ_ONLY] = "read_only",
 	[VFLASH_FAULT_FATAL] = "fatal",
 	[VFLASH_FAULT_POWER_CUT] = "power_cut",
+	[VFLASH_FAULT_PROGRAM_FAIL] = "program_fail",
+	[VFLASH_FAULT_ERASE_FAIL] = "erase_fail",
 };
 
 static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
@@ -61,6 +64,8 @@ static const enum vflash_stat fault_stats[VFLASH_NR_FAULTS] = {
 	[VFLASH_FAULT_READ_ONLY] = VFLASH_STAT_FAULT_READ_ONLY_WRITES,
 	[VFLASH_FAULT_FATAL] = VFLASH_STAT_FAULT_FATAL,
 	[VFLASH_FAULT_POWER_CUT] = VFLASH_STAT_FAULT_POWER_CUTS,
+	[VFLASH_FAULT_PROGRAM_FAIL] = VFLASH_STAT_FAULT_PROGRAM_FAILS,
+	[VFLASH_FAULT_ERASE_FAIL] = VFLASH_STAT_FAULT_ERASE_FAILS,
 };
 
 enum fault_file {
@@ -186,6 +191,9 @@ static int set_range(struct vflash_faults *ft, struct vflash_fault_rule *r,
 		r->last = ft->nr_lpages - 1;
 		return 0;
 	}
+	/* An erase has no logical pages: every erase matches. */
+	if (fault == VFLASH_FAULT_ERASE_FAIL)
+		return bad(ft, fault, FILE_RANGE, val, "an erase has no range: all only");
 	if (strscpy(buf, val, sizeof(buf)) < 0)
 		return bad(ft, fault, FILE_RANGE, val, "too long");
 	dash = strchr(buf, '-');
@@ -473,7 +481,12 @@ int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
 	}
 	ft->ids = kcalloc(VFLASH_NR_FAULTS * NR_FILES, sizeof(*ft->ids),
 			  GFP_KERNEL);
-	return ft->ids ? 0 : -ENOMEM;
+	if (!ft->ids)
+		return -ENOMEM;
+	/* The backend asks program_fail and erase_fail itself. */
+	if (flash)
+		vflash_flash_set_faults(flash, ft);
+	return 0;
 }
 
 /**
@@ -577,6 +590,8 @@ void vflash_faults_destroy(struct vflash_faults *ft)
 	}
 	mutex_unlock(&ft->lock);
 	vflash_pl_stop(&ft->pl);
+	if (ft->flash)
+		vflash_flash_set_faults(ft->flash, NULL);
 	kfree(ft->ids);
 	ft->ids = NULL;
 }

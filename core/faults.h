@@ -33,6 +33,10 @@ struct vflash_flash;
  *	Fatal Status until the host resets it
  * @VFLASH_FAULT_POWER_CUT: power is cut: what the write buffer held and
  *	had not programmed is lost, unless power-loss protection is on
+ * @VFLASH_FAULT_PROGRAM_FAIL: (flash) the program of a host page of the
+ *	range fails: its block is retired, its data moved and rewritten
+ * @VFLASH_FAULT_ERASE_FAIL: (flash) an erase fails: the block is retired
+ *	(no range: every erase matches)
  * @VFLASH_NR_FAULTS: number of faults
  */
 enum vflash_fault {
@@ -44,6 +48,8 @@ enum vflash_fault {
 	VFLASH_FAULT_READ_ONLY,
 	VFLASH_FAULT_FATAL,
 	VFLASH_FAULT_POWER_CUT,
+	VFLASH_FAULT_PROGRAM_FAIL,
+	VFLASH_FAULT_ERASE_FAIL,
 	VFLASH_NR_FAULTS,
 };
 

@@ -219,8 +219,9 @@ static void smart_log(struct vfn_ctrl *c)
 		log->critical_warning |= NVME_SMART_CRIT_SPARE;
 	if (VFN_TEMP_K >= c->feat.temp_over || VFN_TEMP_K <= c->feat.temp_under)
 		log->critical_warning |= NVME_SMART_CRIT_TEMPERATURE;
-	/* An armed read-only rule: the media is in read-only mode. */
-	if (vflash_fault_armed(&c->vdev->faults, VFLASH_FAULT_READ_ONLY))
+	/* An armed read-only rule, or no spare left: read-only media. */
+	if (vflash_fault_armed(&c->vdev->faults, VFLASH_FAULT_READ_ONLY) ||
+	    h.read_only)
 		log->critical_warning |= NVME_SMART_CRIT_MEDIA;
 	/* A drive at work. */
 	put_unaligned_le16(VFN_TEMP_K, log->temperature);

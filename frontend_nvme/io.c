@@ -337,7 +337,8 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	/* A write-protected range refuses writes at once, nothing charged. */
 	if (!sc && (r.opcode == nvme_cmd_write ||
 		    r.opcode == nvme_cmd_write_zeroes) &&
-	    vflash_fault(ft, VFLASH_FAULT_READ_ONLY, r.lpn, r.nr_lpages))
+	    (vflash_fault(ft, VFLASH_FAULT_READ_ONLY, r.lpn, r.nr_lpages) ||
+	     vflash_flash_write_refused(c->vdev->flash)))
 		sc = VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
 	out->due_ns = now;
 	out->lpn = 0;
