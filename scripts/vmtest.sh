@@ -208,6 +208,16 @@ run_suite() {
 
 	[ -f "$file" ] || file=$REPO/scripts/vm/bench/$1.sh
 	[ -f "$file" ] || { echo "vmtest: no suite $suite" >&2; total_fail=$((total_fail + 1)); return; }
+	# "# vmtest-debug-skip: REASON": not booted under the debug kernel,
+	# unless named on the command line.
+	skip=$(directive "$file" debug-skip)
+	if [ "${VMTEST_FLAVOUR:-debian}" = debug ] && [ -n "$skip" ] &&
+		[ "$named" -eq 0 ]; then
+		echo "  $suite: SKIP (debug kernel: $skip)"
+		echo "vmtest: $suite: 0 passed, 0 failed, 1 skipped (0 s)"
+		total_skip=$((total_skip + 1))
+		return
+	fi
 	mem=$(directive "$file" mem)
 	smp=$(directive "$file" smp)
 	append=$(directive "$file" append)
@@ -281,7 +291,9 @@ run_suite() {
 }
 
 build_initramfs || die "vmtest: cannot build the initramfs"
+named=1
 if [ $# -eq 0 ]; then
+	named=0
 	set -- $(cd "$REPO/scripts/vm/suites" && ls *.sh | sed 's/\.sh$//')
 fi
 for s in "$@"; do

@@ -12,6 +12,7 @@
 # vmtest-mem: 2G
 # vmtest-timeout: 240
 # vmtest-prep: scripts/install/vmprep.sh
+# vmtest-debug-skip: vflashctl is shell; what it drives (loads, fio and mmap_lat I/O, unloads) runs under the debug kernel in core, nvme and cxl, and CI's time is near its budget
 
 SYS=/sys/class/vflash/vflash0
 KVER=$(uname -r)
