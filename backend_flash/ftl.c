@@ -49,6 +49,23 @@ void vf_seal_if_full(struct vflash_flash *f, struct vf_die *die, u32 b,
 }
 
 /**
+ * vf_pad_unit() - pad a block's partly filled unit to its end
+ * @f: the device
+ * @b: an open block, its die locked
+ * @r: its region
+ *
+ * Return: the slots of padding written (0 if the unit was not started).
+ */
+u32 vf_pad_unit(struct vflash_flash *f, u32 b, enum vf_region r)
+{
+	struct vf_block *blk = &f->blocks[b];
+	u32 pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
+
+	blk->wp += pad;
+	return pad;
+}
+
+/**
  * vf_alloc_slot() - take the next slot of a stream's open block
  * @f: the device
  * @die: the die, locked

@@ -331,6 +331,7 @@ u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 void vf_seal_if_full(struct vflash_flash *f, struct vf_die *die, u32 b,
 		     enum vf_stream stream, enum vf_region r, u64 now);
 void vf_invalidate(struct vflash_flash *f, u32 slot);
+u32 vf_pad_unit(struct vflash_flash *f, u32 b, enum vf_region r);
 
 /* undo.c */
 int vf_undo_alloc(struct vflash_flash *f);

@@ -291,16 +291,9 @@ static void program_partial_units(struct vflash_flash *f, struct vf_die *die,
 	for (s = VF_GC; s <= VF_MIGRATE; s++) {
 		for (r = 0; r < VF_NR_REGIONS; r++) {
 			u32 ob = die->open[s][r];
-			struct vf_block *blk;
-			u32 pad;
 
-			if (ob == VF_INVALID)
+			if (ob == VF_INVALID || !vf_pad_unit(f, ob, r))
 				continue;
-			blk = &f->blocks[ob];
-			pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
-			if (!pad)
-				continue;
-			blk->wp += pad;
 			vf_seal_if_full(f, die, ob, s, r, now);
 			vf_program(f, die, ob, now, s == VF_GC ? VFLASH_WORK_GC :
 					      VFLASH_WORK_MIGRATE);

@@ -194,17 +194,14 @@ static u64 flush_die(struct vflash_flash *f, u32 d, u64 now)
 	spin_lock(&die->lock);
 	for (r = 0; r < VF_NR_REGIONS; r++) {
 		u32 b = die->open[VF_HOST][r];
-		struct vf_block *blk;
 		u32 pad;
 		u64 end;
 
 		if (b == VF_INVALID)
 			continue;
-		blk = &f->blocks[b];
-		pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
+		pad = vf_pad_unit(f, b, r);
 		if (!pad)
 			continue;
-		blk->wp += pad;
 		die->wb_pending += pad;
 		vf_seal_if_full(f, die, b, VF_HOST, r, now);
 		end = vf_program(f, die, b, now, VFLASH_WORK_HOST);
