@@ -72,6 +72,22 @@ expect_match() {
 	echo "$1" | grep -Eq -- "$2" || fail "$3: '$1' does not match /$2/"
 }
 
+# expect_write_refused FILE VALUE WHY [ERRNO_TEXT]: writing VALUE to
+# FILE fails (the shell's error matching ERRNO_TEXT, if given; grep -E),
+# and the kernel log gets exactly one line about vflash, matching WHY
+# (grep).
+expect_write_refused() {
+	local out
+	dmesg -c >/dev/null
+	if out=$(sh -c 'echo "$2" >"$1"' sh "$1" "$2" 2>&1); then
+		fail "$1 took '$2'"
+	fi
+	[ -z "${4:-}" ] || expect_match "$out" "$4" "error writing '$2' to $1"
+	dmesg | grep vflash || true
+	expect_eq "$(dmesg | grep -c vflash)" 1 "dmesg lines for $1=$2"
+	dmesg | grep vflash | grep -q -- "$3" || fail "the line does not say '$3'"
+}
+
 # switch_policies_while PID EVICTIONS PREFETCHES: while PID runs, switch
 # vflash0's eviction policy through EVICTIONS and then its prefetch
 # policy through PREFETCHES, round after round; the rounds in ROUNDS. A

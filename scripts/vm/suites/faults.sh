@@ -207,11 +207,7 @@ test_cxl_poison() {
 
 # bad VALUE FAULT FILE WHY: refused, one dmesg line naming the file
 bad() {
-	dmesg -c >/dev/null
-	! echo "$1" 2>/dev/null >"$F/$2/$3" || fail "$2/$3 took '$1'"
-	dmesg | grep vflash || true
-	expect_eq "$(dmesg | grep -c vflash)" 1 "dmesg lines for $2/$3=$1"
-	dmesg | grep -q "faults/$2/$3=$1: $4" || fail "the line does not say '$4'"
+	expect_write_refused "$F/$2/$3" "$1" "faults/$2/$3=$1: $4"
 }
 
 test_bad_input() {

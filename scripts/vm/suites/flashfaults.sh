@@ -241,11 +241,7 @@ test_read_retries() {
 
 # bad VALUE FILE WHY: refused, one dmesg line naming it
 bad() {
-	dmesg -c >/dev/null
-	! echo "$1" 2>/dev/null >"$2" || fail "$2 took '$1'"
-	dmesg | grep vflash || true
-	expect_eq "$(dmesg | grep -c vflash)" 1 "dmesg lines for $2=$1"
-	dmesg | grep -q "$3" || fail "the line does not say '$3'"
+	expect_write_refused "$2" "$1" "$3"
 }
 
 test_bad_input() {
