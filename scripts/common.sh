@@ -7,11 +7,13 @@
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VFLASH_CACHE=${VFLASH_CACHE:-/var/cache/vflash}
-KSRC=${KSRC:-$VFLASH_CACHE/linux-source-6.1}
+# The kernel line under test: 6.1 (the default) or 6.12 (docs/kernels.md).
+KERNEL=${KERNEL:-6.1}
+KSRC=${KSRC:-$VFLASH_CACHE/linux-source-$KERNEL}
 BUILD=$REPO/build
 
 # The kernel the module is built against, and its release string.
-KDIR=${KDIR:-$("$REPO/scripts/kdir.sh")}
+KDIR=${KDIR:-$("$REPO/scripts/kdir.sh" "$KERNEL")}
 kernel_release() {
 	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
 		"$KDIR/include/generated/utsrelease.h" 2>/dev/null
