@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel interfaces that differ between the kernel lines vflash
+ * supports (docs/kernels.md: Debian 12's 6.1 and 6.12). Every version test
+ * in the module lives in this file; the code calls the names below.
+ */
+#ifndef VFLASH_COMPAT_H
+#define VFLASH_COMPAT_H
+
+#include <linux/mm.h>
+#include <linux/pgtable.h>
+#include <linux/version.h>
+
+/* get_unaligned_le16() and friends: linux/unaligned.h since 6.12. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/* vma->vm_flags is read-only since 6.3: flags are set with vm_flags_set(). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+#endif
+
+/*
+ * vflash_pte_mkwrite() - @pte with write permission, for a VMA that is no
+ * shadow stack. Since 6.6 pte_mkwrite() takes the VMA and, on x86, is not
+ * exported; pte_mkwrite_novma() is the inline it is built on.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+static inline pte_t vflash_pte_mkwrite(pte_t pte)
+{
+	return pte_mkwrite_novma(pte);
+}
+#else
+static inline pte_t vflash_pte_mkwrite(pte_t pte)
+{
+	return pte_mkwrite(pte);
+}
+#endif
+
+#endif /* VFLASH_COMPAT_H */
