@@ -184,11 +184,12 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 }
 
 /*
- * Nothing to release: a mapping holds no state of ours. But mremap()
- * grows a VM_MIXEDMAP (VM_SPECIAL) VMA in place only through
+ * Nothing to release: a mapping holds no state of ours. But on 6.1
+ * mremap() grows a VM_MIXEDMAP (VM_SPECIAL) VMA in place only through
  * vma_adjust(), which mm/mremap.c takes for a VMA with ->close; without
  * one it tries vma_merge(), which refuses VM_SPECIAL, and in-place growth
- * fails with -ENOMEM.
+ * fails with -ENOMEM. (6.12 merges no VM_SPECIAL VMA on any path: there
+ * a growing mremap() must be allowed to move; docs/kernels.md.)
  */
 static void vfc_close(struct vm_area_struct *vma)
 {
