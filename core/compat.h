@@ -7,9 +7,11 @@
 #ifndef VFLASH_COMPAT_H
 #define VFLASH_COMPAT_H
 
+#include <linux/irqdomain.h>
 #include <linux/mm.h>
 #include <linux/pgtable.h>
 #include <linux/version.h>
+#include <asm/irqdomain.h>
 
 /* get_unaligned_le16() and friends: linux/unaligned.h since 6.12. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -40,6 +42,26 @@ static inline pte_t vflash_pte_mkwrite(pte_t pte)
 static inline pte_t vflash_pte_mkwrite(pte_t pte)
 {
 	return pte_mkwrite(pte);
+}
+#endif
+
+/*
+ * vflash_msi_direct() - whether a PCI device whose MSI domain is @d has its
+ * MSIs delivered by the x86 vector domain itself, with no interrupt
+ * remapping in between. Until the MSI parent rework (6.2) a device's
+ * domain is the PCI/MSI domain, a child of the vector domain (or of a
+ * remapping domain); since, it is the parent: the vector domain when
+ * nothing remaps.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+static inline bool vflash_msi_direct(struct irq_domain *d)
+{
+	return d && d == x86_vector_domain;
+}
+#else
+static inline bool vflash_msi_direct(struct irq_domain *d)
+{
+	return d && d->parent == x86_vector_domain;
 }
 #endif
 

@@ -17,6 +17,7 @@
 #include <asm/irqdomain.h>
 #include <asm/set_memory.h>
 
+#include "core/compat.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
@@ -239,7 +240,7 @@ static const char *unusable(struct pci_dev *pdev)
 {
 	struct irq_domain *d = dev_get_msi_domain(&pdev->dev);
 
-	if (!d || d->parent != x86_vector_domain)
+	if (!vflash_msi_direct(d))
 		return "interrupt remapping is active; boot with intremap=off";
 	if (device_iommu_mapped(&pdev->dev))
 		return "an IOMMU translates its DMA; boot with iommu=off";
