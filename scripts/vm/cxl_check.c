@@ -293,10 +293,17 @@ static int bad(size_t bytes)
 	q = mremap((void *)p, PAGE, 2 * PAGE, 0);
 	if (q == MAP_FAILED && errno == ENOMEM) {
 		/*
-		 * Since 6.12 no VM_SPECIAL mapping (ours is VM_MIXEDMAP)
-		 * grows in place: grow it where the kernel moves it.
+		 * 6.12 grows no VM_SPECIAL mapping (ours is VM_MIXEDMAP) in
+		 * place, and with MREMAP_MAYMOVE still tries in place (and
+		 * fails) while the space after it is free: fill that space,
+		 * and the kernel moves the mapping to grow it.
 		 */
+		if (mmap(r + PAGE, PAGE, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+		    r + PAGE)
+			die("mmap after the last page");
 		q = mremap((void *)p, PAGE, 2 * PAGE, MREMAP_MAYMOVE);
+		munmap(r + PAGE, PAGE);
 		printf("mremap: grown by moving\n");
 	} else if (q == p) {
 		printf("mremap: grown in place\n");
