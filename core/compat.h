@@ -65,4 +65,13 @@ static inline bool vflash_msi_direct(struct irq_domain *d)
 }
 #endif
 
+/*
+ * KUnit: KUNIT_ASSERT_FAILURE() was renamed KUNIT_FAIL_AND_ABORT() between
+ * 6.1 and 6.12. For the KUnit suites, which include <kunit/test.h> first.
+ */
+#if defined(KUNIT_ASSERT_FAILURE) && !defined(KUNIT_FAIL_AND_ABORT)
+#define KUNIT_FAIL_AND_ABORT(test, fmt, ...) \
+	KUNIT_ASSERT_FAILURE(test, fmt, ##__VA_ARGS__)
+#endif
+
 #endif /* VFLASH_COMPAT_H */
