@@ -7,11 +7,16 @@
 #ifndef VFLASH_COMPAT_H
 #define VFLASH_COMPAT_H
 
+#include <linux/cpumask.h>
+#include <linux/interrupt.h>
 #include <linux/irqdomain.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/pgtable.h>
 #include <linux/version.h>
+#include <asm/apic.h>
 #include <asm/irqdomain.h>
+#include <asm/smp.h>
 
 /* get_unaligned_le16() and friends: linux/unaligned.h since 6.12. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -62,6 +67,57 @@ static inline bool vflash_msi_direct(struct irq_domain *d)
 static inline bool vflash_msi_direct(struct irq_domain *d)
 {
 	return d && d->parent == x86_vector_domain;
+}
+#endif
+
+/*
+ * vflash_msi_inject() - deliver the MSI of one MSI-X entry of a function
+ * @domain: the function's MSI domain, as it was when the function was added
+ * @hwirq: the entry's hardware interrupt number in @domain
+ * @addr_lo: the message address the host wrote into the entry
+ * @data: the message data it wrote there
+ *
+ * Call under rcu_read_lock(), with the entry known to be unmasked.
+ *
+ * On 6.1 the interrupt is the one the x86 PCI/MSI domain maps @hwirq to; the
+ * domain and its reverse map outlive every driver, and rcu keeps a
+ * descriptor being freed valid. On 6.12 a function's PCI/MSI domain is its
+ * own, made and freed with its driver's vectors: there is no stable map to
+ * look in. The message is then delivered as the device's write of it would
+ * be: its vector, as an interrupt to the CPU whose APIC ID it names
+ * (64-bit x86 addresses MSIs physically there; a logical destination is
+ * not decoded and the interrupt is lost, with one dmesg line). Kernels
+ * between the two lines are not supported (docs/kernels.md).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+static inline void vflash_msi_inject(struct irq_domain *domain,
+				     irq_hw_number_t hwirq, u32 addr_lo,
+				     u32 data)
+{
+	/* Destination ID bits 0-7 at 12-19, 8-14 at 5-11 (extended ID). */
+	u32 apicid = ((addr_lo >> 12) & 0xff) | ((addr_lo >> 5) & 0x7f) << 8;
+	unsigned int cpu;
+
+	if (addr_lo & BIT(2)) {
+		pr_warn_once("vflash: an MSI with a logical destination is not delivered\n");
+		return;
+	}
+	for_each_online_cpu(cpu) {
+		if (per_cpu(x86_cpu_to_apicid, cpu) == apicid) {
+			apic->send_IPI(cpu, data & 0xff);
+			return;
+		}
+	}
+}
+#else
+static inline void vflash_msi_inject(struct irq_domain *domain,
+				     irq_hw_number_t hwirq, u32 addr_lo,
+				     u32 data)
+{
+	unsigned int irq = irq_find_mapping(domain, hwirq);
+
+	if (irq)
+		irq_inject_interrupt(irq);
 }
 #endif
 
