@@ -14,9 +14,11 @@
 #include <linux/percpu.h>
 #include <linux/pgtable.h>
 #include <linux/version.h>
+#ifdef CONFIG_X86
 #include <asm/apic.h>
 #include <asm/irqdomain.h>
 #include <asm/smp.h>
+#endif
 
 /* get_unaligned_le16() and friends: linux/unaligned.h since 6.12. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -50,6 +52,8 @@ static inline pte_t vflash_pte_mkwrite(pte_t pte)
 }
 #endif
 
+/* The NVMe frontend's interrupts (frontend_nvme/pci.c), x86 only. */
+#ifdef CONFIG_X86
 /*
  * vflash_msi_direct() - whether a PCI device whose MSI domain is @d has its
  * MSIs delivered by the x86 vector domain itself, with no interrupt
@@ -120,6 +124,7 @@ static inline void vflash_msi_inject(struct irq_domain *domain,
 		irq_inject_interrupt(irq);
 }
 #endif
+#endif /* CONFIG_X86 */
 
 /*
  * KUnit: KUNIT_ASSERT_FAILURE() was renamed KUNIT_FAIL_AND_ABORT() between
