@@ -25,7 +25,7 @@
 ifneq ($(KERNELRELEASE),)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 endif
-KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
+KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh $(KERNEL))
 export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \

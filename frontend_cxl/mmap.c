@@ -17,6 +17,7 @@
 
 #include "backend_flash/flash.h"
 #include "backend_flash/trace.h"
+#include "core/compat.h"
 #include "core/vflash.h"
 #include "frontend_cxl/cxl.h"
 
@@ -66,6 +67,64 @@ static vm_fault_t vfc_poisoned(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
+/* The PTE a page-table callback looks for, and what it found there. */
+struct vfc_pte_match {
+	struct vm_area_struct *vma;
+	unsigned long pfn;
+	bool found;	/* the PTE maps pfn */
+	bool young;	/* and its Accessed bit was set (vfc_vma_young()) */
+};
+
+/* apply_to_existing_page_range() callback, under the PTE's lock. */
+static int vfc_pte_mkwrite_one(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct vfc_pte_match *m = data;
+	pte_t pte = ptep_get(ptep);
+
+	if (!pte_present(pte) || pte_pfn(pte) != m->pfn)
+		return 0;
+	/*
+	 * Permissions only grow: no TLB flush (a stale read-only entry
+	 * takes a spurious fault, which the core fixes up).
+	 */
+	pte = pte_mkdirty(vflash_pte_mkwrite(pte_mkyoung(pte)));
+	set_pte_at(m->vma->vm_mm, addr, ptep, pte);
+	update_mmu_cache(m->vma, addr, ptep);
+	m->found = true;
+	return 0;
+}
+
+/*
+ * vfc_insert() - map @pfn at @addr, writable if @write
+ *
+ * vm_page_prot of a writable shared mapping is read-only (we have
+ * pfn_mkwrite): a read maps read-only and the first write then goes
+ * through vfc_pfn_mkwrite(). A write (a write fault, or that first write)
+ * makes the PTE writable and dirty in place, while the caller holds the
+ * page pinned in the cache (vflash_cache_mkwrite() says why). The kernel
+ * has no exported call that maps a RAM pfn writable into a mixed mapping
+ * on every line we support (vmf_insert_mixed_prot() and
+ * vmf_insert_mixed_mkwrite() are gone or unexported by 6.12), so the PTE
+ * is changed here, as the core's own wp fault would.
+ *
+ * Return: VM_FAULT_NOPAGE when done (or when the PTE was zapped before it
+ * could be made writable: the access faults again), or an error.
+ */
+static vm_fault_t vfc_insert(struct vm_area_struct *vma, unsigned long addr,
+			     unsigned long pfn, bool write)
+{
+	struct vfc_pte_match m = { .vma = vma, .pfn = pfn };
+	vm_fault_t ret;
+
+	ret = vmf_insert_mixed(vma, addr, pfn_to_pfn_t(pfn));
+	if (!write || ret != VM_FAULT_NOPAGE)
+		return ret;
+	/* Finds no PTE if it was zapped meanwhile: the access faults again. */
+	apply_to_existing_page_range(vma->vm_mm, addr, PAGE_SIZE,
+				     vfc_pte_mkwrite_one, &m);
+	return VM_FAULT_NOPAGE;
+}
+
 static vm_fault_t vfc_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -74,7 +133,6 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	struct vflash_cache_pin pin;
 	u64 start = ktime_get_ns();
 	unsigned long pfn;
-	pgprot_t prot;
 	vm_fault_t ret;
 
 	if (vmf->pgoff >= d->nr_pages)
@@ -85,13 +143,7 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 			     &pin))
 		return vfc_fault_killed(vmf);
 	pfn = vflash_backing_pfn(&d->vdev->backing, vmf->pgoff);
-	/*
-	 * vm_page_prot of a writable shared mapping is read-only (we have
-	 * pfn_mkwrite): a read maps read-only, the first write then goes
-	 * through vfc_pfn_mkwrite(). A write maps writable at once.
-	 */
-	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
-	ret = vmf_insert_mixed_prot(vma, vmf->address, pfn_to_pfn_t(pfn), prot);
+	ret = vfc_insert(vma, vmf->address, pfn, write);
 	vflash_cache_put(d->cache, &pin);
 	if (pin.missed) {
 		u64 done = ktime_get_ns();
@@ -126,18 +178,18 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 		return VM_FAULT_NOPAGE;
 	pfn = vflash_backing_pfn(&d->vdev->backing, vmf->pgoff);
 	/* Upgrades the read-only PTE in place (or maps it, if zapped). */
-	ret = vmf_insert_mixed_mkwrite(vmf->vma, vmf->address,
-				       pfn_to_pfn_t(pfn));
+	ret = vfc_insert(vmf->vma, vmf->address, pfn, true);
 	vflash_cache_put(d->cache, &pin);
 	return ret;
 }
 
 /*
- * Nothing to release: a mapping holds no state of ours. But mremap()
- * grows a VM_MIXEDMAP (VM_SPECIAL) VMA in place only through
+ * Nothing to release: a mapping holds no state of ours. But on 6.1
+ * mremap() grows a VM_MIXEDMAP (VM_SPECIAL) VMA in place only through
  * vma_adjust(), which mm/mremap.c takes for a VMA with ->close; without
  * one it tries vma_merge(), which refuses VM_SPECIAL, and in-place growth
- * fails with -ENOMEM.
+ * fails with -ENOMEM. (6.12 merges no VM_SPECIAL VMA on any path: there
+ * a growing mremap() must be allowed to move; docs/kernels.md.)
  */
 static void vfc_close(struct vm_area_struct *vma)
 {
@@ -185,7 +237,7 @@ static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
 	 * either way (x86 has pte_special), so no struct page is refcounted
 	 * and fork copies them.
 	 */
-	vma->vm_flags |= VM_MIXEDMAP | VM_DONTDUMP;
+	vm_flags_set(vma, VM_MIXEDMAP | VM_DONTDUMP);
 	vma->vm_ops = &vfc_vm_ops;
 	return 0;
 }
@@ -242,37 +294,43 @@ void vfc_faults_armed(void *priv, enum vflash_fault fault, u64 first, u64 last)
 }
 
 #ifdef CONFIG_X86
+/* apply_to_existing_page_range() callback, under the PTE's lock. */
+static int vfc_pte_young_one(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct vfc_pte_match *m = data;
+	pte_t pte = ptep_get(ptep);
+
+	if (!pte_present(pte) || pte_pfn(pte) != m->pfn)
+		return 0;
+	m->found = true;
+	/*
+	 * The CPU sets the bit without the PTE lock: clear it atomically,
+	 * as ptep_test_and_clear_young() does; no TLB flush, as
+	 * ptep_clear_flush_young() on x86 explains.
+	 */
+	m->young = test_and_clear_bit(_PAGE_BIT_ACCESSED,
+				      (unsigned long *)&ptep->pte);
+	return 0;
+}
+
 /* Test and clear the Accessed bit of @lpn's PTE in @vma, if it maps it. */
 static bool vfc_vma_young(struct vfc_dev *d, struct vm_area_struct *vma,
 			  u64 lpn)
 {
-	unsigned long addr, pfn;
-	spinlock_t *ptl;	/* the PTE's lock, from follow_pte() */
-	bool young = false;
-	pte_t *ptep;
+	struct vfc_pte_match m = {
+		.vma = vma,
+		.pfn = vflash_backing_pfn(&d->vdev->backing, lpn),
+	};
+	unsigned long addr;
 
 	addr = vma->vm_start + ((lpn - vma->vm_pgoff) << PAGE_SHIFT);
 	/* Lock order mmap_lock -> i_mmap_rwsem: never wait for it here. */
 	if (!mmap_read_trylock(vma->vm_mm))
 		return false;
-	if (!follow_pte(vma->vm_mm, addr, &ptep, &ptl)) {
-		pte_t pte = ptep_get(ptep);
-
-		__acquire(ptl);	/* follow_pte() returned it locked */
-
-		pfn = vflash_backing_pfn(&d->vdev->backing, lpn);
-		/*
-		 * The CPU sets the bit without the PTE lock: clear it
-		 * atomically, as ptep_test_and_clear_young() does; no TLB
-		 * flush, as ptep_clear_flush_young() on x86 explains.
-		 */
-		if (pte_present(pte) && pte_pfn(pte) == pfn)
-			young = test_and_clear_bit(_PAGE_BIT_ACCESSED,
-						   (unsigned long *)&ptep->pte);
-		pte_unmap_unlock(ptep, ptl);
-	}
+	apply_to_existing_page_range(vma->vm_mm, addr, PAGE_SIZE,
+				     vfc_pte_young_one, &m);
 	mmap_read_unlock(vma->vm_mm);
-	return young;
+	return m.young;
 }
 
 /**

@@ -6,10 +6,10 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
+#include "core/compat.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 

@@ -17,6 +17,7 @@
 #include <asm/irqdomain.h>
 #include <asm/set_memory.h>
 
+#include "core/compat.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
@@ -165,9 +166,11 @@ static struct pci_ops vfn_pci_ops = {
  * Process context only. Does nothing while Bus Master or MSI-X is off,
  * the function or the vector is masked, or the vector has no interrupt
  * (the host polls or times out then, as with real hardware that lost
- * one). The Linux interrupt comes from the x86 PCI-MSI domain's reverse
- * map, which outlives every driver, not from pci_irq_vector(), whose MSI
- * data the driver's unbind frees under us (devres). The gate is read
+ * one). The interrupt is delivered by vflash_msi_inject() (core/compat.h:
+ * through the x86 PCI-MSI domain's reverse map, which outlives every
+ * driver, on 6.1; from the MSI-X entry's message on 6.12), never through
+ * pci_irq_vector(), whose MSI data the driver's unbind frees under us
+ * (devres). The gate is read
  * under @c->cfg_lock; the interrupt is injected after it is dropped (the
  * PCI core calls our config accessors under pci_lock, and interrupt
  * descriptor locks must not nest inside them), under RCU, which keeps the
@@ -178,8 +181,7 @@ static struct pci_ops vfn_pci_ops = {
 void vfn_raise_irq(struct vfn_ctrl *c, u16 vector)
 {
 	unsigned long flags;
-	unsigned int irq;
-	u32 ctl, cmd, vctrl;
+	u32 ctl, cmd, vctrl, entry;
 	bool open;
 
 	if (vector >= VFN_NR_VEC || !c->msi_domain)
@@ -188,17 +190,17 @@ void vfn_raise_irq(struct vfn_ctrl *c, u16 vector)
 	ctl = cfg_get(c->cfg, CAP_MSIX + PCI_MSIX_FLAGS, 2);
 	cmd = cfg_get(c->cfg, PCI_COMMAND, 2);
 	raw_spin_unlock_irqrestore(&c->cfg_lock, flags);
-	vctrl = vfn_reg32(c, VFN_MSIX_TBL_OFF + vector * PCI_MSIX_ENTRY_SIZE +
-			  PCI_MSIX_ENTRY_VECTOR_CTRL);
+	entry = VFN_MSIX_TBL_OFF + vector * PCI_MSIX_ENTRY_SIZE;
+	vctrl = vfn_reg32(c, entry + PCI_MSIX_ENTRY_VECTOR_CTRL);
 	open = (cmd & PCI_COMMAND_MASTER) && (ctl & PCI_MSIX_FLAGS_ENABLE) &&
 	       !(ctl & PCI_MSIX_FLAGS_MASKALL) &&
 	       !(vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT);
 	if (!open)
 		return;
 	rcu_read_lock();
-	irq = irq_find_mapping(c->msi_domain, c->hwirq_base | vector);
-	if (irq)
-		irq_inject_interrupt(irq);
+	vflash_msi_inject(c->msi_domain, c->hwirq_base | vector,
+			  vfn_reg32(c, entry + PCI_MSIX_ENTRY_LOWER_ADDR),
+			  vfn_reg32(c, entry + PCI_MSIX_ENTRY_DATA));
 	rcu_read_unlock();
 }
 
@@ -239,7 +241,7 @@ static const char *unusable(struct pci_dev *pdev)
 {
 	struct irq_domain *d = dev_get_msi_domain(&pdev->dev);
 
-	if (!d || d->parent != x86_vector_domain)
+	if (!vflash_msi_direct(d))
 		return "interrupt remapping is active; boot with intremap=off";
 	if (device_iommu_mapped(&pdev->dev))
 		return "an IOMMU translates its DMA; boot with iommu=off";

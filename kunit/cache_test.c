@@ -16,6 +16,7 @@
 #include "backend_flash/cache.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
+#include "core/compat.h"
 
 #define PAGES		256
 #define MAX_UNMAPS	512
@@ -176,7 +177,7 @@ static struct fake *mk(struct kunit *test, u32 nr_slots, u32 young,
 				    PAGES * VFLASH_LPAGE_SIZE);
 	if (IS_ERR(fk->f)) {
 		fk->f = NULL;
-		KUNIT_ASSERT_FAILURE(test, "flash_create failed");
+		KUNIT_FAIL_AND_ABORT(test, "flash_create failed");
 	}
 	fk->now = vflash_flash_submit(fk->f, VFLASH_IO_WRITE, 0, PAGES, 0);
 	fk->now = vflash_flash_submit(fk->f, VFLASH_IO_FLUSH, 0, 0, fk->now);
@@ -184,7 +185,7 @@ static struct fake *mk(struct kunit *test, u32 nr_slots, u32 young,
 	fk->c = vflash_cache_create(fk->f, &p);
 	if (IS_ERR(fk->c)) {
 		fk->c = NULL;
-		KUNIT_ASSERT_FAILURE(test, "cache_create failed");
+		KUNIT_FAIL_AND_ABORT(test, "cache_create failed");
 	}
 	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_EVICTION, eviction), 0);
 	return fk;
@@ -826,7 +827,7 @@ static void killable_wait_for_an_eviction(struct kunit *test)
 	t = kthread_run(evict_worker_fn, ev, "vflash-test-evict");
 	if (IS_ERR(t)) {
 		vflash_cache_put(fk->c, &pin);
-		KUNIT_ASSERT_FAILURE(test, "kthread_run failed");
+		KUNIT_FAIL_AND_ABORT(test, "kthread_run failed");
 	}
 	expect_evicting(test, fk, 0);
 	wk = worker_new(test, fk, 0);
@@ -1023,12 +1024,12 @@ static void policy_switch_on_a_large_cache(struct kunit *test)
 				    (u64)pages * VFLASH_LPAGE_SIZE);
 	if (IS_ERR(fk->f)) {
 		fk->f = NULL;
-		KUNIT_ASSERT_FAILURE(test, "flash_create failed");
+		KUNIT_FAIL_AND_ABORT(test, "flash_create failed");
 	}
 	fk->c = vflash_cache_create(fk->f, &p);
 	if (IS_ERR(fk->c)) {
 		fk->c = NULL;
-		KUNIT_ASSERT_FAILURE(test, "cache_create failed");
+		KUNIT_FAIL_AND_ABORT(test, "cache_create failed");
 	}
 	for (i = 0; i < pages; i++) {
 		KUNIT_ASSERT_EQ(test, vflash_cache_get(fk->c, i, false, 1, &pin),

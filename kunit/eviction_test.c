@@ -6,6 +6,7 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 
+#include "core/compat.h"
 #include "policy/policy.h"
 
 static const struct vflash_eviction_ops *ops_of(struct kunit *test,
@@ -47,7 +48,7 @@ static struct inst *mk(struct kunit *test, const char *name, u32 nr_slots)
 	KUNIT_ASSERT_NOT_NULL(test, in->st);
 	if (!kunit_alloc_resource(test, inst_init, inst_free, GFP_KERNEL, in)) {
 		in->ops->free(in->st);
-		KUNIT_ASSERT_FAILURE(test, "no memory for a KUnit resource");
+		KUNIT_FAIL_AND_ABORT(test, "no memory for a KUnit resource");
 	}
 	return in;
 }

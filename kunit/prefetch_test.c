@@ -4,6 +4,7 @@
  */
 #include <kunit/test.h>
 
+#include "core/compat.h"
 #include "policy/policy.h"
 
 #define PAGES	1000ULL
@@ -75,7 +76,7 @@ static struct stride *mk(struct kunit *test)
 	if (!kunit_alloc_resource(test, stride_init, stride_free, GFP_KERNEL,
 				  s)) {
 		s->ops->free(s->st);
-		KUNIT_ASSERT_FAILURE(test, "no memory for a KUnit resource");
+		KUNIT_FAIL_AND_ABORT(test, "no memory for a KUnit resource");
 	}
 	return s;
 }

@@ -32,13 +32,7 @@ fi
 
 echo "== build vflash.ko for the debug kernel"
 ko=$BUILD/debug-ko
-rm -rf "$ko"
-mkdir -p "$ko"
-(cd "$REPO" && tar -c --exclude=./build --exclude=./.git . | tar -x -C "$ko")
-make -C "$VFLASH_CACHE/debug-kernel/build" M="$ko" W=1 clean >/dev/null
-if ! make -C "$VFLASH_CACHE/debug-kernel/build" M="$ko" W=1 modules \
-	>"$BUILD/debug-build.log" 2>&1 ||
-	grep -E '(warning|error):' "$BUILD/debug-build.log"; then
+if ! build_ko_copy "$VFLASH_CACHE/debug-kernel/build" "$ko" "$BUILD/debug-build.log"; then
 	cat "$BUILD/debug-build.log"
 	echo "check-debug: FAIL debug-build-W=1"
 	finish 0 1 0

@@ -1,17 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: the whole test suite, in order
-#   1. build vflash.ko with W=1 (any compiler warning fails it)
+# make check: the whole test suite, in order, on every kernel line of
+# KERNELS (default "6.1 6.12", docs/kernels.md). On the first line:
+#   1. build vflash.ko with W=1 (any compiler or modpost warning fails it)
 #   2. static checks: sparse (C=2), checkpatch --strict, shellcheck over
 #      scripts/study/ and over vflashctl and scripts/install/
 #   3. KUnit suites under UML                       (scripts/kunit.sh)
 #   4. VM suites in QEMU                            (scripts/vmtest.sh)
-# and end with one line "N passed, N failed, N skipped" that counts KUnit
-# cases and VM tests together; the build and the static checks count as one
-# test each. A stage that cannot run counts as a failure. Exit status is
-# non-zero if anything failed.
+# and on every further line, against that line's headers, source and
+# Debian kernel: the W=1 build (of a copy of the sources, in
+# build/ko-LINE, so the repository's vflash.ko stays the first line's),
+# sparse, KUnit and every VM suite again. It ends with one line
+# "N passed, N failed, N skipped" that counts KUnit cases and VM tests of
+# every line together; each build and static check counts as one test. A
+# stage that cannot run counts as a failure. Exit status is non-zero if
+# anything failed.
 set -uo pipefail
+# make check KERNEL=6.12 (or KERNELS="6.12 6.1"): those lines only
+lines=${KERNELS:-${KERNEL:-6.1 6.12}}
 . "$(dirname "$0")/common.sh"
 
 # Start from nothing: a full rebuild shows every warning, and no result of
@@ -49,38 +56,75 @@ one_test() {
 build_w1() {
 	make -C "$REPO" W=1 modules tools 2>&1 | tee "$BUILD/build.log"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
-	! grep -E '(warning|error):' "$BUILD/build.log"
+	! grep -E '(warning|error):|WARNING:' "$BUILD/build.log"
+}
+
+# build_line_w1 DIR: another line's vflash.ko, W=1, from a copy in DIR
+# (and the test tools, which do not depend on the kernel, if not built)
+build_line_w1() {
+	build_ko_copy "$KDIR" "$1" "$BUILD/build$KSFX.log" ||
+		{ cat "$BUILD/build$KSFX.log"; return 1; }
+	make -C "$REPO" tools
 }
 
 # sparse prints every file it checks: show only what it reports.
 sparse_quiet() {
-	"$REPO/scripts/sparse.sh" >"$BUILD/sparse.out" 2>&1 && return 0
-	grep -E '(warning|error):' "$BUILD/sparse.out" || tail -n 20 "$BUILD/sparse.out"
+	"$REPO/scripts/sparse.sh" "$@" >"$BUILD/sparse$KSFX.out" 2>&1 && return 0
+	grep -E '(warning|error):' "$BUILD/sparse$KSFX.out" ||
+		tail -n 20 "$BUILD/sparse$KSFX.out"
 	return 1
 }
 
-built=1
-one_test build-W=1 build_w1 || built=0
-one_test sparse sparse_quiet
+# kunit_and_vm BUILT: the KUnit suites, then (if the module BUILT) the VM
+# suites, on the line of KERNEL
+kunit_and_vm() {
+	echo "== kunit ($KERNEL)"
+	"$REPO/scripts/kunit.sh" >"$BUILD/kunit$KSFX.out" 2>&1
+	grep -aE '^\[[0-9:]+\] (=|\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete)|# .*(not ok|fail)' "$BUILD/kunit$KSFX.out" ||
+		tail -n 40 "$BUILD/kunit$KSFX.out"
+	add_counts "$BUILD/kunit$KSFX.counts"
+
+	echo "== vmtest ($KERNEL)"
+	if [ "$1" -eq 1 ]; then
+		"$REPO/scripts/vmtest.sh"
+		add_counts "$BUILD/vmtest$KSFX.counts"
+	else
+		echo "check: vmtest not run: the module did not build for $KERNEL"
+		failed=$((failed + 1))
+	fi
+}
+
 one_test checkpatch "$REPO/scripts/checkpatch.sh"
 one_test shellcheck-study shellcheck -x "$REPO"/scripts/study/*.sh
 one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl \
 	"$REPO"/scripts/install/*.sh "$REPO"/scripts/vflashctl/vflashctl.bash
 
-echo "== kunit"
-"$REPO/scripts/kunit.sh" >"$BUILD/kunit.out" 2>&1
-grep -aE '^\[[0-9:]+\] (=|\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete)|# .*(not ok|fail)' "$BUILD/kunit.out" ||
-	tail -n 40 "$BUILD/kunit.out"
-add_counts "$BUILD/kunit.counts"
-
-echo "== vmtest"
-if [ "$built" -eq 1 ]; then
-	"$REPO/scripts/vmtest.sh"
-	add_counts "$BUILD/vmtest.counts"
-else
-	echo "check: vmtest not run: the module did not build"
-	failed=$((failed + 1))
-fi
+for KERNEL in $lines; do
+	export KERNEL
+	case $KERNEL in
+	6.1) KSFX= ;;
+	*) KSFX=-$KERNEL ;;
+	esac
+	export KSRC=$VFLASH_CACHE/linux-source-$KERNEL
+	KDIR=$("$REPO/scripts/kdir.sh" "$KERNEL")
+	export KDIR
+	echo "=== kernel $KERNEL (${KDIR:-no headers})"
+	if [ -z "$KDIR" ]; then
+		echo "check: FAIL no $KERNEL kernel headers: run scripts/setup.sh"
+		failed=$((failed + 1))
+		continue
+	fi
+	built=1
+	if [ -z "$KSFX" ]; then
+		one_test "build-W=1 ($KERNEL)" build_w1 || built=0
+		one_test "sparse ($KERNEL)" sparse_quiet
+	else
+		kodir=$BUILD/ko$KSFX
+		one_test "build-W=1 ($KERNEL)" build_line_w1 "$kodir" || built=0
+		one_test "sparse ($KERNEL)" sparse_quiet "$kodir"
+	fi
+	kunit_and_vm "$built"
+done
 
 echo "$passed $failed $skipped" >"$BUILD/check.counts"
 echo "$passed passed, $failed failed, $skipped skipped"

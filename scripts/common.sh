@@ -8,7 +8,14 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VFLASH_CACHE=${VFLASH_CACHE:-/var/cache/vflash}
 # The kernel line under test: 6.1 (the default) or 6.12 (docs/kernels.md).
+# The default line's results keep their plain names (build/kunit.counts,
+# build/vmtest/, vflash.ko in the repository); another line's carry
+# KSFX (build/kunit-6.12.counts, build/vmtest-6.12/, build/ko-6.12/).
 KERNEL=${KERNEL:-6.1}
+case $KERNEL in
+6.1) KSFX= ;;
+*) KSFX=-$KERNEL ;;
+esac
 KSRC=${KSRC:-$VFLASH_CACHE/linux-source-$KERNEL}
 BUILD=$REPO/build
 
@@ -22,4 +29,19 @@ kernel_release() {
 die() {
 	echo "$*" >&2
 	exit 1
+}
+
+# build_ko_copy KDIR DIR LOG: build vflash.ko with W=1 against KDIR from a
+# copy of the sources in DIR (so the repository's own objects, built for
+# another kernel, stay as they are); the make output goes to LOG. Fails if
+# the build fails or shows a compiler or modpost warning.
+build_ko_copy() {
+	local kdir=$1 dir=$2 log=$3
+
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	(cd "$REPO" && tar -c --exclude=./build --exclude=./.git . | tar -x -C "$dir")
+	make -C "$kdir" M="$dir" W=1 clean >/dev/null 2>&1
+	make -C "$kdir" M="$dir" W=1 modules >"$log" 2>&1 || return 1
+	! grep -E '(warning|error):|WARNING:' "$log"
 }

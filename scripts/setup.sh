@@ -4,12 +4,14 @@
 # Install everything that building and testing vflash need on a Debian 12
 # machine, from Debian packages only. Idempotent: a few seconds when done.
 #
-#  - build: gcc, make, kernel headers (cloud flavour), sparse
-#  - KUnit: linux-source-6.1, unpacked into the cache, and what a UML
-#    kernel build needs (flex, bison, bc, python3)
+#  - build: gcc, make, sparse, and the kernel headers (cloud flavour) of
+#    both kernel lines make check covers, 6.1 and 6.12 (docs/kernels.md)
+#  - KUnit: linux-source-6.1 and linux-source-6.12, unpacked into the
+#    cache, and what a UML kernel build needs (flex, bison, bc, python3)
 #  - VM suites: qemu-system-x86, busybox-static, cpio, kmod, fio,
-#    nvme-cli, ndctl, daxctl, jq, e2fsprogs, and the Debian kernel image whose version is
-#    exactly the headers' one (apt-get download + dpkg -x, not installed)
+#    nvme-cli, ndctl, daxctl, jq, e2fsprogs, and for each line the Debian
+#    kernel image whose version is exactly the headers' one (apt-get
+#    download + dpkg -x into the cache)
 #  - benchmarks and traces: gnuplot-nox (make bench-cxl plots its CDFs,
 #    scripts/trace/plot.sh the trace suite's traces); trace-cmd (the
 #    trace suite copies it into the VM)
@@ -24,11 +26,20 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 VFLASH_CACHE=${VFLASH_CACHE:-/var/cache/vflash}
 export DEBIAN_FRONTEND=noninteractive
 
+# The kernel lines make check builds and tests vflash on.
+LINES="6.1 6.12"
+
 PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	python3 xz-utils sparse linux-headers-cloud-amd64 linux-source-6.1
+	linux-headers-6.12-cloud-amd64 linux-source-6.12
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
 	jq e2fsprogs coreutils util-linux git gnuplot-nox trace-cmd shellcheck
 	dkms"
+
+# line_suffix LINE: what names of the line's files carry ("" for 6.1)
+line_suffix() {
+	[ "$1" = 6.1 ] || echo "-$1"
+}
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -49,31 +60,39 @@ fi
 as_root mkdir -p "$VFLASH_CACHE"
 as_root chown "$(id -u):$(id -g)" "$VFLASH_CACHE"
 
-# The kernel the module is built against, and the same version's image.
-KDIR=${KDIR:-$("$REPO/scripts/kdir.sh")}
-[ -n "$KDIR" ] || { echo "setup: no kernel headers found" >&2; exit 1; }
-KVER=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
-	"$KDIR/include/generated/utsrelease.h")
-IMG=$VFLASH_CACHE/image-$KVER
-if [ ! -f "$IMG/boot/vmlinuz-$KVER" ]; then
-	hdrver=$(dpkg-query -W -f='${Version}' "linux-headers-$KVER")
-	echo "setup: fetching linux-image-$KVER $hdrver for the test VM"
-	tmp=$(mktemp -d)
-	chmod 755 "$tmp"
-	(cd "$tmp" && apt-get download -q "linux-image-$KVER=$hdrver")
-	rm -rf "$IMG.tmp"
-	dpkg -x "$tmp"/linux-image-*.deb "$IMG.tmp"
-	mv "$IMG.tmp" "$IMG"
-	rm -rf "$tmp"
-fi
+# For each line: the headers' kernel image, for the test VM, and the
+# kernel source, for KUnit, unpacked once per package version.
+summary=""
+for line in $LINES; do
+	KDIR=$("$REPO/scripts/kdir.sh" "$line")
+	[ -n "$KDIR" ] || { echo "setup: no $line kernel headers found" >&2; exit 1; }
+	KVER=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+		"$KDIR/include/generated/utsrelease.h")
+	IMG=$VFLASH_CACHE/image-$KVER
+	if [ ! -f "$IMG/boot/vmlinuz-$KVER" ]; then
+		hdrver=$(dpkg-query -W -f='${Version}' "linux-headers-$KVER")
+		# 6.1's image is linux-image-<release>; 6.12's on Debian 12
+		# only comes as linux-image-<release>-unsigned.
+		pkg=linux-image-$KVER
+		apt-cache show "$pkg=$hdrver" >/dev/null 2>&1 || pkg=$pkg-unsigned
+		echo "setup: fetching $pkg $hdrver for the test VM"
+		tmp=$(mktemp -d)
+		chmod 755 "$tmp"
+		(cd "$tmp" && apt-get download -q "$pkg=$hdrver")
+		rm -rf "$IMG.tmp"
+		dpkg -x "$tmp"/linux-image-*.deb "$IMG.tmp"
+		mv "$IMG.tmp" "$IMG"
+		rm -rf "$tmp"
+	fi
 
-# The kernel source for KUnit, unpacked once per package version.
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-KSRC=$VFLASH_CACHE/linux-source-6.1
-if [ "$(cat "$KSRC/.vflash-unpacked" 2>/dev/null)" != "$srcver" ]; then
-	echo "setup: unpacking linux-source-6.1 $srcver"
-	rm -rf "$KSRC" "$VFLASH_CACHE/kunit-build"
-	tar -C "$VFLASH_CACHE" -xf /usr/src/linux-source-6.1.tar.xz
-	echo "$srcver" >"$KSRC/.vflash-unpacked"
-fi
-echo "setup: ready (headers $KDIR, VM kernel $KVER, source $srcver)"
+	srcver=$(dpkg-query -W -f='${Version}' "linux-source-$line")
+	KSRC=$VFLASH_CACHE/linux-source-$line
+	if [ "$(cat "$KSRC/.vflash-unpacked" 2>/dev/null)" != "$srcver" ]; then
+		echo "setup: unpacking linux-source-$line $srcver"
+		rm -rf "$KSRC" "$VFLASH_CACHE/kunit-build$(line_suffix "$line")"
+		tar -C "$VFLASH_CACHE" -xf "/usr/src/linux-source-$line.tar.xz"
+		echo "$srcver" >"$KSRC/.vflash-unpacked"
+	fi
+	summary="$summary; $line: headers $KDIR, VM kernel $KVER, source $srcver"
+done
+echo "setup: ready${summary#;}"

@@ -36,8 +36,11 @@ debian)
 	[ -n "$KVER" ] || die "vmtest: cannot tell the kernel release of $KDIR"
 	MODROOT=$VFLASH_CACHE/image-$KVER
 	VMLINUZ=$MODROOT/boot/vmlinuz-$KVER
-	KO=$REPO/vflash.ko
-	VMDIR=$BUILD/vmtest
+	# The default line's module is the repository's own; another
+	# line's is built by make check in build/ko-LINE.
+	KO=${VMTEST_KO:-$REPO/vflash.ko}
+	[ -z "$KSFX" ] || KO=${VMTEST_KO:-$BUILD/ko$KSFX/vflash.ko}
+	VMDIR=$BUILD/vmtest$KSFX
 	TIME_SCALE=1
 	;;
 debug)

@@ -24,6 +24,11 @@ set -uo pipefail
 dir=${1:?usage: vmprep.sh DIR}
 ov=$dir/overlay
 KVER=$(kernel_release)
+# make install builds in the tree it runs in: for a second kernel line
+# that is make check's copy (build/ko-LINE), so that the repository's
+# vflash.ko stays built for the first.
+SRC=$REPO
+[ -z "$KSFX" ] || SRC=$BUILD/ko$KSFX
 rm -rf "$ov" "$dir/stage-uninstall"
 mkdir -p "$ov"
 
@@ -33,7 +38,7 @@ failed() { echo "FAIL $1${2:+ ($2)}"; }
 # make install into a staging root: every file where docs/install.md says.
 t_install() {
 	local f
-	make -s -C "$REPO" install DESTDIR="$ov" KDIR="$KDIR" || return 1
+	make -s -C "$SRC" install DESTDIR="$ov" KDIR="$KDIR" || return 1
 	for f in usr/local/bin/vflashctl usr/local/libexec/vflash/mmap_lat \
 		usr/local/share/vflash/trace/record.sh usr/local/share/vflash/trace/plot.sh \
 		usr/local/share/bash-completion/completions/vflashctl \
@@ -64,7 +69,7 @@ t_uninstall() {
 	# a copy of what make install installed
 	cp -a "$ov" "$s" || return 1
 	echo "# edited" >>"$s/etc/modprobe.d/vflash.conf"
-	make -s -C "$REPO" uninstall DESTDIR="$s" KDIR="$KDIR" || return 1
+	make -s -C "$SRC" uninstall DESTDIR="$s" KDIR="$KDIR" || return 1
 	left=$(cd "$s" && find . -type f ! -name 'modules.*' | sort)
 	echo "left after uninstall: $left"
 	[ "$left" = ./etc/modprobe.d/vflash.conf ]

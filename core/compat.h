@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel interfaces that differ between the kernel lines vflash
+ * supports (docs/kernels.md: Debian 12's 6.1 and 6.12). Every version test
+ * in the module lives in this file; the code calls the names below.
+ */
+#ifndef VFLASH_COMPAT_H
+#define VFLASH_COMPAT_H
+
+#include <linux/cpumask.h>
+#include <linux/interrupt.h>
+#include <linux/irqdomain.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/pgtable.h>
+#include <linux/version.h>
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/irqdomain.h>
+#include <asm/smp.h>
+#endif
+
+/* get_unaligned_le16() and friends: linux/unaligned.h since 6.12. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/* vma->vm_flags is read-only since 6.3: flags are set with vm_flags_set(). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+#endif
+
+/*
+ * vflash_pte_mkwrite() - @pte with write permission, for a VMA that is no
+ * shadow stack. Since 6.6 pte_mkwrite() takes the VMA and, on x86, is not
+ * exported; pte_mkwrite_novma() is the inline it is built on.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+static inline pte_t vflash_pte_mkwrite(pte_t pte)
+{
+	return pte_mkwrite_novma(pte);
+}
+#else
+static inline pte_t vflash_pte_mkwrite(pte_t pte)
+{
+	return pte_mkwrite(pte);
+}
+#endif
+
+/* The NVMe frontend's interrupts (frontend_nvme/pci.c), x86 only. */
+#ifdef CONFIG_X86
+/*
+ * vflash_msi_direct() - whether a PCI device whose MSI domain is @d has its
+ * MSIs delivered by the x86 vector domain itself, with no interrupt
+ * remapping in between. Until the MSI parent rework (6.2) a device's
+ * domain is the PCI/MSI domain, a child of the vector domain (or of a
+ * remapping domain); since, it is the parent: the vector domain when
+ * nothing remaps.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+static inline bool vflash_msi_direct(struct irq_domain *d)
+{
+	return d && d == x86_vector_domain;
+}
+#else
+static inline bool vflash_msi_direct(struct irq_domain *d)
+{
+	return d && d->parent == x86_vector_domain;
+}
+#endif
+
+/*
+ * vflash_msi_inject() - deliver the MSI of one MSI-X entry of a function
+ * @domain: the function's MSI domain, as it was when the function was added
+ * @hwirq: the entry's hardware interrupt number in @domain
+ * @addr_lo: the message address the host wrote into the entry
+ * @data: the message data it wrote there
+ *
+ * Call under rcu_read_lock(), with the entry known to be unmasked.
+ *
+ * On 6.1 the interrupt is the one the x86 PCI/MSI domain maps @hwirq to; the
+ * domain and its reverse map outlive every driver, and rcu keeps a
+ * descriptor being freed valid. On 6.12 a function's PCI/MSI domain is its
+ * own, made and freed with its driver's vectors: there is no stable map to
+ * look in. The message is then delivered as the device's write of it would
+ * be: its vector, as an interrupt to the CPU whose APIC ID it names
+ * (64-bit x86 addresses MSIs physically there; a logical destination is
+ * not decoded and the interrupt is lost, with one dmesg line). Kernels
+ * between the two lines are not supported (docs/kernels.md).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+static inline void vflash_msi_inject(struct irq_domain *domain,
+				     irq_hw_number_t hwirq, u32 addr_lo,
+				     u32 data)
+{
+	/* Destination ID bits 0-7 at 12-19, 8-14 at 5-11 (extended ID). */
+	u32 apicid = ((addr_lo >> 12) & 0xff) | ((addr_lo >> 5) & 0x7f) << 8;
+	unsigned int cpu;
+
+	if (addr_lo & BIT(2)) {
+		pr_warn_once("vflash: an MSI with a logical destination is not delivered\n");
+		return;
+	}
+	for_each_online_cpu(cpu) {
+		if (per_cpu(x86_cpu_to_apicid, cpu) == apicid) {
+			apic->send_IPI(cpu, data & 0xff);
+			return;
+		}
+	}
+}
+#else
+static inline void vflash_msi_inject(struct irq_domain *domain,
+				     irq_hw_number_t hwirq, u32 addr_lo,
+				     u32 data)
+{
+	unsigned int irq = irq_find_mapping(domain, hwirq);
+
+	if (irq)
+		irq_inject_interrupt(irq);
+}
+#endif
+#endif /* CONFIG_X86 */
+
+/*
+ * KUnit: KUNIT_ASSERT_FAILURE() was renamed KUNIT_FAIL_AND_ABORT() between
+ * 6.1 and 6.12. For the KUnit suites, which include <kunit/test.h> first.
+ */
+#if defined(KUNIT_ASSERT_FAILURE) && !defined(KUNIT_FAIL_AND_ABORT)
+#define KUNIT_FAIL_AND_ABORT(test, fmt, ...) \
+	KUNIT_ASSERT_FAILURE(test, fmt, ##__VA_ARGS__)
+#endif
+
+#endif /* VFLASH_COMPAT_H */
