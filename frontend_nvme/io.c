@@ -105,23 +105,27 @@ static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
  * Time a read or write of @count pages from @lpn (docs/dual.md): with a
  * device DRAM cache (the CXL frontend on the same device), pages resident
  * there are hits, served by the cache (a write leaves them dirty for the
- * cache to write back) at no NAND time; the runs of other pages go to
- * flash. Without one, the whole range goes to flash.
+ * cache to write back) at the firmware's overhead and no NAND time; the
+ * runs of other pages go to flash. Without one, the whole range goes to
+ * flash.
  */
 static u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op, u64 lpn,
 			 u64 count, u64 now)
 {
+	struct vflash_flash *f = c->vdev->flash;
 	bool write = op == VFLASH_IO_WRITE;
 	u64 i, run = 0, due = now;
 	struct vflash_cache *cache;
 	int idx;
 
-	cache = vflash_flash_cache_begin(c->vdev->flash, &idx);
+	cache = vflash_flash_cache_begin(f, &idx);
 	for (i = 0; cache && i < count; i++) {
 		if (!vflash_cache_block_access(cache, lpn + i, write)) {
 			run++;
 			continue;
 		}
+		due = max(due, now + vflash_flash_knob(f,
+						       VFLASH_KNOB_FW_OVERHEAD_NS));
 		if (run)
 			due = max(due, submit(c, op, lpn + i - run, run, now));
 		run = 0;
