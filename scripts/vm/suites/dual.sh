@@ -198,21 +198,24 @@ test_deallocate_mapped() {
 }
 
 # fio random read/write with verify on [16 MiB, 20 MiB) of /dev/nvme0n1
-# (3 loops) while an mmap writer fills and verifies [0, 3 MiB) and a
+# (3 loops; 1 under the debug kernel) while an mmap writer fills and verifies [0, 3 MiB) and a
 # reader sweeps the fio range through mmap, so that NVMe I/O meets
 # resident pages: 7 MiB of working set over a 4 MiB cache, evicting all
 # along. Then: fio passed, every mmap round verified, NVMe reads and
 # writes hit the cache, misses + prefetches = evictions + invalidations +
 # resident pages, and both sides read the same bytes everywhere.
 test_concurrent() {
-	local fpid rounds=0 s ok=1 mb=3 fio=4096
+	local fpid rounds=0 s ok=1 mb=3 fio=4096 loops=3
+
+	# KASAN and lockdep: one fio pass is enough (and several minutes).
+	debug_kernel && loops=1
 
 	load_dual $((4 << 20))
 	echo clock >$SYS/policy/eviction
 	echo next-n >$SYS/policy/prefetch
 	fio --name=dual --filename=$DEV --ioengine=libaio --direct=1 \
 		--rw=randrw --bs=4k --iodepth=8 --offset=16M --size=4M \
-		--loops=3 --verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--loops=$loops --verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--output-format=terse >/tmp/fio.out 2>&1 &
 	fpid=$!
 	while kill -0 $fpid 2>/dev/null; do
