@@ -12,7 +12,8 @@
  * So concurrent misses on one page cost one NAND read. Eviction moves
  * RESIDENT -> EVICTING, waits for the short pins of mappers in flight,
  * has the user unmap the page, writes it back if it was dirtied, and
- * frees the slot.
+ * frees the slot. An invalidation (a block Deallocate, docs/dual.md) does
+ * the same to one chosen page, without the writeback.
  */
 #include <linux/bitops.h>
 #include <linux/hrtimer.h>
@@ -34,6 +35,7 @@
 #define VC_SLOT_MASK	(BIT(29) - 1)
 #define VC_MAX_SLOTS	VC_SLOT_MASK
 #define VC_NO_SLOT	U32_MAX
+#define VC_TRANSIT	(U32_MAX - 1)	/* vc_claim_invalidate(): try again */
 
 /* Slots a policy switch moves per hold of policy_lock. */
 #define VC_SWITCH_BATCH	1024
@@ -48,6 +50,7 @@ enum {
 	VC_FRESH,	/* not sampled since it was loaded */
 	VC_YOUNG,	/* in the young ring, not in the policy */
 	VC_REF,		/* referenced while young */
+	VC_LISTED,	/* in the young ring or the eviction policy; under policy_lock */
 };
 
 /**
@@ -79,8 +82,12 @@ struct vc_slot {
  * @free_low: below this many free slots, the user is kicked to reclaim
  * @free_high: reclaim stops at this many free slots
  * @policy_lock: protects @ev_ops, @ev, @ev_old_ops, @ev_old, @young_ring,
- *	@young_head, @young_len; held only for O(1) policy calls (a switch:
- *	batches of VC_SWITCH_BATCH)
+ *	@young_head, @young_len and the slots' VC_LISTED bits; a resident
+ *	page leaves it (RESIDENT -> EVICTING) only under it, so an eviction
+ *	and an invalidation never claim one page both. Held only for O(1)
+ *	policy calls (a switch: batches of VC_SWITCH_BATCH; an invalidation
+ *	of a young slot: O(young)). Nests inside nothing of the cache's and
+ *	takes nothing else.
  * @ev_ops: the eviction policy
  * @ev: its instance
  * @ev_old_ops: during a switch, the policy being drained into @ev
@@ -282,6 +289,7 @@ static void vc_young_push(struct vflash_cache *c, u32 slot)
 		}
 		c->young_ring[(c->young_head + c->young_len++) % young] = slot;
 	}
+	set_bit(VC_LISTED, &c->slots[slot].flags);
 	if (old != VC_NO_SLOT) {
 		clear_bit(VC_YOUNG, &c->slots[old].flags);
 		c->ev_ops->insert(c->ev, old, c->slots[old].lpn);
@@ -346,6 +354,7 @@ static void vc_policy_insert(struct vflash_cache *c, u32 slot)
 {
 	spin_lock(&c->policy_lock);
 	c->ev_ops->insert(c->ev, slot, c->slots[slot].lpn);
+	set_bit(VC_LISTED, &c->slots[slot].flags);
 	spin_unlock(&c->policy_lock);
 }
 
@@ -598,6 +607,36 @@ void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin)
 	atomic_dec(&c->slots[pin->slot].pins);
 }
 
+/*
+ * Pin @lpn if it is resident and its NAND read has completed by now; its
+ * slot in @slotp. Return: 0, or -EAGAIN (nothing pinned).
+ */
+static int vc_pin_ready(struct vflash_cache *c, u64 lpn, u32 *slotp)
+{
+	u32 w = atomic_read_acquire(&c->state[lpn]);
+	u32 slot = vc_slot_of(w), gen;
+	struct vc_slot *s = &c->slots[slot];
+	u64 ready;
+
+	if (vc_state(w) != VFLASH_PAGE_RESIDENT)
+		return -EAGAIN;
+	gen = READ_ONCE(s->gen);
+	atomic_inc(&s->pins);
+	/* Pin before re-reading the word; see vflash_cache_evict_one(). */
+	smp_mb__after_atomic();
+	if (atomic_read(&c->state[lpn]) != w || READ_ONCE(s->gen) != gen)
+		goto again;
+	/* Pairs with the release in vc_fill(). */
+	ready = smp_load_acquire(&s->ready_ns);
+	if (ready == U64_MAX || ready > vc_now(c))
+		goto again;
+	*slotp = slot;
+	return 0;
+again:
+	atomic_dec(&s->pins);
+	return -EAGAIN;
+}
+
 /**
  * vflash_cache_mkwrite() - a mapped page is about to be written
  * @c: the cache
@@ -618,35 +657,166 @@ void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin)
 int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 			 struct vflash_cache_pin *pin)
 {
-	u32 w = atomic_read_acquire(&c->state[lpn]);
-	u32 slot = vc_slot_of(w), gen;
-	struct vc_slot *s = &c->slots[slot];
-	u64 ready;
+	u32 slot;
 
-	if (vc_state(w) != VFLASH_PAGE_RESIDENT)
-		return -EAGAIN;
-	gen = READ_ONCE(s->gen);
-	atomic_inc(&s->pins);
-	/* Pin before re-reading the word; see vflash_cache_evict_one(). */
-	smp_mb__after_atomic();
-	if (atomic_read(&c->state[lpn]) != w || READ_ONCE(s->gen) != gen)
-		goto again;
 	/*
 	 * A read still in flight (a prefetch not waited for yet): the page
 	 * cannot be mapped, so the access faults again and waits for it.
 	 */
-	ready = smp_load_acquire(&s->ready_ns);
-	if (ready == U64_MAX || ready > vc_now(c))
-		goto again;
-	set_bit(VC_DIRTY, &s->flags);
+	if (vc_pin_ready(c, lpn, &slot))
+		return -EAGAIN;
+	set_bit(VC_DIRTY, &c->slots[slot].flags);
 	pin->lpn = lpn;
 	pin->slot = slot;
 	pin->missed = false;
 	pin->waited_ns = 0;
 	return 0;
-again:
+}
+
+/**
+ * vflash_cache_block_access() - a block frontend's access to one page
+ * @c: the cache
+ * @lpn: the page, below the device's size
+ * @write: the access writes the page
+ *
+ * A page that is resident, its NAND read completed, is a hit: the access
+ * is served by the cache (the caller charges no NAND time), counts as a
+ * reference for the eviction policy (and as the use of a prefetch), and a
+ * write leaves the page dirty, for its eviction to write back. Anything
+ * else is a miss, which changes nothing: block accesses do not fill the
+ * cache (docs/dual.md).
+ *
+ * Return: whether it was a hit.
+ */
+bool vflash_cache_block_access(struct vflash_cache *c, u64 lpn, bool write)
+{
+	struct vc_slot *s;
+	u32 slot;
+
+	if (vc_pin_ready(c, lpn, &slot))
+		return false;
+	s = &c->slots[slot];
+	if (write)
+		set_bit(VC_DIRTY, &s->flags);
+	if (test_and_clear_bit(VC_PREFETCHED, &s->flags))
+		vc_count(c, VFLASH_CACHE_PREFETCH_HITS);
+	vc_reference(c, slot);
+	vc_count(c, write ? VFLASH_CACHE_BLOCK_WRITE_HITS :
+		 VFLASH_CACHE_BLOCK_READ_HITS);
+	/* The dirty bit is set before the evictor may see no pin. */
+	smp_mb__before_atomic();
 	atomic_dec(&s->pins);
-	return -EAGAIN;
+	return true;
+}
+
+/* Take @slot out of the young ring. Under policy_lock. */
+static void vc_young_remove_locked(struct vflash_cache *c, u32 slot)
+{
+	u32 young = c->p.young, i, n = 0;
+
+	for (i = 0; i < c->young_len; i++) {
+		u32 y = c->young_ring[(c->young_head + i) % young];
+
+		if (y != slot)
+			c->young_ring[(c->young_head + n++) % young] = y;
+	}
+	c->young_len = n;
+	clear_bit(VC_YOUNG, &c->slots[slot].flags);
+	clear_bit(VC_REF, &c->slots[slot].flags);
+}
+
+/*
+ * Claim @lpn for invalidation if it is resident and listed: RESIDENT ->
+ * EVICTING and out of the young ring or the policy, under policy_lock.
+ * @w receives the word seen. Return: its slot, VC_NO_SLOT if it is
+ * absent, or VC_TRANSIT if it is in transit (the caller waits, retries).
+ */
+static u32 vc_claim_invalidate(struct vflash_cache *c, u64 lpn, u32 *w)
+{
+	u32 slot = VC_TRANSIT;
+	struct vc_slot *s;
+
+	*w = atomic_read_acquire(&c->state[lpn]);
+	switch (vc_state(*w)) {
+	case VFLASH_PAGE_ABSENT:
+		return VC_NO_SLOT;
+	case VFLASH_PAGE_LOADING:
+	case VFLASH_PAGE_EVICTING:
+		return VC_TRANSIT;
+	case VFLASH_PAGE_RESIDENT:
+		break;
+	}
+	s = &c->slots[vc_slot_of(*w)];
+	spin_lock(&c->policy_lock);
+	/*
+	 * Not listed yet: its fill has published it but not yet pushed it
+	 * into the young ring or the policy, which it is about to do.
+	 */
+	if (test_bit(VC_LISTED, &s->flags) &&
+	    atomic_cmpxchg(&c->state[lpn], *w,
+			   vc_word(VFLASH_PAGE_EVICTING, vc_slot_of(*w))) == *w) {
+		slot = vc_slot_of(*w);
+		clear_bit(VC_LISTED, &s->flags);
+		if (test_bit(VC_YOUNG, &s->flags)) {
+			vc_young_remove_locked(c, slot);
+		} else {
+			c->ev_ops->remove(c->ev, slot);
+			if (c->ev_old)
+				c->ev_old_ops->remove(c->ev_old, slot);
+		}
+	}
+	spin_unlock(&c->policy_lock);
+	return slot;
+}
+
+/**
+ * vflash_cache_invalidate() - drop a page from the cache, unwritten
+ * @c: the cache
+ * @lpn: the page, below the device's size
+ *
+ * For a block Deallocate: a resident page is unmapped from every mapping
+ * (through the user's unmap) and its slot freed without a writeback, so
+ * that no later eviction programs the deallocated page; the next access
+ * through a mapping faults as a miss. A page in transit (being filled or
+ * evicted) is waited for first. Sleeps; the caller holds no cache pin.
+ *
+ * Return: whether the page was resident.
+ */
+bool vflash_cache_invalidate(struct vflash_cache *c, u64 lpn)
+{
+	const struct vflash_cache_host *h = c->p.host;
+	struct vc_slot *s;
+	u32 slot, w;
+
+	for (;;) {
+		slot = vc_claim_invalidate(c, lpn, &w);
+		if (slot == VC_NO_SLOT)
+			return false;
+		if (slot != VC_TRANSIT)
+			break;
+		if (vc_state(w) == VFLASH_PAGE_EVICTING)
+			/* vc_publish() pairs with the waiter's barrier. */
+			wait_var_event(&c->state[lpn],
+				       atomic_read(&c->state[lpn]) != w);
+		else
+			cond_resched();
+	}
+	s = &c->slots[slot];
+	/*
+	 * Mappers between their check and their PTE insert, a block access
+	 * between its check and its dirty bit: as vflash_cache_evict_one()
+	 * waits for them.
+	 */
+	while (atomic_read(&s->pins))
+		cond_resched();
+	/* No pin seen: every mapper's PTE is visible to the unmap now. */
+	smp_mb();
+	if (h && h->unmap)
+		h->unmap(c->p.priv, lpn);
+	vc_count(c, VFLASH_CACHE_INVALIDATIONS);
+	vc_publish(c, lpn, vc_word(VFLASH_PAGE_ABSENT, 0));
+	vc_put_free(c, slot);
+	return true;
 }
 
 /**
@@ -670,21 +840,28 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 	ok = c->ev_old && c->ev_old_ops->evict(c->ev_old, &slot);
 	if (!ok)
 		ok = c->ev_ops->evict(c->ev, &slot);
-	spin_unlock(&c->policy_lock);
-	if (!ok)
+	if (!ok) {
+		spin_unlock(&c->policy_lock);
 		return false;
+	}
 	s = &c->slots[slot];
 	w = vc_word(VFLASH_PAGE_RESIDENT, slot);
 	/*
-	 * Only resident slots are in the policy, and only it hands them out.
-	 * Were one not resident (a bug), it goes back to the policy rather
-	 * than leave the cache for good.
+	 * Only resident slots are in the policy, and only it hands them out;
+	 * the claim is made under policy_lock, so that an invalidation never
+	 * takes the page between the choice and the claim. Were one not
+	 * resident (a bug), it goes back to the policy rather than leave the
+	 * cache for good.
 	 */
-	if (WARN_ON_ONCE(atomic_cmpxchg(&c->state[s->lpn], w,
-					vc_word(VFLASH_PAGE_EVICTING, slot)) != w)) {
-		vc_policy_insert(c, slot);
+	ok = atomic_cmpxchg(&c->state[s->lpn], w,
+			    vc_word(VFLASH_PAGE_EVICTING, slot)) == w;
+	if (ok)
+		clear_bit(VC_LISTED, &s->flags);
+	else
+		c->ev_ops->insert(c->ev, slot, s->lpn);
+	spin_unlock(&c->policy_lock);
+	if (WARN_ON_ONCE(!ok))
 		return false;
-	}
 	/*
 	 * Mappers between their check and their PTE insert: microseconds,
 	 * unless one sleeps allocating a page table, hence the yield; or a

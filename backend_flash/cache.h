@@ -4,7 +4,10 @@
  * state, the cache slots, the eviction and prefetch policy instances and
  * the NAND time a miss costs. Pure bookkeeping: the user (the CXL
  * frontend) maps and unmaps pages itself, through struct
- * vflash_cache_host. docs/cxl-design.md describes the design.
+ * vflash_cache_host. docs/cxl-design.md describes the design; a block
+ * frontend on the same device (docs/dual.md) reads, dirties and
+ * invalidates resident pages through vflash_cache_block_access() and
+ * vflash_cache_invalidate().
  */
 #ifndef VFLASH_CACHE_H
 #define VFLASH_CACHE_H
@@ -28,6 +31,12 @@ struct vflash_flash;
  * @VFLASH_CACHE_DIRTY_WRITEBACKS: evicted pages written back to flash
  * @VFLASH_CACHE_PREFETCH_ISSUED: NAND reads for prefetches
  * @VFLASH_CACHE_PREFETCH_HITS: prefetched pages used before eviction
+ * @VFLASH_CACHE_BLOCK_READ_HITS: pages a block read (NVMe) found resident
+ *	and read from the cache, without a NAND read
+ * @VFLASH_CACHE_BLOCK_WRITE_HITS: pages a block write (NVMe) found
+ *	resident and left dirty in the cache, without a NAND program
+ * @VFLASH_CACHE_INVALIDATIONS: resident pages dropped without a writeback
+ *	(a block Deallocate)
  * @VFLASH_CACHE_STAT_NR: number of counters
  */
 enum vflash_cache_stat {
@@ -37,6 +46,9 @@ enum vflash_cache_stat {
 	VFLASH_CACHE_DIRTY_WRITEBACKS,
 	VFLASH_CACHE_PREFETCH_ISSUED,
 	VFLASH_CACHE_PREFETCH_HITS,
+	VFLASH_CACHE_BLOCK_READ_HITS,
+	VFLASH_CACHE_BLOCK_WRITE_HITS,
+	VFLASH_CACHE_INVALIDATIONS,
 	VFLASH_CACHE_STAT_NR,
 };
 
@@ -133,6 +145,9 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin);
 int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 			 struct vflash_cache_pin *pin);
+
+bool vflash_cache_block_access(struct vflash_cache *c, u64 lpn, bool write);
+bool vflash_cache_invalidate(struct vflash_cache *c, u64 lpn);
 
 bool vflash_cache_evict_one(struct vflash_cache *c);
 u32 vflash_cache_reclaim(struct vflash_cache *c);

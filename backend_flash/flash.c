@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/srcu.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
@@ -298,6 +299,43 @@ int vflash_flash_set_policy(struct vflash_flash *f,
 	return ret;
 }
 
+/*
+ * Keeps a device's cache alive for block I/O between
+ * vflash_flash_cache_begin() and vflash_flash_cache_end(): the block path
+ * may sleep there (an invalidation waits for a fill or an eviction), and
+ * must not take cache_lock per command. One domain for every device;
+ * only a cache's detach waits for it.
+ */
+DEFINE_STATIC_SRCU(vflash_cache_srcu);
+
+/**
+ * vflash_flash_cache_begin() - the device's DRAM cache, for block I/O
+ * @f: the device
+ * @idx: receives what vflash_flash_cache_end() takes
+ *
+ * For a block frontend sharing the device with the CXL frontend
+ * (docs/dual.md). The cache stays alive until vflash_flash_cache_end(),
+ * which must always follow, cache or not; the caller may sleep between.
+ *
+ * Return: the cache, or NULL if the device has none.
+ */
+struct vflash_cache *vflash_flash_cache_begin(struct vflash_flash *f, int *idx)
+	__acquires(&vflash_cache_srcu)
+{
+	*idx = srcu_read_lock(&vflash_cache_srcu);
+	return srcu_dereference(f->io_cache, &vflash_cache_srcu);
+}
+
+/**
+ * vflash_flash_cache_end() - end what vflash_flash_cache_begin() began
+ * @idx: what it stored
+ */
+void vflash_flash_cache_end(int idx)
+	__releases(&vflash_cache_srcu)
+{
+	srcu_read_unlock(&vflash_cache_srcu, idx);
+}
+
 /**
  * vflash_flash_attach_cache() - give the device its DRAM cache
  * @f: the device, without a cache
@@ -329,8 +367,10 @@ int vflash_flash_attach_cache(struct vflash_flash *f, struct vflash_cache *c)
 		ret = apply_cache_knob(f, c, VFLASH_KNOB_CACHE_FREE_LOW_PCT,
 				       vf_knob(f,
 					       VFLASH_KNOB_CACHE_FREE_LOW_PCT));
-	if (!ret)
+	if (!ret) {
 		f->cache = c;
+		rcu_assign_pointer(f->io_cache, c);
+	}
 	mutex_unlock(&f->cache_lock);
 	return ret;
 }
@@ -339,13 +379,16 @@ int vflash_flash_attach_cache(struct vflash_flash *f, struct vflash_cache *c)
  * vflash_flash_detach_cache() - undo vflash_flash_attach_cache()
  * @f: the device
  *
- * Once this returns, no sysfs call reaches the cache any more.
+ * Once this returns, no sysfs call and no block I/O reaches the cache any
+ * more (it waits for the block I/O in a vflash_flash_cache_begin() section).
  */
 void vflash_flash_detach_cache(struct vflash_flash *f)
 {
 	mutex_lock(&f->cache_lock);
 	f->cache = NULL;
+	RCU_INIT_POINTER(f->io_cache, NULL);
 	mutex_unlock(&f->cache_lock);
+	synchronize_srcu(&vflash_cache_srcu);
 }
 
 /**

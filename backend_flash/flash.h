@@ -347,6 +347,8 @@ int vflash_flash_set_policy(struct vflash_flash *f,
 
 int vflash_flash_attach_cache(struct vflash_flash *f, struct vflash_cache *c);
 void vflash_flash_detach_cache(struct vflash_flash *f);
+struct vflash_cache *vflash_flash_cache_begin(struct vflash_flash *f, int *idx);
+void vflash_flash_cache_end(int idx);
 u64 vflash_flash_cache_stat(struct vflash_flash *f,
 			    enum vflash_cache_stat stat);
 u64 vflash_flash_cache_resident(struct vflash_flash *f);

@@ -217,6 +217,8 @@ struct vflash_flash {
 	struct task_struct *worker;
 	struct mutex cache_lock;	/* protects cache against attach/detach */
 	struct vflash_cache *cache;
+	/* @cache for block I/O: set and cleared with it, read under SRCU */
+	struct vflash_cache __rcu *io_cache;
 	struct vflash_undo **undo_wait;
 	struct vflash_faults *faults;
 	atomic_t nr_bad[VF_NR_REGIONS];

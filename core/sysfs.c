@@ -43,6 +43,9 @@ enum {
 	STAT_DIRTY_WRITEBACKS,
 	STAT_PREFETCH_ISSUED,
 	STAT_PREFETCH_HITS,
+	STAT_BLOCK_READ_HITS,
+	STAT_BLOCK_WRITE_HITS,
+	STAT_INVALIDATIONS,
 	STAT_RESIDENT_PAGES,
 	STAT_MISS_P50,
 	STAT_MISS_P99,
@@ -69,6 +72,9 @@ static const char * const derived_names[] = {
 	[STAT_DIRTY_WRITEBACKS - VFLASH_STAT_NR] = "dirty_writebacks",
 	[STAT_PREFETCH_ISSUED - VFLASH_STAT_NR] = "prefetch_issued",
 	[STAT_PREFETCH_HITS - VFLASH_STAT_NR] = "prefetch_hits",
+	[STAT_BLOCK_READ_HITS - VFLASH_STAT_NR] = "block_read_hits",
+	[STAT_BLOCK_WRITE_HITS - VFLASH_STAT_NR] = "block_write_hits",
+	[STAT_INVALIDATIONS - VFLASH_STAT_NR] = "cache_invalidations",
 	[STAT_RESIDENT_PAGES - VFLASH_STAT_NR] = "resident_pages",
 	[STAT_MISS_P50 - VFLASH_STAT_NR] = "miss_latency_p50_ns",
 	[STAT_MISS_P99 - VFLASH_STAT_NR] = "miss_latency_p99_ns",
@@ -131,7 +137,7 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 	case STAT_MODEL_READ:
 		val = vflash_flash_model_read_ns(f);
 		break;
-	case STAT_MISSES ... STAT_PREFETCH_HITS:
+	case STAT_MISSES ... STAT_INVALIDATIONS:
 		val = vflash_flash_cache_stat(f, VFLASH_CACHE_MISSES +
 					      (i - STAT_MISSES));
 		break;

@@ -5,7 +5,9 @@
  * backend says (never earlier). Logical blocks are 512 bytes or 4 KiB
  * (lba_size=); the backend works in 4 KiB pages, so a command is charged
  * for every page it touches, and a partial-page write programs the whole
- * page, as a drive's read-modify-write does.
+ * page, as a drive's read-modify-write does. With the CXL frontend on the
+ * same device, pages resident in its DRAM cache are read and written there
+ * and a Deallocate drops them from it (docs/dual.md).
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -100,6 +102,59 @@ static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
 }
 
 /*
+ * Time a read or write of @count pages from @lpn (docs/dual.md): with a
+ * device DRAM cache (the CXL frontend on the same device), pages resident
+ * there are hits, served by the cache (a write leaves them dirty for the
+ * cache to write back) at the firmware's overhead and no NAND time; the
+ * runs of other pages go to flash. Without one, the whole range goes to
+ * flash.
+ */
+static u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op, u64 lpn,
+			 u64 count, u64 now)
+{
+	struct vflash_flash *f = c->vdev->flash;
+	bool write = op == VFLASH_IO_WRITE;
+	u64 i, run = 0, due = now;
+	struct vflash_cache *cache;
+	int idx;
+
+	cache = vflash_flash_cache_begin(f, &idx);
+	for (i = 0; cache && i < count; i++) {
+		if (!vflash_cache_block_access(cache, lpn + i, write)) {
+			run++;
+			continue;
+		}
+		due = max(due, now + vflash_flash_knob(f,
+						       VFLASH_KNOB_FW_OVERHEAD_NS));
+		if (run)
+			due = max(due, submit(c, op, lpn + i - run, run, now));
+		run = 0;
+	}
+	vflash_flash_cache_end(idx);
+	if (!cache)
+		return submit(c, op, lpn, count, now);
+	if (run)
+		due = max(due, submit(c, op, lpn + count - run, run, now));
+	return due;
+}
+
+/* Drop the pages [@lpn, @lpn + @count) from the device DRAM cache, if any. */
+static void invalidate_cached(struct vfn_ctrl *c, u64 lpn, u64 count)
+{
+	struct vflash_cache *cache;
+	u64 i;
+	int idx;
+
+	cache = vflash_flash_cache_begin(c->vdev->flash, &idx);
+	for (i = 0; cache && i < count; i++) {
+		vflash_cache_invalidate(cache, lpn + i);
+		if (!((i + 1) % ZERO_STEP_PAGES))
+			cond_resched();
+	}
+	vflash_flash_cache_end(idx);
+}
+
+/*
  * Store a write's data (@store moves or zeroes them) and time it. While
  * the power-loss log is on, the pages' old contents are logged first and
  * the backend tells the log when each page becomes durable. Return: 0,
@@ -129,9 +184,19 @@ static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		sc = SC_ABANDONED;
 		goto out;
 	}
-	*due_ns = vflash_flash_submit_undo(c->vdev->flash, VFLASH_FE_NVME,
-					   r->lpn, r->nr_lpages, now,
-					   e ? e->undo : NULL);
+	/*
+	 * A write the power-loss log follows, or one that must be durable
+	 * at completion (FUA, write cache off), goes to flash whole; any
+	 * other may be absorbed by the device DRAM cache.
+	 */
+	if (!logged && !r->fua && READ_ONCE(c->wce))
+		*due_ns = submit_cached(c, VFLASH_IO_WRITE, r->lpn,
+					r->nr_lpages, now);
+	else
+		*due_ns = vflash_flash_submit_undo(c->vdev->flash,
+						   VFLASH_FE_NVME, r->lpn,
+						   r->nr_lpages, now,
+						   e ? e->undo : NULL);
 out:
 	if (logged)
 		vflash_pl_unlock(pl);
@@ -183,7 +248,8 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	}
 	c->host_read_cmds++;
 	c->host_read_units += r->len_bytes >> 9;
-	out->due_ns = submit(c, VFLASH_IO_READ, r->lpn, r->nr_lpages, now);
+	out->due_ns = submit_cached(c, VFLASH_IO_READ, r->lpn, r->nr_lpages,
+				    now);
 	/* An injected read error fails when the read would have completed. */
 	if (vflash_fault(&c->vdev->faults, VFLASH_FAULT_READ_ERROR, r->lpn,
 			 r->nr_lpages))
@@ -204,6 +270,9 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		       u64 now, u64 *due_ns)
 {
+	/* Unmapped from CXL first, so no eviction writes the pages back. */
+	if (r->nr_full)
+		invalidate_cached(c, r->full_lpn, r->nr_full);
 	if (!zero_bytes(c, r->pos_bytes, r->len_bytes))
 		return false;
 	if (r->nr_full)

@@ -1059,6 +1059,232 @@ static void policy_switch_on_a_large_cache(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 0ULL);
 }
 
+/*
+ * docs/dual.md: a block access to a resident page is a hit (a write
+ * dirties it, so its eviction writes it back); to an absent page a miss
+ * that changes nothing.
+ */
+static void block_access_hits_resident_pages(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", false);
+	u64 reads = vflash_flash_stat(fk->f, VFLASH_STAT_NAND_READ_PAGES);
+	u64 i;
+
+	KUNIT_EXPECT_FALSE(test, vflash_cache_block_access(fk->c, 3, false));
+	KUNIT_EXPECT_FALSE(test, vflash_cache_block_access(fk->c, 3, true));
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 3),
+			(int)VFLASH_PAGE_ABSENT);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), 0U);
+	touch(test, fk, 3, false);
+	KUNIT_EXPECT_TRUE(test, vflash_cache_block_access(fk->c, 3, false));
+	KUNIT_EXPECT_TRUE(test, vflash_cache_block_access(fk->c, 3, false));
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_BLOCK_READ_HITS), 2ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_BLOCK_WRITE_HITS), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(fk->f,
+						VFLASH_STAT_NAND_READ_PAGES),
+			reads + 1);
+	KUNIT_EXPECT_TRUE(test, vflash_cache_block_access(fk->c, 3, true));
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_BLOCK_WRITE_HITS), 1ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES), 1ULL);
+	/* Pushed out by fifo: written back, as a mapped write would be. */
+	for (i = 10; i < 20; i++)
+		touch(test, fk, i, false);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 3),
+			(int)VFLASH_PAGE_ABSENT);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_DIRTY_WRITEBACKS), 1ULL);
+}
+
+/* How often @lpn was unmapped. */
+static u32 unmaps_of(struct fake *fk, u64 lpn)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < min_t(u32, fk->nr_unmapped, MAX_UNMAPS); i++)
+		n += fk->unmapped[i] == lpn;
+	return n;
+}
+
+/*
+ * An invalidation unmaps a page and frees its slot without a writeback,
+ * from the young ring as from the policy; the evictions that follow never
+ * meet the freed slots, and the counters add up.
+ */
+static void invalidate_drops_without_writeback(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", false);
+	u64 i;
+
+	KUNIT_EXPECT_FALSE(test, vflash_cache_invalidate(fk->c, 1));
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 0U);
+	/* 0..3 in the policy, 4 and 5 young; all dirty. */
+	for (i = 0; i < 6; i++)
+		touch(test, fk, i, true);
+	KUNIT_EXPECT_TRUE(test, vflash_cache_invalidate(fk->c, 1));
+	KUNIT_EXPECT_TRUE(test, vflash_cache_invalidate(fk->c, 5));
+	KUNIT_EXPECT_FALSE(test, vflash_cache_invalidate(fk->c, 5));
+	KUNIT_EXPECT_EQ(test, unmaps_of(fk, 1), 1U);
+	KUNIT_EXPECT_EQ(test, unmaps_of(fk, 5), 1U);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 1),
+			(int)VFLASH_PAGE_ABSENT);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 5),
+			(int)VFLASH_PAGE_ABSENT);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_INVALIDATIONS), 2ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), 4U);
+	KUNIT_EXPECT_FALSE(test, vflash_cache_block_access(fk->c, 1, false));
+	/* Cycle every slot several times. */
+	for (i = 100; i < 140; i++)
+		touch(test, fk, i, false);
+	KUNIT_EXPECT_EQ(test, unmaps_of(fk, 1), 1U);
+	KUNIT_EXPECT_EQ(test, unmaps_of(fk, 5), 1U);
+	/* 0, 2, 3, 4 written back; 1 and 5 not. */
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_DIRTY_WRITEBACKS), 4ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES) +
+			stat(fk, VFLASH_CACHE_PREFETCH_ISSUED),
+			stat(fk, VFLASH_CACHE_EVICTIONS) +
+			stat(fk, VFLASH_CACHE_INVALIDATIONS) +
+			vflash_cache_resident(fk->c));
+	/* An invalidated page refills as a refault. */
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 1, false));
+}
+
+struct invalidator {
+	struct fake *fk;
+	u64 lpn;
+	struct completion done;
+};
+
+static int invalidate_fn(void *data)
+{
+	struct invalidator *v = data;
+
+	vflash_cache_invalidate(v->fk->c, v->lpn);
+	complete(&v->done);
+	return 0;
+}
+
+/* An invalidation waits for a pinned page's mapper before it unmaps. */
+static void invalidate_waits_for_a_pin(struct kunit *test)
+{
+	struct fake *fk = mk(test, 8, 2, "fifo", true);
+	struct invalidator v = { .fk = fk, .lpn = 0 };
+	struct vflash_cache_pin pin;
+	struct task_struct *t;
+
+	init_completion(&v.done);
+	touch(test, fk, 0, false);
+	KUNIT_ASSERT_EQ(test, vflash_cache_mkwrite(fk->c, 0, &pin), 0);
+	t = kthread_run(invalidate_fn, &v, "vflash-test-inval");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	expect_evicting(test, fk, 0);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 0U);
+	vflash_cache_put(fk->c, &pin);
+	wait_for_completion(&v.done);
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_INVALIDATIONS), 1ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_DIRTY_WRITEBACKS), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_free(fk->c), 8U);
+}
+
+struct mixer {
+	struct fake *fk;
+	u32 seed;
+	bool invalidate;
+	struct completion *go;
+	atomic_t *running;
+	struct completion done;
+	int ret;
+};
+
+/*
+ * 2000 random gets or block accesses over 64 pages; or, for the
+ * invalidator, random invalidations for as long as the others run. Each
+ * sleeps a tick now and then, so that the threads interleave even on one
+ * CPU without preemption (UML).
+ */
+static int mixer_fn(void *data)
+{
+	struct mixer *m = data;
+	struct vflash_cache_pin pin;
+	u32 x = m->seed, i;
+
+	wait_for_completion(m->go);
+	for (i = 0; !m->ret; i++) {
+		u64 lpn;
+
+		if (m->invalidate ? !atomic_read(m->running) : i == 2000)
+			break;
+		x = x * 1103515245 + 12345;
+		lpn = (x >> 8) % 64;
+		if (m->invalidate) {
+			vflash_cache_invalidate(m->fk->c, lpn);
+		} else if (x & 0x10000) {
+			vflash_cache_block_access(m->fk->c, lpn, x & 0x20000);
+		} else {
+			m->ret = vflash_cache_get(m->fk->c, lpn, x & 0x20000,
+						  m->seed, &pin);
+			if (!m->ret)
+				vflash_cache_put(m->fk->c, &pin);
+		}
+		if (!(i % (m->invalidate ? 16 : 64)))
+			schedule_timeout_uninterruptible(1);
+	}
+	if (!m->invalidate)
+		atomic_dec(m->running);
+	complete(&m->done);
+	return 0;
+}
+
+/*
+ * Invalidations race with faults, block accesses and the evictions the
+ * faults make (a 16-slot cache over 64 pages, lru, next-n prefetch): no
+ * slot is lost or doubled, and the counters add up.
+ */
+static void invalidate_races_with_faults(struct kunit *test)
+{
+	struct fake *fk = mk(test, 16, 4, "lru", true);
+	struct mixer m[4];
+	DECLARE_COMPLETION_ONSTACK(go);
+	atomic_t running = ATOMIC_INIT(ARRAY_SIZE(m) - 1);
+	u32 i, n;
+
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_PREFETCH, "next-n"), 0);
+	for (i = 0; i < ARRAY_SIZE(m); i++) {
+		m[i] = (struct mixer){
+			.fk = fk, .seed = i + 1, .invalidate = i == 0, .go = &go,
+			.running = &running,
+		};
+		init_completion(&m[i].done);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(mixer_fn, &m[i],
+							    "vflash-mixer")));
+	}
+	complete_all(&go);
+	for (i = 0; i < ARRAY_SIZE(m); i++) {
+		wait_for_completion(&m[i].done);
+		KUNIT_EXPECT_EQ(test, m[i].ret, 0);
+	}
+	KUNIT_EXPECT_GT(test, stat(fk, VFLASH_CACHE_INVALIDATIONS), 0ULL);
+	KUNIT_EXPECT_GT(test, stat(fk, VFLASH_CACHE_EVICTIONS), 0ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_MISSES) +
+			stat(fk, VFLASH_CACHE_PREFETCH_ISSUED),
+			stat(fk, VFLASH_CACHE_EVICTIONS) +
+			stat(fk, VFLASH_CACHE_INVALIDATIONS) +
+			vflash_cache_resident(fk->c));
+	/* Quiet: every page absent or resident, one slot each. */
+	for (i = 0, n = 0; i < 64; i++) {
+		int st = vflash_cache_page_state(fk->c, i);
+
+		KUNIT_EXPECT_TRUE(test, st == VFLASH_PAGE_ABSENT ||
+				  st == VFLASH_PAGE_RESIDENT);
+		n += st == VFLASH_PAGE_RESIDENT;
+	}
+	KUNIT_EXPECT_EQ(test, n, vflash_cache_resident(fk->c));
+	/* The evictable ones leave; the young ones stay (at most 4). */
+	while (vflash_cache_evict_one(fk->c))
+		;
+	KUNIT_EXPECT_LE(test, vflash_cache_resident(fk->c), 4U);
+}
+
 static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(miss_then_hit),
 	KUNIT_CASE(full_cache_evicts_by_policy),
@@ -1082,6 +1308,10 @@ static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(mkwrite_waits_for_the_read),
 	KUNIT_CASE(sampler_keeps_a_refill_fresh),
 	KUNIT_CASE(policy_switch_on_a_large_cache),
+	KUNIT_CASE(block_access_hits_resident_pages),
+	KUNIT_CASE(invalidate_drops_without_writeback),
+	KUNIT_CASE(invalidate_waits_for_a_pin),
+	KUNIT_CASE(invalidate_races_with_faults),
 	{}
 };
 

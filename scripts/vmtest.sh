@@ -4,7 +4,7 @@
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
 # ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, trace-cmd (if the host
-# has it), the kernel's nvdimm/dax modules, vflash.ko, the suites,
+# has it), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
 # scripts/trace/ and scripts/study/.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
@@ -65,7 +65,8 @@ echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 [ -f "$KO" ] || die "vmtest: no $KO; build it first"
 
 # Kernel modules the suites use, with whatever they depend on.
-GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk"
+GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk
+	nvmet nvmet_tcp nvme_tcp nvme_fabrics"
 # Dynamically linked programs the suites use.
 GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq
 	/usr/sbin/mke2fs /usr/sbin/e2fsck"
@@ -111,7 +112,9 @@ build_initramfs() {
 		queue="$*"
 		case "$want" in *" $name "*) continue ;; esac
 		want="$want$name "
-		path=$(find "$moddir/kernel" -name "$name.ko*" | head -n 1)
+		# A module's file may spell its name with '-' (nvme-tcp.ko).
+		path=$(find "$moddir/kernel" -name "$name.ko*" -o \
+			-name "${name//_/-}.ko*" | head -n 1)
 		[ -n "$path" ] || { echo "vmtest: no module $name" >&2; continue; }
 		mkdir -p "$(dirname "$root/${path#"$MODROOT"/}")"
 		cp "$path" "$root/${path#"$MODROOT"/}"

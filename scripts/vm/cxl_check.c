@@ -49,6 +49,15 @@
  *                            si_code BUS_MCEERR_AR and si_addr the page,
  *                            twice; a store there too; the next page
  *                            reads
+ *   fillat DEV PAGE BYTES SEED
+ *   verifyat DEV PAGE BYTES SEED
+ *                            fill and verify, BYTES from page PAGE on
+ *                            (the pattern of fill over those BYTES)
+ *   dump DEV PAGE N          pages PAGE .. PAGE + N - 1 to stdout
+ *   load DEV PAGE N          stdin (N pages of it) into those pages
+ *   zeroafter DEV PAGE       map and read page PAGE, print "ready", and
+ *                            when stdin reaches EOF check, through the
+ *                            same mapping, that the page reads as zeros
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -104,9 +113,9 @@ static uint64_t word(uint64_t seed, uint64_t i)
 	return x ^ (x >> 29);
 }
 
-static int fill(size_t bytes, uint64_t seed, int check)
+static int fill_at(off_t off, size_t bytes, uint64_t seed, int check)
 {
-	volatile uint64_t *p = map_dev(bytes, 0);
+	volatile uint64_t *p = map_dev(bytes, off);
 	uint64_t i, n = bytes / 8;
 
 	for (i = 0; i < n; i++) {
@@ -326,6 +335,74 @@ static int bad(size_t bytes)
 	}
 	munmap((void *)p, 2 * PAGE);
 	return ret;
+}
+
+static int fill(size_t bytes, uint64_t seed, int check)
+{
+	return fill_at(0, bytes, seed, check);
+}
+
+/*
+ * Pages @page .. @page + @n - 1 to stdout (@out) or from stdin, through a
+ * buffer: the loads and stores are this process's own (a write() from
+ * the mapping to /dev/null would touch nothing).
+ */
+static int copy(off_t page, size_t n, int out)
+{
+	size_t len = n * PAGE, done = 0;
+	char *p = map_dev(len, page * PAGE), *buf = malloc(len);
+	ssize_t r;
+
+	if (!buf)
+		die("malloc");
+	if (out)
+		memcpy(buf, p, len);
+	while (done < len) {
+		r = out ? write(1, buf + done, len - done) :
+			  read(0, buf + done, len - done);
+		if (r < 0)
+			die(out ? "write" : "read");
+		if (!r) {
+			fprintf(stderr, "cxl_check: stdin ended after %zu bytes\n",
+				done);
+			return 1;
+		}
+		done += r;
+	}
+	if (!out)
+		memcpy(p, buf, len);
+	free(buf);
+	munmap(p, len);
+	return 0;
+}
+
+/*
+ * Map page @page and read it; "ready"; when stdin reaches EOF, the page
+ * (deallocated meanwhile by the caller) reads as zeros, through the same
+ * mapping.
+ */
+static int zeroafter(off_t page)
+{
+	volatile uint64_t *p = map_dev(PAGE, page * PAGE);
+	uint64_t sum = 0, i;
+	char c;
+
+	for (i = 0; i < PAGE / 8; i++)
+		sum |= p[i];
+	printf("ready %s\n", sum ? "data" : "zeros");
+	fflush(stdout);
+	while (read(0, &c, 1) > 0)
+		;
+	for (i = 0; i < PAGE / 8; i++) {
+		if (p[i]) {
+			fprintf(stderr, "cxl_check: byte %llu: %#llx, want 0\n",
+				(unsigned long long)i * 8,
+				(unsigned long long)p[i]);
+			return 1;
+		}
+	}
+	munmap((void *)p, PAGE);
+	return 0;
 }
 
 static int hold(void)
@@ -879,6 +956,18 @@ int main(int argc, char **argv)
 		return fault(bytes, atoi(argv[4]));
 	if (!strcmp(argv[1], "forkdirty") && argc == 4)
 		return forkdirty(bytes);
+	if (!strcmp(argv[1], "fillat") && argc == 6)
+		return fill_at(bytes * PAGE, strtoull(argv[4], NULL, 0),
+			       strtoull(argv[5], NULL, 0), 0);
+	if (!strcmp(argv[1], "verifyat") && argc == 6)
+		return fill_at(bytes * PAGE, strtoull(argv[4], NULL, 0),
+			       strtoull(argv[5], NULL, 0), 1);
+	if (!strcmp(argv[1], "dump") && argc == 5)
+		return copy(bytes, strtoull(argv[4], NULL, 0), 1);
+	if (!strcmp(argv[1], "load") && argc == 5)
+		return copy(bytes, strtoull(argv[4], NULL, 0), 0);
+	if (!strcmp(argv[1], "zeroafter") && argc == 4)
+		return zeroafter(bytes);
 	if (!strcmp(argv[1], "poison") && argc == 6)
 		return poison(bytes, strtoull(argv[4], NULL, 0), argv[5]);
 	fprintf(stderr, "cxl_check: bad arguments\n");
