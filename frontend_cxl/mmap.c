@@ -66,6 +66,19 @@ static vm_fault_t vfc_poisoned(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
+/*
+ * No memory for a page's data (store=sparse): SIGBUS, as for a device
+ * that cannot serve the access; never VM_FAULT_OOM, which would have the
+ * OOM killer free memory on the device's behalf.
+ */
+static vm_fault_t vfc_no_memory(struct vfc_dev *d, struct vm_fault *vmf)
+{
+	dev_warn_ratelimited(&d->vdev->dev,
+			     "store: no memory for page %lu, SIGBUS\n",
+			     vmf->pgoff);
+	return VM_FAULT_SIGBUS;
+}
+
 static vm_fault_t vfc_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -84,7 +97,10 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	if (vflash_cache_get(d->cache, vmf->pgoff, write, vfc_stream(vma),
 			     &pin))
 		return vfc_fault_killed(vmf);
-	pfn = vflash_backing_pfn(&d->vdev->backing, vmf->pgoff);
+	if (vflash_store_pfn(&d->vdev->backing, vmf->pgoff, write, &pfn)) {
+		vflash_cache_put(d->cache, &pin);
+		return vfc_no_memory(d, vmf);
+	}
 	/*
 	 * vm_page_prot of a writable shared mapping is read-only (we have
 	 * pfn_mkwrite): a read maps read-only, the first write then goes
@@ -124,7 +140,20 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 	/* Evicted meanwhile: the access faults again and reloads it. */
 	if (vflash_cache_mkwrite(d->cache, vmf->pgoff, &pin))
 		return VM_FAULT_NOPAGE;
-	pfn = vflash_backing_pfn(&d->vdev->backing, vmf->pgoff);
+	/*
+	 * store=none: the read-only PTE maps the zero page, which a write
+	 * must not reach; drop it, and the access faults again as a write
+	 * (vfc_fault() maps the scratch page).
+	 */
+	if (!vflash_store_has_data(&d->vdev->backing)) {
+		vflash_cache_put(d->cache, &pin);
+		vfc_unmap(d, vmf->pgoff);
+		return VM_FAULT_NOPAGE;
+	}
+	if (vflash_store_pfn(&d->vdev->backing, vmf->pgoff, true, &pfn)) {
+		vflash_cache_put(d->cache, &pin);
+		return vfc_no_memory(d, vmf);
+	}
 	/* Upgrades the read-only PTE in place (or maps it, if zapped). */
 	ret = vmf_insert_mixed_mkwrite(vmf->vma, vmf->address,
 				       pfn_to_pfn_t(pfn));
@@ -246,7 +275,7 @@ void vfc_faults_armed(void *priv, enum vflash_fault fault, u64 first, u64 last)
 static bool vfc_vma_young(struct vfc_dev *d, struct vm_area_struct *vma,
 			  u64 lpn)
 {
-	unsigned long addr, pfn;
+	unsigned long addr;
 	spinlock_t *ptl;	/* the PTE's lock, from follow_pte() */
 	bool young = false;
 	pte_t *ptep;
@@ -260,13 +289,13 @@ static bool vfc_vma_young(struct vfc_dev *d, struct vm_area_struct *vma,
 
 		__acquire(ptl);	/* follow_pte() returned it locked */
 
-		pfn = vflash_backing_pfn(&d->vdev->backing, lpn);
 		/*
 		 * The CPU sets the bit without the PTE lock: clear it
 		 * atomically, as ptep_test_and_clear_young() does; no TLB
 		 * flush, as ptep_clear_flush_young() on x86 explains.
 		 */
-		if (pte_present(pte) && pte_pfn(pte) == pfn)
+		if (pte_present(pte) &&
+		    vflash_store_maps_pfn(&d->vdev->backing, lpn, pte_pfn(pte)))
 			young = test_and_clear_bit(_PAGE_BIT_ACCESSED,
 						   (unsigned long *)&ptep->pte);
 		pte_unmap_unlock(ptep, ptl);
