@@ -56,8 +56,9 @@ static struct page *page_of(const struct vflash_backing *b, pgoff_t pgoff)
 
 	if (c->block)
 		return c->block + idx;
-	/* Pairs with the cmpxchg()es that publish the array and its pages. */
+	/* Acquire: pairs with the cmpxchg_release()es that publish both. */
 	pages = smp_load_acquire(&c->pages);
+	/* Acquire: as above, the page's zeroes before its pointer. */
 	return pages ? smp_load_acquire(&pages[idx]) : NULL;
 }
 
@@ -102,6 +103,7 @@ static bool sparse_room(const struct vflash_backing *b)
 static struct page **sparse_array(struct vflash_backing *b,
 				  struct vflash_chunk *c, gfp_t gfp)
 {
+	/* Acquire: pairs with the cmpxchg_release() below. */
 	struct page **pages = smp_load_acquire(&c->pages);
 	struct page **old;
 
@@ -115,7 +117,7 @@ static struct page **sparse_array(struct vflash_backing *b,
 	old = cmpxchg_release(&c->pages, NULL, pages);
 	if (old) {
 		kvfree(pages);
-		/* Pairs with the winner's release. */
+		/* A failed cmpxchg orders nothing: pairs with the winner's. */
 		smp_rmb();
 		return old;
 	}
@@ -146,6 +148,7 @@ static struct page *sparse_page(struct vflash_backing *b, pgoff_t pgoff,
 	old = cmpxchg_release(&pages[idx], NULL, page);
 	if (old) {
 		__free_page(page);
+		/* A failed cmpxchg orders nothing: pairs with the winner's. */
 		smp_rmb();
 		return old;
 	}

@@ -202,7 +202,7 @@ static void restore(struct vflash_backing *b, struct vflash_pl_page *p)
 	if (!IS_ERR_OR_NULL(dst))
 		copy_page(dst, page_address(p->shadow));
 	else if (dst)
-		pr_err_ratelimited("power cut: no memory to restore page %llu\n",
+		pr_err_ratelimited("power cut: no memory to put page %llu back\n",
 				   p->lpn);
 }
 

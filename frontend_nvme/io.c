@@ -82,6 +82,7 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
 	while (len) {
 		u32 in = pos & (VFLASH_LPAGE_SIZE - 1);
 		u32 n = min_t(u64, len, VFLASH_LPAGE_SIZE - in);
+
 		vflash_store_zero(&c->vdev->backing, pos >> VFLASH_LPAGE_SHIFT,
 				  in, n);
 		pos += n;
