@@ -14,6 +14,7 @@
 #include "backend_flash/profile.h"
 #include "core/params.h"
 #include "core/vflash.h"
+#include "policy/policy.h"
 
 #define SIZE_BYTES	(16ULL << 20)
 #define NR_CHUNKS	(SIZE_BYTES / PAGE_SIZE / VFLASH_CHUNK_PAGES)
@@ -292,6 +293,22 @@ static void metadata_per_page(struct kunit *test)
 	}
 }
 
+/* gc_high_pct goes up to 99, so a huge device starts cleaning early. */
+static void gc_high_pct_99(struct kunit *test)
+{
+	struct vflash_flash *f = vflash_flash_create(vflash_profile_find("tlc"),
+						     SIZE_BYTES);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_GC_HIGH_PCT,
+						    99), 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_GC_HIGH_PCT),
+			99ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_GC_HIGH_PCT,
+						    100), -EINVAL);
+	vflash_flash_destroy(f);
+}
+
 static void parse_store(struct kunit *test)
 {
 	enum vflash_store_mode m = VFLASH_STORE_NR;
@@ -352,6 +369,7 @@ static struct kunit_case store_test_cases[] = {
 	KUNIT_CASE(full_mode),
 	KUNIT_CASE(load_check),
 	KUNIT_CASE(metadata_per_page),
+	KUNIT_CASE(gc_high_pct_99),
 	KUNIT_CASE(parse_store),
 	KUNIT_CASE(parse_config_store),
 	{}
@@ -359,12 +377,20 @@ static struct kunit_case store_test_cases[] = {
 
 static int store_suite_init(struct kunit_suite *suite)
 {
-	return vflash_frontends_init(NULL, 0);
+	int ret = vflash_policies_init();
+
+	if (ret)
+		return ret;
+	ret = vflash_frontends_init(NULL, 0);
+	if (ret)
+		vflash_policies_exit();
+	return ret;
 }
 
 static void store_suite_exit(struct kunit_suite *suite)
 {
 	vflash_frontends_exit();
+	vflash_policies_exit();
 }
 
 static struct kunit_suite store_test_suite = {
