@@ -93,10 +93,13 @@ const void *vflash_store_read_page(const struct vflash_backing *b,
 /* Whether store=sparse may take one more page without eating the reserve. */
 static bool sparse_room(const struct vflash_backing *b)
 {
+	/* Set at load; debugfs's store_reserve_pages may change it. */
+	unsigned long reserve = READ_ONCE(b->reserve_pages);
+
 	/* Cheap check first; the available figure only when memory is low. */
-	if (global_zone_page_state(NR_FREE_PAGES) > 2 * b->reserve_pages)
+	if (global_zone_page_state(NR_FREE_PAGES) > 2 * reserve)
 		return true;
-	return si_mem_available() > (long)b->reserve_pages;
+	return si_mem_available() > (long)reserve;
 }
 
 /* store=sparse: the page array of @c, allocated if it has none yet. */

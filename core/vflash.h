@@ -129,7 +129,8 @@ struct vflash_chunk {
  * @nr_chunks: entries of @chunks that are set up
  * @scratch: store=none: the page a CXL write fault maps (data lost)
  * @reserve_pages: store=sparse: free memory, in pages, that a write never
- *	takes, so that the device, not the OOM killer, reports the shortage
+ *	takes, so that the device, not the OOM killer, reports the shortage;
+ *	1/32 of RAM, debugfs's store_reserve_pages (READ_ONCE)
  * @bytes: memory the store holds (stats/store_bytes); atomic
  *
  * Set up before any frontend attaches. The pointers are immutable until

@@ -133,22 +133,20 @@ test_cxl_none() {
 	expect_eq "$(stat store_bytes)" 4096 "store_bytes"
 }
 
-# eat_memory LEFT_MB: leave about LEFT_MB of memory available to the
-# guest, by reserving the rest as huge pages (instant, unlike filling a
-# tmpfs under TCG)
-eat_memory() {
-	local avail_mb
-	[ "$(cat /proc/sys/vm/nr_hugepages)" -eq 0 ] || return 0
-	avail_mb=$(($(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' \
-		/proc/meminfo) >> 10))
-	echo $(((avail_mb - $1) / 2)) >/proc/sys/vm/nr_hugepages ||
-		fail "reserving huge pages"
-	grep -E 'MemAvailable|HugePages_Total' /proc/meminfo
-	echo "vmtest: memory reserved at $(cut -d' ' -f1 /proc/uptime) s"
-}
-
-free_memory() {
-	echo 0 >/proc/sys/vm/nr_hugepages
+# leave_memory MB: writes to the sparse device fail once about MB more
+# have been allocated: its reserve (debugfs store_reserve_pages, 1/32 of
+# RAM by default) is raised to all but MB of what is available. The
+# allocation then fails the way it does when the guest runs short
+# (vflash_store_write_page() returns -ENOMEM before the page allocator
+# would dip into the last 1/32 of RAM), without first filling 5 GiB of
+# guest memory, which takes 1-2 minutes under TCG.
+leave_memory() {
+	local avail_pages
+	avail_pages=$(($(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' \
+		/proc/meminfo) / 4))
+	echo $((avail_pages - ($1 << 8))) \
+		>/sys/kernel/debug/vflash/vflash0/store_reserve_pages ||
+		fail "store_reserve_pages"
 }
 
 # A sparse device larger than the memory left: writes fail with an error
@@ -156,54 +154,53 @@ free_memory() {
 # and after memory comes back the device writes and reads again.
 test_sparse_oom() {
 	local out
-	load_nvme size=4G store=sparse
-	# The store leaves 1/32 of RAM (192 MiB here): about 200 MiB to go.
-	eat_memory 400
+	# Larger than the guest's memory.
+	load_nvme size=8G store=sparse
+	leave_memory 200
 	dmesg -c >/dev/null
 	if out=$(dd if=/dev/zero of=$DEV bs=1M count=1024 oflag=direct \
 		2>&1); then
-		free_memory
-		fail "1 GiB written with 400 MiB available"
+		fail "1 GiB written with 200 MiB to go"
 	fi
 	echo "vmtest: writes refused at $(cut -d' ' -f1 /proc/uptime) s"
 	expect_match "$out" "No space left on device" "dd's error"
 	echo "$out" | tail -n 2
 	dmesg | grep -E 'vflash|nvme' | head -n 5
 	dmesg | grep -q 'store: no memory for a write' ||
-		{ free_memory; fail "no dmesg line about the store"; }
+		fail "no dmesg line about the store"
 	! dmesg | grep -Eqi 'out of memory|oom-kill|invoked oom' ||
-		{ free_memory; fail "the OOM killer ran"; }
+		fail "the OOM killer ran"
 	# The device keeps working: once memory comes back, and meanwhile
 	# for pages that have memory.
 	dd if=$DEV of=/dev/null bs=1M count=16 iflag=direct 2>/dev/null ||
-		{ free_memory; fail "reading with no memory left"; }
-	free_memory
+		fail "reading with no memory left"
+	dd if=/dev/zero of=$DEV bs=4096 count=16 oflag=direct 2>/dev/null ||
+		fail "rewriting pages that have memory"
+	echo 0 >/sys/kernel/debug/vflash/vflash0/store_reserve_pages
 	pattern_at 300000 64
 	expect_pattern 300000 64
 	blkdiscard $DEV || fail "blkdiscard of everything"
-	# Left: the chunk table (32 KiB) and the page arrays of the chunks
+	# Left: the chunk table (64 KiB) and the page arrays of the chunks
 	# written (4 KiB per 2 MiB chunk, kept until unload).
-	[ "$(stat store_bytes)" -le $(((32 << 10) + 2048 * 4096)) ] ||
+	[ "$(stat store_bytes)" -le $(((64 << 10) + 4096 * 4096)) ] ||
 		fail "store_bytes $(stat store_bytes) after discarding all"
 }
 
 # The same through mmap: SIGBUS (status 135), not the OOM killer; pages
-# that have memory keep working. Runs first, on unfragmented memory (a
-# huge-page reservation later in the run takes a minute under TCG), and
-# leaves the reservation to sparse_oom.
+# that have memory keep working.
 test_cxl_sparse_oom() {
 	local rc=0
-	load frontend=cxl size=4G store=sparse cache_size=16M
+	load frontend=cxl size=8G store=sparse cache_size=16M
 	wait_for $CXL
-	eat_memory 400
+	leave_memory 200
 	dmesg -c >/dev/null
 	cxl_check fill $CXL $((1 << 30)) 5 || rc=$?
 	dmesg | grep vflash | head -n 3
 	! dmesg | grep -Eqi 'out of memory|oom-kill|invoked oom' ||
-		{ free_memory; fail "the OOM killer ran"; }
+		fail "the OOM killer ran"
 	expect_eq "$rc" 135 "exit status of a fill beyond memory (SIGBUS)"
 	dmesg | grep -q 'store: no memory for page' ||
-		{ free_memory; fail "no dmesg line about the store"; }
+		fail "no dmesg line about the store"
 	cxl_check verify $CXL $((1 << 20)) 5 || fail "verify after"
 	cxl_check fill $CXL $((1 << 20)) 6 || fail "fill after"
 	cxl_check verify $CXL $((1 << 20)) 6 || fail "verify after"
@@ -252,7 +249,6 @@ tib_gc() {
 
 run_test cxl_sparse_oom test_cxl_sparse_oom
 run_test sparse_oom test_sparse_oom
-free_memory
 run_test full_default test_full_default
 run_test sparse_nvme test_sparse_nvme
 run_test none_nvme test_none_nvme
