@@ -7,9 +7,11 @@
 
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
@@ -59,7 +61,7 @@ static const struct {
 	[VFLASH_KNOB_WRITE_BUFFER_BYTES] = { "write_buffer_bytes", 0,
 					     WB_MAX_BYTES },
 	[VFLASH_KNOB_GC_LOW_PCT] = { "gc_low_pct", 1, 50 },
-	[VFLASH_KNOB_GC_HIGH_PCT] = { "gc_high_pct", 1, 90 },
+	[VFLASH_KNOB_GC_HIGH_PCT] = { "gc_high_pct", 1, 99 },
 	[VFLASH_KNOB_MIGRATE_HOT_READS] = { "migrate_hot_reads", 1, U8_MAX },
 	[VFLASH_KNOB_MAX_DEFER_NS] = { "max_defer_ns", 0, 10 * SEC_NS },
 	[VFLASH_KNOB_SLC_PE_CYCLES] = { "slc_pe_cycles", 1, MAX_PE_CYCLES },
@@ -538,15 +540,82 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	return 0;
 }
 
+/* Bytes of the per-page and per-block tables of a planned device. */
+static u64 table_bytes(const struct vflash_flash *f)
+{
+	return f->nr_lpages * (sizeof(*f->l2p) + sizeof(*f->heat)) +
+	       (u64)f->nr_blocks * f->stride * sizeof(*f->p2l) +
+	       (u64)f->nr_blocks * sizeof(*f->blocks);
+}
+
+/**
+ * vflash_flash_metadata_bytes() - host memory the FTL's tables take
+ * @prof: the flash model
+ * @size_bytes: the capacity
+ * @bytes: the tables' size: the mapping both ways, read heat and blocks
+ *
+ * Lets a caller check a capacity against free memory before creating it.
+ *
+ * Return: 0, or what vflash_flash_create() would fail with for this
+ * capacity (-EINVAL, -E2BIG, -ENOMEM).
+ */
+int vflash_flash_metadata_bytes(const struct vflash_profile *prof,
+				u64 size_bytes, u64 *bytes)
+{
+	struct vflash_flash *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	f->prof = prof;
+	ret = plan_geometry(f, size_bytes);
+	if (!ret)
+		*bytes = table_bytes(f);
+	kfree(f);
+	return ret;
+}
+
+/* Tables of a large device are filled this much at a time. */
+#define FILL_STEP_BYTES	(4UL << 20)
+
+/*
+ * A large table, not zeroed by the allocator: vflash never waits for the
+ * OOM killer at load, and fills it itself in steps (fill_table()).
+ */
+static void *alloc_table(u64 bytes)
+{
+	if (bytes > SIZE_MAX)
+		return NULL;
+	return __vmalloc(max_t(u64, bytes, 1), GFP_KERNEL |
+			 __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+}
+
+/* memset() in steps with a reschedule between; -EINTR if killed. */
+static int fill_table(void *table, int c, u64 bytes)
+{
+	u64 off;
+
+	for (off = 0; off < bytes; off += FILL_STEP_BYTES) {
+		memset(table + off, c, min_t(u64, bytes - off,
+					     FILL_STEP_BYTES));
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
 static int alloc_tables(struct vflash_flash *f)
 {
+	u64 slots = (u64)f->nr_blocks * f->stride;
+	u64 start = ktime_get_ns(), ms;
 	u32 d, r, s, b;
+	int ret;
 
-	f->l2p = vmalloc_array(f->nr_lpages, sizeof(*f->l2p));
-	f->p2l = vmalloc_array((size_t)f->nr_blocks * f->stride,
-			       sizeof(*f->p2l));
-	f->heat = vzalloc(f->nr_lpages);
-	f->blocks = vcalloc(f->nr_blocks, sizeof(*f->blocks));
+	f->l2p = alloc_table(f->nr_lpages * sizeof(*f->l2p));
+	f->p2l = alloc_table(slots * sizeof(*f->p2l));
+	f->heat = alloc_table(f->nr_lpages * sizeof(*f->heat));
+	f->blocks = alloc_table((u64)f->nr_blocks * sizeof(*f->blocks));
 	f->dies = kcalloc(f->nr_dies, sizeof(*f->dies), GFP_KERNEL);
 	f->channels = kcalloc(f->nr_channels, sizeof(*f->channels),
 			      GFP_KERNEL);
@@ -554,9 +623,20 @@ static int alloc_tables(struct vflash_flash *f)
 	if (!f->l2p || !f->p2l || !f->heat || !f->blocks || !f->dies ||
 	    !f->channels || !f->stats)
 		return -ENOMEM;
-	memset(f->l2p, 0xff, f->nr_lpages * sizeof(*f->l2p));
-	memset(f->p2l, 0xff, (size_t)f->nr_blocks * f->stride *
-	       sizeof(*f->p2l));
+	ret = fill_table(f->l2p, 0xff, f->nr_lpages * sizeof(*f->l2p));
+	if (!ret)
+		ret = fill_table(f->p2l, 0xff, slots * sizeof(*f->p2l));
+	if (!ret)
+		ret = fill_table(f->heat, 0, f->nr_lpages * sizeof(*f->heat));
+	if (!ret)
+		ret = fill_table(f->blocks, 0,
+				 (u64)f->nr_blocks * sizeof(*f->blocks));
+	if (ret)
+		return ret;
+	ms = div_u64(ktime_get_ns() - start, NSEC_PER_MSEC);
+	if (ms > MSEC_PER_SEC)
+		pr_info("FTL tables of %llu MiB set up in %llu ms\n",
+			table_bytes(f) >> 20, ms);
 
 	for (d = 0; d < f->nr_channels; d++)
 		spin_lock_init(&f->channels[d].lock);

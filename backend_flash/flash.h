@@ -283,6 +283,8 @@ struct vflash_undo {
 struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 					 u64 size_bytes);
 void vflash_flash_destroy(struct vflash_flash *f);
+int vflash_flash_metadata_bytes(const struct vflash_profile *prof,
+				u64 size_bytes, u64 *bytes);
 void vflash_flash_set_id(struct vflash_flash *f, u32 id);
 void vflash_flash_set_faults(struct vflash_flash *f, struct vflash_faults *ft);
 u32 vflash_flash_id(const struct vflash_flash *f);

@@ -87,6 +87,9 @@ void vflash_debugfs_add(struct vflash_dev *vdev)
 	debugfs_create_file("torture", 0600, vdev->debugfs, vdev,
 			    &torture_fops);
 	vflash_faults_add_debugfs(&vdev->faults, vdev->debugfs);
+	/* store=sparse's reserve (docs/store.md): tests raise it. */
+	debugfs_create_ulong("store_reserve_pages", 0600, vdev->debugfs,
+			     &vdev->backing.reserve_pages);
 }
 
 /**

@@ -44,6 +44,12 @@ MODULE_PARM_DESC(profile,
 		 "Flash model: qlc-hybrid, znand, cylon, tlc (default "
 		 VFLASH_DEFAULT_PROFILE ")");
 
+static char *store;
+module_param(store, charp, 0444);
+MODULE_PARM_DESC(store,
+		 "What holds the data: full (every page in memory), sparse (written pages only) or none (timing only) (default "
+		 VFLASH_DEFAULT_STORE ")");
+
 /* The frontends built into the module, registered in this order. */
 static struct vflash_frontend *const builtin_frontends[] = {
 	&vflash_nvme_frontend,
@@ -61,6 +67,7 @@ static int __init vflash_init(void)
 		.memmap_start = memmap_start,
 		.memmap_size = memmap_size,
 		.profile = profile,
+		.store = store,
 	};
 	struct vflash_param_error err;
 	struct vflash_config cfg;

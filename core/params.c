@@ -96,6 +96,44 @@ static __printf(4, 5) int refuse(struct vflash_param_error *err,
 	return -EINVAL;
 }
 
+static const char * const store_names[VFLASH_STORE_NR] = {
+	[VFLASH_STORE_FULL] = "full",
+	[VFLASH_STORE_SPARSE] = "sparse",
+	[VFLASH_STORE_NONE] = "none",
+};
+
+/**
+ * vflash_store_mode_name() - the store= name of a backing store mode
+ * @mode: the mode
+ *
+ * Return: "full", "sparse" or "none"; "?" for anything else.
+ */
+const char *vflash_store_mode_name(enum vflash_store_mode mode)
+{
+	return mode < VFLASH_STORE_NR ? store_names[mode] : "?";
+}
+
+/**
+ * vflash_parse_store() - parse a store= value
+ * @s: "full", "sparse" or "none", optionally followed by a newline (as a
+ *	configfs or sysfs write gives it)
+ * @mode: the mode, written only on success
+ *
+ * Return: 0, or -EINVAL for anything else (NULL and "" included).
+ */
+int vflash_parse_store(const char *s, enum vflash_store_mode *mode)
+{
+	int i;
+
+	if (!s)
+		return -EINVAL;
+	i = sysfs_match_string(store_names, s);
+	if (i < 0)
+		return -EINVAL;
+	*mode = i;
+	return 0;
+}
+
 static int parse_frontends(const char *list, struct vflash_config *cfg,
 			   struct vflash_param_error *err)
 {
@@ -225,7 +263,8 @@ static int parse_memory(const struct vflash_param_strings *in,
  *
  * Checks everything that can be checked without touching the system: the
  * frontend names against the registry, the profile name, the syntax and
- * bounds of sizes, and that memmap_start and memmap_size come together.
+ * bounds of sizes, that memmap_start and memmap_size come together, and
+ * the store mode.
  *
  * Return: 0 or -EINVAL.
  */
@@ -251,5 +290,16 @@ int vflash_parse_config(const struct vflash_param_strings *in,
 			      "unknown profile, expected one of: %s", names);
 	}
 
-	return parse_memory(in, cfg, err);
+	ret = parse_memory(in, cfg, err);
+	if (ret)
+		return ret;
+
+	if (vflash_parse_store(in->store ? in->store : VFLASH_DEFAULT_STORE,
+			       &cfg->store))
+		return refuse(err, "store", in->store,
+			      "unknown store, expected one of: full sparse none");
+	if (cfg->use_memmap && cfg->store != VFLASH_STORE_FULL)
+		return refuse(err, "store", in->store,
+			      "only full with memmap_start/memmap_size, whose range holds every page");
+	return 0;
 }

@@ -10,6 +10,8 @@
 
 #include <linux/types.h>
 
+#include "core/vflash.h"
+
 struct vflash_config;
 
 /* The smallest device: a few flash blocks on every die of any profile. */
@@ -19,6 +21,7 @@ struct vflash_config;
 
 #define VFLASH_DEFAULT_SIZE	"1G"
 #define VFLASH_DEFAULT_PROFILE	"qlc-hybrid"
+#define VFLASH_DEFAULT_STORE	"full"
 
 /**
  * struct vflash_param_strings - module parameters as the user gave them
@@ -27,6 +30,7 @@ struct vflash_config;
  * @memmap_start: physical start of a memmap= range, or NULL
  * @memmap_size: its length, or NULL
  * @profile: flash model name, or NULL for the default
+ * @store: full, sparse or none, or NULL for full
  */
 struct vflash_param_strings {
 	const char *frontend;
@@ -34,6 +38,7 @@ struct vflash_param_strings {
 	const char *memmap_start;
 	const char *memmap_size;
 	const char *profile;
+	const char *store;
 };
 
 /**
@@ -48,6 +53,7 @@ struct vflash_param_error {
 	char why[160];
 };
 
+int vflash_parse_store(const char *s, enum vflash_store_mode *mode);
 int vflash_parse_bytes(const char *s, u64 *out);
 int vflash_parse_config(const struct vflash_param_strings *in,
 			struct vflash_config *cfg,

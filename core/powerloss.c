@@ -11,8 +11,9 @@
  * whose pages are all durable are freed as writes go on, so the log holds
  * about the write buffer's worth of pages.
  *
- * Logical page N always lives in backing page N: the restore copies the
- * shadow back there.
+ * Logical page N always lives in store page N: the restore copies the
+ * shadow back there (store=sparse may give it memory again; store=none
+ * keeps no shadows, it has no data to take back).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,7 +38,7 @@
  * @backing: its memory, or NULL to log without shadows
  */
 void vflash_pl_init(struct vflash_powerloss *pl, struct vflash_flash *flash,
-		    const struct vflash_backing *backing)
+		    struct vflash_backing *backing)
 {
 	mutex_init(&pl->lock);
 	INIT_LIST_HEAD(&pl->entries);
@@ -174,13 +175,13 @@ struct vflash_pl_entry *vflash_pl_log(struct vflash_powerloss *pl, u64 lpn,
 		p->lpn = lpn + i;
 		p->u.end_ns = U64_MAX;
 		e->undo[i] = &p->u;
-		if (!pl->backing)
+		if (!pl->backing || !vflash_store_has_data(pl->backing))
 			continue;
 		p->shadow = alloc_page(GFP_KERNEL);
 		if (!p->shadow)
 			goto err;
 		copy_page(page_address(p->shadow),
-			  vflash_backing_kaddr(pl->backing, p->lpn));
+			  (void *)vflash_store_read_page(pl->backing, p->lpn));
 	}
 	list_add_tail(&e->node, &pl->entries);
 	pl->nr_pages += count;
@@ -190,6 +191,19 @@ err:
 		__free_page(e->page[i].shadow);
 	kvfree(e);
 	return NULL;
+}
+
+/* Put a page's shadow back into the store. */
+static void restore(struct vflash_backing *b, struct vflash_pl_page *p)
+{
+	void *dst = vflash_store_write_page(b, p->lpn, GFP_KERNEL |
+					    __GFP_RETRY_MAYFAIL);
+
+	if (!IS_ERR_OR_NULL(dst))
+		copy_page(dst, page_address(p->shadow));
+	else if (dst)
+		pr_err_ratelimited("power cut: no memory to put page %llu back\n",
+				   p->lpn);
 }
 
 /**
@@ -234,9 +248,7 @@ u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns)
 			}
 			lost++;
 			if (p->shadow)
-				copy_page(vflash_backing_kaddr(pl->backing,
-							       p->lpn),
-					  page_address(p->shadow));
+				restore(pl->backing, p);
 		}
 	}
 	free_all(pl);

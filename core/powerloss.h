@@ -60,11 +60,11 @@ struct vflash_powerloss {
 	u32 since_prune;
 	u64 nr_pages;
 	struct vflash_flash *flash;
-	const struct vflash_backing *backing;
+	struct vflash_backing *backing;
 };
 
 void vflash_pl_init(struct vflash_powerloss *pl, struct vflash_flash *flash,
-		    const struct vflash_backing *backing);
+		    struct vflash_backing *backing);
 void vflash_pl_start(struct vflash_powerloss *pl);
 void vflash_pl_stop(struct vflash_powerloss *pl);
 bool vflash_pl_lock(struct vflash_powerloss *pl);

@@ -54,6 +54,7 @@ enum {
 	STAT_LATE_P99,
 	STAT_LATE_P999,
 	STAT_LATE_MAX,
+	STAT_STORE_BYTES,
 	STAT_RESET,
 	STAT_NR_FILES,
 };
@@ -83,6 +84,7 @@ static const char * const derived_names[] = {
 	[STAT_LATE_P99 - VFLASH_STAT_NR] = "lateness_p99_ns",
 	[STAT_LATE_P999 - VFLASH_STAT_NR] = "lateness_p999_ns",
 	[STAT_LATE_MAX - VFLASH_STAT_NR] = "lateness_max_ns",
+	[STAT_STORE_BYTES - VFLASH_STAT_NR] = "store_bytes",
 	[STAT_RESET - VFLASH_STAT_NR] = "reset",
 };
 
@@ -154,6 +156,9 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 		break;
 	case STAT_LATE_MAX:
 		val = vflash_flash_lateness_max(f);
+		break;
+	case STAT_STORE_BYTES:
+		val = vflash_store_bytes(&to_vflash_dev(dev)->backing);
 		break;
 	default:
 		val = vflash_flash_stat(f, i);

@@ -60,6 +60,24 @@ int vflash_frontends_init(struct vflash_frontend *const *fes, unsigned int nr);
 void vflash_frontends_exit(void);
 
 /**
+ * enum vflash_store_mode - what holds a device's data (store=)
+ * @VFLASH_STORE_FULL: every page in memory from the start (the default)
+ * @VFLASH_STORE_SPARSE: memory only for pages that hold data, allocated on
+ *	their first write and freed when trimmed; the rest read as zeros
+ * @VFLASH_STORE_NONE: no data at all: writes are timed and dropped, reads
+ *	return zeros (FTL and GC studies at full capacity)
+ * @VFLASH_STORE_NR: number of modes
+ */
+enum vflash_store_mode {
+	VFLASH_STORE_FULL,
+	VFLASH_STORE_SPARSE,
+	VFLASH_STORE_NONE,
+	VFLASH_STORE_NR,
+};
+
+const char *vflash_store_mode_name(enum vflash_store_mode mode);
+
+/**
  * struct vflash_config - a validated load-time configuration
  * @size_bytes: device capacity, a multiple of PAGE_SIZE
  * @use_memmap: back the device with a boot-reserved physical range
@@ -67,6 +85,7 @@ void vflash_frontends_exit(void);
  * @fe: frontends that drive the device, in the order given
  * @nr_fe: number of entries in @fe
  * @profile: the flash model
+ * @store: what holds the data (store=); memmap ranges are always full
  */
 struct vflash_config {
 	u64 size_bytes;
@@ -75,6 +94,7 @@ struct vflash_config {
 	const struct vflash_frontend *fe[VFLASH_MAX_FRONTENDS];
 	unsigned int nr_fe;
 	const struct vflash_profile *profile;
+	enum vflash_store_mode store;
 };
 
 /*
@@ -88,7 +108,9 @@ struct vflash_config {
 /**
  * struct vflash_chunk - one piece of allocated backing memory
  * @block: an order-VFLASH_CHUNK_ORDER block, or NULL
- * @pages: the chunk's pages one by one, when @block is NULL
+ * @pages: the chunk's pages one by one, when @block is NULL; with
+ *	store=sparse allocated on the chunk's first write, and each entry
+ *	NULL until its page is written (set with cmpxchg, cleared with xchg)
  */
 struct vflash_chunk {
 	struct page *block;
@@ -96,33 +118,59 @@ struct vflash_chunk {
 };
 
 /**
- * struct vflash_backing - the memory that holds the device's data
- * @size_bytes: bytes of backing memory, a multiple of PAGE_SIZE
+ * struct vflash_backing - the store: what holds the device's data
+ * @size_bytes: bytes the device holds, a multiple of PAGE_SIZE
+ * @mode: full, sparse or none (store=)
+ * @keep_pages: a frontend maps pages into user space, so a trimmed sparse
+ *	page is zeroed in place, never freed under a mapping
  * @res: our claim on the memmap range, or NULL for allocated memory
  * @kaddr: write-back kernel mapping of the memmap range
- * @chunks: allocated memory, DIV_ROUND_UP(size, chunk) entries
- * @nr_chunks: entries of @chunks that are populated
+ * @chunks: allocated memory, DIV_ROUND_UP(size, chunk) entries (none: NULL)
+ * @nr_chunks: entries of @chunks that are set up
+ * @scratch: store=none: the page a CXL write fault maps (data lost)
+ * @reserve_pages: store=sparse: free memory, in pages, that a write never
+ *	takes, so that the device, not the OOM killer, reports the shortage;
+ *	1/32 of RAM, debugfs's store_reserve_pages (READ_ONCE)
+ * @bytes: memory the store holds (stats/store_bytes); atomic
  *
- * Set up before any frontend attaches and immutable until the device is
- * destroyed, so readers need no lock. Every byte reads as zero until a
- * frontend writes it.
+ * Set up before any frontend attaches. The pointers are immutable until
+ * the device is destroyed; with store=sparse, pages come and go under
+ * cmpxchg/xchg of their chunk's entries, and only a frontend that owns
+ * the device's data path alone (no mapping, @keep_pages false) frees
+ * them. Every byte reads as zero until a frontend writes it.
  */
 struct vflash_backing {
 	u64 size_bytes;
+	enum vflash_store_mode mode;
+	bool keep_pages;
 	struct resource *res;
 	void *kaddr;
 	struct vflash_chunk *chunks;
 	unsigned long nr_chunks;
+	struct page *scratch;
+	unsigned long reserve_pages;
+	atomic_long_t bytes;
 };
 
 int vflash_backing_init(struct vflash_backing *b,
 			const struct vflash_config *cfg);
 void vflash_backing_exit(struct vflash_backing *b);
-struct page *vflash_backing_page(const struct vflash_backing *b,
-				 pgoff_t pgoff);
-unsigned long vflash_backing_pfn(const struct vflash_backing *b,
-				 pgoff_t pgoff);
-void *vflash_backing_kaddr(const struct vflash_backing *b, pgoff_t pgoff);
+const void *vflash_store_read_page(const struct vflash_backing *b,
+				   pgoff_t pgoff);
+void *vflash_store_write_page(struct vflash_backing *b, pgoff_t pgoff,
+			      gfp_t gfp);
+int vflash_store_pfn(struct vflash_backing *b, pgoff_t pgoff, bool write,
+		     unsigned long *pfn);
+bool vflash_store_maps_pfn(const struct vflash_backing *b, pgoff_t pgoff,
+			   unsigned long pfn);
+void vflash_store_zero(struct vflash_backing *b, pgoff_t pgoff,
+		       unsigned int offset, unsigned int len);
+u64 vflash_store_bytes(const struct vflash_backing *b);
+
+static inline bool vflash_store_has_data(const struct vflash_backing *b)
+{
+	return b->mode != VFLASH_STORE_NONE;
+}
 
 /**
  * struct vflash_dev - one emulated device

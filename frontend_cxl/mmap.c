@@ -67,11 +67,18 @@ static vm_fault_t vfc_poisoned(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
-/* The PTE a page-table callback looks for, and what it found there. */
+/*
+ * The PTE a page-table callback looks for, and what it found there: the
+ * pfn it must map (vfc_insert()), or the page whose store it must map
+ * (vfc_vma_young(): the page's memory, or under store=none the zero or
+ * scratch page).
+ */
 struct vfc_pte_match {
 	struct vm_area_struct *vma;
 	unsigned long pfn;
-	bool found;	/* the PTE maps pfn */
+	struct vfc_dev *d;
+	u64 lpn;
+	bool found;	/* the PTE maps it */
 	bool young;	/* and its Accessed bit was set (vfc_vma_young()) */
 };
 
@@ -125,6 +132,19 @@ static vm_fault_t vfc_insert(struct vm_area_struct *vma, unsigned long addr,
 	return VM_FAULT_NOPAGE;
 }
 
+/*
+ * No memory for a page's data (store=sparse): SIGBUS, as for a device
+ * that cannot serve the access; never VM_FAULT_OOM, which would have the
+ * OOM killer free memory on the device's behalf.
+ */
+static vm_fault_t vfc_no_memory(struct vfc_dev *d, struct vm_fault *vmf)
+{
+	dev_warn_ratelimited(&d->vdev->dev,
+			     "store: no memory for page %lu, SIGBUS\n",
+			     vmf->pgoff);
+	return VM_FAULT_SIGBUS;
+}
+
 static vm_fault_t vfc_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -142,7 +162,10 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	if (vflash_cache_get(d->cache, vmf->pgoff, write, vfc_stream(vma),
 			     &pin))
 		return vfc_fault_killed(vmf);
-	pfn = vflash_backing_pfn(&d->vdev->backing, vmf->pgoff);
+	if (vflash_store_pfn(&d->vdev->backing, vmf->pgoff, write, &pfn)) {
+		vflash_cache_put(d->cache, &pin);
+		return vfc_no_memory(d, vmf);
+	}
 	ret = vfc_insert(vma, vmf->address, pfn, write);
 	vflash_cache_put(d->cache, &pin);
 	if (pin.missed) {
@@ -176,7 +199,20 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 	/* Evicted meanwhile: the access faults again and reloads it. */
 	if (vflash_cache_mkwrite(d->cache, vmf->pgoff, &pin))
 		return VM_FAULT_NOPAGE;
-	pfn = vflash_backing_pfn(&d->vdev->backing, vmf->pgoff);
+	/*
+	 * store=none: the read-only PTE maps the zero page, which a write
+	 * must not reach; drop it, and the access faults again as a write
+	 * (vfc_fault() maps the scratch page).
+	 */
+	if (!vflash_store_has_data(&d->vdev->backing)) {
+		vflash_cache_put(d->cache, &pin);
+		vfc_unmap(d, vmf->pgoff);
+		return VM_FAULT_NOPAGE;
+	}
+	if (vflash_store_pfn(&d->vdev->backing, vmf->pgoff, true, &pfn)) {
+		vflash_cache_put(d->cache, &pin);
+		return vfc_no_memory(d, vmf);
+	}
 	/* Upgrades the read-only PTE in place (or maps it, if zapped). */
 	ret = vfc_insert(vmf->vma, vmf->address, pfn, true);
 	vflash_cache_put(d->cache, &pin);
@@ -300,7 +336,8 @@ static int vfc_pte_young_one(pte_t *ptep, unsigned long addr, void *data)
 	struct vfc_pte_match *m = data;
 	pte_t pte = ptep_get(ptep);
 
-	if (!pte_present(pte) || pte_pfn(pte) != m->pfn)
+	if (!pte_present(pte) ||
+	    !vflash_store_maps_pfn(&m->d->vdev->backing, m->lpn, pte_pfn(pte)))
 		return 0;
 	m->found = true;
 	/*
@@ -317,10 +354,7 @@ static int vfc_pte_young_one(pte_t *ptep, unsigned long addr, void *data)
 static bool vfc_vma_young(struct vfc_dev *d, struct vm_area_struct *vma,
 			  u64 lpn)
 {
-	struct vfc_pte_match m = {
-		.vma = vma,
-		.pfn = vflash_backing_pfn(&d->vdev->backing, lpn),
-	};
+	struct vfc_pte_match m = { .vma = vma, .d = d, .lpn = lpn };
 	unsigned long addr;
 
 	addr = vma->vm_start + ((lpn - vma->vm_pgoff) << PAGE_SHIFT);

@@ -38,7 +38,7 @@ struct vfn_blocks {
  */
 static bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
 {
-	const struct vflash_backing *b = &c->vdev->backing;
+	struct vflash_backing *b = &c->vdev->backing;
 	u32 i;
 
 	for (i = 0; i < c->buf.nr; i++) {
@@ -48,16 +48,21 @@ static bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
 		while (left) {
 			u32 in = pos & (VFLASH_LPAGE_SIZE - 1);
 			u32 n = min(left, VFLASH_LPAGE_SIZE - in);
-			u8 *dev = vflash_backing_kaddr(b, pos >> VFLASH_LPAGE_SHIFT);
+			pgoff_t pg = pos >> VFLASH_LPAGE_SHIFT;
+			u8 *dev;
 
-			dev += in;
-			if (how == COMPARE) {
-				if (memcmp(host, dev, n))
-					return false;
-			} else if (how == TO_HOST) {
-				memcpy(host, dev, n);
+			if (how == FROM_HOST) {
+				/* Memory was taken by store_pages(); none: NULL. */
+				dev = vflash_store_write_page(b, pg, GFP_KERNEL);
+				if (!IS_ERR_OR_NULL(dev))
+					memcpy(dev + in, host, n);
 			} else {
-				memcpy(dev, host, n);
+				const u8 *src = vflash_store_read_page(b, pg);
+
+				if (how == TO_HOST)
+					memcpy(host, src + in, n);
+				else if (memcmp(host, src + in, n))
+					return false;
 			}
 			host += n;
 			pos += n;
@@ -79,10 +84,9 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
 	while (len) {
 		u32 in = pos & (VFLASH_LPAGE_SIZE - 1);
 		u32 n = min_t(u64, len, VFLASH_LPAGE_SIZE - in);
-		u8 *dev = vflash_backing_kaddr(&c->vdev->backing,
-					       pos >> VFLASH_LPAGE_SHIFT);
 
-		memset(dev + in, 0, n);
+		vflash_store_zero(&c->vdev->backing, pos >> VFLASH_LPAGE_SHIFT,
+				  in, n);
 		pos += n;
 		len -= n;
 		if (!(++n_pages % ZERO_STEP_PAGES)) {
@@ -91,6 +95,23 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
 			cond_resched();
 		}
 	}
+	return true;
+}
+
+/*
+ * Give every page of a write memory before any byte moves (store=sparse),
+ * so that a write either stores all its data or none. Return: false if
+ * memory ran out.
+ */
+static bool store_pages(struct vfn_ctrl *c, const struct vfn_io_req *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->nr_lpages; i++)
+		if (IS_ERR(vflash_store_write_page(&c->vdev->backing, r->lpn + i,
+						   GFP_KERNEL |
+						   __GFP_RETRY_MAYFAIL)))
+			return false;
 	return true;
 }
 
@@ -230,6 +251,13 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn,
 					     r->nr_lpages, now);
 			return VFN_SC(NVME_SC_WRITE_FAULT);
+		}
+		/* No memory for the data (store=sparse): nothing stored. */
+		if (!store_pages(c, r)) {
+			dev_warn_ratelimited(&c->vdev->dev,
+					     "store: no memory for a write at page %llu\n",
+					     r->lpn);
+			return VFN_SC(NVME_SC_CAP_EXCEEDED);
 		}
 		sc = store_write(c, r, store_data, now, &out->due_ns);
 		if (sc)

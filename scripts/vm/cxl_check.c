@@ -42,6 +42,11 @@
  *   forkdirty DEV BYTES      read every page (read-only PTEs), a fork()ed
  *                            child writes a stamp in each, the parent
  *                            checks the stamps after the child exits
+ *   zeros DEV BYTES WRITE    every byte of the first BYTES reads zero;
+ *                            then, if WRITE is 1, a word is stored in
+ *                            every page through that same mapping (read
+ *                            faults map read-only: pfn_mkwrite), so that
+ *                            store=none's write path runs
  *   poison DEV BYTES PAGE ARMED
  *                            read every page (mapped), write 1 to the
  *                            file ARMED (the poison rule's armed file),
@@ -917,6 +922,24 @@ static int poison(size_t bytes, size_t page, const char *armed)
 	return ret;
 }
 
+static int zeros(size_t bytes, int write)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	uint64_t i;
+
+	for (i = 0; i < bytes / 8; i++)
+		if (p[i]) {
+			fprintf(stderr, "cxl_check: byte %llu: %#llx, want 0\n",
+				(unsigned long long)i * 8,
+				(unsigned long long)p[i]);
+			return 1;
+		}
+	for (i = 0; write && i < bytes / 8; i += PAGE / 8)
+		p[i] = i + 1;
+	munmap((void *)p, bytes);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t bytes;
@@ -968,6 +991,8 @@ int main(int argc, char **argv)
 		return copy(bytes, strtoull(argv[4], NULL, 0), 0);
 	if (!strcmp(argv[1], "zeroafter") && argc == 4)
 		return zeroafter(bytes);
+	if (!strcmp(argv[1], "zeros") && argc == 5)
+		return zeros(bytes, atoi(argv[4]));
 	if (!strcmp(argv[1], "poison") && argc == 6)
 		return poison(bytes, strtoull(argv[4], NULL, 0), argv[5]);
 	fprintf(stderr, "cxl_check: bad arguments\n");

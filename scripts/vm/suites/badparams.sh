@@ -12,6 +12,17 @@ test_warm_up() {
 	unload
 }
 
+# A size beyond memory as data loads with store=sparse and store=none.
+test_sparse_beyond_memory() {
+	local s
+	for s in sparse none; do
+		load frontend=none size=64G store=$s
+		expect_eq "$(cat /sys/class/vflash/vflash0/size)" $((64 << 30)) \
+			"size with store=$s"
+		unload
+	done
+}
+
 run_test warm_up test_warm_up
 run_test frontend_missing expect_load_error "$EINVAL" frontend size=16M
 run_test frontend_empty expect_load_error "$EINVAL" frontend frontend=
@@ -22,7 +33,16 @@ run_test size_unaligned expect_load_error "$EINVAL" size frontend=none size=1677
 run_test size_too_small expect_load_error "$EINVAL" size frontend=none size=4K
 run_test size_junk expect_load_error "$EINVAL" size frontend=none size=12Q
 run_test size_overflow expect_load_error "$EINVAL" size frontend=none size=16E
+run_test sparse_beyond_memory test_sparse_beyond_memory
 run_test size_beyond_memory expect_load_error "$ENOMEM" 'size: .*exceeds the memory available' frontend=none size=64G
+run_test store_unknown expect_load_error "$EINVAL" "store=bogus: unknown store" frontend=none size=16M store=bogus
+run_test store_empty expect_load_error "$EINVAL" 'store' frontend=none size=16M store=
+run_test store_case expect_load_error "$EINVAL" 'store=Sparse: unknown store' frontend=none size=16M store=Sparse
+run_test store_with_memmap expect_load_error "$EINVAL" 'store=sparse: only full with memmap' frontend=none memmap_start=1G memmap_size=256M store=sparse
+# Sparse and none need memory for the FTL's tables only: 64 GiB loads in
+# this 4 GiB VM, 8 TiB (about 22 GB of tables) does not.
+run_test store_sparse_beyond_metadata expect_load_error "$ENOMEM" 'size: .*exceeds the memory available.*store=sparse' frontend=none size=8T store=sparse
+run_test store_none_beyond_metadata expect_load_error "$ENOMEM" 'size: .*exceeds the memory available.*store=none' frontend=none size=8T store=none
 run_test profile_unknown expect_load_error "$EINVAL" profile frontend=none profile=bogus
 run_test memmap_start_alone expect_load_error "$EINVAL" memmap_start frontend=none memmap_start=1G
 run_test memmap_size_alone expect_load_error "$EINVAL" memmap_size frontend=none memmap_size=256M

@@ -1,0 +1,258 @@
+# SPDX-License-Identifier: GPL-2.0
+# Backing store modes (store=full|sparse|none, core/backing.c,
+# docs/backend.md): stats/store_bytes follows the memory the store holds
+# (up on writes, down on Deallocate and Write Zeroes with store=sparse);
+# unwritten pages read as zeros; store=none reads zeros after writes while
+# the FTL maps them; the CXL mapping works on sparse and none; a sparse
+# device that runs out of memory fails the write (NVMe: an error status;
+# CXL: SIGBUS), without the OOM killer, and keeps working; 1 TiB devices
+# (sparse and none) load in this 6 GiB guest and start GC under fio.
+# vmtest-mem: 6G
+# vmtest-timeout: 600
+
+DEV=/dev/nvme0n1
+CXL=/dev/vflash0
+SYS=/sys/class/vflash/vflash0
+
+stat() { cat $SYS/stats/$1; }
+
+load_nvme() {
+	load frontend=nvme "$@"
+	wait_for $DEV
+}
+
+# zeros_at BLOCK COUNT: COUNT 4 KiB blocks from BLOCK read as zeros
+zeros_at() {
+	dd if=$DEV of=/tmp/got bs=4096 skip="$1" count="$2" iflag=direct \
+		2>/dev/null || fail "reading $2 blocks at $1"
+	dd if=/dev/zero of=/tmp/want bs=4096 count="$2" 2>/dev/null
+	cmp -s /tmp/got /tmp/want || fail "blocks $1+$2 are not zeros"
+}
+
+# pattern_at BLOCK COUNT: write a random pattern there (kept in /tmp/pat)
+pattern_at() {
+	dd if=/dev/urandom of=/tmp/pat bs=4096 count="$2" 2>/dev/null
+	dd if=/tmp/pat of=$DEV bs=4096 seek="$1" count="$2" oflag=direct \
+		2>/dev/null || fail "writing $2 blocks at $1"
+}
+
+# expect_pattern BLOCK COUNT: they read back as /tmp/pat
+expect_pattern() {
+	dd if=$DEV of=/tmp/got bs=4096 skip="$1" count="$2" iflag=direct \
+		2>/dev/null || fail "reading $2 blocks at $1"
+	cmp -s /tmp/got /tmp/pat || fail "blocks $1+$2 do not read back"
+}
+
+test_full_default() {
+	load_nvme size=64M
+	# Every page at load, plus the chunk table.
+	[ "$(stat store_bytes)" -ge $((64 << 20)) ] ||
+		fail "store_bytes $(stat store_bytes) < 64 MiB"
+	pattern_at 100 16
+	expect_pattern 100 16
+	zeros_at 0 16
+}
+
+test_sparse_nvme() {
+	local b0 b1 b2 b3
+	load_nvme size=1G store=sparse
+	b0=$(stat store_bytes)
+	# Nothing but the chunk table: far below the capacity.
+	[ "$b0" -lt $((1 << 20)) ] || fail "store_bytes at load: $b0"
+	zeros_at 0 256
+	expect_eq "$(stat store_bytes)" "$b0" "store_bytes after reads"
+	pattern_at 4096 1024
+	b1=$(stat store_bytes)
+	[ "$b1" -ge $((b0 + (4 << 20))) ] ||
+		fail "store_bytes $b0 -> $b1 after writing 4 MiB"
+	expect_pattern 4096 1024
+	# Deallocate 1 MiB of it: exactly those pages are freed.
+	blkdiscard -o $((4096 * 4096)) -l $((1 << 20)) $DEV ||
+		fail "blkdiscard"
+	b2=$(stat store_bytes)
+	expect_eq "$b2" $((b1 - (1 << 20))) "store_bytes after a 1 MiB discard"
+	zeros_at 4096 256
+	# Write Zeroes frees too (16 blocks at 4352).
+	nvme write-zeroes $DEV --namespace-id=1 --start-block=4352 \
+		--block-count=15 >/dev/null || fail "nvme write-zeroes"
+	b3=$(stat store_bytes)
+	expect_eq "$b3" $((b2 - 16 * 4096)) "store_bytes after write-zeroes"
+	zeros_at 4352 16
+	# The rest still reads back.
+	dd if=/tmp/pat of=/tmp/tail bs=4096 skip=512 count=512 2>/dev/null
+	cp /tmp/tail /tmp/pat
+	expect_pattern 4608 512
+	# The FTL saw every write.
+	[ "$(stat host_write_pages)" -ge 1024 ] ||
+		fail "host_write_pages $(stat host_write_pages)"
+}
+
+test_none_nvme() {
+	local b0 w0
+	load_nvme size=1G store=none
+	b0=$(stat store_bytes)
+	expect_eq "$b0" 4096 "store_bytes of store=none (the scratch page)"
+	w0=$(stat host_write_pages)
+	pattern_at 0 1024
+	# Written, timed and mapped by the FTL; the data are gone.
+	expect_eq "$(stat store_bytes)" "$b0" "store_bytes after writes"
+	expect_eq "$(stat host_write_pages)" $((w0 + 1024)) "host_write_pages"
+	zeros_at 0 1024
+	# fio with verification cannot pass; fio without it runs.
+	fio --name=w --filename=$DEV --ioengine=psync --direct=1 \
+		--rw=randwrite --bs=4k --size=16M --output-format=terse \
+		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio"; }
+	zeros_at 0 1024
+}
+
+test_cxl_sparse() {
+	local b0 b1
+	load frontend=cxl size=64M store=sparse cache_size=4M
+	wait_for $CXL
+	b0=$(stat store_bytes)
+	cxl_check zeros $CXL $((8 << 20)) 0 || fail "unwritten pages"
+	# A fill allocates on any access, reads included (the cache fill).
+	cxl_check fill $CXL $((16 << 20)) 7 || fail "fill"
+	cxl_check verify $CXL $((16 << 20)) 7 || fail "verify"
+	b1=$(stat store_bytes)
+	[ "$b1" -ge $((b0 + (16 << 20))) ] ||
+		fail "store_bytes $b0 -> $b1 after 16 MiB through mmap"
+	[ "$(stat evictions)" -gt 0 ] || fail "no evictions: not a cache test"
+	cxl_check rw $CXL $((16 << 20)) || fail "rw (pfn_mkwrite)"
+}
+
+test_cxl_none() {
+	load frontend=cxl size=64M store=none cache_size=4M
+	wait_for $CXL
+	# Read faults map the zero page; writes through those PTEs go
+	# through pfn_mkwrite to the scratch page, without a signal.
+	cxl_check zeros $CXL $((16 << 20)) 1 || fail "zeros, then writes"
+	cxl_check fill $CXL $((16 << 20)) 3 || fail "fill"
+	# A new mapping reads zeros: the writes were dropped.
+	cxl_check zeros $CXL $((16 << 20)) 0 || fail "zeros after writes"
+	expect_eq "$(stat store_bytes)" 4096 "store_bytes"
+}
+
+# leave_memory MB: writes to the sparse device fail once about MB more
+# have been allocated: its reserve (debugfs store_reserve_pages, 1/32 of
+# RAM by default) is raised to all but MB of what is available. The
+# allocation then fails the way it does when the guest runs short
+# (vflash_store_write_page() returns -ENOMEM before the page allocator
+# would dip into the last 1/32 of RAM), without first filling 5 GiB of
+# guest memory, which takes 1-2 minutes under TCG.
+leave_memory() {
+	local avail_pages
+	avail_pages=$(($(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' \
+		/proc/meminfo) / 4))
+	echo $((avail_pages - ($1 << 8))) \
+		>/sys/kernel/debug/vflash/vflash0/store_reserve_pages ||
+		fail "store_reserve_pages"
+}
+
+# A sparse device larger than the memory left: writes fail with an error
+# status once the store's reserve is reached, no process is OOM-killed,
+# and after memory comes back the device writes and reads again.
+test_sparse_oom() {
+	local out
+	# Larger than the guest's memory.
+	load_nvme size=8G store=sparse
+	leave_memory 200
+	dmesg -c >/dev/null
+	if out=$(dd if=/dev/zero of=$DEV bs=1M count=1024 oflag=direct \
+		2>&1); then
+		fail "1 GiB written with 200 MiB to go"
+	fi
+	echo "vmtest: writes refused at $(cut -d' ' -f1 /proc/uptime) s"
+	expect_match "$out" "No space left on device" "dd's error"
+	echo "$out" | tail -n 2
+	dmesg | grep -E 'vflash|nvme' | head -n 5
+	dmesg | grep -q 'store: no memory for a write' ||
+		fail "no dmesg line about the store"
+	! dmesg | grep -Eqi 'out of memory|oom-kill|invoked oom' ||
+		fail "the OOM killer ran"
+	# The device keeps working: once memory comes back, and meanwhile
+	# for pages that have memory.
+	dd if=$DEV of=/dev/null bs=1M count=16 iflag=direct 2>/dev/null ||
+		fail "reading with no memory left"
+	dd if=/dev/zero of=$DEV bs=4096 count=16 oflag=direct 2>/dev/null ||
+		fail "rewriting pages that have memory"
+	echo 0 >/sys/kernel/debug/vflash/vflash0/store_reserve_pages
+	pattern_at 300000 64
+	expect_pattern 300000 64
+	blkdiscard $DEV || fail "blkdiscard of everything"
+	# Left: the chunk table (64 KiB) and the page arrays of the chunks
+	# written (4 KiB per 2 MiB chunk, kept until unload).
+	[ "$(stat store_bytes)" -le $(((64 << 10) + 4096 * 4096)) ] ||
+		fail "store_bytes $(stat store_bytes) after discarding all"
+}
+
+# The same through mmap: SIGBUS (status 135), not the OOM killer; pages
+# that have memory keep working.
+test_cxl_sparse_oom() {
+	local rc=0
+	load frontend=cxl size=8G store=sparse cache_size=16M
+	wait_for $CXL
+	leave_memory 200
+	dmesg -c >/dev/null
+	cxl_check fill $CXL $((1 << 30)) 5 || rc=$?
+	dmesg | grep vflash | head -n 3
+	! dmesg | grep -Eqi 'out of memory|oom-kill|invoked oom' ||
+		fail "the OOM killer ran"
+	expect_eq "$rc" 135 "exit status of a fill beyond memory (SIGBUS)"
+	dmesg | grep -q 'store: no memory for page' ||
+		fail "no dmesg line about the store"
+	cxl_check verify $CXL $((1 << 20)) 5 || fail "verify after"
+	cxl_check fill $CXL $((1 << 20)) 6 || fail "fill after"
+	cxl_check verify $CXL $((1 << 20)) 6 || fail "verify after"
+}
+
+# A 1 TiB device: loads (FTL tables only), takes random writes until the
+# worker cleans (gc_high_pct=99: the SLC region is cleaned once 1 % of it
+# is used), and reports a write amplification.
+tib_gc() {
+	local store=$1 size=1T io=1G t0 t1 n s
+	# The debug kernel sets up tables 4-5x slower: a quarter of it.
+	if debug_kernel; then
+		size=256G
+		io=256M
+	fi
+	t0=$(date +%s)
+	load_nvme size=$size store="$store"
+	t1=$(date +%s)
+	dmesg | grep vflash | tail -n 3
+	echo "vmtest: $size store=$store loaded in $((t1 - t0)) s"
+	grep -E 'MemAvailable|VmallocUsed' /proc/meminfo
+	echo 99 >$SYS/config/gc_high_pct || fail "gc_high_pct=99"
+	fio --name=gc --filename=$DEV --ioengine=libaio --direct=1 \
+		--rw=randwrite --bs=128k --iodepth=16 --io_size=$io \
+		--randrepeat=0 --output-format=terse >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio"; }
+	# The worker may still be cleaning: give it up to 10 s to have begun.
+	n=0
+	while [ "$(stat gc_runs)" -eq 0 ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	for s in host_write_pages nand_program_pages gc_runs gc_copied_pages \
+		migrated_pages write_amplification store_bytes; do
+		echo "vmtest: $size store=$store $s $(stat $s)"
+	done
+	[ "$(stat gc_runs)" -gt 0 ] || fail "GC did not start"
+	[ "$(stat write_amplification)" -ge 1000 ] ||
+		fail "write_amplification $(stat write_amplification) < 1000"
+	[ "$(stat write_amplification)" -lt 10000 ] ||
+		fail "write_amplification $(stat write_amplification) >= 10"
+	t0=$(date +%s)
+	unload
+	echo "vmtest: unloaded in $(($(date +%s) - t0)) s"
+}
+
+run_test cxl_sparse_oom test_cxl_sparse_oom
+run_test sparse_oom test_sparse_oom
+run_test full_default test_full_default
+run_test sparse_nvme test_sparse_nvme
+run_test none_nvme test_none_nvme
+run_test cxl_sparse test_cxl_sparse
+run_test cxl_none test_cxl_none
+run_test tib_sparse_gc tib_gc sparse
+run_test tib_none_gc tib_gc none
