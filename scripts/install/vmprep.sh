@@ -88,13 +88,21 @@ dkms_key() {
 	} | sha256sum | cut -c1-16
 }
 
+# dkms_ko ROOT: the module dkms installed under ROOT, relative to it:
+# vflash.ko, or vflash.ko.xz (or .gz, .zst) where the kernel's own modules
+# are compressed (Debian's 6.12)
+dkms_ko() {
+	(cd "$1" 2>/dev/null && ls "lib/modules/$KVER/updates/dkms"/vflash.ko* 2>/dev/null) |
+		head -n 1
+}
+
 t_dkms() {
 	local key cache tmp ko
 	command -v dkms >/dev/null || { echo "dkms is not installed (scripts/setup.sh)"; return 2; }
 	key=$(dkms_key)
 	cache=$VFLASH_CACHE/dkms-stage/$key
-	ko=lib/modules/$KVER/updates/dkms/vflash.ko
-	if [ -f "$cache/$ko" ]; then
+	ko=$(dkms_ko "$cache")
+	if [ -n "$ko" ] && [ -f "$cache/status" ]; then
 		echo "dkms: the build for these sources is cached in $cache"
 		cat "$cache/status"
 	else
@@ -107,6 +115,8 @@ t_dkms() {
 		cat "$tmp/log"
 		grep "installed" "$tmp/log" | tail -n 1 >"$tmp/status"
 		grep -q "^vflash/.*, $KVER, .*: installed" "$tmp/status" || { rm -rf "$tmp"; return 1; }
+		ko=$(dkms_ko "$tmp/root")
+		[ -n "$ko" ] || { echo "dkms installed no vflash.ko*"; rm -rf "$tmp"; return 1; }
 		mkdir -p "$tmp/cache/$(dirname "$ko")"
 		cp "$tmp/root/$ko" "$tmp/cache/$ko"
 		cp "$tmp/status" "$tmp/cache/status"
@@ -118,6 +128,7 @@ t_dkms() {
 		find "$VFLASH_CACHE/dkms-stage" -mindepth 1 -maxdepth 1 ! -name "$key" \
 			-exec rm -rf {} +
 	fi
+	echo "dkms: $ko"
 	mkdir -p "$ov/$(dirname "$ko")"
 	cp "$cache/$ko" "$ov/$ko"
 	modinfo -F vermagic "$ov/$ko" | grep -q "^$KVER " || { echo "vermagic is not $KVER"; return 1; }

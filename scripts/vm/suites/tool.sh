@@ -56,8 +56,9 @@ sum_of() {
 
 # The module that dkms installed is the one modprobe finds, and loads.
 test_dkms_module_modprobe() {
-	ko=/lib/modules/$KVER/updates/dkms/vflash.ko
-	[ -f "$ko" ] || fail "no $ko: the host's dkms step failed (prep.log)"
+	# vflash.ko.xz where the kernel's modules are compressed (6.12)
+	ko=$(ls /lib/modules/$KVER/updates/dkms/vflash.ko* 2>/dev/null | head -n 1)
+	[ -f "$ko" ] || fail "no /lib/modules/$KVER/updates/dkms/vflash.ko*: the host's dkms step failed (prep.log)"
 	[ ! -e "/lib/modules/$KVER/extra/vflash.ko" ] || fail "make install's module is here too"
 	# What dkms install does after copying the module.
 	/sbin/depmod -a
