@@ -23,8 +23,8 @@ if debug_kernel; then
 	FIO_SIZE=1M
 	CX_BYTES=$((512 << 10))
 else
-	FIO_SIZE=4M
-	CX_BYTES=$((2 << 20))
+	FIO_SIZE=2M
+	CX_BYTES=$((1 << 20))
 fi
 
 # mkdev NAME ATTR=VALUE...: make a configfs device, set its attributes,
@@ -201,8 +201,7 @@ test_stats_own() {
 
 test_cycles() {
 	local i n
-	n=3
-	debug_kernel && n=2
+	n=2
 	load frontend=none size=16M
 	# The module's device is vflash0; configfs ones come after.
 	mkdev x frontend=nvme size=32M
