@@ -22,6 +22,12 @@ struct class vflash_class = {
 /* Instance numbers of live devices; the IDA has its own lock. */
 static DEFINE_IDA(vflash_ida);
 
+/*
+ * The character device numbers: minor N is /dev/vflash<N>. Set by
+ * vflash_devices_init() before any device exists, then only read.
+ */
+static dev_t vflash_devt_base;
+
 static ssize_t frontend_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
@@ -94,8 +100,33 @@ static bool wants_char_dev(const struct vflash_config *cfg)
 }
 
 /**
+ * vflash_devices_init() - reserve the devices' character device numbers
+ *
+ * Return: 0 or a negative errno after one dmesg line.
+ */
+int vflash_devices_init(void)
+{
+	int ret;
+
+	ret = alloc_chrdev_region(&vflash_devt_base, 0, VFLASH_MAX_DEVICES,
+				  VFLASH_NAME);
+	if (ret)
+		pr_err("no character device numbers left (%d)\n", ret);
+	return ret;
+}
+
+/**
+ * vflash_devices_exit() - undo vflash_devices_init(); no device is left
+ */
+void vflash_devices_exit(void)
+{
+	unregister_chrdev_region(vflash_devt_base, VFLASH_MAX_DEVICES);
+}
+
+/**
  * vflash_dev_create() - create, register and expose one device
  * @cfg: a configuration that vflash_parse_config() accepted
+ * @cfs_item: the configfs directory it is made for, or NULL
  *
  * Sets up the backing memory (zeroed) and the flash model, registers the
  * class device with its sysfs attributes, starts the GC worker, then
@@ -104,7 +135,8 @@ static bool wants_char_dev(const struct vflash_config *cfg)
  * Return: the device, or an ERR_PTR() after one line naming the cause has
  * been printed and everything done so far has been undone.
  */
-struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
+struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
+				     struct config_item *cfs_item)
 {
 	struct vflash_dev *vdev;
 	char name[16];
@@ -115,10 +147,12 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 	if (!vdev)
 		return ERR_PTR(-ENOMEM);
 	vdev->cfg = *cfg;
+	vdev->cfs_item = cfs_item;
 
-	ret = ida_alloc(&vflash_ida, GFP_KERNEL);
+	ret = ida_alloc_max(&vflash_ida, VFLASH_MAX_DEVICES - 1, GFP_KERNEL);
 	if (ret < 0) {
-		pr_err("no device number left (%d)\n", ret);
+		pr_err("no device number left: %d devices exist (%d)\n",
+		       VFLASH_MAX_DEVICES, ret);
 		kfree(vdev);
 		return ERR_PTR(ret);
 	}
@@ -152,13 +186,8 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg)
 	memcpy(&vflash_dev_groups[1], vflash_backend_groups,
 	       3 * sizeof(vflash_dev_groups[0]));
 
-	if (wants_char_dev(cfg)) {
-		ret = alloc_chrdev_region(&devt, 0, 1, VFLASH_NAME);
-		if (ret) {
-			pr_err("no character device number left (%d)\n", ret);
-			goto err_faults;
-		}
-	}
+	if (wants_char_dev(cfg))
+		devt = MKDEV(MAJOR(vflash_devt_base), vdev->id);
 
 	/* From here on, put_device() frees vdev and its id. */
 	device_initialize(&vdev->dev);
@@ -201,16 +230,12 @@ err_detach:
 err_del:
 	device_del(&vdev->dev);
 err_put:
-	if (devt)
-		unregister_chrdev_region(devt, 1);
 	vflash_faults_destroy(&vdev->faults);
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);
 	return ERR_PTR(ret);
 
-err_faults:
-	vflash_faults_destroy(&vdev->faults);
 err_flash:
 	vflash_flash_destroy(vdev->flash);
 err_backing:
@@ -228,15 +253,56 @@ err_ida:
  */
 void vflash_dev_destroy(struct vflash_dev *vdev)
 {
-	dev_t devt = vdev->dev.devt;
-
 	detach_frontends(vdev);
 	vflash_debugfs_remove(vdev);
 	device_del(&vdev->dev);
-	if (devt)
-		unregister_chrdev_region(devt, 1);
 	vflash_faults_destroy(&vdev->faults);
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);
+}
+
+/**
+ * vflash_dev_quiesce() - keep new users out before a run-time destroy
+ * @vdev: the device
+ *
+ * Asks every frontend (last attached first) whether users still hold the
+ * device; on success none does and none can come until
+ * vflash_dev_destroy() or vflash_dev_resume().
+ *
+ * Return: 0, or -EBUSY with nothing changed.
+ */
+int vflash_dev_quiesce(struct vflash_dev *vdev)
+{
+	unsigned int i = vdev->nr_attached;
+	int ret;
+
+	while (i--) {
+		const struct vflash_frontend *fe = vdev->cfg.fe[i];
+
+		if (!fe->quiesce)
+			continue;
+		ret = fe->quiesce(vdev);
+		if (ret)
+			goto err;
+	}
+	return 0;
+err:
+	while (++i < vdev->nr_attached)
+		if (vdev->cfg.fe[i]->resume)
+			vdev->cfg.fe[i]->resume(vdev);
+	return ret;
+}
+
+/**
+ * vflash_dev_resume() - undo a successful vflash_dev_quiesce()
+ * @vdev: the device
+ */
+void vflash_dev_resume(struct vflash_dev *vdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < vdev->nr_attached; i++)
+		if (vdev->cfg.fe[i]->resume)
+			vdev->cfg.fe[i]->resume(vdev);
 }

@@ -14,7 +14,10 @@
 
 /* Registered frontends, in registration order. */
 static LIST_HEAD(vflash_frontends);
-/* Protects vflash_frontends. Never held while a frontend's ops run. */
+/*
+ * Protects vflash_frontends. Never held while a frontend's attach, detach,
+ * quiesce or resume runs (check_arg, a pure function, runs under it).
+ */
 static DEFINE_MUTEX(vflash_frontends_lock);
 
 static struct vflash_frontend *find_locked(const char *name, size_t len)
@@ -104,6 +107,32 @@ size_t vflash_frontend_names(char *buf, size_t size)
 	if (!len)
 		len = scnprintf(buf, size, "(none registered)");
 	return len;
+}
+
+/**
+ * vflash_frontend_check_arg() - check a value of a frontend parameter
+ * @arg: the parameter
+ * @val: its value, a NUL-terminated string
+ *
+ * Asks every registered frontend; the one @arg belongs to prints one line
+ * naming it if @val is bad.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vflash_frontend_check_arg(enum vflash_fe_arg arg, const char *val)
+{
+	struct vflash_frontend *fe;
+	int ret = 0;
+
+	mutex_lock(&vflash_frontends_lock);
+	list_for_each_entry(fe, &vflash_frontends, list) {
+		if (fe->check_arg)
+			ret = fe->check_arg(arg, val);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&vflash_frontends_lock);
+	return ret;
 }
 
 /**

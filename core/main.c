@@ -2,8 +2,9 @@
 /*
  * vflash: an emulated flash SSD with a CXL.mem or an NVMe frontend.
  *
- * Module entry points: read the parameters, create the device, tear it
- * down. Everything a failed load did is undone before init returns.
+ * Module entry points: read the parameters, create the device they
+ * describe (vflash0) if they describe one, open configfs for more, tear
+ * it all down. Everything a failed load did is undone before init returns.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,7 +21,7 @@
 static char *frontend;
 module_param(frontend, charp, 0444);
 MODULE_PARM_DESC(frontend,
-		 "Host interface(s), comma-separated: nvme, cxl or none (required)");
+		 "Host interface(s), comma-separated: nvme, cxl or none (without it and size/memmap/profile: no device at load, configfs only)");
 
 static char *size;
 module_param(size, charp, 0444);
@@ -56,8 +57,18 @@ static struct vflash_frontend *const builtin_frontends[] = {
 	&vflash_cxl_frontend,
 };
 
-/* The one device; written only by init and exit, which never overlap. */
+/*
+ * The device of the module parameters, or NULL; written only by init and
+ * exit, which never overlap, under vflash_devices_lock.
+ */
 static struct vflash_dev *vflash_dev;
+
+/* Whether the parameters describe a device: any of its own is given. */
+static bool wants_device(const struct vflash_param_strings *in)
+{
+	return in->frontend || in->size || in->memmap_start ||
+	       in->memmap_size || in->profile;
+}
 
 static int __init vflash_init(void)
 {
@@ -90,13 +101,16 @@ static int __init vflash_init(void)
 		goto err_sysfs;
 	}
 
-	ret = vflash_parse_config(&in, &cfg, &err);
-	if (ret) {
-		if (err.value)
-			pr_err("%s=%s: %s\n", err.param, err.value, err.why);
-		else
-			pr_err("%s: %s\n", err.param, err.why);
-		goto err_frontends;
+	if (wants_device(&in)) {
+		ret = vflash_parse_config(&in, &cfg, &err);
+		if (ret) {
+			if (err.value)
+				pr_err("%s=%s: %s\n", err.param, err.value,
+				       err.why);
+			else
+				pr_err("%s: %s\n", err.param, err.why);
+			goto err_frontends;
+		}
 	}
 
 	vflash_debugfs_init();
@@ -105,14 +119,35 @@ static int __init vflash_init(void)
 		pr_err("cannot register the " VFLASH_NAME " class (%d)\n", ret);
 		goto err_debugfs;
 	}
-
-	vflash_dev = vflash_dev_create(&cfg);
-	if (IS_ERR(vflash_dev)) {
-		ret = PTR_ERR(vflash_dev);
+	ret = vflash_devices_init();
+	if (ret)
 		goto err_class;
+
+	if (wants_device(&in)) {
+		mutex_lock(&vflash_devices_lock);
+		vflash_dev = vflash_dev_create(&cfg, NULL);
+		mutex_unlock(&vflash_devices_lock);
+		if (IS_ERR(vflash_dev)) {
+			ret = PTR_ERR(vflash_dev);
+			vflash_dev = NULL;
+			goto err_devices;
+		}
 	}
+
+	ret = vflash_configfs_init();
+	if (ret)
+		goto err_dev;
 	return 0;
 
+err_dev:
+	if (vflash_dev) {
+		mutex_lock(&vflash_devices_lock);
+		vflash_dev_destroy(vflash_dev);
+		vflash_dev = NULL;
+		mutex_unlock(&vflash_devices_lock);
+	}
+err_devices:
+	vflash_devices_exit();
 err_class:
 	class_unregister(&vflash_class);
 err_debugfs:
@@ -128,7 +163,14 @@ err_policies:
 
 static void __exit vflash_exit(void)
 {
-	vflash_dev_destroy(vflash_dev);
+	/* Its directories hold the module: none is left. */
+	vflash_configfs_exit();
+	mutex_lock(&vflash_devices_lock);
+	if (vflash_dev)
+		vflash_dev_destroy(vflash_dev);
+	vflash_dev = NULL;
+	mutex_unlock(&vflash_devices_lock);
+	vflash_devices_exit();
 	class_unregister(&vflash_class);
 	vflash_debugfs_exit();
 	vflash_frontends_exit();

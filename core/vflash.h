@@ -11,6 +11,7 @@
 #include <linux/device.h>
 #include <linux/list.h>
 #include <linux/mm_types.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 #include "core/faults.h"
@@ -23,6 +24,24 @@
 struct vflash_dev;
 struct vflash_flash;
 struct vflash_profile;
+struct config_item;
+
+/*
+ * Frontend parameters a device may set for itself (configfs); a device
+ * that leaves one empty gets the module parameter of the same name.
+ */
+enum vflash_fe_arg {
+	VFLASH_ARG_LBA_SIZE,
+	VFLASH_ARG_WORKERS,
+	VFLASH_ARG_POLL_IDLE_US,
+	VFLASH_ARG_SPIN_US,
+	VFLASH_ARG_CPUS,
+	VFLASH_ARG_CACHE_SIZE,
+	VFLASH_NR_ARGS
+};
+
+/* Longest value of a frontend parameter, with its NUL. */
+#define VFLASH_ARG_LEN		64
 
 /**
  * struct vflash_frontend - a host interface that exposes a vflash device
@@ -35,6 +54,14 @@ struct vflash_profile;
  * @char_dev: the device needs a character device number: the class device
  *	gets one (so /dev/vflash<N> and /sys/dev/char/ name it), and @attach
  *	adds the cdev that serves it.
+ * @check_arg: optional; checks the syntax of a value of one of this
+ *	frontend's parameters (0 for another frontend's), printing one line
+ *	naming the parameter if it is bad. Returns 0 or -EINVAL.
+ * @quiesce: optional; called before a device is destroyed at run time
+ *	(configfs power=0). Returns -EBUSY if users still hold the device
+ *	through this frontend (an open /dev/vflash<N>), changing nothing;
+ *	else 0, and from then on no new user gets in.
+ * @resume: undoes a successful @quiesce when the destroy does not happen.
  * @list: entry in the frontend registry, protected by the registry lock.
  *
  * Frontends register once, when the module initialises, and may serve
@@ -45,6 +72,9 @@ struct vflash_frontend {
 	int (*attach)(struct vflash_dev *vdev);
 	void (*detach)(struct vflash_dev *vdev);
 	bool char_dev;
+	int (*check_arg)(enum vflash_fe_arg arg, const char *val);
+	int (*quiesce)(struct vflash_dev *vdev);
+	void (*resume)(struct vflash_dev *vdev);
 	struct list_head list;
 };
 
@@ -53,6 +83,7 @@ void vflash_frontend_unregister(struct vflash_frontend *fe);
 const struct vflash_frontend *vflash_frontend_find(const char *name,
 						   size_t len);
 size_t vflash_frontend_names(char *buf, size_t size);
+int vflash_frontend_check_arg(enum vflash_fe_arg arg, const char *val);
 void **vflash_frontend_priv(struct vflash_dev *vdev,
 			    const struct vflash_frontend *fe);
 
@@ -86,6 +117,8 @@ const char *vflash_store_mode_name(enum vflash_store_mode mode);
  * @nr_fe: number of entries in @fe
  * @profile: the flash model
  * @store: what holds the data (store=); memmap ranges are always full
+ * @arg: frontend parameters (enum vflash_fe_arg) as strings, each
+ *	checked by its frontend's @check_arg; "" for the module parameter
  */
 struct vflash_config {
 	u64 size_bytes;
@@ -95,7 +128,15 @@ struct vflash_config {
 	unsigned int nr_fe;
 	const struct vflash_profile *profile;
 	enum vflash_store_mode store;
+	char arg[VFLASH_NR_ARGS][VFLASH_ARG_LEN];
 };
+
+/* The value of frontend parameter @arg of @cfg, or NULL if not set. */
+static inline const char *vflash_config_arg(const struct vflash_config *cfg,
+					    enum vflash_fe_arg arg)
+{
+	return cfg->arg[arg][0] ? cfg->arg[arg] : NULL;
+}
 
 /*
  * Allocated backing memory comes in chunks of up to VFLASH_CHUNK_PAGES
@@ -185,9 +226,11 @@ static inline bool vflash_store_has_data(const struct vflash_backing *b)
  * @debugfs: its debugfs directory (core/debugfs.c)
  * @torture_result: the last torture run's outcome; debugfs.c's lock
  * @faults: its fault-injection rules (core/faults.c)
+ * @cfs_item: the configfs directory that created it, or NULL for the
+ *	device of the module parameters (core/configfs.c)
  *
  * Fields are written only while the device is created or destroyed, which
- * the module's init and exit serialise; everything else only reads them.
+ * vflash_devices_lock serialises; everything else only reads them.
  */
 struct vflash_dev {
 	struct device dev;
@@ -200,6 +243,7 @@ struct vflash_dev {
 	struct dentry *debugfs;
 	char torture_result[192];
 	struct vflash_faults faults;
+	struct config_item *cfs_item;
 };
 
 static inline struct vflash_dev *to_vflash_dev(struct device *dev)
@@ -209,7 +253,21 @@ static inline struct vflash_dev *to_vflash_dev(struct device *dev)
 
 extern struct class vflash_class;
 
-struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg);
+/* device.c: the devices and their numbers */
+#define VFLASH_MAX_DEVICES	256
+int vflash_devices_init(void);
+void vflash_devices_exit(void);
+struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
+				     struct config_item *cfs_item);
+int vflash_dev_quiesce(struct vflash_dev *vdev);
+void vflash_dev_resume(struct vflash_dev *vdev);
+
+/* configfs.c: devices made at run time, and the lock of every device */
+extern struct mutex vflash_devices_lock;
+int vflash_configfs_init(void);
+void vflash_configfs_exit(void);
+int vflash_dev_hold(struct vflash_dev *vdev);
+void vflash_dev_unhold(struct vflash_dev *vdev);
 
 /* sysfs.c: the backend's policy/, stats/ and config/ directories */
 extern const struct attribute_group *vflash_backend_groups[4];

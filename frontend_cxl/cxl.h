@@ -33,6 +33,9 @@ struct vfsmount;
  * @evictor_wq: where @evictor sleeps
  * @kicked: the free pool fell below the low watermark; set by faults,
  *	cleared by @evictor
+ * @nr_open: open files of /dev/vflash<N> (a mapping holds its file);
+ *	vfc_open_lock
+ * @closed: quiesced for a destroy: opens fail; vfc_open_lock
  *
  * Set up by attach and torn down by detach; everything else only reads
  * the pointers, and @kicked is an atomic flag.
@@ -48,7 +51,11 @@ struct vfc_dev {
 	struct task_struct *evictor;
 	wait_queue_head_t evictor_wq;
 	unsigned long kicked;
+	unsigned int nr_open;
+	bool closed;
 };
+
+extern struct mutex vfc_open_lock;
 
 extern const struct file_operations vfc_fops;
 

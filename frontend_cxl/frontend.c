@@ -34,6 +34,13 @@ module_param(cache_size, charp, 0444);
 MODULE_PARM_DESC(cache_size,
 		 "CXL: device DRAM cache size, memparse syntax, a multiple of 4K (default 5% of the device)");
 
+/*
+ * Serialises opens and releases of every /dev/vflash<N> with quiesce and
+ * resume, and with publishing and clearing the per-device state (the
+ * frontend's fe_priv slot); protects vfc_dev.nr_open and vfc_dev.closed.
+ */
+DEFINE_MUTEX(vfc_open_lock);
+
 /* Fills kept out of the eviction policy (docs/cxl-design.md, section 6). */
 static u32 vfc_young(void)
 {
@@ -41,17 +48,49 @@ static u32 vfc_young(void)
 }
 
 /*
- * The cache's slots from cache_size=, or its default; one dmesg line and
- * -EINVAL if it is not a multiple of 4 KiB within [young + 8 pages, the
- * device].
+ * Bytes from a cache_size value: one dmesg line and -EINVAL if it is not
+ * a non-zero multiple of 4 KiB.
  */
-static int parse_cache_size(u64 nr_pages, u32 *nr_slots)
+static int parse_cache_bytes(const char *val, u64 *bytes)
 {
-	u64 min = vfc_young() + 8, max, bytes;
 	char *end;
 
+	*bytes = memparse(val, &end);
+	if (*end == '\n')
+		end++;
+	if (*end || !*bytes || *bytes % VFLASH_LPAGE_SIZE) {
+		pr_err("cache_size=%s: not a non-zero multiple of 4K\n", val);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* frontend->check_arg: the syntax of a cache_size value. */
+static int cxl_check_arg(enum vflash_fe_arg arg, const char *val)
+{
+	u64 bytes;
+
+	if (arg != VFLASH_ARG_CACHE_SIZE)
+		return 0;
+	return parse_cache_bytes(val, &bytes);
+}
+
+/*
+ * The cache's slots from the device's cache_size (configfs) or else
+ * cache_size=, or its default; one dmesg line and -EINVAL if it is not a
+ * multiple of 4 KiB within [young + 8 pages, the device].
+ */
+static int parse_cache_size(const struct vflash_config *cfg, u32 *nr_slots)
+{
+	const char *val = vflash_config_arg(cfg, VFLASH_ARG_CACHE_SIZE);
+	u64 nr_pages = cfg->size_bytes / VFLASH_LPAGE_SIZE;
+	u64 min = vfc_young() + 8, max, bytes;
+	int ret;
+
 	max = min_t(u64, nr_pages, VFLASH_CACHE_MAX_SLOTS);
-	if (!cache_size || !*cache_size) {
+	if (!val && cache_size && *cache_size)
+		val = cache_size;
+	if (!val) {
 		bytes = max_t(u64, nr_pages * VFC_DEFAULT_CACHE_PCT / 100, min);
 		if (bytes > max) {
 			pr_err("cache_size: a device of %llu pages is too small for a cache of %llu\n",
@@ -61,18 +100,13 @@ static int parse_cache_size(u64 nr_pages, u32 *nr_slots)
 		*nr_slots = bytes;
 		return 0;
 	}
-	bytes = memparse(cache_size, &end);
-	if (*end == '\n')
-		end++;
-	if (*end || !bytes || bytes % VFLASH_LPAGE_SIZE) {
-		pr_err("cache_size=%s: not a non-zero multiple of 4K\n",
-		       cache_size);
-		return -EINVAL;
-	}
+	ret = parse_cache_bytes(val, &bytes);
+	if (ret)
+		return ret;
 	if (bytes / VFLASH_LPAGE_SIZE < min ||
 	    bytes / VFLASH_LPAGE_SIZE > max) {
 		pr_err("cache_size=%s: must be %llu to %llu bytes\n",
-		       cache_size, min * VFLASH_LPAGE_SIZE,
+		       val, min * VFLASH_LPAGE_SIZE,
 		       max * VFLASH_LPAGE_SIZE);
 		return -EINVAL;
 	}
@@ -171,8 +205,7 @@ static int cxl_attach(struct vflash_dev *vdev)
 	u32 nr_slots;
 	int ret;
 
-	ret = parse_cache_size(vdev->cfg.size_bytes / VFLASH_LPAGE_SIZE,
-			       &nr_slots);
+	ret = parse_cache_size(&vdev->cfg, &nr_slots);
 	if (ret)
 		return ret;
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
@@ -226,7 +259,9 @@ static int cxl_attach(struct vflash_dev *vdev)
 	}
 
 	/* Before cdev_add(): an open may come at once. */
+	mutex_lock(&vfc_open_lock);
 	WRITE_ONCE(*vflash_frontend_priv(vdev, &vflash_cxl_frontend), d);
+	mutex_unlock(&vfc_open_lock);
 	d->cdev = cdev_alloc();
 	if (!d->cdev) {
 		ret = -ENOMEM;
@@ -251,7 +286,9 @@ static int cxl_attach(struct vflash_dev *vdev)
 	return 0;
 
 err_priv:
+	mutex_lock(&vfc_open_lock);
 	WRITE_ONCE(*vflash_frontend_priv(vdev, &vflash_cxl_frontend), NULL);
+	mutex_unlock(&vfc_open_lock);
 	vflash_flash_detach_cache(vdev->flash);
 err_thread:
 	kthread_stop(d->evictor);
@@ -272,14 +309,17 @@ static void cxl_detach(struct vflash_dev *vdev)
 	struct vfc_dev *d = *slot;
 
 	/*
-	 * Detach runs at module exit, which the files' and mappings' module
-	 * references hold off: no mapping of the device is left. The cdev
-	 * frees itself on its last reference (cdev_alloc()): its kobject
-	 * may outlive cdev_del().
+	 * No file of the device is open, so no mapping is left: detach runs
+	 * at module exit, which the files' module references hold off, or
+	 * after a successful cxl_quiesce(). The cdev frees itself on its
+	 * last reference (cdev_alloc()): its kobject may outlive cdev_del().
 	 */
 	vflash_faults_set_hook(&vdev->faults, NULL, NULL);
 	cdev_del(d->cdev);
+	mutex_lock(&vfc_open_lock);
+	WARN_ON(d->nr_open);
 	WRITE_ONCE(*slot, NULL);
+	mutex_unlock(&vfc_open_lock);
 	vflash_flash_detach_cache(vdev->flash);
 	kthread_stop(d->evictor);
 	iput(d->inode);
@@ -288,10 +328,38 @@ static void cxl_detach(struct vflash_dev *vdev)
 	kfree(d);
 }
 
+/* frontend->quiesce: -EBUSY while /dev/vflash<N> is open or mapped. */
+static int cxl_quiesce(struct vflash_dev *vdev)
+{
+	struct vfc_dev *d = *vflash_frontend_priv(vdev, &vflash_cxl_frontend);
+	int ret = 0;
+
+	mutex_lock(&vfc_open_lock);
+	if (d->nr_open)
+		ret = -EBUSY;
+	else
+		d->closed = true;
+	mutex_unlock(&vfc_open_lock);
+	return ret;
+}
+
+/* frontend->resume: opens work again. */
+static void cxl_resume(struct vflash_dev *vdev)
+{
+	struct vfc_dev *d = *vflash_frontend_priv(vdev, &vflash_cxl_frontend);
+
+	mutex_lock(&vfc_open_lock);
+	d->closed = false;
+	mutex_unlock(&vfc_open_lock);
+}
+
 /* Registered by the core's table of built-in frontends (core/main.c). */
 struct vflash_frontend vflash_cxl_frontend = {
 	.name = "cxl",
 	.attach = cxl_attach,
 	.detach = cxl_detach,
 	.char_dev = true,
+	.check_arg = cxl_check_arg,
+	.quiesce = cxl_quiesce,
+	.resume = cxl_resume,
 };

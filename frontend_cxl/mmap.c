@@ -239,10 +239,24 @@ static const struct vm_operations_struct vfc_vm_ops = {
 
 static int vfc_open(struct inode *inode, struct file *filp)
 {
-	struct vfc_dev *d = vfc_dev_of_inode(inode);
+	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
+	struct vflash_dev *vdev = to_vflash_dev(dev);
+	struct vfc_dev *d;
+	int ret;
 
-	if (!d)
+	/* A configfs device keeps its directory while a file is open. */
+	ret = vflash_dev_hold(vdev);
+	if (ret)
 		return -ENODEV;
+	mutex_lock(&vfc_open_lock);
+	d = vfc_dev_of_inode(inode);
+	if (!d || d->closed) {
+		mutex_unlock(&vfc_open_lock);
+		vflash_dev_unhold(vdev);
+		return -ENODEV;
+	}
+	d->nr_open++;
+	mutex_unlock(&vfc_open_lock);
 	filp->private_data = d;
 	/*
 	 * Every open file shares the pseudo-fs inode's address_space, so all
@@ -250,6 +264,20 @@ static int vfc_open(struct inode *inode, struct file *filp)
 	 * left alone: it may outlive this device.
 	 */
 	filp->f_mapping = d->inode->i_mapping;
+	return 0;
+}
+
+/* The last reference to a file: a mapping holds its file until unmapped. */
+static int vfc_release(struct inode *inode, struct file *filp)
+{
+	struct vfc_dev *d = filp->private_data;
+	struct vflash_dev *vdev = d->vdev;
+
+	mutex_lock(&vfc_open_lock);
+	d->nr_open--;
+	mutex_unlock(&vfc_open_lock);
+	/* @d may be gone; @vdev's memory stays while the cdev holds it. */
+	vflash_dev_unhold(vdev);
 	return 0;
 }
 
@@ -291,6 +319,7 @@ static loff_t vfc_llseek(struct file *filp, loff_t offset, int whence)
 const struct file_operations vfc_fops = {
 	.owner = THIS_MODULE,
 	.open = vfc_open,
+	.release = vfc_release,
 	.mmap = vfc_mmap,
 	.llseek = vfc_llseek,
 };

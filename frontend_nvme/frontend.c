@@ -40,49 +40,171 @@ module_param(workers, uint, 0444);
 MODULE_PARM_DESC(workers,
 		 "NVMe: completion workers, 0 (the dispatcher completes) to 8 (default 1)");
 
-/* Check this frontend's parameters; one dmesg line for the first bad one. */
-static int parse_params(struct vfn_ctrl *c)
+/* Values of this frontend's parameters for one device. */
+struct vfn_params {
+	unsigned int lba_size;
+	unsigned int workers;
+	unsigned int poll_idle_us;
+	unsigned int spin_us;
+	const char *cpus;
+};
+
+static const char *const arg_names[] = {
+	[VFLASH_ARG_LBA_SIZE] = "lba_size",
+	[VFLASH_ARG_WORKERS] = "workers",
+	[VFLASH_ARG_POLL_IDLE_US] = "poll_idle_us",
+	[VFLASH_ARG_SPIN_US] = "spin_us",
+	[VFLASH_ARG_CPUS] = "cpus",
+};
+
+static bool is_nvme_arg(enum vflash_fe_arg arg)
+{
+	return arg < ARRAY_SIZE(arg_names) && arg_names[arg];
+}
+
+/* The field of @p that holds unsigned parameter @arg, or NULL. */
+static unsigned int *uint_field(struct vfn_params *p, enum vflash_fe_arg arg)
+{
+	switch (arg) {
+	case VFLASH_ARG_LBA_SIZE:
+		return &p->lba_size;
+	case VFLASH_ARG_WORKERS:
+		return &p->workers;
+	case VFLASH_ARG_POLL_IDLE_US:
+		return &p->poll_idle_us;
+	case VFLASH_ARG_SPIN_US:
+		return &p->spin_us;
+	default:
+		return NULL;
+	}
+}
+
+/* Parameter @arg of @p from the string @val; one dmesg line if junk. */
+static int parse_arg(struct vfn_params *p, enum vflash_fe_arg arg,
+		     const char *val)
+{
+	unsigned int *field = uint_field(p, arg);
+
+	if (!field) {
+		p->cpus = val;
+		return 0;
+	}
+	if (kstrtouint(val, 0, field)) {
+		pr_err("%s=%s: not an unsigned number\n", arg_names[arg], val);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Check parameter @arg of @p; one dmesg line naming it if it is bad. */
+static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
+		     struct cpumask *mask)
 {
 	unsigned int cpu;
 	int ret;
 
-	if (lba_size != 512 && lba_size != 4096) {
-		pr_err("lba_size=%u: must be 512 or 4096\n", lba_size);
+	switch (arg) {
+	case VFLASH_ARG_LBA_SIZE:
+		if (p->lba_size == 512 || p->lba_size == 4096)
+			return 0;
+		pr_err("lba_size=%u: must be 512 or 4096\n", p->lba_size);
 		return -EINVAL;
-	}
-	if (workers > VFN_MAX_WORKERS) {
-		pr_err("workers=%u: must be 0 to %u\n", workers,
+	case VFLASH_ARG_WORKERS:
+		if (p->workers <= VFN_MAX_WORKERS)
+			return 0;
+		pr_err("workers=%u: must be 0 to %u\n", p->workers,
 		       VFN_MAX_WORKERS);
 		return -EINVAL;
-	}
-	if (poll_idle_us > MAX_WAIT_US) {
-		pr_err("poll_idle_us=%u: must be at most %lu\n", poll_idle_us,
+	case VFLASH_ARG_POLL_IDLE_US:
+		if (p->poll_idle_us <= MAX_WAIT_US)
+			return 0;
+		pr_err("poll_idle_us=%u: must be at most %lu\n",
+		       p->poll_idle_us, MAX_WAIT_US);
+		return -EINVAL;
+	case VFLASH_ARG_SPIN_US:
+		if (p->spin_us <= MAX_WAIT_US)
+			return 0;
+		pr_err("spin_us=%u: must be at most %lu\n", p->spin_us,
 		       MAX_WAIT_US);
 		return -EINVAL;
-	}
-	if (spin_us > MAX_WAIT_US) {
-		pr_err("spin_us=%u: must be at most %lu\n", spin_us,
-		       MAX_WAIT_US);
-		return -EINVAL;
-	}
-	if (cpus && *cpus) {
-		ret = cpulist_parse(cpus, c->cpus);
-		if (ret || cpumask_empty(c->cpus)) {
-			pr_err("cpus=%s: not a CPU list\n", cpus);
+	case VFLASH_ARG_CPUS:
+		cpumask_clear(mask);
+		if (!p->cpus || !*p->cpus)
+			return 0;
+		ret = cpulist_parse(p->cpus, mask);
+		if (ret || cpumask_empty(mask)) {
+			pr_err("cpus=%s: not a CPU list\n", p->cpus);
 			return -EINVAL;
 		}
-		for_each_cpu(cpu, c->cpus) {
+		for_each_cpu(cpu, mask) {
 			if (!cpu_online(cpu)) {
-				pr_err("cpus=%s: CPU %u is not online\n", cpus,
-				       cpu);
+				pr_err("cpus=%s: CPU %u is not online\n",
+				       p->cpus, cpu);
 				return -EINVAL;
 			}
 		}
+		return 0;
+	default:
+		return 0;
 	}
-	c->ns.lba_shift = ilog2(lba_size);
-	c->nr_workers = workers;
-	c->poll_idle_ns = (u64)poll_idle_us * NSEC_PER_USEC;
-	c->spin_ns = (u64)spin_us * NSEC_PER_USEC;
+}
+
+/* frontend->check_arg: the syntax and range of one value. */
+static int nvme_check_arg(enum vflash_fe_arg arg, const char *val)
+{
+	struct vfn_params p = { 0 };
+	cpumask_var_t mask;
+	int ret;
+
+	if (!is_nvme_arg(arg))
+		return 0;
+	ret = parse_arg(&p, arg, val);
+	if (ret)
+		return ret;
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	ret = check_arg(&p, arg, mask);
+	free_cpumask_var(mask);
+	return ret;
+}
+
+/*
+ * This frontend's parameters for @c's device: its own values (configfs),
+ * else the module parameters. One dmesg line for the first bad one.
+ */
+static int parse_params(struct vfn_ctrl *c)
+{
+	const struct vflash_config *cfg = &c->vdev->cfg;
+	struct vfn_params p = {
+		.lba_size = lba_size,
+		.workers = workers,
+		.poll_idle_us = poll_idle_us,
+		.spin_us = spin_us,
+		.cpus = cpus,
+	};
+	enum vflash_fe_arg arg;
+	int ret;
+
+	for (arg = 0; arg < ARRAY_SIZE(arg_names); arg++) {
+		const char *val = vflash_config_arg(cfg, arg);
+
+		if (!is_nvme_arg(arg) || !val)
+			continue;
+		ret = parse_arg(&p, arg, val);
+		if (ret)
+			return ret;
+	}
+	for (arg = 0; arg < ARRAY_SIZE(arg_names); arg++) {
+		if (!is_nvme_arg(arg))
+			continue;
+		ret = check_arg(&p, arg, c->cpus);
+		if (ret)
+			return ret;
+	}
+	c->ns.lba_shift = ilog2(p.lba_size);
+	c->nr_workers = p.workers;
+	c->poll_idle_ns = (u64)p.poll_idle_us * NSEC_PER_USEC;
+	c->spin_ns = (u64)p.spin_us * NSEC_PER_USEC;
 	return 0;
 }
 
@@ -110,6 +232,7 @@ static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
 		kfree(c);
 		return -ENOMEM;
 	}
+	c->vdev = vdev;
 	ret = parse_params(c);
 	if (ret)
 		goto err;
@@ -127,7 +250,6 @@ static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
 	}
 	for (k = 0; k <= VFN_MAX_IOQ; k++)
 		spin_lock_init(&c->cq_lock[k]);
-	c->vdev = vdev;
 	c->ctrl_id = vdev->id;
 	c->ns.nsze = vdev->cfg.size_bytes >> c->ns.lba_shift;
 	c->attach_ns = ktime_get_ns();
@@ -199,4 +321,5 @@ struct vflash_frontend vflash_nvme_frontend = {
 	.name = "nvme",
 	.attach = nvme_attach,
 	.detach = nvme_detach,
+	.check_arg = nvme_check_arg,
 };

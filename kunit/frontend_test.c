@@ -95,10 +95,45 @@ static void builtin_frontends(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, vflash_frontend_find("none", 4));
 }
 
+/* A frontend that owns VFLASH_ARG_WORKERS and takes only "1". */
+static int fake_check_arg(enum vflash_fe_arg arg, const char *val)
+{
+	if (arg != VFLASH_ARG_WORKERS)
+		return 0;
+	return strcmp(val, "1") ? -EINVAL : 0;
+}
+
+static void check_arg_asks_the_owner(struct kunit *test)
+{
+	struct vflash_frontend plain = {
+		.name = "plain", .attach = fake_attach, .detach = fake_detach,
+	};
+	struct vflash_frontend owner = {
+		.name = "owner", .attach = fake_attach, .detach = fake_detach,
+		.check_arg = fake_check_arg,
+	};
+
+	/* No frontend claims it: nothing to refuse. */
+	KUNIT_EXPECT_EQ(test, vflash_frontend_check_arg(VFLASH_ARG_WORKERS,
+							"x"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_frontend_register(&plain), 0);
+	KUNIT_ASSERT_EQ(test, vflash_frontend_register(&owner), 0);
+	KUNIT_EXPECT_EQ(test, vflash_frontend_check_arg(VFLASH_ARG_WORKERS,
+							"1"), 0);
+	KUNIT_EXPECT_EQ(test, vflash_frontend_check_arg(VFLASH_ARG_WORKERS,
+							"2"), -EINVAL);
+	/* Another frontend's parameter is not its business. */
+	KUNIT_EXPECT_EQ(test, vflash_frontend_check_arg(VFLASH_ARG_CACHE_SIZE,
+							"2"), 0);
+	vflash_frontend_unregister(&owner);
+	vflash_frontend_unregister(&plain);
+}
+
 static struct kunit_case frontend_test_cases[] = {
 	KUNIT_CASE(register_find_unregister),
 	KUNIT_CASE(register_rejects_bad_frontends),
 	KUNIT_CASE(builtin_frontends),
+	KUNIT_CASE(check_arg_asks_the_owner),
 	{}
 };
 

@@ -50,7 +50,9 @@ run_test() {
 	else
 		report "FAIL $name"
 	fi
-	# Whatever a test left loaded would spoil the next one.
+	# Whatever a test left loaded would spoil the next one; the
+	# module stays while configfs devices hold it.
+	remove_configfs_devices
 	if [ -d /sys/module/vflash ]; then
 		rmmod vflash 2>/dev/null || echo "vmtest: cannot unload vflash"
 	fi
@@ -133,7 +135,32 @@ wait_for() {
 	[ -e "$1" ] || fail "$1 did not appear"
 }
 
+CFS=/sys/kernel/config/vflash
+
+# vflash needs configfs.ko (its device tree), which insmod does not load:
+# make sure it is loaded and mounted.
+need_configfs() {
+	modprobe configfs 2>/dev/null || true
+	[ -d /sys/kernel/config ] || fail "no configfs"
+	grep -q ' /sys/kernel/config configfs' /proc/mounts ||
+		mount -t configfs configfs /sys/kernel/config ||
+		fail "cannot mount configfs"
+}
+
+# remove_configfs_devices: rmdir every device directory (powering it
+# off), so that the module can be unloaded
+remove_configfs_devices() {
+	local d
+
+	[ -d $CFS ] || return 0
+	for d in $CFS/*/; do
+		[ -d "$d" ] && rmdir "$d" 2>/dev/null
+	done
+	return 0
+}
+
 load() {
+	need_configfs
 	insmod "$KO" "$@" || fail "insmod vflash $*"
 }
 
@@ -159,6 +186,7 @@ expect_gone() {
 expect_load_error() {
 	local errtext=$1 why=$2 out lines
 	shift 2
+	need_configfs
 	dmesg -c >/dev/null
 	if out=$(insmod "$KO" "$@" 2>&1); then
 		fail "insmod vflash $* succeeded"

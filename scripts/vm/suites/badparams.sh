@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every invalid parameter fails the load with -EINVAL or -ENOMEM and one
 # dmesg line naming the parameter, leaves nothing behind, and a good load
-# works afterwards. This VM has no memmap= reservation.
+# works afterwards; no parameters at all load with no device. This VM has
+# no memmap= reservation.
 # vmtest-mem: 4G
 
 EINVAL='Invalid (parameters|argument)'
@@ -24,7 +25,18 @@ test_sparse_beyond_memory() {
 }
 
 run_test warm_up test_warm_up
+
+# No parameters at all: no device at load, configfs makes them.
+test_no_params() {
+	load
+	[ ! -e /sys/class/vflash/vflash0 ] || fail "a device without parameters"
+	[ -d /sys/kernel/config/vflash ] || fail "no configfs directory"
+	unload
+	expect_gone
+}
+run_test no_params test_no_params
 run_test frontend_missing expect_load_error "$EINVAL" frontend size=16M
+run_test frontend_missing_profile expect_load_error "$EINVAL" 'frontend: missing' profile=tlc
 run_test frontend_empty expect_load_error "$EINVAL" frontend frontend=
 run_test frontend_unknown expect_load_error "$EINVAL" "frontend=bogus: unknown frontend 'bogus'" frontend=bogus
 run_test frontend_listed_twice expect_load_error "$EINVAL" frontend frontend=none,none
