@@ -8,8 +8,9 @@
  * array is allocated on the chunk's first write and its pages one by one
  * on theirs; a page that is trimmed whole is freed again, and a page
  * without memory reads as the shared zero page. none: no data at all;
- * writes are dropped, reads see the zero page, and a CXL write fault maps
- * one scratch page per device whose contents nobody reads back.
+ * writes are dropped, reads see zeros (a CXL read maps a page of zeros
+ * of the device's own), and a CXL write fault maps one scratch page per
+ * device whose contents nobody reads back.
  *
  * Either way every byte reads as zero before any frontend can expose it.
  * Frontends and the power-loss log reach data only through the
@@ -200,7 +201,9 @@ void *vflash_store_write_page(struct vflash_backing *b, pgoff_t pgoff,
  *
  * store=sparse gives the page memory on any access (the device cache's
  * fill), so a mapping never has to change frames on a write. store=none
- * gives the zero page for reads and the device's scratch page for writes.
+ * gives the device's page of zeros for reads (6.12 refuses the shared
+ * zero page in a mapping with pfn_mkwrite) and its scratch page for
+ * writes.
  *
  * Return: 0, or -ENOMEM (store=sparse, see vflash_store_write_page()).
  */
@@ -215,7 +218,7 @@ int vflash_store_pfn(struct vflash_backing *b, pgoff_t pgoff, bool write,
 	}
 	switch (b->mode) {
 	case VFLASH_STORE_NONE:
-		page = write ? b->scratch : ZERO_PAGE(0);
+		page = write ? b->scratch : b->zeros;
 		break;
 	case VFLASH_STORE_SPARSE:
 		page = sparse_page(b, pgoff, GFP_KERNEL | __GFP_RETRY_MAYFAIL);
@@ -247,7 +250,7 @@ bool vflash_store_maps_pfn(const struct vflash_backing *b, pgoff_t pgoff,
 		return pfn == PHYS_PFN(b->res->start) + pgoff;
 	if (b->mode == VFLASH_STORE_NONE)
 		return pfn == page_to_pfn(b->scratch) ||
-		       pfn == page_to_pfn(ZERO_PAGE(0));
+		       pfn == page_to_pfn(b->zeros);
 	page = page_of(b, pgoff);
 	return page && pfn == page_to_pfn(page);
 }
@@ -463,11 +466,18 @@ static int alloc_backing(struct vflash_backing *b,
 
 	if (cfg->store == VFLASH_STORE_NONE) {
 		b->scratch = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!b->scratch) {
-			pr_err("store=none: no memory for the scratch page\n");
+		b->zeros = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!b->scratch || !b->zeros) {
+			pr_err("store=none: no memory for the scratch and zero pages\n");
+			if (b->scratch)
+				__free_page(b->scratch);
+			if (b->zeros)
+				__free_page(b->zeros);
+			b->scratch = NULL;
+			b->zeros = NULL;
 			return -ENOMEM;
 		}
-		atomic_long_set(&b->bytes, PAGE_SIZE);
+		atomic_long_set(&b->bytes, 2 * PAGE_SIZE);
 		b->size_bytes = size;
 		return 0;
 	}
@@ -564,6 +574,10 @@ void vflash_backing_exit(struct vflash_backing *b)
 	if (b->scratch) {
 		__free_page(b->scratch);
 		b->scratch = NULL;
+	}
+	if (b->zeros) {
+		__free_page(b->zeros);
+		b->zeros = NULL;
 	}
 	atomic_long_set(&b->bytes, 0);
 	b->size_bytes = 0;

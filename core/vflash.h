@@ -169,6 +169,8 @@ struct vflash_chunk {
  * @chunks: allocated memory, DIV_ROUND_UP(size, chunk) entries (none: NULL)
  * @nr_chunks: entries of @chunks that are set up
  * @scratch: store=none: the page a CXL write fault maps (data lost)
+ * @zeros: store=none: the page of zeros a CXL read maps read-only (the
+ *	shared zero page may not go into a mapping with pfn_mkwrite on 6.12)
  * @reserve_pages: store=sparse: free memory, in pages, that a write never
  *	takes, so that the device, not the OOM killer, reports the shortage;
  *	1/32 of RAM, debugfs's store_reserve_pages (READ_ONCE)
@@ -189,6 +191,7 @@ struct vflash_backing {
 	struct vflash_chunk *chunks;
 	unsigned long nr_chunks;
 	struct page *scratch;
+	struct page *zeros;
 	unsigned long reserve_pages;
 	atomic_long_t bytes;
 };

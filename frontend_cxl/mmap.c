@@ -200,7 +200,7 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 	if (vflash_cache_mkwrite(d->cache, vmf->pgoff, &pin))
 		return VM_FAULT_NOPAGE;
 	/*
-	 * store=none: the read-only PTE maps the zero page, which a write
+	 * store=none: the read-only PTE maps the page of zeros, which a write
 	 * must not reach; drop it, and the access faults again as a write
 	 * (vfc_fault() maps the scratch page).
 	 */

@@ -12,7 +12,8 @@ cd "$REPO" || exit 1
 # Kernel code only: the userspace tools in scripts/ use C99 types and
 # volatile loads on purpose (docs/static-analysis.md).
 files=$( (git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]') |
-	grep -v '^\(\./\)\?scripts/' | grep -v '^\(\./\)\?backend_flash/trace\.h$')
+	grep -v '^\(\./\)\?scripts/' |
+	grep -v '^\(\./\)\?backend_flash/trace\.h$\|^\(\./\)\?core/compat\.h$')
 # --no-tree: we are not a kernel tree. FILE_PATH_CHANGES and
 # SPDX placement do not apply to a standalone repository.
 "$CP" --strict --no-tree --terse --show-types --color=never \
@@ -24,4 +25,9 @@ rc=$?
 "$CP" --strict --no-tree --terse --show-types --color=never \
 	--ignore FILE_PATH_CHANGES,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT \
 	-f backend_flash/trace.h || rc=1
+# The compat header is the one place kernel versions are tested
+# (docs/kernels.md): LINUX_VERSION_CODE is what it is for.
+"$CP" --strict --no-tree --terse --show-types --color=never \
+	--ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE,CONSTANT_COMPARISON \
+	-f core/compat.h || rc=1
 exit $rc

@@ -14,6 +14,7 @@
 #
 # install puts:
 #   vflash.ko              INSTALL_MOD_PATH/lib/modules/<release>/extra/
+#                          (vflash.ko.xz where the kernel compresses modules)
 #                          (the kernel's modules_install), then depmod
 #   vflashctl              DESTDIR/PREFIX/bin/
 #   mmap_lat               DESTDIR/PREFIX/libexec/vflash/ (vflashctl selftest)
@@ -99,10 +100,13 @@ do_install() {
 	fi
 	# (the headers have no System.map, so their own depmod step skips)
 	echo "$out" | grep -v 'System.map' || true
-	[ -f "$modlib/extra/vflash.ko" ] ||
+	# vflash.ko.xz (or .gz, .zst) where the kernel compresses its
+	# modules (Debian's 6.12)
+	ko=$(find "$modlib/extra" -maxdepth 1 -name "vflash.ko*" 2>/dev/null | head -n 1)
+	[ -n "$ko" ] ||
 		{ echo "install: modules_install did not install $modlib/extra/vflash.ko" >&2; exit 1; }
 	run_depmod
-	echo "install: $modlib/extra/vflash.ko"
+	echo "install: $ko"
 
 	install -D -m 755 "$REPO/scripts/vflashctl/vflashctl" "$bindir/vflashctl"
 	install -D -m 755 "$REPO/scripts/bench/mmap_lat" "$libexec/mmap_lat"
@@ -128,7 +132,7 @@ do_install() {
 }
 
 do_uninstall() {
-	rm -f "$modlib/extra/vflash.ko"
+	rm -f "$modlib"/extra/vflash.ko "$modlib"/extra/vflash.ko.*
 	rmdir "$modlib/extra" 2>/dev/null || true
 	run_depmod
 	rm -f "$bindir/vflashctl" "$libexec/mmap_lat" "$compdir/vflashctl" "$mandir/vflashctl.8" \

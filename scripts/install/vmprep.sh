@@ -43,10 +43,12 @@ t_install() {
 		usr/local/share/vflash/trace/record.sh usr/local/share/vflash/trace/plot.sh \
 		usr/local/share/bash-completion/completions/vflashctl \
 		usr/local/share/man/man8/vflashctl.8 \
-		etc/udev/rules.d/60-vflash.rules etc/modprobe.d/vflash.conf \
-		"lib/modules/$KVER/extra/vflash.ko"; do
+		etc/udev/rules.d/60-vflash.rules etc/modprobe.d/vflash.conf; do
 		[ -e "$ov/$f" ] || { echo "make install: no $f"; return 1; }
 	done
+	# vflash.ko.xz where the kernel compresses its modules (6.12)
+	ls "$ov/lib/modules/$KVER/extra"/vflash.ko* >/dev/null 2>&1 ||
+		{ echo "make install: no lib/modules/$KVER/extra/vflash.ko*"; return 1; }
 	[ -x "$ov/usr/local/bin/vflashctl" ] || return 1
 	# the man page has every command's help
 	[ "$(grep -c '^usage: vflashctl [a-z]' "$ov/usr/local/share/man/man8/vflashctl.8")" -eq 9 ] ||
@@ -55,7 +57,7 @@ t_install() {
 		man -l "$ov/usr/local/share/man/man8/vflashctl.8" 2>&1 | grep -q 'usage: vflashctl selftest' ||
 			{ echo "man -l does not render it"; return 1; }
 	fi
-	grep -q "^/lib/modules/$KVER/extra/vflash.ko:\|^extra/vflash.ko:" \
+	grep -q "^/lib/modules/$KVER/extra/vflash.ko[.a-z]*:\|^extra/vflash.ko[.a-z]*:" \
 		"$ov/lib/modules/$KVER/modules.dep" || { echo "depmod did not index it"; return 1; }
 	# The modprobe.d file is an example: it sets nothing.
 	! grep -q '^[^#]' "$ov/etc/modprobe.d/vflash.conf" || return 1
@@ -92,7 +94,7 @@ dkms_key() {
 # vflash.ko, or vflash.ko.xz (or .gz, .zst) where the kernel's own modules
 # are compressed (Debian's 6.12)
 dkms_ko() {
-	(cd "$1" 2>/dev/null && ls "lib/modules/$KVER/updates/dkms"/vflash.ko* 2>/dev/null) |
+	(cd "$1" 2>/dev/null && find "lib/modules/$KVER/updates/dkms" -maxdepth 1 -name "vflash.ko*" 2>/dev/null) |
 		head -n 1
 }
 
@@ -167,7 +169,7 @@ run() {
 run make-install t_install
 run make-uninstall t_uninstall
 # The guest's vflash.ko is the one DKMS installs, not make install's.
-rm -f "$ov/lib/modules/$KVER/extra/vflash.ko" "$ov/lib/modules/$KVER"/modules.*
+rm -f "$ov/lib/modules/$KVER"/extra/vflash.ko* "$ov/lib/modules/$KVER"/modules.*
 rmdir "$ov/lib/modules/$KVER/extra" 2>/dev/null
 run dkms-build-install t_dkms
 run bash-completion t_completion

@@ -9,6 +9,7 @@
 # the same seed; bad arguments exit 2.
 # vmtest-mem: 2G
 # vmtest-timeout: 240
+# vmtest-debug-skip: a key-value store on /dev/vflash0; its kernel paths (mmap faults, eviction, writeback) run under the debug kernel in cxl and cxlrace, and CI's time is near its budget
 
 DEV=/dev/vflash0
 SYS=/sys/class/vflash/vflash0

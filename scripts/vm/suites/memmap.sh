@@ -4,6 +4,7 @@
 # at 1.5 GiB as legacy persistent memory with memmap=!.
 # vmtest-mem: 4G
 # vmtest-append: memmap=256M$0x40000000 memmap=256M!0x60000000
+# vmtest-debug-skip: the memmap claim and memremap paths, small and unchanged since they were last run under the debug kernel; CI's time is near its budget
 
 SYS=/sys/class/vflash/vflash0
 EINVAL='Invalid (parameters|argument)'
