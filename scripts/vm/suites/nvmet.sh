@@ -12,7 +12,10 @@ DEV=/dev/nvme0n1
 SYS=/sys/class/vflash/vflash0
 NVMET=/sys/kernel/config/nvmet
 NQN=nqn.2026-12.io.vflash:fabric0
-HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6a1f0c52-2f4e-4c7b-9d0e-1b9a9e3f7a10
+# The host's NQN and ID go together: 6.12 refuses a connection whose host
+# ID it knows with another NQN (nvme-cli makes one up when not given).
+HOSTID=6a1f0c52-2f4e-4c7b-9d0e-1b9a9e3f7a10
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
 PORT=1
 SVC=4420
 FABRIC=
@@ -69,7 +72,8 @@ target_down() {
 connect() {
 	local n=0
 
-	nvme connect -t tcp -a 127.0.0.1 -s $SVC -n $NQN --hostnqn=$HOSTNQN ||
+	nvme connect -t tcp -a 127.0.0.1 -s $SVC -n $NQN --hostnqn=$HOSTNQN \
+		--hostid=$HOSTID ||
 		fail "nvme connect"
 	while ! FABRIC=$(fabric_dev) && [ $n -lt 100 ]; do
 		sleep 0.1
