@@ -93,8 +93,9 @@ do_install() {
 	done
 	# Debian's headers ask for every module to be signed with a key they
 	# do not ship: leave the module unsigned (as dkms does without a MOK).
+	# extra/ on every kernel (6.12's modules_install defaults to updates/).
 	if ! out=$(make -s -C "$KDIR" M="$REPO" INSTALL_MOD_PATH="$INSTALL_MOD_PATH" \
-		CONFIG_MODULE_SIG_ALL= modules_install 2>&1); then
+		INSTALL_MOD_DIR=extra CONFIG_MODULE_SIG_ALL= modules_install 2>&1); then
 		echo "$out" >&2
 		exit 1
 	fi
