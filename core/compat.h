@@ -103,7 +103,7 @@ static inline void vflash_msi_inject(struct irq_domain *domain,
 	unsigned int cpu;
 
 	if (addr_lo & BIT(2)) {
-		pr_warn_once("vflash: an MSI with a logical destination is not delivered\n");
+		pr_warn_once("an MSI with a logical destination is not delivered\n");
 		return;
 	}
 	for_each_online_cpu(cpu) {
