@@ -208,10 +208,14 @@ test_trace_cmd() {
 	local t=/tmp/tc.trace
 	load frontend=nvme size=16M
 	wait_for $DEV
-	$TR/record.sh -t -e vflash -o $t sh -c "
+	# One run in six hung here once (2026-12-02, a loaded host: the guest
+	# busy, nothing on the console after trace-cmd's "data recorded"):
+	# bounded, so that such a hang fails this test and says so, and the
+	# suite goes on.
+	timeout 180 $TR/record.sh -t -e vflash -o $t sh -c "
 		dd if=/dev/urandom of=$DEV bs=4k count=100 oflag=direct &&
 		dd if=$DEV of=/dev/null bs=4k count=100 iflag=direct" ||
-		fail "record.sh -t"
+		fail "record.sh -t (exit $?; 143: still running after 180 s)"
 	[ -s $t.dat ] || fail "no trace.dat"
 	check_trace $t -w -a -o 0 -d $DIES
 	expect_eq "$(count $t.counts submit_write)" 100 "write submits"
