@@ -70,16 +70,15 @@ static vm_fault_t vfc_poisoned(struct vm_fault *vmf)
 /*
  * The PTE a page-table callback looks for, and what it found there: the
  * pfn it must map (vfc_insert()), or the page whose store it must map
- * (vfc_vma_young(): the page's memory, or under store=none the zero or
- * scratch page).
+ * (vfc_vma_young(): the page's memory, or under store=none its page of
+ * zeros or its scratch page).
  */
 struct vfc_pte_match {
 	struct vm_area_struct *vma;
 	unsigned long pfn;
 	struct vfc_dev *d;
 	u64 lpn;
-	bool found;	/* the PTE maps it */
-	bool young;	/* and its Accessed bit was set (vfc_vma_young()) */
+	bool young;	/* the PTE maps it, Accessed bit set (vfc_vma_young()) */
 };
 
 /* apply_to_existing_page_range() callback, under the PTE's lock. */
@@ -97,7 +96,6 @@ static int vfc_pte_mkwrite_one(pte_t *ptep, unsigned long addr, void *data)
 	pte = pte_mkdirty(vflash_pte_mkwrite(pte_mkyoung(pte)));
 	set_pte_at(m->vma->vm_mm, addr, ptep, pte);
 	update_mmu_cache(m->vma, addr, ptep);
-	m->found = true;
 	return 0;
 }
 
@@ -368,7 +366,6 @@ static int vfc_pte_young_one(pte_t *ptep, unsigned long addr, void *data)
 	if (!pte_present(pte) ||
 	    !vflash_store_maps_pfn(&m->d->vdev->backing, m->lpn, pte_pfn(pte)))
 		return 0;
-	m->found = true;
 	/*
 	 * The CPU sets the bit without the PTE lock: clear it atomically,
 	 * as ptep_test_and_clear_young() does; no TLB flush, as
