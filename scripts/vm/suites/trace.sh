@@ -10,6 +10,11 @@
 # traced late_ns. The traces go to the host (build/vmtest/trace/files/),
 # which plots them (scripts/trace/vmcheck.sh, the vmtest-host line).
 # vmtest-mem: 2G
+# One vCPU: enabling trace points patches kernel text live (int3, then the
+# new bytes), and under TCG with two vCPUs the other one once ran the
+# int3 after the patch was done ("Oops: int3" in __schedule, 6.12), and
+# once hung (6.1): an emulation race, not the device's; one vCPU has none.
+# vmtest-smp: 1
 # vmtest-timeout: 400
 # vmtest-host: scripts/trace/vmcheck.sh
 # vmtest-debug-skip: the trace points fire in every suite only when enabled; CI's time is near its budget (named, it runs)
