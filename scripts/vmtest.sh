@@ -208,12 +208,21 @@ boot_vm() {
 	wait "$pid"
 }
 
+# children_cpu: CPU seconds (user + system) of this shell's waited-for
+# children so far; a suite's QEMU is one
+children_cpu() {
+	times | tail -n 1 | awk '
+	function secs(x, a) { split(x, a, "m"); sub("s", "", a[2]); return a[1] * 60 + a[2] }
+	{ printf "%d\n", secs($1) + secs($2) }'
+}
+
 run_suite() {
 	local suite=$1 file=$REPO/scripts/vm/suites/$1.sh dir=$VMDIR/$1
-	local mem smp append tmo rc pass fail skip done_ok t0 t1 host prep initrd
+	local mem smp append tmo rc pass fail skip done_ok t0 t1 c0 c1 host prep initrd
 
 	[ -f "$file" ] || file=$REPO/scripts/vm/bench/$1.sh
-	[ -f "$file" ] || { echo "vmtest: no suite $suite" >&2; total_fail=$((total_fail + 1)); return; }
+	echo "0 1 0" >"$dir.counts"	# until the suite ends
+	[ -f "$file" ] || { echo "vmtest: no suite $suite" >&2; return; }
 	# "# vmtest-debug-skip: REASON": not booted under the debug kernel,
 	# unless named on the command line.
 	skip=$(directive "$file" debug-skip)
@@ -221,7 +230,7 @@ run_suite() {
 		[ "$named" -eq 0 ]; then
 		echo "  $suite: SKIP (debug kernel: $skip)"
 		echo "vmtest: $suite: 0 passed, 0 failed, 1 skipped (0 s)"
-		total_skip=$((total_skip + 1))
+		echo "0 0 1" >"$dir.counts"
 		return
 	fi
 	mem=$(directive "$file" mem)
@@ -232,6 +241,7 @@ run_suite() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(date +%s)
+	c0=$(children_cpu)
 	# "# vmtest-prep: COMMAND": host-side work before the boot (run as
 	# COMMAND DIR); DIR/overlay/ goes on top of the initramfs, as a second
 	# cpio archive the kernel unpacks after the first.
@@ -256,6 +266,7 @@ run_suite() {
 		rc=$?
 	fi
 	t1=$(date +%s)
+	c1=$(children_cpu)
 
 	tr -d '\r' <"$dir/results.log" >"$dir/results.txt"
 	[ ! -f "$dir/prep.log" ] || grep -E '^(PASS|FAIL|SKIP) ' "$dir/prep.log" >>"$dir/results.txt"
@@ -290,10 +301,8 @@ run_suite() {
 	if [ "$fail" -gt 0 ] || [ "$done_ok" -eq 0 ]; then
 		echo "  $suite: logs in $dir"
 	fi
-	echo "vmtest: $suite: $pass passed, $fail failed, $skip skipped ($((t1 - t0)) s)"
-	total_pass=$((total_pass + pass))
-	total_fail=$((total_fail + fail))
-	total_skip=$((total_skip + skip))
+	echo "vmtest: $suite: $pass passed, $fail failed, $skip skipped ($((t1 - t0)) s, $((c1 - c0)) s CPU)"
+	echo "$pass $fail $skip" >"$dir.counts"
 }
 
 build_initramfs || die "vmtest: cannot build the initramfs"
@@ -302,8 +311,29 @@ if [ $# -eq 0 ]; then
 	named=0
 	set -- $(cd "$REPO/scripts/vm/suites" && ls *.sh | sed 's/\.sh$//')
 fi
+# VMTEST_JOBS=N boots up to N suites at a time (default 1). Each suite's
+# lines are printed whole when it ends, so they never interleave.
+jobs=${VMTEST_JOBS:-1}
+case $jobs in '' | *[!0-9]* | 0) die "vmtest: VMTEST_JOBS=$jobs is not a positive number" ;; esac
+running=0
 for s in "$@"; do
-	run_suite "$s"
+	if [ "$jobs" -eq 1 ]; then
+		run_suite "$s"
+		continue
+	fi
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	(run_suite "$s" >"$VMDIR/$s.out" 2>&1; flock "$VMDIR/.print.lock" cat "$VMDIR/$s.out") &
+	running=$((running + 1))
+done
+wait
+for s in "$@"; do
+	read -r p f k <"$VMDIR/$s.counts" || { p=0 f=1 k=0; }
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	total_skip=$((total_skip + k))
 done
 echo "$total_pass $total_fail $total_skip" >"$counts"
 echo "vmtest: $total_pass passed, $total_fail failed, $total_skip skipped"

@@ -40,11 +40,14 @@ save_file() {
 }
 
 run_test() {
-	local name=$1 rc
+	local name=$1 rc t0
 	shift
 	echo "vmtest: === $name"
+	t0=$(date +%s)
 	(set -e; "$@")
 	rc=$?
+	# Guest time, on the console only: where a suite's minutes go.
+	echo "vmtest: $name took $(($(date +%s) - t0)) s"
 	if [ "$rc" -eq 0 ]; then
 		report "PASS $name"
 	else
