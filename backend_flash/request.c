@@ -75,7 +75,7 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 		*clean_ns = at - t;
 		at = vf_wb_admit(f, die, at);
 		b = vf_block_of(f, slot);
-		f->p2l[slot] = (u32)lpn;
+		vf_p2l_set(f, slot, lpn);
 		atomic_inc(&f->blocks[b].valid);
 		old = xchg(&f->l2p[lpn], slot);
 		if (old != VF_INVALID)
@@ -119,7 +119,7 @@ static void repromote(struct vflash_flash *f, struct vf_die *die, u32 d,
 	if (ns == VF_INVALID)
 		return;
 	b = vf_block_of(f, ns);
-	f->p2l[ns] = (u32)lpn;
+	vf_p2l_set(f, ns, lpn);
 	atomic_inc(&f->blocks[b].valid);
 	if (cmpxchg(&f->l2p[lpn], slot, ns) == slot) {
 		vf_invalidate(f, slot);
