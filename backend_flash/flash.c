@@ -62,7 +62,8 @@ static const struct {
 					     WB_MAX_BYTES },
 	[VFLASH_KNOB_GC_LOW_PCT] = { "gc_low_pct", 1, 50 },
 	[VFLASH_KNOB_GC_HIGH_PCT] = { "gc_high_pct", 1, 99 },
-	[VFLASH_KNOB_MIGRATE_HOT_READS] = { "migrate_hot_reads", 1, U8_MAX },
+	[VFLASH_KNOB_MIGRATE_HOT_READS] = { "migrate_hot_reads", 1,
+					    VF_HEAT_MAX },
 	[VFLASH_KNOB_MAX_DEFER_NS] = { "max_defer_ns", 0, 10 * SEC_NS },
 	[VFLASH_KNOB_SLC_PE_CYCLES] = { "slc_pe_cycles", 1, MAX_PE_CYCLES },
 	[VFLASH_KNOB_MAIN_PE_CYCLES] = { "main_pe_cycles", 1, MAX_PE_CYCLES },
@@ -556,7 +557,7 @@ static u64 p2l_bytes(const struct vflash_flash *f)
 
 static u64 heat_bytes(const struct vflash_flash *f)
 {
-	return f->nr_lpages * sizeof(*f->heat);
+	return vf_heat_bytes(f->nr_lpages);
 }
 
 static u64 blocks_bytes(const struct vflash_flash *f)

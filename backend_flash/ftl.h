@@ -7,6 +7,7 @@
 #define VFLASH_FTL_H
 
 #include <linux/atomic.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -26,6 +27,9 @@
  */
 #define VF_P2L_BYTES	3
 #define VF_P2L_BITS	(8 * VF_P2L_BYTES)
+
+/* Read heat: a 4-bit saturating counter per logical page, two per byte. */
+#define VF_HEAT_MAX	15
 
 /* Regions of a die. Profiles without an SLC cache have no SLC blocks. */
 enum vf_region { VF_SLC, VF_MAIN, VF_NR_REGIONS };
@@ -171,7 +175,8 @@ struct vf_stats {
  *	slot (vf_p2l_set(), vf_p2l_owner()); written under the slot's die
  *	lock before the slot is published in @l2p, never cleared: whether a
  *	slot is valid is always decided against @l2p
- * @heat: read count per logical page, saturating; racy by design
+ * @heat: read count per logical page, 4 bits saturating at VF_HEAT_MAX,
+ *	two pages per byte; updated with cmpxchg on the byte (vf_heat_bump())
  * @blocks: every block
  * @dies: every die
  * @channels: every channel
@@ -328,6 +333,69 @@ static inline u32 vf_p2l_owner(const struct vflash_flash *f, u32 slot)
 		if (READ_ONCE(f->l2p[lpn]) == slot)
 			return lpn;
 	return VF_INVALID;
+}
+
+/* Page @lpn's read heat. */
+static inline u32 vf_heat(const struct vflash_flash *f, u64 lpn)
+{
+	return READ_ONCE(f->heat[lpn / 2]) >> (lpn % 2 * 4) & VF_HEAT_MAX;
+}
+
+/*
+ * Count one read of page @lpn, saturating at VF_HEAT_MAX; the byte is
+ * shared with a neighbour page, hence cmpxchg. Returns the new heat.
+ */
+static inline u32 vf_heat_bump(struct vflash_flash *f, u64 lpn)
+{
+	u8 *p = &f->heat[lpn / 2];
+	u32 sh = lpn % 2 * 4;
+	u8 old = READ_ONCE(*p), seen;
+
+	for (;;) {
+		u32 h = old >> sh & VF_HEAT_MAX;
+
+		if (h == VF_HEAT_MAX)
+			return h;
+		seen = cmpxchg(p, old, old + (1 << sh));
+		if (seen == old)
+			return h + 1;
+		old = seen;
+	}
+}
+
+/* Forget page @lpn's heat (trimmed), keeping its neighbour's. */
+static inline void vf_heat_clear(struct vflash_flash *f, u64 lpn)
+{
+	u8 *p = &f->heat[lpn / 2];
+	u8 mask = VF_HEAT_MAX << (lpn % 2 * 4);
+	u8 old = READ_ONCE(*p), seen;
+
+	while (old & mask) {
+		seen = cmpxchg(p, old, old & ~mask);
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/* Halve the heat of the two pages of heat byte @i. */
+static inline void vf_heat_decay(struct vflash_flash *f, u64 i)
+{
+	u8 *p = &f->heat[i];
+	u8 old = READ_ONCE(*p), seen;
+
+	while (old) {
+		seen = cmpxchg(p, old, (old >> 1) & 0x77);
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/* Bytes of the heat table of a device of @nr_lpages pages. */
+static inline u64 vf_heat_bytes(u64 nr_lpages)
+{
+	return DIV_ROUND_UP_ULL(nr_lpages, 2);
 }
 
 static inline void vf_count(struct vflash_flash *f, enum vflash_stat s,

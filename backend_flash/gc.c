@@ -205,8 +205,7 @@ static bool move_valid(struct vflash_flash *f, struct vf_die *die, u32 d,
 
 		if (lpn == VF_INVALID)
 			continue;
-		if (r == VF_SLC && !mig->stays_in_slc(READ_ONCE(f->heat[lpn]),
-						      hot))
+		if (r == VF_SLC && !mig->stays_in_slc(vf_heat(f, lpn), hot))
 			to = VF_MAIN;
 		if (!move_page(f, die, d, slot, lpn, to, now))
 			return false;
@@ -396,13 +395,10 @@ void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 /* Halve every page's read heat, so that heat tracks recent reads. */
 static void decay_heat(struct vflash_flash *f)
 {
-	u64 i;
+	u64 i, n = vf_heat_bytes(f->nr_lpages);
 
-	for (i = 0; i < f->nr_lpages; i++) {
-		u8 h = READ_ONCE(f->heat[i]);
-
-		if (h)
-			WRITE_ONCE(f->heat[i], h >> 1);
+	for (i = 0; i < n; i++) {
+		vf_heat_decay(f, i);
 		if (!(i % 65536))
 			cond_resched();
 	}

@@ -6,7 +6,9 @@
  */
 #include <kunit/test.h>
 #include <linux/bitmap.h>
+#include <linux/completion.h>
 #include <linux/err.h>
+#include <linux/kthread.h>
 
 #include "backend_flash/flash.h"
 #include "backend_flash/ftl.h"
@@ -392,8 +394,14 @@ static void knobs_reject_out_of_range(struct kunit *test)
 						    4), -EINVAL);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_WRITE_BUFFER_BYTES,
 				  (64ULL << 20) + 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 256),
+	/* Read heat has 4 bits. */
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 16),
 			-EINVAL);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS),
+			4ULL);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 15), 0);
 	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_NR, 1),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_GC_LOW_PCT), 5ULL);
@@ -1128,7 +1136,7 @@ static void p2l_index_is_compact(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vflash_flash_metadata_bytes(&hyb2, SMALL, &bytes),
 			0);
 	KUNIT_EXPECT_EQ(test, bytes, f->nr_lpages * sizeof(*f->l2p) +
-			n * VF_P2L_BYTES + f->nr_lpages * sizeof(*f->heat) +
+			n * VF_P2L_BYTES + DIV_ROUND_UP(f->nr_lpages, 2) +
 			(u64)f->nr_blocks * sizeof(*f->blocks));
 }
 
@@ -1235,6 +1243,91 @@ static void torture_with_p2l_groups(struct kunit *test)
 	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
 }
 
+/* Read heat: 4 bits per page, two pages to a byte. */
+static void heat_nibbles(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	int i;
+
+	wr(f, 10, 0);
+	for (i = 0; i < 20; i++)
+		rd(f, 10, LATER);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 15U);
+	/* The neighbour's bumps and its own are both kept. */
+	for (i = 0; i < 3; i++)
+		rd(f, 11, LATER);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 3U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 15U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 9), 0U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 12), 0U);
+	KUNIT_EXPECT_EQ(test, vf_heat_bump(f, 10), 15U);
+	KUNIT_EXPECT_EQ(test, vf_heat_bump(f, 11), 4U);
+	/* Decay halves both, neither spilling into the other. */
+	vf_heat_decay(f, 5);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 7U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 2U);
+	vf_heat_decay(f, 5);
+	vf_heat_decay(f, 5);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 1U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 0U);
+	/* A trim forgets its page's heat only. */
+	rd(f, 11, LATER);
+	vflash_flash_submit(f, VFLASH_IO_TRIM, 10, 1, LATER);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 0U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 1U);
+	/* The knob's top value still means hot. */
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 15), 0);
+	for (i = 0; i < 15; i++)
+		rd(f, 11, LATER);
+	KUNIT_EXPECT_GE(test, vf_heat(f, 11),
+			(u32)vflash_flash_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS));
+}
+
+struct heat_thread {
+	struct vflash_flash *f;
+	u64 lpn;
+	struct completion done;
+};
+
+static int heat_fn(void *data)
+{
+	struct heat_thread *t = data;
+	int i;
+
+	for (i = 0; i < 14; i++) {
+		vf_heat_bump(t->f, t->lpn);
+		cond_resched();
+	}
+	complete(&t->done);
+	return 0;
+}
+
+/* Two threads bumping the two pages of one byte lose no bump. */
+static void heat_neighbours_race(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	struct heat_thread t[2];
+	int round, i;
+
+	for (round = 0; round < 50; round++) {
+		for (i = 0; i < 2; i++) {
+			struct task_struct *task;
+
+			t[i].f = f;
+			t[i].lpn = 20 + i;
+			init_completion(&t[i].done);
+			task = kthread_run(heat_fn, &t[i], "vflash-heat/%d", i);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+		}
+		for (i = 0; i < 2; i++)
+			wait_for_completion(&t[i].done);
+		KUNIT_ASSERT_EQ(test, vf_heat(f, 20), 14U);
+		KUNIT_ASSERT_EQ(test, vf_heat(f, 21), 14U);
+		vf_heat_clear(f, 20);
+		vf_heat_clear(f, 21);
+	}
+}
+
 static int flash_test_suite_init(struct kunit_suite *suite)
 {
 	return vflash_policies_init();
@@ -1312,6 +1405,8 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(p2l_stale_entry_is_not_valid),
 	KUNIT_CASE(churn_with_p2l_groups),
 	KUNIT_CASE(torture_with_p2l_groups),
+	KUNIT_CASE(heat_nibbles),
+	KUNIT_CASE(heat_neighbours_race),
 	{}
 };
 

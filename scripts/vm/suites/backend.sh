@@ -65,6 +65,11 @@ test_config_knobs() {
 	echo 40 >$SYS/config/gc_high_pct
 	echo 30 >$SYS/config/gc_low_pct
 	expect_eq "$(cat $SYS/config/gc_low_pct)" 30 gc_low_pct
+	# Read heat is a 4-bit counter: 15 is the top.
+	write_fails $SYS/config/migrate_hot_reads 16
+	write_fails $SYS/config/migrate_hot_reads 0
+	echo 15 >$SYS/config/migrate_hot_reads
+	expect_eq "$(cat $SYS/config/migrate_hot_reads)" 15 migrate_hot_reads
 	unload
 }
 
