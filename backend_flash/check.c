@@ -57,12 +57,14 @@ int vflash_flash_check(struct vflash_flash *f, char *why, size_t size)
 			break;
 		}
 		blk = &f->blocks[b];
-		if (f->p2l[slot] != lpn)
-			ret = broken(why, size, "l2p[%llu] = %u but p2l = %u",
-				     lpn, slot, f->p2l[slot]);
-		else if (slot % f->stride >= blk->wp)
+		if (slot % f->stride >= blk->wp)
 			ret = broken(why, size, "page %llu at slot %u beyond wp %u",
 				     lpn, slot, blk->wp);
+		else if (vf_p2l_owner(f, slot) != lpn)
+			ret = broken(why, size,
+				     "l2p[%llu] = %u but p2l's group %u owner %u",
+				     lpn, slot, vf_p2l_group(f, slot),
+				     vf_p2l_owner(f, slot));
 		else if (blk->state != VF_BLK_OPEN && blk->state != VF_BLK_FULL &&
 			 blk->state != VF_BLK_BAD)
 			ret = broken(why, size, "page %llu in block %u of state %u",

@@ -62,7 +62,8 @@ static const struct {
 					     WB_MAX_BYTES },
 	[VFLASH_KNOB_GC_LOW_PCT] = { "gc_low_pct", 1, 50 },
 	[VFLASH_KNOB_GC_HIGH_PCT] = { "gc_high_pct", 1, 99 },
-	[VFLASH_KNOB_MIGRATE_HOT_READS] = { "migrate_hot_reads", 1, U8_MAX },
+	[VFLASH_KNOB_MIGRATE_HOT_READS] = { "migrate_hot_reads", 1,
+					    VF_HEAT_MAX },
 	[VFLASH_KNOB_MAX_DEFER_NS] = { "max_defer_ns", 0, 10 * SEC_NS },
 	[VFLASH_KNOB_SLC_PE_CYCLES] = { "slc_pe_cycles", 1, MAX_PE_CYCLES },
 	[VFLASH_KNOB_MAIN_PE_CYCLES] = { "main_pe_cycles", 1, MAX_PE_CYCLES },
@@ -526,6 +527,9 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	f->slc_per_die = slc_pd;
 	f->blocks_per_die = main_pd + slc_pd;
 	f->nr_blocks = total;
+	f->p2l_per_die = slc_pd * f->slots[VF_SLC] + main_pd * f->slots[VF_MAIN];
+	/* A p2l entry holds the page's group: lpn >> p2l_shift. */
+	f->p2l_shift = max_t(int, fls64(f->nr_lpages - 1) - VF_P2L_BITS, 0);
 	/*
 	 * Spare: main-region blocks beyond the capacity's and, per die, the
 	 * open blocks of every stream and GC's reserve (the FTL's working
@@ -540,12 +544,31 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	return 0;
 }
 
+/* Bytes of each table of a planned device, as alloc_tables() makes them. */
+static u64 l2p_bytes(const struct vflash_flash *f)
+{
+	return f->nr_lpages * sizeof(*f->l2p);
+}
+
+static u64 p2l_bytes(const struct vflash_flash *f)
+{
+	return (u64)f->nr_dies * f->p2l_per_die * VF_P2L_BYTES;
+}
+
+static u64 heat_bytes(const struct vflash_flash *f)
+{
+	return vf_heat_bytes(f->nr_lpages);
+}
+
+static u64 blocks_bytes(const struct vflash_flash *f)
+{
+	return (u64)f->nr_blocks * sizeof(*f->blocks);
+}
+
 /* Bytes of the per-page and per-block tables of a planned device. */
 static u64 table_bytes(const struct vflash_flash *f)
 {
-	return f->nr_lpages * (sizeof(*f->l2p) + sizeof(*f->heat)) +
-	       (u64)f->nr_blocks * f->stride * sizeof(*f->p2l) +
-	       (u64)f->nr_blocks * sizeof(*f->blocks);
+	return l2p_bytes(f) + p2l_bytes(f) + heat_bytes(f) + blocks_bytes(f);
 }
 
 /**
@@ -607,15 +630,14 @@ static int fill_table(void *table, int c, u64 bytes)
 
 static int alloc_tables(struct vflash_flash *f)
 {
-	u64 slots = (u64)f->nr_blocks * f->stride;
 	u64 start = ktime_get_ns(), ms;
 	u32 d, r, s, b;
 	int ret;
 
-	f->l2p = alloc_table(f->nr_lpages * sizeof(*f->l2p));
-	f->p2l = alloc_table(slots * sizeof(*f->p2l));
-	f->heat = alloc_table(f->nr_lpages * sizeof(*f->heat));
-	f->blocks = alloc_table((u64)f->nr_blocks * sizeof(*f->blocks));
+	f->l2p = alloc_table(l2p_bytes(f));
+	f->p2l = alloc_table(p2l_bytes(f));
+	f->heat = alloc_table(heat_bytes(f));
+	f->blocks = alloc_table(blocks_bytes(f));
 	f->dies = kcalloc(f->nr_dies, sizeof(*f->dies), GFP_KERNEL);
 	f->channels = kcalloc(f->nr_channels, sizeof(*f->channels),
 			      GFP_KERNEL);
@@ -623,14 +645,14 @@ static int alloc_tables(struct vflash_flash *f)
 	if (!f->l2p || !f->p2l || !f->heat || !f->blocks || !f->dies ||
 	    !f->channels || !f->stats)
 		return -ENOMEM;
-	ret = fill_table(f->l2p, 0xff, f->nr_lpages * sizeof(*f->l2p));
+	ret = fill_table(f->l2p, 0xff, l2p_bytes(f));
+	/* p2l needs no marker (vf_p2l_owner()); filled to be defined. */
 	if (!ret)
-		ret = fill_table(f->p2l, 0xff, slots * sizeof(*f->p2l));
+		ret = fill_table(f->p2l, 0xff, p2l_bytes(f));
 	if (!ret)
-		ret = fill_table(f->heat, 0, f->nr_lpages * sizeof(*f->heat));
+		ret = fill_table(f->heat, 0, heat_bytes(f));
 	if (!ret)
-		ret = fill_table(f->blocks, 0,
-				 (u64)f->nr_blocks * sizeof(*f->blocks));
+		ret = fill_table(f->blocks, 0, blocks_bytes(f));
 	if (ret)
 		return ret;
 	ms = div_u64(ktime_get_ns() - start, NSEC_PER_MSEC);

@@ -206,7 +206,8 @@ enum vflash_stat {
  * @VFLASH_KNOB_GC_LOW_PCT: free blocks (% of a die's region) below which
  *	the write path cleans
  * @VFLASH_KNOB_GC_HIGH_PCT: free blocks below which the worker cleans
- * @VFLASH_KNOB_MIGRATE_HOT_READS: reads that make a page hot
+ * @VFLASH_KNOB_MIGRATE_HOT_READS: reads that make a page hot (1..15: the
+ *	heat counter has 4 bits)
  * @VFLASH_KNOB_MAX_DEFER_NS: how long host reads may hold back background
  *	work on a die (read-priority)
  * @VFLASH_KNOB_SLC_PE_CYCLES: rated program/erase cycles of an SLC-region

@@ -16,12 +16,11 @@
  *
  * Called by whoever displaced it from l2p, without the slot's die lock,
  * with preemption disabled: GC waits for a victim's count to reach zero.
+ * The slot's p2l entry stays as it is: no page of its group maps to the
+ * slot any more, which is what makes it invalid (vf_p2l_owner()).
  */
 void vf_invalidate(struct vflash_flash *f, u32 slot)
 {
-	WRITE_ONCE(f->p2l[slot], VF_INVALID);
-	/* GC reuses the block once the count is zero: clear p2l first. */
-	smp_mb__before_atomic();
 	atomic_dec(&f->blocks[vf_block_of(f, slot)].valid);
 }
 

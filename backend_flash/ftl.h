@@ -7,6 +7,8 @@
 #define VFLASH_FTL_H
 
 #include <linux/atomic.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
@@ -18,6 +20,16 @@
 #include "core/faults.h"
 
 #define VF_INVALID	U32_MAX
+
+/*
+ * A p2l entry is 3 bytes: the group of the logical page that filled the
+ * slot (lpn >> f->p2l_shift), not the page itself; see vf_p2l_owner().
+ */
+#define VF_P2L_BYTES	3
+#define VF_P2L_BITS	(8 * VF_P2L_BYTES)
+
+/* Read heat: a 4-bit saturating counter per logical page, two per byte. */
+#define VF_HEAT_MAX	15
 
 /* Regions of a die. Profiles without an SLC cache have no SLC blocks. */
 enum vf_region { VF_SLC, VF_MAIN, VF_NR_REGIONS };
@@ -148,16 +160,23 @@ struct vf_stats {
  * @lpp: logical pages per flash page
  * @slots: slots a block of each region holds
  * @unit: slots one program writes, per region (QLC: a wordline)
- * @stride: slot-number stride of a block (= @slots[VF_MAIN])
+ * @stride: slot-number stride of a block (= @slots[VF_MAIN]); slot numbers
+ *	of SLC blocks have holes, p2l's index has none (vf_p2l_index())
  * @blocks_per_die: blocks per die, SLC ones first
  * @slc_per_die: SLC blocks per die
  * @nr_blocks: blocks in all
  * @wb_cap: write-buffer slots per die
  * @wb_fifo_len: FIFO entries per die
+ * @p2l_per_die: p2l entries of a die: its SLC blocks', then its main ones'
+ * @p2l_shift: a p2l entry holds lpn >> @p2l_shift, so that it fits
+ *	VF_P2L_BITS (0 for devices up to 64 GiB)
  * @l2p: logical page -> slot; atomics only
- * @p2l: slot -> logical page; written by the owning die's lock holder,
- *	cleared with WRITE_ONCE by whoever displaces the page
- * @heat: read count per logical page, saturating; racy by design
+ * @p2l: slot -> group of the logical page that filled it, VF_P2L_BYTES per
+ *	slot (vf_p2l_set(), vf_p2l_owner()); written under the slot's die
+ *	lock before the slot is published in @l2p, never cleared: whether a
+ *	slot is valid is always decided against @l2p
+ * @heat: read count per logical page, 4 bits saturating at VF_HEAT_MAX,
+ *	two pages per byte; updated with cmpxchg on the byte (vf_heat_bump())
  * @blocks: every block
  * @dies: every die
  * @channels: every channel
@@ -200,8 +219,10 @@ struct vflash_flash {
 	u32 nr_blocks;
 	u32 wb_cap;
 	u32 wb_fifo_len;
+	u32 p2l_per_die;
+	u32 p2l_shift;
 	u32 *l2p;
-	u32 *p2l;
+	u8 *p2l;
 	u8 *heat;
 	struct vf_block *blocks;
 	struct vf_die *dies;
@@ -251,6 +272,130 @@ static inline enum vf_region vf_region_of(const struct vflash_flash *f,
 					  u32 blk)
 {
 	return blk % f->blocks_per_die < f->slc_per_die ? VF_SLC : VF_MAIN;
+}
+
+/*
+ * The index of @slot's p2l entry. Slot numbers step by the main region's
+ * stride, SLC blocks included; p2l holds per die the SLC blocks' slots,
+ * then the main blocks', each at its own region's size, without holes.
+ */
+static inline u64 vf_p2l_index(const struct vflash_flash *f, u32 slot)
+{
+	u32 b = vf_block_of(f, slot);
+	u32 off = slot - b * f->stride;
+	u32 d = vf_die_of_block(f, b);
+	u32 i = b - d * f->blocks_per_die;
+	u64 idx = (u64)d * f->p2l_per_die + off;
+
+	if (i < f->slc_per_die)
+		return idx + (u64)i * f->slots[VF_SLC];
+	return idx + (u64)f->slc_per_die * f->slots[VF_SLC] +
+	       (u64)(i - f->slc_per_die) * f->slots[VF_MAIN];
+}
+
+/*
+ * Record that logical page @lpn fills @slot: under the slot's die lock,
+ * before @slot is published in l2p.
+ */
+static inline void vf_p2l_set(struct vflash_flash *f, u32 slot, u64 lpn)
+{
+	u8 *e = f->p2l + VF_P2L_BYTES * vf_p2l_index(f, slot);
+	u32 g = lpn >> f->p2l_shift;
+
+	e[0] = g;
+	e[1] = g >> 8;
+	e[2] = g >> 16;
+}
+
+/* The group @slot's p2l entry holds (stale once the slot is displaced). */
+static inline u32 vf_p2l_group(const struct vflash_flash *f, u32 slot)
+{
+	const u8 *e = f->p2l + VF_P2L_BYTES * vf_p2l_index(f, slot);
+
+	return e[0] | e[1] << 8 | (u32)e[2] << 16;
+}
+
+/*
+ * The logical page whose valid copy is @slot, or VF_INVALID: the one page
+ * of @slot's p2l group that l2p maps to @slot (l2p maps no two pages to
+ * one slot). At most 1 << p2l_shift l2p entries, one cache line at 1 TiB.
+ * A stale entry (the page displaced since) finds none. Callers hold the
+ * slot's die lock, so that the entry is not being rewritten, or see a
+ * quiescent device; l2p may change under them (a host displacing the
+ * page), as it may right after any lookup.
+ */
+static inline u32 vf_p2l_owner(const struct vflash_flash *f, u32 slot)
+{
+	u64 lpn = (u64)vf_p2l_group(f, slot) << f->p2l_shift;
+	u64 end = min(lpn + (1ULL << f->p2l_shift), f->nr_lpages);
+
+	for (; lpn < end; lpn++)
+		if (READ_ONCE(f->l2p[lpn]) == slot)
+			return lpn;
+	return VF_INVALID;
+}
+
+/* Page @lpn's read heat. */
+static inline u32 vf_heat(const struct vflash_flash *f, u64 lpn)
+{
+	return READ_ONCE(f->heat[lpn / 2]) >> (lpn % 2 * 4) & VF_HEAT_MAX;
+}
+
+/*
+ * Count one read of page @lpn, saturating at VF_HEAT_MAX; the byte is
+ * shared with a neighbour page, hence cmpxchg. Returns the new heat.
+ */
+static inline u32 vf_heat_bump(struct vflash_flash *f, u64 lpn)
+{
+	u8 *p = &f->heat[lpn / 2];
+	u32 sh = lpn % 2 * 4;
+	u8 old = READ_ONCE(*p), seen;
+
+	for (;;) {
+		u32 h = old >> sh & VF_HEAT_MAX;
+
+		if (h == VF_HEAT_MAX)
+			return h;
+		seen = cmpxchg(p, old, old + (1 << sh));
+		if (seen == old)
+			return h + 1;
+		old = seen;
+	}
+}
+
+/* Forget page @lpn's heat (trimmed), keeping its neighbour's. */
+static inline void vf_heat_clear(struct vflash_flash *f, u64 lpn)
+{
+	u8 *p = &f->heat[lpn / 2];
+	u8 mask = VF_HEAT_MAX << (lpn % 2 * 4);
+	u8 old = READ_ONCE(*p), seen;
+
+	while (old & mask) {
+		seen = cmpxchg(p, old, old & ~mask);
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/* Halve the heat of the two pages of heat byte @i. */
+static inline void vf_heat_decay(struct vflash_flash *f, u64 i)
+{
+	u8 *p = &f->heat[i];
+	u8 old = READ_ONCE(*p), seen;
+
+	while (old) {
+		seen = cmpxchg(p, old, (old >> 1) & 0x77);
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/* Bytes of the heat table of a device of @nr_lpages pages. */
+static inline u64 vf_heat_bytes(u64 nr_lpages)
+{
+	return DIV_ROUND_UP_ULL(nr_lpages, 2);
 }
 
 static inline void vf_count(struct vflash_flash *f, enum vflash_stat s,

@@ -120,13 +120,15 @@ static bool erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 {
 	struct vf_block *blk = &f->blocks[b];
 	enum vf_region r = vf_region_of(f, b);
-	u32 i;
 
-	/* Hosts that displaced a page here finish with preemption off. */
+	/*
+	 * Hosts that displaced a page here finish with preemption off. The
+	 * p2l entries are left as they are: no l2p entry points into the
+	 * block any more, and a slot's entry is rewritten before the slot is
+	 * published again.
+	 */
 	while (atomic_read_acquire(&blk->valid))
 		cpu_relax();
-	for (i = 0; i < f->slots[r]; i++)
-		f->p2l[b * f->stride + i] = VF_INVALID;
 
 	*now = vf_erase(f, die, b, *now, work);
 	blk->erase_count++;
@@ -165,7 +167,7 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
 
 	*now = vf_die_read(f, die, slot, *now, work, NULL);
 	b = vf_block_of(f, ns);
-	f->p2l[ns] = lpn;
+	vf_p2l_set(f, ns, lpn);
 	atomic_inc(&f->blocks[b].valid);
 	if (cmpxchg(&f->l2p[lpn], slot, ns) == slot) {
 		vf_invalidate(f, slot);
@@ -198,13 +200,12 @@ static bool move_valid(struct vflash_flash *f, struct vf_die *die, u32 d,
 
 	for (i = 0; i < f->slots[r]; i++) {
 		u32 slot = b * f->stride + i;
-		u32 lpn = READ_ONCE(f->p2l[slot]);
+		u32 lpn = vf_p2l_owner(f, slot);
 		enum vf_region to = r;
 
-		if (lpn == VF_INVALID || READ_ONCE(f->l2p[lpn]) != slot)
+		if (lpn == VF_INVALID)
 			continue;
-		if (r == VF_SLC && !mig->stays_in_slc(READ_ONCE(f->heat[lpn]),
-						      hot))
+		if (r == VF_SLC && !mig->stays_in_slc(vf_heat(f, lpn), hot))
 			to = VF_MAIN;
 		if (!move_page(f, die, d, slot, lpn, to, now))
 			return false;
@@ -394,13 +395,10 @@ void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 /* Halve every page's read heat, so that heat tracks recent reads. */
 static void decay_heat(struct vflash_flash *f)
 {
-	u64 i;
+	u64 i, n = vf_heat_bytes(f->nr_lpages);
 
-	for (i = 0; i < f->nr_lpages; i++) {
-		u8 h = READ_ONCE(f->heat[i]);
-
-		if (h)
-			WRITE_ONCE(f->heat[i], h >> 1);
+	for (i = 0; i < n; i++) {
+		vf_heat_decay(f, i);
 		if (!(i % 65536))
 			cond_resched();
 	}

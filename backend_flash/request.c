@@ -55,8 +55,7 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 {
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
-	bool hot = READ_ONCE(f->heat[lpn]) >=
-		   vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
+	bool hot = vf_heat(f, lpn) >= vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
 	u32 d0 = pl->pick_die(lpn, hot, f->nr_dies, &f->cursor);
 	u32 i;
 
@@ -75,7 +74,7 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 		*clean_ns = at - t;
 		at = vf_wb_admit(f, die, at);
 		b = vf_block_of(f, slot);
-		f->p2l[slot] = (u32)lpn;
+		vf_p2l_set(f, slot, lpn);
 		atomic_inc(&f->blocks[b].valid);
 		old = xchg(&f->l2p[lpn], slot);
 		if (old != VF_INVALID)
@@ -119,7 +118,7 @@ static void repromote(struct vflash_flash *f, struct vf_die *die, u32 d,
 	if (ns == VF_INVALID)
 		return;
 	b = vf_block_of(f, ns);
-	f->p2l[ns] = (u32)lpn;
+	vf_p2l_set(f, ns, lpn);
 	atomic_inc(&f->blocks[b].valid);
 	if (cmpxchg(&f->l2p[lpn], slot, ns) == slot) {
 		vf_invalidate(f, slot);
@@ -139,13 +138,11 @@ static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 		     struct vflash_latency *lat)
 {
 	u32 slot = READ_ONCE(f->l2p[lpn]);
-	u32 heat = READ_ONCE(f->heat[lpn]);
+	u32 heat = vf_heat_bump(f, lpn);
 	struct vf_die *die;
 	u64 ready;
 	u32 d;
 
-	if (heat < U8_MAX)
-		WRITE_ONCE(f->heat[lpn], heat + 1);
 	memset(lat, 0, sizeof(*lat));
 	if (slot == VF_INVALID)
 		return now;	/* never written: no array read */
@@ -159,7 +156,7 @@ static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 			vf_ops(f, VFLASH_POLICY_MIGRATION);
 
 		if (mig->background &&
-		    mig->stays_in_slc(heat + 1,
+		    mig->stays_in_slc(heat,
 				      vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS)))
 			repromote(f, die, d, lpn, slot, ready);
 	}
@@ -178,7 +175,7 @@ static void trim_page(struct vflash_flash *f, u64 lpn)
 	if (old != VF_INVALID)
 		vf_invalidate(f, old);
 	preempt_enable();
-	WRITE_ONCE(f->heat[lpn], 0);
+	vf_heat_clear(f, lpn);
 }
 
 /*

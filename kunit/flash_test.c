@@ -5,7 +5,10 @@
  * at the FTL's internals (ftl.h) to craft a state or to check a decision.
  */
 #include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/completion.h>
 #include <linux/err.h>
+#include <linux/kthread.h>
 
 #include "backend_flash/flash.h"
 #include "backend_flash/ftl.h"
@@ -391,8 +394,14 @@ static void knobs_reject_out_of_range(struct kunit *test)
 						    4), -EINVAL);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_WRITE_BUFFER_BYTES,
 				  (64ULL << 20) + 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 256),
+	/* Read heat has 4 bits. */
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 16),
 			-EINVAL);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS),
+			4ULL);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 15), 0);
 	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_NR, 1),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, vflash_flash_knob(f, VFLASH_KNOB_GC_LOW_PCT), 5ULL);
@@ -1090,6 +1099,235 @@ static void torture_threads_keep_invariants(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * Store p2l groups of 1 << @shift pages on a fresh device, as a device
+ * of 2^(24 + @shift) pages would: nothing is mapped yet, so no entry is
+ * in the old format.
+ */
+static void p2l_groups(struct kunit *test, struct vflash_flash *f, u32 shift)
+{
+	KUNIT_ASSERT_EQ(test, f->l2p[0], VF_INVALID);
+	f->p2l_shift = shift;
+}
+
+/* p2l has one entry per slot that a block of its region holds, no holes. */
+static void p2l_index_is_compact(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	u64 n = (u64)f->nr_dies * f->p2l_per_die, bytes;
+	unsigned long *seen;
+	u32 b, i;
+
+	KUNIT_ASSERT_GT(test, f->slc_per_die, 0U);
+	KUNIT_ASSERT_LT(test, f->slots[VF_SLC], f->stride);
+	seen = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	for (b = 0; b < f->nr_blocks; b++) {
+		for (i = 0; i < f->slots[vf_region_of(f, b)]; i++) {
+			u64 idx = vf_p2l_index(f, b * f->stride + i);
+
+			KUNIT_ASSERT_LT(test, idx, n);
+			KUNIT_EXPECT_FALSE_MSG(test, __test_and_set_bit(idx, seen),
+					       "block %u slot %u", b, i);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, (u64)bitmap_weight(seen, n), n);
+	/* What metadata_bytes() says is what the device holds. */
+	KUNIT_ASSERT_EQ(test, vflash_flash_metadata_bytes(&hyb2, SMALL, &bytes),
+			0);
+	KUNIT_EXPECT_EQ(test, bytes, f->nr_lpages * sizeof(*f->l2p) +
+			n * VF_P2L_BYTES + DIV_ROUND_UP(f->nr_lpages, 2) +
+			(u64)f->nr_blocks * sizeof(*f->blocks));
+}
+
+/* A slot's owner is the page of its group that l2p maps to it. */
+static void p2l_group_lookup(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	u32 s15, s16;
+
+	/* Small devices store the page itself. */
+	KUNIT_EXPECT_EQ(test, f->p2l_shift, 0U);
+	wr(f, 7, 0);
+	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, f->l2p[7]), 7U);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, f->l2p[7]), 7U);
+	vflash_flash_destroy(f);
+	test->priv = NULL;
+
+	f = mk(test, &hyb2, SMALL);
+	p2l_groups(test, f, 4);
+	/* The last page of group 0, the first of group 1, the device's last. */
+	wr(f, 15, 0);
+	wr(f, 16, 0);
+	wr(f, 255, 0);
+	s15 = f->l2p[15];
+	s16 = f->l2p[16];
+	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, s15), 0U);
+	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, s16), 1U);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, s15), 15U);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, s16), 16U);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, f->l2p[255]), 255U);
+	check(test, f);
+}
+
+/* The last group of a device whose pages are no whole number of groups. */
+static void p2l_last_partial_group(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL - 3 * 4096);
+	u32 slot;
+
+	KUNIT_ASSERT_EQ(test, f->nr_lpages, 253ULL);
+	p2l_groups(test, f, 4);
+	wr(f, 252, 0);
+	wr(f, 240, 0);
+	slot = f->l2p[252];
+	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, slot), 15U);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, slot), 252U);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, f->l2p[240]), 240U);
+	/* The group runs past the device's end: the lookup stops there. */
+	vflash_flash_submit(f, VFLASH_IO_TRIM, 252, 1, 10);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, slot), VF_INVALID);
+	check(test, f);
+}
+
+/* p2l is never cleared: a displaced slot's stale entry finds no owner. */
+static void p2l_stale_entry_is_not_valid(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	u32 old, cur;
+
+	p2l_groups(test, f, 4);
+	wr(f, 5, 0);
+	wr(f, 6, 0);
+	old = f->l2p[5];
+	wr(f, 5, 0);
+	cur = f->l2p[5];
+	KUNIT_ASSERT_NE(test, old, cur);
+	/* Page 6 of the same group is mapped, elsewhere. */
+	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, old), 0U);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, old), VF_INVALID);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, cur), 5U);
+	vflash_flash_submit(f, VFLASH_IO_TRIM, 5, 1, 10);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, cur), VF_INVALID);
+	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, f->l2p[6]), 6U);
+	check(test, f);
+}
+
+/* GC and migration find valid pages by group as they did by page. */
+static void churn_with_p2l_groups(struct kunit *test)
+{
+	u32 shift;
+
+	for (shift = 1; shift <= 8; shift += 7) {
+		struct vflash_flash *f = mk(test, &hyb2, SMALL);
+
+		p2l_groups(test, f, shift);
+		churn(test, f, 20000, 11 + shift, false);
+		KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 0ULL);
+		KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 20ULL);
+		vflash_flash_destroy(f);
+		test->priv = NULL;
+	}
+}
+
+/* Host threads overwrite and trim while GC moves pages, with groups. */
+static void torture_with_p2l_groups(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	char why[160] = "";
+
+	p2l_groups(test, f, 4);
+	KUNIT_EXPECT_EQ_MSG(test, vflash_flash_torture(f, 4, 5000, why,
+						       sizeof(why)), 0,
+			    "%s", why);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
+}
+
+/* Read heat: 4 bits per page, two pages to a byte. */
+static void heat_nibbles(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	int i;
+
+	wr(f, 10, 0);
+	for (i = 0; i < 20; i++)
+		rd(f, 10, LATER);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 15U);
+	/* The neighbour's bumps and its own are both kept. */
+	for (i = 0; i < 3; i++)
+		rd(f, 11, LATER);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 3U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 15U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 9), 0U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 12), 0U);
+	KUNIT_EXPECT_EQ(test, vf_heat_bump(f, 10), 15U);
+	KUNIT_EXPECT_EQ(test, vf_heat_bump(f, 11), 4U);
+	/* Decay halves both, neither spilling into the other. */
+	vf_heat_decay(f, 5);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 7U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 2U);
+	vf_heat_decay(f, 5);
+	vf_heat_decay(f, 5);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 1U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 0U);
+	/* A trim forgets its page's heat only. */
+	rd(f, 11, LATER);
+	vflash_flash_submit(f, VFLASH_IO_TRIM, 10, 1, LATER);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 0U);
+	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 1U);
+	/* The knob's top value still means hot. */
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 15), 0);
+	for (i = 0; i < 15; i++)
+		rd(f, 11, LATER);
+	KUNIT_EXPECT_GE(test, vf_heat(f, 11),
+			(u32)vflash_flash_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS));
+}
+
+struct heat_thread {
+	struct vflash_flash *f;
+	u64 lpn;
+	struct completion done;
+};
+
+static int heat_fn(void *data)
+{
+	struct heat_thread *t = data;
+	int i;
+
+	for (i = 0; i < 14; i++) {
+		vf_heat_bump(t->f, t->lpn);
+		cond_resched();
+	}
+	complete(&t->done);
+	return 0;
+}
+
+/* Two threads bumping the two pages of one byte lose no bump. */
+static void heat_neighbours_race(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb2, SMALL);
+	struct heat_thread t[2];
+	int round, i;
+
+	for (round = 0; round < 50; round++) {
+		for (i = 0; i < 2; i++) {
+			struct task_struct *task;
+
+			t[i].f = f;
+			t[i].lpn = 20 + i;
+			init_completion(&t[i].done);
+			task = kthread_run(heat_fn, &t[i], "vflash-heat/%d", i);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+		}
+		for (i = 0; i < 2; i++)
+			wait_for_completion(&t[i].done);
+		KUNIT_ASSERT_EQ(test, vf_heat(f, 20), 14U);
+		KUNIT_ASSERT_EQ(test, vf_heat(f, 21), 14U);
+		vf_heat_clear(f, 20);
+		vf_heat_clear(f, 21);
+	}
+}
+
 static int flash_test_suite_init(struct kunit_suite *suite)
 {
 	return vflash_policies_init();
@@ -1161,6 +1399,14 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(create_rejects_bad_input),
 	KUNIT_CASE(every_shipped_profile_serves_io),
 	KUNIT_CASE(torture_threads_keep_invariants),
+	KUNIT_CASE(p2l_index_is_compact),
+	KUNIT_CASE(p2l_group_lookup),
+	KUNIT_CASE(p2l_last_partial_group),
+	KUNIT_CASE(p2l_stale_entry_is_not_valid),
+	KUNIT_CASE(churn_with_p2l_groups),
+	KUNIT_CASE(torture_with_p2l_groups),
+	KUNIT_CASE(heat_nibbles),
+	KUNIT_CASE(heat_neighbours_race),
 	{}
 };
 

@@ -65,6 +65,11 @@ test_config_knobs() {
 	echo 40 >$SYS/config/gc_high_pct
 	echo 30 >$SYS/config/gc_low_pct
 	expect_eq "$(cat $SYS/config/gc_low_pct)" 30 gc_low_pct
+	# Read heat is a 4-bit counter: 15 is the top.
+	write_fails $SYS/config/migrate_hot_reads 16
+	write_fails $SYS/config/migrate_hot_reads 0
+	echo 15 >$SYS/config/migrate_hot_reads
+	expect_eq "$(cat $SYS/config/migrate_hot_reads)" 15 migrate_hot_reads
 	unload
 }
 
@@ -170,8 +175,11 @@ run_test model_read_latency test_model_read_latency
 # Threads on every CPU hammer the backend while policies switch and the GC
 # worker runs; the FTL's invariants must hold afterwards.
 torture() {
-	load frontend=none size=32M profile=$1
+	load frontend=none size=${2:-32M} store=${3:-full} profile=$1
 	T=/sys/kernel/debug/vflash/vflash0/torture
+	# A large device: the worker cleans once 1 % of a region is used.
+	[ -z "${2:-}" ] || echo 99 >$SYS/config/gc_high_pct ||
+		fail "gc_high_pct=99"
 	expect_eq "$(cat $T)" "not run" "torture before"
 	echo "$(($(nproc) * 2)) 20000" >$T || fail "torture: $(cat $T)"
 	cat $T
@@ -186,3 +194,6 @@ torture() {
 
 run_test torture_qlc_hybrid torture qlc-hybrid
 run_test torture_tlc torture tlc
+# Over 64 GiB a p2l entry holds a group of pages (2 at 128 GiB), found
+# among its group's l2p entries: the same torture, on the SMP guest.
+run_test torture_p2l_groups torture qlc-hybrid 128G none
