@@ -208,12 +208,16 @@ boot_vm() {
 	wait "$pid"
 }
 
-# children_cpu: CPU seconds (user + system) of this shell's waited-for
-# children so far; a suite's QEMU is one
+# children_cpu FILE: CPU seconds (user + system) of this shell's
+# waited-for children so far, into FILE; a suite's QEMU is one. (The
+# builtin runs in this shell: in a $(...) subshell it would count the
+# subshell's children, none.)
 children_cpu() {
-	times | tail -n 1 | awk '
+	times >"$1.times"
+	tail -n 1 "$1.times" | awk '
 	function secs(x, a) { split(x, a, "m"); sub("s", "", a[2]); return a[1] * 60 + a[2] }
-	{ printf "%d\n", secs($1) + secs($2) }'
+	{ printf "%d\n", secs($1) + secs($2) }' >"$1"
+	rm -f "$1.times"
 }
 
 run_suite() {
@@ -241,7 +245,7 @@ run_suite() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(date +%s)
-	c0=$(children_cpu)
+	children_cpu "$dir/cpu0"
 	# "# vmtest-prep: COMMAND": host-side work before the boot (run as
 	# COMMAND DIR); DIR/overlay/ goes on top of the initramfs, as a second
 	# cpio archive the kernel unpacks after the first.
@@ -266,7 +270,8 @@ run_suite() {
 		rc=$?
 	fi
 	t1=$(date +%s)
-	c1=$(children_cpu)
+	children_cpu "$dir/cpu1"
+	c0=$(cat "$dir/cpu0") c1=$(cat "$dir/cpu1")
 
 	tr -d '\r' <"$dir/results.log" >"$dir/results.txt"
 	[ ! -f "$dir/prep.log" ] || grep -E '^(PASS|FAIL|SKIP) ' "$dir/prep.log" >>"$dir/results.txt"
