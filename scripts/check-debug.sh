@@ -7,7 +7,7 @@
 #   1. build or reuse the debug kernel            (scripts/debug-kernel.sh)
 #   2. build vflash.ko against it, W=1, in build/debug-ko (a copy of the
 #      sources, so the repository's own vflash.ko stays Debian's)
-#   3. run the VM suites under it                 (VMTEST_FLAVOUR=debug)
+#   3. run the VM suites under it, two at a time  (VMTEST_FLAVOUR=debug)
 # Ends with "N passed, N failed, N skipped" and writes
 # build/check-debug.counts.
 set -uo pipefail
@@ -40,6 +40,6 @@ fi
 echo "check-debug: PASS debug-build-W=1"
 
 echo "== vmtest (debug kernel)"
-VMTEST_FLAVOUR=debug "$REPO/scripts/vmtest.sh" "$@"
+VMTEST_FLAVOUR=debug VMTEST_JOBS=${VMTEST_JOBS:-2} "$REPO/scripts/vmtest.sh" "$@"
 read -r p f s <"$BUILD/vmtest-debug.counts" || { p=0 f=1 s=0; }
 finish $((p + 1)) "$f" "$s"

@@ -320,6 +320,14 @@ fi
 # lines are printed whole when it ends, so they never interleave.
 jobs=${VMTEST_JOBS:-1}
 case $jobs in '' | *[!0-9]* | 0) die "vmtest: VMTEST_JOBS=$jobs is not a positive number" ;; esac
+# Several at a time, the whole list starts with the suites of the longest
+# timeout (the longest suites), so that none of them is left running alone
+# at the end.
+if [ "$jobs" -gt 1 ] && [ "$named" -eq 0 ]; then
+	set -- $(for s in "$@"; do
+		echo "$(directive "$REPO/scripts/vm/suites/$s.sh" timeout) $s"
+	done | sort -k1,1nr -k2,2 -s | awk '{ print $2 }')
+fi
 running=0
 for s in "$@"; do
 	if [ "$jobs" -eq 1 ]; then
