@@ -323,10 +323,14 @@ case $jobs in '' | *[!0-9]* | 0) die "vmtest: VMTEST_JOBS=$jobs is not a positiv
 # Several at a time, the whole list starts with the suites of the longest
 # timeout (the longest suites), so that none of them is left running alone
 # at the end.
+# (A suite without a timeout line has run_suite's default, 300 s.)
 if [ "$jobs" -gt 1 ] && [ "$named" -eq 0 ]; then
+	n=$#
 	set -- $(for s in "$@"; do
-		echo "$(directive "$REPO/scripts/vm/suites/$s.sh" timeout) $s"
-	done | sort -k1,1nr -k2,2 -s | awk '{ print $2 }')
+		t=$(directive "$REPO/scripts/vm/suites/$s.sh" timeout)
+		echo "${t:-300} $s"
+	done | sort -k1,1nr -k2,2 | awk '{ print $2 }')
+	[ $# -eq "$n" ] || die "vmtest: lost suites ordering $n of them: $*"
 fi
 running=0
 for s in "$@"; do
