@@ -304,6 +304,15 @@ run_suite() {
 		fail=$((fail + 1))
 	fi
 	if [ "$fail" -gt 0 ] || [ "$done_ok" -eq 0 ]; then
+		# What a failed test printed last, so that a log that keeps
+		# only these lines (CI's) still says why.
+		grep -E '^FAIL ' "$dir/results.txt" | sed 's/^FAIL \([^ ]*\).*/\1/' |
+			while read -r t; do
+				echo "  $suite: console before FAIL $t:"
+				tr -d '\r' <"$dir/console.log" |
+					grep -a -B 12 -m 1 -x "vmtest: FAIL $t" | sed 's/^/    /'
+			done
+		[ "$done_ok" -eq 1 ] || tr -d '\r' <"$dir/console.log" | tail -n 12 | sed 's/^/    /'
 		echo "  $suite: logs in $dir"
 	fi
 	echo "vmtest: $suite: $pass passed, $fail failed, $skip skipped ($((t1 - t0)) s, $((c1 - c0)) s CPU)"
