@@ -17,6 +17,13 @@ debug_kernel() {
 	[ "$VM_FLAVOUR" = debug ]
 }
 
+# debug_less NORMAL DEBUG: NORMAL, or DEBUG under the debug kernel. The debug
+# pass is CPU-bound (docs/testing.md): there a test runs the same kernel
+# paths with less data or fewer rounds.
+debug_less() {
+	if debug_kernel; then echo "$2"; else echo "$1"; fi
+}
+
 # Debian's static busybox runs its own applets before anything in PATH, and
 # its insmod retries a failed load (running the module's init twice): use
 # kmod for everything module-related.

@@ -205,7 +205,7 @@ test_deallocate_mapped() {
 # writes hit the cache, misses + prefetches = evictions + invalidations +
 # resident pages, and both sides read the same bytes everywhere.
 test_concurrent() {
-	local fpid rounds=0 s ok=1 mb=3 fio=4096 loops=3
+	local fpid rounds=0 s ok=1 mb=3 fio=4096 loops=3 n lhs rhs
 
 	# KASAN and lockdep: one fio pass is enough (and several minutes).
 	debug_kernel && loops=1
@@ -229,8 +229,20 @@ test_concurrent() {
 	[ $ok -eq 1 ] || fail "mmap round $((rounds + 1)) failed"
 	echo "mmap rounds during fio: $rounds"
 	[ $rounds -ge 1 ] || fail "no mmap round finished during fio"
-	# Quiet: the evictor may still be finishing a reclaim.
-	sleep 1
+	# Quiet: the evictor may still be finishing a reclaim, a prefetch
+	# may still be in flight; the counters add up once they are done.
+	# Wait for that up to 10 s, not a fixed second: with another VM
+	# beside this one (make check runs two), a second was not always
+	# enough.
+	n=0
+	while :; do
+		lhs=$(($(stat misses) + $(stat prefetch_issued)))
+		rhs=$(($(stat evictions) + $(stat cache_invalidations) + $(stat resident_pages)))
+		[ "$lhs" -ne "$rhs" ] && [ $n -lt 100 ] || break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	echo "counters settled after $((n * 100)) ms"
 	for s in misses prefetch_issued evictions cache_invalidations \
 		resident_pages block_read_hits block_write_hits dirty_writebacks; do
 		echo "$s $(stat $s)"
@@ -238,8 +250,7 @@ test_concurrent() {
 	[ "$(stat evictions)" -gt 0 ] || fail "nothing was evicted"
 	[ "$(stat block_read_hits)" -gt 0 ] || fail "no NVMe read hit the cache"
 	[ "$(stat block_write_hits)" -gt 0 ] || fail "no NVMe write hit the cache"
-	expect_eq $(($(stat misses) + $(stat prefetch_issued))) \
-		$(($(stat evictions) + $(stat cache_invalidations) + $(stat resident_pages))) \
+	expect_eq "$lhs" "$rhs" \
 		"misses + prefetch_issued vs evictions + invalidations + resident"
 	# Both sides agree on every byte of the first 24 MiB.
 	cxl_check dump $CXL 0 $((24 * 256)) >/tmp/m || fail "dump all"

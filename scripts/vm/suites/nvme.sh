@@ -152,7 +152,7 @@ test_data_round_trip() {
 test_fio_verify() {
 	load frontend=nvme size=256M
 	wait_for $DEV
-	fio_verify libaio randwrite 4k 16 64M
+	fio_verify libaio randwrite 4k 16 "$(debug_less 64M 16M)"
 	unload
 }
 
@@ -363,7 +363,7 @@ test_ext4() {
 test_io_uring() {
 	load frontend=nvme size=128M
 	wait_for $DEV
-	fio_verify io_uring randrw 4k 32 32M
+	fio_verify io_uring randrw 4k 32 "$(debug_less 32M 8M)"
 	unload
 }
 
@@ -371,8 +371,9 @@ test_io_uring() {
 # fio, one per I/O (nothing splits or merges them), verified, and the
 # same data seen through the block device.
 test_io_uring_passthrough() {
-	local s=/tmp/smart w0 r0
-	local job="--rw=randwrite --bs=4k --iodepth=16 --size=8M --verify=crc32c"
+	local s=/tmp/smart w0 r0 mib
+	mib=$(debug_less 8 2)
+	local job="--rw=randwrite --bs=4k --iodepth=16 --size=${mib}M --verify=crc32c"
 
 	load frontend=nvme size=64M
 	wait_ready
@@ -383,9 +384,9 @@ test_io_uring_passthrough() {
 		$job --do_verify=1 --verify_fatal=1 --output-format=terse \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio io_uring_cmd"; }
 	smart_log $s
-	expect_eq "$(json_num $s host_write_commands)" $((w0 + 2048)) \
-		"write commands for 8 MiB of 4 KiB writes"
-	expect_eq "$(json_num $s host_read_commands)" $((r0 + 2048)) \
+	expect_eq "$(json_num $s host_write_commands)" $((w0 + mib * 256)) \
+		"write commands for $mib MiB of 4 KiB writes"
+	expect_eq "$(json_num $s host_read_commands)" $((r0 + mib * 256)) \
 		"read commands for verifying them"
 	# The block device reads what passthrough wrote: the same job's
 	# offsets and data, verified only.
@@ -458,8 +459,10 @@ test_fio_gc() {
 }
 
 test_load_unload_cycles() {
+	local n
+	n=$(debug_less 10 3)
 	i=0
-	while [ $i -lt 10 ]; do
+	while [ $i -lt "$n" ]; do
 		load frontend=nvme size=64M
 		wait_for $DEV
 		dd if=/dev/urandom of=$DEV bs=64k count=16 oflag=direct 2>/dev/null ||

@@ -203,7 +203,7 @@ test_features() {
 # fio write + verify on the block device, small and quick
 fio_verify_short() {
 	fio --name=v --filename=$DEV --ioengine=libaio --direct=1 \
-		--rw=randwrite --bs=4k --iodepth=16 --size=8M \
+		--rw=randwrite --bs=4k --iodepth=16 --size="$(debug_less 8M 2M)" \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--output-format=terse >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "fio verify"; }

@@ -100,7 +100,7 @@ test_none_nvme() {
 	zeros_at 0 1024
 	# fio with verification cannot pass; fio without it runs.
 	fio --name=w --filename=$DEV --ioengine=psync --direct=1 \
-		--rw=randwrite --bs=4k --size=16M --output-format=terse \
+		--rw=randwrite --bs=4k --size="$(debug_less 16M 4M)" --output-format=terse \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio"; }
 	zeros_at 0 1024
 }
