@@ -17,6 +17,9 @@
 #    trace suite copies it into the VM)
 #  - studies: shellcheck (make check lints scripts/study/)
 #  - install: dkms (the tool suite builds and installs vflash with it)
+#  - the guest's fio: Debian's fio source package, built static without
+#    the engines that need other libraries (scripts/guest-fio.sh; it
+#    needs dpkg-dev and libaio-dev), so that the VM's fio starts fast
 #
 # The cache (VFLASH_CACHE, default /var/cache/vflash) is shared by every
 # clone of the repository on the machine.
@@ -34,7 +37,7 @@ PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	linux-headers-6.12-cloud-amd64 linux-source-6.12
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
 	jq e2fsprogs coreutils util-linux git gnuplot-nox trace-cmd shellcheck
-	dkms"
+	dkms dpkg-dev libaio-dev"
 
 # line_suffix LINE: what names of the line's files carry ("" for 6.1)
 line_suffix() {
@@ -95,4 +98,12 @@ for line in $LINES; do
 	fi
 	summary="$summary; $line: headers $KDIR, VM kernel $KVER, source $srcver"
 done
+# The guest's fio, rebuilt when the host's fio package changes version.
+fiover=$(dpkg-query -W -f='${Version}' fio)
+if [ "$(cat "$VFLASH_CACHE/guest-fio/.version" 2>/dev/null)" != "$fiover" ]; then
+	echo "setup: building the guest's fio $fiover (static; about 2 minutes)"
+	"$REPO/scripts/guest-fio.sh" "$VFLASH_CACHE/guest-fio"
+fi
+summary="$summary; guest fio $fiover (static)"
+
 echo "setup: ready${summary#;}"

@@ -67,8 +67,12 @@ echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 # Kernel modules the suites use, with whatever they depend on.
 GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk
 	nvmet nvmet_tcp nvme_tcp nvme_fabrics"
+# The guest's fio: Debian's, built static without the engines that load
+# 64 shared libraries at every start (scripts/guest-fio.sh, run by
+# setup.sh), else Debian's own binary.
+GUEST_FIO=$VFLASH_CACHE/guest-fio/fio
 # Dynamically linked programs the suites use.
-GUEST_PROGRAMS="/usr/bin/fio /usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq
+GUEST_PROGRAMS="/usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq
 	/usr/sbin/mke2fs /usr/sbin/e2fsck"
 # Files they read: mke2fs takes its defaults for each file system type
 # (features, inode ratio) from mke2fs.conf.
@@ -76,8 +80,18 @@ GUEST_FILES="/etc/mke2fs.conf"
 # Programs carried if the host has them (a suite skips what needs them).
 GUEST_OPTIONAL_PROGRAMS="/usr/bin/trace-cmd"
 
+# carry PROGRAM PATH: PROGRAM into the initramfs as PATH, with the shared
+# libraries it loads (none for a static one)
+carry() {
+	local lib
+	cp "$1" "$root$2"
+	for lib in $(ldd "$1" 2>/dev/null | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+		[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
+	done
+}
+
 build_initramfs() {
-	local root=$VMDIR/root m p lib
+	local root=$VMDIR/root m p fio=$GUEST_FIO
 
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,vflash/suites,vflash/bench}
@@ -86,14 +100,16 @@ build_initramfs() {
 		case " $GUEST_OPTIONAL_PROGRAMS " in
 		*" $p "*) [ -x "$p" ] || continue ;;
 		esac
-		cp "$p" "$root$p"
-		for lib in $(ldd "$p" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
-			[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
-		done
+		carry "$p" "$p"
 	done
 	for p in $GUEST_FILES; do
 		cp "$p" "$root$p"
 	done
+	if [ ! -x "$fio" ]; then
+		echo "vmtest: no $fio (scripts/setup.sh builds it): the VM carries Debian's fio, slower to start" >&2
+		fio=/usr/bin/fio
+	fi
+	carry "$fio" /usr/bin/fio
 	for p in insmod rmmod lsmod modprobe modinfo depmod; do
 		ln -s /usr/bin/kmod "$root/sbin/$p"
 	done

@@ -9,7 +9,10 @@
 DEV=/dev/nvme0n1
 CTRL=/sys/class/nvme/nvme0
 # Bounds on how long a step may take before it counts as hung are three
-# times longer under the debug kernel (KASAN, lockdep).
+# times longer under the debug kernel (KASAN, lockdep). They are hang
+# detectors, not timing checks: a reset usually takes well under a
+# second, but with another VM beside this one on a 2-core host (make
+# check runs two) the guest can be stalled for seconds.
 SLOW=1
 if debug_kernel; then
 	SLOW=3
@@ -83,7 +86,7 @@ test_reset_during_fio() {
 	for i in 1 2 3 4; do
 		sleep 0.4
 		echo "reset $i"
-		reset_ctrl 5
+		reset_ctrl 20
 	done
 	wait $pid || { cat /tmp/fio.out; fail "fio across resets"; }
 	fio_job randwrite 0 16M --verify_only --numjobs=2 \
@@ -119,7 +122,7 @@ test_remove_rescan_during_fio() {
 	[ ! -e /sys/bus/pci/devices/"$b" ] || fail "$b still there after remove"
 	echo 1 >/sys/bus/pci/rescan
 	wait_for /sys/bus/pci/devices/"$b"
-	wait_live 5
+	wait_live 15
 	grep -q "$b" /proc/iomem && fail "BAR0 claimed after rescan"
 	fio_job write 0 8M --verify_only >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "data written before the remove"; }
@@ -129,7 +132,7 @@ test_remove_rescan_during_fio() {
 	for i in 1 2; do
 		echo 1 >/sys/bus/pci/devices/"$b"/remove
 		echo 1 >/sys/bus/pci/rescan
-		wait_live 5
+		wait_live 15
 	done
 	fio_job write 0 8M --verify_only >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "data after three rescans"; }
@@ -164,7 +167,7 @@ test_disable_during_dsm() {
 		2>/dev/null &
 	pid_rd=$!
 	sleep 0.2
-	reset_ctrl 8
+	reset_ctrl 30
 	wait $pid_rd || echo "read ended with an error (cancelled by the reset)"
 	wait $pid_dsm || echo "dsm: $(cat /tmp/dsm.out)"
 	dmesg | grep -q "Device not ready" && fail "the driver gave up on the disable"
@@ -233,7 +236,7 @@ test_unbind_bind() {
 		echo "$b" >/sys/bus/pci/drivers/nvme/unbind
 		wait $pid || true
 		echo "$b" >/sys/bus/pci/drivers/nvme/bind
-		wait_live 5
+		wait_live 15
 	done
 	fio_job write 0 4M --verify_only >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "verify after unbind and bind"; }

@@ -61,18 +61,27 @@ expect_some() {
 
 
 # /tmp/settled CMD...: run CMD, then wait (30 s at most) until the
-# device's NAND, GC and eviction counters stay put for half a second:
-# the GC worker and the CXL evictor are done, nothing is traced later.
+# device's NAND, GC, eviction and prefetch counters stay put for 1.5 s
+# (three half-second looks): the GC worker and the CXL evictor are done,
+# nothing is traced later. (One half second can be too short a look for a
+# guest stalled by another VM beside it.)
 cat >/tmp/settled <<EOF
 #!/bin/sh
 rc=0
 "\$@" || rc=\$?
 n=0
+same=0
 a=
 while [ \$n -lt 60 ]; do
 	b=\$(cat $SYS/stats/nand_read_pages $SYS/stats/nand_program_pages \\
-		$SYS/stats/gc_runs $SYS/stats/evictions 2>/dev/null)
-	[ "\$a" != "\$b" ] || exit \$rc
+		$SYS/stats/gc_runs $SYS/stats/evictions $SYS/stats/misses \\
+		$SYS/stats/prefetch_issued 2>/dev/null)
+	if [ "\$a" = "\$b" ]; then
+		same=\$((same + 1))
+		[ \$same -lt 3 ] || exit \$rc
+	else
+		same=0
+	fi
 	a=\$b
 	sleep 0.5
 	n=\$((n + 1))
