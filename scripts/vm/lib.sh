@@ -209,6 +209,11 @@ expect_load_error() {
 	dmesg | grep vflash | grep -Eq -- "$why" ||
 		fail "the dmesg line does not match /$why/"
 	expect_gone
+	# A good load works afterwards: nothing the failed one registered
+	# was left behind. The Debian kernel's run checks that; the debug
+	# kernel's (where a load takes seconds) is there for what the failed
+	# load itself did, which kmemleak and KASAN see.
+	debug_kernel && return 0
 	load frontend=none size=16M
 	unload
 	expect_gone
