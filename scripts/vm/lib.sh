@@ -88,29 +88,38 @@ expect_match() {
 # FILE fails (the shell's error matching ERRNO_TEXT, if given; grep -E),
 # and the kernel log gets exactly one line about vflash, matching WHY
 # (grep).
-expect_write_refused() {
-	local out line ours="" n=0
-	dmesg -c >/dev/null
-	if out=$(sh -c 'echo "$2" >"$1"' sh "$1" "$2" 2>&1); then
-		fail "$1 took '$2'"
-	fi
-	[ -z "${4:-}" ] || expect_match "$out" "$4" "error writing '$2' to $1"
-	# The log read once and its lines picked by the shell: under the
-	# debug kernel every process started costs a tenth of a second or
-	# more, and the bad-input tests call this dozens of times a suite.
+# vflash_log: print the kernel log's lines about vflash; their number in
+# VFLASH_LOG_LINES, the last in VFLASH_LOG_LAST. The log is read once and
+# its lines picked by the shell: under the debug kernel every process
+# started costs a tenth of a second or more, and the bad-input tests
+# look at the log dozens of times a suite.
+vflash_log() {
+	local line
+	VFLASH_LOG_LINES=0
+	VFLASH_LOG_LAST=
 	while IFS= read -r line; do
 		case $line in
 		*vflash*)
 			echo "$line"
-			ours=$line
-			n=$((n + 1))
+			VFLASH_LOG_LAST=$line
+			VFLASH_LOG_LINES=$((VFLASH_LOG_LINES + 1))
 			;;
 		esac
 	done <<EOF
 $(dmesg)
 EOF
-	expect_eq "$n" 1 "dmesg lines for $1=$2"
-	echo "$ours" | grep -q -- "$3" || fail "the line does not say '$3'"
+}
+
+expect_write_refused() {
+	local out
+	dmesg -c >/dev/null
+	if out=$(sh -c 'echo "$2" >"$1"' sh "$1" "$2" 2>&1); then
+		fail "$1 took '$2'"
+	fi
+	[ -z "${4:-}" ] || expect_match "$out" "$4" "error writing '$2' to $1"
+	vflash_log
+	expect_eq "$VFLASH_LOG_LINES" 1 "dmesg lines for $1=$2"
+	echo "$VFLASH_LOG_LAST" | grep -q -- "$3" || fail "the line does not say '$3'"
 }
 
 # switch_policies_while PID EVICTIONS PREFETCHES: while PID runs, switch
@@ -207,7 +216,7 @@ expect_gone() {
 # which matches WHY (grep -E; it names the parameter, and may go on to the
 # reason), and leaves nothing behind; a good load then works.
 expect_load_error() {
-	local errtext=$1 why=$2 out lines
+	local errtext=$1 why=$2 out
 	shift 2
 	need_configfs
 	dmesg -c >/dev/null
@@ -216,10 +225,9 @@ expect_load_error() {
 	fi
 	echo "$out"
 	expect_match "$out" "$errtext" "insmod error"
-	lines=$(dmesg | grep -c vflash || true)
-	dmesg | grep vflash || true
-	expect_eq "$lines" 1 "dmesg lines about vflash"
-	dmesg | grep vflash | grep -Eq -- "$why" ||
+	vflash_log
+	expect_eq "$VFLASH_LOG_LINES" 1 "dmesg lines about vflash"
+	echo "$VFLASH_LOG_LAST" | grep -Eq -- "$why" ||
 		fail "the dmesg line does not match /$why/"
 	expect_gone
 	# A good load works afterwards: nothing the failed one registered
