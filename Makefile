@@ -35,7 +35,7 @@ export KDIR
 all: modules tools
 
 tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore \
-	scripts/vm/plcheck
+	scripts/vm/plcheck scripts/vm/crashcheck
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
@@ -53,6 +53,9 @@ scripts/vm/nvme_fuzz: scripts/vm/nvme_fuzz.c
 scripts/vm/plcheck: scripts/vm/plcheck.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
 
+scripts/vm/crashcheck: scripts/vm/crashcheck.c
+	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
+
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers found: run scripts/setup.sh or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
@@ -60,7 +63,7 @@ modules:
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
-		scripts/study/kvstore
+		scripts/study/kvstore scripts/vm/plcheck scripts/vm/crashcheck
 
 check:
 	scripts/check.sh

@@ -157,7 +157,7 @@ build_initramfs() {
 	# The static test tools (make tools), if built.
 	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
 		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/study/kvstore" \
-		"$REPO/scripts/vm/plcheck"; do
+		"$REPO/scripts/vm/plcheck" "$REPO/scripts/vm/crashcheck"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
 	chmod +x "$root/init"
