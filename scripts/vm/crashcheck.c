@@ -167,7 +167,7 @@ static unsigned int nr_threads = 4, cuts_wanted = 10, ops_per_round = 200;
 static unsigned int chunk_pages = 8, max_seconds;
 static int vwc_mode = -1;	/* -1: random per round, 0 off, 1 on */
 static int cut_mode = -1;	/* -1: mix, 0 file, 1 rule */
-static bool use_cxl, use_faults, verbose;
+static bool use_cxl, use_faults, tamper;
 static unsigned int prog_ppm = 2000;
 static unsigned int max_detail = 10;
 
@@ -934,6 +934,55 @@ static bool check_lba(uint64_t lba, uint64_t got, const char *why,
 	return false;
 }
 
+/*
+ * --tamper: the checker's own test. After the cut, undo one durable
+ * operation behind the device's back (write, with FUA while the rule is
+ * disarmed, the value its LBA held before it), as a device that lost it
+ * would; the check must report that LBA. Without such an LBA, write a
+ * third value into one without history.
+ */
+static void do_tamper(void)
+{
+	unsigned char *b;
+	uint64_t lba, prev = 0, cur;
+	int rc;
+
+	if (posix_memalign((void **)&b, PAGE, PAGE))
+		die("out of memory");
+	for (lba = 0; lba < nlba; lba++) {
+		struct lent *e = &lents[lba];
+		struct worker *w = &workers[owner(lba)];
+
+		if (!e->n || !durable(&w->ops[e->idx[e->n - 1]]))
+			continue;
+		cur = w->ops[e->idx[e->n - 1]].wid;
+		prev = e->n > 1 ? w->ops[e->idx[e->n - 2]].wid : e->base;
+		if (prev != cur)
+			break;
+	}
+	if (lba == nlba) {
+		for (lba = 0; lba < nlba && lents[lba].n; lba++)
+			;
+		if (lba == nlba)
+			die("--tamper: no LBA to tamper with");
+		prev = mkwid(owner(lba), 0xfffffff0);
+		printf("crashcheck: tamper: LBA %" PRIu64 " gets a third value, wid %#" PRIx64 "\n",
+		       lba, prev);
+	} else {
+		printf("crashcheck: tamper: LBA %" PRIu64 " put back to the value before its newest durable op (%#" PRIx64 ")\n",
+		       lba, prev);
+	}
+	if (prev == VAL_ZERO) {
+		rc = nvme_rw(ns_fd, OP_WZ, lba, 1, CDW12_FUA, NULL);
+	} else {
+		fill(b, lba, prev);
+		rc = nvme_rw(ns_fd, OP_WRITE, lba, 1, CDW12_FUA, b);
+	}
+	if (rc)
+		die("--tamper: writing LBA %" PRIu64 ": %d", lba, rc);
+	free(b);
+}
+
 /* Read every LBA; check it; it becomes the baseline. Return: violations. */
 static uint64_t check_all(uint64_t *rolled)
 {
@@ -998,7 +1047,8 @@ static void arm_faults(uint64_t *rng)
 {
 	long long spare = stat_get("spare_blocks");
 
-	if (below(rng, 3))
+	/* The first round arms both, then a third of the rounds. */
+	if (below(rng, 3) && round_no > 1)
 		return;
 	/* Leave room: a device without spare goes read-only for good. */
 	if (spare < 12)
@@ -1009,7 +1059,8 @@ static void arm_faults(uint64_t *rng)
 		rule_set("program_fail", "times", "1");
 		rule_set("program_fail", "armed", "1");
 	}
-	if (below(rng, 2) && rule_get("erase_fail", "armed") == 0) {
+	if ((below(rng, 2) || round_no == 1) &&
+	    rule_get("erase_fail", "armed") == 0) {
 		rule_set("erase_fail", "times", "1");
 		rule_set("erase_fail", "armed", "1");
 	}
@@ -1019,7 +1070,7 @@ static void run_round(uint64_t *rng)
 {
 	uint64_t total = (uint64_t)nr_threads * ops_per_round;
 	uint64_t target = 0, after = 0, cut_tick = 0, rolled = 0, bad, inflight = 0;
-	uint64_t t0 = now_ms(), rops = 0, read_bad = 0;
+	uint64_t t0 = now_ms(), rops = 0, read_bad = 0, t_cut, t_back, t_chk;
 	long long cuts0 = stat_get("fault_power_cuts");
 	bool vwc_on, by_rule, fell_back = false, rig_err = false;
 	char old_ns[256], old_ctrl[256];
@@ -1027,8 +1078,17 @@ static void run_round(uint64_t *rng)
 	int rc;
 
 	round_no++;
+	/*
+	 * Mixed, a run's first two rounds are the write cache on with a cut
+	 * by hand, then off with the rule's cut; then on 2/3 of the rounds,
+	 * the rule in 1/3, at random.
+	 */
 	vwc_on = vwc_mode < 0 ? below(rng, 3) != 0 : vwc_mode;
 	by_rule = cut_mode < 0 ? below(rng, 3) == 0 : cut_mode;
+	if (round_no <= 2 && vwc_mode < 0)
+		vwc_on = round_no == 1;
+	if (round_no <= 2 && cut_mode < 0)
+		by_rule = round_no == 2;
 	round_vwc_off = !vwc_on;
 	rc = set_vwc(vwc_on);
 	if (rc)
@@ -1091,6 +1151,7 @@ static void run_round(uint64_t *rng)
 	}
 	for (i = 0; i < nr_threads; i++)
 		pthread_join(workers[i].th, NULL);
+	t_cut = now_ms();
 	if (by_rule && stat_get("fault_power_cuts") == cuts0) {
 		/* The rule's command never came: cut by hand. */
 		fell_back = true;
@@ -1137,7 +1198,11 @@ static void run_round(uint64_t *rng)
 		close(ofd);
 		close(ocfd);
 	}
+	t_back = now_ms();
+	if (tamper && t_cuts + 1 == cuts_wanted)
+		do_tamper();
 	bad = check_all(&rolled);
+	t_chk = now_ms();
 	t_cuts++;
 	t_rule_cuts += by_rule && !fell_back;
 	t_checked += nlba;
@@ -1147,13 +1212,13 @@ static void run_round(uint64_t *rng)
 	t_inflight += inflight;
 	printf("round %u: vwc %s, cut %s%s %" PRIu64 ", %" PRIu64
 	       " ops, %" PRIu64 " not completed, %" PRIu64
-	       " LBAs not at their last value, %" PRIu64 " violations, %s -> %s, %" PRIu64 " ms\n",
+	       " LBAs not at their last value, %" PRIu64 " violations, %s -> %s, %" PRIu64 " ms (load+cut %" PRIu64 ", back %" PRIu64 ", check %" PRIu64 ")\n",
 	       round_no, vwc_on ? "on" : "off",
 	       by_rule && !fell_back ? "by the rule after" : "by hand after",
 	       by_rule && !fell_back ? "" : " ops",
 	       by_rule && !fell_back ? after : (uint64_t)atomic_load(&ops_done),
 	       rops, inflight, rolled, bad + read_bad, old_ns, ns_name,
-	       now_ms() - t0);
+	       now_ms() - t0, t_cut - t0, t_back - t_cut, t_chk - t_back);
 	fflush(stdout);
 }
 
@@ -1162,7 +1227,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: crashcheck [--seed S] [--cuts N] [--seconds S] [--threads T]\n"
 		"	[--ops N] [--chunk PAGES] [--vwc on|off|mix] [--cut file|rule|mix]\n"
-		"	[--cxl] [--faults] [--program-ppm PPM] [--detail N]\n"
+		"	[--cxl] [--faults] [--program-ppm PPM] [--detail N] [--tamper]\n"
 		"  --cuts N       rounds, each ending in a power cut (default 10)\n"
 		"  --seconds S    start no round after S seconds (default: no limit)\n"
 		"  --threads T    load threads, each owning its LBAs (default 4)\n"
@@ -1174,7 +1239,10 @@ static void usage(void)
 		"  --cxl          CXL stores into /dev/vflash0 (frontend=nvme,cxl)\n"
 		"  --faults       arm program_fail (PPM, once) and erase_fail (once) in\n"
 		"                 some rounds while spare blocks last\n"
-		"  --detail N     violations printed in full per round (default 10)\n");
+		"  --detail N     violations printed in full per round (default 10)\n"
+		"  --tamper       the checker's own test: after the last cut, put one\n"
+		"                 LBA back to its value before a durable op; the check\n"
+		"                 must report it (exit status 1)\n");
 	exit(2);
 }
 
@@ -1207,8 +1275,8 @@ int main(int argc, char **argv)
 			use_faults = true;
 			continue;
 		}
-		if (!strcmp(o, "-v")) {
-			verbose = true;
+		if (!strcmp(o, "--tamper")) {
+			tamper = true;
 			continue;
 		}
 		if (!v)

@@ -20,33 +20,7 @@ rule() {
 	echo "$3" >"$F/$1/$2" || fail "$F/$1/$2 refused $3"
 }
 
-# ns: the block device of vflash's live namespace. Its name may change
-# across a power cycle: while the old disk is held (a mounted file system)
-# the new one gets the next name (nvme0n2: the kernel's native multipath
-# names disks by subsystem, and the powered-up controller joins the same
-# subsystem, as a drive with the same serial does).
-ns() {
-	local d
-	for d in /sys/block/nvme*n*; do
-		[ -e "$d" ] || continue
-		[ "$(cat "$d/size")" != 0 ] || continue
-		grep -q vflash "$d/device/model" 2>/dev/null || continue
-		echo "/dev/${d##*/}"
-		return 0
-	done
-	return 1
-}
-
-# wait_ns: vflash's namespace is (back) up; prints it
-wait_ns() {
-	local n=0 d
-	while ! d=$(ns) || [ ! -b "$d" ]; do
-		[ $n -lt 150 ] || fail "no vflash namespace after 15 s"
-		sleep 0.1
-		n=$((n + 1))
-	done
-	echo "$d"
-}
+# ns and wait_ns (vflash's namespace, back after a cut) are in lib.sh.
 
 load_nvme() {
 	modprobe nvme_core 2>/dev/null || true
