@@ -709,7 +709,9 @@ static void print_history(uint64_t lba)
 		describe(o->wid, d, sizeof(d));
 		printf("    op %u: %s%s%s lbas %" PRIu64 "+%u -> %s; ticket %" PRIu64
 		       ", %s", e->idx[i], kind_name[o->kind],
-		       o->fua ? " fua" : "", o->vwc_off ? " (vwc off)" : "",
+		       o->fua ? " fua" : "",
+		       o->vwc_off && (o->kind == K_WRITE || o->kind == K_WZ) ?
+		       " (vwc off)" : "",
 		       o->slba, o->nlb, d, o->sub,
 		       o->status == S_OK ? "completed" :
 		       o->status == S_FAILED ? "failed" : "in flight");
@@ -905,12 +907,16 @@ static bool check_lba(uint64_t lba, uint64_t got, const char *why,
 	for (i = (int)e->n - 1; i >= 0; i--) {
 		struct op *o = &w->ops[e->idx[i]];
 
-		if (na < 64)
+		for (k = 0; k < na && allowed[k] != o->wid; k++)
+			;
+		if (k == na && na < 64)
 			allowed[na++] = o->wid;
 		if (durable(o))
 			break;
 	}
-	if (i < 0 && na < 64)
+	for (k = 0; k < na && allowed[k] != e->base; k++)
+		;
+	if (i < 0 && k == na && na < 64)
 		allowed[na++] = e->base;
 	if (got != current_value(lba))
 		(*rolled)++;
@@ -924,6 +930,24 @@ static bool check_lba(uint64_t lba, uint64_t got, const char *why,
 	       " (4 KiB page %" PRIu64 ", thread %u): holds %s%s%s\n",
 	       seed, round_no, lba, lba / lpp, owner(lba), d,
 	       got == VAL_CORRUPT ? ": " : "", got == VAL_CORRUPT ? why : "");
+	/* What kind of violation: a durable op taken back, or a third value. */
+	if (i >= 0) {
+		struct op *o = &w->ops[e->idx[i]];
+		bool older = got == e->base;
+		int j;
+
+		for (j = 0; j < i && !older; j++)
+			older = w->ops[e->idx[j]].wid == got;
+		printf("  => %s: the completed %s%s (op %u, durable: %s)\n",
+		       older ? "taken back" : "a value never written here since the baseline",
+		       kind_name[o->kind], o->fua ? " with FUA" : "", e->idx[i],
+		       o->kind == K_DSM || o->kind == K_DEAC ? "deallocated at completion" :
+		       o->kind == K_CXL ? "a CXL store" :
+		       o->fua ? "FUA" : o->vwc_off ? "write cache off" :
+		       "a later flush completed");
+	} else {
+		printf("  => a value never written here since the baseline\n");
+	}
 	printf("  allowed:");
 	for (k = 0; k < na; k++) {
 		describe(allowed[k], d, sizeof(d));
