@@ -325,11 +325,15 @@ static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	struct vflash_powerloss *pl = &c->vdev->faults.pl;
 	bool logged = false, ok;
 
-	if (static_branch_unlikely(&vflash_faults_armed))
-		logged = vflash_pl_lock(pl);
-	/* Unmapped from CXL first, so no eviction writes the pages back. */
+	/*
+	 * Unmapped from CXL first, so no eviction writes the pages back;
+	 * before the log's lock, as the invalidation waits for CXL faults
+	 * that may be waiting for that lock.
+	 */
 	if (r->nr_full)
 		invalidate_cached(c, r->full_lpn, r->nr_full);
+	if (static_branch_unlikely(&vflash_faults_armed))
+		logged = vflash_pl_lock(pl);
 	ok = zero_bytes(c, r->pos_bytes, r->len_bytes);
 	/* Cut short: what was zeroed stays zeroed, settle it all. */
 	if (logged) {
