@@ -820,6 +820,22 @@ bool vflash_cache_invalidate(struct vflash_cache *c, u64 lpn)
 }
 
 /**
+ * vflash_cache_unmap() - drop the user's mappings of one page
+ * @c: the cache
+ * @lpn: logical page
+ *
+ * The page keeps its place and state in the cache; its next access
+ * faults (a hit, if it is still resident). May sleep.
+ */
+void vflash_cache_unmap(struct vflash_cache *c, u64 lpn)
+{
+	const struct vflash_cache_host *h = c->p.host;
+
+	if (h && h->unmap)
+		h->unmap(c->p.priv, lpn);
+}
+
+/**
  * vflash_cache_evict_one() - evict the page the eviction policy chooses
  * @c: the cache
  *

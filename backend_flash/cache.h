@@ -148,6 +148,7 @@ int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 
 bool vflash_cache_block_access(struct vflash_cache *c, u64 lpn, bool write);
 bool vflash_cache_invalidate(struct vflash_cache *c, u64 lpn);
+void vflash_cache_unmap(struct vflash_cache *c, u64 lpn);
 
 bool vflash_cache_evict_one(struct vflash_cache *c);
 u32 vflash_cache_reclaim(struct vflash_cache *c);

@@ -276,9 +276,16 @@ enum vflash_knob {
  * @end_ns: when the program that makes the page durable ends, on the
  *	backend's clock; U64_MAX while the page waits in the write buffer
  *	for its unit to fill. Written under a die lock, read with READ_ONCE.
+ * @die: the die whose write buffer holds the page, U32_MAX until the
+ *	backend parks the record there (set by the owner before submitting)
+ * @slot: the page's slot on that die; @die and @slot are written under
+ *	the die's lock while the owner holds the record's log, and read
+ *	by vflash_flash_undo_detach() under the same lock
  */
 struct vflash_undo {
 	u64 end_ns;
+	u32 die;
+	u32 slot;
 };
 
 struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
@@ -300,6 +307,7 @@ u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
 			     u64 lpn, u32 count, u64 now_ns,
 			     struct vflash_undo *const *undo);
 void vflash_flash_undo_forget(struct vflash_flash *f);
+void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u);
 u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 			    u64 now_ns);
 void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns);

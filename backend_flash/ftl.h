@@ -97,6 +97,9 @@ struct vf_block {
  * @wb_count: FIFO entries
  * @wb_used: slots held by programs in the FIFO
  * @wb_pending: host slots filled but not yet programmed
+ * @durable_ns: when the host pages moved after a failed program are
+ *	durable (their new units' programs end); a flush of the die waits
+ *	for it as for the write-buffer FIFO (vf_program_failed())
  * @bg_start_ns: the most recent spans of background work on the die's
  *	timeline (merged when contiguous), a ring; see vf_bg_wait()
  * @bg_end_ns: their ends
@@ -117,6 +120,7 @@ struct vf_die {
 	u32 wb_count;
 	u32 wb_used;
 	u32 wb_pending;
+	u64 durable_ns;
 	u64 bg_start_ns[VF_BG_SPANS];
 	u64 bg_end_ns[VF_BG_SPANS];
 	u32 bg_last;

@@ -342,6 +342,11 @@ void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
 	 */
 	program_partial_units(f, die, t);
 	vf_undo_programmed(f, d, b, die->busy_until_ns);
+	/*
+	 * The moves' programs hold no write-buffer slot, so the FIFO does
+	 * not know their end: a flush of the die must wait for it too.
+	 */
+	die->durable_ns = max(die->durable_ns, die->busy_until_ns);
 }
 
 /**

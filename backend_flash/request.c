@@ -211,6 +211,8 @@ static u64 flush_die(struct vflash_flash *f, u32 d, u64 now)
 
 		done = max(done, die->wb_end_ns[last]);
 	}
+	/* Pages moved after a failed program: durable when their moves end. */
+	done = max(done, die->durable_ns);
 	spin_unlock(&die->lock);
 	return done;
 }
@@ -323,7 +325,8 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
  *
  * The completion time is the model's, less host_overhead_ns (the host's
  * own I/O-stack time, which the host adds back when it measures), but
- * never before @now_ns. The die, channel and host-link timelines, the
+ * never before @now_ns, and a flush never before the programs of the data
+ * it makes durable have ended. The die, channel and host-link timelines, the
  * read-latency statistics and @lat keep the model's times: the parts of
  * @lat add up to the model's completion time minus @now_ns.
  *
@@ -344,7 +347,7 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
 	struct vflash_latency none;
-	u64 done = now_ns;
+	u64 done = now_ns, durable = now_ns;
 	u32 i;
 
 	if (!lat)
@@ -368,14 +371,19 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		vf_count(f, VFLASH_STAT_HOST_TRIM_PAGES, count);
 		break;
 	case VFLASH_IO_FLUSH:
-		done = flush(f, now_ns);
+		durable = flush(f, now_ns);
+		done = durable;
 		lat->die_wait_ns = done - now_ns;
 		break;
 	}
 	lat->fw_ns = fw;
 	done += fw;
-	/* done >= now_ns: every case starts from it or later. */
-	return done - min(oh, done - now_ns);
+	/*
+	 * done >= now_ns: every case starts from it or later. A flush never
+	 * completes before the programs it waits for have ended, whatever
+	 * the host's overhead: its completion says the data are durable.
+	 */
+	return max(durable, done - min(oh, done - now_ns));
 }
 
 /**

@@ -52,6 +52,8 @@ void vf_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
 	enum vf_region r = vf_region_of(f, vf_block_of(f, slot));
 
 	WRITE_ONCE(u->end_ns, U64_MAX);
+	u->die = d;
+	u->slot = slot;
 	*wait_of(f, d, r, slot) = u;
 }
 
@@ -95,4 +97,29 @@ void vflash_flash_undo_forget(struct vflash_flash *f)
 		       per_die * sizeof(*f->undo_wait));
 		spin_unlock(&die->lock);
 	}
+}
+
+/**
+ * vflash_flash_undo_detach() - forget one log record
+ * @f: the device
+ * @u: a record handed to vflash_flash_submit_undo(), or never handed
+ *	(@u->die U32_MAX)
+ *
+ * After it the backend holds no pointer to @u, which may be freed; a
+ * record still waiting for its program is never stamped.
+ */
+void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u)
+{
+	struct vflash_undo **w;
+	struct vf_die *die;
+
+	if (u->die >= f->nr_dies)
+		return;
+	die = &f->dies[u->die];
+	spin_lock(&die->lock);
+	w = wait_of(f, u->die, vf_region_of(f, vf_block_of(f, u->slot)),
+		    u->slot);
+	if (*w == u)
+		*w = NULL;
+	spin_unlock(&die->lock);
 }

@@ -298,6 +298,73 @@ void vflash_store_zero(struct vflash_backing *b, pgoff_t pgoff,
 }
 
 /**
+ * vflash_store_adopt_page() - make a logical page hold @page's contents
+ * @b: the store
+ * @pgoff: logical page, below size_bytes / PAGE_SIZE
+ * @page: a page of data, allocated by the caller
+ *
+ * For a page that may have lost its memory (store=sparse) when none can
+ * be allocated for it: if it has none, @page itself becomes its memory
+ * (the store owns it from now on); else its data are copied from @page.
+ * The caller must be the only one that reaches the page's data meanwhile.
+ *
+ * Return: true if @page was taken (the caller must not free it); false
+ * if the data were copied, or nothing could be done (store=none, or no
+ * memory for the chunk's page array).
+ */
+bool vflash_store_adopt_page(struct vflash_backing *b, pgoff_t pgoff,
+			     struct page *page)
+{
+	struct vflash_chunk *c;
+	struct page **pages;
+	unsigned long idx;
+	void *dst;
+
+	if (b->res || b->mode != VFLASH_STORE_SPARSE) {
+		dst = vflash_store_write_page(b, pgoff, GFP_NOWAIT);
+		if (!IS_ERR_OR_NULL(dst))
+			copy_page(dst, page_address(page));
+		return false;
+	}
+	c = chunk_of(b, pgoff, &idx);
+	pages = sparse_array(b, c, GFP_NOWAIT);
+	if (!pages)
+		return false;
+	/* Release: the page's data before the pointer to it. */
+	if (cmpxchg_release(&pages[idx], NULL, page)) {
+		/* A failed cmpxchg orders nothing: as sparse_page(). */
+		smp_rmb();
+		copy_page(page_address(READ_ONCE(pages[idx])),
+			  page_address(page));
+		return false;
+	}
+	atomic_long_add(PAGE_SIZE, &b->bytes);
+	return true;
+}
+
+/**
+ * vflash_store_memory_for() - may the device take @n more pages of RAM?
+ * @b: the store
+ * @n: pages
+ *
+ * For memory a device takes beside its store (the power-loss log's
+ * copies): as store=sparse does, it leaves the store's reserve (1/32 of
+ * RAM, or store_reserve_pages) to the rest of the system.
+ *
+ * Return: true if @n pages fit above the reserve.
+ */
+bool vflash_store_memory_for(const struct vflash_backing *b, unsigned long n)
+{
+	unsigned long reserve = READ_ONCE(b->reserve_pages);
+
+	if (!reserve)
+		reserve = totalram_pages() >> RESERVE_RAM_SHIFT;
+	if (global_zone_page_state(NR_FREE_PAGES) > 2 * reserve + n)
+		return true;
+	return si_mem_available() > (long)(reserve + n);
+}
+
+/**
  * vflash_store_bytes() - memory the store holds
  * @b: the store
  *

@@ -2,18 +2,28 @@
 /*
  * The power-loss log. While it is on, a frontend logs each write before
  * its data reach the backing memory: for every page the write touches, a
- * copy of the page as it was (a shadow) and a struct vflash_undo that the
- * backend stamps with the end of the program that makes the page durable
- * (backend_flash/undo.c). A power cut at T takes back every logged page
- * whose program had not ended by T: the page gets the contents of the
- * newest durable write before it, or what it held before logging began,
- * which is what a drive whose write buffer lost power returns. Entries
- * whose pages are all durable are freed as writes go on, so the log holds
- * about the write buffer's worth of pages.
+ * record with a copy of the page as it was (a shadow) and a struct
+ * vflash_undo that the backend stamps with the end of the program that
+ * makes the page durable (backend_flash/undo.c). A power cut at T takes
+ * back, page by page, every logged write that was not durable at T and is
+ * newer than the page's newest write that was: the page gets the contents
+ * it had after that durable write (or before logging began), which is
+ * what a drive whose write buffer lost power returns. Durable writes of
+ * different pages may end in any order (one die programs before
+ * another), so the decision is per page, never per command.
+ *
+ * The records of a page form a chain, newest first, reached through an
+ * xarray indexed by logical page. A page's newest durable record ends its
+ * chain for good: it and every older record are never needed again, and
+ * are pruned as writes go on, so the log holds about the write buffer's
+ * worth of pages. A Deallocate, a Write Zeroes with DEAC, and a CXL store
+ * on a dual device are durable at once (docs/faults.md): they settle the
+ * pages they touch, which drops the pages' chains.
  *
  * Logical page N always lives in store page N: the restore copies the
- * shadow back there (store=sparse may give it memory again; store=none
- * keeps no shadows, it has no data to take back).
+ * shadow back there (store=sparse may need memory again: the shadow page
+ * itself is handed over if none is to be had; store=none keeps no
+ * shadows, it has no data to take back).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,15 +31,18 @@
 #include <linux/highmem.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/xarray.h>
 
 #include "core/powerloss.h"
 #include "core/vflash.h"
 
-/* Free durable entries after this many logged writes. */
+/* Prune durable records after this many logged writes. */
 #define PRUNE_EVERY	64
+
+/* Log memory never wakes the OOM killer: a write is refused instead. */
+#define PL_GFP		(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 /**
  * vflash_pl_init() - an empty log, off
@@ -41,7 +54,8 @@ void vflash_pl_init(struct vflash_powerloss *pl, struct vflash_flash *flash,
 		    struct vflash_backing *backing)
 {
 	mutex_init(&pl->lock);
-	INIT_LIST_HEAD(&pl->entries);
+	xa_init(&pl->pages);
+	pl->undo = NULL;
 	pl->on = false;
 	pl->since_prune = 0;
 	pl->nr_pages = 0;
@@ -49,39 +63,69 @@ void vflash_pl_init(struct vflash_powerloss *pl, struct vflash_flash *flash,
 	pl->backing = backing;
 }
 
-static void free_entry(struct vflash_powerloss *pl, struct vflash_pl_entry *e)
+static bool has_data(const struct vflash_powerloss *pl)
 {
-	u32 i;
-
-	for (i = 0; i < e->count; i++)
-		if (e->page[i].shadow)
-			__free_page(e->page[i].shadow);
-	pl->nr_pages -= e->count;
-	list_del(&e->node);
-	kvfree(e);
+	return pl->backing && vflash_store_has_data(pl->backing);
 }
 
-/* Drop every entry; the backend must hold none of their records. */
+/* Free one record; the backend lets go of it first. */
+static void free_rec(struct vflash_powerloss *pl, struct vflash_pl_rec *r)
+{
+	vflash_flash_undo_detach(pl->flash, &r->u);
+	if (r->shadow)
+		__free_page(r->shadow);
+	pl->nr_pages--;
+	kfree(r);
+}
+
+/* Free @r and every older record of its page. */
+static void free_chain(struct vflash_powerloss *pl, struct vflash_pl_rec *r)
+{
+	struct vflash_pl_rec *older;
+
+	for (; r; r = older) {
+		older = r->older;
+		free_rec(pl, r);
+	}
+}
+
+/* Drop every record. */
 static void free_all(struct vflash_powerloss *pl)
 {
-	struct vflash_pl_entry *e, *tmp;
+	struct vflash_pl_rec *r;
+	unsigned long lpn;
 
-	list_for_each_entry_safe(e, tmp, &pl->entries, node)
-		free_entry(pl, e);
+	xa_for_each(&pl->pages, lpn, r) {
+		xa_erase(&pl->pages, lpn);
+		free_chain(pl, r);
+		cond_resched();
+	}
 }
 
-/* Free the entries whose every page was durable by @now_ns. */
+static bool durable(const struct vflash_pl_rec *r, u64 now_ns)
+{
+	return READ_ONCE(r->u.end_ns) <= now_ns;
+}
+
+/*
+ * Per page, free the newest record durable by @now_ns and all older ones:
+ * whatever the cut time (later than now), that record decides the page.
+ */
 static void prune(struct vflash_powerloss *pl, u64 now_ns)
 {
-	struct vflash_pl_entry *e, *tmp;
-	u32 i;
+	struct vflash_pl_rec *r, *newer;
+	unsigned long lpn;
 
-	list_for_each_entry_safe(e, tmp, &pl->entries, node) {
-		for (i = 0; i < e->count; i++)
-			if (READ_ONCE(e->page[i].u.end_ns) > now_ns)
-				break;
-		if (i == e->count)
-			free_entry(pl, e);
+	xa_for_each(&pl->pages, lpn, r) {
+		for (newer = NULL; r && !durable(r, now_ns); r = r->older)
+			newer = r;
+		if (!r)
+			continue;
+		if (newer)
+			newer->older = NULL;
+		else
+			xa_erase(&pl->pages, lpn);
+		free_chain(pl, r);
 	}
 	pl->since_prune = 0;
 }
@@ -139,7 +183,48 @@ bool vflash_pl_lock(struct vflash_powerloss *pl)
  */
 void vflash_pl_unlock(struct vflash_powerloss *pl)
 {
+	kvfree(pl->undo);
+	pl->undo = NULL;
 	mutex_unlock(&pl->lock);
+}
+
+/*
+ * Whether @n more pages of RAM may go to shadows: the log leaves the
+ * store's reserve to the rest of the system, as store=sparse does.
+ */
+static bool room_for(struct vflash_powerloss *pl, u32 n)
+{
+	return !has_data(pl) || vflash_store_memory_for(pl->backing, n);
+}
+
+/* A new record of page @lpn: its shadow copied, not yet linked. */
+static struct vflash_pl_rec *new_rec(struct vflash_powerloss *pl, u64 lpn)
+{
+	struct vflash_pl_rec *r = kzalloc(sizeof(*r), PL_GFP);
+	const void *old;
+
+	if (!r)
+		return NULL;
+	r->u.end_ns = U64_MAX;
+	r->u.die = U32_MAX;
+	if (!has_data(pl))
+		return r;
+	old = vflash_store_read_page(pl->backing, lpn);
+	/* A page of zeros needs no copy: the restore zeroes it. */
+	if (!memchr_inv(old, 0, PAGE_SIZE))
+		return r;
+	r->shadow = alloc_page(PL_GFP);
+	if (!r->shadow) {
+		kfree(r);
+		return NULL;
+	}
+	copy_page(page_address(r->shadow), (void *)old);
+	return r;
+}
+
+static struct vflash_pl_rec *rec_of(struct vflash_undo *u)
+{
+	return container_of(u, struct vflash_pl_rec, u);
 }
 
 /**
@@ -149,61 +234,111 @@ void vflash_pl_unlock(struct vflash_powerloss *pl)
  * @count: pages, at least 1
  *
  * Copies each page's current contents; the write's data may be stored
- * once this returns, and its records (entry->undo) go to
- * vflash_flash_submit_undo() before the lock is dropped. May sleep.
+ * once this returns, and its records go to vflash_flash_submit_undo()
+ * before the lock is dropped. May sleep. Never wakes the OOM killer: the
+ * shadows must fit in memory beyond the store's reserve.
  *
- * Return: the entry, or NULL if memory ran out (nothing logged).
+ * Return: @count records for the backend, valid until vflash_pl_unlock();
+ * NULL if memory ran out (nothing logged, nothing changed).
  */
-struct vflash_pl_entry *vflash_pl_log(struct vflash_powerloss *pl, u64 lpn,
-				      u32 count)
+struct vflash_undo *const *vflash_pl_log(struct vflash_powerloss *pl,
+					 u64 lpn, u32 count)
 {
-	struct vflash_pl_entry *e;
-	u32 i;
+	struct vflash_pl_rec *r;
+	u32 i, linked;
 
 	lockdep_assert_held(&pl->lock);
 	if (++pl->since_prune >= PRUNE_EVERY)
 		prune(pl, ktime_get_ns());
-	e = kvzalloc(struct_size(e, page, count) + count * sizeof(*e->undo),
-		     GFP_KERNEL);
-	if (!e)
+	if (!room_for(pl, count))
 		return NULL;
-	e->count = count;
-	e->undo = (struct vflash_undo **)&e->page[count];
+	kvfree(pl->undo);
+	pl->undo = kvcalloc(count, sizeof(*pl->undo), PL_GFP);
+	if (!pl->undo)
+		return NULL;
 	for (i = 0; i < count; i++) {
-		struct vflash_pl_page *p = &e->page[i];
-
-		p->lpn = lpn + i;
-		p->u.end_ns = U64_MAX;
-		e->undo[i] = &p->u;
-		if (!pl->backing || !vflash_store_has_data(pl->backing))
-			continue;
-		p->shadow = alloc_page(GFP_KERNEL);
-		if (!p->shadow)
-			goto err;
-		copy_page(page_address(p->shadow),
-			  (void *)vflash_store_read_page(pl->backing, p->lpn));
+		r = new_rec(pl, lpn + i);
+		if (!r)
+			goto free;
+		pl->undo[i] = &r->u;
+		pl->nr_pages++;
+		if (!(i % 512))
+			cond_resched();
 	}
-	list_add_tail(&e->node, &pl->entries);
-	pl->nr_pages += count;
-	return e;
-err:
-	while (i--)
-		__free_page(e->page[i].shadow);
-	kvfree(e);
+	/* Each page's newest record; a failed store undoes the others. */
+	for (linked = 0; linked < count; linked++) {
+		r = rec_of(pl->undo[linked]);
+		r->older = xa_load(&pl->pages, lpn + linked);
+		if (xa_err(xa_store(&pl->pages, lpn + linked, r, PL_GFP)))
+			goto unlink;
+	}
+	return pl->undo;
+unlink:
+	while (linked--) {
+		r = rec_of(pl->undo[linked]);
+		/* Replacing or erasing a present entry allocates nothing. */
+		if (r->older)
+			xa_store(&pl->pages, lpn + linked, r->older, GFP_NOWAIT);
+		else
+			xa_erase(&pl->pages, lpn + linked);
+	}
+	i = count;
+free:
+	while (i--) {
+		r = rec_of(pl->undo[i]);
+		r->older = NULL;
+		free_rec(pl, r);
+	}
+	kvfree(pl->undo);
+	pl->undo = NULL;
 	return NULL;
 }
 
-/* Put a page's shadow back into the store. */
-static void restore(struct vflash_backing *b, struct vflash_pl_page *p)
+/**
+ * vflash_pl_settle() - pages [@lpn, @lpn + @count) are durable as they are
+ * @pl: the log, locked by vflash_pl_lock()
+ * @lpn: first logical page
+ * @count: pages
+ *
+ * For a command durable at once (Deallocate, Write Zeroes with DEAC) and
+ * a CXL store on a dual device: a later cut leaves the pages alone unless
+ * they are written again. Allocates nothing.
+ */
+void vflash_pl_settle(struct vflash_powerloss *pl, u64 lpn, u64 count)
 {
-	void *dst = vflash_store_write_page(b, p->lpn, GFP_KERNEL |
-					    __GFP_RETRY_MAYFAIL);
+	struct vflash_pl_rec *r;
+	unsigned long i;
 
-	if (!IS_ERR_OR_NULL(dst))
-		copy_page(dst, page_address(p->shadow));
-	else if (dst)
+	lockdep_assert_held(&pl->lock);
+	if (!count)
+		return;
+	xa_for_each_range(&pl->pages, i, r, lpn, lpn + count - 1) {
+		xa_erase(&pl->pages, i);
+		free_chain(pl, r);
+	}
+}
+
+/* Put a page's contents before record @r back into the store. */
+static void restore(struct vflash_backing *b, u64 lpn,
+		    struct vflash_pl_rec *r)
+{
+	void *dst;
+
+	if (!r->shadow) {
+		vflash_store_zero(b, lpn, 0, PAGE_SIZE);
+		return;
+	}
+	dst = vflash_store_write_page(b, lpn, PL_GFP);
+	if (!IS_ERR_OR_NULL(dst)) {
+		copy_page(dst, page_address(r->shadow));
+		return;
+	}
+	/* No memory (store=sparse): the shadow page becomes the page. */
+	if (vflash_store_adopt_page(b, lpn, r->shadow))
+		r->shadow = NULL;
+	else
 		pr_err_ratelimited("power cut: no memory to put page %llu back\n",
-				   p->lpn);
+				   lpn);
 }
 
 /**
@@ -211,50 +346,40 @@ static void restore(struct vflash_backing *b, struct vflash_pl_page *p)
  * @pl: the log
  * @now_ns: the time of the cut, on the backend's clock
  *
- * Walks the log from the newest write back: a page's newest durable write
- * decides it (its data are what the page holds now, or what the next
- * write's shadow holds); every later write is undone, newest first, so
- * the page ends with the oldest undone write's shadow. Then the log is
- * freed and logging stops (arm the rule again to log again). The caller
- * makes sure no write runs meanwhile.
+ * Page by page, the newest write durable by @now_ns decides: every newer
+ * write is taken back and the page gets the shadow of the oldest of them
+ * (what the durable write left, or what the page held when logging
+ * began). Then the log is freed and logging stops (arm the rule again to
+ * log again). Allocates nothing, but for store=sparse pages that lost
+ * their memory (then their shadow page is handed over). The caller makes
+ * sure no write runs meanwhile.
  *
  * Return: the logged page writes taken back.
  */
 u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns)
 {
-	struct vflash_pl_entry *e;
-	struct xarray decided;
+	struct vflash_pl_rec *r, *oldest_lost;
+	unsigned long lpn;
 	u64 lost = 0;
-	u32 i;
 
-	xa_init(&decided);
 	mutex_lock(&pl->lock);
 	if (!pl->on)
 		goto out;
 	/* No backend pointer to a record survives: none is stamped later. */
 	vflash_flash_undo_forget(pl->flash);
-	list_for_each_entry_reverse(e, &pl->entries, node) {
-		for (i = 0; i < e->count; i++) {
-			struct vflash_pl_page *p = &e->page[i];
-
-			if (xa_load(&decided, p->lpn))
-				continue;
-			if (READ_ONCE(p->u.end_ns) <= now_ns) {
-				if (xa_err(xa_store(&decided, p->lpn,
-						    xa_mk_value(1), GFP_KERNEL)))
-					pr_err_ratelimited("power cut: no memory to track page %llu\n",
-							   p->lpn);
-				continue;
-			}
+	xa_for_each(&pl->pages, lpn, r) {
+		for (oldest_lost = NULL; r && !durable(r, now_ns);
+		     r = r->older) {
+			oldest_lost = r;
 			lost++;
-			if (p->shadow)
-				restore(pl->backing, p);
 		}
+		if (oldest_lost && has_data(pl))
+			restore(pl->backing, lpn, oldest_lost);
+		cond_resched();
 	}
 	free_all(pl);
 	pl->on = false;
 out:
 	mutex_unlock(&pl->lock);
-	xa_destroy(&decided);
 	return lost;
 }

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Power loss: the log of writes that a power cut takes back
- * (core/powerloss.c, docs/faults.md).
+ * (core/powerloss.c, docs/faults.md, docs/faults-design.md).
  */
 #ifndef VFLASH_POWERLOSS_H
 #define VFLASH_POWERLOSS_H
 
-#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include "backend_flash/flash.h"
 
@@ -16,46 +16,39 @@ struct page;
 struct vflash_backing;
 
 /**
- * struct vflash_pl_page - one logged page
+ * struct vflash_pl_rec - one logged write of one logical page
  * @u: the backend's part: when the page becomes durable
- * @lpn: the logical page
- * @shadow: its contents before the write, or NULL without backing memory
+ * @older: the page's previous logged write, or NULL
+ * @shadow: the page's contents before the write; NULL if they were all
+ *	zeros or the device keeps no data
  */
-struct vflash_pl_page {
+struct vflash_pl_rec {
 	struct vflash_undo u;
-	u64 lpn;
+	struct vflash_pl_rec *older;
 	struct page *shadow;
-};
-
-/**
- * struct vflash_pl_entry - one logged write command
- * @node: in vflash_powerloss.entries, oldest first
- * @count: its pages
- * @undo: @count pointers to the @page[].u, for the backend
- * @page: the pages
- */
-struct vflash_pl_entry {
-	struct list_head node;
-	u32 count;
-	struct vflash_undo **undo;
-	struct vflash_pl_page page[];
 };
 
 /**
  * struct vflash_powerloss - a device's power-loss log
  * @lock: protects every field below; a frontend holds it from logging a
- *	write until the backend has its records (vflash_pl_lock()). Lock
- *	order: the faults' lock, then this one.
- * @entries: logged writes not yet known durable, oldest first
+ *	write until the backend has its records (vflash_pl_lock()), and the
+ *	CXL frontend while it maps a page writable. Lock order: the faults'
+ *	lock, then this one; a task's mmap lock, then this one.
+ * @pages: logical page -> its newest logged write; each record links to
+ *	the page's older ones. Only writes newer than a page's newest
+ *	durable one are kept (a durable one's shadow is never needed).
+ * @undo: the records of the write being logged, for the backend; valid
+ *	from vflash_pl_log() to vflash_pl_unlock()
  * @on: writes are logged (power_cut armed, power-loss protection off)
- * @since_prune: writes logged since durable entries were last freed
- * @nr_pages: shadow pages held, for the prune's trigger
+ * @since_prune: writes logged since records were last pruned
+ * @nr_pages: records held
  * @flash: the backend
  * @backing: the device's memory, or NULL (KUnit: records without shadows)
  */
 struct vflash_powerloss {
 	struct mutex lock;	/* see the kernel-doc above */
-	struct list_head entries;
+	struct xarray pages;
+	struct vflash_undo **undo;
 	bool on;
 	u32 since_prune;
 	u64 nr_pages;
@@ -69,8 +62,9 @@ void vflash_pl_start(struct vflash_powerloss *pl);
 void vflash_pl_stop(struct vflash_powerloss *pl);
 bool vflash_pl_lock(struct vflash_powerloss *pl);
 void vflash_pl_unlock(struct vflash_powerloss *pl);
-struct vflash_pl_entry *vflash_pl_log(struct vflash_powerloss *pl, u64 lpn,
-				      u32 count);
+struct vflash_undo *const *vflash_pl_log(struct vflash_powerloss *pl,
+					 u64 lpn, u32 count);
+void vflash_pl_settle(struct vflash_powerloss *pl, u64 lpn, u64 count);
 u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns);
 
 #endif /* VFLASH_POWERLOSS_H */

@@ -210,6 +210,9 @@ bool vflash_store_maps_pfn(const struct vflash_backing *b, pgoff_t pgoff,
 void vflash_store_zero(struct vflash_backing *b, pgoff_t pgoff,
 		       unsigned int offset, unsigned int len);
 u64 vflash_store_bytes(const struct vflash_backing *b);
+bool vflash_store_adopt_page(struct vflash_backing *b, pgoff_t pgoff,
+			     struct page *page);
+bool vflash_store_memory_for(const struct vflash_backing *b, unsigned long n);
 
 static inline bool vflash_store_has_data(const struct vflash_backing *b)
 {

@@ -131,6 +131,32 @@ static vm_fault_t vfc_insert(struct vm_area_struct *vma, unsigned long addr,
 }
 
 /*
+ * Map a page writable on a device whose power-loss log is on (a dual
+ * device with power_cut armed): a CXL store is never taken back by a cut
+ * (docs/faults.md), so the page is settled first, and the log's lock is
+ * held until the PTE is in: an NVMe write logged meanwhile drops this
+ * mapping (io.c), so no store can land after its copy unseen.
+ */
+static vm_fault_t vfc_insert_writable(struct vfc_dev *d,
+				      struct vm_area_struct *vma,
+				      unsigned long addr, unsigned long pfn,
+				      pgoff_t pgoff)
+{
+	struct vflash_powerloss *pl = &d->vdev->faults.pl;
+	bool logged = false;
+	vm_fault_t ret;
+
+	if (static_branch_unlikely(&vflash_faults_armed))
+		logged = vflash_pl_lock(pl);
+	if (logged)
+		vflash_pl_settle(pl, pgoff, 1);
+	ret = vfc_insert(vma, addr, pfn, true);
+	if (logged)
+		vflash_pl_unlock(pl);
+	return ret;
+}
+
+/*
  * No memory for a page's data (store=sparse): SIGBUS, as for a device
  * that cannot serve the access; never VM_FAULT_OOM, which would have the
  * OOM killer free memory on the device's behalf.
@@ -164,7 +190,10 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 		vflash_cache_put(d->cache, &pin);
 		return vfc_no_memory(d, vmf);
 	}
-	ret = vfc_insert(vma, vmf->address, pfn, write);
+	if (write)
+		ret = vfc_insert_writable(d, vma, vmf->address, pfn, vmf->pgoff);
+	else
+		ret = vfc_insert(vma, vmf->address, pfn, false);
 	vflash_cache_put(d->cache, &pin);
 	if (pin.missed) {
 		u64 done = ktime_get_ns();
@@ -212,7 +241,7 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 		return vfc_no_memory(d, vmf);
 	}
 	/* Upgrades the read-only PTE in place (or maps it, if zapped). */
-	ret = vfc_insert(vmf->vma, vmf->address, pfn, true);
+	ret = vfc_insert_writable(d, vmf->vma, vmf->address, pfn, vmf->pgoff);
 	vflash_cache_put(d->cache, &pin);
 	return ret;
 }

@@ -97,6 +97,7 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 			sc = VFN_SC(NVME_SC_INVALID_FIELD);
 		return sc;
 	case nvme_cmd_write_zeroes:
+		req->fua = le16_to_cpu(cmd->write_zeroes.control) & NVME_RW_FUA;
 		req->deallocate = le16_to_cpu(cmd->write_zeroes.control) &
 				  WZ_DEAC;
 		return vfn_lba_range(ns, le64_to_cpu(cmd->write_zeroes.slba),

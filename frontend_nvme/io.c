@@ -176,11 +176,33 @@ static void invalidate_cached(struct vfn_ctrl *c, u64 lpn, u64 count)
 }
 
 /*
+ * While the power-loss log is on, a CXL store to a page logged here must
+ * come after the log's copy of it (docs/faults-design.md): drop the
+ * pages' CXL mappings, so that the next store faults and settles them.
+ */
+static void unmap_cached(struct vfn_ctrl *c, u64 lpn, u64 count)
+{
+	struct vflash_cache *cache;
+	u64 i;
+	int idx;
+
+	cache = vflash_flash_cache_begin(c->vdev->flash, &idx);
+	for (i = 0; cache && i < count; i++) {
+		vflash_cache_unmap(cache, lpn + i);
+		if (!((i + 1) % ZERO_STEP_PAGES))
+			cond_resched();
+	}
+	vflash_flash_cache_end(idx);
+}
+
+/*
  * Store a write's data (@store moves or zeroes them) and time it. While
  * the power-loss log is on, the pages' old contents are logged first and
- * the backend tells the log when each page becomes durable. Return: 0,
- * SC_ABANDONED if @store was cut short, or Internal Error if the log had
- * no memory (nothing stored).
+ * the backend tells the log when each page becomes durable. A write that
+ * must be durable at completion (FUA, or the write cache off) completes
+ * once its pages' dies have programmed them. Return: 0, SC_ABANDONED if
+ * @store was cut short, or Internal Error if the log had no memory
+ * (nothing stored).
  */
 static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		       bool (*store)(struct vfn_ctrl *c,
@@ -188,15 +210,20 @@ static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		       u64 now, u64 *due_ns)
 {
 	struct vflash_powerloss *pl = &c->vdev->faults.pl;
-	struct vflash_pl_entry *e = NULL;
+	struct vflash_undo *const *undo = NULL;
+	bool sync = r->fua || !READ_ONCE(c->wce);
 	bool logged = false;
 	u16 sc = 0;
 
 	if (static_branch_unlikely(&vflash_faults_armed))
 		logged = vflash_pl_lock(pl);
 	if (logged) {
-		e = vflash_pl_log(pl, r->lpn, r->nr_lpages);
-		if (!e) {
+		unmap_cached(c, r->lpn, r->nr_lpages);
+		undo = vflash_pl_log(pl, r->lpn, r->nr_lpages);
+		if (!undo) {
+			dev_warn_ratelimited(&c->vdev->dev,
+					     "power-loss log: no memory for a write of %llu pages at page %llu\n",
+					     r->nr_lpages, r->lpn);
 			sc = VFN_SC(NVME_SC_INTERNAL);
 			goto out;
 		}
@@ -207,17 +234,25 @@ static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	}
 	/*
 	 * A write the power-loss log follows, or one that must be durable
-	 * at completion (FUA, write cache off), goes to flash whole; any
-	 * other may be absorbed by the device DRAM cache.
+	 * at completion, goes to flash whole; any other may be absorbed by
+	 * the device DRAM cache.
 	 */
-	if (!logged && !r->fua && READ_ONCE(c->wce))
+	if (!logged && !sync)
 		*due_ns = submit_cached(c, VFLASH_IO_WRITE, r->lpn,
 					r->nr_lpages, now);
 	else
 		*due_ns = vflash_flash_submit_undo(c->vdev->flash,
 						   VFLASH_FE_NVME, r->lpn,
-						   r->nr_lpages, now,
-						   e ? e->undo : NULL);
+						   r->nr_lpages, now, undo);
+	/*
+	 * FUA, or write-through when the host turned the write cache off:
+	 * complete once the pages are on flash (under the log's lock: a
+	 * cut cannot come between).
+	 */
+	if (sync)
+		*due_ns = max(*due_ns,
+			      vflash_flash_sync_pages(c->vdev->flash, r->lpn,
+						      r->nr_lpages, now));
 out:
 	if (logged)
 		vflash_pl_unlock(pl);
@@ -259,20 +294,7 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 					     r->lpn);
 			return VFN_SC(NVME_SC_CAP_EXCEEDED);
 		}
-		sc = store_write(c, r, store_data, now, &out->due_ns);
-		if (sc)
-			return sc;
-		/*
-		 * FUA, or write-through when the host turned the write cache
-		 * off: complete once the pages are on flash.
-		 */
-		if (r->fua || !READ_ONCE(c->wce))
-			out->due_ns = max(out->due_ns,
-					  vflash_flash_sync_pages(c->vdev->flash,
-								  r->lpn,
-								  r->nr_lpages,
-								  now));
-		return 0;
+		return store_write(c, r, store_data, now, &out->due_ns);
 	}
 	c->host_read_cmds++;
 	c->host_read_units += r->len_bytes >> 9;
@@ -293,15 +315,32 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 /*
  * Deallocate a block range: its bytes read as zeros from now on, and the
  * backend forgets the pages the range covers wholly (a partly covered
- * page keeps its other blocks' data).
+ * page keeps its other blocks' data). Durable at once: while the
+ * power-loss log is on, the pages it touches are settled, so a cut never
+ * brings back what they held (docs/faults.md).
  */
 static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		       u64 now, u64 *due_ns)
 {
-	/* Unmapped from CXL first, so no eviction writes the pages back. */
+	struct vflash_powerloss *pl = &c->vdev->faults.pl;
+	bool logged = false, ok;
+
+	/*
+	 * Unmapped from CXL first, so no eviction writes the pages back;
+	 * before the log's lock, as the invalidation waits for CXL faults
+	 * that may be waiting for that lock.
+	 */
 	if (r->nr_full)
 		invalidate_cached(c, r->full_lpn, r->nr_full);
-	if (!zero_bytes(c, r->pos_bytes, r->len_bytes))
+	if (static_branch_unlikely(&vflash_faults_armed))
+		logged = vflash_pl_lock(pl);
+	ok = zero_bytes(c, r->pos_bytes, r->len_bytes);
+	/* Cut short: what was zeroed stays zeroed, settle it all. */
+	if (logged) {
+		vflash_pl_settle(pl, r->lpn, r->nr_lpages);
+		vflash_pl_unlock(pl);
+	}
+	if (!ok)
 		return false;
 	if (r->nr_full)
 		*due_ns = max(*due_ns, submit(c, VFLASH_IO_TRIM, r->full_lpn,
@@ -314,6 +353,7 @@ static u16 write_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r,
 {
 	u64 last;
 
+	/* Zeros written as data: logged, FUA and the write cache apply. */
 	if (!r->deallocate)
 		return store_write(c, r, store_zeroes, now, &out->due_ns);
 	if (!deallocate(c, r, now, &out->due_ns))

@@ -143,7 +143,7 @@ struct vfn_ns {
 /**
  * struct vfn_io_req - a decoded, validated NVM command
  * @opcode: the NVM opcode
- * @fua: Write: Force Unit Access
+ * @fua: Write, Write Zeroes: Force Unit Access
  * @deallocate: Write Zeroes: deallocate the blocks (DEAC)
  * @slba: first logical block
  * @nlb: logical blocks (1-based)

@@ -550,6 +550,30 @@ static void failed_program_is_durable_after_its_move(struct kunit *test)
 	check(test, f);
 }
 
+/*
+ * Regression: after a program failure the moved pages are durable at the
+ * die's busy end, but a Flush (and a FUA write's sync) took its time
+ * from the write buffer, which holds only the failed program's end: it
+ * completed before the data it promises was durable.
+ */
+static void flush_after_failed_program_waits_for_the_move(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &qlc2, SMALL);
+	struct vflash_undo u = { 0 }, *pu = &u;
+	u64 now = 1000000, due;
+
+	rule(test, VFLASH_FAULT_PROGRAM_FAIL, "range", "1-1");
+	rule(test, VFLASH_FAULT_PROGRAM_FAIL, "armed", "1");
+	vflash_flash_submit_undo(f, VFLASH_FE_NVME, 1, 1, now, &pu);
+	KUNIT_ASSERT_EQ(test, st(f, VFLASH_STAT_BAD_BLOCKS), 1ULL);
+	KUNIT_ASSERT_NE(test, u.end_ns, U64_MAX);
+	due = vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, now);
+	KUNIT_EXPECT_GE(test, due, u.end_ns);
+	due = vflash_flash_sync_pages(f, 1, 1, now);
+	KUNIT_EXPECT_GE(test, due, u.end_ns);
+	check(test, f);
+}
+
 static int ff_suite_init(struct kunit_suite *suite)
 {
 	return vflash_policies_init();
@@ -585,6 +609,7 @@ static struct kunit_case ff_cases[] = {
 	KUNIT_CASE(failures_under_churn_keep_invariants),
 	KUNIT_CASE(running_out_of_spare_goes_read_only),
 	KUNIT_CASE(failed_program_is_durable_after_its_move),
+	KUNIT_CASE(flush_after_failed_program_waits_for_the_move),
 	{}
 };
 

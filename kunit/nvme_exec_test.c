@@ -434,6 +434,117 @@ static void write_cache_off_writes_through(struct kunit *test)
 	KUNIT_EXPECT_GE(test, write_due(test, 8), prof.prog_ns);
 }
 
+/* Run one NVM command with control bits (cdw12 31:16, e.g. FUA, DEAC). */
+static u16 run_io_ctl(struct kunit *test, u8 op, u64 slba, u32 nlb,
+		      u16 control, u64 prp1)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.rw.opcode = op;
+	cmd.rw.nsid = cpu_to_le32(1);
+	cmd.rw.slba = cpu_to_le64(slba);
+	cmd.rw.length = cpu_to_le16(nlb - 1);
+	cmd.rw.control = cpu_to_le16(control);
+	cmd.common.dptr.prp1 = cpu_to_le64(prp1);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/*
+ * Regression: Write Zeroes ignored FUA and a write cache turned off: it
+ * completed from the write buffer, before its program, like a cached
+ * write.
+ */
+static void write_zeroes_honours_fua_and_write_cache(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+
+	e->c->wce = true;
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 0, 1, 0,
+					 0), 0);
+	KUNIT_EXPECT_LT(test, e->last.due_ns, prof.prog_ns);
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 8, 1,
+					 NVME_RW_FUA, 0), 0);
+	KUNIT_EXPECT_GE(test, e->last.due_ns, prof.prog_ns);
+	e->c->wce = false;
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 16, 1, 0,
+					 0), 0);
+	KUNIT_EXPECT_GE(test, e->last.due_ns, prof.prog_ns);
+}
+
+#define WZ_DEAC		BIT(9)
+
+/* Arm power_cut (probability 0: cut by hand): the log starts anew. */
+static void log_writes(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_faults *ft = &e->vdev->faults;
+
+	ft->pl.backing = &e->vdev->backing;
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_POWER_CUT,
+					       "armed", "0"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_POWER_CUT,
+					       "probability", "0"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_POWER_CUT,
+					       "armed", "1"), 0);
+	KUNIT_ASSERT_TRUE(test, ft->pl.on);
+}
+
+/* Block @blk holds 0x5a, then a write without FUA puts 0xaa there. */
+static void unflushed_write(struct kunit *test, u64 blk)
+{
+	struct admin_env *e = test->priv;
+
+	memset(e->store + blk * PG, 0x5a, PG);
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	KUNIT_ASSERT_EQ(test, run_io(test, nvme_cmd_write, blk, 1, 0, 3 * PG,
+				     0), 0);
+}
+
+/*
+ * Regression: Deallocate and Write Zeroes with DEAC were not logged for
+ * power loss, and Write Zeroes' FUA was ignored: a cut put back the data
+ * of an earlier write that was not durable over a discarded block (which
+ * must read zeros), or over zeros written with FUA and acknowledged.
+ */
+static void cut_keeps_discards_and_durable_zeroes(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_faults *ft = &e->vdev->faults;
+	struct nvme_dsm_range *r = (void *)(e->mem + 9 * PG);
+
+	e->c->wce = true;
+	/* The control: an unflushed write is taken back by a cut. */
+	log_writes(test);
+	unflushed_write(test, 20);
+	vflash_pl_cut(&ft->pl, 1);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 20 * PG, 0x5a, PG));
+
+	/* Discarded (10: Deallocate, 12: Write Zeroes with DEAC): zeros. */
+	log_writes(test);
+	unflushed_write(test, 10);
+	unflushed_write(test, 12);
+	r[0].slba = cpu_to_le64(10);
+	r[0].nlb = cpu_to_le32(1);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_dsm, 0, 1, NVME_DSMGMT_AD,
+				     9 * PG, 0), 0);
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 12, 1,
+					 WZ_DEAC, 0), 0);
+	vflash_pl_cut(&ft->pl, 1);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 10 * PG, 0, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 12 * PG, 0, PG));
+
+	/* Zeros written with FUA, cut once acknowledged: zeros. */
+	log_writes(test);
+	unflushed_write(test, 14);
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 14, 1,
+					 NVME_RW_FUA, 0), 0);
+	vflash_pl_cut(&ft->pl, e->last.due_ns);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 14 * PG, 0, PG));
+}
+
 /* Past the end: LBA Out of Range, nothing moved. */
 static void read_past_the_end(struct kunit *test)
 {
@@ -561,6 +672,8 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(read_past_the_end),
 	KUNIT_CASE(write_cache_off_writes_through),
 	KUNIT_CASE(injected_faults),
+	KUNIT_CASE(write_zeroes_honours_fua_and_write_cache),
+	KUNIT_CASE(cut_keeps_discards_and_durable_zeroes),
 	{}
 };
 
