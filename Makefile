@@ -12,6 +12,7 @@
 # make bench-cxl  mmap_lat on vflash (cxl) and devdax in the VM, CDF plot
 # make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
 # make bench-faultcost [BASE=rev] fast paths of BASE's vflash.ko vs this one, faults unarmed/armed
+# make bench-crash crashcheck's long run: 1000 power cuts checked, 100 ext4+sqlite cuts
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
 # make install    vflash.ko into /lib/modules/<release>/extra (depmod), vflashctl
@@ -30,7 +31,7 @@ export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl \
-	bench-faultcost
+	bench-faultcost bench-crash
 
 all: modules tools
 
@@ -90,6 +91,12 @@ bench-backend:
 bench-nvme: modules
 	@scripts/vmtest.sh bench-nvme; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-nvme/results.txt; exit $$rc
+
+# The crash suite's long version (docs/crashcheck.md): cuts tried, LBAs
+# checked, violations per run.
+bench-crash: modules tools
+	@scripts/vmtest.sh bench-crash; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-crash/results.txt; exit $$rc
 
 # The host's load average before and after: on a shared 2-core host it,
 # not vflash, decides how late the VM's threads run (docs/performance.md).

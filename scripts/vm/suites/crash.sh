@@ -19,8 +19,12 @@ F=/sys/kernel/debug/vflash/vflash0/faults
 # Cuts per crashcheck run: 4 runs here, the ext4/sqlite test's on top
 # (docs/testing.md: at least 500 cuts across make check on both kernel
 # lines and the debug pass).
-CUTS=$(debug_less 55 12)
-FS_CUTS=$(debug_less 8 2)
+CUTS=${CUTS:-$(debug_less 55 14)}
+FS_CUTS=${FS_CUTS:-$(debug_less 8 2)}
+# Operations per thread per round at most (the cut comes after a random
+# number of them); SIZE: the crashcheck devices'.
+OPS=${OPS:-150}
+SIZE=${SIZE:-16M}
 
 stat() { cat $SYS/stats/$1; }
 
@@ -46,7 +50,7 @@ gc_soon() {
 # rounds must have had the write cache on and off and both kinds of cut.
 cc() {
 	local rc=0
-	crashcheck --cuts "$CUTS" "$@" >/tmp/cc.out 2>&1 || rc=$?
+	crashcheck --cuts "$CUTS" --ops "$OPS" "$@" >/tmp/cc.out 2>&1 || rc=$?
 	grep -v "^round " /tmp/cc.out | head -n 400
 	grep '^round ' /tmp/cc.out | tail -n 3
 	expect_eq "$rc" 0 "crashcheck's exit status"
@@ -68,7 +72,7 @@ expect_flash_work() {
 }
 
 test_nvme_4k() {
-	load_cc frontend=nvme size=16M profile=tlc
+	load_cc frontend=nvme size=$SIZE profile=tlc
 	gc_soon
 	cc --faults
 	expect_flash_work
@@ -76,7 +80,7 @@ test_nvme_4k() {
 }
 
 test_nvme_512() {
-	load_cc frontend=nvme size=16M profile=tlc lba_size=512
+	load_cc frontend=nvme size=$SIZE profile=tlc lba_size=512
 	gc_soon
 	cc --faults
 	expect_flash_work
@@ -84,7 +88,7 @@ test_nvme_512() {
 }
 
 test_dual_4k() {
-	load_cc frontend=nvme,cxl size=16M cache_size=1M profile=tlc
+	load_cc frontend=nvme,cxl size=$SIZE cache_size=1M profile=tlc
 	gc_soon
 	cc --cxl --faults
 	expect_flash_work
@@ -92,7 +96,7 @@ test_dual_4k() {
 }
 
 test_dual_512() {
-	load_cc frontend=nvme,cxl size=16M cache_size=1M profile=tlc lba_size=512
+	load_cc frontend=nvme,cxl size=$SIZE cache_size=1M profile=tlc lba_size=512
 	cc --cxl
 	unload
 }
@@ -167,6 +171,7 @@ test_ext4_sqlite() {
 	expect_eq "$(sqlite3 "$DB" "PRAGMA journal_mode=WAL; CREATE TABLE t(n INTEGER PRIMARY KEY, pad BLOB);")" \
 		wal "journal mode"
 	echo 0 >/tmp/committed
+	: >/tmp/fs.out
 	next=1
 	for cut in $(seq "$FS_CUTS"); do
 		rule power_cut armed 0
@@ -197,7 +202,8 @@ test_ext4_sqlite() {
 			fail "sqlite3 cannot open the database after cut $cut"
 		expect_eq "$check" ok "integrity_check after cut $cut"
 		max=$(sqlite3 "$DB" "SELECT coalesce(max(n), 0) FROM t")
-		echo "cut $cut after $ms ms: last committed $last, largest in the table $max ($(dmesg | grep 'power cut' | tail -n 1 | sed 's/.*power cut: //'))"
+		echo "cut $cut after $ms ms: last committed $last, largest in the table $max ($(dmesg | grep 'power cut' | tail -n 1 | sed 's/.*power cut: //'))" |
+			tee -a /tmp/fs.out
 		[ "$max" -ge "$last" ] ||
 			fail "cut $cut: committed row $last lost (the table ends at $max)"
 		next=$((max + 1))
@@ -206,6 +212,10 @@ test_ext4_sqlite() {
 	umount /mnt/cc || fail "umount"
 	unload
 }
+
+# make bench-crash (scripts/vm/bench/bench-crash.sh) sources this file for
+# its functions only.
+[ -n "${CRASH_FUNCTIONS_ONLY:-}" ] && return 0
 
 run_test nvme_4k test_nvme_4k
 run_test nvme_512 test_nvme_512
