@@ -26,7 +26,7 @@ FS_CUTS=${FS_CUTS:-$(debug_less 8 2)}
 OPS=${OPS:-150}
 SIZE=${SIZE:-16M}
 
-stat() { cat $SYS/stats/$1; }
+stat() { cat "$SYS/stats/$1"; }
 
 rule() {
 	echo "$3" >"$F/$1/$2" || fail "$F/$1/$2 refused $3"
@@ -72,7 +72,7 @@ expect_flash_work() {
 }
 
 test_nvme_4k() {
-	load_cc frontend=nvme size=$SIZE profile=tlc
+	load_cc frontend=nvme size="$SIZE" profile=tlc
 	gc_soon
 	cc --faults
 	expect_flash_work
@@ -80,7 +80,7 @@ test_nvme_4k() {
 }
 
 test_nvme_512() {
-	load_cc frontend=nvme size=$SIZE profile=tlc lba_size=512
+	load_cc frontend=nvme size="$SIZE" profile=tlc lba_size=512
 	gc_soon
 	cc --faults
 	expect_flash_work
@@ -88,7 +88,7 @@ test_nvme_512() {
 }
 
 test_dual_4k() {
-	load_cc frontend=nvme,cxl size=$SIZE cache_size=1M profile=tlc
+	load_cc frontend=nvme,cxl size="$SIZE" cache_size=1M profile=tlc
 	gc_soon
 	cc --cxl --faults
 	expect_flash_work
@@ -96,7 +96,7 @@ test_dual_4k() {
 }
 
 test_dual_512() {
-	load_cc frontend=nvme,cxl size=$SIZE cache_size=1M profile=tlc lba_size=512
+	load_cc frontend=nvme,cxl size="$SIZE" cache_size=1M profile=tlc lba_size=512
 	cc --cxl
 	unload
 }
