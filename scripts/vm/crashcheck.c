@@ -150,9 +150,9 @@ struct worker {
 	uint32_t nops, cap;
 	int fd;			/* namespace */
 	unsigned char *buf, *rbuf;
-	/* results of the round */
-	uint64_t done_ops;
-	bool failed;		/* an op failed: stopped */
+	/* results of the round (the main thread watches the first two) */
+	_Atomic uint64_t done_ops;
+	atomic_bool failed;	/* an op failed: stopped */
 	uint64_t fail_tick;
 	int fail_err;
 	uint8_t fail_kind;
