@@ -187,6 +187,43 @@ test_delay() {
 	unload
 }
 
+# workers=0 (issue 23): the dispatcher posts every completion itself, and
+# a completion delayed 10 s must not stop it polling the doorbells. While
+# the delayed read is outstanding (the rule has matched it), admin
+# commands (id-ctrl, smart-log) and a read of another block complete, and
+# the delayed read is still outstanding when they have: an order, not a
+# time. (Before the fix the dispatcher slept to the delayed completion,
+# and id-ctrl came back only with it.)
+test_delay_workers0() {
+	local pid n=0
+	modprobe nvme_core 2>/dev/null || true
+	echo 30 >/sys/module/nvme_core/parameters/io_timeout ||
+		fail "cannot set nvme_core's io_timeout"
+	load frontend=nvme size=64M profile=tlc workers=0
+	wait_for $DEV
+	rule delay delay_ns 10000000000
+	arm delay 40-40 1
+	rm -f /tmp/delayed.done
+	# The file appears only once the read is over.
+	(if read_lba 40; then r=ok; else r=failed; fi; echo $r >/tmp/delayed.done) &
+	pid=$!
+	while [ "$(cat $F/delay/matched)" != 1 ] && [ $n -lt 200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	expect_eq "$(cat $F/delay/matched)" 1 "the delayed read was fetched"
+	nvme id-ctrl /dev/nvme0 >/dev/null || fail "id-ctrl"
+	nvme smart-log /dev/nvme0 >/dev/null || fail "smart-log"
+	dd if=$DEV of=/dev/null bs=4096 skip=41 count=1 iflag=direct 2>/dev/null ||
+		fail "reading block 41"
+	[ ! -e /tmp/delayed.done ] ||
+		fail "the delayed read completed ($(cat /tmp/delayed.done)) before the admin commands and the other read (fault_delays $(stat fault_delays), early_completions $(stat early_completions))"
+	wait $pid
+	expect_eq "$(cat /tmp/delayed.done)" ok "the delayed read"
+	expect_eq "$(stat fault_delays)" 1 "fault_delays"
+	unload
+}
+
 # CXL: a poisoned page, mapped when the rule is armed, gets SIGBUS with
 # BUS_MCEERR_AR at its address on every access (cxl_check poison); its
 # neighbour reads; disarmed, the device's data are all there.
@@ -251,6 +288,7 @@ else
 	run_test timeout test_timeout
 fi
 run_test delay test_delay
+run_test delay_workers0 test_delay_workers0
 run_test read_only test_read_only
 run_test after_and_probability test_after_and_probability
 run_test cxl_poison test_cxl_poison
