@@ -242,6 +242,44 @@ test_cxl_poison() {
 	unload
 }
 
+# CXL (issue 23): poison armed while a fault sleeps on the page's NAND
+# read (main_read_ns 2 s): the fault does not map the page afterwards,
+# the load gets SIGBUS BUS_MCEERR_AR (cxl_check poisonrace waits until the
+# loading thread sleeps in the fault, then arms). A store to a page mapped
+# read-only gets it too, whether mapped before the arming or by a load
+# the rule let through (`after` 1: that store goes through pfn_mkwrite).
+test_cxl_poison_race() {
+	local read_ns
+	load frontend=cxl size=16M cache_size=1M profile=znand
+	wait_for /dev/vflash0
+	# Written, then evicted by the rest (a 1 MiB cache): page 9's next
+	# access reads NAND (a page never written reads none).
+	cxl_check fill /dev/vflash0 $((2 << 20)) 7 || fail "fill"
+	read_ns=$(cat $SYS/config/main_read_ns)
+	echo 2000000000 >$SYS/config/main_read_ns || fail "main_read_ns"
+	rule poison range 9-9
+	rule poison times 0
+	rule poison after 0
+	cxl_check poisonrace /dev/vflash0 $((2 << 20)) 9 $F/poison/armed ||
+		fail "cxl_check poisonrace"
+	[ "$(cat $F/poison/injected)" -ge 1 ] || fail "injected 0 after the race"
+	rule poison armed 0
+	echo "$read_ns" >$SYS/config/main_read_ns
+	rule poison range 12-12
+	cxl_check poisonwrite /dev/vflash0 $((2 << 20)) 12 $F/poison/armed 1 ||
+		fail "cxl_check poisonwrite, mapped before arming"
+	expect_eq "$(cat $F/poison/injected)" 1 "injected (mapped before arming)"
+	rule poison armed 0
+	rule poison range 14-14
+	rule poison after 1
+	cxl_check poisonwrite /dev/vflash0 $((2 << 20)) 14 $F/poison/armed 0 ||
+		fail "cxl_check poisonwrite, a load let through"
+	expect_eq "$(cat $F/poison/matched)" 2 "matched (a load, a store)"
+	expect_eq "$(cat $F/poison/injected)" 1 "injected (the store)"
+	rule poison armed 0
+	unload
+}
+
 # bad VALUE FAULT FILE WHY: refused, one dmesg line naming the file
 bad() {
 	expect_write_refused "$F/$2/$3" "$1" "faults/$2/$3=$1: $4"
@@ -292,4 +330,5 @@ run_test delay_workers0 test_delay_workers0
 run_test read_only test_read_only
 run_test after_and_probability test_after_and_probability
 run_test cxl_poison test_cxl_poison
+run_test cxl_poison_race test_cxl_poison_race
 run_test bad_input test_bad_input
