@@ -9,7 +9,10 @@
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/ioport.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -709,6 +712,68 @@ static void cut_request_withdrawn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->c->unsafe_shutdowns, 0ULL);
 }
 
+/* The cut hook, run by a thread of its own for cut_request_taken(). */
+struct cut_caller {
+	struct vfn_ctrl *c;
+	int ret;
+	struct completion done;
+};
+
+static int cut_caller_fn(void *data)
+{
+	struct cut_caller *cc = data;
+
+	cc->ret = vfn_request_cut(cc->c, HZ / 20);
+	complete(&cc->done);
+	return 0;
+}
+
+/* A cut that takes longer than the hook's wait (its clock is slow). */
+static u64 slow_cut_clock(struct vfn_ctrl *c)
+{
+	msleep(200);
+	return ktime_get_ns();
+}
+
+/*
+ * Issue 23 (B): a cut request the dispatcher took is waited for, however
+ * long the cut takes: the hook returns 0 if and only if the power was
+ * cut. (The cut here outlasts the hook's 50 ms wait, so the hook's
+ * withdrawal finds the request taken; should this test thread, the
+ * dispatcher, be woken too late to take it, the request is withdrawn
+ * and the invariant holds the other way round.)
+ */
+static void cut_request_taken(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct cut_caller cc = { .c = r->c, .ret = 1 };
+	struct task_struct *t;
+
+	bring_up(test, r, QSIZE);
+	init_completion(&cc.done);
+	r->c->cut_clock = slow_cut_clock;
+	r->c->heap[0].task = current;	/* the hook wakes the test */
+	t = kthread_run(cut_caller_fn, &cc, "vflash-t-cut");
+	if (IS_ERR(t)) {
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+		return;
+	}
+	/* Until the request is made (or withdrawn: the hook is done). */
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(r->c->cut_state) == VFN_CUT_REQUESTED ||
+		    completion_done(&cc.done))
+			break;
+		schedule_timeout(HZ / 100);
+	}
+	__set_current_state(TASK_RUNNING);
+	pass(r);
+	wait_for_completion(&cc.done);
+	r->c->heap[0].task = NULL;
+	KUNIT_EXPECT_EQ(test, cc.ret, r->c->unpowered ? 0 : -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(r->c->cut_state), VFN_CUT_NONE);
+}
+
 /*
  * The regression of issue 23 (B): a cut requested while the dispatcher
  * was running (its wake-up then finds it running and is lost) is seen
@@ -743,6 +808,7 @@ static struct kunit_case nvme_dispatch_cases[] = {
 	KUNIT_CASE(dsm_ranges_merge),
 	KUNIT_CASE(power_cut_after_posters_stop),
 	KUNIT_CASE(cut_request_withdrawn),
+	KUNIT_CASE(cut_request_taken),
 	KUNIT_CASE(sleep_sees_cut_request),
 	{}
 };
