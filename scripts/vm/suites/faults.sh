@@ -6,7 +6,9 @@
 # at a probability; a read-only namespace refuses writes and says so in
 # SMART; a timeout is recovered by the driver (abort, reset)
 # and the command retried; a delay delays; the device keeps serving
-# other I/O; a poisoned CXL page gets SIGBUS with BUS_MCEERR_AR; bad
+# other I/O (with workers=0 too); a poisoned CXL page gets SIGBUS with
+# BUS_MCEERR_AR, also when armed during its fault or stored to through a
+# read-only mapping; bad
 # values are refused with one dmesg line naming the file.
 # vmtest-mem: 2G
 # vmtest-timeout: 300
