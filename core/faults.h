@@ -149,6 +149,26 @@ static inline bool vflash_fault(struct vflash_faults *ft,
 	return __vflash_fault(ft, fault, lpn, count);
 }
 
+/**
+ * vflash_fault_covers() - is @lpn in the range of @fault's armed rule?
+ * @ft: the device's rules
+ * @fault: the fault
+ * @lpn: a logical page
+ *
+ * A look that counts nothing and injects nothing: for a path that must
+ * find out whether a rule was armed since it asked vflash_fault().
+ */
+static inline bool vflash_fault_covers(struct vflash_faults *ft,
+				       enum vflash_fault fault, u64 lpn)
+{
+	struct vflash_fault_rule *r = &ft->rule[fault];
+
+	if (!static_branch_unlikely(&vflash_faults_armed))
+		return false;
+	/* Acquire: pairs with arming's release; the range is the armed one. */
+	return smp_load_acquire(&r->armed) && lpn >= r->first && lpn <= r->last;
+}
+
 /* Whether the rule of @fault is armed (a state, for SMART). */
 static inline bool vflash_fault_armed(struct vflash_faults *ft,
 				      enum vflash_fault fault)

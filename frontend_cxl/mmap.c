@@ -169,6 +169,27 @@ static vm_fault_t vfc_no_memory(struct vfc_dev *d, struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
+/*
+ * A page just mapped (or made writable) by a fault that did not see the
+ * poison rule armed when it looked: was the rule armed since? Arming
+ * unmaps the range (vfc_faults_armed()), but a fault that was sleeping on
+ * the page's NAND read inserts its PTE afterwards. So the PTE is made,
+ * then the rule looked at: with the full barriers here and in
+ * vfc_faults_armed() (a store, a barrier, a load on either side), either
+ * this look sees the rule armed or the arming's unmap sees the PTE. If
+ * armed, the caller zaps the PTE and returns VM_FAULT_NOPAGE: the access
+ * faults again and meets the poison (counted there, with SIGBUS).
+ */
+static bool vfc_poisoned_since(struct vfc_dev *d, struct vm_fault *vmf,
+			       bool was_armed)
+{
+	/* The PTE before the rule; pairs with vfc_faults_armed(). */
+	smp_mb();
+	return !was_armed &&
+	       vflash_fault_covers(&d->vdev->faults, VFLASH_FAULT_POISON,
+				   vmf->pgoff);
+}
+
 static vm_fault_t vfc_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -178,9 +199,16 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	u64 start = ktime_get_ns();
 	unsigned long pfn;
 	vm_fault_t ret;
+	bool was_armed, poisoned;
 
 	if (vmf->pgoff >= d->nr_pages)
 		return VM_FAULT_SIGBUS;
+	/*
+	 * A rule armed when we look, whether it fires or lets this access
+	 * through (after, probability), has had its say; one armed later
+	 * is looked for again once the page is mapped.
+	 */
+	was_armed = vflash_fault_armed(&d->vdev->faults, VFLASH_FAULT_POISON);
 	if (vflash_fault(&d->vdev->faults, VFLASH_FAULT_POISON, vmf->pgoff, 1))
 		return vfc_poisoned(vmf);
 	if (vflash_cache_get(d->cache, vmf->pgoff, write, vfc_stream(vma),
@@ -194,7 +222,13 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 		ret = vfc_insert_writable(d, vma, vmf->address, pfn, vmf->pgoff);
 	else
 		ret = vfc_insert(vma, vmf->address, pfn, false);
+	poisoned = ret == VM_FAULT_NOPAGE &&
+		   vfc_poisoned_since(d, vmf, was_armed);
 	vflash_cache_put(d->cache, &pin);
+	if (poisoned) {
+		vfc_unmap(d, vmf->pgoff);
+		return VM_FAULT_NOPAGE;
+	}
 	if (pin.missed) {
 		u64 done = ktime_get_ns();
 
@@ -220,9 +254,14 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 	struct vflash_cache_pin pin;
 	unsigned long pfn;
 	vm_fault_t ret;
+	bool was_armed, poisoned;
 
 	if (vmf->pgoff >= d->nr_pages)
 		return VM_FAULT_SIGBUS;
+	/* A write is an access: a poisoned page mapped read-only gets none. */
+	was_armed = vflash_fault_armed(&d->vdev->faults, VFLASH_FAULT_POISON);
+	if (vflash_fault(&d->vdev->faults, VFLASH_FAULT_POISON, vmf->pgoff, 1))
+		return vfc_poisoned(vmf);
 	/* Evicted meanwhile: the access faults again and reloads it. */
 	if (vflash_cache_mkwrite(d->cache, vmf->pgoff, &pin))
 		return VM_FAULT_NOPAGE;
@@ -242,7 +281,11 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 	}
 	/* Upgrades the read-only PTE in place (or maps it, if zapped). */
 	ret = vfc_insert_writable(d, vmf->vma, vmf->address, pfn, vmf->pgoff);
+	poisoned = ret == VM_FAULT_NOPAGE &&
+		   vfc_poisoned_since(d, vmf, was_armed);
 	vflash_cache_put(d->cache, &pin);
+	if (poisoned)
+		vfc_unmap(d, vmf->pgoff);
 	return ret;
 }
 
@@ -381,6 +424,8 @@ void vfc_faults_armed(void *priv, enum vflash_fault fault, u64 first, u64 last)
 	if (fault != VFLASH_FAULT_POISON || first >= d->nr_pages)
 		return;
 	last = min(last, d->nr_pages - 1);
+	/* The rule armed, then the PTEs; pairs with vfc_poisoned_since(). */
+	smp_mb();
 	unmap_mapping_range(d->inode->i_mapping, (loff_t)first << PAGE_SHIFT,
 			    (loff_t)(last - first + 1) << PAGE_SHIFT, 1);
 }

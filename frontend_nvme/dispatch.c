@@ -9,7 +9,8 @@
  * posts its entries when they fall due and raises the CQ's MSI-X vector.
  *
  * A thread spins for a completion due within spin_us and sleeps (an
- * hrtimer) until spin_us before a later one. The dispatcher polls the
+ * hrtimer) until spin_us before a later one; the dispatcher never longer
+ * than a nap (below), as it must poll the doorbells. The dispatcher polls the
  * doorbells without sleeping for poll_idle_us after its last command or
  * the last completion posted (a host at low queue depth submits its next
  * command as soon as one completes), then naps between polls, each nap
@@ -140,7 +141,7 @@ static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
 static void host_activity(struct vfn_ctrl *c, u64 now)
 {
 	WRITE_ONCE(c->last_busy_ns, now);
-	/* Store, then look at the flag; pairs with set_current_state() in nap(). */
+	/* Store, then look at the flag; pairs with vfn_dispatch_sleep(). */
 	smp_mb();
 	if (READ_ONCE(c->napping) && c->heap[0].task)
 		wake_up_process(c->heap[0].task);
@@ -510,16 +511,26 @@ void vfn_fatal(struct vfn_ctrl *c)
  * The controller forgets everything (queues, completions not posted,
  * features), its registers read all ones and its function vanishes from
  * the bus (config reads all ones), as a powered-off device's would. The
- * power-loss log takes back the writes that were not durable at this
- * instant. The power work then removes the function, as the PCI core
- * does on a surprise removal, powers the controller up and rescans.
+ * power-loss log takes back the writes that were not durable at the
+ * instant of the cut, read once no thread can post a completion any
+ * more: no completion the host has seen is due after it. The power work
+ * then removes the function, as the PCI core does on a surprise removal,
+ * powers the controller up and rescans.
  */
 void vfn_power_off(struct vfn_ctrl *c)
 {
 	struct vflash_faults *ft = &c->vdev->faults;
-	u64 now = ktime_get_ns(), logged = ft->pl.nr_pages, lost;
+	u64 logged = ft->pl.nr_pages, lost, now;
 
+	/*
+	 * Stop every poster first (reset() kills the queues under each CQ's
+	 * lock), then read the clock: a completion a worker posted before
+	 * that CQ lock was ours was due by the worker's clock read, which
+	 * came before ours. Read the other way round, a Flush falling due in
+	 * between would be posted, and its data taken back by the cut.
+	 */
 	reset(c);
+	now = c->cut_clock ? c->cut_clock(c) : ktime_get_ns();
 	vfn_set_reg32(c, NVME_REG_CSTS, ~0U);
 	WRITE_ONCE(c->absent, true);
 	WRITE_ONCE(c->unpowered, true);
@@ -535,14 +546,54 @@ void vfn_power_off(struct vfn_ctrl *c)
 		queue_work(system_unbound_wq, &c->power_work);
 }
 
-/* Sleep until @until_ns (CLOCK_MONOTONIC), unless woken earlier. */
-static void sleep_until(u64 until_ns)
+/*
+ * Whether the dispatcher was busy within poll_idle_ns of @now (a worker's
+ * clock may be a little ahead of ours).
+ */
+static bool recently_busy(struct vfn_ctrl *c, u64 now)
+{
+	u64 last = READ_ONCE(c->last_busy_ns);
+
+	return now <= last || now - last <= c->poll_idle_ns;
+}
+
+/**
+ * vfn_dispatch_sleep() - the dispatcher sleeps until @until_ns, or less
+ * @c: the controller
+ * @until_ns: CLOCK_MONOTONIC
+ * @slack_ns: how much later the timer may end it
+ *
+ * Idle (TASK_IDLE: no load average, no hung-task look) until then,
+ * unless host_activity(), a cut request or kthread_stop() wakes it first.
+ * Each of them is looked at after the task state is set: a wake-up that
+ * came while the dispatcher was running, since its last look, found it
+ * running and was lost; it must not then sleep with the request pending.
+ *
+ * Return: whether it slept (false: it had a reason to go on at once).
+ */
+bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns)
 {
 	ktime_t until = ns_to_ktime(until_ns);
+	u64 now = ktime_get_ns();
+	bool slept = false;
 
-	set_current_state(TASK_INTERRUPTIBLE);
-	schedule_hrtimeout_range(&until, SLACK_NS, HRTIMER_MODE_ABS);
+	if (until_ns <= now)
+		return false;
+	WRITE_ONCE(c->napping, true);
+	/*
+	 * Flag, then re-check; pairs with the barrier in host_activity()
+	 * and with the cmpxchg() of vfn_request_cut().
+	 */
+	set_current_state(TASK_IDLE);
+	if (!kthread_should_stop() &&
+	    READ_ONCE(c->cut_state) != VFN_CUT_REQUESTED &&
+	    !recently_busy(c, now)) {
+		schedule_hrtimeout_range(&until, slack_ns, HRTIMER_MODE_ABS);
+		slept = true;
+	}
 	__set_current_state(TASK_RUNNING);
+	WRITE_ONCE(c->napping, false);
+	return slept;
 }
 
 /**
@@ -561,10 +612,14 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 	bool busy = false;
 	u32 q;
 
-	if (unlikely(READ_ONCE(c->cut_req))) {
+	/* Take a cut request: from then on its hook waits for the cut. */
+	if (unlikely(READ_ONCE(c->cut_state) == VFN_CUT_REQUESTED) &&
+	    cmpxchg(&c->cut_state, VFN_CUT_REQUESTED, VFN_CUT_TAKEN) ==
+	    VFN_CUT_REQUESTED) {
 		if (!c->unpowered)
 			vfn_power_off(c);
-		WRITE_ONCE(c->cut_req, false);
+		/* Release: the cut is done before its hook sees it so. */
+		smp_store_release(&c->cut_state, VFN_CUT_NONE);
 		wake_up(&c->power_wq);
 	}
 	if (handle_cc(c, c->raise)) {
@@ -577,33 +632,42 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 	return busy;
 }
 
-/*
- * Whether the dispatcher was busy within poll_idle_ns of @now (a worker's
- * clock may be a little ahead of ours).
- */
-static bool recently_busy(struct vfn_ctrl *c, u64 now)
+/* No cut asked of the dispatcher or under way. */
+static bool no_cut_pending(struct vfn_ctrl *c)
 {
-	u64 last = READ_ONCE(c->last_busy_ns);
-
-	return now <= last || now - last <= c->poll_idle_ns;
+	/* Acquire: pairs with the dispatcher's release once the cut is done. */
+	return smp_load_acquire(&c->cut_state) == VFN_CUT_NONE;
 }
 
-/*
- * Idle for @us, unless host_activity() or kthread_stop() wakes us first.
- * TASK_IDLE: no load average, no hung-task look.
+/**
+ * vfn_request_cut() - ask the dispatcher to cut the power, and wait
+ * @c: the controller
+ * @timeout: how long to wait for the dispatcher to take the request, in
+ *	jiffies
+ *
+ * A request the dispatcher has not taken by then is withdrawn: nothing
+ * happens later. One it has taken is waited for to the end. Callers are
+ * serialised (faults' lock).
+ *
+ * Return: 0 once the power was cut, -ETIMEDOUT if the request was
+ * withdrawn, -EBUSY if another is pending.
  */
-static void nap(struct vfn_ctrl *c, u32 us)
+int vfn_request_cut(struct vfn_ctrl *c, unsigned long timeout)
 {
-	ktime_t until = ktime_add_us(ktime_get(), us);
-
-	WRITE_ONCE(c->napping, true);
-	/* Flag, then re-check; pairs with the barrier in host_activity(). */
-	set_current_state(TASK_IDLE);
-	if (!kthread_should_stop() && !recently_busy(c, ktime_get_ns()))
-		schedule_hrtimeout_range(&until, (u64)us * NSEC_PER_USEC / 4,
-					 HRTIMER_MODE_ABS);
-	__set_current_state(TASK_RUNNING);
-	WRITE_ONCE(c->napping, false);
+	if (cmpxchg(&c->cut_state, VFN_CUT_NONE, VFN_CUT_REQUESTED) !=
+	    VFN_CUT_NONE)
+		return -EBUSY;
+	/* Full barrier above: pairs with vfn_dispatch_sleep()'s re-check. */
+	if (c->heap[0].task)
+		wake_up_process(c->heap[0].task);
+	if (wait_event_timeout(c->power_wq, no_cut_pending(c), timeout))
+		return 0;
+	if (cmpxchg(&c->cut_state, VFN_CUT_REQUESTED, VFN_CUT_NONE) ==
+	    VFN_CUT_REQUESTED)
+		return -ETIMEDOUT;
+	/* Taken: the cut is under way; wait for its end. */
+	wait_event(c->power_wq, no_cut_pending(c));
+	return 0;
 }
 
 static int dispatch_fn(void *data)
@@ -613,26 +677,36 @@ static int dispatch_fn(void *data)
 
 	WRITE_ONCE(c->last_busy_ns, ktime_get_ns());
 	while (!kthread_should_stop()) {
-		u64 now, next;
+		u64 now, next, until, slack_ns;
 		bool busy = vfn_dispatch_once(c, &next);
 
 		now = ktime_get_ns();
-		if (busy) {
-			WRITE_ONCE(c->last_busy_ns, now);
+		if (busy || recently_busy(c, now)) {
+			/* Busy, or recently: keep polling the doorbells. */
+			if (busy)
+				WRITE_ONCE(c->last_busy_ns, now);
 			idle_us = IDLE_SLEEP_US;
-		} else if (recently_busy(c, now)) {
-			/* Recently busy: keep polling the doorbells. */
-			idle_us = IDLE_SLEEP_US;
-		} else if (next != U64_MAX) {
-			/* Idle but for our own completions: sleep to the next. */
-			if (next > now + c->spin_ns)
-				sleep_until(next - c->spin_ns);
-		} else {
-			nap(c, idle_us);
-			idle_us = min(2 * idle_us, IDLE_SLEEP_MAX_US);
+			cond_resched();
 			continue;
 		}
-		cond_resched();
+		/*
+		 * Idle: nap between polls, each nap twice the last up to
+		 * IDLE_SLEEP_MAX_US, but wake spin_ns before a completion of
+		 * our own falls due (all of them with workers=0) if that is
+		 * sooner. Never longer than a nap: a delayed completion (up
+		 * to 60 s) must not leave the doorbells, the admin queue's
+		 * among them, unpolled until it is due.
+		 */
+		until = now + (u64)idle_us * NSEC_PER_USEC;
+		if (next != U64_MAX && next - c->spin_ns < until) {
+			until = next - c->spin_ns;
+			slack_ns = SLACK_NS;
+		} else {
+			slack_ns = (u64)idle_us * NSEC_PER_USEC / 4;
+			idle_us = min(2 * idle_us, IDLE_SLEEP_MAX_US);
+		}
+		if (!vfn_dispatch_sleep(c, until, slack_ns))
+			cond_resched();
 	}
 	return 0;
 }

@@ -141,9 +141,15 @@ struct vfn_heap {
  * @absent: the function is gone from the bus while @unpowered: config
  *	reads return all ones, writes are dropped; READ_ONCE/WRITE_ONCE
  * @dying: the device is being detached: no new power cut
- * @cut_req: the cut hook asks the dispatcher to cut the power; cleared
- *	(and @power_wq woken) once it has
- * @power_wq: where the cut hook waits for @cut_req to clear
+ * @cut_state: a power cut asked of the dispatcher (enum vfn_cut_state),
+ *	changed with cmpxchg(): the cut hook moves it from NONE to REQUESTED
+ *	(or back, withdrawing a request not taken in time), the dispatcher
+ *	from REQUESTED to TAKEN, and to NONE (release, @power_wq woken)
+ *	once the power is cut
+ * @power_wq: where the cut hook waits for @cut_state to return to NONE
+ * @cut_clock: NULL, or what a power cut reads its instant from instead of
+ *	ktime_get_ns(): a KUnit seam, with which a test plays a completion
+ *	worker on another CPU right after that read
  * @power_work: removes the function as a surprise removal would, powers
  *	the controller up again and rescans the bus
  * @power_cycles: power-ups after the first, for SMART (power work)
@@ -201,12 +207,20 @@ struct vfn_ctrl {
 	bool unpowered;
 	bool absent;
 	bool dying;
-	bool cut_req;
+	int cut_state;
 	wait_queue_head_t power_wq;
+	u64 (*cut_clock)(struct vfn_ctrl *c);
 	struct work_struct power_work;
 	u64 power_cycles;
 	u64 unsafe_shutdowns;
 	u64 cq_backoff_ns[VFN_MAX_IOQ + 1];
+};
+
+/* vfn_ctrl.cut_state: a cut the cut hook asked of the dispatcher. */
+enum vfn_cut_state {
+	VFN_CUT_NONE,
+	VFN_CUT_REQUESTED,
+	VFN_CUT_TAKEN,
 };
 
 #define VFN_CQ_BACKOFF_MIN_NS	2000
@@ -279,6 +293,8 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise);
 void vfn_sq_delete(struct vfn_ctrl *c, u16 qid);
 void vfn_fatal(struct vfn_ctrl *c);
 void vfn_power_off(struct vfn_ctrl *c);
+int vfn_request_cut(struct vfn_ctrl *c, unsigned long timeout);
+bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns);
 
 /* frontend.c */
 extern struct vflash_frontend vflash_nvme_frontend;

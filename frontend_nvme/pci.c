@@ -460,18 +460,18 @@ void vfn_power_init(struct vfn_ctrl *c)
  * driver then probes it on its own).
  *
  * Return: 0, -EBUSY while the device is being detached, -ETIMEDOUT if
- * the dispatcher did not answer.
+ * the dispatcher did not take the request within 10 s (it is withdrawn:
+ * no cut happens later).
  */
 int vfn_cut_power(void *priv)
 {
 	struct vfn_ctrl *c = priv;
+	int ret;
 
 	if (READ_ONCE(c->dying))
 		return -EBUSY;
-	WRITE_ONCE(c->cut_req, true);
-	wake_up_process(c->heap[0].task);
-	if (!wait_event_timeout(c->power_wq, !READ_ONCE(c->cut_req), 10 * HZ))
-		return -ETIMEDOUT;
-	flush_work(&c->power_work);
-	return 0;
+	ret = vfn_request_cut(c, 10 * HZ);
+	if (!ret)
+		flush_work(&c->power_work);
+	return ret;
 }

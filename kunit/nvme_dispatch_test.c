@@ -9,8 +9,13 @@
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/ioport.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -43,6 +48,7 @@ enum { P_ASQ, P_ACQ, P_IOSQ, P_IOCQ, P_DSM, P_BUF, P_BUF2 };
  *	host disable the controller (CC.EN = 0), as a driver whose wait for
  *	a stuck controller expired does; 0 for none
  * @vectors: interrupts raised, per vector
+ * @cut_ns: the instant cut_clock() gives a power cut
  */
 struct rig {
 	struct vflash_dev *vdev;
@@ -55,6 +61,7 @@ struct rig {
 	u32 iosq_tail;
 	u64 disable_at;
 	u32 vectors[VFN_NR_VEC];
+	u64 cut_ns;
 };
 
 /* The rig of the running test: KUnit runs one test at a time. */
@@ -233,6 +240,7 @@ static void rig_exit(struct kunit *test)
 		kfree(c);
 	}
 	if (r->vdev) {
+		vflash_faults_destroy(&r->vdev->faults);
 		if (!IS_ERR_OR_NULL(r->vdev->flash))
 			vflash_flash_destroy(r->vdev->flash);
 		vfree(r->vdev->backing.kaddr);
@@ -278,6 +286,10 @@ static int rig_init(struct kunit *test)
 	vdev->flash = vflash_flash_create(vdev->cfg.profile, DEV_BYTES);
 	if (IS_ERR(vdev->flash))
 		return PTR_ERR(vdev->flash);
+	if (vflash_faults_init(&vdev->faults, vdev->flash, DEV_BYTES >> 12,
+			       "vflash-t"))
+		return -ENOMEM;
+	vdev->faults.pl.backing = &vdev->backing;
 
 	c->vdev = vdev;
 	c->ns.lba_shift = 12;
@@ -300,6 +312,7 @@ static int rig_init(struct kunit *test)
 	}
 	for (k = 0; k <= VFN_MAX_IOQ; k++)
 		spin_lock_init(&c->cq_lock[k]);
+	init_waitqueue_head(&c->power_wq);
 	vfn_hostmem_init(c);
 	c->hm.probe = fake_probe;
 	vfn_dispatch_init(c);
@@ -607,6 +620,174 @@ static void dsm_ranges_merge(struct kunit *test)
 	}
 }
 
+/*
+ * A power cut's clock (c->cut_clock): the instant the test chose; and
+ * right after that read, before vfn_power_off() goes on, the completion
+ * worker on another CPU posts what is due by a second later, as a real
+ * one may while the dispatcher cuts.
+ */
+static u64 cut_clock_then_worker(struct vfn_ctrl *c)
+{
+	struct rig *r = cur;
+
+	worker(r, r->cut_ns + NSEC_PER_SEC);
+	return r->cut_ns;
+}
+
+/*
+ * The regression of issue 23 (A): a Write acknowledged, then a Flush
+ * whose completion is due after the instant of a power cut. No completion
+ * the host sees may be due after the instant the power-loss log cuts at:
+ * else the host holds a Flush's completion for data the cut took back.
+ * The worker posts in the cut's clock read (cut_clock_then_worker()):
+ * the cut must have stopped it before it reads its clock.
+ */
+static void power_cut_after_posters_stop(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct vflash_faults *ft = &r->vdev->faults;
+	enum vflash_fault pc = VFLASH_FAULT_POWER_CUT;
+	u64 write_due, flush_due;
+
+	bring_up(test, r, QSIZE);
+	memset(dev_block(r, 7), 0x11, 4096);	/* before arming: durable */
+	/* The log on, and no command cuts the power (probability 0). */
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, pc, "probability", "0"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, pc, "armed", "1"), 0);
+
+	memset(hkva(r, P_BUF), 0xab, PAGE_SIZE);
+	io(r, nvme_cmd_write, 7, 1, hpage(r, P_BUF));
+	ring_iosq(r);
+	KUNIT_ASSERT_TRUE(test, pass(r));
+	KUNIT_ASSERT_EQ(test, READ_ONCE(r->c->heap[1].nr), 1U);
+	write_due = r->c->heap[1].cmd[0].due_ns;
+	worker(r, write_due);
+	KUNIT_ASSERT_EQ(test, posted(r, P_IOCQ), 1U);	/* acknowledged */
+
+	io(r, nvme_cmd_flush, 0, 1, 0);
+	ring_iosq(r);
+	KUNIT_ASSERT_TRUE(test, pass(r));
+	KUNIT_ASSERT_EQ(test, READ_ONCE(r->c->heap[1].nr), 1U);
+	flush_due = r->c->heap[1].cmd[0].due_ns;
+	/* The Flush programs the page: durable after the Write's ack. */
+	KUNIT_ASSERT_GT(test, flush_due, write_due);
+
+	/* The power goes after the Write's ack, before the Flush is due. */
+	r->cut_ns = write_due;
+	r->c->cut_clock = cut_clock_then_worker;
+	vfn_power_off(r->c);
+	KUNIT_EXPECT_TRUE(test, r->c->unpowered);
+	KUNIT_EXPECT_EQ_MSG(test, posted(r, P_IOCQ), 1U,
+			    "a completion due at %llu posted, the cut at %llu",
+			    flush_due, r->cut_ns);
+	/* The page was not durable at the cut: taken back... */
+	KUNIT_EXPECT_EQ(test,
+			vflash_flash_stat(r->vdev->flash,
+					  VFLASH_STAT_POWER_CUT_LOST_WRITES),
+			1ULL);
+	KUNIT_EXPECT_EQ(test, dev_block(r, 7)[0], 0x11);
+	/* ...so the host must never have seen the Flush complete. */
+	if (posted(r, P_IOCQ) > 1)
+		KUNIT_EXPECT_EQ_MSG(test, dev_block(r, 7)[0], 0xab,
+				    "flushed data taken back by the cut");
+}
+
+/*
+ * The regression of issue 23 (B): a cut request the dispatcher did not
+ * take in time (here: it never runs; the hook's wake-up goes to the test
+ * itself) is withdrawn: the hook says -ETIMEDOUT and nothing happens
+ * later; the next pass of the dispatcher leaves the power on.
+ */
+static void cut_request_withdrawn(struct kunit *test)
+{
+	struct rig *r = test->priv;
+
+	bring_up(test, r, QSIZE);
+	r->c->heap[0].task = current;
+	KUNIT_EXPECT_EQ(test, vfn_request_cut(r->c, HZ / 20), -ETIMEDOUT);
+	r->c->heap[0].task = NULL;
+	pass(r);
+	KUNIT_EXPECT_FALSE(test, r->c->unpowered);
+	KUNIT_EXPECT_EQ(test, vfn_reg32(r->c, NVME_REG_CSTS), NVME_CSTS_RDY);
+	KUNIT_EXPECT_EQ(test, r->c->unsafe_shutdowns, 0ULL);
+}
+
+/* The cut hook, run by a thread of its own for cut_request_taken(). */
+struct cut_caller {
+	struct vfn_ctrl *c;
+	int ret;
+	struct completion done;
+};
+
+static int cut_caller_fn(void *data)
+{
+	struct cut_caller *cc = data;
+
+	cc->ret = vfn_request_cut(cc->c, HZ / 20);
+	complete(&cc->done);
+	return 0;
+}
+
+/* A cut that takes longer than the hook's wait (its clock is slow). */
+static u64 slow_cut_clock(struct vfn_ctrl *c)
+{
+	msleep(200);
+	return ktime_get_ns();
+}
+
+/*
+ * Issue 23 (B): a cut request the dispatcher took is waited for, however
+ * long the cut takes: the hook returns 0 if and only if the power was
+ * cut. (The cut here outlasts the hook's 50 ms wait, so the hook's
+ * withdrawal finds the request taken; should this test thread, the
+ * dispatcher, be woken too late to take it, the request is withdrawn
+ * and the invariant holds the other way round.)
+ */
+static void cut_request_taken(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct cut_caller cc = { .c = r->c, .ret = 1 };
+	struct task_struct *t;
+
+	bring_up(test, r, QSIZE);
+	init_completion(&cc.done);
+	r->c->cut_clock = slow_cut_clock;
+	r->c->heap[0].task = current;	/* the hook wakes the test */
+	t = kthread_run(cut_caller_fn, &cc, "vflash-t-cut");
+	if (IS_ERR(t)) {
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+		return;
+	}
+	/* Until the request is made (or withdrawn: the hook is done). */
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(r->c->cut_state) == VFN_CUT_REQUESTED ||
+		    completion_done(&cc.done))
+			break;
+		schedule_timeout(HZ / 100);
+	}
+	__set_current_state(TASK_RUNNING);
+	pass(r);
+	wait_for_completion(&cc.done);
+	r->c->heap[0].task = NULL;
+	KUNIT_EXPECT_EQ(test, cc.ret, r->c->unpowered ? 0 : -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(r->c->cut_state), VFN_CUT_NONE);
+}
+
+/*
+ * The regression of issue 23 (B): a cut requested while the dispatcher
+ * was running (its wake-up then finds it running and is lost) is seen
+ * when it goes to sleep: it does not sleep.
+ */
+static void sleep_sees_cut_request(struct kunit *test)
+{
+	struct rig *r = test->priv;
+
+	WRITE_ONCE(r->c->cut_state, VFN_CUT_REQUESTED);
+	KUNIT_EXPECT_FALSE(test, vfn_dispatch_sleep(r->c, ktime_get_ns() +
+						    50 * NSEC_PER_MSEC, 0));
+}
+
 static int dispatch_suite_init(struct kunit_suite *suite)
 {
 	return vflash_policies_init();
@@ -625,6 +806,10 @@ static struct kunit_case nvme_dispatch_cases[] = {
 	KUNIT_CASE(io_completion_counts_lateness),
 	KUNIT_CASE(full_cq_backs_off),
 	KUNIT_CASE(dsm_ranges_merge),
+	KUNIT_CASE(power_cut_after_posters_stop),
+	KUNIT_CASE(cut_request_withdrawn),
+	KUNIT_CASE(cut_request_taken),
+	KUNIT_CASE(sleep_sees_cut_request),
 	{}
 };
 

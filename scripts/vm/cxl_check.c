@@ -54,6 +54,20 @@
  *                            si_code BUS_MCEERR_AR and si_addr the page,
  *                            twice; a store there too; the next page
  *                            reads
+ *   poisonrace DEV BYTES PAGE ARMED
+ *                            a thread loads from PAGE, not resident, its
+ *                            NAND read slow (the caller raises the read
+ *                            time); once the thread sleeps in that fault,
+ *                            1 is written to ARMED: the load must end in
+ *                            SIGBUS BUS_MCEERR_AR at the page (exit 3 if
+ *                            the fault was over before the arming: no
+ *                            race run)
+ *   poisonwrite DEV BYTES PAGE ARMED BEFORE
+ *                            a load from PAGE (mapped read-only) before
+ *                            (BEFORE 1) or after (0: the rule lets it
+ *                            through, e.g. `after` 1) 1 is written to
+ *                            ARMED; the load reads, then a store there
+ *                            gets SIGBUS BUS_MCEERR_AR
  *   fillat DEV PAGE BYTES SEED
  *   verifyat DEV PAGE BYTES SEED
  *                            fill and verify, BYTES from page PAGE on
@@ -922,6 +936,144 @@ static int poison(size_t bytes, size_t page, const char *armed)
 	return ret;
 }
 
+static void arm(const char *armed)
+{
+	int fd = open(armed, O_WRONLY);
+
+	if (fd < 0 || write(fd, "1\n", 2) != 2)
+		die(armed);
+	close(fd);
+}
+
+/* Whether a code from access_code() is the poison's, at @q. */
+static int poison_code_ok(const char *what, int code, volatile uint64_t *q)
+{
+	if (code == BUS_MCEERR_AR && bus_info.si_addr == (void *)q &&
+	    bus_info.si_addr_lsb == 12)
+		return 1;
+	fprintf(stderr,
+		"cxl_check: %s: si_code %d (want %d), si_addr %p (want %p), lsb %d\n",
+		what, code, BUS_MCEERR_AR, bus_info.si_addr, (void *)q,
+		(int)bus_info.si_addr_lsb);
+	return 0;
+}
+
+struct race_arg {
+	volatile uint64_t *q;
+	volatile pid_t tid;
+	volatile int code;
+	volatile int done;
+};
+
+static void *race_loader(void *p)
+{
+	struct race_arg *a = p;
+
+	a->tid = gettid();
+	a->code = access_code(a->q, 0);
+	a->done = 1;
+	return NULL;
+}
+
+/*
+ * The state letter of thread @tid of this process ('?' if unknown). Plain
+ * system calls, no stdio: its buffer's allocation could want mmap_lock,
+ * which the faulting thread holds for reading while it sleeps.
+ */
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *r;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	r = strrchr(buf, ')');
+	return r && r[1] == ' ' ? r[2] : '?';
+}
+
+static int poisonrace(size_t bytes, size_t page, const char *armed)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	struct race_arg a = { .q = p + page * (PAGE / 8) };
+	struct sigaction sa = { .sa_sigaction = on_sigbus,
+				.sa_flags = SA_SIGINFO };
+	pthread_t t;
+	char st;
+
+	if ((page + 1) * PAGE > bytes) {
+		fprintf(stderr, "cxl_check: poisonrace: PAGE beyond BYTES\n");
+		return 2;
+	}
+	sigaction(SIGBUS, &sa, NULL);
+	if (pthread_create(&t, NULL, race_loader, &a))
+		die("pthread_create");
+	/* Asleep in the kernel: in the fault, waiting for the NAND read. */
+	do {
+		usleep(1000);
+		st = a.tid ? task_state(a.tid) : '?';
+	} while (!a.done && st != 'D' && st != 'S');
+	if (a.done) {
+		pthread_join(t, NULL);
+		fprintf(stderr, "cxl_check: poisonrace: the load was over before the arming\n");
+		return 3;
+	}
+	arm(armed);
+	st = task_state(a.tid);
+	if (a.done || (st != 'D' && st != 'S')) {
+		pthread_join(t, NULL);
+		fprintf(stderr, "cxl_check: poisonrace: the fault ended before the arming (state %c)\n",
+			st);
+		return 3;
+	}
+	pthread_join(t, NULL);
+	if (!poison_code_ok("poisonrace: the load armed mid-fault", a.code, a.q))
+		return 1;
+	printf("poisonrace: SIGBUS BUS_MCEERR_AR at page %zu, armed mid-fault\n",
+	       page);
+	munmap((void *)p, bytes);
+	return 0;
+}
+
+static int poisonwrite(size_t bytes, size_t page, const char *armed,
+		       int before)
+{
+	volatile uint64_t *p = map_dev(bytes, 0);
+	volatile uint64_t *q = p + page * (PAGE / 8);
+	struct sigaction sa = { .sa_sigaction = on_sigbus,
+				.sa_flags = SA_SIGINFO };
+	int code;
+
+	if ((page + 1) * PAGE > bytes) {
+		fprintf(stderr, "cxl_check: poisonwrite: PAGE beyond BYTES\n");
+		return 2;
+	}
+	sigaction(SIGBUS, &sa, NULL);
+	if (!before)
+		arm(armed);
+	code = access_code(q, 0);
+	if (code) {
+		fprintf(stderr, "cxl_check: poisonwrite: the load: si_code %d\n",
+			code);
+		return 1;
+	}
+	if (before)
+		arm(armed);
+	if (!poison_code_ok("poisonwrite: the store", access_code(q, 1), q))
+		return 1;
+	printf("poisonwrite: the store to page %zu mapped read-only %s arming: SIGBUS BUS_MCEERR_AR\n",
+	       page, before ? "before" : "after");
+	munmap((void *)p, bytes);
+	return 0;
+}
+
 static int zeros(size_t bytes, int write)
 {
 	volatile uint64_t *p = map_dev(bytes, 0);
@@ -995,6 +1147,11 @@ int main(int argc, char **argv)
 		return zeros(bytes, atoi(argv[4]));
 	if (!strcmp(argv[1], "poison") && argc == 6)
 		return poison(bytes, strtoull(argv[4], NULL, 0), argv[5]);
+	if (!strcmp(argv[1], "poisonrace") && argc == 6)
+		return poisonrace(bytes, strtoull(argv[4], NULL, 0), argv[5]);
+	if (!strcmp(argv[1], "poisonwrite") && argc == 7)
+		return poisonwrite(bytes, strtoull(argv[4], NULL, 0), argv[5],
+				   atoi(argv[6]));
 	fprintf(stderr, "cxl_check: bad arguments\n");
 	return 2;
 }

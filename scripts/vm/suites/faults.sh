@@ -6,7 +6,9 @@
 # at a probability; a read-only namespace refuses writes and says so in
 # SMART; a timeout is recovered by the driver (abort, reset)
 # and the command retried; a delay delays; the device keeps serving
-# other I/O; a poisoned CXL page gets SIGBUS with BUS_MCEERR_AR; bad
+# other I/O (with workers=0 too); a poisoned CXL page gets SIGBUS with
+# BUS_MCEERR_AR, also when armed during its fault or stored to through a
+# read-only mapping; bad
 # values are refused with one dmesg line naming the file.
 # vmtest-mem: 2G
 # vmtest-timeout: 300
@@ -187,6 +189,43 @@ test_delay() {
 	unload
 }
 
+# workers=0 (issue 23): the dispatcher posts every completion itself, and
+# a completion delayed 10 s must not stop it polling the doorbells. While
+# the delayed read is outstanding (the rule has matched it), admin
+# commands (id-ctrl, smart-log) and a read of another block complete, and
+# the delayed read is still outstanding when they have: an order, not a
+# time. (Before the fix the dispatcher slept to the delayed completion,
+# and id-ctrl came back only with it.)
+test_delay_workers0() {
+	local pid n=0
+	modprobe nvme_core 2>/dev/null || true
+	echo 30 >/sys/module/nvme_core/parameters/io_timeout ||
+		fail "cannot set nvme_core's io_timeout"
+	load frontend=nvme size=64M profile=tlc workers=0
+	wait_for $DEV
+	rule delay delay_ns 10000000000
+	arm delay 40-40 1
+	rm -f /tmp/delayed.done
+	# The file appears only once the read is over.
+	(if read_lba 40; then r=ok; else r=failed; fi; echo $r >/tmp/delayed.done) &
+	pid=$!
+	while [ "$(cat $F/delay/matched)" != 1 ] && [ $n -lt 200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	expect_eq "$(cat $F/delay/matched)" 1 "the delayed read was fetched"
+	nvme id-ctrl /dev/nvme0 >/dev/null || fail "id-ctrl"
+	nvme smart-log /dev/nvme0 >/dev/null || fail "smart-log"
+	dd if=$DEV of=/dev/null bs=4096 skip=41 count=1 iflag=direct 2>/dev/null ||
+		fail "reading block 41"
+	[ ! -e /tmp/delayed.done ] ||
+		fail "the delayed read completed ($(cat /tmp/delayed.done)) before the admin commands and the other read (fault_delays $(stat fault_delays), early_completions $(stat early_completions))"
+	wait $pid
+	expect_eq "$(cat /tmp/delayed.done)" ok "the delayed read"
+	expect_eq "$(stat fault_delays)" 1 "fault_delays"
+	unload
+}
+
 # CXL: a poisoned page, mapped when the rule is armed, gets SIGBUS with
 # BUS_MCEERR_AR at its address on every access (cxl_check poison); its
 # neighbour reads; disarmed, the device's data are all there.
@@ -202,6 +241,44 @@ test_cxl_poison() {
 	expect_eq "$(cat $F/poison/injected)" 3 "injected"
 	rule poison armed 0
 	cxl_check verify /dev/vflash0 $((2 << 20)) 7 || fail "verify after poison"
+	unload
+}
+
+# CXL (issue 23): poison armed while a fault sleeps on the page's NAND
+# read (main_read_ns 2 s): the fault does not map the page afterwards,
+# the load gets SIGBUS BUS_MCEERR_AR (cxl_check poisonrace waits until the
+# loading thread sleeps in the fault, then arms). A store to a page mapped
+# read-only gets it too, whether mapped before the arming or by a load
+# the rule let through (`after` 1: that store goes through pfn_mkwrite).
+test_cxl_poison_race() {
+	local read_ns
+	load frontend=cxl size=16M cache_size=1M profile=znand
+	wait_for /dev/vflash0
+	# Written, then evicted by the rest (a 1 MiB cache): page 9's next
+	# access reads NAND (a page never written reads none).
+	cxl_check fill /dev/vflash0 $((2 << 20)) 7 || fail "fill"
+	read_ns=$(cat $SYS/config/main_read_ns)
+	echo 2000000000 >$SYS/config/main_read_ns || fail "main_read_ns"
+	rule poison range 9-9
+	rule poison times 0
+	rule poison after 0
+	cxl_check poisonrace /dev/vflash0 $((2 << 20)) 9 $F/poison/armed ||
+		fail "cxl_check poisonrace"
+	[ "$(cat $F/poison/injected)" -ge 1 ] || fail "injected 0 after the race"
+	rule poison armed 0
+	echo "$read_ns" >$SYS/config/main_read_ns
+	rule poison range 12-12
+	cxl_check poisonwrite /dev/vflash0 $((2 << 20)) 12 $F/poison/armed 1 ||
+		fail "cxl_check poisonwrite, mapped before arming"
+	expect_eq "$(cat $F/poison/injected)" 1 "injected (mapped before arming)"
+	rule poison armed 0
+	rule poison range 14-14
+	rule poison after 1
+	cxl_check poisonwrite /dev/vflash0 $((2 << 20)) 14 $F/poison/armed 0 ||
+		fail "cxl_check poisonwrite, a load let through"
+	expect_eq "$(cat $F/poison/matched)" 2 "matched (a load, a store)"
+	expect_eq "$(cat $F/poison/injected)" 1 "injected (the store)"
+	rule poison armed 0
 	unload
 }
 
@@ -251,7 +328,9 @@ else
 	run_test timeout test_timeout
 fi
 run_test delay test_delay
+run_test delay_workers0 test_delay_workers0
 run_test read_only test_read_only
 run_test after_and_probability test_after_and_probability
 run_test cxl_poison test_cxl_poison
+run_test cxl_poison_race test_cxl_poison_race
 run_test bad_input test_bad_input
