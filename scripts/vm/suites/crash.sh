@@ -19,7 +19,7 @@ F=/sys/kernel/debug/vflash/vflash0/faults
 # Cuts per crashcheck run: 4 runs here, the ext4/sqlite test's on top
 # (docs/testing.md: at least 500 cuts across make check on both kernel
 # lines and the debug pass).
-CUTS=${CUTS:-$(debug_less 55 14)}
+CUTS=${CUTS:-$(debug_less 55 20)}
 FS_CUTS=${FS_CUTS:-$(debug_less 8 2)}
 # Operations per thread per round at most (the cut comes after a random
 # number of them); SIZE: the crashcheck devices'.
@@ -40,10 +40,20 @@ load_cc() {
 	DEV=$(wait_ns)
 }
 
-# GC from the start: the 16 MiB devices would otherwise never need it.
+# GC from the start: watermarks raised, and the device written over 8
+# times with zeros (the baseline crashcheck reads), so that tlc's 8 MiB
+# blocks are sealed with stale pages on every die before the first round
+# (14 rounds of the debug kernel's pass alone started no GC).
 gc_soon() {
+	local i mib
 	echo 90 >$SYS/config/gc_high_pct || fail "gc_high_pct"
 	echo 50 >$SYS/config/gc_low_pct || fail "gc_low_pct"
+	mib=$(($(cat $SYS/size) >> 20))
+	for i in 1 2 3 4 5 6 7 8; do
+		dd if=/dev/zero of="$DEV" bs=1M count="$mib" oflag=direct \
+			2>/dev/null || fail "preconditioning pass $i"
+	done
+	echo "preconditioned: gc_runs $(stat gc_runs)"
 }
 
 # cc ARGS...: run crashcheck; it must end with no violation, and its
