@@ -19,7 +19,7 @@ F=/sys/kernel/debug/vflash/vflash0/faults
 # Cuts per crashcheck run: 4 runs here, the ext4/sqlite test's on top
 # (docs/testing.md: at least 500 cuts across make check on both kernel
 # lines and the debug pass).
-CUTS=${CUTS:-$(debug_less 55 20)}
+CUTS=${CUTS:-$(debug_less 55 16)}
 FS_CUTS=${FS_CUTS:-$(debug_less 8 2)}
 # Operations per thread per round at most (the cut comes after a random
 # number of them); SIZE: the crashcheck devices'.
