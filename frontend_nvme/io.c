@@ -159,28 +159,15 @@ static u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op, u64 lpn,
 	return due;
 }
 
-/* Drop the pages [@lpn, @lpn + @count) from the device DRAM cache, if any. */
-static void invalidate_cached(struct vfn_ctrl *c, u64 lpn, u64 count)
-{
-	struct vflash_cache *cache;
-	u64 i;
-	int idx;
-
-	cache = vflash_flash_cache_begin(c->vdev->flash, &idx);
-	for (i = 0; cache && i < count; i++) {
-		vflash_cache_invalidate(cache, lpn + i);
-		if (!((i + 1) % ZERO_STEP_PAGES))
-			cond_resched();
-	}
-	vflash_flash_cache_end(idx);
-}
-
 /*
- * While the power-loss log is on, a CXL store to a page logged here must
- * come after the log's copy of it (docs/faults-design.md): drop the
- * pages' CXL mappings, so that the next store faults and settles them.
+ * With a device DRAM cache (the CXL frontend on the same device), for
+ * each page of [@lpn, @lpn + @count): drop it from the cache (@drop), or
+ * only drop its CXL mappings, so that its next access faults. While the
+ * power-loss log is on, the latter orders a CXL store to a page logged
+ * here after the log's copy of it (docs/faults-design.md): the store
+ * faults and settles the page.
  */
-static void unmap_cached(struct vfn_ctrl *c, u64 lpn, u64 count)
+static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
 {
 	struct vflash_cache *cache;
 	u64 i;
@@ -188,7 +175,10 @@ static void unmap_cached(struct vfn_ctrl *c, u64 lpn, u64 count)
 
 	cache = vflash_flash_cache_begin(c->vdev->flash, &idx);
 	for (i = 0; cache && i < count; i++) {
-		vflash_cache_unmap(cache, lpn + i);
+		if (drop)
+			vflash_cache_invalidate(cache, lpn + i);
+		else
+			vflash_cache_unmap(cache, lpn + i);
 		if (!((i + 1) % ZERO_STEP_PAGES))
 			cond_resched();
 	}
@@ -218,7 +208,7 @@ static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	if (static_branch_unlikely(&vflash_faults_armed))
 		logged = vflash_pl_lock(pl);
 	if (logged) {
-		unmap_cached(c, r->lpn, r->nr_lpages);
+		uncache(c, r->lpn, r->nr_lpages, false);
 		undo = vflash_pl_log(pl, r->lpn, r->nr_lpages);
 		if (!undo) {
 			dev_warn_ratelimited(&c->vdev->dev,
@@ -331,7 +321,7 @@ static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	 * that may be waiting for that lock.
 	 */
 	if (r->nr_full)
-		invalidate_cached(c, r->full_lpn, r->nr_full);
+		uncache(c, r->full_lpn, r->nr_full, true);
 	if (static_branch_unlikely(&vflash_faults_armed))
 		logged = vflash_pl_lock(pl);
 	ok = zero_bytes(c, r->pos_bytes, r->len_bytes);

@@ -322,9 +322,9 @@ static void create_queue_memory(struct kunit *test)
 				  30 * PG, NULL), 0);
 }
 
-/* Run one NVM command on namespace 1; its status. */
-static u16 run_io(struct kunit *test, u8 op, u64 slba, u32 nlb, u32 cdw11,
-		  u64 prp1, u64 prp2)
+/* Run one NVM command on namespace 1 with control bits (cdw12 31:16). */
+static u16 run_io_ctl(struct kunit *test, u8 op, u64 slba, u32 nlb,
+		      u32 cdw11, u16 control, u64 prp1, u64 prp2)
 {
 	struct admin_env *e = test->priv;
 	struct nvme_command cmd = { };
@@ -333,12 +333,20 @@ static u16 run_io(struct kunit *test, u8 op, u64 slba, u32 nlb, u32 cdw11,
 	cmd.rw.nsid = cpu_to_le32(1);
 	cmd.rw.slba = cpu_to_le64(slba);
 	cmd.rw.length = cpu_to_le16(nlb - 1);
+	cmd.rw.control = cpu_to_le16(control);
 	cmd.common.cdw11 = cpu_to_le32(cdw11 | slba >> 32);
 	cmd.common.dptr.prp1 = cpu_to_le64(prp1);
 	cmd.common.dptr.prp2 = cpu_to_le64(prp2);
 	memset(&e->last, 0, sizeof(e->last));
 	vfn_io(e->c, &cmd, &e->last, 0);
 	return e->last.sc;
+}
+
+/* Run one NVM command on namespace 1; its status. */
+static u16 run_io(struct kunit *test, u8 op, u64 slba, u32 nlb, u32 cdw11,
+		  u64 prp1, u64 prp2)
+{
+	return run_io_ctl(test, op, slba, nlb, cdw11, 0, prp1, prp2);
 }
 
 /*
@@ -434,24 +442,6 @@ static void write_cache_off_writes_through(struct kunit *test)
 	KUNIT_EXPECT_GE(test, write_due(test, 8), prof.prog_ns);
 }
 
-/* Run one NVM command with control bits (cdw12 31:16, e.g. FUA, DEAC). */
-static u16 run_io_ctl(struct kunit *test, u8 op, u64 slba, u32 nlb,
-		      u16 control, u64 prp1)
-{
-	struct admin_env *e = test->priv;
-	struct nvme_command cmd = { };
-
-	cmd.rw.opcode = op;
-	cmd.rw.nsid = cpu_to_le32(1);
-	cmd.rw.slba = cpu_to_le64(slba);
-	cmd.rw.length = cpu_to_le16(nlb - 1);
-	cmd.rw.control = cpu_to_le16(control);
-	cmd.common.dptr.prp1 = cpu_to_le64(prp1);
-	memset(&e->last, 0, sizeof(e->last));
-	vfn_io(e->c, &cmd, &e->last, 0);
-	return e->last.sc;
-}
-
 /*
  * Regression: Write Zeroes ignored FUA and a write cache turned off: it
  * completed from the write buffer, before its program, like a cached
@@ -462,15 +452,15 @@ static void write_zeroes_honours_fua_and_write_cache(struct kunit *test)
 	struct admin_env *e = test->priv;
 
 	e->c->wce = true;
-	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 0, 1, 0,
-					 0), 0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_zeroes, 0, 1, 0, 0,
+				     0), 0);
 	KUNIT_EXPECT_LT(test, e->last.due_ns, prof.prog_ns);
-	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 8, 1,
-					 NVME_RW_FUA, 0), 0);
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 8, 1, 0,
+					 NVME_RW_FUA, 0, 0), 0);
 	KUNIT_EXPECT_GE(test, e->last.due_ns, prof.prog_ns);
 	e->c->wce = false;
-	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 16, 1, 0,
-					 0), 0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_zeroes, 16, 1, 0, 0,
+				     0), 0);
 	KUNIT_EXPECT_GE(test, e->last.due_ns, prof.prog_ns);
 }
 
@@ -530,8 +520,8 @@ static void cut_keeps_discards_and_durable_zeroes(struct kunit *test)
 	r[0].nlb = cpu_to_le32(1);
 	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_dsm, 0, 1, NVME_DSMGMT_AD,
 				     9 * PG, 0), 0);
-	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 12, 1,
-					 WZ_DEAC, 0), 0);
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 12, 1, 0,
+					 WZ_DEAC, 0, 0), 0);
 	vflash_pl_cut(&ft->pl, 1);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 10 * PG, 0, PG));
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 12 * PG, 0, PG));
@@ -539,8 +529,8 @@ static void cut_keeps_discards_and_durable_zeroes(struct kunit *test)
 	/* Zeros written with FUA, cut once acknowledged: zeros. */
 	log_writes(test);
 	unflushed_write(test, 14);
-	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 14, 1,
-					 NVME_RW_FUA, 0), 0);
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 14, 1, 0,
+					 NVME_RW_FUA, 0, 0), 0);
 	vflash_pl_cut(&ft->pl, e->last.due_ns);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 14 * PG, 0, PG));
 }
