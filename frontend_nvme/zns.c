@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The zone state machine of a zoned namespace (NVMe Zoned Namespace
+ * Command Set 1.1; docs/zns-design.md): writes at the write pointer,
+ * Zone Append, the Zone Management Send actions with Select All, the
+ * active and open resources with implicit open and implicit close, and
+ * Report Zones. Every refusal is the status the specification gives it;
+ * nothing here touches data or time, which the NVM command path and the
+ * flash backend own.
+ */
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/nvme.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "frontend_nvme/proto.h"
+#include "frontend_nvme/zns.h"
+
+/* Zone type in a descriptor: sequential write required. */
+#define ZT_SEQ_WRITE_REQUIRED	0x2
+
+/**
+ * vfn_zoned_init() - every zone empty
+ * @z: the zones
+ * @nsze: the namespace's size in logical blocks
+ * @zsze: zone size, a power of two dividing @nsze
+ * @zcap: writable blocks per zone, 1 to @zsze
+ * @max_active: most active zones, 0 for no limit
+ * @max_open: most open zones, 0 for no limit; at most @max_active
+ *
+ * Return: 0, -EINVAL for a geometry the specification does not allow,
+ * or -ENOMEM.
+ */
+int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
+		   u32 max_active, u32 max_open)
+{
+	u32 i;
+
+	memset(z, 0, sizeof(*z));
+	if (!is_power_of_2(zsze) || !zcap || zcap > zsze || !nsze ||
+	    nsze % zsze || nsze / zsze > U32_MAX ||
+	    (max_active && max_open > max_active) ||
+	    (max_active && !max_open))
+		return -EINVAL;
+	z->nr_zones = nsze / zsze;
+	z->zones = kvcalloc(z->nr_zones, sizeof(*z->zones), GFP_KERNEL);
+	if (!z->zones)
+		return -ENOMEM;
+	z->zsze = zsze;
+	z->zcap = zcap;
+	z->max_active = max_active;
+	z->max_open = max_open;
+	for (i = 0; i < z->nr_zones; i++) {
+		z->zones[i].wp = (u64)i * zsze;
+		z->zones[i].state = VFN_ZS_EMPTY;
+	}
+	return 0;
+}
+
+/**
+ * vfn_zoned_exit() - free the zones
+ * @z: the zones
+ */
+void vfn_zoned_exit(struct vfn_zoned *z)
+{
+	kvfree(z->zones);
+	z->zones = NULL;
+	z->nr_zones = 0;
+}
+
+static u64 zslba(const struct vfn_zoned *z, u32 i)
+{
+	return (u64)i * z->zsze;
+}
+
+static u32 zone_of(const struct vfn_zoned *z, u64 lba)
+{
+	return lba >> ilog2(z->zsze);
+}
+
+/* Leave the state's count, enter @to's; the write pointer is the caller's. */
+static void set_state(struct vfn_zoned *z, struct vfn_zone *zn, u8 to)
+{
+	switch (zn->state) {
+	case VFN_ZS_IOPEN:
+		z->nr_iopen--;
+		break;
+	case VFN_ZS_EOPEN:
+		z->nr_eopen--;
+		break;
+	case VFN_ZS_CLOSED:
+		z->nr_closed--;
+		break;
+	}
+	switch (to) {
+	case VFN_ZS_IOPEN:
+		z->nr_iopen++;
+		break;
+	case VFN_ZS_EOPEN:
+		z->nr_eopen++;
+		break;
+	case VFN_ZS_CLOSED:
+		z->nr_closed++;
+		break;
+	}
+	zn->state = to;
+}
+
+/* Close an open zone: Closed, or Empty if nothing was written to it. */
+static void close_zone(struct vfn_zoned *z, u32 i)
+{
+	struct vfn_zone *zn = &z->zones[i];
+
+	set_state(z, zn, zn->wp == zslba(z, i) ? VFN_ZS_EMPTY : VFN_ZS_CLOSED);
+}
+
+static bool active_full(const struct vfn_zoned *z)
+{
+	return z->max_active &&
+	       z->nr_iopen + z->nr_eopen + z->nr_closed >= z->max_active;
+}
+
+/*
+ * Room to open zone @i (Empty or Closed): an Empty zone needs an active
+ * resource; every zone an open one, for which an implicitly open zone
+ * may be closed (the oldest in round-robin order), as the specification's
+ * implicit close allows, if that leaves the active resources enough.
+ * Return: 0 or the status that refuses the open.
+ */
+static u16 open_resources(struct vfn_zoned *z, u32 i)
+{
+	u32 k, j;
+
+	if (z->zones[i].state == VFN_ZS_EMPTY && active_full(z))
+		return VFN_SC(NVME_SC_ZONE_TOO_MANY_ACTIVE);
+	if (!z->max_open || z->nr_iopen + z->nr_eopen < z->max_open)
+		return 0;
+	/*
+	 * A closed zone stays active: the active check above holds after
+	 * the close too.
+	 */
+	for (k = 0; z->nr_iopen && k < z->nr_zones; k++) {
+		j = (z->close_next + k) % z->nr_zones;
+		if (j == i || z->zones[j].state != VFN_ZS_IOPEN)
+			continue;
+		close_zone(z, j);
+		z->close_next = (j + 1) % z->nr_zones;
+		return 0;
+	}
+	return VFN_SC(NVME_SC_ZONE_TOO_MANY_OPEN);
+}
+
+/* The status of a write to a zone in a state that takes none, or 0. */
+static u16 unwritable(u8 state)
+{
+	switch (state) {
+	case VFN_ZS_FULL:
+		return VFN_SC(NVME_SC_ZONE_FULL);
+	case VFN_ZS_RDONLY:
+		return VFN_SC(NVME_SC_ZONE_READ_ONLY);
+	case VFN_ZS_OFFLINE:
+		return VFN_SC(NVME_SC_ZONE_OFFLINE);
+	}
+	return 0;
+}
+
+/**
+ * vfn_zone_write() - a Write, Write Zeroes or Zone Append of blocks
+ * @z: the zones
+ * @slba: the command's first block (Zone Append: the zone's first block)
+ * @nlb: blocks, at least 1, within the namespace (checked before)
+ * @append: Zone Append: the blocks go to the write pointer
+ * @lba: receives the first block written (Zone Append's result)
+ *
+ * On success the write pointer has moved past the blocks and the zone is
+ * open (implicitly, unless it was opened explicitly) or, at its
+ * capacity, Full.
+ *
+ * Return: 0, or the status that refuses the write (nothing changed).
+ */
+u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
+		   u64 *lba)
+{
+	u32 i = zone_of(z, slba);
+	struct vfn_zone *zn = &z->zones[i];
+	u64 end = zslba(z, i) + z->zcap;
+	u16 sc;
+
+	if (append && slba != zslba(z, i))
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (zone_of(z, slba + nlb - 1) != i)
+		return VFN_SC(NVME_SC_ZONE_BOUNDARY_ERROR);
+	sc = unwritable(zn->state);
+	if (sc)
+		return sc;
+	if (!append && slba != zn->wp)
+		return VFN_SC(NVME_SC_ZONE_INVALID_WRITE);
+	if (zn->wp + nlb > end)
+		return VFN_SC(NVME_SC_ZONE_BOUNDARY_ERROR);
+	if (zn->state == VFN_ZS_EMPTY || zn->state == VFN_ZS_CLOSED) {
+		sc = open_resources(z, i);
+		if (sc)
+			return sc;
+		set_state(z, zn, VFN_ZS_IOPEN);
+	}
+	*lba = zn->wp;
+	zn->wp += nlb;
+	if (zn->wp == end)
+		set_state(z, zn, VFN_ZS_FULL);
+	return 0;
+}
+
+/**
+ * vfn_zone_read() - may blocks [@slba, @slba + @nlb) be read?
+ * @z: the zones
+ * @slba: first block
+ * @nlb: blocks, within the namespace
+ *
+ * Reads may cross zone boundaries and go past a zone's write pointer
+ * (the blocks read as zeros); only an offline zone has nothing to read.
+ *
+ * Return: 0 or Zone Is Offline.
+ */
+u16 vfn_zone_read(const struct vfn_zoned *z, u64 slba, u32 nlb)
+{
+	u32 i, last = zone_of(z, slba + nlb - 1);
+
+	for (i = zone_of(z, slba); i <= last; i++)
+		if (z->zones[i].state == VFN_ZS_OFFLINE)
+			return VFN_SC(NVME_SC_ZONE_OFFLINE);
+	return 0;
+}
+
+/* One zone's action. Return: 0 or the status that refuses it. */
+static u16 send_one(struct vfn_zoned *z, u32 i, enum vfn_zone_action act)
+{
+	struct vfn_zone *zn = &z->zones[i];
+	u8 s = zn->state;
+	u16 sc;
+
+	switch (act) {
+	case VFN_ZSA_OPEN:
+		if (s == VFN_ZS_EOPEN)
+			return 0;
+		if (s == VFN_ZS_EMPTY || s == VFN_ZS_CLOSED) {
+			sc = open_resources(z, i);
+			if (sc)
+				return sc;
+		} else if (s != VFN_ZS_IOPEN) {
+			break;
+		}
+		set_state(z, zn, VFN_ZS_EOPEN);
+		return 0;
+	case VFN_ZSA_CLOSE:
+		if (s == VFN_ZS_CLOSED)
+			return 0;
+		if (s != VFN_ZS_IOPEN && s != VFN_ZS_EOPEN)
+			break;
+		close_zone(z, i);
+		return 0;
+	case VFN_ZSA_FINISH:
+		if (s == VFN_ZS_FULL)
+			return 0;
+		if (s != VFN_ZS_EMPTY && s != VFN_ZS_IOPEN &&
+		    s != VFN_ZS_EOPEN && s != VFN_ZS_CLOSED)
+			break;
+		zn->wp = zslba(z, i) + z->zcap;
+		set_state(z, zn, VFN_ZS_FULL);
+		return 0;
+	case VFN_ZSA_RESET:
+		if (s == VFN_ZS_RDONLY || s == VFN_ZS_OFFLINE)
+			break;
+		zn->wp = zslba(z, i);
+		set_state(z, zn, VFN_ZS_EMPTY);
+		return 0;
+	case VFN_ZSA_OFFLINE:
+		if (s == VFN_ZS_OFFLINE)
+			return 0;
+		if (s != VFN_ZS_RDONLY)
+			break;
+		zn->wp = zslba(z, i);
+		set_state(z, zn, VFN_ZS_OFFLINE);
+		return 0;
+	default:
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	}
+	return VFN_SC(NVME_SC_ZONE_INVALID_TRANSITION);
+}
+
+/* Whether Select All applies @act to a zone in state @s. */
+static bool selected(enum vfn_zone_action act, u8 s)
+{
+	switch (act) {
+	case VFN_ZSA_OPEN:
+		return s == VFN_ZS_CLOSED;
+	case VFN_ZSA_CLOSE:
+		return s == VFN_ZS_IOPEN || s == VFN_ZS_EOPEN;
+	case VFN_ZSA_FINISH:
+		return s == VFN_ZS_IOPEN || s == VFN_ZS_EOPEN ||
+		       s == VFN_ZS_CLOSED;
+	case VFN_ZSA_RESET:
+		return s == VFN_ZS_IOPEN || s == VFN_ZS_EOPEN ||
+		       s == VFN_ZS_CLOSED || s == VFN_ZS_FULL;
+	case VFN_ZSA_OFFLINE:
+		return s == VFN_ZS_RDONLY;
+	}
+	return false;
+}
+
+/**
+ * vfn_zone_send() - a Zone Management Send action
+ * @z: the zones
+ * @slba: a block of the zone (ignored with @all)
+ * @act: the action
+ * @all: Select All: every zone in a state the action applies to
+ *
+ * Open with Select All opens every Closed zone or, if the open or active
+ * resources do not allow that many, none.
+ *
+ * Return: 0, or the status that refuses the action (the zone unchanged).
+ */
+u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
+		  bool all)
+{
+	u32 i, n = 0;
+	u16 sc;
+
+	if (act < VFN_ZSA_CLOSE || act > VFN_ZSA_OFFLINE)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (!all)
+		return send_one(z, zone_of(z, slba), act);
+	if (act == VFN_ZSA_OPEN) {
+		/* Closed zones are active already: only open resources. */
+		for (i = 0; i < z->nr_zones; i++)
+			n += z->zones[i].state == VFN_ZS_CLOSED;
+		if (z->max_open && z->nr_eopen + n > z->max_open)
+			return VFN_SC(NVME_SC_ZONE_TOO_MANY_OPEN);
+	}
+	/*
+	 * The zones in a selected state when the command came: an implicit
+	 * close on the way must not bring another zone into the selection.
+	 */
+	for (i = 0; i < z->nr_zones; i++)
+		z->zones[i].picked = selected(act, z->zones[i].state);
+	for (i = 0, sc = 0; i < z->nr_zones; i++) {
+		if (z->zones[i].picked && !sc)
+			sc = send_one(z, i, act);
+		z->zones[i].picked = false;
+	}
+	return sc;
+}
+
+/**
+ * vfn_zone_set_read_only() - a zone's media went read-only
+ * @z: the zones
+ * @zone: its number
+ *
+ * The zone keeps its data and write pointer; it gives up its resources.
+ */
+void vfn_zone_set_read_only(struct vfn_zoned *z, u32 zone)
+{
+	if (zone < z->nr_zones && z->zones[zone].state != VFN_ZS_OFFLINE)
+		set_state(z, &z->zones[zone], VFN_ZS_RDONLY);
+}
+
+static bool matches(enum vfn_zone_filter f, u8 s)
+{
+	static const u8 state_of[] = {
+		[VFN_ZRAS_EMPTY] = VFN_ZS_EMPTY,
+		[VFN_ZRAS_IOPEN] = VFN_ZS_IOPEN,
+		[VFN_ZRAS_EOPEN] = VFN_ZS_EOPEN,
+		[VFN_ZRAS_CLOSED] = VFN_ZS_CLOSED,
+		[VFN_ZRAS_FULL] = VFN_ZS_FULL,
+		[VFN_ZRAS_RDONLY] = VFN_ZS_RDONLY,
+		[VFN_ZRAS_OFFLINE] = VFN_ZS_OFFLINE,
+	};
+
+	if (f == VFN_ZRAS_ALL)
+		return true;
+	return f < ARRAY_SIZE(state_of) && state_of[f] == s;
+}
+
+/**
+ * vfn_zone_report() - Report Zones
+ * @z: the zones
+ * @slba: a block of the first zone to look at
+ * @filter: which zones to report
+ * @partial: Partial Report: the count is of the descriptors that fit
+ * @buf: the report: a 64-byte header (its first 8 bytes the count,
+ *	little-endian), then 64-byte descriptors (zone type, state in bits
+ *	7:4 of byte 1, capacity, first block, write pointer)
+ * @len: bytes of @buf; descriptors that do not fit are left out
+ *
+ * Return: the descriptors written.
+ */
+u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
+		    enum vfn_zone_filter filter, bool partial, void *buf,
+		    size_t len)
+{
+	size_t room = len >= VFN_ZONE_DESC_BYTES ?
+		      len / VFN_ZONE_DESC_BYTES - 1 : 0;
+	u64 count = 0;
+	u32 i, put = 0;
+	u8 *d;
+
+	memset(buf, 0, len);
+	for (i = zone_of(z, slba); i < z->nr_zones; i++) {
+		const struct vfn_zone *zn = &z->zones[i];
+
+		if (!matches(filter, zn->state))
+			continue;
+		count++;
+		if (put >= room)
+			continue;
+		d = (u8 *)buf + (size_t)(put + 1) * VFN_ZONE_DESC_BYTES;
+		d[0] = ZT_SEQ_WRITE_REQUIRED;
+		d[1] = zn->state << 4;
+		*(__le64 *)(d + 8) = cpu_to_le64(z->zcap);
+		*(__le64 *)(d + 16) = cpu_to_le64(zslba(z, i));
+		*(__le64 *)(d + 24) = cpu_to_le64(zn->wp);
+		put++;
+	}
+	if (len >= 8)
+		*(__le64 *)buf = cpu_to_le64(partial ? put : count);
+	return put;
+}

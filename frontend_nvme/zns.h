@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Zoned Namespace Command Set 1.1: the zone state machine of a zoned
+ * namespace (frontend_nvme/zns.c, docs/zns-design.md).
+ */
+#ifndef VFN_ZNS_H
+#define VFN_ZNS_H
+
+#include <linux/types.h>
+
+/* Zone states, as Report Zones gives them (ZNS 1.1, figure 37). */
+enum vfn_zone_state {
+	VFN_ZS_EMPTY = 0x1,
+	VFN_ZS_IOPEN = 0x2,
+	VFN_ZS_EOPEN = 0x3,
+	VFN_ZS_CLOSED = 0x4,
+	VFN_ZS_RDONLY = 0xd,
+	VFN_ZS_FULL = 0xe,
+	VFN_ZS_OFFLINE = 0xf,
+};
+
+/* Zone Send Actions (Zone Management Send, CDW13 bits 7:0). */
+enum vfn_zone_action {
+	VFN_ZSA_CLOSE = 0x1,
+	VFN_ZSA_FINISH = 0x2,
+	VFN_ZSA_OPEN = 0x3,
+	VFN_ZSA_RESET = 0x4,
+	VFN_ZSA_OFFLINE = 0x5,
+};
+
+/* Report Zones' Zone Receive Action Specific filter (CDW13 bits 15:8). */
+enum vfn_zone_filter {
+	VFN_ZRAS_ALL = 0x0,
+	VFN_ZRAS_EMPTY = 0x1,
+	VFN_ZRAS_IOPEN = 0x2,
+	VFN_ZRAS_EOPEN = 0x3,
+	VFN_ZRAS_CLOSED = 0x4,
+	VFN_ZRAS_FULL = 0x5,
+	VFN_ZRAS_RDONLY = 0x6,
+	VFN_ZRAS_OFFLINE = 0x7,
+};
+
+/* A zone descriptor and the report header are 64 bytes each. */
+#define VFN_ZONE_DESC_BYTES	64
+
+/**
+ * struct vfn_zone - one zone
+ * @wp: its write pointer, in logical blocks
+ * @state: an enum vfn_zone_state
+ * @picked: selected by a Select All action in progress
+ */
+struct vfn_zone {
+	u64 wp;
+	u8 state;
+	bool picked;
+};
+
+/**
+ * struct vfn_zoned - the zones of a zoned namespace
+ * @zones: @nr_zones zones; zone i starts at block i * @zsze
+ * @nr_zones: zones in the namespace
+ * @zsze: zone size in logical blocks, a power of two
+ * @zcap: writable blocks of each zone, 1 to @zsze
+ * @max_active: most zones open or closed at once, 0: no limit (MAR + 1)
+ * @max_open: most zones open at once, 0: no limit (MOR + 1)
+ * @nr_iopen: zones implicitly open
+ * @nr_eopen: zones explicitly open
+ * @nr_closed: zones closed
+ * @close_next: where the search for an implicitly open zone to close
+ *	starts (round robin)
+ *
+ * Owned by the controller's dispatcher, which executes every command: no
+ * lock of its own.
+ */
+struct vfn_zoned {
+	struct vfn_zone *zones;
+	u32 nr_zones;
+	u64 zsze;
+	u64 zcap;
+	u32 max_active;
+	u32 max_open;
+	u32 nr_iopen;
+	u32 nr_eopen;
+	u32 nr_closed;
+	u32 close_next;
+};
+
+int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
+		   u32 max_active, u32 max_open);
+void vfn_zoned_exit(struct vfn_zoned *z);
+u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
+		   u64 *lba);
+u16 vfn_zone_read(const struct vfn_zoned *z, u64 slba, u32 nlb);
+u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
+		  bool all);
+void vfn_zone_set_read_only(struct vfn_zoned *z, u32 zone);
+u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
+		    enum vfn_zone_filter filter, bool partial, void *buf,
+		    size_t len);
+
+#endif /* VFN_ZNS_H */

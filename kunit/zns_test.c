@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the zone state machine (frontend_nvme/zns.c): every
+ * transition of every Zone Management Send action from every state, the
+ * write rules and their status codes, the open and active resources with
+ * implicit open and close, Select All, Report Zones, and the resource
+ * counts under a random mix of commands.
+ */
+#include <kunit/test.h>
+#include <linux/nvme.h>
+#include <linux/slab.h>
+
+#include "frontend_nvme/proto.h"
+#include "frontend_nvme/zns.h"
+
+#define ZSZE		64
+#define ZCAP		48
+#define NR_ZONES	16
+
+#define SC(x)		((u16)VFN_SC(x))
+
+static struct vfn_zoned *zoned(struct kunit *test, u32 mar, u32 mor)
+{
+	struct vfn_zoned *z = kunit_kzalloc(test, sizeof(*z), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, z);
+	KUNIT_ASSERT_EQ(test, vfn_zoned_init(z, NR_ZONES * ZSZE, ZSZE, ZCAP,
+					     mar, mor), 0);
+	test->priv = z;
+	return z;
+}
+
+static void zns_exit(struct kunit *test)
+{
+	if (test->priv)
+		vfn_zoned_exit(test->priv);
+}
+
+static u8 state(struct vfn_zoned *z, u32 i)
+{
+	return z->zones[i].state;
+}
+
+static u16 wr(struct vfn_zoned *z, u64 slba, u32 nlb)
+{
+	u64 lba;
+
+	return vfn_zone_write(z, slba, nlb, false, &lba);
+}
+
+static void geometry_is_checked(struct kunit *test)
+{
+	struct vfn_zoned z;
+
+	KUNIT_EXPECT_EQ(test, vfn_zoned_init(&z, 1024, 48, 48, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_init(&z, 1024, 64, 65, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_init(&z, 1024, 64, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_init(&z, 1000, 64, 64, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_init(&z, 1024, 64, 64, 2, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_init(&z, 1024, 64, 64, 2, 0), -EINVAL);
+	KUNIT_ASSERT_EQ(test, vfn_zoned_init(&z, 1024, 64, 64, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, z.nr_zones, 16U);
+	vfn_zoned_exit(&z);
+}
+
+/* Writes at the write pointer, up to the capacity; every refusal. */
+static void writes_follow_the_write_pointer(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 0, 0);
+	u64 lba;
+
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE + 1, 1),
+			SC(NVME_SC_ZONE_INVALID_WRITE));
+	KUNIT_EXPECT_EQ(test, state(z, 1), VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE, 8), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 1), VFN_ZS_IOPEN);
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, (u64)ZSZE + 8);
+	/* Across the zone's end; past its capacity inside it. */
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE - 4, 8),
+			SC(NVME_SC_ZONE_BOUNDARY_ERROR));
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE + 8, ZCAP),
+			SC(NVME_SC_ZONE_BOUNDARY_ERROR));
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, (u64)ZSZE + 8);
+	/* Zone Append: at the write pointer, named by the zone's start. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_write(z, ZSZE + 8, 4, true, &lba),
+			SC(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vfn_zone_write(z, ZSZE, 4, true, &lba), 0);
+	KUNIT_EXPECT_EQ(test, lba, (u64)ZSZE + 8);
+	KUNIT_EXPECT_EQ(test, vfn_zone_write(z, ZSZE, ZCAP - 12, true, &lba),
+			0);
+	KUNIT_EXPECT_EQ(test, state(z, 1), VFN_ZS_FULL);
+	KUNIT_EXPECT_EQ(test, z->nr_iopen, 0U);
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE + ZCAP, 1), SC(NVME_SC_ZONE_FULL));
+	KUNIT_EXPECT_EQ(test, vfn_zone_write(z, ZSZE, 1, true, &lba),
+			SC(NVME_SC_ZONE_FULL));
+	/* Read-only and offline zones take no write; reads of offline fail. */
+	vfn_zone_set_read_only(z, 2);
+	KUNIT_EXPECT_EQ(test, wr(z, 2 * ZSZE, 1), SC(NVME_SC_ZONE_READ_ONLY));
+	KUNIT_EXPECT_EQ(test, vfn_zone_read(z, 2 * ZSZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 2 * ZSZE, VFN_ZSA_OFFLINE,
+					    false), 0);
+	KUNIT_EXPECT_EQ(test, wr(z, 2 * ZSZE, 1), SC(NVME_SC_ZONE_OFFLINE));
+	KUNIT_EXPECT_EQ(test, vfn_zone_read(z, 2 * ZSZE - 1, 2),
+			SC(NVME_SC_ZONE_OFFLINE));
+	/* Reads cross zones and the write pointer. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_read(z, ZSZE - 1, ZSZE), 0);
+}
+
+/* A zone brought to @s: zone @i, with a block written where it can. */
+static void make_state(struct kunit *test, struct vfn_zoned *z, u32 i, u8 s)
+{
+	u64 start = (u64)i * ZSZE;
+
+	switch (s) {
+	case VFN_ZS_EMPTY:
+		break;
+	case VFN_ZS_IOPEN:
+		KUNIT_ASSERT_EQ(test, wr(z, start, 1), 0);
+		break;
+	case VFN_ZS_EOPEN:
+		KUNIT_ASSERT_EQ(test, wr(z, start, 1), 0);
+		KUNIT_ASSERT_EQ(test, vfn_zone_send(z, start, VFN_ZSA_OPEN,
+						    false), 0);
+		break;
+	case VFN_ZS_CLOSED:
+		KUNIT_ASSERT_EQ(test, wr(z, start, 1), 0);
+		KUNIT_ASSERT_EQ(test, vfn_zone_send(z, start, VFN_ZSA_CLOSE,
+						    false), 0);
+		break;
+	case VFN_ZS_FULL:
+		KUNIT_ASSERT_EQ(test, vfn_zone_send(z, start, VFN_ZSA_FINISH,
+						    false), 0);
+		break;
+	case VFN_ZS_RDONLY:
+		vfn_zone_set_read_only(z, i);
+		break;
+	case VFN_ZS_OFFLINE:
+		vfn_zone_set_read_only(z, i);
+		KUNIT_ASSERT_EQ(test, vfn_zone_send(z, start, VFN_ZSA_OFFLINE,
+						    false), 0);
+		break;
+	}
+	KUNIT_ASSERT_EQ(test, state(z, i), s);
+}
+
+/*
+ * Every action from every state: the state it leaves the zone in, or
+ * Invalid Zone State Transition (0: refused, the zone unchanged).
+ */
+static void every_transition(struct kunit *test)
+{
+	static const u8 states[] = {
+		VFN_ZS_EMPTY, VFN_ZS_IOPEN, VFN_ZS_EOPEN, VFN_ZS_CLOSED,
+		VFN_ZS_FULL, VFN_ZS_RDONLY, VFN_ZS_OFFLINE,
+	};
+	static const u8 to[VFN_ZSA_OFFLINE + 1][ARRAY_SIZE(states)] = {
+		/* Columns: the states above, in their order. */
+		[VFN_ZSA_OPEN] = { VFN_ZS_EOPEN, VFN_ZS_EOPEN, VFN_ZS_EOPEN,
+				   VFN_ZS_EOPEN, 0, 0, 0 },
+		[VFN_ZSA_CLOSE] = { 0, VFN_ZS_CLOSED, VFN_ZS_CLOSED,
+				    VFN_ZS_CLOSED, 0, 0, 0 },
+		[VFN_ZSA_FINISH] = { VFN_ZS_FULL, VFN_ZS_FULL, VFN_ZS_FULL,
+				     VFN_ZS_FULL, VFN_ZS_FULL, 0, 0 },
+		[VFN_ZSA_RESET] = { VFN_ZS_EMPTY, VFN_ZS_EMPTY, VFN_ZS_EMPTY,
+				    VFN_ZS_EMPTY, VFN_ZS_EMPTY, 0, 0 },
+		[VFN_ZSA_OFFLINE] = { 0, 0, 0, 0, 0, VFN_ZS_OFFLINE,
+				      VFN_ZS_OFFLINE },
+	};
+	u32 a, s;
+
+	for (a = VFN_ZSA_CLOSE; a <= VFN_ZSA_OFFLINE; a++) {
+		for (s = 0; s < ARRAY_SIZE(states); s++) {
+			struct vfn_zoned *z = zoned(test, 0, 0);
+			u64 wp;
+			u16 sc;
+
+			make_state(test, z, 3, states[s]);
+			wp = z->zones[3].wp;
+			sc = vfn_zone_send(z, 3 * ZSZE + 1, a, false);
+			if (to[a][s]) {
+				KUNIT_EXPECT_EQ_MSG(test, sc, 0,
+						    "action %u state %u", a,
+						    states[s]);
+				KUNIT_EXPECT_EQ_MSG(test, state(z, 3), to[a][s],
+						    "action %u state %u", a,
+						    states[s]);
+			} else {
+				KUNIT_EXPECT_EQ_MSG(test, sc,
+						    SC(NVME_SC_ZONE_INVALID_TRANSITION),
+						    "action %u state %u", a,
+						    states[s]);
+				KUNIT_EXPECT_EQ(test, state(z, 3), states[s]);
+				KUNIT_EXPECT_EQ(test, z->zones[3].wp, wp);
+			}
+			vfn_zoned_exit(z);
+			test->priv = NULL;
+		}
+	}
+}
+
+/* Write pointers after Reset, Finish and Close of an unwritten zone. */
+static void write_pointers_of_actions(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 0, 0);
+
+	KUNIT_EXPECT_EQ(test, wr(z, 0, 5), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_FINISH, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, (u64)ZCAP);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_RESET, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 0ULL);
+	/* Opened explicitly, nothing written, closed: Empty again. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, ZSZE, VFN_ZSA_OPEN, false), 0);
+	KUNIT_EXPECT_EQ(test, z->nr_eopen, 1U);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, ZSZE, VFN_ZSA_CLOSE, false), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 1), VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, z->nr_eopen + z->nr_closed, 0U);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, 0x9, false),
+			SC(NVME_SC_INVALID_FIELD));
+}
+
+/*
+ * Resources: 3 active, 2 open. A third implicitly opened zone closes
+ * the oldest implicitly open one; a fourth active one is refused; an
+ * explicitly open zone is never closed for another.
+ */
+static void open_and_active_resources(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 3, 2);
+
+	KUNIT_EXPECT_EQ(test, wr(z, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, wr(z, 2 * ZSZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_CLOSED);
+	KUNIT_EXPECT_EQ(test, state(z, 2), VFN_ZS_IOPEN);
+	KUNIT_EXPECT_EQ(test, wr(z, 3 * ZSZE, 1),
+			SC(NVME_SC_ZONE_TOO_MANY_ACTIVE));
+	KUNIT_EXPECT_EQ(test, state(z, 3), VFN_ZS_EMPTY);
+	/* A closed zone reopens by closing the next implicitly open one. */
+	KUNIT_EXPECT_EQ(test, wr(z, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_IOPEN);
+	KUNIT_EXPECT_EQ(test, state(z, 1), VFN_ZS_CLOSED);
+	/* Two explicitly open zones: no room to open a third. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_OPEN, false), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 2 * ZSZE, VFN_ZSA_OPEN, false),
+			0);
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE + 1, 1),
+			SC(NVME_SC_ZONE_TOO_MANY_OPEN));
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, ZSZE, VFN_ZSA_OPEN, false),
+			SC(NVME_SC_ZONE_TOO_MANY_OPEN));
+	KUNIT_EXPECT_EQ(test, state(z, 1), VFN_ZS_CLOSED);
+	/* Finishing one frees an open and an active resource. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_FINISH, false), 0);
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE + 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 1), VFN_ZS_IOPEN);
+	KUNIT_EXPECT_EQ(test, wr(z, 3 * ZSZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 1), VFN_ZS_CLOSED);
+	/* 3 active again: zone 2 open explicitly, 3 implicitly, 1 closed. */
+	KUNIT_EXPECT_EQ(test, wr(z, 4 * ZSZE, 1),
+			SC(NVME_SC_ZONE_TOO_MANY_ACTIVE));
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 2 * ZSZE, VFN_ZSA_RESET, false),
+			0);
+	KUNIT_EXPECT_EQ(test, wr(z, 4 * ZSZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, z->nr_iopen + z->nr_eopen + z->nr_closed, 3U);
+}
+
+/*
+ * Select All acts on the zones in the action's states when it came:
+ * Open opens every Closed zone or, short of open resources, none; an
+ * implicit close on the way does not add a zone to the selection.
+ */
+static void select_all(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 0, 3);
+	u32 i;
+
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, wr(z, i * ZSZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_CLOSE, true), 0);
+	KUNIT_EXPECT_EQ(test, z->nr_closed, 3U);
+	KUNIT_EXPECT_EQ(test, wr(z, 5 * ZSZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, wr(z, 6 * ZSZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, wr(z, 7 * ZSZE, 1), 0);
+	/* 3 closed + 3 implicitly open, 3 open at most: 3 can be opened. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_OPEN, true), 0);
+	KUNIT_EXPECT_EQ(test, z->nr_eopen, 3U);
+	KUNIT_EXPECT_EQ(test, z->nr_closed, 3U);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, state(z, i), VFN_ZS_EOPEN);
+	for (i = 5; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, state(z, i), VFN_ZS_CLOSED);
+	/* Now 3 open explicitly: the other 3 closed cannot all open. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_OPEN, true),
+			SC(NVME_SC_ZONE_TOO_MANY_OPEN));
+	KUNIT_EXPECT_EQ(test, z->nr_closed, 3U);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_FINISH, true), 0);
+	KUNIT_EXPECT_EQ(test, z->nr_eopen + z->nr_closed + z->nr_iopen, 0U);
+	KUNIT_EXPECT_EQ(test, state(z, 4), VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_RESET, true), 0);
+	for (i = 0; i < NR_ZONES; i++)
+		KUNIT_EXPECT_EQ(test, state(z, i), VFN_ZS_EMPTY);
+}
+
+static u64 le64_at(const u8 *p)
+{
+	return le64_to_cpu(*(const __le64 *)p);
+}
+
+/* Report Zones: the header's count, filters, partial reports, fields. */
+static void report_zones(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 0, 0);
+	u8 *buf = kunit_kzalloc(test, 64 * 5, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE, 3), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 4 * ZSZE, VFN_ZSA_FINISH,
+					    false), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_report(z, 0, VFN_ZRAS_ALL, false, buf,
+					      64 * 5), 4U);
+	KUNIT_EXPECT_EQ(test, le64_at(buf), (u64)NR_ZONES);
+	KUNIT_EXPECT_EQ(test, vfn_zone_report(z, 0, VFN_ZRAS_ALL, true, buf,
+					      64 * 5), 4U);
+	KUNIT_EXPECT_EQ(test, le64_at(buf), 4ULL);
+	/* The second descriptor: zone 1, implicitly open, wp 3 blocks in. */
+	KUNIT_EXPECT_EQ(test, buf[128], 0x2);
+	KUNIT_EXPECT_EQ(test, buf[129], VFN_ZS_IOPEN << 4);
+	KUNIT_EXPECT_EQ(test, le64_at(buf + 128 + 8), (u64)ZCAP);
+	KUNIT_EXPECT_EQ(test, le64_at(buf + 128 + 16), (u64)ZSZE);
+	KUNIT_EXPECT_EQ(test, le64_at(buf + 128 + 24), (u64)ZSZE + 3);
+	/* Filtered, from zone 2: only the full one. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_report(z, 2 * ZSZE, VFN_ZRAS_FULL,
+					      false, buf, 64 * 5), 1U);
+	KUNIT_EXPECT_EQ(test, le64_at(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, le64_at(buf + 64 + 16), 4ULL * ZSZE);
+	KUNIT_EXPECT_EQ(test, vfn_zone_report(z, 0, VFN_ZRAS_EMPTY, false, buf,
+					      64), 0U);
+	KUNIT_EXPECT_EQ(test, le64_at(buf), (u64)NR_ZONES - 2);
+}
+
+static u32 xorshift(u32 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/*
+ * A random mix of writes, appends and actions: the counts always match
+ * the zones' states, never exceed the limits, and every write pointer
+ * stays within its zone's capacity (Full exactly at it).
+ */
+static void counts_hold_under_random_commands(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 6, 4);
+	u32 x = 88172645U, n, i;
+
+	for (n = 0; n < 20000; n++) {
+		u32 zi = xorshift(&x) % NR_ZONES, what = xorshift(&x) % 10;
+		u64 start = (u64)zi * ZSZE, lba;
+		u32 io = 0, eo = 0, c = 0;
+
+		if (what < 5)
+			wr(z, z->zones[zi].wp, 1 + xorshift(&x) % 8);
+		else if (what < 7)
+			vfn_zone_write(z, start, 1 + xorshift(&x) % 8, true,
+				       &lba);
+		else if (what == 9 && !(xorshift(&x) % 64))
+			vfn_zone_set_read_only(z, zi);
+		else
+			vfn_zone_send(z, start, 1 + xorshift(&x) % 5,
+				      !(xorshift(&x) % 16));
+		for (i = 0; i < NR_ZONES; i++) {
+			struct vfn_zone *zn = &z->zones[i];
+
+			io += zn->state == VFN_ZS_IOPEN;
+			eo += zn->state == VFN_ZS_EOPEN;
+			c += zn->state == VFN_ZS_CLOSED;
+			KUNIT_ASSERT_GE(test, zn->wp, (u64)i * ZSZE);
+			KUNIT_ASSERT_LE(test, zn->wp, (u64)i * ZSZE + ZCAP);
+			if (zn->state == VFN_ZS_FULL)
+				KUNIT_ASSERT_EQ(test, zn->wp,
+						(u64)i * ZSZE + ZCAP);
+		}
+		KUNIT_ASSERT_EQ(test, io, z->nr_iopen);
+		KUNIT_ASSERT_EQ(test, eo, z->nr_eopen);
+		KUNIT_ASSERT_EQ(test, c, z->nr_closed);
+		KUNIT_ASSERT_LE(test, io + eo, 4U);
+		KUNIT_ASSERT_LE(test, io + eo + c, 6U);
+	}
+}
+
+static struct kunit_case zns_cases[] = {
+	KUNIT_CASE(geometry_is_checked),
+	KUNIT_CASE(writes_follow_the_write_pointer),
+	KUNIT_CASE(every_transition),
+	KUNIT_CASE(write_pointers_of_actions),
+	KUNIT_CASE(open_and_active_resources),
+	KUNIT_CASE(select_all),
+	KUNIT_CASE(report_zones),
+	KUNIT_CASE(counts_hold_under_random_commands),
+	{}
+};
+
+static struct kunit_suite zns_suite = {
+	.name = "vflash-zns",
+	.exit = zns_exit,
+	.test_cases = zns_cases,
+};
+
+kunit_test_suite(zns_suite);
