@@ -106,6 +106,7 @@ one_test checkpatch "$REPO/scripts/checkpatch.sh"
 one_test shellcheck-study shellcheck -x "$REPO"/scripts/study/*.sh
 one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl \
 	"$REPO"/scripts/install/*.sh "$REPO"/scripts/vflashctl/vflashctl.bash
+one_test help-complete "$REPO/scripts/help-check.sh"
 
 for KERNEL in $lines; do
 	export KERNEL

@@ -21,7 +21,7 @@ set -euo pipefail
 REV=${1:-73267b7^}
 case $REV in
 -h | --help)
-	sed -n '4,/^set -e/s/^# \{0,1\}//p' "$0" | sed '$d'
+	sed -n '4,/^set -e/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'
 	exit 0
 	;;
 esac

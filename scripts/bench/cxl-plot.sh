@@ -12,7 +12,7 @@
 #   OUTDIR  where the CDF files and cxl-cdf.png go
 set -eu
 
-[ $# -eq 2 ] || { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 2; }
+[ $# -eq 2 ] || { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit 2; }
 src=$1
 out=$2
 mkdir -p "$out"

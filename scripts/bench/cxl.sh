@@ -100,7 +100,8 @@ while getopts k:x:s:c:n:w:m:o:h opt; do
 	w) WAIT_SPIN=$OPTARG ;;
 	m) MAPLAT=$OPTARG ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '4,/^# (HIT/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 2 ;;
+	*) sed -n '4,/^# (HIT/{/^# (HIT/d;s/^# \{0,1\}//p;}' "$0" |
+		sed '${/^$/d;}'; exit 2 ;;
 	esac
 done
 

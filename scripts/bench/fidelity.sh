@@ -149,7 +149,7 @@ while getopts k:a:p:t:T:R:P:q:w:m:c:o:h opt; do
 	m) MMAP_LAT=$OPTARG ;;
 	c) FIO_CPUS=$OPTARG ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 2 ;;
+	*) sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit 2 ;;
 	esac
 done
 

@@ -58,7 +58,7 @@ while getopts d:n:t:s:o:O:Ph opt; do
 	o) OUT=$OPTARG ;;
 	O) OVERHEAD=$OPTARG ;;
 	P) PRECOND=0 ;;
-	*) sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 2 ;;
+	*) sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit 2 ;;
 	esac
 done
 

@@ -19,7 +19,7 @@
 set -eu
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-usage() { sed -n '12,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d' >&2; exit 2; }
+usage() { sed -n '12,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}' >&2; exit 2; }
 
 kver=$(uname -r) root='' kdir=''
 while getopts "k:r:K:h" opt; do

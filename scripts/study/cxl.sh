@@ -125,7 +125,7 @@ SYS=/sys/class/vflash/vflash0
 DEV=/dev/vflash0
 
 usage() {
-	sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'
+	sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'
 	exit "$1"
 }
 

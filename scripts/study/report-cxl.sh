@@ -42,7 +42,7 @@
 set -uo pipefail
 
 usage() {
-	sed -n '4,/^set -uo/s/^# \{0,1\}//p' "$0" | sed '$d'
+	sed -n '4,/^set -uo/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'
 	exit "$1"
 }
 

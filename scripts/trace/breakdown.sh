@@ -16,7 +16,7 @@
 #   -o OP   read (default), write, trim or flush
 set -eu
 
-usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
+usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit "$1"; }
 
 op="read"
 while getopts "o:h" opt; do

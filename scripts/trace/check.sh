@@ -28,7 +28,7 @@
 # cxl_miss, ...) and up to 20 "error ..." lines; exits 1 on any error.
 set -eu
 
-usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
+usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit "$1"; }
 
 dir=$(dirname "$0")
 whole=0 overlap=host oh='' dies='' slots=''

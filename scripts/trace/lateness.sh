@@ -12,7 +12,7 @@
 #   OUTDIR  gets lateness-FE.dat and trace-lateness-cdf.png
 set -eu
 
-usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
+usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit "$1"; }
 
 while getopts "h" opt; do
 	case $opt in

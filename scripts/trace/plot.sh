@@ -16,7 +16,7 @@
 # Exits 1 if the trace has none of these events, or a plot failed.
 set -eu
 
-usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
+usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit "$1"; }
 
 while getopts "h" opt; do
 	case $opt in

@@ -21,7 +21,7 @@
 # Then: scripts/trace/plot.sh FILE OUTDIR; scripts/trace/check.sh FILE.
 set -eu
 
-usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
+usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit "$1"; }
 
 out=vflash.trace events=vflash kb=16384 tc=0
 while getopts "to:e:b:h" opt; do

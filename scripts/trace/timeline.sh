@@ -15,7 +15,7 @@
 # were traced: work the model scheduled ahead shows where it runs.
 set -eu
 
-usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
+usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit "$1"; }
 
 buckets=200 from='' to=''
 while getopts "n:f:t:h" opt; do

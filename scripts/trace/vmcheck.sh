@@ -15,7 +15,7 @@
 #   why_late    why-late.sh accounts for every NVMe completion of nvme.trace
 set -eu
 
-usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
+usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit "$1"; }
 
 [ "${1:-}" != -h ] || usage 0
 [ $# -eq 1 ] || usage 2

@@ -22,7 +22,7 @@
 #           trace-cmd report) with vflash_request_complete events
 set -eu
 
-usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "$1"; }
+usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit "$1"; }
 
 while getopts "h" opt; do
 	case $opt in
