@@ -10,6 +10,11 @@
 # are the functional checks (reads reached the NAND, the model's charge,
 # no early completion).
 # vmtest-mem: 2G
+# One vCPU, as the trace suite: trace_plot enables the trace points, and
+# the live text patching of that under TCG with two vCPUs once let the
+# other run the int3 after the patch was done ("Oops: int3" in
+# ttwu_do_activate, 6.12, CI of 2026-12-03): the emulation's race.
+# vmtest-smp: 1
 # vmtest-timeout: 240
 # vmtest-prep: scripts/install/vmprep.sh
 # vmtest-debug-skip: vflashctl is shell; what it drives (loads, fio and mmap_lat I/O, unloads) runs under the debug kernel in core, nvme and cxl, and CI's time is near its budget
