@@ -235,6 +235,36 @@ test_read_only_zone() {
 	unload
 }
 
+# plugs_zones: this kernel keeps zone write pointers itself (6.10+)
+plugs_zones() {
+	local v
+	v=$(uname -r | sed 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/')
+	set -- $v
+	[ "$1" -gt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -ge 10 ]; }
+}
+
+# A reset sent as passthrough (/dev/ng0n1) changes the device's write
+# pointer behind the block layer: on 6.10+ its cached write pointer is
+# stale (a write at the zone start is refused) until a block-layer
+# report zones; 6.1 keeps none and writes at once.
+test_passthrough_reset() {
+	local z=$((6 * ZS))
+	load_zoned
+	make_pattern
+	write_at $z 4 || fail "write zone 6"
+	nvme zns reset-zone /dev/ng0n1 --start-lba=$z || fail "reset via ng0n1"
+	expect_eq "$(zone_field 6 wp)" $z "device write pointer after reset"
+	if plugs_zones; then
+		! write_at $z 1 ||
+			fail "the block layer took a write at a write pointer it had not seen move"
+		blkzone report -o $((z * 8)) -c 1 $DEV >/dev/null ||
+			fail "blkzone report"
+	fi
+	write_at $z 1 || fail "write at the reset zone's start"
+	expect_eq "$(zone_field 6 wp)" $((z + 1)) "write pointer"
+	unload
+}
+
 test_not_zoned() {
 	load frontend=nvme size=64M
 	wait_for $DEV
@@ -265,5 +295,6 @@ run_test transitions test_transitions
 run_test resources test_resources
 run_test fio_zbd test_fio_zbd
 run_test read_only_zone test_read_only_zone
+run_test passthrough_reset test_passthrough_reset
 run_test not_zoned test_not_zoned
 run_test bad_params test_bad_params
