@@ -57,11 +57,11 @@ function vflash_event(    i, f, name, k, e)
 function vflash_fields(ev)
 {
 	if (ev == "request_submit")
-		return "lpn count arrive_ns due_ns model_ns die_wait_ns bg_wait_ns array_ns chan_wait_ns chan_ns host_wait_ns host_ns fw_ns"
+		return "id qid cid lpn count doorbell_ns polled_ns arrive_ns due_ns model_ns die_wait_ns bg_wait_ns array_ns chan_wait_ns chan_ns host_wait_ns host_ns fw_ns"
 	if (ev == "request_complete")
-		return "lpn count due_ns actual_ns late_ns"
+		return "id qid cid lpn count due_ns actual_ns late_ns"
 	if (ev == "nand")
-		return "die block start_ns end_ns"
+		return "die id block start_ns end_ns"
 	if (ev == "clean")
 		return "die block moved freed start_ns end_ns"
 	if (ev == "cxl_miss" || ev == "cxl_prefetch_issue" || ev == "cxl_prefetch_hit")
