@@ -228,7 +228,7 @@ test_nvme_events() {
 	expect_count $t nand_read nand_read_pages
 	expect_count $t nand_erase nand_erase_blocks
 	expect_count $t clean_freed gc_runs
-	grep -q 'vflash_request_submit: vflash0 nvme read lpn=[0-9]* count=4 ' $t ||
+	grep -q 'vflash_request_submit: vflash0 nvme read id=[0-9]* qid=[0-9]* cid=[0-9]* lpn=[0-9]* count=4 ' $t ||
 		fail "no 16 KiB read"
 	expect_lateness $t
 	save_file nvme.trace $t
