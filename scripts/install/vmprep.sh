@@ -142,14 +142,22 @@ t_completion() {
 	out=$(bash -c '. "$1"
 		c() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _vflashctl; echo "${COMPREPLY[*]}"; }
 		c vflashctl st; c vflashctl up --frontend ""; c vflashctl up --pro
-		c vflashctl help sel; c vflashctl stats --w' _ \
+		c vflashctl help sel; c vflashctl stats --w; c vflashctl fa
+		c vflashctl down --a; c vflashctl status --j; c vflashctl faults a
+		c vflashctl faults arm read_error ra; c vflashctl up --na' _ \
 		"$REPO/scripts/vflashctl/vflashctl.bash") || return 1
 	echo "$out"
 	[ "$out" = "status stats
-nvme cxl none
+nvme cxl none nvme,cxl
 --profile
 selftest
---watch" ]
+--watch
+faults
+--all
+--json
+arm
+range=
+--name" ]
 }
 
 run() {
