@@ -15,7 +15,7 @@
 # other run the int3 after the patch was done ("Oops: int3" in
 # ttwu_do_activate, 6.12, CI of 2026-12-03): the emulation's race.
 # vmtest-smp: 1
-# vmtest-timeout: 240
+# vmtest-timeout: 360
 # vmtest-prep: scripts/install/vmprep.sh
 # vmtest-debug-skip: vflashctl is shell; what it drives (loads, fio and mmap_lat I/O, unloads) runs under the debug kernel in core, nvme and cxl, and CI's time is near its budget
 
