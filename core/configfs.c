@@ -60,12 +60,22 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_CORE(size, VFLASH_DEFAULT_SIZE),
 	CFS_CORE(profile, VFLASH_DEFAULT_PROFILE),
 	CFS_CORE(store, "full"),
+	CFS_CORE(channels, ""),
+	CFS_CORE(dies_per_channel, ""),
+	CFS_CORE(page_size, ""),
+	CFS_CORE(pages_per_block, ""),
+	CFS_CORE(op_percent, ""),
 	CFS_FE(cache_size, VFLASH_ARG_CACHE_SIZE),
 	CFS_FE(lba_size, VFLASH_ARG_LBA_SIZE),
 	CFS_FE(workers, VFLASH_ARG_WORKERS),
 	CFS_FE(poll_idle_us, VFLASH_ARG_POLL_IDLE_US),
 	CFS_FE(spin_us, VFLASH_ARG_SPIN_US),
 	CFS_FE(cpus, VFLASH_ARG_CPUS),
+	CFS_FE(zoned, VFLASH_ARG_ZONED),
+	CFS_FE(zone_size, VFLASH_ARG_ZONE_SIZE),
+	CFS_FE(zone_cap, VFLASH_ARG_ZONE_CAP),
+	CFS_FE(zone_max_open, VFLASH_ARG_ZONE_MAX_OPEN),
+	CFS_FE(zone_max_active, VFLASH_ARG_ZONE_MAX_ACTIVE),
 };
 
 #define CFS_NR	ARRAY_SIZE(cfs_rows)
@@ -117,7 +127,7 @@ static void print_param_error(const struct vflash_param_error *err)
 static int cfs_check(unsigned int a, const char *val)
 {
 	const struct cfs_row *row = &cfs_rows[a];
-	struct vflash_param_strings in = { .frontend = "none" };
+	struct vflash_param_strings in = { .frontend = "none", .alone = true };
 	struct vflash_param_error err;
 	struct vflash_config *cfg;
 	int ret;
@@ -202,12 +212,22 @@ VFLASH_CFS_ATTR(frontend);
 VFLASH_CFS_ATTR(size);
 VFLASH_CFS_ATTR(profile);
 VFLASH_CFS_ATTR(store);
+VFLASH_CFS_ATTR(channels);
+VFLASH_CFS_ATTR(dies_per_channel);
+VFLASH_CFS_ATTR(page_size);
+VFLASH_CFS_ATTR(pages_per_block);
+VFLASH_CFS_ATTR(op_percent);
 VFLASH_CFS_ATTR(cache_size);
 VFLASH_CFS_ATTR(lba_size);
 VFLASH_CFS_ATTR(workers);
 VFLASH_CFS_ATTR(poll_idle_us);
 VFLASH_CFS_ATTR(spin_us);
 VFLASH_CFS_ATTR(cpus);
+VFLASH_CFS_ATTR(zoned);
+VFLASH_CFS_ATTR(zone_size);
+VFLASH_CFS_ATTR(zone_cap);
+VFLASH_CFS_ATTR(zone_max_open);
+VFLASH_CFS_ATTR(zone_max_active);
 
 /* Create the device of @cd from its attributes. */
 static int power_on(struct vflash_cfs_dev *cd)
@@ -318,12 +338,22 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_size,
 	&vflash_cfs_attr_profile,
 	&vflash_cfs_attr_store,
+	&vflash_cfs_attr_channels,
+	&vflash_cfs_attr_dies_per_channel,
+	&vflash_cfs_attr_page_size,
+	&vflash_cfs_attr_pages_per_block,
+	&vflash_cfs_attr_op_percent,
 	&vflash_cfs_attr_cache_size,
 	&vflash_cfs_attr_lba_size,
 	&vflash_cfs_attr_workers,
 	&vflash_cfs_attr_poll_idle_us,
 	&vflash_cfs_attr_spin_us,
 	&vflash_cfs_attr_cpus,
+	&vflash_cfs_attr_zoned,
+	&vflash_cfs_attr_zone_size,
+	&vflash_cfs_attr_zone_cap,
+	&vflash_cfs_attr_zone_max_open,
+	&vflash_cfs_attr_zone_max_active,
 	&vflash_cfs_attr_power,
 	&vflash_cfs_attr_device,
 	NULL,

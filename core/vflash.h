@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "backend_flash/profile.h"
 #include "core/faults.h"
 
 #define VFLASH_NAME "vflash"
@@ -23,7 +24,6 @@
 
 struct vflash_dev;
 struct vflash_flash;
-struct vflash_profile;
 struct config_item;
 
 /*
@@ -37,6 +37,11 @@ enum vflash_fe_arg {
 	VFLASH_ARG_SPIN_US,
 	VFLASH_ARG_CPUS,
 	VFLASH_ARG_CACHE_SIZE,
+	VFLASH_ARG_ZONED,
+	VFLASH_ARG_ZONE_SIZE,
+	VFLASH_ARG_ZONE_CAP,
+	VFLASH_ARG_ZONE_MAX_OPEN,
+	VFLASH_ARG_ZONE_MAX_ACTIVE,
 	VFLASH_NR_ARGS
 };
 
@@ -115,7 +120,9 @@ const char *vflash_store_mode_name(enum vflash_store_mode mode);
  * @memmap_start: first byte of that range (only with @use_memmap)
  * @fe: frontends that drive the device, in the order given
  * @nr_fe: number of entries in @fe
- * @profile: the flash model
+ * @profile: the flash model as named (profile=)
+ * @model: the flash model in force: @profile's figures with the geometry
+ *	overrides applied; what the backend is created from
  * @store: what holds the data (store=); memmap ranges are always full
  * @arg: frontend parameters (enum vflash_fe_arg) as strings, each
  *	checked by its frontend's @check_arg; "" for the module parameter
@@ -127,6 +134,7 @@ struct vflash_config {
 	const struct vflash_frontend *fe[VFLASH_MAX_FRONTENDS];
 	unsigned int nr_fe;
 	const struct vflash_profile *profile;
+	struct vflash_profile model;
 	enum vflash_store_mode store;
 	char arg[VFLASH_NR_ARGS][VFLASH_ARG_LEN];
 };
