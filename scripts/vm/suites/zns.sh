@@ -265,6 +265,29 @@ test_passthrough_reset() {
 	unload
 }
 
+# Thousands of random commands, zone commands among them, on the generic
+# and the block device: each gets a status, nothing times out or oopses,
+# and afterwards the zones still take fio's verified writes.
+test_fuzz() {
+	local t=10 seed
+	load_zoned zone_max_open=6 zone_max_active=8
+	dmesg -c >/dev/null
+	seed=$(date +%s)
+	nvme_fuzz fuzz $CTRL /dev/ng0n1 -s "$seed" -n 20000 -t $t ||
+		fail "nvme_fuzz on /dev/ng0n1 (seed $seed)"
+	nvme_fuzz fuzz $CTRL $DEV -s $((seed + 1)) -n 20000 -t $t ||
+		fail "nvme_fuzz on $DEV (seed $((seed + 1)))"
+	! dmesg | grep -Ei 'timeout|resetting|failed' ||
+		fail "the driver complained during the fuzz"
+	blkzone reset $DEV || fail "blkzone reset after the fuzz"
+	fio --name=zbd --filename=$DEV --zonemode=zbd --direct=1 \
+		--ioengine=psync --rw=write --bs=64k --size=32M \
+		--max_open_zones=4 --verify=crc32c --do_verify=1 \
+		--verify_fatal=1 --output-format=terse >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio zonemode=zbd after the fuzz"; }
+	unload
+}
+
 test_not_zoned() {
 	load frontend=nvme size=64M
 	wait_for $DEV
@@ -296,5 +319,6 @@ run_test resources test_resources
 run_test fio_zbd test_fio_zbd
 run_test read_only_zone test_read_only_zone
 run_test passthrough_reset test_passthrough_reset
+run_test fuzz test_fuzz
 run_test not_zoned test_not_zoned
 run_test bad_params test_bad_params
