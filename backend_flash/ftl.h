@@ -104,9 +104,12 @@ struct vf_block {
  * @bg_end_ns: their ends
  * @bg_last: the ring's newest entry
  * @channel: the channel it sits on
+ * @trace_req: the request id whose submit holds @lock, 0 while background
+ *	work does: the id of the vflash_nand events charged meanwhile
  */
 struct vf_die {
 	spinlock_t lock;	/* see the kernel-doc above */
+	u64 trace_req;
 	u64 busy_until_ns;
 	u64 fg_busy_until_ns;
 	u64 deferred_ns;
@@ -187,6 +190,7 @@ struct vf_stats {
  * @host_busy_until_ns: when the host link is free
  * @seal_seq: source of vf_block.seal_seq
  * @cursor: round-robin counter of placement policies
+ * @req_id: the last request id given (vflash_flash_new_req_id())
  * @knob: run-time tunables; read with READ_ONCE, written by sysfs
  * @policy: current policy per kind; READ_ONCE/WRITE_ONCE
  * @stats: per-CPU counters
@@ -234,6 +238,7 @@ struct vflash_flash {
 	u64 host_busy_until_ns;
 	atomic64_t seal_seq;
 	atomic64_t cursor;
+	atomic64_t req_id;
 	u64 knob[VFLASH_KNOB_NR];
 	const struct vflash_policy *policy[VFLASH_POLICY_NR];
 	struct vf_stats __percpu *stats;

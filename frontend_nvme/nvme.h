@@ -19,6 +19,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "backend_flash/flash.h"
 #include "frontend_nvme/proto.h"
 #include "frontend_nvme/zns.h"
 
@@ -39,6 +40,7 @@ struct vflash_dev;
 
 /**
  * struct vfn_cmd - a command whose completion is due later
+ * @id: an I/O command's request id (its trace events'), else 0
  * @due_ns: when it is to be posted: the model's completion time, later
  *	pushed back while its CQ is full
  * @model_due_ns: the model's completion time, kept for the lateness
@@ -52,6 +54,7 @@ struct vflash_dev;
  * @timed: an I/O command the model timed: its lateness is counted
  */
 struct vfn_cmd {
+	u64 id;
 	u64 due_ns;
 	u64 model_due_ns;
 	u64 lpn;
@@ -170,6 +173,10 @@ struct vfn_heap {
  *	that found the CQ full (or the host's DMA off) waits before the
  *	next try; doubles per failure up to VFN_CQ_BACKOFF_MAX_NS, 0 after
  *	a success
+ * @sq_db: per SQ, when the dispatcher first saw its commands (trace
+ *	only); dispatcher only, cleared at Create I/O SQ
+ * @tag: the I/O command being executed: its request id, queue, command
+ *	id and doorbell times, for its submits (io.c); dispatcher only
  */
 struct vfn_ctrl {
 	struct vflash_dev *vdev;
@@ -232,6 +239,8 @@ struct vfn_ctrl {
 	u64 power_cycles;
 	u64 unsafe_shutdowns;
 	u64 cq_backoff_ns[VFN_MAX_IOQ + 1];
+	struct vfn_db_marks sq_db[VFN_MAX_IOQ + 1];
+	struct vflash_req_tag tag;
 };
 
 /* vfn_ctrl.cut_state: a cut the cut hook asked of the dispatcher. */
