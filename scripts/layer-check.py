@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: scripts/layer-check.py [-v] [-h]
+# Usage: scripts/layer-check.py [-v] [--selftest] [-h]
 #
 # The layering of docs/architecture.md, checked over the sources (make
 # check's layers test). Every file of a layer folder is a node; file A
@@ -16,10 +16,16 @@
 # any other folder with C sources must be in LAYERS.
 # -v also prints every folder's uses and the circles of uses between
 # the .c files of the folders that are not held to rule 3's second part.
+# --selftest first plants one breach of each rule in a copy of the
+# sources and fails unless each one is reported (make check runs both).
 # Exit status 0 when every rule holds, 1 when one does not.
+import io
 import os
 import re
+import shutil
 import sys
+import tempfile
+from contextlib import redirect_stdout
 
 # Layers, lowest first: a folder may use its own files and those of the
 # folders of lower layers, never a folder of its own layer or above.
@@ -162,12 +168,67 @@ def one_circle(comp, edges):
     return comp
 
 
+# One planted breach per rule: (file, line appended, what must be reported)
+PLANTS = [
+    ("policy/registry.c", '#include "core/vflash.h"\n',
+     "policy/registry.c uses core/vflash.h (#include): core/ is a higher layer"),
+    ("frontend_cxl/mmap.c", "void vfc_selftest(void) { vfn_hostmem_init(NULL); }\n",
+     "frontend_cxl/mmap.c uses frontend_nvme/hostmem.c (vfn_hostmem_init()): "
+     "frontend_nvme/ is a folder of the same layer"),
+    ("backend_flash/request.c", "void vf_selftest(void) { vflash_dev_create(NULL, NULL); }\n",
+     "circle of folders: backend_flash -> core -> backend_flash"),
+    ("core/faults.h", '#include "core/vflash.h"\n',
+     "circle of #include in core/: core/faults.h -> core/vflash.h -> core/faults.h"),
+    ("frontend_nvme/dispatch.c", "void vfn_selftest(void) { vfn_io(NULL, NULL, NULL, 0); }\n",
+     "circle of calls in frontend_nvme/ among dispatch.c, io.c"),
+]
+
+
+def selftest(root):
+    """Does check() report each planted breach, and pass without them?"""
+    tmp = tempfile.mkdtemp(prefix="layer-check.")
+    try:
+        for d in RANK:
+            if os.path.isdir(os.path.join(root, d)):
+                shutil.copytree(os.path.join(root, d), os.path.join(tmp, d))
+        out = io.StringIO()
+        with redirect_stdout(out):
+            clean = check(tmp, False)
+        if clean:
+            print("layer-check: selftest: the copy fails before any plant:")
+            print(out.getvalue(), end="")
+            return 1
+        for path, line, _ in PLANTS:
+            with open(os.path.join(tmp, path), "a") as f:
+                f.write(line)
+        out = io.StringIO()
+        with redirect_stdout(out):
+            rc = check(tmp, False)
+        missed = [want for _, _, want in PLANTS if want not in out.getvalue()]
+        for want in missed:
+            print("layer-check: selftest: not reported: " + want)
+        if rc == 0 or missed:
+            print(out.getvalue(), end="")
+            return 1
+        print("layer-check: selftest: %d planted breaches reported" % len(PLANTS))
+        return 0
+    finally:
+        shutil.rmtree(tmp)
+
+
 def main():
-    verbose = "-v" in sys.argv[1:]
-    if "-h" in sys.argv[1:] or "--help" in sys.argv[1:]:
+    args = sys.argv[1:]
+    if "-h" in args or "--help" in args:
         usage()
         return 0
-    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    if "--selftest" in args and selftest(root):
+        return 1
+    return check(root, "-v" in args)
+
+
+def check(root, verbose):
+    os.chdir(root)
     files = []
     bad = 0
     for d in sorted(os.listdir(".")):
