@@ -281,7 +281,7 @@ def check(root, verbose):
         u = set(inc)
         for f2 in inc:
             why[(f, f2)] = "#include"
-        for name in set(IDENT.findall(code)) - mine:
+        for name in sorted(set(IDENT.findall(code)) - mine):
             f2 = owner.get(name)
             if f2 and f2 != f:
                 u.add(f2)
