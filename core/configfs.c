@@ -66,6 +66,11 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_FE(poll_idle_us, VFLASH_ARG_POLL_IDLE_US),
 	CFS_FE(spin_us, VFLASH_ARG_SPIN_US),
 	CFS_FE(cpus, VFLASH_ARG_CPUS),
+	CFS_FE(zoned, VFLASH_ARG_ZONED),
+	CFS_FE(zone_size, VFLASH_ARG_ZONE_SIZE),
+	CFS_FE(zone_cap, VFLASH_ARG_ZONE_CAP),
+	CFS_FE(zone_max_open, VFLASH_ARG_ZONE_MAX_OPEN),
+	CFS_FE(zone_max_active, VFLASH_ARG_ZONE_MAX_ACTIVE),
 };
 
 #define CFS_NR	ARRAY_SIZE(cfs_rows)
@@ -208,6 +213,11 @@ VFLASH_CFS_ATTR(workers);
 VFLASH_CFS_ATTR(poll_idle_us);
 VFLASH_CFS_ATTR(spin_us);
 VFLASH_CFS_ATTR(cpus);
+VFLASH_CFS_ATTR(zoned);
+VFLASH_CFS_ATTR(zone_size);
+VFLASH_CFS_ATTR(zone_cap);
+VFLASH_CFS_ATTR(zone_max_open);
+VFLASH_CFS_ATTR(zone_max_active);
 
 /* Create the device of @cd from its attributes. */
 static int power_on(struct vflash_cfs_dev *cd)
@@ -324,6 +334,11 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_poll_idle_us,
 	&vflash_cfs_attr_spin_us,
 	&vflash_cfs_attr_cpus,
+	&vflash_cfs_attr_zoned,
+	&vflash_cfs_attr_zone_size,
+	&vflash_cfs_attr_zone_cap,
+	&vflash_cfs_attr_zone_max_open,
+	&vflash_cfs_attr_zone_max_active,
 	&vflash_cfs_attr_power,
 	&vflash_cfs_attr_device,
 	NULL,

@@ -16,6 +16,12 @@
 #define SC(x)		VFN_SC(x)
 #define SPARE_THRESH_PCT	10
 #define NS_PER_HOUR		(3600ULL * NSEC_PER_SEC)
+/* Async Event Configuration: Zone Descriptor Changed Notices. */
+#define AEC_ZONE_CHANGED	BIT(27)
+/* Asynchronous event information: Zone Descriptor Changed (Notice). */
+#define AER_ZONE_CHANGED	0xef
+/* Get Log Page CDW10 bit 15: Retain Asynchronous Event. */
+#define LOG_RAE			BIT(15)
 
 /*
  * Transfer @len bytes to the command's buffer: @avail bytes of c->ident
@@ -60,8 +66,11 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->acl = 3;
 	id->aerl = VFN_AERL;
 	id->frmw = 0x03;
-	/* Get Log Page takes NUMDU and an offset (extended data). */
-	id->lpa = 0x04;
+	/*
+	 * Get Log Page takes NUMDU and an offset (extended data); the
+	 * Commands Supported and Effects log exists.
+	 */
+	id->lpa = 0x04 | NVME_CTRL_LPA_CMD_EFFECTS_LOG;
 	id->avscc = 1;
 	id->wctemp = cpu_to_le16(0x157);
 	id->cctemp = cpu_to_le16(0x175);
@@ -71,6 +80,9 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->sqes = 0x66;
 	id->cqes = 0x44;
 	id->nn = cpu_to_le32(1);
+	/* Zone Descriptor Changed Notices, on a zoned namespace. */
+	if (c->ns.zoned)
+		id->oaes = cpu_to_le32(AEC_ZONE_CHANGED);
 	id->oncs = cpu_to_le16(NVME_CTRL_ONCS_COMPARE | NVME_CTRL_ONCS_DSM |
 			       NVME_CTRL_ONCS_WRITE_ZEROES);
 	/* Present; Flush takes NSID FFFFFFFFh (bits 2:1 = 11b). */
@@ -107,16 +119,45 @@ static void identify_ns(struct vfn_ctrl *c)
 	ns_guid(c, id->nguid);
 }
 
+/* A zone limit as MAR and MOR give it: 0's based, all ones for none. */
+static __le32 zone_limit(u32 max)
+{
+	return cpu_to_le32(max ? max - 1 : U32_MAX);
+}
+
+/* Identify CNS 05h, CSI 02h: the zoned namespace. */
+static void identify_ns_zns(struct vfn_ctrl *c)
+{
+	struct nvme_id_ns_zns *id = c->ident;
+
+	BUILD_BUG_ON(sizeof(*id) != 4096);
+	/* Reads may cross zone boundaries (OZCS RAZB). */
+	id->ozcs = cpu_to_le16(1);
+	id->mar = zone_limit(c->zns.max_active);
+	id->mor = zone_limit(c->zns.max_open);
+	id->lbafe[0].zsze = cpu_to_le64(c->zns.zsze);
+}
+
+/* The command sets of this controller: NVM, and Zoned when zoned=1. */
+static u64 iocs_vector(struct vfn_ctrl *c)
+{
+	return BIT_ULL(NVME_CSI_NVM) | (c->ns.zoned ? BIT_ULL(NVME_CSI_ZNS) : 0);
+}
+
 static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u32 nsid = le32_to_cpu(cmd->identify.nsid);
+	bool zns = cmd->identify.csi == NVME_CSI_ZNS;
 	u8 *p = c->ident;
 
 	/*
 	 * vfn_admin_decode() has checked CNS, NSID and CSI. CNS 05h and 06h
 	 * for the NVM command set are all zeros: no protection information
-	 * or storage tags, and no limits other than MDTS.
+	 * or storage tags, and no limits other than MDTS. With CSI 02h they
+	 * are the zoned namespace's and controller's, if there are zones.
 	 */
+	if (zns && !c->ns.zoned)
+		return SC(NVME_SC_INVALID_FIELD);
 	memset(c->ident, 0, 4096);
 	switch (vfn_cdw(cmd, 10) & 0xff) {
 	case NVME_ID_CNS_NS:
@@ -131,10 +172,30 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 			put_unaligned_le32(1, p);
 		break;
 	case NVME_ID_CNS_NS_DESC_LIST:
-		/* One descriptor, then a zero NIDT ends the list. */
+		/*
+		 * The NGUID and the command set (which Linux requires once
+		 * CC.CSS selects several), then a zero NIDT ends the list.
+		 */
 		p[0] = NVME_NIDT_NGUID;
 		p[1] = NVME_NIDT_NGUID_LEN;
 		ns_guid(c, p + 4);
+		p += 4 + NVME_NIDT_NGUID_LEN;
+		p[0] = NVME_NIDT_CSI;
+		p[1] = NVME_NIDT_CSI_LEN;
+		p[4] = c->ns.zoned ? NVME_CSI_ZNS : NVME_CSI_NVM;
+		break;
+	case NVME_ID_CNS_CS_NS:
+		if (zns)
+			identify_ns_zns(c);
+		break;
+	case NVME_ID_CNS_CS_CTRL:
+		/* ZASL: Zone Append takes what MDTS allows. */
+		if (zns)
+			p[0] = VFN_MDTS;
+		break;
+	case VFN_ID_CNS_IOCS:
+		/* One I/O command set combination, index 0. */
+		put_unaligned_le64(iocs_vector(c), p);
 		break;
 	default:
 		break;
@@ -154,6 +215,8 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 void vfn_admin_reset(struct vfn_ctrl *c)
 {
 	vfn_features_default(&c->feat);
+	c->aen_pending = 0;
+	c->zone_aen_masked = false;
 	c->wce = c->feat.wce;
 	c->feat_gen = c->cq[0].gen;
 }
@@ -241,6 +304,99 @@ static void smart_log(struct vfn_ctrl *c)
 		  div64_u64(ktime_get_ns() - c->attach_ns, NS_PER_HOUR));
 }
 
+/**
+ * vfn_zone_changed() - the controller changed a zone's descriptor
+ * @c: the controller
+ * @zone: the zone (it went read-only or offline on its own)
+ *
+ * Adds the zone to the Changed Zone List and, if the host enabled Zone
+ * Descriptor Changed Notices and none is outstanding, reports the event.
+ * Dispatcher only.
+ */
+void vfn_zone_changed(struct vfn_ctrl *c, u32 zone)
+{
+	u64 zslba = (u64)zone * c->zns.zsze;
+	u32 i, n = min_t(u32, c->nr_zones_changed, VFN_ZONES_CHANGED_MAX);
+
+	for (i = 0; i < n; i++)
+		if (c->zones_changed[i] == zslba)
+			goto notify;
+	if (c->nr_zones_changed < VFN_ZONES_CHANGED_MAX)
+		c->zones_changed[c->nr_zones_changed] = zslba;
+	/* One past the maximum means "more than the log holds". */
+	if (c->nr_zones_changed <= VFN_ZONES_CHANGED_MAX)
+		c->nr_zones_changed++;
+notify:
+	if (c->zone_aen_masked || !(c->feat.async_event & AEC_ZONE_CHANGED))
+		return;
+	c->zone_aen_masked = true;
+	vfn_aen(c, NVME_AER_NOTICE | AER_ZONE_CHANGED << 8 |
+		   VFN_LOG_CHANGED_ZONES << 16);
+}
+
+/*
+ * The Changed Zone List (log BFh): the number of zone identifiers, FFFFh
+ * if more zones changed than it holds, then their first blocks. Read
+ * without RAE it starts over and the event may be reported again.
+ */
+static void changed_zones_log(struct vfn_ctrl *c,
+			      const struct nvme_command *cmd)
+{
+	u8 *log = c->ident;
+	u32 i, n = c->nr_zones_changed;
+
+	BUILD_BUG_ON(8 + VFN_ZONES_CHANGED_MAX * 8 != VFN_ZONE_LOG_BYTES);
+	put_unaligned_le16(n > VFN_ZONES_CHANGED_MAX ? 0xffff : n, log);
+	for (i = 0; i < min_t(u32, n, VFN_ZONES_CHANGED_MAX); i++)
+		put_unaligned_le64(c->zones_changed[i], log + 8 + 8 * i);
+	if (vfn_cdw(cmd, 10) & LOG_RAE)
+		return;
+	c->nr_zones_changed = 0;
+	c->zone_aen_masked = false;
+}
+
+/* The admin commands vfn_admin() executes. */
+static const u8 admin_ops[] = {
+	nvme_admin_delete_sq, nvme_admin_create_sq, nvme_admin_get_log_page,
+	nvme_admin_delete_cq, nvme_admin_create_cq, nvme_admin_identify,
+	nvme_admin_abort_cmd, nvme_admin_set_features,
+	nvme_admin_get_features, nvme_admin_async_event,
+	nvme_admin_keep_alive,
+};
+
+/* The I/O commands of every namespace, then those of a zoned one. */
+static const u8 nvm_ops[] = {
+	nvme_cmd_flush, nvme_cmd_write, nvme_cmd_read, nvme_cmd_compare,
+	nvme_cmd_write_zeroes, nvme_cmd_dsm,
+};
+
+static const u8 zns_ops[] = {
+	nvme_cmd_zone_mgmt_send, nvme_cmd_zone_mgmt_recv, nvme_cmd_zone_append,
+};
+
+/*
+ * Commands Supported and Effects (log 05h) for command set @csi: every
+ * command vflash executes is marked supported (CSUPP), with no effects
+ * the host must act on. Linux makes a zoned namespace read-only unless
+ * Zone Append is marked.
+ */
+static u16 effects_log(struct vfn_ctrl *c, u8 csi)
+{
+	struct nvme_effects_log *log = c->ident;
+	u32 i;
+
+	BUILD_BUG_ON(sizeof(*log) != VFN_EFFECTS_LOG_BYTES);
+	if (csi != NVME_CSI_NVM && !(csi == NVME_CSI_ZNS && c->ns.zoned))
+		return SC(NVME_SC_INVALID_FIELD);
+	for (i = 0; i < ARRAY_SIZE(admin_ops); i++)
+		log->acs[admin_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
+	for (i = 0; i < ARRAY_SIZE(nvm_ops); i++)
+		log->iocs[nvm_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
+	for (i = 0; csi == NVME_CSI_ZNS && i < ARRAY_SIZE(zns_ops); i++)
+		log->iocs[zns_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
+	return 0;
+}
+
 static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u8 lid = vfn_cdw(cmd, 10) & 0xff;
@@ -249,8 +405,18 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 
 	if (sc)
 		return sc;
+	if (lid == VFN_LOG_CHANGED_ZONES && !c->ns.zoned)
+		return SC(NVME_SC_INVALID_LOG_PAGE);
 	memset(c->ident, 0, vfn_log_bytes(lid));
 	switch (lid) {
+	case NVME_LOG_CMD_EFFECTS:
+		sc = effects_log(c, cmd->get_log_page.csi);
+		if (sc)
+			return sc;
+		break;
+	case VFN_LOG_CHANGED_ZONES:
+		changed_zones_log(c, cmd);
+		break;
 	case NVME_LOG_SMART:
 		smart_log(c);
 		break;
@@ -392,6 +558,13 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	case nvme_admin_async_event:
 		if (c->nr_aer > VFN_AERL) {
 			sc = SC(NVME_SC_ASYNC_LIMIT);
+			break;
+		}
+		/* An event no request was held for completes this one. */
+		if (c->aen_pending) {
+			result = c->aen_pending;
+			c->aen_pending = 0;
+			sc = 0;
 			break;
 		}
 		c->aer_cid[c->nr_aer++] = cmd->common.command_id;

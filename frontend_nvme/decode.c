@@ -47,6 +47,45 @@ u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
 	return 0;
 }
 
+/* Zone Management Send: Select All, CDW13 bit 8. */
+#define ZMS_SELECT_ALL		BIT(0)
+/*
+ * Zone Management Send and Receive (Zoned Namespace Command Set 1.1,
+ * 3.4.2 and 3.4.3): the zone named by SLBA must be in the namespace (but
+ * with Select All, which ignores it); a report is at most MDTS. Zone
+ * descriptor extensions are not supported (ZDES 0): Set Zone Descriptor
+ * Extension and Extended Report Zones are Invalid Field.
+ */
+static u16 decode_zone_mgmt(const struct nvme_command *cmd,
+			    const struct vfn_ns *ns, struct vfn_io_req *req)
+{
+	u64 bytes;
+
+	if (cmd->common.opcode == nvme_cmd_zone_mgmt_send) {
+		req->slba = le64_to_cpu(cmd->zms.slba);
+		req->zsa = cmd->zms.zsa;
+		req->select_all = cmd->zms.select_all & ZMS_SELECT_ALL;
+		if (req->zsa < NVME_ZONE_CLOSE || req->zsa > NVME_ZONE_OFFLINE)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		if (!req->select_all && req->slba >= ns->nsze)
+			return VFN_SC(NVME_SC_LBA_RANGE);
+		return 0;
+	}
+	req->slba = le64_to_cpu(cmd->zmr.slba);
+	req->zsa = cmd->zmr.zra;
+	req->zrasf = cmd->zmr.zrasf;
+	req->partial = cmd->zmr.pr & NVME_REPORT_ZONE_PARTIAL;
+	bytes = (le32_to_cpu(cmd->zmr.numd) + 1ULL) * 4;
+	if (req->zsa != NVME_ZRA_ZONE_REPORT ||
+	    req->zrasf > NVME_ZRASF_ZONE_STATE_OFFLINE ||
+	    bytes > VFN_MAX_XFER_BYTES)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->xfer_bytes = bytes;
+	if (req->slba >= ns->nsze)
+		return VFN_SC(NVME_SC_LBA_RANGE);
+	return 0;
+}
+
 /**
  * vfn_io_decode() - decode and validate an NVM command
  * @cmd: the command, copied out of its SQ
@@ -57,7 +96,10 @@ u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
  * (Invalid Command Opcode), the namespace (Invalid Namespace; Flush also
  * takes the broadcast NSID), the block range (LBA Out of Range) and the
  * transfer size (Invalid Field above MDTS). Dataset Management ranges are
- * in host memory and are checked by the caller with vfn_lba_range().
+ * in host memory and are checked by the caller with vfn_lba_range(). A
+ * zoned namespace also takes Zone Append, Zone Management Send and
+ * Receive; the zones' own checks are vfn_zone_write() and the rest of
+ * zns.c.
  *
  * Return: 0 or the NVMe status to complete the command with.
  */
@@ -80,6 +122,12 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	case nvme_cmd_write_zeroes:
 	case nvme_cmd_dsm:
 		break;
+	case nvme_cmd_zone_append:
+	case nvme_cmd_zone_mgmt_send:
+	case nvme_cmd_zone_mgmt_recv:
+		if (ns->zoned)
+			break;
+		fallthrough;
 	default:
 		return VFN_SC(NVME_SC_INVALID_OPCODE);
 	}
@@ -90,6 +138,7 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	case nvme_cmd_write:
 	case nvme_cmd_read:
 	case nvme_cmd_compare:
+	case nvme_cmd_zone_append:
 		req->fua = le16_to_cpu(cmd->rw.control) & NVME_RW_FUA;
 		sc = vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
 				   le16_to_cpu(cmd->rw.length) + 1, req);
@@ -100,6 +149,9 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 		req->fua = le16_to_cpu(cmd->write_zeroes.control) & NVME_RW_FUA;
 		req->deallocate = le16_to_cpu(cmd->write_zeroes.control) &
 				  WZ_DEAC;
+		/* A zoned namespace's Write Zeroes writes zeros: no DEAC. */
+		if (ns->zoned)
+			req->deallocate = false;
 		return vfn_lba_range(ns, le64_to_cpu(cmd->write_zeroes.slba),
 				     le16_to_cpu(cmd->write_zeroes.length) + 1,
 				     req);
@@ -108,6 +160,9 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 		req->deallocate = le32_to_cpu(cmd->dsm.attributes) &
 				  NVME_DSMGMT_AD;
 		return 0;
+	case nvme_cmd_zone_mgmt_send:
+	case nvme_cmd_zone_mgmt_recv:
+		return decode_zone_mgmt(cmd, ns, req);
 	default:
 		return 0;	/* Flush */
 	}
@@ -115,13 +170,17 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 
 /*
  * Identify (NVMe Base Specification 2.0c, 5.17; NVM Command Set 1.0c,
- * 4.1.5): one namespace, no Namespace Management (OACS bit 3 clear), so
- * NSID FFFFFFFFh names no namespace data structure.
+ * 4.1.5; Zoned Namespace Command Set 1.1, 4.1.5): one namespace, no
+ * Namespace Management (OACS bit 3 clear), so NSID FFFFFFFFh names no
+ * namespace data structure. Whether the namespace or the controller
+ * has the zoned command set that CNS 05h and 06h with CSI 02h ask for is
+ * admin.c's to answer.
  */
 static u16 check_identify(const struct nvme_command *cmd)
 {
 	u32 nsid = le32_to_cpu(cmd->identify.nsid);
-	bool nvm = cmd->identify.csi == NVME_CSI_NVM;
+	bool nvm = cmd->identify.csi == NVME_CSI_NVM ||
+		   cmd->identify.csi == NVME_CSI_ZNS;
 
 	switch (vfn_cdw(cmd, 10) & 0xff) {
 	case NVME_ID_CNS_NS:
@@ -137,6 +196,8 @@ static u16 check_identify(const struct nvme_command *cmd)
 		return nsid == 1 ? 0 : VFN_SC(NVME_SC_INVALID_NS);
 	case NVME_ID_CNS_CS_CTRL:
 		return nvm ? 0 : VFN_SC(NVME_SC_INVALID_FIELD);
+	case VFN_ID_CNS_IOCS:
+		return 0;
 	default:
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	}
@@ -252,7 +313,8 @@ u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11)
 		f->write_atomic = cdw11 & 1;
 		return 0;
 	case NVME_FEAT_ASYNC_EVENT:
-		f->async_event = cdw11 & 0xff;
+		/* SMART warnings and Zone Descriptor Changed Notices. */
+		f->async_event = cdw11 & (0xff | BIT(27));
 		return 0;
 	default:
 		return VFN_SC(NVME_SC_INVALID_FIELD);
@@ -320,7 +382,8 @@ u16 vfn_feature_get(const struct vfn_features *f, u8 fid, u32 cdw11,
  * @lid: log identifier
  *
  * Return: its size in bytes (the error log holds ELPE + 1 = 1 entry), or
- * 0 for a log page vflash does not have.
+ * 0 for a log page vflash does not have. The Changed Zone List exists
+ * only on a zoned namespace, which the caller checks.
  */
 u32 vfn_log_bytes(u8 lid)
 {
@@ -331,6 +394,10 @@ u32 vfn_log_bytes(u8 lid)
 		return VFN_SMART_LOG_BYTES;
 	case NVME_LOG_FW_SLOT:
 		return VFN_FW_LOG_BYTES;
+	case NVME_LOG_CMD_EFFECTS:
+		return VFN_EFFECTS_LOG_BYTES;
+	case VFN_LOG_CHANGED_ZONES:
+		return VFN_ZONE_LOG_BYTES;
 	default:
 		return 0;
 	}

@@ -52,9 +52,13 @@
 #define IDLE_SLEEP_MAX_US	1000
 #define SLACK_NS		5000
 
-/* CAP: MQES 1023, CQR, TO 10 s, CSS NVM, MPSMIN = MPSMAX = 4 KiB. */
+/*
+ * CAP: MQES 1023, CQR, TO 10 s, CSS NVM (and, with a zoned namespace, I/O
+ * command sets: CC.CSS 110b), MPSMIN = MPSMAX = 4 KiB.
+ */
 #define CAP_LO		(VFN_MQES | BIT(16) | 0x14 << 24)
 #define CAP_HI		BIT(37 - 32)
+#define CAP_HI_CSS_IOCS	BIT(43 - 32)
 #define VS_1_4		0x00010400
 
 static void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
@@ -292,9 +296,14 @@ static void enable(struct vfn_ctrl *c, u32 cc)
 	void *sq = NULL, *cq = NULL;
 
 	c->enabled = true;
-	/* 4 KiB pages, NVM command set, round robin; else a fatal status. */
-	if (!(cc & (0xf << NVME_CC_MPS_SHIFT | 7 << NVME_CC_CSS_SHIFT |
-		    7 << NVME_CC_AMS_SHIFT)) && sqs > 1 && cqs > 1 &&
+	/*
+	 * 4 KiB pages, the NVM command set (or every set CAP.CSS offers),
+	 * round robin; else a fatal status.
+	 */
+	if (!(cc & (0xf << NVME_CC_MPS_SHIFT | 7 << NVME_CC_AMS_SHIFT)) &&
+	    ((cc & NVME_CC_CSS_MASK) == NVME_CC_CSS_NVM ||
+	     ((cc & NVME_CC_CSS_MASK) == NVME_CC_CSS_CSI && c->ns.zoned)) &&
+	    sqs > 1 && cqs > 1 &&
 	    !(asq & (PAGE_SIZE - 1)) && !(acq & (PAGE_SIZE - 1))) {
 		sq = vfn_host_kva(c, asq, sqs * sizeof(struct nvme_command));
 		cq = vfn_host_kva(c, acq, cqs * sizeof(struct nvme_completion));
@@ -325,6 +334,31 @@ static void abort_aers(struct vfn_ctrl *c)
 		heap_push(&c->heap[0], &rec);
 		spin_unlock(&c->heap[0].lock);
 	}
+}
+
+/**
+ * vfn_aen() - report an asynchronous event
+ * @c: the controller
+ * @result: completion dword 0 of the Asynchronous Event Request (type,
+ *	information, log page)
+ *
+ * Completes a held request at once, or keeps the event for the next one
+ * the host sends (one event kept; the host reads the log page to learn
+ * the rest). Dispatcher only.
+ */
+void vfn_aen(struct vfn_ctrl *c, u32 result)
+{
+	struct vfn_cmd rec = { .due_ns = 0, .gen = c->cq[0].gen };
+
+	if (!c->nr_aer) {
+		c->aen_pending = result;
+		return;
+	}
+	rec.cqe.command_id = c->aer_cid[--c->nr_aer];
+	rec.cqe.result.u32 = cpu_to_le32(result);
+	spin_lock(&c->heap[0].lock);
+	heap_push(&c->heap[0], &rec);
+	spin_unlock(&c->heap[0].lock);
 }
 
 /* Act on CC; returns true if the controller takes commands. */
@@ -801,7 +835,8 @@ static void stop_threads(struct vfn_ctrl *c)
 void vfn_dispatch_init(struct vfn_ctrl *c)
 {
 	vfn_set_reg32(c, NVME_REG_CAP, CAP_LO);
-	vfn_set_reg32(c, NVME_REG_CAP + 4, CAP_HI);
+	vfn_set_reg32(c, NVME_REG_CAP + 4,
+		      CAP_HI | (c->ns.zoned ? CAP_HI_CSS_IOCS : 0));
 	vfn_set_reg32(c, NVME_REG_VS, VS_1_4);
 	reset(c);
 }

@@ -7,10 +7,13 @@
 #include <linux/cpumask.h>
 #include <linux/gfp.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
+#include "core/params.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
@@ -30,6 +33,31 @@ static unsigned int lba_size = 4096;
 module_param(lba_size, uint, 0444);
 MODULE_PARM_DESC(lba_size, "NVMe: logical block size, 512 or 4096 (default 4096)");
 
+static unsigned int zoned;
+module_param(zoned, uint, 0444);
+MODULE_PARM_DESC(zoned,
+		 "NVMe: 1 makes namespace 1 a zoned namespace (NVMe ZNS), 0 a conventional one (default 0)");
+
+static char *zone_size;
+module_param(zone_size, charp, 0444);
+MODULE_PARM_DESC(zone_size,
+		 "NVMe, zoned=1: zone size in bytes (K, M, G suffixes), a power of two from 64K (default 16M)");
+
+static char *zone_cap;
+module_param(zone_cap, charp, 0444);
+MODULE_PARM_DESC(zone_cap,
+		 "NVMe, zoned=1: writable bytes of each zone, a multiple of the block size up to zone_size (default zone_size)");
+
+static unsigned int zone_max_open;
+module_param(zone_max_open, uint, 0444);
+MODULE_PARM_DESC(zone_max_open,
+		 "NVMe, zoned=1: most zones open at once, 0 for no limit (default 0; with zone_max_active, at most that)");
+
+static unsigned int zone_max_active;
+module_param(zone_max_active, uint, 0444);
+MODULE_PARM_DESC(zone_max_active,
+		 "NVMe, zoned=1: most zones open or closed at once, 0 for no limit (default 0)");
+
 static char *cpus;
 module_param(cpus, charp, 0444);
 MODULE_PARM_DESC(cpus,
@@ -47,7 +75,15 @@ struct vfn_params {
 	unsigned int poll_idle_us;
 	unsigned int spin_us;
 	const char *cpus;
+	unsigned int zoned;
+	const char *zone_size;
+	const char *zone_cap;
+	unsigned int zone_max_open;
+	unsigned int zone_max_active;
 };
+
+#define DEFAULT_ZONE_SIZE	"16M"
+#define MIN_ZONE_BYTES		(64U << 10)
 
 static const char *const arg_names[] = {
 	[VFLASH_ARG_LBA_SIZE] = "lba_size",
@@ -55,6 +91,11 @@ static const char *const arg_names[] = {
 	[VFLASH_ARG_POLL_IDLE_US] = "poll_idle_us",
 	[VFLASH_ARG_SPIN_US] = "spin_us",
 	[VFLASH_ARG_CPUS] = "cpus",
+	[VFLASH_ARG_ZONED] = "zoned",
+	[VFLASH_ARG_ZONE_SIZE] = "zone_size",
+	[VFLASH_ARG_ZONE_CAP] = "zone_cap",
+	[VFLASH_ARG_ZONE_MAX_OPEN] = "zone_max_open",
+	[VFLASH_ARG_ZONE_MAX_ACTIVE] = "zone_max_active",
 };
 
 static bool is_nvme_arg(enum vflash_fe_arg arg)
@@ -74,8 +115,27 @@ static unsigned int *uint_field(struct vfn_params *p, enum vflash_fe_arg arg)
 		return &p->poll_idle_us;
 	case VFLASH_ARG_SPIN_US:
 		return &p->spin_us;
+	case VFLASH_ARG_ZONED:
+		return &p->zoned;
+	case VFLASH_ARG_ZONE_MAX_OPEN:
+		return &p->zone_max_open;
+	case VFLASH_ARG_ZONE_MAX_ACTIVE:
+		return &p->zone_max_active;
 	default:
 		return NULL;
+	}
+}
+
+/* The field of @p that holds string parameter @arg. */
+static const char **str_field(struct vfn_params *p, enum vflash_fe_arg arg)
+{
+	switch (arg) {
+	case VFLASH_ARG_ZONE_SIZE:
+		return &p->zone_size;
+	case VFLASH_ARG_ZONE_CAP:
+		return &p->zone_cap;
+	default:
+		return &p->cpus;
 	}
 }
 
@@ -86,7 +146,7 @@ static int parse_arg(struct vfn_params *p, enum vflash_fe_arg arg,
 	unsigned int *field = uint_field(p, arg);
 
 	if (!field) {
-		p->cpus = val;
+		*str_field(p, arg) = val;
 		return 0;
 	}
 	if (kstrtouint(val, 0, field)) {
@@ -101,6 +161,7 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 		     struct cpumask *mask)
 {
 	unsigned int cpu;
+	u64 bytes;
 	int ret;
 
 	switch (arg) {
@@ -144,6 +205,29 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 			}
 		}
 		return 0;
+	case VFLASH_ARG_ZONED:
+		if (p->zoned <= 1)
+			return 0;
+		pr_err("zoned=%u: must be 0 or 1\n", p->zoned);
+		return -EINVAL;
+	case VFLASH_ARG_ZONE_SIZE:
+		if (!p->zone_size || !*p->zone_size)
+			return 0;
+		if (vflash_parse_bytes(p->zone_size, &bytes) ||
+		    bytes < MIN_ZONE_BYTES || !is_power_of_2(bytes)) {
+			pr_err("zone_size=%s: must be a power of two from 64K\n",
+			       p->zone_size);
+			return -EINVAL;
+		}
+		return 0;
+	case VFLASH_ARG_ZONE_CAP:
+		if (!p->zone_cap || !*p->zone_cap)
+			return 0;
+		if (vflash_parse_bytes(p->zone_cap, &bytes) || !bytes) {
+			pr_err("zone_cap=%s: not a size in bytes\n", p->zone_cap);
+			return -EINVAL;
+		}
+		return 0;
 	default:
 		return 0;
 	}
@@ -172,7 +256,7 @@ static int nvme_check_arg(enum vflash_fe_arg arg, const char *val)
  * This frontend's parameters for @c's device: its own values (configfs),
  * else the module parameters. One dmesg line for the first bad one.
  */
-static int parse_params(struct vfn_ctrl *c)
+static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 {
 	const struct vflash_config *cfg = &c->vdev->cfg;
 	struct vfn_params p = {
@@ -181,6 +265,11 @@ static int parse_params(struct vfn_ctrl *c)
 		.poll_idle_us = poll_idle_us,
 		.spin_us = spin_us,
 		.cpus = cpus,
+		.zoned = zoned,
+		.zone_size = zone_size,
+		.zone_cap = zone_cap,
+		.zone_max_open = zone_max_open,
+		.zone_max_active = zone_max_active,
 	};
 	enum vflash_fe_arg arg;
 	int ret;
@@ -205,6 +294,80 @@ static int parse_params(struct vfn_ctrl *c)
 	c->nr_workers = p.workers;
 	c->poll_idle_ns = (u64)p.poll_idle_us * NSEC_PER_USEC;
 	c->spin_ns = (u64)p.spin_us * NSEC_PER_USEC;
+	*out = p;
+	return 0;
+}
+
+/*
+ * Every zone starts empty, and an empty zone reads as zeros: a memmap=
+ * range keeps what an earlier load wrote, so it is cleared (allocated
+ * memory starts zeroed).
+ */
+static void zones_clear(struct vfn_ctrl *c)
+{
+	struct vflash_backing *b = &c->vdev->backing;
+	pgoff_t pg, n = (c->ns.nsze << c->ns.lba_shift) >> PAGE_SHIFT;
+
+	if (!b->res)
+		return;
+	for (pg = 0; pg < n; pg++) {
+		vflash_store_zero(b, pg, 0, PAGE_SIZE);
+		if (!(pg % 512))
+			cond_resched();
+	}
+}
+
+/*
+ * Namespace 1's size and, with zoned=1, its zones: the zone geometry
+ * checked against the device and the block size (one dmesg line naming
+ * the parameter at fault). A zoned namespace holds whole zones only.
+ */
+static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
+{
+	u64 size = c->vdev->cfg.size_bytes, zsze, zcap = 0;
+	u32 max_open = p->zone_max_open;
+	u8 shift = c->ns.lba_shift;
+	int ret;
+
+	c->ns.nsze = size >> shift;
+	if (!p->zoned)
+		return 0;
+	vflash_parse_bytes(p->zone_size && *p->zone_size ? p->zone_size :
+			   DEFAULT_ZONE_SIZE, &zsze);
+	if (p->zone_cap && *p->zone_cap)
+		vflash_parse_bytes(p->zone_cap, &zcap);
+	if (!zcap)
+		zcap = zsze;
+	if (zsze > size) {
+		pr_err("zone_size=%llu: larger than the device (%llu bytes)\n",
+		       zsze, size);
+		return -EINVAL;
+	}
+	if (zcap > zsze || zcap & ((1ULL << shift) - 1)) {
+		pr_err("zone_cap=%llu: must be a multiple of the %u-byte block, at most zone_size (%llu)\n",
+		       zcap, 1U << shift, zsze);
+		return -EINVAL;
+	}
+	if (p->zone_max_active && max_open > p->zone_max_active) {
+		pr_err("zone_max_open=%u: more than zone_max_active (%u)\n",
+		       max_open, p->zone_max_active);
+		return -EINVAL;
+	}
+	/* MOR may not exceed MAR: no open limit of its own, the active one. */
+	if (!max_open)
+		max_open = p->zone_max_active;
+	c->ns.nsze = div64_u64(size, zsze) * (zsze >> shift);
+	ret = vfn_zoned_init(&c->zns, c->ns.nsze, zsze >> shift, zcap >> shift,
+			     p->zone_max_active, max_open);
+	if (ret)
+		return ret;
+	c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
+	if (!c->zreport) {
+		vfn_zoned_exit(&c->zns);
+		return -ENOMEM;
+	}
+	c->ns.zoned = true;
+	zones_clear(c);
 	return 0;
 }
 
@@ -222,6 +385,8 @@ static void free_ctrl(struct vfn_ctrl *c)
 
 	for (k = 0; k <= VFN_MAX_WORKERS; k++)
 		kvfree(c->heap[k].cmd);
+	kvfree(c->zreport);
+	vfn_zoned_exit(&c->zns);
 	free_cpumask_var(c->cpus);
 	free_page((unsigned long)c->ident);
 	kfree(c);
@@ -229,6 +394,7 @@ static void free_ctrl(struct vfn_ctrl *c)
 
 static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
 {
+	struct vfn_params p;
 	struct vfn_ctrl *c;
 	u32 k;
 	int ret;
@@ -242,7 +408,10 @@ static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
 	}
 	c->vdev = vdev;
 	c->ops = &vfn_ops;
-	ret = parse_params(c);
+	ret = parse_params(c, &p);
+	if (ret)
+		goto err;
+	ret = setup_ns(c, &p);
 	if (ret)
 		goto err;
 	ret = -ENOMEM;
@@ -260,7 +429,6 @@ static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
 	for (k = 0; k <= VFN_MAX_IOQ; k++)
 		spin_lock_init(&c->cq_lock[k]);
 	c->ctrl_id = vdev->id;
-	c->ns.nsze = vdev->cfg.size_bytes >> c->ns.lba_shift;
 	c->attach_ns = ktime_get_ns();
 	*out = c;
 	return 0;
@@ -294,6 +462,10 @@ static int nvme_attach(struct vflash_dev *vdev)
 	vflash_faults_set_cut_hook(&vdev->faults, vfn_cut_power, c);
 	dev_info(&vdev->dev, "NVMe controller at %s, %u-byte blocks\n",
 		 pci_name(c->pdev), 1U << c->ns.lba_shift);
+	if (c->ns.zoned)
+		dev_info(&vdev->dev,
+			 "zoned namespace: %u zones of %llu blocks, capacity %llu\n",
+			 c->zns.nr_zones, c->zns.zsze, c->zns.zcap);
 	return 0;
 
 err_thread:

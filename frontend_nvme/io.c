@@ -7,7 +7,9 @@
  * for every page it touches, and a partial-page write programs the whole
  * page, as a drive's read-modify-write does. With the CXL frontend on the
  * same device, pages resident in its DRAM cache are read and written there
- * and a Deallocate drops them from it (docs/dual.md).
+ * and a Deallocate drops them from it (docs/dual.md). On a zoned namespace
+ * (docs/zns.md) writes go to the zones' write pointers, Zone Append lands
+ * at one, and a zone reset discards the zone's data.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -259,15 +261,45 @@ static bool store_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return zero_bytes(c, r->pos_bytes, r->len_bytes);
 }
 
-static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
-	      const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
+/*
+ * On a zoned namespace, a Write, Write Zeroes or Zone Append takes its
+ * place at the zone's write pointer (zns.c); a Zone Append's @r moves to
+ * where its blocks land, which its completion reports. Return: 0 or the
+ * zone's refusal.
+ */
+static u16 zone_write(struct vfn_ctrl *c, struct vfn_io_req *r,
+		      struct vfn_cmd *out)
 {
+	bool append = r->opcode == nvme_cmd_zone_append;
+	u64 lba;
+	u16 sc;
+
+	if (!c->ns.zoned)
+		return 0;
+	sc = vfn_zone_write(&c->zns, r->slba, r->nlb, append, &lba);
+	if (sc || !append)
+		return sc;
+	vfn_lba_range(&c->ns, lba, r->nlb, r);
+	out->cqe.result.u64 = cpu_to_le64(lba);
+	out->lpn = r->lpn;
+	out->count = r->nr_lpages;
+	return 0;
+}
+
+static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
+	      struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
+{
+	bool write = r->opcode == nvme_cmd_write ||
+		     r->opcode == nvme_cmd_zone_append;
 	u16 sc = vfn_map_data(c, cmd, r->len_bytes);
 
 	if (sc)
 		return sc;
-	out->op = r->opcode == nvme_cmd_write ? VFLASH_IO_WRITE : VFLASH_IO_READ;
-	if (r->opcode == nvme_cmd_write) {
+	out->op = write ? VFLASH_IO_WRITE : VFLASH_IO_READ;
+	if (write) {
+		sc = zone_write(c, r, out);
+		if (sc)
+			return sc;
 		c->host_write_cmds++;
 		c->host_write_units += r->len_bytes >> 9;
 		/* An injected Write Fault: the program is charged, the data lost. */
@@ -338,11 +370,14 @@ static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	return true;
 }
 
-static u16 write_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r,
+static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_io_req *r,
 			struct vfn_cmd *out, u64 now)
 {
 	u64 last;
+	u16 sc = zone_write(c, r, out);
 
+	if (sc)
+		return sc;
 	/* Zeros written as data: logged, FUA and the write cache apply. */
 	if (!r->deallocate)
 		return store_write(c, r, store_zeroes, now, &out->due_ns);
@@ -429,6 +464,84 @@ static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	return 0;
 }
 
+/*
+ * After a Reset or Offline action: the zones of [@first, @last) that it
+ * emptied or took offline lose the data they held, deallocated as a
+ * Deallocate would (so they read as zeros, and the backend forgets their
+ * pages). Return: false if the host took DMA back meanwhile.
+ */
+static bool zones_discard(struct vfn_ctrl *c, u32 first, u32 last, u64 now,
+			  u64 *due_ns)
+{
+	struct vfn_zoned *z = &c->zns;
+	struct vfn_io_req one;
+	u32 i;
+
+	for (i = first; i < last; i++) {
+		struct vfn_zone *zn = &z->zones[i];
+		u64 start = (u64)i * z->zsze;
+
+		if (zn->written == start ||
+		    (zn->state != VFN_ZS_EMPTY && zn->state != VFN_ZS_OFFLINE))
+			continue;
+		vfn_lba_range(&c->ns, start, zn->written - start, &one);
+		if (!deallocate(c, &one, now, due_ns))
+			return false;
+		zn->written = start;
+	}
+	return true;
+}
+
+/* Zone Management Send: one zone's action, or every zone's (Select All). */
+static u16 zone_send(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		     struct vfn_cmd *out, u64 now)
+{
+	struct vfn_zoned *z = &c->zns;
+	u32 first = r->select_all ? 0 : vfn_zone_of(z, r->slba);
+	u32 last = r->select_all ? z->nr_zones : first + 1;
+	u16 sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
+
+	/* A Select All that failed part way may have reset some zones. */
+	if ((r->zsa == VFN_ZSA_RESET || r->zsa == VFN_ZSA_OFFLINE) &&
+	    !zones_discard(c, first, last, now, &out->due_ns))
+		return SC_ABANDONED;
+	return sc;
+}
+
+/* Zone Management Receive: Report Zones into the host's buffer. */
+static u16 zone_report(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		       const struct vfn_io_req *r)
+{
+	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
+
+	if (sc)
+		return sc;
+	vfn_zone_report(&c->zns, r->slba, r->zrasf, r->partial, c->zreport,
+			r->xfer_bytes);
+	vfn_buf_to_host(&c->buf, c->zreport, r->xfer_bytes);
+	return 0;
+}
+
+/*
+ * A write to a read-only range: on a zoned namespace its zone goes Read
+ * Only (the controller reports the change), elsewhere the namespace
+ * refuses it as write-protected.
+ */
+static u16 write_protected(struct vfn_ctrl *c, const struct vfn_io_req *r)
+{
+	u32 zone;
+
+	if (!c->ns.zoned)
+		return VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
+	zone = vfn_zone_of(&c->zns, r->slba);
+	if (c->zns.zones[zone].state != VFN_ZS_RDONLY &&
+	    c->zns.zones[zone].state != VFN_ZS_OFFLINE) {
+		vfn_zone_set_read_only(&c->zns, zone);
+		vfn_zone_changed(c, zone);
+	}
+	return VFN_SC(NVME_SC_ZONE_READ_ONLY);
+}
+
 /**
  * vfn_io() - execute one NVM command
  * @c: the controller
@@ -463,10 +576,17 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	}
 	/* A write-protected range refuses writes at once, nothing charged. */
 	if (!sc && (r.opcode == nvme_cmd_write ||
-		    r.opcode == nvme_cmd_write_zeroes) &&
-	    (vflash_fault(ft, VFLASH_FAULT_READ_ONLY, r.lpn, r.nr_lpages) ||
-	     vflash_flash_write_refused(c->vdev->flash)))
-		sc = VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
+		    r.opcode == nvme_cmd_write_zeroes ||
+		    r.opcode == nvme_cmd_zone_append)) {
+		if (vflash_fault(ft, VFLASH_FAULT_READ_ONLY, r.lpn, r.nr_lpages))
+			sc = write_protected(c, &r);
+		else if (vflash_flash_write_refused(c->vdev->flash))
+			sc = VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
+	}
+	/* An offline zone has nothing to read. */
+	if (!sc && c->ns.zoned && (r.opcode == nvme_cmd_read ||
+				   r.opcode == nvme_cmd_compare))
+		sc = vfn_zone_read(&c->zns, r.slba, r.nlb);
 	out->due_ns = now;
 	out->lpn = 0;
 	out->count = 0;
@@ -478,6 +598,7 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		case nvme_cmd_read:
 		case nvme_cmd_write:
 		case nvme_cmd_compare:
+		case nvme_cmd_zone_append:
 			sc = rw(c, cmd, &r, out, now);
 			break;
 		case nvme_cmd_write_zeroes:
@@ -487,6 +608,16 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		case nvme_cmd_dsm:
 			out->op = VFLASH_IO_TRIM;
 			sc = dsm(c, cmd, &r, out, now);
+			break;
+		case nvme_cmd_zone_mgmt_send:
+			out->lpn = 0;
+			out->count = 0;
+			sc = zone_send(c, &r, out, now);
+			break;
+		case nvme_cmd_zone_mgmt_recv:
+			out->lpn = 0;
+			out->count = 0;
+			sc = zone_report(c, cmd, &r);
 			break;
 		default:
 			out->lpn = 0;

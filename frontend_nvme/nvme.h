@@ -20,6 +20,7 @@
 #include <linux/workqueue.h>
 
 #include "frontend_nvme/proto.h"
+#include "frontend_nvme/zns.h"
 
 struct vflash_dev;
 struct vfn_ctrl;
@@ -35,6 +36,7 @@ struct vfn_ctrl;
 #define VFN_CFG_SIZE		256
 #define VFN_MAX_WORKERS		8
 #define VFN_AERL		3		/* AERs held: AERL + 1 */
+#define VFN_ZONES_CHANGED_MAX	511		/* Changed Zone List entries */
 
 /**
  * struct vfn_cmd - a command whose completion is due later
@@ -119,6 +121,8 @@ struct vfn_ctrl_ops {
  * @pdev: the function on it
  * @hm: host memory as the device may touch it (not BAR0, not holes)
  * @ns: namespace 1's format
+ * @zns: its zones, when it is zoned (@ns.zoned); dispatcher only
+ * @zreport: a buffer of VFN_MAX_XFER_BYTES for Report Zones, when zoned
  * @enabled: CC.EN as last seen by the dispatcher
  * @shutdown: CC.SHN acted on
  * @sq: submission queues, 0 = admin; dispatcher only (the head is read
@@ -153,6 +157,14 @@ struct vfn_ctrl_ops {
  * @attach_ns: when the controller came up, for SMART power-on hours
  * @nr_aer: asynchronous event requests held
  * @aer_cid: their command ids, completed (aborted) at shutdown
+ * @aen_pending: an event no request was held for (its completion dword
+ *	0), or 0; the next Asynchronous Event Request completes with it
+ * @zones_changed: zone descriptors the controller changed since the
+ *	Changed Zone List was last read (their first blocks); dispatcher
+ * @nr_zones_changed: how many; above VFN_ZONES_CHANGED_MAX the log
+ *	reports FFFFh (more than it holds)
+ * @zone_aen_masked: a Zone Descriptor Changed event was reported and the
+ *	log not read since: no further one until it is
  * @ident: scratch page for Identify and log data
  * @buf: the current command's mapped host buffer
  * @ctrl_id: instance number, for serial and NQN
@@ -200,6 +212,8 @@ struct vfn_ctrl {
 	struct pci_dev *pdev;
 	struct vfn_hostmem hm;
 	struct vfn_ns ns;
+	struct vfn_zoned zns;
+	void *zreport;
 	bool enabled;
 	bool shutdown;
 	struct vfn_queue sq[VFN_MAX_IOQ + 1];
@@ -223,6 +237,10 @@ struct vfn_ctrl {
 	u64 attach_ns;
 	u32 nr_aer;
 	__u16 aer_cid[VFN_AERL + 1];
+	u32 aen_pending;
+	u64 zones_changed[VFN_ZONES_CHANGED_MAX];
+	u32 nr_zones_changed;
+	bool zone_aen_masked;
 	void *ident;
 	struct vfn_buf buf;
 	int ctrl_id;
@@ -301,6 +319,7 @@ u16 vfn_map_data(struct vfn_ctrl *c, const struct nvme_command *cmd, u32 len);
 
 /* admin.c */
 void vfn_admin_reset(struct vfn_ctrl *c);
+void vfn_zone_changed(struct vfn_ctrl *c, u32 zone);
 void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	       struct vfn_cmd *out);
 
@@ -321,6 +340,7 @@ void vfn_fatal(struct vfn_ctrl *c);
 void vfn_power_off(struct vfn_ctrl *c);
 int vfn_request_cut(struct vfn_ctrl *c, unsigned long timeout);
 bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns);
+void vfn_aen(struct vfn_ctrl *c, u32 result);
 
 /* frontend.c */
 extern struct vflash_frontend vflash_nvme_frontend;

@@ -25,6 +25,10 @@
 #define VFN_FW_LOG_BYTES	512U
 #define VFN_WCTEMP_K		0x157		/* Identify WCTEMP, kelvin */
 #define VFN_TEMP_K		323		/* what SMART reports */
+#define VFN_ID_CNS_IOCS		0x1c		/* I/O Command Set data */
+#define VFN_EFFECTS_LOG_BYTES	4096U
+#define VFN_ZONE_LOG_BYTES	4096U		/* Changed Zone List */
+#define VFN_LOG_CHANGED_ZONES	0xbf
 
 /* A status code that retrying cannot fix: Do Not Retry set. */
 #define VFN_SC(x)		((x) | NVME_STATUS_DNR)
@@ -134,10 +138,12 @@ void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len);
  * struct vfn_ns - the namespace's format
  * @nsze: size in logical blocks
  * @lba_shift: log2 of the logical block size (9 or 12)
+ * @zoned: a zoned namespace (Zoned Namespace Command Set, CSI 02h)
  */
 struct vfn_ns {
 	u64 nsze;
 	u8 lba_shift;
+	bool zoned;
 };
 
 /**
@@ -154,6 +160,11 @@ struct vfn_ns {
  * @full_lpn: first backend page wholly covered
  * @nr_full: backend pages wholly covered (0 if none)
  * @nr_ranges: Dataset Management: ranges in the host buffer (1-based)
+ * @zsa: Zone Management Send: the action; Receive: the receive action
+ * @zrasf: Zone Management Receive: the state filter
+ * @select_all: Zone Management Send: Select All
+ * @partial: Zone Management Receive: Partial Report
+ * @xfer_bytes: Zone Management Receive: bytes of the report buffer
  */
 struct vfn_io_req {
 	u8 opcode;
@@ -168,6 +179,11 @@ struct vfn_io_req {
 	u64 full_lpn;
 	u64 nr_full;
 	u32 nr_ranges;
+	u8 zsa;
+	u8 zrasf;
+	bool select_all;
+	bool partial;
+	u32 xfer_bytes;
 };
 
 u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,

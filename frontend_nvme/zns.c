@@ -53,6 +53,7 @@ int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
 	z->max_open = max_open;
 	for (i = 0; i < z->nr_zones; i++) {
 		z->zones[i].wp = (u64)i * zsze;
+		z->zones[i].written = z->zones[i].wp;
 		z->zones[i].state = VFN_ZS_EMPTY;
 	}
 	return 0;
@@ -76,7 +77,7 @@ static u64 zslba(const struct vfn_zoned *z, u32 i)
 
 static u32 zone_of(const struct vfn_zoned *z, u64 lba)
 {
-	return lba >> ilog2(z->zsze);
+	return vfn_zone_of(z, lba);
 }
 
 /* Leave the state's count, enter @to's; the write pointer is the caller's. */
@@ -206,6 +207,7 @@ u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
 	}
 	*lba = zn->wp;
 	zn->wp += nlb;
+	zn->written = zn->wp;
 	if (zn->wp == end)
 		set_state(z, zn, VFN_ZS_FULL);
 	return 0;

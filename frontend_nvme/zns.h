@@ -6,6 +6,7 @@
 #ifndef VFN_ZNS_H
 #define VFN_ZNS_H
 
+#include <linux/log2.h>
 #include <linux/types.h>
 
 /* Zone states, as Report Zones gives them (ZNS 1.1, figure 37). */
@@ -46,11 +47,16 @@ enum vfn_zone_filter {
 /**
  * struct vfn_zone - one zone
  * @wp: its write pointer, in logical blocks
+ * @written: blocks from the zone start to here hold written data: the
+ *	write pointer after the last write; Finish leaves it, and Reset and
+ *	Offline leave it for the caller, which discards that data and sets
+ *	it back to the zone start
  * @state: an enum vfn_zone_state
  * @picked: selected by a Select All action in progress
  */
 struct vfn_zone {
 	u64 wp;
+	u64 written;
 	u8 state;
 	bool picked;
 };
@@ -88,6 +94,19 @@ struct vfn_zoned {
 int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
 		   u32 max_active, u32 max_open);
 void vfn_zoned_exit(struct vfn_zoned *z);
+
+/**
+ * vfn_zone_of() - the zone of a block
+ * @z: the zones
+ * @lba: a block of the namespace
+ *
+ * Return: its zone's number.
+ */
+static inline u32 vfn_zone_of(const struct vfn_zoned *z, u64 lba)
+{
+	return lba >> ilog2(z->zsze);
+}
+
 u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
 		   u64 *lba);
 u16 vfn_zone_read(const struct vfn_zoned *z, u64 slba, u32 nlb);

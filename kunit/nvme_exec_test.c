@@ -173,12 +173,12 @@ static void identify_without_buffer(struct kunit *test)
 				  NVME_ID_CNS_CTRL, 0, 0, 0, NULL),
 			NVME_SC_DATA_XFER_ERROR);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem, 0xaa, PG));
-	/* With a buffer it works: VID 1234h, LPA bit 2, VWC 7. */
+	/* With a buffer it works: VID 1234h, LPA bits 1 and 2, VWC 7. */
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 0,
 				  NVME_ID_CNS_CTRL, 0, 0, 3 * PG, NULL), 0);
 	KUNIT_EXPECT_EQ(test, e->mem[3 * PG], 0x34);
 	KUNIT_EXPECT_EQ(test, e->mem[3 * PG + 1], 0x12);
-	KUNIT_EXPECT_EQ(test, e->mem[3 * PG + 261], 0x04);
+	KUNIT_EXPECT_EQ(test, e->mem[3 * PG + 261], 0x06);
 	KUNIT_EXPECT_EQ(test, e->mem[3 * PG + 525], 0x07);
 	/* A reserved page (the kernel image) is never written. */
 	e->reserved[4] = true;
@@ -642,6 +642,222 @@ static void injected_faults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_FAULT_READ_ONLY_WRITES), 2ULL);
 }
 
+/*
+ * Make namespace 1 zoned: 16 zones of 16 blocks, @zcap writable, the
+ * resource limits given.
+ */
+static void make_zoned(struct kunit *test, u64 zcap, u32 active, u32 open)
+{
+	struct vfn_ctrl *c = ((struct admin_env *)test->priv)->c;
+
+	KUNIT_ASSERT_EQ(test, vfn_zoned_init(&c->zns, NS_BLOCKS, 16, zcap,
+					     active, open), 0);
+	c->zreport = kunit_kzalloc(test, VFN_MAX_XFER_BYTES, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->zreport);
+	c->ns.zoned = true;
+}
+
+static void unmake_zoned(struct kunit *test)
+{
+	struct vfn_ctrl *c = ((struct admin_env *)test->priv)->c;
+
+	vfn_zoned_exit(&c->zns);
+	c->ns.zoned = false;
+}
+
+/* Zone Management Send: @zsa on the zone of @slba, or on all. */
+static u16 zone_send(struct kunit *test, u64 slba, u8 zsa, bool all)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.zms.opcode = nvme_cmd_zone_mgmt_send;
+	cmd.zms.nsid = cpu_to_le32(1);
+	cmd.zms.slba = cpu_to_le64(slba);
+	cmd.zms.zsa = zsa;
+	cmd.zms.select_all = all;
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/* Report Zones from @slba into host page 6, @bytes long, filter @zrasf. */
+static u16 zone_report(struct kunit *test, u64 slba, u32 bytes, u8 zrasf,
+		       bool partial)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.zmr.opcode = nvme_cmd_zone_mgmt_recv;
+	cmd.zmr.nsid = cpu_to_le32(1);
+	cmd.zmr.slba = cpu_to_le64(slba);
+	cmd.zmr.numd = cpu_to_le32(bytes / 4 - 1);
+	cmd.zmr.zrasf = zrasf;
+	cmd.zmr.pr = partial;
+	cmd.common.dptr.prp1 = cpu_to_le64(6 * PG);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/*
+ * A zoned namespace's writes go to the write pointer, a refused write
+ * stores nothing, Zone Append lands at the write pointer and says where,
+ * and Report Zones shows it.
+ */
+static void zoned_writes_and_append(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *rep = e->mem + 6 * PG;
+
+	make_zoned(test, 16, 0, 0);
+	memset(e->mem + 3 * PG, 0x11, 2 * PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 0, 2, 0, 3 * PG,
+				     4 * PG), 0);
+	/* Off the write pointer: refused, the store keeps its zeros. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 5, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_ZONE_INVALID_WRITE));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 5 * PG, 0, PG));
+	/* Across the zone's end. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 15, 2, 0, 3 * PG,
+				     4 * PG), DNR(NVME_SC_ZONE_BOUNDARY_ERROR));
+	memset(e->mem + 3 * PG, 0x22, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_zone_append, 0, 1, 0,
+				     3 * PG, 0), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(e->last.cqe.result.u64), 2ULL);
+	KUNIT_EXPECT_EQ(test, e->last.lpn, 2ULL);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 2 * PG, 0x22, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store, 0x11, 2 * PG));
+	/* Zone Append names a zone by its first block. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_zone_append, 1, 1, 0,
+				     3 * PG, 0), DNR(NVME_SC_INVALID_FIELD));
+	/* Report: 16 zones match; zone 0 implicitly open, wp 3. */
+	KUNIT_EXPECT_EQ(test, zone_report(test, 0, PG, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(rep), 16ULL);
+	KUNIT_EXPECT_EQ(test, rep[64 + 1] >> 4, VFN_ZS_IOPEN);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(rep + 64 + 24), 3ULL);
+	/* Only the open ones, from zone 0 on: one. */
+	KUNIT_EXPECT_EQ(test, zone_report(test, 0, PG, 2, false), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(rep), 1ULL);
+	/* Extended reports (no descriptor extensions) and big ones refused. */
+	KUNIT_EXPECT_EQ(test, zone_report(test, 0, VFN_MAX_XFER_BYTES + 4, 0,
+					  false), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zone_report(test, NS_BLOCKS, PG, 0, false),
+			DNR(NVME_SC_LBA_RANGE));
+	unmake_zoned(test);
+}
+
+/*
+ * Regression guard for the reset's mechanism: a reset zone's blocks read
+ * as zeros because the store is cleared (logical block n is always
+ * backing block n), not because reads past the write pointer are faked.
+ * A finished zone keeps its data until its reset.
+ */
+static void zoned_reset_discards(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+
+	make_zoned(test, 16, 0, 0);
+	memset(e->mem + 3 * PG, 0x33, 2 * PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 16, 2, 0, 3 * PG,
+				     4 * PG), 0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 32, 1, 0, 3 * PG,
+				     0), 0);
+	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_FINISH, false), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 16 * PG, 0x33, 2 * PG));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 18, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_ZONE_FULL));
+	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_RESET, false), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 16 * PG, 0, 2 * PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 32 * PG, 0x33, PG));
+	KUNIT_EXPECT_EQ(test, e->c->zns.zones[1].written, 16ULL);
+	/* Select All: zone 2 too; an empty zone stays as it is. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_RESET, true), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 32 * PG, 0, PG));
+	KUNIT_EXPECT_EQ(test, e->c->zns.zones[2].state, VFN_ZS_EMPTY);
+	/* Bad actions and transitions. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_CLOSE, false),
+			DNR(NVME_SC_ZONE_INVALID_TRANSITION));
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_SET_DESC_EXT,
+					false), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zone_send(test, NS_BLOCKS, NVME_ZONE_OPEN,
+					false), DNR(NVME_SC_LBA_RANGE));
+	unmake_zoned(test);
+}
+
+/*
+ * A read-only rule on a zoned namespace turns the zone Read Only, lists
+ * it in the Changed Zone List (once, until the log is read) and refuses
+ * the write with Zone Is Read Only; an offline zone refuses reads.
+ */
+static void zoned_read_only_and_offline(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vfn_ctrl *c = e->c;
+	u8 *log = e->mem + 5 * PG;
+
+	make_zoned(test, 8, 0, 0);
+	arm(test, VFLASH_FAULT_READ_ONLY, "48-48", "0");
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 48, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_ZONE_READ_ONLY));
+	KUNIT_EXPECT_EQ(test, c->zns.zones[3].state, VFN_ZS_RDONLY);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 48, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_ZONE_READ_ONLY));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 1,
+				  VFN_LOG_CHANGED_ZONES | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(log), 1);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(log + 8), 48ULL);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 1,
+				  VFN_LOG_CHANGED_ZONES | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(log), 0);
+	KUNIT_EXPECT_EQ(test, zone_send(test, 48, NVME_ZONE_RESET, false),
+			DNR(NVME_SC_ZONE_INVALID_TRANSITION));
+	KUNIT_EXPECT_EQ(test, zone_send(test, 48, NVME_ZONE_OFFLINE, false), 0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 50, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_ZONE_OFFLINE));
+	/* Reads elsewhere may cross zones and read past the write pointer. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 15, 2, 0, 3 * PG,
+				     4 * PG), 0);
+	unmake_zoned(test);
+}
+
+/*
+ * A conventional namespace has no zone commands, and a controller
+ * without zones answers no zoned Identify or effects log; one with zones
+ * marks Zone Append, without which Linux makes the namespace read-only.
+ */
+static void zoned_discovery(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_effects_log *log = (void *)(e->mem + 5 * PG);
+	u32 effects = NVME_LOG_CMD_EFFECTS | 1023 << 16;
+
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_zone_append, 0, 1, 0,
+				     3 * PG, 0), DNR(NVME_SC_INVALID_OPCODE));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1,
+				  NVME_ID_CNS_CS_NS, NVME_CSI_ZNS << 24, 0,
+				  5 * PG, NULL), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 0, effects,
+				  0, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(log->iocs[nvme_cmd_write]),
+			NVME_CMD_EFFECTS_CSUPP);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(log->iocs[nvme_cmd_zone_append]), 0U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(log->acs[nvme_admin_identify]),
+			NVME_CMD_EFFECTS_CSUPP);
+	/* Get Log Page CSI is CDW14 bits 31:24. */
+	make_zoned(test, 16, 4, 2);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1,
+				  NVME_ID_CNS_CS_NS, NVME_CSI_ZNS << 24, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(e->mem + 5 * PG + 4), 3U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(e->mem + 5 * PG + 8), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(e->mem + 5 * PG + 2816),
+			16ULL);
+	unmake_zoned(test);
+}
+
 /* The flash backend takes its default policies from the registry. */
 static int admin_suite_init(struct kunit_suite *suite)
 {
@@ -678,6 +894,10 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(injected_faults),
 	KUNIT_CASE(write_zeroes_honours_fua_and_write_cache),
 	KUNIT_CASE(cut_keeps_discards_and_durable_zeroes),
+	KUNIT_CASE(zoned_writes_and_append),
+	KUNIT_CASE(zoned_reset_discards),
+	KUNIT_CASE(zoned_read_only_and_offline),
+	KUNIT_CASE(zoned_discovery),
 	{}
 };
 

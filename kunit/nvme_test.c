@@ -196,8 +196,11 @@ static void admin_decode_statuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
 	c = admin_cmd(nvme_admin_identify, 2, NVME_ID_CNS_NS_DESC_LIST, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
+	/* The zoned set is admin.c's to accept (zoned=); others never. */
 	c = admin_cmd(nvme_admin_identify, 1, NVME_ID_CNS_CS_NS, 0);
 	c.identify.csi = NVME_CSI_ZNS;
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c.identify.csi = 1;
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
 	c.identify.csi = NVME_CSI_NVM;
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
@@ -314,11 +317,13 @@ static void identify_nsid_rules(struct kunit *test)
 		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, 2, DNR(NVME_SC_INVALID_NS) },
 		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, NVME_NSID_ALL,
 		  DNR(NVME_SC_INVALID_NS) },
-		{ NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 1,
-		  DNR(NVME_SC_INVALID_FIELD) },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 1, 0 },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 2, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CS_NS, 1, 1, DNR(NVME_SC_INVALID_FIELD) },
 		{ NVME_ID_CNS_CS_CTRL, NVME_CSI_NVM, 0, 0 },
-		{ NVME_ID_CNS_CS_CTRL, NVME_CSI_ZNS, 0,
-		  DNR(NVME_SC_INVALID_FIELD) },
+		{ NVME_ID_CNS_CS_CTRL, NVME_CSI_ZNS, 0, 0 },
+		{ NVME_ID_CNS_CS_CTRL, 1, 0, DNR(NVME_SC_INVALID_FIELD) },
+		{ VFN_ID_CNS_IOCS, 0, 0, 0 },
 		{ 0x10, 0, 1, DNR(NVME_SC_INVALID_FIELD) },
 	};
 	struct nvme_command c;

@@ -73,7 +73,7 @@ GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configf
 GUEST_FIO=$VFLASH_CACHE/guest-fio/fio
 # Dynamically linked programs the suites use.
 GUEST_PROGRAMS="/usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq
-	/usr/sbin/mke2fs /usr/sbin/e2fsck /usr/bin/sqlite3"
+	/usr/sbin/mke2fs /usr/sbin/e2fsck /usr/bin/sqlite3 /usr/sbin/blkzone"
 # Files they read: mke2fs takes its defaults for each file system type
 # (features, inode ratio) from mke2fs.conf.
 GUEST_FILES="/etc/mke2fs.conf"

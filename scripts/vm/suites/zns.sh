@@ -1,0 +1,265 @@
+# SPDX-License-Identifier: GPL-2.0
+# zoned=1: namespace 1 is a zoned namespace (NVMe ZNS 1.1). The kernel
+# binds it as a host-managed zoned disk; nvme-cli's zns commands, blkzone
+# and fio's zonemode=zbd work; every illegal command gets its status.
+# vmtest-mem: 4G
+# vmtest-timeout: 600
+# vmtest-debug-skip: the debug kernel has no zoned block devices (CONFIG_BLK_DEV_ZONED), so its nvme driver binds no zoned namespace; KUnit vflash-zns and vflash-nvme-io run the zone code
+
+DEV=/dev/nvme0n1
+CTRL=/dev/nvme0
+ZS=4096			# blocks per zone in these tests (16 MiB of 4 KiB)
+EINVAL='Invalid (parameters|argument)'
+
+# load_zoned PARAMS...: a 256 MiB zoned device, 16 MiB zones unless
+# PARAMS say otherwise
+load_zoned() {
+	load frontend=nvme size=256M zoned=1 "$@"
+	wait_for $DEV
+	wait_for /dev/ng0n1
+}
+
+# zone_json: Report Zones of the whole namespace, as nvme-cli's JSON
+zone_json() {
+	nvme zns report-zones $DEV -o json >/tmp/zones.json ||
+		fail "nvme zns report-zones"
+}
+
+# zone_field ZONE KEY: one field of zone ZONE's descriptor
+zone_field() {
+	zone_json
+	jq -r ".zone_list[$1].$2" /tmp/zones.json
+}
+
+# expect_state ZONE STATE: zone ZONE is in STATE (nvme-cli's name)
+expect_state() {
+	expect_eq "$(zone_field "$1" state)" "$2" "state of zone $1"
+}
+
+# expect_status CODE WHAT COMMAND...: COMMAND fails with NVMe status CODE
+# (hex, without DNR), as nvme-cli prints it
+expect_status() {
+	local code=$1 what=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		fail "$what succeeded"
+	fi
+	echo "$out" | grep -iq "0x[0-9a-f]*$code)" ||
+		fail "$what: want status $code, got: $out"
+}
+
+# write_at LBA COUNT: COUNT blocks of a pattern at LBA through the block
+# device
+write_at() {
+	dd if=/tmp/pattern of=$DEV bs=4096 seek="$1" count="$2" oflag=direct \
+		2>/dev/null
+}
+
+make_pattern() {
+	dd if=/dev/urandom of=/tmp/pattern bs=4096 count=256 2>/dev/null
+}
+
+test_discovery() {
+	load_zoned
+	expect_eq "$(cat /sys/block/nvme0n1/queue/zoned)" host-managed zoned
+	expect_eq "$(cat /sys/block/nvme0n1/queue/nr_zones)" 16 nr_zones
+	expect_eq "$(cat /sys/block/nvme0n1/queue/chunk_sectors)" $((ZS * 8)) \
+		"zone size in sectors"
+	# Linux forces a zoned namespace read-only without Zone Append.
+	expect_eq "$(cat /sys/block/nvme0n1/ro)" 0 "read-only"
+	nvme zns id-ctrl $CTRL -o json >/tmp/idc.json || fail "zns id-ctrl"
+	expect_eq "$(jq -r .zasl /tmp/idc.json)" 7 ZASL
+	nvme zns id-ns $DEV -o json >/tmp/idn.json || fail "zns id-ns"
+	expect_eq "$(jq -r '.lbafe[0].zsze' /tmp/idn.json)" $ZS ZSZE
+	expect_eq "$(jq -r .mar /tmp/idn.json)" -1 "MAR (no limit)"
+	nvme zns list
+	zone_json
+	expect_eq "$(jq -r '.nr_zones' /tmp/zones.json)" 16 "zones reported"
+	expect_eq "$(jq -r '[.zone_list[] | select(.state == "EMPTY")] | length' \
+		/tmp/zones.json)" 16 "empty zones"
+	blkzone report $DEV | head -n 3
+	expect_eq "$(blkzone report $DEV | wc -l)" 16 "blkzone report lines"
+	unload
+}
+
+test_writes_at_the_write_pointer() {
+	load_zoned
+	make_pattern
+	write_at 0 8 || fail "write at zone 0's start"
+	expect_eq "$(zone_field 0 wp)" 8 "write pointer after 8 blocks"
+	expect_state 0 IMP_OPENED
+	! write_at 100 1 || fail "a write off the write pointer succeeded"
+	expect_status 1bc "a write off the write pointer" \
+		nvme write $DEV --start-block=100 --block-count=0 \
+		--data-size=4096 --data=/tmp/pattern
+	write_at 8 8 || fail "write at the write pointer"
+	dd if=$DEV of=/tmp/got bs=4096 count=16 iflag=direct 2>/dev/null
+	head -c $((16 * 4096)) /tmp/pattern >/tmp/want8
+	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >/tmp/want
+	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >>/tmp/want
+	cmp /tmp/got /tmp/want || fail "data read back"
+	# Past the write pointer a zone reads as zeros.
+	dd if=$DEV of=/tmp/got bs=4096 skip=16 count=4 iflag=direct 2>/dev/null
+	dd if=/dev/zero of=/tmp/zeros bs=4096 count=4 2>/dev/null
+	cmp /tmp/got /tmp/zeros || fail "blocks past the write pointer"
+	# A write across the zone's end.
+	expect_status 1b8 "a write across a zone boundary" \
+		nvme write $DEV --start-block=$((ZS - 1)) --block-count=1 \
+		--data-size=8192 --data=/tmp/pattern
+	blkzone reset -o 0 -c 1 $DEV || fail "blkzone reset"
+	expect_state 0 EMPTY
+	expect_eq "$(zone_field 0 wp)" 0 "write pointer after reset"
+	dd if=$DEV of=/tmp/got bs=4096 count=4 iflag=direct 2>/dev/null
+	cmp /tmp/got /tmp/zeros || fail "a reset zone does not read as zeros"
+	unload
+}
+
+test_zone_append() {
+	local slba=$((3 * ZS)) first second
+	load_zoned
+	make_pattern
+	first=$(nvme zns zone-append $DEV --zslba=$slba --data-size=8192 \
+		--data=/tmp/pattern 2>&1) || fail "zone-append: $first"
+	echo "$first"
+	expect_match "$first" "LBA $(printf '%x' $slba)\$" "first append's LBA"
+	second=$(nvme zns zone-append $DEV --zslba=$slba --data-size=4096 \
+		--data=/tmp/pattern 2>&1) || fail "zone-append: $second"
+	echo "$second"
+	expect_match "$second" "LBA $(printf '%x' $((slba + 2)))\$" "second append's LBA"
+	expect_eq "$(zone_field 3 wp)" $((slba + 3)) "write pointer"
+	# Zone Append names the zone by its first block.
+	expect_status 2 "an append to a block inside a zone" \
+		nvme zns zone-append $DEV --zslba=$((slba + 1)) \
+		--data-size=4096 --data=/tmp/pattern
+	unload
+}
+
+test_transitions() {
+	load_zoned
+	make_pattern
+	nvme zns open-zone $DEV --start-lba=0 || fail "open-zone"
+	expect_state 0 EXP_OPENED
+	nvme zns close-zone $DEV --start-lba=0 || fail "close-zone"
+	# Closed with nothing written: Empty.
+	expect_state 0 EMPTY
+	expect_status 1bf "closing an empty zone" \
+		nvme zns close-zone $DEV --start-lba=0
+	write_at $ZS 4 || fail "write to zone 1"
+	nvme zns close-zone $DEV --start-lba=$ZS || fail "close-zone 1"
+	expect_state 1 CLOSED
+	nvme zns finish-zone $DEV --start-lba=$ZS || fail "finish-zone 1"
+	expect_state 1 FULL
+	expect_status 1b9 "a write to a full zone" \
+		nvme zns zone-append $DEV --zslba=$ZS --data-size=4096 \
+		--data=/tmp/pattern
+	expect_status 1bf "taking a full zone offline" \
+		nvme zns offline-zone $DEV --start-lba=$ZS
+	write_at $((2 * ZS)) 1 || fail "write to zone 2"
+	nvme zns reset-zone $DEV --select-all || fail "reset-zone --select-all"
+	zone_json
+	expect_eq "$(jq -r '[.zone_list[] | select(.state == "EMPTY")] | length' \
+		/tmp/zones.json)" 16 "empty zones after reset all"
+	unload
+}
+
+test_resources() {
+	load_zoned zone_max_open=2 zone_max_active=3
+	make_pattern
+	expect_eq "$(cat /sys/block/nvme0n1/queue/max_open_zones)" 2 max_open_zones
+	expect_eq "$(cat /sys/block/nvme0n1/queue/max_active_zones)" 3 \
+		max_active_zones
+	nvme zns open-zone $DEV --start-lba=0 || fail "open zone 0"
+	nvme zns open-zone $DEV --start-lba=$ZS || fail "open zone 1"
+	expect_status 1be "a third explicit open" \
+		nvme zns open-zone $DEV --start-lba=$((2 * ZS))
+	nvme zns close-zone $DEV --start-lba=0 || fail "close zone 0"
+	# Zone 0 closed empty: Empty again; write zone 2 (implicitly open).
+	write_at $((2 * ZS)) 1 || fail "write zone 2"
+	nvme zns close-zone $DEV --start-lba=$((2 * ZS)) || fail "close zone 2"
+	write_at $((3 * ZS)) 1 || fail "write zone 3"
+	# Active: zone 1 (open), 2 (closed), 3 (open): a fourth is refused.
+	expect_status 1bd "a fourth active zone" \
+		nvme zns open-zone $DEV --start-lba=$((4 * ZS))
+	unload
+}
+
+test_fio_zbd() {
+	load_zoned zone_max_open=4 zone_max_active=4
+	fio --name=zbd --filename=$DEV --zonemode=zbd --direct=1 \
+		--ioengine=psync --rw=write --bs=64k --size=64M \
+		--max_open_zones=4 --verify=crc32c --do_verify=1 \
+		--verify_fatal=1 --output-format=terse >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio zonemode=zbd write+verify"; }
+	fio --name=zbdr --filename=$DEV --zonemode=zbd --direct=1 \
+		--ioengine=libaio --iodepth=8 --rw=randwrite --bs=16k \
+		--size=128M --zone_reset_threshold=0.5 --zone_reset_frequency=0.1 \
+		--max_open_zones=4 --time_based --runtime=5 \
+		--output-format=terse >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio zonemode=zbd randwrite with resets"; }
+	unload
+}
+
+test_read_only_zone() {
+	load_zoned
+	make_pattern
+	write_at $((5 * ZS)) 2 || fail "write zone 5"
+	# The media of zone 5's first pages goes read-only (4 KiB blocks:
+	# logical pages are blocks).
+	F=/sys/kernel/debug/vflash/vflash0/faults/read_only
+	echo $((5 * ZS))-$((5 * ZS + 8)) >$F/range || fail "range"
+	echo 0 >$F/times || fail "times"
+	echo 1 >$F/armed || fail "arming read_only"
+	expect_status 1ba "a write to a read-only zone" \
+		nvme write $DEV --start-block=$((5 * ZS + 2)) --block-count=0 \
+		--data-size=4096 --data=/tmp/pattern
+	expect_state 5 READONLY
+	# nvme-cli 2.3 prints this log as text only.
+	nvme zns changed-zone-list $DEV >/tmp/czl || fail "changed-zone-list"
+	cat /tmp/czl
+	expect_eq "$(sed -n 's/^nrzid: *//p' /tmp/czl)" 1 "changed zones"
+	expect_eq "$(sed -n 's/^zid 000: *//p' /tmp/czl)" $((5 * ZS)) \
+		"the changed zone"
+	# Read back: the next read of the log has it no more.
+	nvme zns changed-zone-list $DEV >/tmp/czl || fail "changed-zone-list"
+	expect_eq "$(sed -n 's/^nrzid: *//p' /tmp/czl)" 0 "changed zones after a read"
+	echo 0 >$F/armed
+	nvme zns offline-zone $DEV --start-lba=$((5 * ZS)) || fail "offline-zone"
+	expect_state 5 OFFLINE
+	expect_status 1bb "a read of an offline zone" \
+		nvme read $DEV --start-block=$((5 * ZS)) --block-count=0 \
+		--data-size=4096 --data=/tmp/got
+	unload
+}
+
+test_not_zoned() {
+	load frontend=nvme size=64M
+	wait_for $DEV
+	expect_eq "$(cat /sys/block/nvme0n1/queue/zoned)" none zoned
+	expect_status 1 "a zone append on a conventional namespace" \
+		nvme zns zone-append $DEV --zslba=0 --data-size=4096 \
+		--data=/tmp/pattern
+	unload
+}
+
+test_bad_params() {
+	expect_load_error "$EINVAL" "zone_size=3M: must be a power of two" \
+		frontend=nvme size=64M zoned=1 zone_size=3M
+	expect_load_error "$EINVAL" "zone_cap=2M?[0-9]*: must be a multiple" \
+		frontend=nvme size=64M zoned=1 zone_size=1M zone_cap=2M
+	expect_load_error "$EINVAL" "zone_max_open=5: more than zone_max_active" \
+		frontend=nvme size=64M zoned=1 zone_max_open=5 zone_max_active=4
+	expect_load_error "$EINVAL" "zone_size=[0-9]+: larger than the device" \
+		frontend=nvme size=64M zoned=1 zone_size=128M
+	expect_load_error "$EINVAL" "zoned=2: must be 0 or 1" \
+		frontend=nvme size=64M zoned=2
+}
+
+run_test discovery test_discovery
+run_test writes_at_the_write_pointer test_writes_at_the_write_pointer
+run_test zone_append test_zone_append
+run_test transitions test_transitions
+run_test resources test_resources
+run_test fio_zbd test_fio_zbd
+run_test read_only_zone test_read_only_zone
+run_test not_zoned test_not_zoned
+run_test bad_params test_bad_params
