@@ -327,7 +327,7 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now);
 
-/* dispatch.c: the core; it calls the files above only through @ops */
+/* dispatch.c: the core; it calls the files above only through c->ops */
 int vfn_dispatch_start(struct vfn_ctrl *c);
 void vfn_dispatch_stop(struct vfn_ctrl *c);
 void vfn_dispatch_init(struct vfn_ctrl *c);
