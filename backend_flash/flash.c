@@ -27,6 +27,7 @@
 #define WB_DEFAULT_BYTES (4ULL << 20)
 /* Rated endurance, typical of data sheets: SLC (and SLC mode), TLC, QLC. */
 #define SLC_PE_CYCLES	30000
+#define MLC_PE_CYCLES	10000
 #define TLC_PE_CYCLES	3000
 #define QLC_PE_CYCLES	1000
 #define MAX_PE_CYCLES	1000000
@@ -447,6 +448,21 @@ u64 vflash_flash_nr_lpages(const struct vflash_flash *f)
 	return f->nr_lpages;
 }
 
+/* The rated program/erase cycles of a main-region block of @cell. */
+static u64 main_pe_cycles(enum vflash_cell cell)
+{
+	switch (cell) {
+	case VFLASH_CELL_SLC:
+		return SLC_PE_CYCLES;
+	case VFLASH_CELL_MLC:
+		return MLC_PE_CYCLES;
+	case VFLASH_CELL_TLC:
+		return TLC_PE_CYCLES;
+	default:
+		return QLC_PE_CYCLES;
+	}
+}
+
 static void init_knobs(struct vflash_flash *f)
 {
 	const struct vflash_profile *p = f->prof;
@@ -464,7 +480,8 @@ static void init_knobs(struct vflash_flash *f)
 	f->knob[VFLASH_KNOB_CHANNEL_XFER_NS] = p->xfer_ns_per_4k;
 	f->knob[VFLASH_KNOB_HOST_XFER_NS] = HOST_XFER_NS;
 	f->knob[VFLASH_KNOB_FW_OVERHEAD_NS] = p->fw_overhead_ns;
-	f->knob[VFLASH_KNOB_WRITE_BUFFER_BYTES] = WB_DEFAULT_BYTES;
+	f->knob[VFLASH_KNOB_WRITE_BUFFER_BYTES] = p->write_buffer_bytes ?
+		min(p->write_buffer_bytes, WB_MAX_BYTES) : WB_DEFAULT_BYTES;
 	f->knob[VFLASH_KNOB_GC_LOW_PCT] = 5;
 	f->knob[VFLASH_KNOB_GC_HIGH_PCT] = 15;
 	f->knob[VFLASH_KNOB_MIGRATE_HOT_READS] = 4;
@@ -476,10 +493,7 @@ static void init_knobs(struct vflash_flash *f)
 	f->knob[VFLASH_KNOB_SAMPLE_PERIOD_MS] = 20;
 	f->knob[VFLASH_KNOB_SAMPLE_BATCH] = 4096;
 	f->knob[VFLASH_KNOB_WAIT_SPIN_NS] = 20 * NSEC_PER_USEC;
-	f->knob[VFLASH_KNOB_MAIN_PE_CYCLES] = p->cell == VFLASH_CELL_SLC ?
-					      SLC_PE_CYCLES :
-					      p->cell == VFLASH_CELL_TLC ?
-					      TLC_PE_CYCLES : QLC_PE_CYCLES;
+	f->knob[VFLASH_KNOB_MAIN_PE_CYCLES] = main_pe_cycles(p->cell);
 	f->knob[VFLASH_KNOB_HOST_OVERHEAD_NS] = 0;
 	f->knob[VFLASH_KNOB_READ_RETRY_MAX] = RETRY_DEFAULT_MAX;
 	f->knob[VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS] = RETRY_AGE_UNIT_DEFAULT_MS;
@@ -490,6 +504,7 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 {
 	const struct vflash_profile *p = f->prof;
 	u64 main_blocks, main_pd, slc_pd = 0, total, need;
+	u32 op_pct = p->op_pct ? p->op_pct : VFLASH_DEFAULT_OP_PCT;
 
 	if (!p->channels || !p->dies_per_channel || !p->pages_per_block ||
 	    !p->flash_page_bytes || p->flash_page_bytes % VFLASH_LPAGE_SIZE)
@@ -511,7 +526,7 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	f->slots[VF_SLC] = f->hybrid ?
 		max(f->lpp, rounddown(f->slots[VF_MAIN] / 4, f->lpp)) : 0;
 
-	main_blocks = DIV_ROUND_UP(f->nr_lpages * (100 + VF_OP_PCT),
+	main_blocks = DIV_ROUND_UP(f->nr_lpages * (100 + op_pct),
 				   100ULL * f->slots[VF_MAIN]);
 	main_pd = DIV_ROUND_UP(main_blocks, f->nr_dies) + VF_NR_STREAMS +
 		  VF_GC_RESERVE;

@@ -288,6 +288,14 @@ struct vflash_undo {
 	u32 slot;
 };
 
+/*
+ * Every die gets at least this many blocks per region, whatever the
+ * capacity: the open blocks of its write streams, GC's reserve and room
+ * to clean. A geometry whose flash the FTL cannot address with them is
+ * refused (-E2BIG).
+ */
+#define VFLASH_FLASH_MIN_BLOCKS_PER_DIE	8
+
 struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 					 u64 size_bytes);
 void vflash_flash_destroy(struct vflash_flash *f);

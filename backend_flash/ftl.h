@@ -44,8 +44,6 @@ enum vf_stream { VF_HOST, VF_GC, VF_MIGRATE, VF_NR_STREAMS };
 enum vf_block_state { VF_BLK_FREE, VF_BLK_OPEN, VF_BLK_FULL, VF_BLK_VICTIM,
 		      VF_BLK_BAD };
 
-/* Over-provisioning of the main region, in percent of the capacity. */
-#define VF_OP_PCT		7
 /* SLC region of hybrid profiles: 1/VF_SLC_FRACTION of the capacity. */
 #define VF_SLC_FRACTION		16
 /* Free blocks per die and region that only GC may take. */
@@ -54,6 +52,7 @@ enum vf_block_state { VF_BLK_FREE, VF_BLK_OPEN, VF_BLK_FULL, VF_BLK_VICTIM,
  * and room to clean.
  */
 #define VF_MIN_BLOCKS		(VF_NR_STREAMS + VF_GC_RESERVE + 4)
+static_assert(VF_MIN_BLOCKS == VFLASH_FLASH_MIN_BLOCKS_PER_DIE);
 
 /* Background spans a die remembers, to tell a read what it waited for. */
 #define VF_BG_SPANS		4

@@ -11,11 +11,13 @@
 /**
  * enum vflash_cell - how many bits a flash cell stores
  * @VFLASH_CELL_SLC: one
+ * @VFLASH_CELL_MLC: two
  * @VFLASH_CELL_TLC: three
  * @VFLASH_CELL_QLC: four
  */
 enum vflash_cell {
 	VFLASH_CELL_SLC,
+	VFLASH_CELL_MLC,
 	VFLASH_CELL_TLC,
 	VFLASH_CELL_QLC,
 };
@@ -42,6 +44,10 @@ enum vflash_cell {
  * @slc_erase_ns: erase time of an SLC block
  * @erase_ns: erase time of a block of the main region
  * @fw_overhead_ns: controller firmware time added to every command
+ * @op_pct: over-provisioning: flash beyond the capacity, in percent of
+ *	it; 0 for the FTL's default, VFLASH_DEFAULT_OP_PCT
+ * @write_buffer_bytes: the controller's write buffer (host writes
+ *	complete once in it); 0 for the backend's default
  */
 struct vflash_profile {
 	const char *name;
@@ -60,9 +66,15 @@ struct vflash_profile {
 	u64 slc_erase_ns;
 	u64 erase_ns;
 	u64 fw_overhead_ns;
+	u32 op_pct;
+	u64 write_buffer_bytes;
 };
 
+/* Over-provisioning of a profile that gives none (@op_pct 0), percent. */
+#define VFLASH_DEFAULT_OP_PCT	7
+
 const struct vflash_profile *vflash_profile_find(const char *name);
+const struct vflash_profile *vflash_profile_at(unsigned int i);
 size_t vflash_profile_names(char *buf, size_t size);
 
 #endif /* VFLASH_PROFILE_H */

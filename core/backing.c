@@ -504,7 +504,7 @@ static int check_memory(const struct vflash_config *cfg, u64 table_bytes)
 	long avail = si_mem_available();
 
 	/* A capacity the FTL cannot map fails later, with its own line. */
-	if (!vflash_flash_metadata_bytes(cfg->profile, cfg->size_bytes, &meta))
+	if (!vflash_flash_metadata_bytes(&cfg->model, cfg->size_bytes, &meta))
 		need += meta;
 	if (cfg->store == VFLASH_STORE_FULL)
 		need += cfg->size_bytes;

@@ -60,6 +60,11 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_CORE(size, VFLASH_DEFAULT_SIZE),
 	CFS_CORE(profile, VFLASH_DEFAULT_PROFILE),
 	CFS_CORE(store, "full"),
+	CFS_CORE(channels, ""),
+	CFS_CORE(dies_per_channel, ""),
+	CFS_CORE(page_size, ""),
+	CFS_CORE(pages_per_block, ""),
+	CFS_CORE(op_percent, ""),
 	CFS_FE(cache_size, VFLASH_ARG_CACHE_SIZE),
 	CFS_FE(lba_size, VFLASH_ARG_LBA_SIZE),
 	CFS_FE(workers, VFLASH_ARG_WORKERS),
@@ -122,7 +127,7 @@ static void print_param_error(const struct vflash_param_error *err)
 static int cfs_check(unsigned int a, const char *val)
 {
 	const struct cfs_row *row = &cfs_rows[a];
-	struct vflash_param_strings in = { .frontend = "none" };
+	struct vflash_param_strings in = { .frontend = "none", .alone = true };
 	struct vflash_param_error err;
 	struct vflash_config *cfg;
 	int ret;
@@ -207,6 +212,11 @@ VFLASH_CFS_ATTR(frontend);
 VFLASH_CFS_ATTR(size);
 VFLASH_CFS_ATTR(profile);
 VFLASH_CFS_ATTR(store);
+VFLASH_CFS_ATTR(channels);
+VFLASH_CFS_ATTR(dies_per_channel);
+VFLASH_CFS_ATTR(page_size);
+VFLASH_CFS_ATTR(pages_per_block);
+VFLASH_CFS_ATTR(op_percent);
 VFLASH_CFS_ATTR(cache_size);
 VFLASH_CFS_ATTR(lba_size);
 VFLASH_CFS_ATTR(workers);
@@ -328,6 +338,11 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_size,
 	&vflash_cfs_attr_profile,
 	&vflash_cfs_attr_store,
+	&vflash_cfs_attr_channels,
+	&vflash_cfs_attr_dies_per_channel,
+	&vflash_cfs_attr_page_size,
+	&vflash_cfs_attr_pages_per_block,
+	&vflash_cfs_attr_op_percent,
 	&vflash_cfs_attr_cache_size,
 	&vflash_cfs_attr_lba_size,
 	&vflash_cfs_attr_workers,

@@ -56,6 +56,36 @@ static ssize_t profile_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(profile);
 
+/* geometry/: the flash model in force, the profile's with the overrides. */
+#define VFLASH_GEOM_ATTR(_name, _field)					\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%u\n",					\
+			  to_vflash_dev(dev)->cfg.model._field);	\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+VFLASH_GEOM_ATTR(channels, channels);
+VFLASH_GEOM_ATTR(dies_per_channel, dies_per_channel);
+VFLASH_GEOM_ATTR(page_size, flash_page_bytes);
+VFLASH_GEOM_ATTR(pages_per_block, pages_per_block);
+VFLASH_GEOM_ATTR(op_percent, op_pct);
+
+static struct attribute *vflash_geom_attrs[] = {
+	&dev_attr_channels.attr,
+	&dev_attr_dies_per_channel.attr,
+	&dev_attr_page_size.attr,
+	&dev_attr_pages_per_block.attr,
+	&dev_attr_op_percent.attr,
+	NULL,
+};
+
+static const struct attribute_group vflash_geom_group = {
+	.name = "geometry",
+	.attrs = vflash_geom_attrs,
+};
+
 static struct attribute *vflash_dev_attrs[] = {
 	&dev_attr_frontend.attr,
 	&dev_attr_size.attr,
@@ -67,8 +97,11 @@ static const struct attribute_group vflash_dev_group = {
 	.attrs = vflash_dev_attrs,
 };
 
-/* The core's attributes, then the backend's directories (sysfs.c). */
-static const struct attribute_group *vflash_dev_groups[5];
+/*
+ * The core's attributes and geometry/, then the backend's directories
+ * (sysfs.c).
+ */
+static const struct attribute_group *vflash_dev_groups[6];
 
 static void vflash_dev_release(struct device *dev)
 {
@@ -162,7 +195,8 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 	if (ret)
 		goto err_ida;
 
-	vdev->flash = vflash_flash_create(cfg->profile, cfg->size_bytes);
+	/* The backend keeps the model: the device's own copy. */
+	vdev->flash = vflash_flash_create(&vdev->cfg.model, cfg->size_bytes);
 	if (IS_ERR(vdev->flash)) {
 		ret = PTR_ERR(vdev->flash);
 		if (ret == -E2BIG)
@@ -183,7 +217,8 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 	vdev->faults.pl.backing = &vdev->backing;
 
 	vflash_dev_groups[0] = &vflash_dev_group;
-	memcpy(&vflash_dev_groups[1], vflash_backend_groups,
+	vflash_dev_groups[1] = &vflash_geom_group;
+	memcpy(&vflash_dev_groups[2], vflash_backend_groups,
 	       3 * sizeof(vflash_dev_groups[0]));
 
 	if (wants_char_dev(cfg))

@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 
+#include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
 #include "core/params.h"
 #include "core/vflash.h"
@@ -256,6 +257,138 @@ static int parse_memory(const struct vflash_param_strings *in,
 }
 
 /**
+ * struct geom_param - a geometry override
+ * @name: the parameter
+ * @in_off: offset of its string in struct vflash_param_strings
+ * @bytes: memparse syntax (else a decimal number)
+ * @min: smallest value
+ * @max: largest value
+ */
+struct geom_param {
+	const char *name;
+	size_t in_off;
+	bool bytes;
+	u32 min, max;
+};
+
+#define GEOM(_name, _bytes, _min, _max) {				\
+	.name = #_name, .bytes = _bytes, .min = _min, .max = _max,	\
+	.in_off = offsetof(struct vflash_param_strings, _name),		\
+}
+
+/* In the order a refusal that more than one caused names them. */
+static const struct geom_param geom_params[] = {
+	GEOM(pages_per_block, false, VFLASH_MIN_PAGES_PER_BLOCK,
+	     VFLASH_MAX_PAGES_PER_BLOCK),
+	GEOM(page_size, true, VFLASH_MIN_PAGE_BYTES, VFLASH_MAX_PAGE_BYTES),
+	GEOM(dies_per_channel, false, 1, VFLASH_MAX_DIES_PER_CHANNEL),
+	GEOM(channels, false, 1, VFLASH_MAX_CHANNELS),
+	GEOM(op_percent, false, VFLASH_MIN_OP_PCT, VFLASH_MAX_OP_PCT),
+};
+
+static const char *geom_value(const struct vflash_param_strings *in,
+			      const struct geom_param *g)
+{
+	return *(const char * const *)((const char *)in + g->in_off);
+}
+
+/* The field of @model that @g overrides. */
+static u32 *geom_field(struct vflash_profile *model,
+		       const struct geom_param *g)
+{
+	if (!strcmp(g->name, "channels"))
+		return &model->channels;
+	if (!strcmp(g->name, "dies_per_channel"))
+		return &model->dies_per_channel;
+	if (!strcmp(g->name, "page_size"))
+		return &model->flash_page_bytes;
+	if (!strcmp(g->name, "pages_per_block"))
+		return &model->pages_per_block;
+	return &model->op_pct;
+}
+
+/* Parse and bound the value of override @g and put it in @model. */
+static int parse_geom(const struct geom_param *g, const char *value,
+		      struct vflash_profile *model,
+		      struct vflash_param_error *err)
+{
+	u64 v;
+
+	if (g->bytes) {
+		if (vflash_parse_bytes(value, &v))
+			return refuse(err, g->name, value,
+				      "not a number of bytes with an optional K/M suffix");
+		if (v < g->min || v > g->max || !is_power_of_2(v))
+			return refuse(err, g->name, value,
+				      "must be a power of two from %u KiB to %u KiB (whole 4 KiB pages)",
+				      g->min >> 10, g->max >> 10);
+	} else {
+		if (kstrtou64(value, 10, &v))
+			return refuse(err, g->name, value,
+				      "not a decimal number");
+		if (v < g->min || v > g->max)
+			return refuse(err, g->name, value,
+				      "must be from %u to %u", g->min, g->max);
+	}
+	*geom_field(model, g) = v;
+	return 0;
+}
+
+/*
+ * The first override given, in geom_params order, for a refusal that the
+ * geometry as a whole caused; NULL if none was given.
+ */
+static const struct geom_param *
+first_geom_given(const struct vflash_param_strings *in)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(geom_params); i++)
+		if (geom_value(in, &geom_params[i]))
+			return &geom_params[i];
+	return NULL;
+}
+
+/*
+ * The checks between the geometry, the profile and the size: a QLC
+ * program fills a wordline of 4 pages, and the FTL must be able to
+ * address the flash the capacity needs, with at least VF_MIN_BLOCKS
+ * blocks on every die for its open blocks and GC.
+ */
+static int check_geometry(const struct vflash_param_strings *in,
+			  struct vflash_config *cfg,
+			  struct vflash_param_error *err)
+{
+	const struct vflash_profile *m = &cfg->model;
+	const struct geom_param *g;
+	u64 bytes;
+	int ret;
+
+	if (m->cell == VFLASH_CELL_QLC && m->pages_per_block % 4)
+		return refuse(err, "pages_per_block", in->pages_per_block,
+			      "must be a multiple of 4 with profile %s: a QLC program fills the 4 pages of a wordline",
+			      m->name);
+
+	ret = vflash_flash_metadata_bytes(m, cfg->size_bytes, &bytes);
+	if (ret == -ENOMEM) {
+		err->param = "size";
+		err->value = NULL;
+		strscpy(err->why, "no memory to check the geometry",
+			sizeof(err->why));
+		return ret;
+	}
+	if (!ret)
+		return 0;
+	g = first_geom_given(in);
+	return refuse(err, g ? g->name : "size",
+		      g ? geom_value(in, g) : in->size,
+		      "%u x %u dies of %u-page blocks of %u KiB: %llu MiB needs more flash than the FTL addresses (2^32 4 KiB slots, at least %u blocks a die for GC)",
+		      m->channels, m->dies_per_channel, m->pages_per_block,
+		      m->flash_page_bytes >> 10, cfg->size_bytes >> 20,
+		      VFLASH_FLASH_MIN_BLOCKS_PER_DIE);
+}
+
+/**
  * vflash_parse_config() - turn module parameters into a configuration
  * @in: the parameters as given
  * @cfg: the configuration, complete only on success
@@ -263,10 +396,12 @@ static int parse_memory(const struct vflash_param_strings *in,
  *
  * Checks everything that can be checked without touching the system: the
  * frontend names against the registry, the profile name, the syntax and
- * bounds of sizes, that memmap_start and memmap_size come together, and
- * the store mode.
+ * bounds of sizes and of the geometry overrides, that memmap_start and
+ * memmap_size come together, the store mode and (unless @in->alone) that
+ * the geometry suits the profile and the size. @cfg->model is the
+ * profile with the overrides applied.
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -ENOMEM if the geometry could not be checked.
  */
 int vflash_parse_config(const struct vflash_param_strings *in,
 			struct vflash_config *cfg,
@@ -274,6 +409,7 @@ int vflash_parse_config(const struct vflash_param_strings *in,
 {
 	const char *profile = in->profile ? in->profile :
 					    VFLASH_DEFAULT_PROFILE;
+	unsigned int i;
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -283,11 +419,23 @@ int vflash_parse_config(const struct vflash_param_strings *in,
 
 	cfg->profile = vflash_profile_find(profile);
 	if (!cfg->profile) {
-		char names[96];
+		char names[160];
 
 		vflash_profile_names(names, sizeof(names));
 		return refuse(err, "profile", profile,
 			      "unknown profile, expected one of: %s", names);
+	}
+	cfg->model = *cfg->profile;
+	if (!cfg->model.op_pct)
+		cfg->model.op_pct = VFLASH_DEFAULT_OP_PCT;
+	for (i = 0; i < ARRAY_SIZE(geom_params); i++) {
+		const char *value = geom_value(in, &geom_params[i]);
+
+		if (!value)
+			continue;
+		ret = parse_geom(&geom_params[i], value, &cfg->model, err);
+		if (ret)
+			return ret;
 	}
 
 	ret = parse_memory(in, cfg, err);
@@ -301,5 +449,5 @@ int vflash_parse_config(const struct vflash_param_strings *in,
 	if (cfg->use_memmap && cfg->store != VFLASH_STORE_FULL)
 		return refuse(err, "store", in->store,
 			      "only full with memmap_start/memmap_size, whose range holds every page");
-	return 0;
+	return in->alone ? 0 : check_geometry(in, cfg, err);
 }

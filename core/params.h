@@ -31,6 +31,14 @@ struct vflash_config;
  * @memmap_size: its length, or NULL
  * @profile: flash model name, or NULL for the default
  * @store: full, sparse or none, or NULL for full
+ * @channels: geometry override: channels, or NULL for the profile's
+ * @dies_per_channel: dies on each channel, or NULL for the profile's
+ * @page_size: flash page bytes (memparse syntax), or NULL for the profile's
+ * @pages_per_block: flash pages in an erase block, or NULL likewise
+ * @op_percent: over-provisioning in percent, or NULL likewise
+ * @alone: check each given value on its own (a configfs attribute write),
+ *	leaving out the checks between parameters (a geometry against the
+ *	profile and the size), which the whole configuration gets
  */
 struct vflash_param_strings {
 	const char *frontend;
@@ -39,7 +47,23 @@ struct vflash_param_strings {
 	const char *memmap_size;
 	const char *profile;
 	const char *store;
+	const char *channels;
+	const char *dies_per_channel;
+	const char *page_size;
+	const char *pages_per_block;
+	const char *op_percent;
+	bool alone;
 };
+
+/* Bounds of the geometry overrides. */
+#define VFLASH_MAX_CHANNELS		64
+#define VFLASH_MAX_DIES_PER_CHANNEL	64
+#define VFLASH_MIN_PAGE_BYTES		4096
+#define VFLASH_MAX_PAGE_BYTES		(64 * 1024)
+#define VFLASH_MIN_PAGES_PER_BLOCK	4
+#define VFLASH_MAX_PAGES_PER_BLOCK	4096
+#define VFLASH_MIN_OP_PCT		1
+#define VFLASH_MAX_OP_PCT		100
 
 /**
  * struct vflash_param_error - why a configuration was refused

@@ -15,6 +15,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "backend_flash/profile.h"
 #include "core/faults.h"
 
 #define VFLASH_NAME "vflash"
@@ -24,7 +25,6 @@
 
 struct vflash_dev;
 struct vflash_flash;
-struct vflash_profile;
 struct config_item;
 
 /*
@@ -121,7 +121,9 @@ const char *vflash_store_mode_name(enum vflash_store_mode mode);
  * @memmap_start: first byte of that range (only with @use_memmap)
  * @fe: frontends that drive the device, in the order given
  * @nr_fe: number of entries in @fe
- * @profile: the flash model
+ * @profile: the flash model as named (profile=)
+ * @model: the flash model in force: @profile's figures with the geometry
+ *	overrides applied; what the backend is created from
  * @store: what holds the data (store=); memmap ranges are always full
  * @arg: frontend parameters (enum vflash_fe_arg) as strings, each
  *	checked by its frontend's @check_arg; "" for the module parameter
@@ -133,6 +135,7 @@ struct vflash_config {
 	const struct vflash_frontend *fe[VFLASH_MAX_FRONTENDS];
 	unsigned int nr_fe;
 	const struct vflash_profile *profile;
+	struct vflash_profile model;
 	enum vflash_store_mode store;
 	char arg[VFLASH_NR_ARGS][VFLASH_ARG_LEN];
 };

@@ -278,13 +278,11 @@ static void expect_model_read(struct kunit *test,
 
 static void model_read_is_an_idle_read(struct kunit *test)
 {
-	static const char * const names[] = {
-		"qlc-hybrid", "znand", "cylon", "tlc",
-	};
+	const struct vflash_profile *p;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		expect_model_read(test, vflash_profile_find(names[i]));
+	for (i = 0; (p = vflash_profile_at(i)); i++)
+		expect_model_read(test, p);
 	expect_model_read(test, &slc2);
 	expect_model_read(test, &qlc2);
 	expect_model_read(test, &hyb2);
@@ -1067,23 +1065,20 @@ static void create_rejects_bad_input(struct kunit *test)
 
 static void every_shipped_profile_serves_io(struct kunit *test)
 {
-	static const char * const names[] = {
-		"qlc-hybrid", "znand", "cylon", "tlc",
-	};
+	const struct vflash_profile *p;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		const struct vflash_profile *p = vflash_profile_find(names[i]);
+	for (i = 0; (p = vflash_profile_at(i)); i++) {
 		struct vflash_flash *f = vflash_flash_create(p, 16ULL << 20);
 		u64 t;
 
-		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s", names[i]);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s", p->name);
 		vflash_flash_submit(f, VFLASH_IO_WRITE, 0, 64, 0);
 		t = vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, 0);
-		KUNIT_EXPECT_GT_MSG(test, t, 0ULL, "%s", names[i]);
+		KUNIT_EXPECT_GT_MSG(test, t, 0ULL, "%s", p->name);
 		t = vflash_flash_submit(f, VFLASH_IO_READ, 0, 8, LATER);
 		KUNIT_EXPECT_GT_MSG(test, t, LATER + p->read_ns, "%s",
-				    names[i]);
+				    p->name);
 		vflash_flash_submit(f, VFLASH_IO_TRIM, 0, 32, LATER);
 		check(test, f);
 		vflash_flash_destroy(f);

@@ -3,11 +3,15 @@
  * KUnit tests for the shipped flash models (backend_flash/profile.c).
  */
 #include <kunit/test.h>
+#include <linux/log2.h>
 #include <linux/string.h>
 
 #include "backend_flash/profile.h"
 
-static const char * const shipped[] = { "qlc-hybrid", "znand", "cylon", "tlc" };
+static const char * const shipped[] = {
+	"qlc-hybrid", "znand", "cylon", "tlc", "samsung-970pro", "optane",
+	"cxdvirt-znand",
+};
 
 static void every_profile_is_consistent(struct kunit *test)
 {
@@ -32,6 +36,10 @@ static void every_profile_is_consistent(struct kunit *test)
 		KUNIT_EXPECT_GE(test, p->erase_ns, p->prog_ns);
 		KUNIT_EXPECT_GE(test, p->slc_erase_ns, p->slc_prog_ns);
 		KUNIT_EXPECT_LE(test, p->slc_prog_ns, p->prog_ns);
+		/* Over-provisioning in the range op_percent= takes, or 0. */
+		KUNIT_EXPECT_LE(test, p->op_pct, 100U);
+		/* A power of two: what page_size= takes. */
+		KUNIT_EXPECT_TRUE(test, is_power_of_2(p->flash_page_bytes));
 
 		if (p->cell != VFLASH_CELL_QLC) {
 			for (t = 0; t < 4; t++)
@@ -58,9 +66,70 @@ static void hybrid_matches_the_study(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->prog_ns, 740000ULL);
 }
 
+/* Every shipped model is in shipped[], and the other way round. */
+static void every_profile_is_listed(struct kunit *test)
+{
+	const struct vflash_profile *p;
+	unsigned int i, j;
+
+	for (i = 0; (p = vflash_profile_at(i)); i++) {
+		for (j = 0; j < ARRAY_SIZE(shipped); j++)
+			if (!strcmp(shipped[j], p->name))
+				break;
+		KUNIT_EXPECT_LT_MSG(test, j, (unsigned int)ARRAY_SIZE(shipped),
+				    "%s is not in shipped[]", p->name);
+	}
+	KUNIT_EXPECT_EQ(test, i, (unsigned int)ARRAY_SIZE(shipped));
+}
+
+/* NVMeVirt's SAMSUNG_970PRO figures (docs/profiles.md). */
+static void samsung_970pro_matches_nvmevirt(struct kunit *test)
+{
+	const struct vflash_profile *p = vflash_profile_find("samsung-970pro");
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->cell, VFLASH_CELL_MLC);
+	KUNIT_EXPECT_EQ(test, p->channels, 8U);
+	KUNIT_EXPECT_EQ(test, p->dies_per_channel, 2U);
+	KUNIT_EXPECT_EQ(test, p->flash_page_bytes, 32768U);
+	KUNIT_EXPECT_EQ(test, p->read_ns, 35760ULL);
+	KUNIT_EXPECT_EQ(test, p->xfer_ns_per_4k, 5120ULL);
+	KUNIT_EXPECT_EQ(test, p->prog_ns, 185000ULL);
+	KUNIT_EXPECT_EQ(test, p->fw_overhead_ns, 21500ULL);
+	KUNIT_EXPECT_EQ(test, p->op_pct, 7U);
+	KUNIT_EXPECT_EQ(test, p->write_buffer_bytes, 1ULL << 20);
+}
+
+/* The P4800X's 7 channels x 4 dies, 8.9 us with the 1.219 us host link. */
+static void optane_matches_the_p4800x(struct kunit *test)
+{
+	const struct vflash_profile *p = vflash_profile_find("optane");
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->channels * p->dies_per_channel, 28U);
+	KUNIT_EXPECT_EQ(test, p->read_ns + p->xfer_ns_per_4k + 1219 +
+			p->fw_overhead_ns, 8919ULL);
+	KUNIT_EXPECT_LE(test, p->prog_ns, 10000ULL);
+}
+
+/* CXDVirt's SAMSUNG_ZNAND: 6.232 us a serial 4 KiB read. */
+static void cxdvirt_znand_matches_cxdvirt(struct kunit *test)
+{
+	const struct vflash_profile *p = vflash_profile_find("cxdvirt-znand");
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->channels, 8U);
+	KUNIT_EXPECT_EQ(test, p->dies_per_channel, 16U);
+	KUNIT_EXPECT_EQ(test, p->flash_page_bytes * p->pages_per_block,
+			1U << 20);
+	KUNIT_EXPECT_EQ(test, p->read_ns + p->xfer_ns_per_4k, 6232ULL);
+	KUNIT_EXPECT_EQ(test, p->prog_ns, 100000ULL);
+	KUNIT_EXPECT_EQ(test, p->erase_ns, 1000000ULL);
+}
+
 static void lookup_and_names(struct kunit *test)
 {
-	char names[128];
+	char names[160];
 	unsigned int i;
 
 	KUNIT_EXPECT_NULL(test, vflash_profile_find(""));
@@ -79,6 +148,10 @@ static void lookup_and_names(struct kunit *test)
 static struct kunit_case profile_test_cases[] = {
 	KUNIT_CASE(every_profile_is_consistent),
 	KUNIT_CASE(hybrid_matches_the_study),
+	KUNIT_CASE(every_profile_is_listed),
+	KUNIT_CASE(samsung_970pro_matches_nvmevirt),
+	KUNIT_CASE(optane_matches_the_p4800x),
+	KUNIT_CASE(cxdvirt_znand_matches_cxdvirt),
 	KUNIT_CASE(lookup_and_names),
 	{}
 };

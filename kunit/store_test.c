@@ -39,6 +39,7 @@ static struct vflash_backing *store(struct kunit *test,
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_ASSERT_NOT_NULL(test, cfg.profile);
+	cfg.model = *cfg.profile;
 	KUNIT_ASSERT_EQ(test, vflash_backing_init(b, &cfg), 0);
 	test->priv = b;
 	return b;
@@ -255,6 +256,8 @@ static void load_check(struct kunit *test)
 	};
 	u64 meta;
 
+	KUNIT_ASSERT_NOT_NULL(test, cfg.profile);
+	cfg.model = *cfg.profile;
 	/* 8 TiB: about 22 GB of tables, beyond a KUnit guest. */
 	cfg.size_bytes = 8ULL << 40;
 	KUNIT_EXPECT_EQ(test, vflash_backing_init(&b, &cfg), -ENOMEM);
@@ -277,20 +280,15 @@ static void load_check(struct kunit *test)
 /* FTL metadata per 4 KiB page of a 1 TiB device, per profile. */
 static void metadata_per_page(struct kunit *test)
 {
-	static const char * const names[] = {
-		"qlc-hybrid", "tlc", "znand", "cylon",
-	};
 	u64 pages = (1ULL << 40) / PAGE_SIZE, bytes;
+	const struct vflash_profile *p;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		const struct vflash_profile *p = vflash_profile_find(names[i]);
-
-		KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 0; (p = vflash_profile_at(i)); i++) {
 		KUNIT_ASSERT_EQ(test, vflash_flash_metadata_bytes(p, 1ULL << 40,
 								  &bytes), 0);
 		kunit_info(test, "%s, 1 TiB: %llu MiB of FTL tables, %llu.%03llu bytes per 4 KiB page\n",
-			   names[i], bytes >> 20, div64_u64(bytes, pages),
+			   p->name, bytes >> 20, div64_u64(bytes, pages),
 			   div64_u64((bytes % pages) * 1000, pages));
 		/*
 		 * At least l2p (4 B) and 3-byte p2l entries for the pages;

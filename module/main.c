@@ -21,7 +21,7 @@
 static char *frontend;
 module_param(frontend, charp, 0444);
 MODULE_PARM_DESC(frontend,
-		 "Host interface(s), comma-separated: nvme, cxl or none (without it and size/memmap/profile: no device at load, configfs only)");
+		 "Host interface(s), comma-separated: nvme, cxl or none (without it and size/memmap/profile/geometry: no device at load, configfs only)");
 
 static char *size;
 module_param(size, charp, 0444);
@@ -42,8 +42,34 @@ MODULE_PARM_DESC(memmap_size,
 static char *profile;
 module_param(profile, charp, 0444);
 MODULE_PARM_DESC(profile,
-		 "Flash model: qlc-hybrid, znand, cylon, tlc (default "
+		 "Flash model: qlc-hybrid, znand, cylon, tlc, samsung-970pro, optane, cxdvirt-znand (default "
 		 VFLASH_DEFAULT_PROFILE ")");
+
+static char *channels;
+module_param(channels, charp, 0444);
+MODULE_PARM_DESC(channels,
+		 "Geometry: flash channels, 1-64 (default: the profile's)");
+
+static char *dies_per_channel;
+module_param(dies_per_channel, charp, 0444);
+MODULE_PARM_DESC(dies_per_channel,
+		 "Geometry: dies on each channel, 1-64 (default: the profile's)");
+
+/* page_size() is the kernel's: the variable has another name. */
+static char *flash_page_size;
+module_param_named(page_size, flash_page_size, charp, 0444);
+MODULE_PARM_DESC(page_size,
+		 "Geometry: flash page bytes, a power of two from 4K to 64K (default: the profile's)");
+
+static char *pages_per_block;
+module_param(pages_per_block, charp, 0444);
+MODULE_PARM_DESC(pages_per_block,
+		 "Geometry: flash pages in an erase block, 4-4096 (default: the profile's)");
+
+static char *op_percent;
+module_param(op_percent, charp, 0444);
+MODULE_PARM_DESC(op_percent,
+		 "Geometry: over-provisioning in percent of the capacity, 1-100 (default: the profile's)");
 
 static char *store;
 module_param(store, charp, 0444);
@@ -67,7 +93,9 @@ static struct vflash_dev *vflash_dev;
 static bool wants_device(const struct vflash_param_strings *in)
 {
 	return in->frontend || in->size || in->memmap_start ||
-	       in->memmap_size || in->profile;
+	       in->memmap_size || in->profile || in->channels ||
+	       in->dies_per_channel || in->page_size || in->pages_per_block ||
+	       in->op_percent;
 }
 
 static int __init vflash_init(void)
@@ -79,6 +107,11 @@ static int __init vflash_init(void)
 		.memmap_size = memmap_size,
 		.profile = profile,
 		.store = store,
+		.channels = channels,
+		.dies_per_channel = dies_per_channel,
+		.page_size = flash_page_size,
+		.pages_per_block = pages_per_block,
+		.op_percent = op_percent,
 	};
 	struct vflash_param_error err;
 	struct vflash_config cfg;

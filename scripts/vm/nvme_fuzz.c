@@ -27,7 +27,11 @@
  * Management (up to 256 ranges, some past the end), with LBA ranges
  * inside, at and past the end of the namespace and where SLBA + NLB wraps
  * 2^64, and buffers shorter or longer than the command's own length
- * (also none: PRP1 = PRP2 = 0).
+ * (also none: PRP1 = PRP2 = 0). The zoned commands too (a conventional
+ * namespace refuses them): Zone Management Send (every action, Select
+ * All), Receive (report sizes, filters, Partial Report, extended) and
+ * Zone Append; Identify and Get Log Page with CSI 02h, the Changed Zone
+ * List.
  *
  * Left out, because they would legitimately take the controller away from
  * the driver or never complete:
@@ -195,7 +199,9 @@ static uint32_t any_len(uint32_t own)
 
 static void admin_cmd(struct nvme_passthru_cmd *c)
 {
-	static const uint8_t logs[] = { 0x01, 0x02, 0x03, 0x05, 0x0c, 0x7f };
+	static const uint8_t logs[] = {
+		0x01, 0x02, 0x03, 0x05, 0x0c, 0x7f, 0xbf,
+	};
 	static const uint32_t offs[] = { 0, 4, 60, 64, 68, 508, 512, 516, 4096 };
 	static const uint8_t common[] = {
 		0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x06, 0x08, 0x09, 0x0a,
@@ -230,6 +236,9 @@ static void admin_cmd(struct nvme_passthru_cmd *c)
 		c->cdw11 = numd >> 16;
 		c->cdw12 = chance(80) ? offs[below(9)] : rnd();
 		c->cdw13 = chance(90) ? 0 : any32();
+		/* CSI (CDW14 31:24): NVM mostly, Zoned sometimes. */
+		if (chance(20))
+			c->cdw14 = (uint32_t)below(4) << 24;
 		c->data_len = any_len(4 * (numd + 1) > MAX_XFER ?
 				      MAX_XFER : 4 * (numd + 1));
 		break;
@@ -263,7 +272,8 @@ static void io_cmd(struct nvme_passthru_cmd *c, uint8_t *ranges_done)
 {
 	static const uint8_t common[] = {
 		0x00, 0x01, 0x01, 0x02, 0x02, 0x02, 0x05, 0x08, 0x09, 0x09,
-		0x04, 0x0c, 0x0d, 0x11, 0x19, 0x7f,
+		0x04, 0x0c, 0x0d, 0x11, 0x19, 0x7f, 0x79, 0x79, 0x7a, 0x7d,
+		0x7d,
 	};
 	uint64_t slba = any_slba();
 	uint32_t nlb, nr, i;
@@ -296,6 +306,22 @@ static void io_cmd(struct nvme_passthru_cmd *c, uint8_t *ranges_done)
 		}
 		*ranges_done = 1;
 	}
+	if (c->opcode == 0x79) {	/* Zone Management Send */
+		/* ZSA: the actions mostly, Select All sometimes. */
+		c->cdw13 = (chance(85) ? 1 + below(5) : below(0x20)) |
+			   (chance(15) ? 1U << 8 : 0);
+		c->data_len = chance(90) ? 0 : any_len(4096);
+	}
+	if (c->opcode == 0x7a) {	/* Zone Management Receive */
+		nr = chance(70) ? (64U << below(8)) / 4 - 1 : below(0x40000);
+		c->cdw12 = nr;
+		/* ZRA 0 mostly, a filter, Partial Report sometimes. */
+		c->cdw13 = (chance(90) ? 0 : below(4)) |
+			   (chance(60) ? 0 : below(10)) << 8 |
+			   (chance(50) ? 1U << 16 : 0);
+		c->data_len = any_len(4ULL * (nr + 1) > MAX_XFER ? MAX_XFER :
+				      4 * (nr + 1));
+	}
 }
 
 /* The bytes vflash would transfer for this command (0: none). */
@@ -314,9 +340,12 @@ static uint64_t own_len(int admin, const struct nvme_passthru_cmd *c)
 	case 0x01:
 	case 0x02:
 	case 0x05:
+	case 0x7d:
 		return ((c->cdw12 & 0xffff) + 1ULL) * lba_bytes;
 	case 0x09:
 		return 16 * ((c->cdw10 & 0xff) + 1ULL);
+	case 0x7a:
+		return 4 * ((uint64_t)c->cdw12 + 1);
 	default:
 		return 0;
 	}
@@ -325,7 +354,7 @@ static uint64_t own_len(int admin, const struct nvme_passthru_cmd *c)
 /* Which I/O command an LBA-range oracle applies to. */
 static int is_rw(uint8_t op)
 {
-	return op == 0x01 || op == 0x02 || op == 0x05;
+	return op == 0x01 || op == 0x02 || op == 0x05 || op == 0x7d;
 }
 
 struct stats {

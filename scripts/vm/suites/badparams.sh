@@ -56,6 +56,26 @@ run_test store_with_memmap expect_load_error "$EINVAL" 'store=sparse: only full 
 run_test store_sparse_beyond_metadata expect_load_error "$ENOMEM" 'size: .*exceeds the memory available.*store=sparse' frontend=none size=8T store=sparse
 run_test store_none_beyond_metadata expect_load_error "$ENOMEM" 'size: .*exceeds the memory available.*store=none' frontend=none size=8T store=none
 run_test profile_unknown expect_load_error "$EINVAL" profile frontend=none profile=bogus
+# Geometry overrides: each bad value, then what only the whole rules out.
+run_test geometry_without_frontend expect_load_error "$EINVAL" 'frontend: missing' channels=4
+run_test channels_zero expect_load_error "$EINVAL" 'channels=0: must be from 1 to 64' frontend=none size=16M channels=0
+run_test channels_too_many expect_load_error "$EINVAL" 'channels=65: must be from 1 to 64' frontend=none size=16M channels=65
+run_test channels_junk expect_load_error "$EINVAL" 'channels=8x: not a decimal number' frontend=none size=16M channels=8x
+run_test dies_zero expect_load_error "$EINVAL" 'dies_per_channel=0: must be from 1 to 64' frontend=none size=16M dies_per_channel=0
+run_test dies_too_many expect_load_error "$EINVAL" 'dies_per_channel=100: must be from 1 to 64' frontend=none size=16M dies_per_channel=100
+run_test page_size_not_pow2 expect_load_error "$EINVAL" 'page_size=12K: must be a power of two' frontend=none size=16M page_size=12K
+run_test page_size_small expect_load_error "$EINVAL" 'page_size=2048: must be a power of two from 4 KiB' frontend=none size=16M page_size=2048
+run_test page_size_large expect_load_error "$EINVAL" 'page_size=128K: must be a power of two' frontend=none size=16M page_size=128K
+run_test page_size_junk expect_load_error "$EINVAL" 'page_size=16Q: not a number' frontend=none size=16M page_size=16Q
+run_test pages_per_block_small expect_load_error "$EINVAL" 'pages_per_block=2: must be from 4 to 4096' frontend=none size=16M pages_per_block=2
+run_test pages_per_block_large expect_load_error "$EINVAL" 'pages_per_block=5000: must be from 4 to 4096' frontend=none size=16M pages_per_block=5000
+run_test op_percent_zero expect_load_error "$EINVAL" 'op_percent=0: must be from 1 to 100' frontend=none size=16M op_percent=0
+run_test op_percent_large expect_load_error "$EINVAL" 'op_percent=101: must be from 1 to 100' frontend=none size=16M op_percent=101
+run_test op_percent_junk expect_load_error "$EINVAL" 'op_percent=7%: not a decimal number' frontend=none size=16M op_percent=7%
+run_test pages_per_block_qlc expect_load_error "$EINVAL" 'pages_per_block=130: must be a multiple of 4 with profile qlc-hybrid' frontend=none size=16M pages_per_block=130
+# 8 TiB with twice its capacity in flash: beyond the FTL's 2^32 slots.
+run_test op_percent_beyond_ftl expect_load_error "$EINVAL" 'op_percent=100: .*more flash than the FTL addresses' frontend=none size=8T store=none profile=tlc op_percent=100
+run_test size_beyond_ftl expect_load_error "$EINVAL" 'size=16T: .*more flash than the FTL addresses' frontend=none size=16T store=none
 run_test memmap_start_alone expect_load_error "$EINVAL" memmap_start frontend=none memmap_start=1G
 run_test memmap_size_alone expect_load_error "$EINVAL" memmap_size frontend=none memmap_size=256M
 run_test memmap_unaligned expect_load_error "$EINVAL" memmap_start frontend=none memmap_start=0x40000100 memmap_size=256M

@@ -37,7 +37,7 @@ test_sysfs_attributes() {
 }
 
 test_every_profile_loads() {
-	for p in qlc-hybrid znand cylon tlc; do
+	for p in qlc-hybrid znand cylon tlc samsung-970pro optane cxdvirt-znand; do
 		load frontend=none size=16M profile=$p
 		expect_eq "$(cat $SYS/profile)" $p profile
 		unload
@@ -96,9 +96,50 @@ test_cycles_release_memory() {
 		fail "MemFree moved by $diff kB over $n cycles (limit $pct%)"
 }
 
+# geometry/ shows the profile's geometry, or the overrides on top of it;
+# with them a device serves I/O: data written through NVMe reads back.
+test_geometry_overrides() {
+	local g=$SYS/geometry a dev
+	load frontend=none size=16M profile=samsung-970pro
+	expect_eq "$(cat $g/channels)" 8 "970 PRO channels"
+	expect_eq "$(cat $g/dies_per_channel)" 2 "970 PRO dies_per_channel"
+	expect_eq "$(cat $g/page_size)" 32768 "970 PRO page_size"
+	expect_eq "$(cat $g/pages_per_block)" 256 "970 PRO pages_per_block"
+	expect_eq "$(cat $g/op_percent)" 7 "970 PRO op_percent"
+	for a in channels dies_per_channel page_size pages_per_block op_percent; do
+		expect_eq "$(stat -c %a $g/$a)" 444 "mode of geometry/$a"
+		if echo 1 2>/dev/null >"$g/$a"; then
+			fail "geometry/$a is writable"
+		fi
+	done
+	unload
+	load frontend=nvme size=64M profile=samsung-970pro channels=4 \
+		dies_per_channel=3 page_size=16K pages_per_block=96 op_percent=28
+	expect_eq "$(cat $SYS/profile)" samsung-970pro profile
+	expect_eq "$(cat $g/channels)" 4 channels
+	expect_eq "$(cat $g/dies_per_channel)" 3 dies_per_channel
+	expect_eq "$(cat $g/page_size)" 16384 page_size
+	expect_eq "$(cat $g/pages_per_block)" 96 pages_per_block
+	expect_eq "$(cat $g/op_percent)" 28 op_percent
+	expect_eq "$(cat /sys/module/vflash/parameters/page_size)" 16K \
+		"page_size parameter"
+	dev=$(wait_ns)
+	head -c $((4 << 20)) /dev/urandom >/tmp/geom.in
+	dd if=/tmp/geom.in of="$dev" bs=64k oflag=direct 2>/dev/null ||
+		fail "dd to $dev"
+	dd if="$dev" of=/tmp/geom.out bs=64k count=64 iflag=direct 2>/dev/null ||
+		fail "dd from $dev"
+	cmp /tmp/geom.in /tmp/geom.out || fail "data read back differs"
+	expect_eq "$(cat $SYS/stats/host_write_pages)" 1024 "pages written"
+	rm -f /tmp/geom.in /tmp/geom.out
+	unload
+	expect_gone
+}
+
 run_test default_load test_default_load
 run_test sysfs_attributes test_sysfs_attributes
 run_test every_profile_loads test_every_profile_loads
+run_test geometry_overrides test_geometry_overrides
 run_test memparse_sizes test_memparse_sizes
 run_test large_size test_large_size
 run_test cycles_release_memory test_cycles_release_memory

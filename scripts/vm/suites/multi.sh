@@ -314,6 +314,52 @@ test_bad_input() {
 	expect_gone
 }
 
+# Geometry attributes: bad values refused at the write, a geometry the
+# profile rules out refused at power=1, good ones in geometry/ and under I/O.
+test_geometry() {
+	local g dev
+	load
+	mkdir $CFS/g
+	refused g channels 0 "channels=0: must be from 1 to 64" "$EINVAL"
+	refused g dies_per_channel 65 "dies_per_channel=65: must be from 1 to 64" "$EINVAL"
+	refused g page_size 6K "page_size=6K: must be a power of two" "$EINVAL"
+	refused g pages_per_block 1 "pages_per_block=1: must be from 4 to 4096" "$EINVAL"
+	refused g op_percent 0 "op_percent=0: must be from 1 to 100" "$EINVAL"
+	expect_eq "$(cat $CFS/g/channels)" "" "channels before any write"
+	echo nvme >$CFS/g/frontend
+	echo $NV_SIZE >$CFS/g/size
+	echo 8 >$CFS/g/channels || fail "channels=8"
+	echo 4 >$CFS/g/dies_per_channel || fail "dies_per_channel=4"
+	echo 8K >$CFS/g/page_size || fail "page_size=8K"
+	echo 130 >$CFS/g/pages_per_block || fail "pages_per_block=130"
+	echo 15 >$CFS/g/op_percent || fail "op_percent=15"
+	# The default profile is QLC: 130 pages are not whole wordlines.
+	refused g power 1 "pages_per_block=130: must be a multiple of 4" "$EINVAL"
+	[ -z "$(ls /sys/class/vflash)" ] || fail "a refused power on left a device"
+	echo optane >$CFS/g/profile
+	echo 1 >$CFS/g/power || fail "power on with the geometry"
+	g=/sys/class/vflash/$(cat $CFS/g/device)/geometry
+	expect_eq "$(cat $g/channels)" 8 channels
+	expect_eq "$(cat $g/dies_per_channel)" 4 dies_per_channel
+	expect_eq "$(cat $g/page_size)" 8192 page_size
+	expect_eq "$(cat $g/pages_per_block)" 130 pages_per_block
+	expect_eq "$(cat $g/op_percent)" 15 op_percent
+	for a in channels dies_per_channel page_size pages_per_block op_percent; do
+		refused g $a 4 "$a: g is powered" "$EBUSY"
+	done
+	dev=$(nvme_ns "$(cat $CFS/g/device)")
+	fio_verify "$dev" $FIO_SIZE geometry || fail "fio verify on $dev"
+	rmdev g
+	# An empty write restores the profile's.
+	mkdir $CFS/h
+	echo 4 >$CFS/h/channels
+	echo >$CFS/h/channels
+	expect_eq "$(cat $CFS/h/channels)" "" "channels after an empty write"
+	rmdev h
+	unload
+	expect_gone
+}
+
 test_unload_powered() {
 	load frontend=nvme size=$NV_SIZE
 	mkdev a frontend=nvme size=$NV_SIZE profile=tlc
@@ -339,4 +385,5 @@ run_test four_at_once test_four_at_once
 run_test stats_own test_stats_own
 run_test cycles test_cycles
 run_test bad_input test_bad_input
+run_test geometry test_geometry
 run_test unload_powered test_unload_powered
