@@ -122,7 +122,10 @@ static int submit(int fd, int admin, struct nvme_passthru_cmd *c)
 	return ioctl(fd, admin ? NVME_IOCTL_ADMIN_CMD : NVME_IOCTL_IO_CMD, c);
 }
 
-/* Identify Namespace 1: its size and block size. */
+/* Namespace 1 is zoned: Zone Append is an LBA-range command there. */
+static int zoned;
+
+/* Identify Namespace 1: its size, block size and command set. */
 static void identify_ns(int ctrl)
 {
 	struct nvme_passthru_cmd c = {
@@ -137,6 +140,10 @@ static void identify_ns(int ctrl)
 	memcpy(&nsze, buf, 8);
 	flbas = buf[26] & 0xf;
 	lba_bytes = 1U << buf[128 + 4 * flbas + 2];
+	/* CNS 05h with CSI 02h answers only for a zoned namespace. */
+	c.cdw10 = 0x05;
+	c.cdw11 = 0x02 << 24;
+	zoned = submit(ctrl, 1, &c) == 0;
 }
 
 /* A random value, with the edges that matter more often. */
@@ -354,7 +361,7 @@ static uint64_t own_len(int admin, const struct nvme_passthru_cmd *c)
 /* Which I/O command an LBA-range oracle applies to. */
 static int is_rw(uint8_t op)
 {
-	return op == 0x01 || op == 0x02 || op == 0x05 || op == 0x7d;
+	return op == 0x01 || op == 0x02 || op == 0x05 || (zoned && op == 0x7d);
 }
 
 struct stats {
@@ -465,7 +472,8 @@ static int fuzz(int argc, char **argv)
 	if (!st)
 		die("calloc");
 	identify_ns(ctrl);
-	printf("nvme_fuzz: nsze=%" PRIu64 " lba=%u bytes\n", nsze, lba_bytes);
+	printf("nvme_fuzz: nsze=%" PRIu64 " lba=%u bytes%s\n", nsze, lba_bytes,
+	       zoned ? ", zoned" : "");
 
 	t0 = now_s();
 	for (n = 0; n < count_max; n++) {

@@ -114,9 +114,10 @@ test_identify_nsids() {
 	expect_status 0x0 "CNS 06h CSI 0" $CTRL admin 0x06 0 6 0 0 4096
 	expect_status 0x400b "CNS 02h NSID FFFFFFFEh" \
 		$CTRL admin 0x06 0xfffffffe 2 0 0 4096
-	# Identify Controller: LPA says offsets work, VWC a cache.
+	# Identify Controller: LPA says offsets and the effects log work,
+	# VWC a cache.
 	nvme id-ctrl $CTRL | tee /tmp/idctrl | grep -E '^(lpa|vwc) '
-	expect_match "$(grep '^lpa ' /tmp/idctrl)" ': 0x4$' "LPA"
+	expect_match "$(grep '^lpa ' /tmp/idctrl)" ': 0x6$' "LPA"
 	expect_match "$(grep '^vwc ' /tmp/idctrl)" ': 0x7$' "VWC"
 	unload
 }
