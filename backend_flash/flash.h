@@ -12,7 +12,7 @@
 #include "backend_flash/cache.h"
 #include "policy/policy.h"
 
-struct vflash_faults;
+struct vflash_fault_rule;
 struct vflash_flash;
 struct vflash_profile;
 
@@ -325,7 +325,9 @@ void vflash_flash_destroy(struct vflash_flash *f);
 int vflash_flash_metadata_bytes(const struct vflash_profile *prof,
 				u64 size_bytes, u64 *bytes);
 void vflash_flash_set_id(struct vflash_flash *f, u32 id);
-void vflash_flash_set_faults(struct vflash_flash *f, struct vflash_faults *ft);
+void vflash_flash_set_fault_rules(struct vflash_flash *f,
+				  struct vflash_fault_rule *program_fail,
+				  struct vflash_fault_rule *erase_fail);
 u32 vflash_flash_id(const struct vflash_flash *f);
 u64 vflash_flash_submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 			u32 count, u64 now_ns);

@@ -203,7 +203,7 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
 	u32 q;
 
 	for_each_set_bit(q, raise, VFN_MAX_IOQ + 1)
-		vfn_raise_irq(c, READ_ONCE(c->cq[q].vector));
+		c->ops->raise_irq(c, READ_ONCE(c->cq[q].vector));
 	bitmap_zero(raise, VFN_MAX_IOQ + 1);
 }
 
@@ -284,7 +284,7 @@ static void reset(struct vfn_ctrl *c)
 	}
 	c->granted_ioq = 0;
 	c->nr_aer = 0;
-	vfn_admin_reset(c);
+	c->ops->admin_reset(c);
 	c->enabled = false;
 	c->shutdown = false;
 	vfn_set_reg32(c, NVME_REG_CSTS, 0);
@@ -473,11 +473,11 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
 		done++;
 		if (qid) {
 			tag_io(c, qid, &cmd, &rec);
-			vfn_io(c, &cmd, &rec, now);
+			c->ops->io(c, &cmd, &rec, now);
 			c->tag.id = 0;
 		} else {
 			rec.due_ns = now;
-			vfn_admin(c, &cmd, &rec);
+			c->ops->admin(c, &cmd, &rec);
 		}
 		/*
 		 * Held (AER), never to complete (an injected timeout), or the

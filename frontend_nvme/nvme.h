@@ -24,6 +24,7 @@
 #include "frontend_nvme/zns.h"
 
 struct vflash_dev;
+struct vfn_ctrl;
 
 #define VFN_VENDOR_ID		0x1234
 #define VFN_DEVICE_ID		0x5646
@@ -85,8 +86,32 @@ struct vfn_heap {
 };
 
 /**
+ * struct vfn_ctrl_ops - the pieces of a controller that dispatch.c runs
+ * @admin: execute one admin command (admin.c: vfn_admin())
+ * @admin_reset: return the admin command set's state to its defaults at
+ *	a controller reset (admin.c: vfn_admin_reset())
+ * @io: execute one NVM command (io.c: vfn_io())
+ * @raise_irq: signal a completion queue's MSI-X vector (pci.c:
+ *	vfn_raise_irq())
+ *
+ * The controller's pieces call dispatch.c, its core, directly; the core
+ * calls them back only through this table, as the nvme host driver's
+ * core.c calls pci.c through struct nvme_ctrl_ops. So calls between the
+ * files of this folder run one way (docs/architecture.md).
+ */
+struct vfn_ctrl_ops {
+	void (*admin)(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		      struct vfn_cmd *out);
+	void (*admin_reset)(struct vfn_ctrl *c);
+	void (*io)(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		   struct vfn_cmd *out, u64 now);
+	void (*raise_irq)(struct vfn_ctrl *c, u16 vector);
+};
+
+/**
  * struct vfn_ctrl - one virtual controller
  * @vdev: the vflash device it exposes
+ * @ops: its command sets and interrupt line, immutable
  * @bar: BAR0, in reserved pages we allocated (device side: direct map)
  * @bar_page: its first page
  * @cfg: PCI configuration space image
@@ -180,6 +205,7 @@ struct vfn_heap {
  */
 struct vfn_ctrl {
 	struct vflash_dev *vdev;
+	const struct vfn_ctrl_ops *ops;
 	void *bar;
 	struct page *bar_page;
 	u8 cfg[VFN_CFG_SIZE];
@@ -310,7 +336,7 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now);
 
-/* dispatch.c */
+/* dispatch.c: the core; it calls the files above only through c->ops */
 int vfn_dispatch_start(struct vfn_ctrl *c);
 void vfn_dispatch_stop(struct vfn_ctrl *c);
 void vfn_dispatch_init(struct vfn_ctrl *c);

@@ -80,10 +80,10 @@ t_uninstall() {
 # The module sources and everything else the DKMS result depends on.
 dkms_key() {
 	{
-		git -C "$REPO" ls-files -s -- Kbuild Makefile dkms.conf core \
+		git -C "$REPO" ls-files -s -- Kbuild Makefile dkms.conf module core \
 			frontend_cxl frontend_nvme backend_flash policy kunit scripts/kdir.sh \
 			scripts/install/dkms.sh
-		git -C "$REPO" diff -- Kbuild Makefile dkms.conf core frontend_cxl \
+		git -C "$REPO" diff -- Kbuild Makefile dkms.conf module core frontend_cxl \
 			frontend_nvme backend_flash policy kunit scripts/install/dkms.sh
 		dkms --version
 		echo "$KVER $KDIR"
