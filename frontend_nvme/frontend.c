@@ -19,6 +19,7 @@
 #include "frontend_nvme/nvme.h"
 
 #define MAX_WAIT_US	USEC_PER_SEC
+#define MIN_NAP_US	100
 
 static unsigned int poll_idle_us = 1000;
 module_param(poll_idle_us, uint, 0444);
@@ -29,6 +30,11 @@ static unsigned int spin_us = 20;
 module_param(spin_us, uint, 0444);
 MODULE_PARM_DESC(spin_us,
 		 "NVMe: a completion due within this many microseconds is waited for by spinning, a later one by sleeping until then, 0 to 1000000 (default 20)");
+
+static unsigned int nap_max_us = 20000;
+module_param(nap_max_us, uint, 0444);
+MODULE_PARM_DESC(nap_max_us,
+		 "NVMe: longest nap between doorbell polls once the device has been idle for 250 ms (the first command after a pause waits up to this long to be fetched), 100 to 1000000 (default 20000)");
 
 static unsigned int lba_size = 4096;
 module_param(lba_size, uint, 0444);
@@ -75,6 +81,7 @@ struct vfn_params {
 	unsigned int workers;
 	unsigned int poll_idle_us;
 	unsigned int spin_us;
+	unsigned int nap_max_us;
 	const char *cpus;
 	unsigned int zoned;
 	const char *zone_size;
@@ -97,6 +104,7 @@ static const char *const arg_names[] = {
 	[VFLASH_ARG_ZONE_CAP] = "zone_cap",
 	[VFLASH_ARG_ZONE_MAX_OPEN] = "zone_max_open",
 	[VFLASH_ARG_ZONE_MAX_ACTIVE] = "zone_max_active",
+	[VFLASH_ARG_NAP_MAX_US] = "nap_max_us",
 };
 
 static bool is_nvme_arg(enum vflash_fe_arg arg)
@@ -122,6 +130,8 @@ static unsigned int *uint_field(struct vfn_params *p, enum vflash_fe_arg arg)
 		return &p->zone_max_open;
 	case VFLASH_ARG_ZONE_MAX_ACTIVE:
 		return &p->zone_max_active;
+	case VFLASH_ARG_NAP_MAX_US:
+		return &p->nap_max_us;
 	default:
 		return NULL;
 	}
@@ -206,6 +216,12 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 			}
 		}
 		return 0;
+	case VFLASH_ARG_NAP_MAX_US:
+		if (p->nap_max_us >= MIN_NAP_US && p->nap_max_us <= MAX_WAIT_US)
+			return 0;
+		pr_err("nap_max_us=%u: must be %u to %lu\n", p->nap_max_us,
+		       MIN_NAP_US, MAX_WAIT_US);
+		return -EINVAL;
 	case VFLASH_ARG_ZONED:
 		if (p->zoned <= 1)
 			return 0;
@@ -265,6 +281,7 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 		.workers = workers,
 		.poll_idle_us = poll_idle_us,
 		.spin_us = spin_us,
+		.nap_max_us = nap_max_us,
 		.cpus = cpus,
 		.zoned = zoned,
 		.zone_size = zone_size,
@@ -295,6 +312,7 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 	c->nr_workers = p.workers;
 	c->poll_idle_ns = (u64)p.poll_idle_us * NSEC_PER_USEC;
 	c->spin_ns = (u64)p.spin_us * NSEC_PER_USEC;
+	c->nap_max_us = p.nap_max_us;
 	*out = p;
 	return 0;
 }
