@@ -15,7 +15,9 @@
  * frees the slot. An invalidation (a block Deallocate, docs/dual.md) does
  * the same to one chosen page, without the writeback.
  */
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
+#include <linux/log2.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -29,6 +31,7 @@
 #include "backend_flash/cache.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/trace.h"
+#include "policy/sets.h"
 
 #define VC_STATE_SHIFT	30
 #define VC_EVER		BIT(29)
@@ -71,6 +74,23 @@ struct vc_slot {
 };
 
 /**
+ * struct vc_sets - the sets of a set-associative cache (docs/cxl-design.md,
+ *	section 15); all of it under the cache's policy_lock
+ * @nr_sets: sets (more than 1)
+ * @ways: the ways it was made for
+ * @used: per set, its pages listed in the young ring or the policy
+ * @over: sets whose @used exceeds their capacity
+ * @trim_hand: the next set vflash_cache_evict_one() looks at in @over
+ */
+struct vc_sets {
+	u32 nr_sets;
+	u32 ways;
+	u32 *used;
+	unsigned long *over;
+	u32 trim_hand;
+};
+
+/**
  * struct vflash_cache - the cache of one device
  * @f: the backend, for NAND reads and writebacks
  * @p: its shape and user
@@ -81,7 +101,8 @@ struct vc_slot {
  * @nr_free: entries in @free; read without the lock for watermark checks
  * @free_low: below this many free slots, the user is kicked to reclaim
  * @free_high: reclaim stops at this many free slots
- * @policy_lock: protects @ev_ops, @ev, @ev_old_ops, @ev_old, @young_ring,
+ * @policy_lock: protects @ev_ops, @ev, @ev_old_ops, @ev_old,
+ *	@ev_old_counted, @sets and what it points to, @young_ring,
  *	@young_head, @young_len and the slots' VC_LISTED bits; a resident
  *	page leaves it (RESIDENT -> EVICTING) only under it, so an eviction
  *	and an invalidation never claim one page both. Held only for O(1)
@@ -92,6 +113,10 @@ struct vc_slot {
  * @ev: its instance
  * @ev_old_ops: during a switch, the policy being drained into @ev
  * @ev_old: its instance (victims come from it first), or NULL
+ * @ev_old_counted: @ev_old has the geometry of @sets (a policy switch),
+ *	so its pages are counted in @sets (not after a switch of ways)
+ * @sets: the sets, or NULL when fully associative; under policy_lock
+ *	(a miss tests it for NULL without the lock, see vc_claim_slot())
  * @young_ring: the last filled slots, oldest at @young_head
  * @young_head: index of the oldest entry
  * @young_len: entries in the ring
@@ -121,6 +146,8 @@ struct vflash_cache {
 	void *ev;
 	const struct vflash_eviction_ops *ev_old_ops;
 	void *ev_old;
+	bool ev_old_counted;
+	struct vc_sets *sets;
 	u32 *young_ring;
 	u32 young_head;
 	u32 young_len;
@@ -243,6 +270,58 @@ static void vc_put_free(struct vflash_cache *c, u32 slot)
 	spin_unlock(&c->free_lock);
 }
 
+static void vc_sets_free(struct vc_sets *sets)
+{
+	if (!sets)
+		return;
+	bitmap_free(sets->over);
+	kvfree(sets->used);
+	kfree(sets);
+}
+
+static struct vc_sets *vc_sets_alloc(u32 nr_sets, u32 ways)
+{
+	struct vc_sets *sets = kzalloc(sizeof(*sets), GFP_KERNEL);
+
+	if (!sets)
+		return NULL;
+	sets->nr_sets = nr_sets;
+	sets->ways = ways;
+	sets->used = kvcalloc(nr_sets, sizeof(*sets->used), GFP_KERNEL);
+	sets->over = bitmap_zalloc(nr_sets, GFP_KERNEL);
+	if (!sets->used || !sets->over) {
+		vc_sets_free(sets);
+		return NULL;
+	}
+	return sets;
+}
+
+static u32 vc_capacity(struct vflash_cache *c, u32 set)
+{
+	return vflash_set_capacity(c->p.nr_slots, c->sets->nr_sets, set);
+}
+
+/*
+ * @slot, holding its page, was listed (+1) or unlisted (-1): count it in
+ * its set, if the cache has sets. Under policy_lock.
+ */
+static void vc_set_count(struct vflash_cache *c, u32 slot, int delta)
+{
+	struct vc_sets *sets = c->sets;
+	u32 set;
+
+	if (!sets)
+		return;
+	set = vflash_set_of(c->slots[slot].lpn, sets->nr_sets);
+	if (WARN_ON_ONCE(delta < 0 && !sets->used[set]))
+		return;
+	sets->used[set] += delta;
+	if (sets->used[set] > vc_capacity(c, set))
+		__set_bit(set, sets->over);
+	else
+		__clear_bit(set, sets->over);
+}
+
 /*
  * @slot was referenced: tell the policy, or the one being drained into it
  * during a switch (each ignores a slot it does not hold). Under
@@ -290,6 +369,7 @@ static void vc_young_push(struct vflash_cache *c, u32 slot)
 		c->young_ring[(c->young_head + c->young_len++) % young] = slot;
 	}
 	set_bit(VC_LISTED, &c->slots[slot].flags);
+	vc_set_count(c, slot, 1);
 	if (old != VC_NO_SLOT) {
 		clear_bit(VC_YOUNG, &c->slots[old].flags);
 		c->ev_ops->insert(c->ev, old, c->slots[old].lpn);
@@ -312,18 +392,71 @@ static u32 vc_prefetch_reserve(struct vflash_cache *c)
 	return min(READ_ONCE(c->pf_degree), READ_ONCE(c->free_high));
 }
 
+/* Whether the set of @lpn has room for it (always, fully associative). */
+static bool vc_set_has_room(struct vflash_cache *c, u64 lpn)
+{
+	struct vc_sets *sets;
+	bool room = true;
+	u32 set;
+
+	if (!READ_ONCE(c->sets))
+		return true;
+	spin_lock(&c->policy_lock);
+	sets = c->sets;
+	if (sets) {
+		set = vflash_set_of(lpn, sets->nr_sets);
+		room = sets->used[set] < vc_capacity(c, set);
+	}
+	spin_unlock(&c->policy_lock);
+	return room;
+}
+
+static u32 vc_choose(struct vflash_cache *c, u64 lpn, bool *conflict);
+static void vc_evict_slot(struct vflash_cache *c, u32 slot);
+
+/* Most pages one miss evicts from its own set (normally one). */
+#define VC_SET_EVICT_MAX	(2 * VFLASH_CACHE_MAX_WAYS)
+
 /*
- * Claim a free slot: for a demand miss (@demand) from the pool above the
- * prefetch reserve or by evicting a page; for a prefetch from the pool
- * only. VC_NO_SLOT if a prefetch finds the pool empty, or a fatal signal
- * is pending while nothing is evictable.
+ * A demand miss on @lpn in a set-associative cache: while its set is
+ * full, evict the page the policy chooses in that set. Counts a conflict
+ * miss if it evicted while the pool had free slots.
  */
-static u32 vc_claim_slot(struct vflash_cache *c, bool demand)
+static void vc_make_room_in_set(struct vflash_cache *c, u64 lpn)
+{
+	bool conflict = false;
+	u32 slot, n;
+
+	for (n = 0; n < VC_SET_EVICT_MAX; n++) {
+		slot = vc_choose(c, lpn, &conflict);
+		if (slot == VC_NO_SLOT)
+			break;
+		vc_evict_slot(c, slot);
+	}
+	if (conflict)
+		vc_count(c, VFLASH_CACHE_CONFLICT_MISSES);
+}
+
+/*
+ * Claim a free slot for @lpn: for a demand miss (@demand) from the pool
+ * above the prefetch reserve or by evicting a page (of its own set, in a
+ * set-associative cache); for a prefetch from the pool only. VC_NO_SLOT
+ * if a prefetch finds the pool empty, or a fatal signal is pending while
+ * nothing is evictable.
+ */
+static u32 vc_claim_slot(struct vflash_cache *c, u64 lpn, bool demand)
 {
 	const struct vflash_cache_host *h = c->p.host;
 	u32 reserve = demand ? vc_prefetch_reserve(c) : 0;
 	u32 slot;
 
+	/*
+	 * Fully associative: one pointer test. A switch of ways racing with
+	 * it leaves at most this fill beyond its set's capacity, which the
+	 * set's next miss or vflash_cache_evict_one() repairs.
+	 */
+	if (demand && READ_ONCE(c->sets))
+		vc_make_room_in_set(c, lpn);
 	for (;;) {
 		slot = VC_NO_SLOT;
 		if (READ_ONCE(c->nr_free) > reserve)
@@ -355,6 +488,7 @@ static void vc_policy_insert(struct vflash_cache *c, u32 slot)
 	spin_lock(&c->policy_lock);
 	c->ev_ops->insert(c->ev, slot, c->slots[slot].lpn);
 	set_bit(VC_LISTED, &c->slots[slot].flags);
+	vc_set_count(c, slot, 1);
 	spin_unlock(&c->policy_lock);
 }
 
@@ -477,10 +611,11 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 	for (i = 0; i < n; i++) {
 		u32 w = atomic_read(&c->state[out[i]]), slot;
 
-		if (vc_state(w) != VFLASH_PAGE_ABSENT)
+		if (vc_state(w) != VFLASH_PAGE_ABSENT ||
+		    !vc_set_has_room(c, out[i]))
 			continue;
 		/* Prefetches never evict: the pool's free slots only. */
-		slot = vc_claim_slot(c, false);
+		slot = vc_claim_slot(c, out[i], false);
 		if (slot == VC_NO_SLOT)
 			break;
 		vc_fill(c, out[i], w, slot, true, &now, &ready, &id);
@@ -517,7 +652,7 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		slot = vc_slot_of(w);
 		switch (vc_state(w)) {
 		case VFLASH_PAGE_ABSENT:
-			slot = vc_claim_slot(c, true);
+			slot = vc_claim_slot(c, lpn, true);
 			if (slot == VC_NO_SLOT)
 				return -EINTR;
 			if (!vc_fill(c, lpn, w, slot, false, &now, &ready,
@@ -765,10 +900,12 @@ static u32 vc_claim_invalidate(struct vflash_cache *c, u64 lpn, u32 *w)
 		clear_bit(VC_LISTED, &s->flags);
 		if (test_bit(VC_YOUNG, &s->flags)) {
 			vc_young_remove_locked(c, slot);
-		} else {
-			c->ev_ops->remove(c->ev, slot);
-			if (c->ev_old)
-				c->ev_old_ops->remove(c->ev_old, slot);
+			vc_set_count(c, slot, -1);
+		} else if (c->ev_ops->remove(c->ev, slot) ||
+			   (c->ev_old &&
+			    c->ev_old_ops->remove(c->ev_old, slot) &&
+			    c->ev_old_counted)) {
+			vc_set_count(c, slot, -1);
 		}
 	}
 	spin_unlock(&c->policy_lock);
@@ -841,30 +978,78 @@ void vflash_cache_unmap(struct vflash_cache *c, u64 lpn)
 		h->unmap(c->p.priv, lpn);
 }
 
-/**
- * vflash_cache_evict_one() - evict the page the eviction policy chooses
- * @c: the cache
- *
- * Unmaps it through the user, writes it back if dirty (the backend
- * charges the program to later I/O; nobody waits for it), frees its slot.
- *
- * Return: whether a page was evicted (false: nothing is evictable).
+/*
+ * A victim of set @set from the policy (the old instance first during a
+ * policy switch), uncounted from its set. Under policy_lock.
  */
-bool vflash_cache_evict_one(struct vflash_cache *c)
+static bool vc_pick_locked(struct vflash_cache *c, u32 set, u32 *slot)
 {
-	const struct vflash_cache_host *h = c->p.host;
-	u32 dev = vflash_flash_id(c->f);
+	if (!(c->ev_old && c->ev_old_counted &&
+	      c->ev_old_ops->evict(c->ev_old, set, slot)) &&
+	    !c->ev_ops->evict(c->ev, set, slot))
+		return false;
+	vc_set_count(c, *slot, -1);
+	return true;
+}
+
+/*
+ * A victim of a set over its capacity, trying a few of them. Under
+ * policy_lock.
+ */
+static bool vc_pick_over_locked(struct vflash_cache *c, u32 *slot)
+{
+	struct vc_sets *sets = c->sets;
+	u32 set, tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		set = find_next_bit(sets->over, sets->nr_sets, sets->trim_hand);
+		if (set >= sets->nr_sets)
+			set = find_first_bit(sets->over, sets->nr_sets);
+		if (set >= sets->nr_sets)
+			return false;
+		sets->trim_hand = set + 1 < sets->nr_sets ? set + 1 : 0;
+		if (vc_pick_locked(c, set, slot))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Choose a victim and claim its page (RESIDENT -> EVICTING), under
+ * policy_lock. @lpn: a missing page of a set-associative cache, whose
+ * full set gives the victim (none if the set has room, or the cache is
+ * fully associative; *@conflict set if the free pool had slots); or
+ * U64_MAX for vflash_cache_evict_one(): the policy's victim when fully
+ * associative, one of a set over its capacity otherwise.
+ *
+ * Return: the victim's slot, or VC_NO_SLOT.
+ */
+static u32 vc_choose(struct vflash_cache *c, u64 lpn, bool *conflict)
+{
+	struct vc_sets *sets;
 	struct vc_slot *s;
-	bool ok, dirty;
-	u32 slot, w;
+	u32 slot, set, w;
+	bool ok;
 
 	spin_lock(&c->policy_lock);
-	ok = c->ev_old && c->ev_old_ops->evict(c->ev_old, &slot);
-	if (!ok)
-		ok = c->ev_ops->evict(c->ev, &slot);
+	sets = c->sets;
+	if (lpn != U64_MAX) {
+		ok = false;
+		if (sets) {
+			set = vflash_set_of(lpn, sets->nr_sets);
+			ok = sets->used[set] >= vc_capacity(c, set) &&
+			     vc_pick_locked(c, set, &slot);
+			if (ok && READ_ONCE(c->nr_free))
+				*conflict = true;
+		}
+	} else if (!sets) {
+		ok = vc_pick_locked(c, 0, &slot);
+	} else {
+		ok = vc_pick_over_locked(c, &slot);
+	}
 	if (!ok) {
 		spin_unlock(&c->policy_lock);
-		return false;
+		return VC_NO_SLOT;
 	}
 	s = &c->slots[slot];
 	w = vc_word(VFLASH_PAGE_RESIDENT, slot);
@@ -877,13 +1062,29 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 	 */
 	ok = atomic_cmpxchg(&c->state[s->lpn], w,
 			    vc_word(VFLASH_PAGE_EVICTING, slot)) == w;
-	if (ok)
+	if (ok) {
 		clear_bit(VC_LISTED, &s->flags);
-	else
+	} else {
 		c->ev_ops->insert(c->ev, slot, s->lpn);
+		vc_set_count(c, slot, 1);
+	}
 	spin_unlock(&c->policy_lock);
 	if (WARN_ON_ONCE(!ok))
-		return false;
+		return VC_NO_SLOT;
+	return slot;
+}
+
+/*
+ * Evict the page vc_choose() claimed in @slot: unmap it through the user,
+ * write it back if dirty, free the slot.
+ */
+static void vc_evict_slot(struct vflash_cache *c, u32 slot)
+{
+	const struct vflash_cache_host *h = c->p.host;
+	struct vc_slot *s = &c->slots[slot];
+	u32 dev = vflash_flash_id(c->f);
+	bool dirty;
+
 	/*
 	 * Mappers between their check and their PTE insert: microseconds,
 	 * unless one sleeps allocating a page table, hence the yield; or a
@@ -909,6 +1110,26 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 	vc_count(c, VFLASH_CACHE_EVICTIONS);
 	vc_publish(c, s->lpn, vc_word(VFLASH_PAGE_ABSENT, 0));
 	vc_put_free(c, slot);
+}
+
+/**
+ * vflash_cache_evict_one() - evict the page the eviction policy chooses
+ * @c: the cache
+ *
+ * Fully associative, the policy's victim; set-associative, a victim of a
+ * set holding more than its ways (never a page of a set within them).
+ * Unmaps it through the user, writes it back if dirty (the backend
+ * charges the program to later I/O; nobody waits for it), frees its slot.
+ *
+ * Return: whether a page was evicted (false: nothing is evictable).
+ */
+bool vflash_cache_evict_one(struct vflash_cache *c)
+{
+	u32 slot = vc_choose(c, U64_MAX, NULL);
+
+	if (slot == VC_NO_SLOT)
+		return false;
+	vc_evict_slot(c, slot);
 	return true;
 }
 
@@ -1027,15 +1248,61 @@ int vflash_cache_set_watermarks(struct vflash_cache *c, u32 low, u32 high)
 	return 0;
 }
 
+/*
+ * Move the pages of @old (@old_ops, @old_nr_sets sets), which the cache
+ * holds as ev_old, into its current instance, one page from each old set
+ * in turn, VC_SWITCH_BATCH steps per hold of policy_lock; @count: count
+ * each in its set (@old had another geometry). Then free @old.
+ */
+static void vc_drain_old(struct vflash_cache *c,
+			 const struct vflash_eviction_ops *old_ops, void *old,
+			 u32 old_nr_sets, bool count)
+{
+	bool moved = false, done = false;
+	u32 set = 0, slot, n;
+
+	do {
+		spin_lock(&c->policy_lock);
+		for (n = 0; n < VC_SWITCH_BATCH && !done; n++) {
+			if (old_ops->evict(old, set, &slot)) {
+				c->ev_ops->insert(c->ev, slot,
+						  c->slots[slot].lpn);
+				if (count)
+					vc_set_count(c, slot, 1);
+				moved = true;
+			}
+			if (++set == old_nr_sets) {
+				set = 0;
+				done = !moved;
+				moved = false;
+			}
+		}
+		if (done) {
+			c->ev_old = NULL;
+			c->ev_old_ops = NULL;
+		}
+		spin_unlock(&c->policy_lock);
+		cond_resched();
+	} while (!done);
+	old_ops->free(old);
+}
+
+/* The sets of @c's current geometry (1: fully associative). */
+static u32 vc_nr_sets_locked(struct vflash_cache *c)
+{
+	return c->sets ? c->sets->nr_sets : 1;
+}
+
 /**
  * vflash_cache_set_eviction() - switch the eviction policy
  * @c: the cache
  * @pol: an eviction policy
  *
  * The resident pages move to the new policy in the old one's eviction
- * order (its least valuable first), as if inserted in that order, in
- * batches of VC_SWITCH_BATCH, dropping policy_lock and yielding between
- * them: a switch never holds the lock for long, whatever the cache's size.
+ * order (its least valuable first; with several sets, one page of each
+ * set in turn), as if inserted in that order, in batches of
+ * VC_SWITCH_BATCH, dropping policy_lock and yielding between them: a
+ * switch never holds the lock for long, whatever the cache's size.
  * Meanwhile victims come from the old policy first, references reach
  * both, and new fills enter the new one (ahead of the pages not moved
  * yet). Callers serialise switches (the backend's cache_lock).
@@ -1047,13 +1314,15 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
 			      const struct vflash_policy *pol)
 {
 	const struct vflash_eviction_ops *ops, *old_ops;
+	u32 nr_sets;
 	void *ev, *old;
-	u32 slot, n;
 
 	if (!pol || pol->kind != VFLASH_POLICY_EVICTION)
 		return -EINVAL;
 	ops = pol->ops;
-	ev = ops->alloc(c->p.nr_slots, c->p.seed, GFP_KERNEL);
+	/* Switches are serialised: the geometry cannot change meanwhile. */
+	nr_sets = vflash_cache_nr_sets(c);
+	ev = ops->alloc(c->p.nr_slots, nr_sets, c->p.seed, GFP_KERNEL);
 	if (!ev)
 		return -ENOMEM;
 	spin_lock(&c->policy_lock);
@@ -1061,22 +1330,111 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
 	old = c->ev;
 	c->ev_old_ops = old_ops;
 	c->ev_old = old;
+	c->ev_old_counted = true;
 	WRITE_ONCE(c->ev_ops, ops);
 	c->ev = ev;
 	spin_unlock(&c->policy_lock);
-	do {
-		spin_lock(&c->policy_lock);
-		for (n = 0; n < VC_SWITCH_BATCH && old_ops->evict(old, &slot); n++)
-			ops->insert(ev, slot, c->slots[slot].lpn);
-		if (n < VC_SWITCH_BATCH) {
-			c->ev_old = NULL;
-			c->ev_old_ops = NULL;
-		}
-		spin_unlock(&c->policy_lock);
-		cond_resched();
-	} while (n == VC_SWITCH_BATCH);
-	old_ops->free(old);
+	vc_drain_old(c, old_ops, old, nr_sets, false);
 	return 0;
+}
+
+/**
+ * vflash_cache_set_ways() - switch the cache's associativity
+ * @c: the cache
+ * @ways: 0 (fully associative), 1 (direct-mapped), 2, 4, 8 or 16
+ *
+ * The cache gets max(slots / @ways, 1) sets and a page belongs to set
+ * lpn mod sets (policy/sets.h); from then on a miss on a page of a full
+ * set evicts a page of that set, chosen by the eviction policy. No page
+ * is evicted or moved by the switch: the resident pages move to a new
+ * instance of the policy for the new sets as in
+ * vflash_cache_set_eviction(), counted into their new sets; a set left
+ * beyond its capacity is trimmed by its next miss and by
+ * vflash_cache_evict_one(). Safe under load. Callers serialise switches
+ * (the backend's cache_lock).
+ *
+ * Return: 0, -EINVAL for another @ways, -ENOMEM (nothing changed).
+ */
+int vflash_cache_set_ways(struct vflash_cache *c, u32 ways)
+{
+	const struct vflash_eviction_ops *ops;
+	struct vc_sets *sets = NULL, *old_sets;
+	u32 nr_sets, old_nr_sets, i;
+	void *ev, *old;
+
+	if (ways > VFLASH_CACHE_MAX_WAYS || (ways && !is_power_of_2(ways)))
+		return -EINVAL;
+	nr_sets = vflash_set_nr(c->p.nr_slots, ways);
+	old_nr_sets = vflash_cache_nr_sets(c);
+	if (nr_sets == old_nr_sets) {
+		spin_lock(&c->policy_lock);
+		if (c->sets)
+			c->sets->ways = ways;
+		spin_unlock(&c->policy_lock);
+		return 0;
+	}
+	if (nr_sets > 1) {
+		sets = vc_sets_alloc(nr_sets, ways);
+		if (!sets)
+			return -ENOMEM;
+	}
+	ops = READ_ONCE(c->ev_ops);
+	ev = ops->alloc(c->p.nr_slots, nr_sets, c->p.seed, GFP_KERNEL);
+	if (!ev) {
+		vc_sets_free(sets);
+		return -ENOMEM;
+	}
+	spin_lock(&c->policy_lock);
+	old_sets = c->sets;
+	old = c->ev;
+	c->ev_old_ops = ops;
+	c->ev_old = old;
+	c->ev_old_counted = false;
+	c->ev = ev;
+	WRITE_ONCE(c->sets, sets);
+	/* The young ring's pages, listed but in no instance: count them. */
+	for (i = 0; i < c->young_len; i++)
+		vc_set_count(c, c->young_ring[(c->young_head + i) %
+					      c->p.young], 1);
+	spin_unlock(&c->policy_lock);
+	vc_drain_old(c, ops, old, old_nr_sets, true);
+	vc_sets_free(old_sets);
+	return 0;
+}
+
+/**
+ * vflash_cache_nr_sets() - the cache's sets
+ * @c: the cache
+ *
+ * Return: its number of sets, 1 when fully associative.
+ */
+u32 vflash_cache_nr_sets(struct vflash_cache *c)
+{
+	u32 n;
+
+	spin_lock(&c->policy_lock);
+	n = vc_nr_sets_locked(c);
+	spin_unlock(&c->policy_lock);
+	return n;
+}
+
+/**
+ * vflash_cache_set_used() - pages of a set, for tests and debugging
+ * @c: the cache
+ * @set: a set
+ *
+ * Return: the pages of @set listed in the young ring or the eviction
+ * policy (0 for a set the cache does not have, or when fully associative).
+ */
+u32 vflash_cache_set_used(struct vflash_cache *c, u32 set)
+{
+	u32 n = 0;
+
+	spin_lock(&c->policy_lock);
+	if (c->sets && set < c->sets->nr_sets)
+		n = c->sets->used[set];
+	spin_unlock(&c->policy_lock);
+	return n;
 }
 
 /**
@@ -1202,6 +1560,7 @@ void vflash_cache_destroy(struct vflash_cache *c)
 		return;
 	if (c->ev)
 		c->ev_ops->free(c->ev);
+	vc_sets_free(c->sets);
 	if (c->pf_ops && c->pf_ops->free)
 		c->pf_ops->free(c->pf);
 	kvfree(c->young_ring);
@@ -1259,7 +1618,7 @@ struct vflash_cache *vflash_cache_create(struct vflash_flash *f,
 	}
 	c->nr_free = p->nr_slots;
 	c->ev_ops = ev_pol->ops;
-	c->ev = c->ev_ops->alloc(p->nr_slots, p->seed, GFP_KERNEL);
+	c->ev = c->ev_ops->alloc(p->nr_slots, 1, p->seed, GFP_KERNEL);
 	if (!c->ev)
 		goto err;
 	ret = vflash_cache_set_prefetch(c, pf_pol);

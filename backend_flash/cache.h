@@ -37,6 +37,8 @@ struct vflash_flash;
  *	resident and left dirty in the cache, without a NAND program
  * @VFLASH_CACHE_INVALIDATIONS: resident pages dropped without a writeback
  *	(a block Deallocate)
+ * @VFLASH_CACHE_CONFLICT_MISSES: set-associative: demand misses that
+ *	evicted a page of their full set while the free pool had slots
  * @VFLASH_CACHE_STAT_NR: number of counters
  */
 enum vflash_cache_stat {
@@ -49,6 +51,7 @@ enum vflash_cache_stat {
 	VFLASH_CACHE_BLOCK_READ_HITS,
 	VFLASH_CACHE_BLOCK_WRITE_HITS,
 	VFLASH_CACHE_INVALIDATIONS,
+	VFLASH_CACHE_CONFLICT_MISSES,
 	VFLASH_CACHE_STAT_NR,
 };
 
@@ -158,6 +161,9 @@ u32 vflash_cache_sample(struct vflash_cache *c, u32 budget);
 int vflash_cache_set_watermarks(struct vflash_cache *c, u32 low, u32 high);
 int vflash_cache_set_eviction(struct vflash_cache *c,
 			      const struct vflash_policy *pol);
+int vflash_cache_set_ways(struct vflash_cache *c, u32 ways);
+u32 vflash_cache_nr_sets(struct vflash_cache *c);
+u32 vflash_cache_set_used(struct vflash_cache *c, u32 set);
 int vflash_cache_set_prefetch(struct vflash_cache *c,
 			      const struct vflash_policy *pol);
 void vflash_cache_set_prefetch_degree(struct vflash_cache *c, u32 degree);

@@ -7,6 +7,7 @@
 
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
@@ -20,6 +21,7 @@
 #include <linux/vmalloc.h>
 
 #include "backend_flash/ftl.h"
+#include "policy/sets.h"
 
 #define SEC_NS		NSEC_PER_SEC
 /* Largest write buffer: the per-die FIFOs are sized for it. */
@@ -86,6 +88,7 @@ static const struct {
 					       RETRY_K_MAX },
 	[VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS] = { "read_retry_age_unit_ms", 1,
 						 RETRY_AGE_UNIT_MAX_MS },
+	[VFLASH_KNOB_CACHE_WAYS] = { "cache_ways", 0, VFLASH_CACHE_MAX_WAYS },
 };
 
 /**
@@ -178,6 +181,8 @@ static int apply_cache_knob(struct vflash_flash *f, struct vflash_cache *c,
 		if (c)
 			vflash_cache_set_prefetch_degree(c, val);
 		return 0;
+	case VFLASH_KNOB_CACHE_WAYS:
+		return c ? vflash_cache_set_ways(c, val) : 0;
 	default:
 		return 0;
 	}
@@ -242,10 +247,16 @@ int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 		       f->id, knobs[knob].name, val);
 		return -EINVAL;
 	}
+	if (knob == VFLASH_KNOB_CACHE_WAYS && val && !is_power_of_2(val)) {
+		pr_err("vflash%u: config/%s=%llu: not 0, 1, 2, 4, 8 or 16\n",
+		       f->id, knobs[knob].name, val);
+		return -EINVAL;
+	}
 	switch (knob) {
 	case VFLASH_KNOB_CACHE_FREE_LOW_PCT:
 	case VFLASH_KNOB_CACHE_FREE_HIGH_PCT:
 	case VFLASH_KNOB_PREFETCH_DEGREE:
+	case VFLASH_KNOB_CACHE_WAYS:
 		mutex_lock(&f->cache_lock);
 		ret = apply_cache_knob(f, f->cache, knob, val);
 		if (!ret)
@@ -376,6 +387,9 @@ int vflash_flash_attach_cache(struct vflash_flash *f, struct vflash_cache *c)
 		ret = apply_cache_knob(f, c, VFLASH_KNOB_CACHE_FREE_LOW_PCT,
 				       vf_knob(f,
 					       VFLASH_KNOB_CACHE_FREE_LOW_PCT));
+	if (!ret)
+		ret = apply_cache_knob(f, c, VFLASH_KNOB_CACHE_WAYS,
+				       vf_knob(f, VFLASH_KNOB_CACHE_WAYS));
 	if (!ret) {
 		f->cache = c;
 		rcu_assign_pointer(f->io_cache, c);

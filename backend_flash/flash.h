@@ -255,6 +255,8 @@ enum vflash_stat {
  * @VFLASH_KNOB_READ_RETRY_AGE_MILLI: retries (in thousandths) per
  *	doubling of 1 + the data's age in age units
  * @VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS: the age unit
+ * @VFLASH_KNOB_CACHE_WAYS: device DRAM cache: ways of a set (1, 2, 4, 8,
+ *	16), 0 for fully associative
  * @VFLASH_KNOB_NR: number of knobs
  */
 enum vflash_knob {
@@ -290,6 +292,7 @@ enum vflash_knob {
 	VFLASH_KNOB_READ_RETRY_PE_MILLI,
 	VFLASH_KNOB_READ_RETRY_AGE_MILLI,
 	VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS,
+	VFLASH_KNOB_CACHE_WAYS,
 	VFLASH_KNOB_NR,
 };
 

@@ -46,6 +46,7 @@ enum {
 	STAT_BLOCK_READ_HITS,
 	STAT_BLOCK_WRITE_HITS,
 	STAT_INVALIDATIONS,
+	STAT_CONFLICT_MISSES,
 	STAT_RESIDENT_PAGES,
 	STAT_MISS_P50,
 	STAT_MISS_P99,
@@ -76,6 +77,7 @@ static const char * const derived_names[] = {
 	[STAT_BLOCK_READ_HITS - VFLASH_STAT_NR] = "block_read_hits",
 	[STAT_BLOCK_WRITE_HITS - VFLASH_STAT_NR] = "block_write_hits",
 	[STAT_INVALIDATIONS - VFLASH_STAT_NR] = "cache_invalidations",
+	[STAT_CONFLICT_MISSES - VFLASH_STAT_NR] = "conflict_misses",
 	[STAT_RESIDENT_PAGES - VFLASH_STAT_NR] = "resident_pages",
 	[STAT_MISS_P50 - VFLASH_STAT_NR] = "miss_latency_p50_ns",
 	[STAT_MISS_P99 - VFLASH_STAT_NR] = "miss_latency_p99_ns",
@@ -139,7 +141,7 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 	case STAT_MODEL_READ:
 		val = vflash_flash_model_read_ns(f);
 		break;
-	case STAT_MISSES ... STAT_INVALIDATIONS:
+	case STAT_MISSES ... STAT_CONFLICT_MISSES:
 		val = vflash_flash_cache_stat(f, VFLASH_CACHE_MISSES +
 					      (i - STAT_MISSES));
 		break;

@@ -17,6 +17,7 @@
 #include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
 #include "core/compat.h"
+#include "policy/sets.h"
 
 #define PAGES		256
 #define MAX_UNMAPS	512
@@ -1285,6 +1286,204 @@ static void invalidate_races_with_faults(struct kunit *test)
 	KUNIT_EXPECT_LE(test, vflash_cache_resident(fk->c), 4U);
 }
 
+/* A cache of @nr_slots slots, no young ring, no prefetch, @ways ways. */
+static struct fake *mk_ways(struct kunit *test, u32 nr_slots, u32 ways,
+			    const char *eviction, bool real_clock)
+{
+	struct fake *fk = mk(test, nr_slots, 0, eviction, real_clock);
+
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_PREFETCH, "none"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_cache_set_ways(fk->c, ways), 0);
+	KUNIT_ASSERT_EQ(test, vflash_cache_nr_sets(fk->c),
+			vflash_set_nr(nr_slots, ways));
+	return fk;
+}
+
+/*
+ * Direct-mapped: every slot is reachable (16 pages of 16 sets fill the
+ * cache), and a miss evicts exactly the page of its set, a conflict miss
+ * when the pool had free slots.
+ */
+static void direct_mapped_evicts_the_conflicting_page(struct kunit *test)
+{
+	struct fake *fk = mk_ways(test, 16, 1, "lru", false);
+	u64 i;
+
+	/* Pages 0 and 16 share set 0: with 15 free slots, 16 evicts 0. */
+	touch(test, fk, 0, false);
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 16, false));
+	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_CONFLICT_MISSES), 1ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_free(fk->c), 15U);
+	for (i = 1; i < 16; i++)
+		KUNIT_EXPECT_TRUE(test, touch(test, fk, i, false));
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_free(fk->c), 0U);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), 16U);
+	for (i = 17; i < 200; i++) {
+		u32 before = fk->nr_unmapped;
+
+		KUNIT_EXPECT_TRUE(test, touch(test, fk, i, false));
+		KUNIT_ASSERT_EQ(test, fk->nr_unmapped, before + 1);
+		KUNIT_EXPECT_EQ(test, fk->unmapped[before], i - 16);
+	}
+	/* A full cache: no free slot anywhere, so no conflict miss. */
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_CONFLICT_MISSES), 1ULL);
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, vflash_cache_set_used(fk->c, i), 1U);
+	/* Nothing is over capacity: the evictor finds nothing to trim. */
+	KUNIT_EXPECT_FALSE(test, vflash_cache_evict_one(fk->c));
+}
+
+/*
+ * 4 ways, every policy: each victim is a page of the missing page's set,
+ * and no set ever holds more than its ways.
+ */
+static void victims_stay_in_their_set(struct kunit *test)
+{
+	static const char * const pols[] = {
+		"fifo", "lifo", "clock", "lru", "s3fifo", "random",
+	};
+	u32 i, k, set;
+
+	for (i = 0; i < ARRAY_SIZE(pols); i++) {
+		struct fake *fk = mk_ways(test, 32, 4, pols[i], false);
+
+		KUNIT_ASSERT_EQ(test, vflash_cache_nr_sets(fk->c), 8U);
+		for (k = 0; k < 600; k++) {
+			u64 lpn = k % 3 ? (k * 5) % 24 : (k * 37) % PAGES;
+
+			fk->nr_unmapped = 0;
+			if (!touch(test, fk, lpn, false))
+				continue;
+			KUNIT_ASSERT_LE(test, fk->nr_unmapped, 1U);
+			if (fk->nr_unmapped)
+				KUNIT_EXPECT_EQ_MSG(test, fk->unmapped[0] % 8,
+						    lpn % 8, "%s: miss on %llu",
+						    pols[i], lpn);
+			for (set = 0; set < 8; set++)
+				KUNIT_ASSERT_LE(test,
+						vflash_cache_set_used(fk->c, set),
+						4U);
+		}
+		KUNIT_EXPECT_GT(test, stat(fk, VFLASH_CACHE_EVICTIONS), 32ULL);
+		drop(test);
+	}
+}
+
+/*
+ * A switch of ways keeps every resident page and counts it in its new
+ * set; bad values are refused and change nothing; the device's knob
+ * reaches the attached cache.
+ */
+static void switching_ways_keeps_pages(struct kunit *test)
+{
+	const enum vflash_knob ways = VFLASH_KNOB_CACHE_WAYS;
+	struct fake *fk = mk(test, 64, 4, "clock", false);
+	u32 i, set, sum;
+
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_PREFETCH, "none"), 0);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 1U);
+	for (i = 0; i < 64; i++)
+		touch(test, fk, i, false);
+	KUNIT_ASSERT_EQ(test, vflash_flash_attach_cache(fk->f, fk->c), 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(fk->f, ways, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(fk->f, ways, 32), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_set_ways(fk->c, 6), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(fk->f, ways), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 1U);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(fk->f, ways, 4), 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_knob(fk->f, ways), 4ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 16U);
+	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), 64U);
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 0U);
+	for (set = 0; set < 16; set++)
+		KUNIT_EXPECT_EQ(test, vflash_cache_set_used(fk->c, set), 4U);
+	/* A miss of set 3 now evicts a page of set 3 (fifo order: 3). */
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 67, false));
+	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 3ULL);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(fk->f, ways, 16), 0);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 4U);
+	for (set = 0, sum = 0; set < 4; set++) {
+		KUNIT_EXPECT_EQ(test, vflash_cache_set_used(fk->c, set), 16U);
+		sum += vflash_cache_set_used(fk->c, set);
+	}
+	KUNIT_EXPECT_EQ(test, sum, 64U);
+	/* An eviction policy switch keeps the counts. */
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_EVICTION, "s3fifo"), 0);
+	for (set = 0; set < 4; set++)
+		KUNIT_EXPECT_EQ(test, vflash_cache_set_used(fk->c, set), 16U);
+	/* Back to fully associative: the pool's order, nothing evicted. */
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(fk->f, ways, 0), 0);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 1U);
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 100, false));
+	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 2U);
+	vflash_flash_detach_cache(fk->f);
+}
+
+/* Threads missing at once on a 4-way cache, each on its own pages. */
+struct way_racer {
+	struct fake *fk;
+	u32 id;
+	struct completion *go;
+	struct completion done;
+	int ret;
+};
+
+static int way_racer_fn(void *data)
+{
+	struct way_racer *r = data;
+	struct vflash_cache_pin pin;
+	u32 k;
+
+	wait_for_completion(r->go);
+	for (k = 0; k < 300 && !r->ret; k++) {
+		u64 lpn = (k * 7 + r->id * 61) % PAGES;
+
+		r->ret = vflash_cache_get(r->fk->c, lpn, k % 2, lpn, &pin);
+		if (!r->ret)
+			vflash_cache_put(r->fk->c, &pin);
+	}
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * Once quiet, the sets count exactly the resident pages, and trimming
+ * leaves every set within its ways.
+ */
+static void concurrent_misses_in_sets(struct kunit *test)
+{
+	struct fake *fk = mk(test, 32, 4, "lru", true);
+	DECLARE_COMPLETION_ONSTACK(go);
+	struct way_racer r[4];
+	u32 i, set, sum = 0;
+
+	KUNIT_ASSERT_EQ(test, vflash_cache_set_ways(fk->c, 4), 0);
+	for (i = 0; i < ARRAY_SIZE(r); i++) {
+		r[i] = (struct way_racer){ .fk = fk, .id = i, .go = &go };
+		init_completion(&r[i].done);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(way_racer_fn, &r[i],
+							    "vflash-ways")));
+	}
+	complete_all(&go);
+	for (i = 0; i < ARRAY_SIZE(r); i++) {
+		wait_for_completion(&r[i].done);
+		KUNIT_EXPECT_EQ(test, r[i].ret, 0);
+	}
+	for (set = 0; set < 8; set++)
+		sum += vflash_cache_set_used(fk->c, set);
+	KUNIT_EXPECT_EQ(test, sum, vflash_cache_resident(fk->c));
+	while (vflash_cache_evict_one(fk->c))
+		;
+	for (set = 0; set < 8; set++)
+		KUNIT_EXPECT_LE(test, vflash_cache_set_used(fk->c, set), 4U);
+	KUNIT_EXPECT_GT(test, stat(fk, VFLASH_CACHE_EVICTIONS), 0ULL);
+}
+
 static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(miss_then_hit),
 	KUNIT_CASE(full_cache_evicts_by_policy),
@@ -1312,6 +1511,10 @@ static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(invalidate_drops_without_writeback),
 	KUNIT_CASE(invalidate_waits_for_a_pin),
 	KUNIT_CASE(invalidate_races_with_faults),
+	KUNIT_CASE(direct_mapped_evicts_the_conflicting_page),
+	KUNIT_CASE(victims_stay_in_their_set),
+	KUNIT_CASE(switching_ways_keeps_pages),
+	KUNIT_CASE(concurrent_misses_in_sets),
 	{}
 };
 

@@ -8,6 +8,7 @@
 
 #include "core/compat.h"
 #include "policy/policy.h"
+#include "policy/sets.h"
 
 static const struct vflash_eviction_ops *ops_of(struct kunit *test,
 						const char *name)
@@ -38,13 +39,14 @@ static void inst_free(struct kunit_resource *res)
 	in->ops->free(in->st);
 }
 
-static struct inst *mk(struct kunit *test, const char *name, u32 nr_slots)
+static struct inst *mk_sets(struct kunit *test, const char *name,
+			    u32 nr_slots, u32 nr_sets)
 {
 	struct inst *in = kunit_kzalloc(test, sizeof(*in), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	in->ops = ops_of(test, name);
-	in->st = in->ops->alloc(nr_slots, 42, GFP_KERNEL);
+	in->st = in->ops->alloc(nr_slots, nr_sets, 42, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, in->st);
 	if (!kunit_alloc_resource(test, inst_init, inst_free, GFP_KERNEL, in)) {
 		in->ops->free(in->st);
@@ -53,11 +55,16 @@ static struct inst *mk(struct kunit *test, const char *name, u32 nr_slots)
 	return in;
 }
 
+static struct inst *mk(struct kunit *test, const char *name, u32 nr_slots)
+{
+	return mk_sets(test, name, nr_slots, 1);
+}
+
 static u32 victim(struct kunit *test, struct inst *in)
 {
 	u32 slot = 12345;
 
-	KUNIT_EXPECT_TRUE(test, in->ops->evict(in->st, &slot));
+	KUNIT_EXPECT_TRUE(test, in->ops->evict(in->st, 0, &slot));
 	return slot;
 }
 
@@ -65,7 +72,7 @@ static void empty(struct kunit *test, struct inst *in)
 {
 	u32 slot;
 
-	KUNIT_EXPECT_FALSE(test, in->ops->evict(in->st, &slot));
+	KUNIT_EXPECT_FALSE(test, in->ops->evict(in->st, 0, &slot));
 }
 
 static void fifo_and_lifo_order(struct kunit *test)
@@ -191,7 +198,7 @@ static void random_stays_within_the_set(struct kunit *test)
 
 	/* Not just the insertion order: two instances, two seeds, differ. */
 	for (round = 0; round < 2; round++) {
-		void *st = r->ops->alloc(64, round, GFP_KERNEL);
+		void *st = r->ops->alloc(64, 1, round, GFP_KERNEL);
 		u64 v = 0;
 		u32 i;
 
@@ -199,7 +206,7 @@ static void random_stays_within_the_set(struct kunit *test)
 		for (s = 0; s < 64; s++)
 			r->ops->insert(st, s, s);
 		for (i = 0; i < 8; i++) {
-			KUNIT_EXPECT_TRUE(test, r->ops->evict(st, &s));
+			KUNIT_EXPECT_TRUE(test, r->ops->evict(st, 0, &s));
 			v = v * 64 + s;
 		}
 		first[round] = v;
@@ -219,18 +226,27 @@ struct sim {
 	u32 *slot_of;	/* per page, or U32_MAX */
 	u64 *page_of;	/* per slot */
 	u32 misses;
+	/* With sets: their number, resident pages per set, the last victim. */
+	u32 nr_sets;
+	u32 *in_set;
+	u64 last_victim;
 };
 
-static struct sim *sim_mk(struct kunit *test, const char *name, u32 nr_slots,
-			  u32 nr_pages)
+static struct sim *sim_mk_sets(struct kunit *test, const char *name,
+			       u32 nr_slots, u32 nr_pages, u32 nr_sets)
 {
 	struct sim *sim = kunit_kzalloc(test, sizeof(*sim), GFP_KERNEL);
 	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, sim);
-	sim->in = mk(test, name, nr_slots);
+	sim->in = mk_sets(test, name, nr_slots, nr_sets);
 	sim->nr_slots = nr_slots;
 	sim->nr_pages = nr_pages;
+	sim->nr_sets = nr_sets;
+	sim->last_victim = U64_MAX;
+	sim->in_set = kunit_kcalloc(test, nr_sets, sizeof(*sim->in_set),
+				    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sim->in_set);
 	sim->slot_of = kunit_kmalloc_array(test, nr_pages,
 					   sizeof(*sim->slot_of), GFP_KERNEL);
 	sim->page_of = kunit_kmalloc_array(test, nr_slots,
@@ -242,21 +258,42 @@ static struct sim *sim_mk(struct kunit *test, const char *name, u32 nr_slots,
 	return sim;
 }
 
+static struct sim *sim_mk(struct kunit *test, const char *name, u32 nr_slots,
+			  u32 nr_pages)
+{
+	return sim_mk_sets(test, name, nr_slots, nr_pages, 1);
+}
+
+/*
+ * A reference to @page: a miss takes a free slot while the page's set
+ * is below its capacity (fully associative: while the cache is), else
+ * the policy's victim in that set, which must be a page of the set.
+ */
 static void sim_ref(struct kunit *test, struct sim *sim, u32 page)
 {
 	u32 slot = sim->slot_of[page];
+	u32 set = vflash_set_of(page, sim->nr_sets);
 
 	if (slot != U32_MAX) {
 		sim->in->ops->access(sim->in->st, slot);
 		return;
 	}
 	sim->misses++;
-	if (sim->used < sim->nr_slots) {
+	if (sim->in_set[set] <
+	    vflash_set_capacity(sim->nr_slots, sim->nr_sets, set)) {
 		slot = sim->used++;
+		sim->in_set[set]++;
 	} else {
-		KUNIT_ASSERT_TRUE(test, sim->in->ops->evict(sim->in->st, &slot));
+		KUNIT_ASSERT_TRUE(test, sim->in->ops->evict(sim->in->st, set,
+							    &slot));
 		KUNIT_ASSERT_LT(test, slot, sim->nr_slots);
 		KUNIT_ASSERT_EQ(test, sim->slot_of[sim->page_of[slot]], slot);
+		KUNIT_ASSERT_EQ_MSG(test,
+				    vflash_set_of(sim->page_of[slot],
+						  sim->nr_sets), set,
+				    "victim page %llu for page %u",
+				    sim->page_of[slot], page);
+		sim->last_victim = sim->page_of[slot];
 		sim->slot_of[sim->page_of[slot]] = U32_MAX;
 	}
 	sim->slot_of[page] = slot;
@@ -406,8 +443,8 @@ static void alloc_checks(struct kunit *test)
 {
 	const struct vflash_eviction_ops *o = ops_of(test, "fifo");
 
-	KUNIT_EXPECT_NULL(test, o->alloc(0, 0, GFP_KERNEL));
-	KUNIT_EXPECT_NULL(test, ops_of(test, "s3fifo")->alloc(0, 0,
+	KUNIT_EXPECT_NULL(test, o->alloc(0, 1, 0, GFP_KERNEL));
+	KUNIT_EXPECT_NULL(test, ops_of(test, "s3fifo")->alloc(0, 1, 0,
 							      GFP_KERNEL));
 	/* One slot works for every policy. */
 	{
@@ -426,6 +463,149 @@ static void alloc_checks(struct kunit *test)
 			empty(test, in);
 		}
 	}
+}
+
+/*
+ * The set mapping: every page in one set below the number of sets, sets
+ * balanced within one page, capacities adding up to the slots (every
+ * slot usable) and at least the ways each.
+ */
+static void set_mapping(struct kunit *test)
+{
+	static const u32 slots[] = { 20, 64, 100, 1000, 4099 };
+	static const u32 ways[] = { 0, 1, 2, 4, 8, 16 };
+	u32 i, j, set, pages = 5000;
+
+	for (i = 0; i < ARRAY_SIZE(slots); i++) {
+		for (j = 0; j < ARRAY_SIZE(ways); j++) {
+			u32 n = slots[i], w = ways[j];
+			u32 nr = vflash_set_nr(n, w), lo = U32_MAX, hi = 0;
+			u32 *per = kunit_kcalloc(test, nr, sizeof(*per),
+						 GFP_KERNEL);
+			u64 lpn, cap_sum = 0;
+
+			KUNIT_ASSERT_NOT_NULL(test, per);
+			KUNIT_EXPECT_EQ(test, nr, w ? max(n / w, 1U) : 1U);
+			for (lpn = 0; lpn < pages; lpn++) {
+				set = vflash_set_of(lpn, nr);
+				KUNIT_ASSERT_LT(test, set, nr);
+				/* The modulo: page + sets is in the same set. */
+				KUNIT_EXPECT_EQ(test,
+						vflash_set_of(lpn + nr, nr), set);
+				per[set]++;
+			}
+			for (set = 0; set < nr; set++) {
+				u32 cap = vflash_set_capacity(n, nr, set);
+
+				lo = min(lo, per[set]);
+				hi = max(hi, per[set]);
+				cap_sum += cap;
+				KUNIT_EXPECT_GE(test, cap, w);
+				KUNIT_EXPECT_LE(test, cap, n / nr + 1);
+				if (nr >= w && w)
+					KUNIT_EXPECT_LE(test, cap, w + 1);
+			}
+			KUNIT_EXPECT_LE_MSG(test, hi - lo, 1U,
+					    "%u slots, %u ways", n, w);
+			KUNIT_EXPECT_EQ_MSG(test, cap_sum, (u64)n,
+					    "%u slots, %u ways", n, w);
+		}
+	}
+	/* A large page number, beyond 32 bits. */
+	KUNIT_EXPECT_EQ(test, vflash_set_of(BIT_ULL(40) + 5, 7),
+			(u32)((BIT_ULL(40) + 5) % 7));
+}
+
+static const char * const all_policies[] = {
+	"fifo", "lifo", "clock", "lru", "s3fifo", "random",
+};
+
+/*
+ * Every policy, per set: on a trace with a hot part and scans over 8
+ * sets of 8 ways (and of 2 ways, and direct-mapped), each victim is a
+ * page of the missing page's set (sim_ref() checks it), no set exceeds
+ * its capacity, and an empty set gives no victim while others are full.
+ */
+static void every_policy_per_set(struct kunit *test)
+{
+	static const u32 ways[] = { 1, 2, 8 };
+	u32 i, j, k, set;
+
+	/* The list above is every registered policy. */
+	for (i = 0; i < ARRAY_SIZE(all_policies); i++)
+		KUNIT_ASSERT_NOT_NULL(test,
+				      vflash_policy_find(VFLASH_POLICY_EVICTION,
+							 all_policies[i]));
+	KUNIT_EXPECT_NULL(test, vflash_policy_find(VFLASH_POLICY_EVICTION,
+						   "no-such"));
+	for (i = 0; i < ARRAY_SIZE(all_policies); i++) {
+		for (j = 0; j < ARRAY_SIZE(ways); j++) {
+			u32 nr_sets = vflash_set_nr(64, ways[j]);
+			struct sim *sim = sim_mk_sets(test, all_policies[i], 64,
+						      1024, nr_sets);
+			u32 slot;
+
+			for (k = 0; k < 4000; k++) {
+				/* Hot pages 0..31 every other time, a scan else. */
+				u32 page = k % 2 ? (k / 2 * 7) % 32 :
+					   32 + (k / 2 * 13) % 992;
+
+				sim_ref(test, sim, page);
+			}
+			KUNIT_EXPECT_GT(test, sim->misses, 64U);
+			for (set = 0; set < nr_sets; set++)
+				KUNIT_EXPECT_EQ(test, sim->in_set[set],
+						vflash_set_capacity(64, nr_sets,
+								    set));
+			/* Empty set 0, then it gives no victim. */
+			if (nr_sets < 2)
+				continue;
+			while (sim->in->ops->evict(sim->in->st, 0, &slot))
+				KUNIT_EXPECT_EQ(test,
+						vflash_set_of(sim->page_of[slot],
+							      nr_sets), 0U);
+			KUNIT_EXPECT_TRUE(test, sim->in->ops->evict(sim->in->st,
+								   1, &slot));
+			KUNIT_EXPECT_FALSE(test,
+					   sim->in->ops->evict(sim->in->st, 0,
+							       &slot));
+		}
+	}
+}
+
+/* Direct-mapped: every policy evicts exactly the page of the same set. */
+static void direct_mapped_evicts_the_conflicting_page(struct kunit *test)
+{
+	u32 i, k;
+
+	for (i = 0; i < ARRAY_SIZE(all_policies); i++) {
+		struct sim *sim = sim_mk_sets(test, all_policies[i], 16, 256,
+					      16);
+
+		for (k = 0; k < 16; k++)
+			sim_ref(test, sim, k);
+		for (k = 16; k < 256; k++) {
+			sim_ref(test, sim, k);
+			KUNIT_EXPECT_EQ_MSG(test, sim->last_victim, (u64)k - 16,
+					    "%s", all_policies[i]);
+		}
+	}
+}
+
+/* A fully associative instance (one set) refuses other sets. */
+static void one_set_is_fully_associative(struct kunit *test)
+{
+	struct inst *in = mk(test, "fifo", 8);
+	u32 slot;
+
+	in->ops->insert(in->st, 3, 1000);
+	in->ops->insert(in->st, 5, 7);
+	KUNIT_EXPECT_FALSE(test, in->ops->evict(in->st, 1, &slot));
+	KUNIT_EXPECT_EQ(test, victim(test, in), 3U);
+	KUNIT_EXPECT_EQ(test, victim(test, in), 5U);
+	/* More sets than slots, or none: no instance. */
+	KUNIT_EXPECT_NULL(test, in->ops->alloc(8, 9, 1, GFP_KERNEL));
+	KUNIT_EXPECT_NULL(test, in->ops->alloc(8, 0, 1, GFP_KERNEL));
 }
 
 static int eviction_test_init(struct kunit_suite *suite)
@@ -450,6 +630,10 @@ static struct kunit_case eviction_test_cases[] = {
 	KUNIT_CASE(s3fifo_main_decays),
 	KUNIT_CASE(references_matter),
 	KUNIT_CASE(alloc_checks),
+	KUNIT_CASE(set_mapping),
+	KUNIT_CASE(every_policy_per_set),
+	KUNIT_CASE(direct_mapped_evicts_the_conflicting_page),
+	KUNIT_CASE(one_set_is_fully_associative),
 	{}
 };
 

@@ -4,6 +4,11 @@
  * when the cache needs a slot. They see slot indexes, the logical page a
  * slot holds and a "referenced" signal (struct vflash_eviction_ops); they
  * know nothing of page tables, which the cache samples for them.
+ *
+ * An instance serves a cache of one or more sets (policy/sets.h): its
+ * queues are per set, a victim is chosen within one set, and with more
+ * than one set each slot remembers its set (the set of the page it was
+ * inserted with).
  */
 #include <linux/bug.h>
 #include <linux/hash.h>
@@ -12,6 +17,7 @@
 #include <linux/slab.h>
 
 #include "policy/builtin.h"
+#include "policy/sets.h"
 #include "policy/slotq.h"
 
 /* Where a slot is. */
@@ -51,24 +57,29 @@ struct ghost {
 /**
  * struct ev - one instance of an eviction policy
  * @nr_slots: slots of the cache
+ * @nr_sets: sets of the cache (1: fully associative)
  * @where: per slot, EV_OUT, EV_MAIN, EV_SMALL or EV_IN_SET
  * @ref: per slot, clock's referenced bit or s3fifo's frequency
  * @link: per slot, its neighbours in its queue
- * @q: the queues
+ * @setof: per slot, its set; NULL with one set
+ * @q: the queues, EV_NR_Q per set
  * @lpn: s3fifo: per slot, the logical page it holds
- * @small_target: s3fifo: the small queue's share of the slots
- * @ghost: s3fifo's ghost queue
- * @set: random: the slots in the instance, in no order
- * @pos: random: per slot, its index in @set
- * @set_len: random: entries in @set
+ * @small_target: s3fifo: the small queue's share of the slots (of one
+ *	set's capacity with several sets, at least 1)
+ * @ghost: s3fifo's ghost queue (one for all sets: it is keyed by page)
+ * @set: random, one set: the slots in the instance, in no order
+ * @pos: random, one set: per slot, its index in @set
+ * @set_len: random, one set: entries in @set
  * @rng: random: generator state
  */
 struct ev {
 	u32 nr_slots;
+	u32 nr_sets;
 	u8 *where;
 	u8 *ref;
 	struct vflash_slot_link *link;
-	struct vflash_slotq q[EV_NR_Q];
+	u32 *setof;
+	struct vflash_slotq *q;
 	u64 *lpn;
 	u32 small_target;
 	struct ghost ghost;
@@ -94,6 +105,8 @@ static void ev_free(void *st)
 	kvfree(ev->where);
 	kvfree(ev->ref);
 	kvfree(ev->link);
+	kvfree(ev->setof);
+	kvfree(ev->q);
 	kvfree(ev->lpn);
 	kvfree(ev->ghost.lpn);
 	kvfree(ev->ghost.chain);
@@ -123,19 +136,30 @@ static int ghost_init(struct ghost *g, u32 cap, gfp_t gfp)
 	return 0;
 }
 
-static void *ev_alloc(u32 nr_slots, u64 seed, gfp_t gfp, unsigned int need)
+static void *ev_alloc(u32 nr_slots, u32 nr_sets, u64 seed, gfp_t gfp,
+		      unsigned int need)
 {
 	struct ev *ev;
 	u32 i;
 
-	if (!nr_slots || nr_slots == VFLASH_SLOT_NONE)
+	if (!nr_slots || nr_slots == VFLASH_SLOT_NONE || !nr_sets ||
+	    nr_sets > nr_slots)
 		return NULL;
 	ev = kzalloc(sizeof(*ev), gfp);
 	if (!ev)
 		return NULL;
 	ev->nr_slots = nr_slots;
-	for (i = 0; i < EV_NR_Q; i++)
+	ev->nr_sets = nr_sets;
+	ev->q = kvmalloc_array((size_t)nr_sets * EV_NR_Q, sizeof(*ev->q), gfp);
+	if (!ev->q)
+		goto err;
+	for (i = 0; i < nr_sets * EV_NR_Q; i++)
 		vflash_slotq_init(&ev->q[i]);
+	if (nr_sets > 1) {
+		ev->setof = kvmalloc_array(nr_slots, sizeof(*ev->setof), gfp);
+		if (!ev->setof)
+			goto err;
+	}
 	ev->where = kvcalloc(nr_slots, sizeof(*ev->where), gfp);
 	if (!ev->where)
 		goto err;
@@ -150,20 +174,22 @@ static void *ev_alloc(u32 nr_slots, u64 seed, gfp_t gfp, unsigned int need)
 			goto err;
 	}
 	if (need & EV_NEED_S3) {
-		ev->small_target = max(nr_slots / (100 / S3FIFO_SMALL_PCT), 1U);
+		ev->small_target =
+			max(vflash_set_capacity(nr_slots, nr_sets, 0) /
+			    (100 / S3FIFO_SMALL_PCT), 1U);
 		ev->lpn = kvmalloc_array(nr_slots, sizeof(*ev->lpn), gfp);
 		/* The ghost remembers as many pages as the main queue holds. */
 		if (!ev->lpn ||
-		    ghost_init(&ev->ghost, nr_slots - min(ev->small_target,
-							  nr_slots - 1), gfp))
+		    ghost_init(&ev->ghost, nr_slots -
+			       min(ev->small_target * nr_sets, nr_slots - 1),
+			       gfp))
 			goto err;
 	}
-	if (need & EV_NEED_SET) {
+	if ((need & EV_NEED_SET) && nr_sets == 1) {
 		ev->set = kvmalloc_array(nr_slots, sizeof(*ev->set), gfp);
 		ev->pos = kvmalloc_array(nr_slots, sizeof(*ev->pos), gfp);
 		if (!ev->set || !ev->pos)
 			goto err;
-		ev->rng = seed;
 	}
 	return ev;
 err:
@@ -183,15 +209,34 @@ static bool ev_has(struct ev *ev, u32 slot)
 	return slot < ev->nr_slots && ev->where[slot] != EV_OUT;
 }
 
+/* Queue @q of @set. */
+static struct vflash_slotq *ev_q(struct ev *ev, u32 set, unsigned int q)
+{
+	return &ev->q[set * EV_NR_Q + q];
+}
+
+/* The set of @slot, which is in @ev. */
+static u32 ev_set(struct ev *ev, u32 slot)
+{
+	return ev->setof ? ev->setof[slot] : 0;
+}
+
+/* @slot enters @ev with logical page @lpn: remember its set. */
+static void ev_enter(struct ev *ev, u32 slot, u64 lpn)
+{
+	if (ev->setof)
+		ev->setof[slot] = vflash_set_of(lpn, ev->nr_sets);
+}
+
 static void q_insert(struct ev *ev, u32 slot, unsigned int q, u8 where)
 {
-	vflash_slotq_push(&ev->q[q], ev->link, slot);
+	vflash_slotq_push(ev_q(ev, ev_set(ev, slot), q), ev->link, slot);
 	ev->where[slot] = where;
 }
 
-static u32 q_pop_head(struct ev *ev, unsigned int q)
+static u32 q_pop_head(struct ev *ev, u32 set, unsigned int q)
 {
-	u32 slot = vflash_slotq_pop_head(&ev->q[q], ev->link);
+	u32 slot = vflash_slotq_pop_head(ev_q(ev, set, q), ev->link);
 
 	if (slot != VFLASH_SLOT_NONE)
 		ev->where[slot] = EV_OUT;
@@ -206,9 +251,10 @@ static unsigned int q_of(struct ev *ev, u32 slot)
 
 /* Queue policies (fifo, lifo, clock, lru): one queue, oldest at the head. */
 
-static void *queue_alloc(u32 nr_slots, u64 seed, gfp_t gfp)
+static void *queue_alloc(u32 nr_slots, u32 nr_sets, u64 seed, gfp_t gfp)
 {
-	return ev_alloc(nr_slots, seed, gfp, EV_NEED_LINK | EV_NEED_REF);
+	return ev_alloc(nr_slots, nr_sets, seed, gfp,
+			EV_NEED_LINK | EV_NEED_REF);
 }
 
 static void queue_insert(void *st, u32 slot, u64 lpn)
@@ -218,17 +264,26 @@ static void queue_insert(void *st, u32 slot, u64 lpn)
 	if (!ev_can_insert(ev, slot))
 		return;
 	ev->ref[slot] = 0;
+	ev_enter(ev, slot, lpn);
 	q_insert(ev, slot, EV_Q_MAIN, EV_MAIN);
 }
 
-static void queue_remove(void *st, u32 slot)
+static bool queue_remove(void *st, u32 slot)
 {
 	struct ev *ev = st;
 
 	if (!ev_has(ev, slot))
-		return;
-	vflash_slotq_del(&ev->q[q_of(ev, slot)], ev->link, slot);
+		return false;
+	vflash_slotq_del(ev_q(ev, ev_set(ev, slot), q_of(ev, slot)), ev->link,
+			 slot);
 	ev->where[slot] = EV_OUT;
+	return true;
+}
+
+/* Whether @set is a set of @ev. */
+static bool ev_set_ok(struct ev *ev, u32 set)
+{
+	return !WARN_ON_ONCE(set >= ev->nr_sets);
 }
 
 static void ignore_access(void *st, u32 slot)
@@ -236,18 +291,22 @@ static void ignore_access(void *st, u32 slot)
 }
 
 /* fifo: the page that entered first leaves first; references are ignored. */
-static bool fifo_evict(void *st, u32 *slot)
+static bool fifo_evict(void *st, u32 set, u32 *slot)
 {
-	*slot = q_pop_head(st, EV_Q_MAIN);
+	if (!ev_set_ok(st, set))
+		return false;
+	*slot = q_pop_head(st, set, EV_Q_MAIN);
 	return *slot != VFLASH_SLOT_NONE;
 }
 
 /* lifo: the page that entered last leaves first. */
-static bool lifo_evict(void *st, u32 *slot)
+static bool lifo_evict(void *st, u32 set, u32 *slot)
 {
 	struct ev *ev = st;
 
-	*slot = vflash_slotq_pop_tail(&ev->q[EV_Q_MAIN], ev->link);
+	if (!ev_set_ok(ev, set))
+		return false;
+	*slot = vflash_slotq_pop_tail(ev_q(ev, set, EV_Q_MAIN), ev->link);
 	if (*slot == VFLASH_SLOT_NONE)
 		return false;
 	ev->where[*slot] = EV_OUT;
@@ -268,12 +327,14 @@ static void clock_access(void *st, u32 slot)
 		ev->ref[slot] = 1;
 }
 
-static bool clock_evict(void *st, u32 *slot)
+static bool clock_evict(void *st, u32 set, u32 *slot)
 {
 	struct ev *ev = st;
 	u32 s;
 
-	while ((s = q_pop_head(ev, EV_Q_MAIN)) != VFLASH_SLOT_NONE) {
+	if (!ev_set_ok(ev, set))
+		return false;
+	while ((s = q_pop_head(ev, set, EV_Q_MAIN)) != VFLASH_SLOT_NONE) {
 		if (!ev->ref[s]) {
 			*slot = s;
 			return true;
@@ -289,10 +350,13 @@ static void lru_access(void *st, u32 slot)
 {
 	struct ev *ev = st;
 
+	struct vflash_slotq *q;
+
 	if (!ev_has(ev, slot))
 		return;
-	vflash_slotq_del(&ev->q[EV_Q_MAIN], ev->link, slot);
-	vflash_slotq_push(&ev->q[EV_Q_MAIN], ev->link, slot);
+	q = ev_q(ev, ev_set(ev, slot), EV_Q_MAIN);
+	vflash_slotq_del(q, ev->link, slot);
+	vflash_slotq_push(q, ev->link, slot);
 }
 
 /*
@@ -348,9 +412,9 @@ static bool ghost_take(struct ghost *g, u64 lpn)
 	return false;
 }
 
-static void *s3fifo_alloc(u32 nr_slots, u64 seed, gfp_t gfp)
+static void *s3fifo_alloc(u32 nr_slots, u32 nr_sets, u64 seed, gfp_t gfp)
 {
-	return ev_alloc(nr_slots, seed, gfp,
+	return ev_alloc(nr_slots, nr_sets, seed, gfp,
 			EV_NEED_LINK | EV_NEED_REF | EV_NEED_S3);
 }
 
@@ -362,6 +426,7 @@ static void s3fifo_insert(void *st, u32 slot, u64 lpn)
 		return;
 	ev->ref[slot] = 0;
 	ev->lpn[slot] = lpn;
+	ev_enter(ev, slot, lpn);
 	if (ghost_take(&ev->ghost, lpn))
 		q_insert(ev, slot, EV_Q_MAIN, EV_MAIN);
 	else
@@ -376,17 +441,19 @@ static void s3fifo_access(void *st, u32 slot)
 		ev->ref[slot]++;
 }
 
-static bool s3fifo_evict(void *st, u32 *slot)
+static bool s3fifo_evict(void *st, u32 set, u32 *slot)
 {
 	struct ev *ev = st;
 	u32 s;
 
+	if (!ev_set_ok(ev, set))
+		return false;
 	for (;;) {
-		struct vflash_slotq *small = &ev->q[EV_Q_SMALL];
+		struct vflash_slotq *small = ev_q(ev, set, EV_Q_SMALL);
 
 		if (small->len && (small->len >= ev->small_target ||
-				   !ev->q[EV_Q_MAIN].len)) {
-			s = q_pop_head(ev, EV_Q_SMALL);
+				   !ev_q(ev, set, EV_Q_MAIN)->len)) {
+			s = q_pop_head(ev, set, EV_Q_SMALL);
 			if (ev->ref[s]) {
 				ev->ref[s] = 0;
 				q_insert(ev, s, EV_Q_MAIN, EV_MAIN);
@@ -396,7 +463,7 @@ static bool s3fifo_evict(void *st, u32 *slot)
 			*slot = s;
 			return true;
 		}
-		s = q_pop_head(ev, EV_Q_MAIN);
+		s = q_pop_head(ev, set, EV_Q_MAIN);
 		if (s == VFLASH_SLOT_NONE)
 			return false;
 		if (ev->ref[s]) {
@@ -409,10 +476,20 @@ static bool s3fifo_evict(void *st, u32 *slot)
 	}
 }
 
-/* random: any resident page, uniformly; a baseline. */
-static void *random_alloc(u32 nr_slots, u64 seed, gfp_t gfp)
+/*
+ * random: any resident page, uniformly; a baseline. With one set, the
+ * slots sit in an array (O(1) draws); with several, each set is a list
+ * of at most its ways (and the few pages a set may hold beyond them),
+ * walked to the drawn entry.
+ */
+static void *random_alloc(u32 nr_slots, u32 nr_sets, u64 seed, gfp_t gfp)
 {
-	return ev_alloc(nr_slots, seed, gfp, EV_NEED_SET);
+	struct ev *ev = ev_alloc(nr_slots, nr_sets, seed, gfp,
+				 nr_sets > 1 ? EV_NEED_LINK : EV_NEED_SET);
+
+	if (ev)
+		ev->rng = seed;
+	return ev;
 }
 
 static void random_insert(void *st, u32 slot, u64 lpn)
@@ -421,23 +498,31 @@ static void random_insert(void *st, u32 slot, u64 lpn)
 
 	if (!ev_can_insert(ev, slot))
 		return;
+	if (ev->nr_sets > 1) {
+		ev_enter(ev, slot, lpn);
+		q_insert(ev, slot, EV_Q_MAIN, EV_MAIN);
+		return;
+	}
 	ev->pos[slot] = ev->set_len;
 	ev->set[ev->set_len++] = slot;
 	ev->where[slot] = EV_IN_SET;
 }
 
-static void random_remove(void *st, u32 slot)
+static bool random_remove(void *st, u32 slot)
 {
 	struct ev *ev = st;
 	u32 i, last;
 
+	if (ev->nr_sets > 1)
+		return queue_remove(st, slot);
 	if (!ev_has(ev, slot))
-		return;
+		return false;
 	i = ev->pos[slot];
 	last = ev->set[--ev->set_len];
 	ev->set[i] = last;
 	ev->pos[last] = i;
 	ev->where[slot] = EV_OUT;
+	return true;
 }
 
 /* splitmix64: small, fast, and reproducible from the seed. */
@@ -450,14 +535,35 @@ static u64 random_next(struct ev *ev)
 	return z ^ (z >> 31);
 }
 
-static bool random_evict(void *st, u32 *slot)
+/* A uniform draw below @n. */
+static u32 random_below(struct ev *ev, u32 n)
+{
+	return ((random_next(ev) >> 32) * n) >> 32;
+}
+
+static bool random_evict(void *st, u32 set, u32 *slot)
 {
 	struct ev *ev = st;
+	struct vflash_slotq *q;
+	u32 s, i;
 
-	if (!ev->set_len)
+	if (!ev_set_ok(ev, set))
 		return false;
-	*slot = ev->set[((random_next(ev) >> 32) * ev->set_len) >> 32];
-	random_remove(ev, *slot);
+	if (ev->nr_sets == 1) {
+		if (!ev->set_len)
+			return false;
+		*slot = ev->set[random_below(ev, ev->set_len)];
+		random_remove(ev, *slot);
+		return true;
+	}
+	q = ev_q(ev, set, EV_Q_MAIN);
+	if (!q->len)
+		return false;
+	s = q->head;
+	for (i = random_below(ev, q->len); i; i--)
+		s = ev->link[s].next;
+	queue_remove(ev, s);
+	*slot = s;
 	return true;
 }
 

@@ -99,32 +99,36 @@ struct vflash_maintenance_ops {
  *	the hardware Accessed bits of mapped pages for it; without this flag
  *	@access may be a no-op and the cache need not sample
  * @alloc: a new, empty instance for a cache of @nr_slots slots (indexes
- *	0 .. @nr_slots - 1); @seed makes random choices reproducible.
- *	Returns NULL on allocation failure.
+ *	0 .. @nr_slots - 1) in @nr_sets sets (1 .. @nr_slots; 1 is fully
+ *	associative; policy/sets.h maps pages to sets); @seed makes random
+ *	choices reproducible. Returns NULL on allocation failure or an
+ *	impossible shape.
  * @free: frees an instance
  * @insert: @slot, holding logical page @lpn, becomes a candidate for
- *	eviction; it must not be in the instance already
+ *	eviction in the set of @lpn; it must not be in the instance already
  * @access: @slot was referenced since the last report (Accessed bit seen
  *	by the sampler, or a fault on it); ignored if @slot is not in the
  *	instance
- * @remove: @slot leaves the cache without having been chosen; ignored if
- *	it is not in the instance
- * @evict: chooses a victim, removes it and stores it in @slot. Returns
- *	false if the instance is empty.
+ * @remove: @slot leaves the cache without having been chosen. Returns
+ *	whether it was in the instance (if not, nothing changes).
+ * @evict: chooses a victim among the slots of set @set (below @nr_sets),
+ *	removes it and stores it in @slot. Returns false if that set of the
+ *	instance is empty.
  *
  * Unlike the other kinds, an eviction policy keeps state: a device holds
  * an instance of it. The caller serialises all calls on one instance.
  * Every call is O(1) or amortised O(1) (re-queueing on @evict consumes a
- * reference reported by @access); memory is bounded by @nr_slots.
+ * reference reported by @access; random's @evict with several sets walks
+ * its set, a few pages); memory is bounded by @nr_slots and @nr_sets.
  */
 struct vflash_eviction_ops {
 	bool uses_referenced;
-	void *(*alloc)(u32 nr_slots, u64 seed, gfp_t gfp);
+	void *(*alloc)(u32 nr_slots, u32 nr_sets, u64 seed, gfp_t gfp);
 	void (*free)(void *st);
 	void (*insert)(void *st, u32 slot, u64 lpn);
 	void (*access)(void *st, u32 slot);
-	void (*remove)(void *st, u32 slot);
-	bool (*evict)(void *st, u32 *slot);
+	bool (*remove)(void *st, u32 slot);
+	bool (*evict)(void *st, u32 set, u32 *slot);
 };
 
 /* Most pages a prefetch policy proposes after one miss. */
