@@ -414,6 +414,20 @@ static bool vc_set_has_room(struct vflash_cache *c, u64 lpn)
 static u32 vc_choose(struct vflash_cache *c, u64 lpn, bool *conflict);
 static void vc_evict_slot(struct vflash_cache *c, u32 slot);
 
+/* vc_choose(): a victim of any set, from the sets' hand. */
+#define VC_ANY_SET	(U64_MAX - 1)
+
+/* Evict the policy's victim of the next set that has one. */
+static bool vc_borrow(struct vflash_cache *c)
+{
+	u32 slot = vc_choose(c, VC_ANY_SET, NULL);
+
+	if (slot == VC_NO_SLOT)
+		return false;
+	vc_evict_slot(c, slot);
+	return true;
+}
+
 /* Most pages one miss evicts from its own set (normally one). */
 #define VC_SET_EVICT_MAX	(2 * VFLASH_CACHE_MAX_WAYS)
 
@@ -472,6 +486,14 @@ static u32 vc_claim_slot(struct vflash_cache *c, u64 lpn, bool demand)
 			slot = vc_take_free(c);
 			if (slot != VC_NO_SLOT)
 				break;
+			/*
+			 * Set-associative, a full cache whose every set is
+			 * within its ways, and our own set holds only young
+			 * pages: borrow a slot from another set, or no fill
+			 * would ever age them (docs/cxl-design.md, 15).
+			 */
+			if (READ_ONCE(c->sets) && vc_borrow(c))
+				continue;
 			if (fatal_signal_pending(current))
 				return VC_NO_SLOT;
 			cond_resched();
@@ -1015,12 +1037,32 @@ static bool vc_pick_over_locked(struct vflash_cache *c, u32 *slot)
 }
 
 /*
+ * A victim of the next set, from the sets' hand, that has one (at most
+ * 64 sets tried). Under policy_lock.
+ */
+static bool vc_pick_any_locked(struct vflash_cache *c, u32 *slot)
+{
+	struct vc_sets *sets = c->sets;
+	u32 set, tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		set = sets->trim_hand;
+		sets->trim_hand = set + 1 < sets->nr_sets ? set + 1 : 0;
+		if (vc_pick_locked(c, set, slot))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Choose a victim and claim its page (RESIDENT -> EVICTING), under
  * policy_lock. @lpn: a missing page of a set-associative cache, whose
  * full set gives the victim (none if the set has room, or the cache is
  * fully associative; *@conflict set if the free pool had slots); or
  * U64_MAX for vflash_cache_evict_one(): the policy's victim when fully
- * associative, one of a set over its capacity otherwise.
+ * associative, one of a set over its capacity otherwise; or VC_ANY_SET
+ * (set-associative only): one of a set over its capacity, else of any
+ * set.
  *
  * Return: the victim's slot, or VC_NO_SLOT.
  */
@@ -1033,7 +1075,10 @@ static u32 vc_choose(struct vflash_cache *c, u64 lpn, bool *conflict)
 
 	spin_lock(&c->policy_lock);
 	sets = c->sets;
-	if (lpn != U64_MAX) {
+	if (lpn == VC_ANY_SET) {
+		ok = sets && (vc_pick_over_locked(c, &slot) ||
+			      vc_pick_any_locked(c, &slot));
+	} else if (lpn != U64_MAX) {
 		ok = false;
 		if (sets) {
 			set = vflash_set_of(lpn, sets->nr_sets);

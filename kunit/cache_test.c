@@ -1337,6 +1337,40 @@ static void direct_mapped_evicts_the_conflicting_page(struct kunit *test)
 }
 
 /*
+ * A full direct-mapped cache, every set within its way, and a miss on the
+ * set of a young page (the two-page livelock guard keeps it): the miss
+ * borrows a slot from another set rather than wait for ever, both pages
+ * of the set stay resident, and once the young page has aged the set is
+ * trimmed back to one way.
+ */
+static void a_set_of_young_pages_borrows_a_slot(struct kunit *test)
+{
+	struct fake *fk = mk(test, 16, 4, "fifo", false);
+	u32 set;
+	u64 i;
+
+	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_PREFETCH, "none"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_cache_set_ways(fk->c, 1), 0);
+	for (i = 0; i < 16; i++)
+		touch(test, fk, i, false);
+	KUNIT_EXPECT_EQ(test, vflash_cache_nr_free(fk->c), 0U);
+	/* Page 15 is young: page 31 of its set takes another set's slot. */
+	KUNIT_EXPECT_TRUE(test, touch(test, fk, 31, false));
+	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
+	KUNIT_EXPECT_NE(test, fk->unmapped[0] % 16, 15ULL);
+	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 15),
+			(int)VFLASH_PAGE_RESIDENT);
+	KUNIT_EXPECT_EQ(test, vflash_cache_set_used(fk->c, 15), 2U);
+	/* Four fills of other sets age page 15 and 31 out of the ring. */
+	for (i = 0; i < 4; i++)
+		touch(test, fk, 32 + fk->unmapped[0] % 16 + i, false);
+	while (vflash_cache_evict_one(fk->c))
+		;
+	for (set = 0; set < 16; set++)
+		KUNIT_EXPECT_LE(test, vflash_cache_set_used(fk->c, set), 1U);
+}
+
+/*
  * 4 ways, every policy: each victim is a page of the missing page's set,
  * and no set ever holds more than its ways.
  */
@@ -1512,6 +1546,7 @@ static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(invalidate_waits_for_a_pin),
 	KUNIT_CASE(invalidate_races_with_faults),
 	KUNIT_CASE(direct_mapped_evicts_the_conflicting_page),
+	KUNIT_CASE(a_set_of_young_pages_borrows_a_slot),
 	KUNIT_CASE(victims_stay_in_their_set),
 	KUNIT_CASE(switching_ways_keeps_pages),
 	KUNIT_CASE(concurrent_misses_in_sets),

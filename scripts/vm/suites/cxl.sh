@@ -4,7 +4,8 @@
 # sharing between processes; mremap/munmap under eviction; mmap rules;
 # rmmod while mapped; Accessed-bit sampling (clock and lru keep a page
 # that is only re-read by loads, fifo evicts it); exact miss counts of a
-# sequential sweep; policy switches under load; fio's mmap engine.
+# sequential sweep; policy switches under load; set associativity
+# (conflict misses, data, switches of ways under load); fio's mmap engine.
 # vmtest-mem: 2G
 # vmtest-timeout: 600
 
@@ -242,6 +243,67 @@ test_knobs() {
 	unload
 }
 
+# Set associativity (config/cache_ways): bad values refused; a page of a
+# full set evicts its set's page while other sets have room (a conflict
+# miss) only with ways; data verified through evictions with every
+# policy direct-mapped and 4-way; ways and policies switched under load.
+test_ways() {
+	local w ev pid rounds=0 seed=20
+	load_cxl
+	expect_eq "$(cat $SYS/config/cache_ways)" 0 "default cache_ways"
+	for w in 3 5 6 7 12 17 32 64 -1 abc; do
+		! echo $w >$SYS/config/cache_ways 2>/dev/null ||
+			fail "cache_ways=$w accepted"
+	done
+	expect_eq "$(cat $SYS/config/cache_ways)" 0 "cache_ways after bad values"
+	unload
+	# Pages 0 and 256 (the cache's slots) share a set direct-mapped:
+	# pages 1-32 push page 0 out of the young ring (16 slots with 2 CPUs,
+	# at most 32 with 8) first. Fully associative, nothing is evicted.
+	for w in 0 1; do
+		load_cxl
+		echo none >$SYS/policy/prefetch
+		echo $w >$SYS/config/cache_ways
+		cxl_check fillat $DEV 0 4096 $w
+		cxl_check fillat $DEV 1 $((32 * 4096)) $w
+		cxl_check fillat $DEV $((CACHE / 4096)) 4096 $w
+		expect_eq "$(stat evictions)" $w "evictions with $w ways"
+		expect_eq "$(stat conflict_misses)" $w "conflict misses with $w ways"
+		expect_eq "$(stat resident_pages)" $((34 - w)) "resident pages with $w ways"
+		cxl_check verifyat $DEV 0 4096 $w || fail "page 0, ways $w"
+		unload
+	done
+	load_cxl
+	for w in 1 4; do
+		echo $w >$SYS/config/cache_ways
+		for ev in fifo lifo clock lru s3fifo random; do
+			echo $ev >$SYS/policy/eviction
+			cxl_check fill $DEV $SIZE $seed || fail "fill ($w ways, $ev)"
+			cxl_check verify $DEV $SIZE $seed || fail "verify ($w ways, $ev)"
+			seed=$((seed + 1))
+		done
+	done
+	echo next-n >$SYS/policy/prefetch
+	cxl_check stress $DEV $SIZE 4 "$(debug_less 5000 1000)" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		for w in 1 2 4 8 16 0; do
+			echo $w >$SYS/config/cache_ways || break 2
+		done
+		for ev in lru s3fifo random fifo; do
+			echo $ev >$SYS/policy/eviction || break 2
+		done
+		rounds=$((rounds + 1))
+	done
+	kill -0 $pid 2>/dev/null && { kill $pid; fail "a switch was refused"; }
+	wait $pid || fail "data changed under switches of ways"
+	echo "$rounds switch rounds"
+	[ $rounds -gt 0 ] || fail "no switch happened during the load"
+	[ "$(stat resident_pages)" -le $((CACHE / 4096)) ] ||
+		fail "more resident pages than slots"
+	unload
+}
+
 # Unwritten pages read without a NAND read; after precondition, they pay it.
 test_precondition() {
 	load_cxl
@@ -288,6 +350,7 @@ run_test sweep_misses test_sweep_misses
 run_test mkwrite_writeback test_mkwrite_writeback
 run_test switch_under_load test_switch_under_load
 run_test knobs test_knobs
+run_test ways test_ways
 run_test precondition test_precondition
 run_test fio_verify test_fio_verify
 run_test mmap_lat test_mmap_lat
