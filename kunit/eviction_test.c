@@ -543,6 +543,7 @@ static void every_policy_per_set(struct kunit *test)
 			u32 nr_sets = vflash_set_nr(64, ways[j]);
 			struct sim *sim = sim_mk_sets(test, all_policies[i], 64,
 						      1024, nr_sets);
+			struct inst *in;
 			u32 slot;
 
 			for (k = 0; k < 4000; k++) {
@@ -564,11 +565,9 @@ static void every_policy_per_set(struct kunit *test)
 				KUNIT_EXPECT_EQ(test,
 						vflash_set_of(sim->page_of[slot],
 							      nr_sets), 0U);
-			KUNIT_EXPECT_TRUE(test, sim->in->ops->evict(sim->in->st,
-								   1, &slot));
-			KUNIT_EXPECT_FALSE(test,
-					   sim->in->ops->evict(sim->in->st, 0,
-							       &slot));
+			in = sim->in;
+			KUNIT_EXPECT_TRUE(test, in->ops->evict(in->st, 1, &slot));
+			KUNIT_EXPECT_FALSE(test, in->ops->evict(in->st, 0, &slot));
 		}
 	}
 }
