@@ -117,6 +117,8 @@ struct vc_sets {
  *	so its pages are counted in @sets (not after a switch of ways)
  * @sets: the sets, or NULL when fully associative; under policy_lock
  *	(a miss tests it for NULL without the lock, see vc_claim_slot())
+ * @nr_over: sets over their capacity (bits of @sets' over); written
+ *	under policy_lock, read without it to decide whether to kick
  * @young_ring: the last filled slots, oldest at @young_head
  * @young_head: index of the oldest entry
  * @young_len: entries in the ring
@@ -148,6 +150,7 @@ struct vflash_cache {
 	void *ev_old;
 	bool ev_old_counted;
 	struct vc_sets *sets;
+	u32 nr_over;
 	u32 *young_ring;
 	u32 young_head;
 	u32 young_len;
@@ -316,10 +319,12 @@ static void vc_set_count(struct vflash_cache *c, u32 slot, int delta)
 	if (WARN_ON_ONCE(delta < 0 && !sets->used[set]))
 		return;
 	sets->used[set] += delta;
-	if (sets->used[set] > vc_capacity(c, set))
-		__set_bit(set, sets->over);
-	else
-		__clear_bit(set, sets->over);
+	if (sets->used[set] > vc_capacity(c, set)) {
+		if (!__test_and_set_bit(set, sets->over))
+			WRITE_ONCE(c->nr_over, c->nr_over + 1);
+	} else if (__test_and_clear_bit(set, sets->over)) {
+		WRITE_ONCE(c->nr_over, c->nr_over - 1);
+	}
 }
 
 /*
@@ -499,7 +504,12 @@ static u32 vc_claim_slot(struct vflash_cache *c, u64 lpn, bool demand)
 			cond_resched();
 		}
 	}
-	if (READ_ONCE(c->nr_free) < c->free_low && h && h->kick)
+	/*
+	 * Set-associative, the evictor only trims sets over their capacity:
+	 * kick it only if there are some.
+	 */
+	if (READ_ONCE(c->nr_free) < c->free_low && h && h->kick &&
+	    (!READ_ONCE(c->sets) || READ_ONCE(c->nr_over)))
 		h->kick(c->p.priv);
 	return slot;
 }
@@ -1437,6 +1447,7 @@ int vflash_cache_set_ways(struct vflash_cache *c, u32 ways)
 	c->ev_old_counted = false;
 	c->ev = ev;
 	WRITE_ONCE(c->sets, sets);
+	WRITE_ONCE(c->nr_over, 0);
 	/* The young ring's pages, listed but in no instance: count them. */
 	for (i = 0; i < c->young_len; i++)
 		vc_set_count(c, c->young_ring[(c->young_head + i) %
