@@ -41,6 +41,14 @@ static const char * const stat_names[VFLASH_STAT_NR] = {
 	[VFLASH_STAT_WORN_OUT_WRITES] = "worn_out_writes",
 	[VFLASH_STAT_BAD_BLOCKS] = "bad_blocks",
 	[VFLASH_STAT_SPARE_BLOCKS] = "spare_blocks",
+	[VFLASH_STAT_ZONE_APPENDS] = "zone_appends",
+	[VFLASH_STAT_ZONE_IMPLICIT_OPENS] = "zone_implicit_opens",
+	[VFLASH_STAT_ZONE_IMPLICIT_CLOSES] = "zone_implicit_closes",
+	[VFLASH_STAT_ZONE_OPENS] = "zone_opens",
+	[VFLASH_STAT_ZONE_CLOSES] = "zone_closes",
+	[VFLASH_STAT_ZONE_FINISHES] = "zone_finishes",
+	[VFLASH_STAT_ZONE_RESETS] = "zone_resets",
+	[VFLASH_STAT_ZONE_READ_ONLY] = "zone_read_only",
 };
 
 /**

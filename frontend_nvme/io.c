@@ -264,6 +264,28 @@ static bool store_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return zero_bytes(c, r->pos_bytes, r->len_bytes);
 }
 
+/* The zones' transitions since the last call, into the device's stats/. */
+static void zone_stats(struct vfn_ctrl *c)
+{
+	static const enum vflash_stat stat[VFN_ZC_NR] = {
+		[VFN_ZC_IMPLICIT_OPEN] = VFLASH_STAT_ZONE_IMPLICIT_OPENS,
+		[VFN_ZC_IMPLICIT_CLOSE] = VFLASH_STAT_ZONE_IMPLICIT_CLOSES,
+		[VFN_ZC_OPEN] = VFLASH_STAT_ZONE_OPENS,
+		[VFN_ZC_CLOSE] = VFLASH_STAT_ZONE_CLOSES,
+		[VFN_ZC_FINISH] = VFLASH_STAT_ZONE_FINISHES,
+		[VFN_ZC_RESET] = VFLASH_STAT_ZONE_RESETS,
+	};
+	u32 k;
+
+	for (k = 0; k < VFN_ZC_NR; k++) {
+		u64 n = c->zns.count[k] - c->zcounted[k];
+
+		if (n)
+			vflash_flash_count(c->vdev->flash, stat[k], n);
+		c->zcounted[k] = c->zns.count[k];
+	}
+}
+
 /*
  * On a zoned namespace, a Write, Write Zeroes or Zone Append takes its
  * place at the zone's write pointer (zns.c); a Zone Append's @r moves to
@@ -280,8 +302,10 @@ static u16 zone_write(struct vfn_ctrl *c, struct vfn_io_req *r,
 	if (!c->ns.zoned)
 		return 0;
 	sc = vfn_zone_write(&c->zns, r->slba, r->nlb, append, &lba);
+	zone_stats(c);
 	if (sc || !append)
 		return sc;
+	vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_APPENDS, 1);
 	vfn_lba_range(&c->ns, lba, r->nlb, r);
 	out->cqe.result.u64 = cpu_to_le64(lba);
 	out->lpn = r->lpn;
@@ -504,6 +528,7 @@ static u16 zone_send(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	u32 last = r->select_all ? z->nr_zones : first + 1;
 	u16 sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
 
+	zone_stats(c);
 	/* A Select All that failed part way may have reset some zones. */
 	if ((r->zsa == VFN_ZSA_RESET || r->zsa == VFN_ZSA_OFFLINE) &&
 	    !zones_discard(c, first, last, now, &out->due_ns))
@@ -541,6 +566,8 @@ static u16 write_protected(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	    c->zns.zones[zone].state != VFN_ZS_OFFLINE) {
 		vfn_zone_set_read_only(&c->zns, zone);
 		vfn_zone_changed(c, zone);
+		vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_READ_ONLY,
+				   1);
 	}
 	return VFN_SC(NVME_SC_ZONE_READ_ONLY);
 }

@@ -731,6 +731,11 @@ static void zoned_writes_and_append(struct kunit *test)
 	/* Zone Append names a zone by its first block. */
 	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_zone_append, 1, 1, 0,
 				     3 * PG, 0), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_ZONE_APPENDS), 1ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_ZONE_IMPLICIT_OPENS),
+			1ULL);
 	/* Report: 16 zones match; zone 0 implicitly open, wp 3. */
 	KUNIT_EXPECT_EQ(test, zone_report(test, 0, PG, 0, false), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le64(rep), 16ULL);
@@ -775,6 +780,10 @@ static void zoned_reset_discards(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_RESET, true), 0);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 32 * PG, 0, PG));
 	KUNIT_EXPECT_EQ(test, e->c->zns.zones[2].state, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_ZONE_FINISHES), 1ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_ZONE_RESETS), 2ULL);
 	/* Bad actions and transitions. */
 	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_CLOSE, false),
 			DNR(NVME_SC_ZONE_INVALID_TRANSITION));
@@ -803,6 +812,8 @@ static void zoned_read_only_and_offline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->zns.zones[3].state, VFN_ZS_RDONLY);
 	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 48, 1, 0, 3 * PG, 0),
 			DNR(NVME_SC_ZONE_READ_ONLY));
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(c->vdev->flash,
+						VFLASH_STAT_ZONE_READ_ONLY), 1ULL);
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 1,
 				  VFN_LOG_CHANGED_ZONES | 1023 << 16, 0, 0,
 				  5 * PG, NULL), 0);
