@@ -296,6 +296,15 @@ struct vflash_undo {
  */
 #define VFLASH_FLASH_MIN_BLOCKS_PER_DIE	8
 
+/*
+ * Host placement handles (NVMe FDP reclaim unit handles) the FTL can keep
+ * apart, each a write stream with its own open blocks; a profile's
+ * @placement_handles (0 for one) says how many a device uses. Each one
+ * beyond the first adds a block per die and region to the FTL's working
+ * set (docs/fdp-design.md).
+ */
+#define VFLASH_FLASH_MAX_PLACEMENT	16
+
 struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 					 u64 size_bytes);
 void vflash_flash_destroy(struct vflash_flash *f);
@@ -314,6 +323,17 @@ u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
 u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
 			     u64 lpn, u32 count, u64 now_ns,
 			     struct vflash_undo *const *undo);
+u64 vflash_flash_submit_placed(struct vflash_flash *f, enum vflash_fe fe,
+			       u64 lpn, u32 count, u64 now_ns,
+			       struct vflash_undo *const *undo, u32 ph);
+u32 vflash_flash_placement_handles(const struct vflash_flash *f);
+bool vflash_flash_placement_update(struct vflash_flash *f, u32 ph,
+				   u64 now_ns);
+u64 vflash_flash_placement_room(struct vflash_flash *f, u32 ph);
+u64 vflash_flash_placement_ru_bytes(const struct vflash_flash *f);
+void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
+				 u64 *host_pages, u64 *media_pages);
+u64 vflash_flash_erased_bytes(struct vflash_flash *f);
 void vflash_flash_undo_forget(struct vflash_flash *f);
 void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u);
 u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,

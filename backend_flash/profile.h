@@ -48,6 +48,10 @@ enum vflash_cell {
  *	it; 0 for the FTL's default, VFLASH_DEFAULT_OP_PCT
  * @write_buffer_bytes: the controller's write buffer (host writes
  *	complete once in it); 0 for the backend's default
+ * @placement_handles: host write streams the FTL keeps apart (NVMe FDP
+ *	reclaim unit handles), 1 to VFLASH_FLASH_MAX_PLACEMENT; 0 for one.
+ *	Not a property of a named model: the device's copy gets it from its
+ *	frontends (vflash_dev_create())
  */
 struct vflash_profile {
 	const char *name;
@@ -68,6 +72,7 @@ struct vflash_profile {
 	u64 fw_overhead_ns;
 	u32 op_pct;
 	u64 write_buffer_bytes;
+	u32 placement_handles;
 };
 
 /* Over-provisioning of a profile that gives none (@op_pct 0), percent. */

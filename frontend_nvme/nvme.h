@@ -19,6 +19,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "frontend_nvme/fdp.h"
 #include "frontend_nvme/proto.h"
 #include "frontend_nvme/zns.h"
 
@@ -98,6 +99,7 @@ struct vfn_heap {
  * @ns: namespace 1's format
  * @zns: its zones, when it is zoned (@ns.zoned); dispatcher only
  * @zreport: a buffer of VFN_MAX_XFER_BYTES for Report Zones, when zoned
+ * @fdp: Flexible Data Placement (off: @fdp.nruh 0); dispatcher only
  * @enabled: CC.EN as last seen by the dispatcher
  * @shutdown: CC.SHN acted on
  * @sq: submission queues, 0 = admin; dispatcher only (the head is read
@@ -188,6 +190,7 @@ struct vfn_ctrl {
 	struct vfn_ns ns;
 	struct vfn_zoned zns;
 	void *zreport;
+	struct vfn_fdp fdp;
 	bool enabled;
 	bool shutdown;
 	struct vfn_queue sq[VFN_MAX_IOQ + 1];
