@@ -22,8 +22,10 @@
 #define AER_ZONE_CHANGED	0xef
 /* Get Log Page CDW10 bit 15: Retain Asynchronous Event. */
 #define LOG_RAE			BIT(15)
-/* Get Log Page CDW10 bits 11:8, Log Specific Parameter: FDP Events' bit 0. */
-#define LOG_LSP_CTRL_EVENTS	BIT(8)
+/* Get Log Page CDW10 bits 11:8, Log Specific Parameter: FDP Events' bit 0
+ * asks for the host events, clear for the controller events.
+ */
+#define LOG_LSP_HOST_EVENTS	BIT(8)
 /* Controller attributes: endurance groups, Flexible Data Placement. */
 #define CTRATT_ENDGS		BIT(4)
 #define CTRATT_FDPS		BIT(19)
@@ -477,12 +479,12 @@ static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid)
 		return vfn_fdp_usage_log(&c->fdp, c->ident);
 	case VFN_LOG_FDP_STATS:
 		return vfn_fdp_stats_log(c->ident, c->host_write_units << 9,
-					 vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES) *
-					 VFLASH_LPAGE_SIZE,
+					 VFLASH_LPAGE_SIZE *
+					 vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES),
 					 vflash_flash_erased_bytes(f));
 	default:
-		return vfn_fdp_events_log(&c->fdp, c->ident, vfn_cdw(cmd, 10) &
-					  LOG_LSP_CTRL_EVENTS);
+		return vfn_fdp_events_log(&c->fdp, c->ident,
+					  !(vfn_cdw(cmd, 10) & LOG_LSP_HOST_EVENTS));
 	}
 }
 
