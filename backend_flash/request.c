@@ -52,7 +52,7 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
  * is told when the page is durable.
  */
 static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
-		      struct vflash_undo *u, u32 ph)
+		      struct vflash_undo *u, u64 id, u32 ph)
 {
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
@@ -67,8 +67,10 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 		u32 slot, old, b;
 
 		spin_lock(&die->lock);
+		die->trace_req = id;
 		slot = host_slot(f, die, d, vf_host_stream(ph), &at);
 		if (slot == VF_INVALID) {
+			die->trace_req = 0;
 			spin_unlock(&die->lock);
 			continue;
 		}
@@ -91,6 +93,7 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 			vf_undo_programmed(f, d, b, end);
 			vf_wb_push(f, die, end, n);
 		}
+		die->trace_req = 0;
 		spin_unlock(&die->lock);
 		return at;
 	}
@@ -136,7 +139,7 @@ static void repromote(struct vflash_flash *f, struct vf_die *die, u32 d,
  * with its die and channel parts in @lat.
  */
 static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
-		     struct vflash_latency *lat)
+		     struct vflash_latency *lat, u64 id)
 {
 	u32 slot = READ_ONCE(f->l2p[lpn]);
 	u32 heat = vf_heat_bump(f, lpn);
@@ -151,6 +154,7 @@ static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 	d = vf_die_of_block(f, vf_block_of(f, slot));
 	die = &f->dies[d];
 	spin_lock(&die->lock);
+	die->trace_req = id;
 	ready = vf_die_read(f, die, slot, now, VFLASH_WORK_HOST, lat);
 	if (f->hybrid && vf_region_of(f, vf_block_of(f, slot)) == VF_MAIN) {
 		const struct vflash_migration_ops *mig =
@@ -161,6 +165,7 @@ static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 				      vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS)))
 			repromote(f, die, d, lpn, slot, ready);
 	}
+	die->trace_req = 0;
 	spin_unlock(&die->lock);
 	return vf_channel_xfer(f, die->channel, ready, 1, &lat->chan_wait_ns,
 			       &lat->chan_ns);
@@ -208,13 +213,14 @@ static bool pad_host_unit(struct vflash_flash *f, struct vf_die *die, u32 d,
  * padding them; returns when all host data buffered on the die is on
  * flash.
  */
-static u64 flush_die(struct vflash_flash *f, u32 d, u64 now)
+static u64 flush_die(struct vflash_flash *f, u32 d, u64 now, u64 id)
 {
 	struct vf_die *die = &f->dies[d];
 	u64 done = now;
 	u32 r, ph;
 
 	spin_lock(&die->lock);
+	die->trace_req = id;
 	for (ph = 0; ph < f->nr_ph; ph++)
 		for (r = 0; r < VF_NR_REGIONS; r++)
 			pad_host_unit(f, die, d, vf_host_stream(ph), r, now);
@@ -226,18 +232,19 @@ static u64 flush_die(struct vflash_flash *f, u32 d, u64 now)
 	}
 	/* Pages moved after a failed program: durable when their moves end. */
 	done = max(done, die->durable_ns);
+	die->trace_req = 0;
 	spin_unlock(&die->lock);
 	return done;
 }
 
 /* Flush every die; returns when all buffered host data is on flash. */
-static u64 flush(struct vflash_flash *f, u64 now)
+static u64 flush(struct vflash_flash *f, u64 now, u64 id)
 {
 	u64 done = now;
 	u32 d;
 
 	for (d = 0; d < f->nr_dies; d++)
-		done = max(done, flush_die(f, d, now));
+		done = max(done, flush_die(f, d, now, id));
 	return done;
 }
 
@@ -247,6 +254,7 @@ static u64 flush(struct vflash_flash *f, u64 now)
  * @lpn: first logical page, written
  * @count: logical pages
  * @now_ns: when the write's data are in the write buffer
+ * @req_id: the write's request id (its vflash_request_submit event's), or 0
  *
  * Programs, padding them, the partly filled units of the dies that hold
  * the pages; other dies keep their buffered data. Pages never written or
@@ -256,7 +264,7 @@ static u64 flush(struct vflash_flash *f, u64 now)
  * buffered (then the pages are durable), never before @now_ns.
  */
 u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
-			    u64 now_ns)
+			    u64 now_ns, u64 req_id)
 {
 	u32 i, d, prev = VF_INVALID;
 	u64 done = now_ns;
@@ -269,7 +277,7 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 		d = vf_die_of_block(f, vf_block_of(f, slot));
 		if (d == prev)
 			continue;
-		done = max(done, flush_die(f, d, now_ns));
+		done = max(done, flush_die(f, d, now_ns, req_id));
 		prev = d;
 	}
 	return done;
@@ -277,14 +285,14 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 
 /* Read @count pages from @lpn at @now; returns the model's completion. */
 static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
-		      struct vflash_latency *lat)
+		      struct vflash_latency *lat, u64 id)
 {
 	struct vflash_latency page;
 	u64 done = now, end;
 	u32 i;
 
 	for (i = 0; i < count; i++) {
-		end = read_page(f, lpn + i, now, &page);
+		end = read_page(f, lpn + i, now, &page, id);
 		if (!i || end > done) {
 			done = end;
 			*lat = page;
@@ -301,7 +309,7 @@ static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
  */
 static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 		       struct vflash_latency *lat,
-		       struct vflash_undo *const *undo, u32 ph)
+		       struct vflash_undo *const *undo, u64 id, u32 ph)
 {
 	u64 t = vf_host_xfer(f, now, count, &lat->host_wait_ns, &lat->host_ns);
 	u64 done = t, end, clean_ns;
@@ -309,7 +317,7 @@ static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 
 	for (i = 0; i < count; i++) {
 		end = write_page(f, lpn + i, t, &clean_ns,
-				 undo ? undo[i] : NULL, ph);
+				 undo ? undo[i] : NULL, id, ph);
 		if (end > done || !i) {
 			done = max(done, end);
 			lat->bg_wait_ns = clean_ns;
@@ -323,7 +331,7 @@ static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 
 static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo, u32 ph);
+		  struct vflash_undo *const *undo, u64 id, u32 ph);
 
 /**
  * vflash_flash_submit_lat() - run one request through the flash model
@@ -350,16 +358,16 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 			    u64 lpn, u32 count, u64 now_ns,
 			    struct vflash_latency *lat)
 {
-	return submit(f, op, lpn, count, now_ns, lat, NULL, 0);
+	return submit(f, op, lpn, count, now_ns, lat, NULL, 0, 0);
 }
 
 /*
- * vflash_flash_submit_lat(), with log records for a write's pages and the
- * placement handle @ph its pages go to.
+ * vflash_flash_submit_lat(), with log records for a write's pages, its
+ * request id and the placement handle @ph its pages go to.
  */
 static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo, u32 ph)
+		  struct vflash_undo *const *undo, u64 id, u32 ph)
 {
 	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
@@ -376,11 +384,11 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 
 	switch (op) {
 	case VFLASH_IO_READ:
-		done = read_pages(f, lpn, count, now_ns, lat);
+		done = read_pages(f, lpn, count, now_ns, lat, id);
 		vf_record_read_latency(f, done + fw - now_ns);
 		break;
 	case VFLASH_IO_WRITE:
-		done = write_pages(f, lpn, count, now_ns, lat, undo,
+		done = write_pages(f, lpn, count, now_ns, lat, undo, id,
 				   ph < f->nr_ph ? ph : 0);
 		break;
 	case VFLASH_IO_TRIM:
@@ -389,7 +397,7 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		vf_count(f, VFLASH_STAT_HOST_TRIM_PAGES, count);
 		break;
 	case VFLASH_IO_FLUSH:
-		durable = flush(f, now_ns);
+		durable = flush(f, now_ns, id);
 		done = durable;
 		lat->die_wait_ns = done - now_ns;
 		break;
@@ -405,6 +413,63 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 }
 
 /**
+ * vflash_flash_new_req_id() - the next request id of a device
+ * @f: the device
+ *
+ * Ids start at 1 and increase by one with every call, from any CPU.
+ *
+ * Return: the id.
+ */
+u64 vflash_flash_new_req_id(struct vflash_flash *f)
+{
+	return atomic64_inc_return(&f->req_id);
+}
+
+/**
+ * vflash_flash_submit_tagged() - a frontend's request through the flash model
+ * @f: the device
+ * @fe: the frontend that submits it
+ * @op: what to do
+ * @lpn: first logical page
+ * @count: logical pages (ignored for a flush)
+ * @now_ns: when the request arrives (NVMe: when its command was fetched)
+ * @undo: NULL, or for a write one log record per page; each gets the end
+ *	time of the program that makes its page durable (U64_MAX until that
+ *	program is charged, which may be at a later write or flush). The
+ *	backend keeps pointers to waiting records until
+ *	vflash_flash_undo_forget().
+ * @tag: who the request is; its id 0 takes the next one
+ *	(vflash_flash_new_req_id()), stored back; a write's pages go to the
+ *	open blocks of its placement handle (@tag->ph, below
+ *	vflash_flash_placement_handles(); any other is handle 0). NULL: a
+ *	new id, no queue, handle 0.
+ *
+ * vflash_flash_submit(), and the vflash_request_submit trace event with
+ * the latency breakdown and the tag; the request's NAND operations carry
+ * the tag's id in their vflash_nand events.
+ *
+ * Return: when the request completes, on the clock of @now_ns.
+ */
+u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
+			       enum vflash_io op, u64 lpn, u32 count,
+			       u64 now_ns, struct vflash_undo *const *undo,
+			       struct vflash_req_tag *tag)
+{
+	struct vflash_req_tag none = { };
+	struct vflash_latency lat;
+	u64 due;
+
+	if (!tag)
+		tag = &none;
+	if (!tag->id)
+		tag->id = vflash_flash_new_req_id(f);
+	due = submit(f, op, lpn, count, now_ns, &lat, undo, tag->id, tag->ph);
+	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
+				    &lat, tag);
+	return due;
+}
+
+/**
  * vflash_flash_submit_from() - a frontend's request through the flash model
  * @f: the device
  * @fe: the frontend that submits it
@@ -413,20 +478,15 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
  * @count: logical pages (ignored for a flush)
  * @now_ns: when the request arrives
  *
- * vflash_flash_submit(), and the vflash_request_submit trace event with
- * the latency breakdown.
+ * vflash_flash_submit_tagged() with a new request id and no queue.
  *
  * Return: when the request completes, on the clock of @now_ns.
  */
 u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
 			     enum vflash_io op, u64 lpn, u32 count, u64 now_ns)
 {
-	struct vflash_latency lat;
-	u64 due = vflash_flash_submit_lat(f, op, lpn, count, now_ns, &lat);
-
-	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
-				    &lat);
-	return due;
+	return vflash_flash_submit_tagged(f, fe, op, lpn, count, now_ns, NULL,
+					  NULL);
 }
 
 /**
@@ -436,12 +496,10 @@ u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
  * @lpn: first logical page
  * @count: logical pages
  * @now_ns: when the request arrives
- * @undo: one record per page; each gets the end time of the program that
- *	makes its page durable (U64_MAX until that program is charged,
- *	which may be at a later write or flush). The backend keeps pointers
- *	to waiting records until vflash_flash_undo_forget().
+ * @undo: one record per page (vflash_flash_submit_tagged())
  *
- * vflash_flash_submit_from() for a write.
+ * vflash_flash_submit_tagged() of a write with a new request id and no
+ * queue.
  *
  * Return: when the request completes, on the clock of @now_ns.
  */
@@ -449,7 +507,8 @@ u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
 			     u64 lpn, u32 count, u64 now_ns,
 			     struct vflash_undo *const *undo)
 {
-	return vflash_flash_submit_placed(f, fe, lpn, count, now_ns, undo, 0);
+	return vflash_flash_submit_tagged(f, fe, VFLASH_IO_WRITE, lpn, count,
+					  now_ns, undo, NULL);
 }
 
 /**
@@ -463,8 +522,9 @@ u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
  * @ph: the placement handle (write stream) the pages go to, below
  *	vflash_flash_placement_handles(); any other is handle 0
  *
- * vflash_flash_submit_undo() into the open blocks of handle @ph: pages of
- * different handles never share an erase block (GC's copies aside).
+ * vflash_flash_submit_tagged() of a write with a new request id, no queue,
+ * into the open blocks of handle @ph: pages of different handles never
+ * share an erase block (GC's copies aside).
  *
  * Return: when the request completes, on the clock of @now_ns.
  */
@@ -472,13 +532,10 @@ u64 vflash_flash_submit_placed(struct vflash_flash *f, enum vflash_fe fe,
 			       u64 lpn, u32 count, u64 now_ns,
 			       struct vflash_undo *const *undo, u32 ph)
 {
-	struct vflash_latency lat;
-	u64 due = submit(f, VFLASH_IO_WRITE, lpn, count, now_ns, &lat, undo,
-			 ph);
+	struct vflash_req_tag tag = { .ph = ph };
 
-	trace_vflash_request_submit(f->id, fe, VFLASH_IO_WRITE, lpn, count,
-				    now_ns, due, &lat);
-	return due;
+	return vflash_flash_submit_tagged(f, fe, VFLASH_IO_WRITE, lpn, count,
+					  now_ns, undo, &tag);
 }
 
 /**

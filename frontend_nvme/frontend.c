@@ -13,6 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
+#include "backend_flash/profile.h"
 #include "core/params.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
@@ -382,7 +383,9 @@ static void zones_clear(struct vfn_ctrl *c)
  */
 static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 {
-	u64 size = c->vdev->cfg.size_bytes, zsze, zcap = 0;
+	const struct vflash_profile *prof = c->vdev->cfg.profile;
+	u64 size = c->vdev->cfg.size_bytes, zsze = 0, zcap = 0;
+	u32 max_active = p->zone_max_active;
 	u32 max_open = p->zone_max_open;
 	u8 shift = c->ns.lba_shift;
 	int ret;
@@ -408,12 +411,21 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 	}
 	if (!p->zoned)
 		return 0;
-	vflash_parse_bytes(p->zone_size && *p->zone_size ? p->zone_size :
-			   DEFAULT_ZONE_SIZE, &zsze);
+	/* A ZNS drive's profile gives its zones' geometry as defaults. */
+	if (p->zone_size && *p->zone_size)
+		vflash_parse_bytes(p->zone_size, &zsze);
+	else if (prof->zone_bytes)
+		zsze = prof->zone_bytes;
+	else
+		vflash_parse_bytes(DEFAULT_ZONE_SIZE, &zsze);
 	if (p->zone_cap && *p->zone_cap)
 		vflash_parse_bytes(p->zone_cap, &zcap);
+	else if (prof->zone_cap_bytes && zsze == prof->zone_bytes)
+		zcap = prof->zone_cap_bytes;
 	if (!zcap)
 		zcap = zsze;
+	if (!max_active)
+		max_active = prof->zone_max_active;
 	if (zsze > size) {
 		pr_err("zone_size=%llu: larger than the device (%llu bytes)\n",
 		       zsze, size);
@@ -424,17 +436,17 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 		       zcap, 1U << shift, zsze);
 		return -EINVAL;
 	}
-	if (p->zone_max_active && max_open > p->zone_max_active) {
+	if (max_active && max_open > max_active) {
 		pr_err("zone_max_open=%u: more than zone_max_active (%u)\n",
-		       max_open, p->zone_max_active);
+		       max_open, max_active);
 		return -EINVAL;
 	}
 	/* MOR may not exceed MAR: no open limit of its own, the active one. */
 	if (!max_open)
-		max_open = p->zone_max_active;
+		max_open = max_active;
 	c->ns.nsze = div64_u64(size, zsze) * (zsze >> shift);
 	ret = vfn_zoned_init(&c->zns, c->ns.nsze, zsze >> shift, zcap >> shift,
-			     p->zone_max_active, max_open);
+			     max_active, max_open);
 	if (ret)
 		return ret;
 	c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
@@ -446,6 +458,14 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 	zones_clear(c);
 	return 0;
 }
+
+/* What dispatch.c runs: this folder's calls go one way (nvme.h). */
+static const struct vfn_ctrl_ops vfn_ops = {
+	.admin = vfn_admin,
+	.admin_reset = vfn_admin_reset,
+	.io = vfn_io,
+	.raise_irq = vfn_raise_irq,
+};
 
 static void free_ctrl(struct vfn_ctrl *c)
 {
@@ -475,6 +495,7 @@ static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
 		return -ENOMEM;
 	}
 	c->vdev = vdev;
+	c->ops = &vfn_ops;
 	ret = parse_params(c, &p);
 	if (ret)
 		goto err;

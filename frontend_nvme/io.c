@@ -120,8 +120,8 @@ static bool store_pages(struct vfn_ctrl *c, const struct vfn_io_req *r)
 static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
 		  u64 now)
 {
-	return vflash_flash_submit_from(c->vdev->flash, VFLASH_FE_NVME, op,
-					lpn, count, now);
+	return vflash_flash_submit_tagged(c->vdev->flash, VFLASH_FE_NVME, op,
+					  lpn, count, now, NULL, &c->tag);
 }
 
 /*
@@ -233,10 +233,11 @@ static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		*due_ns = submit_cached(c, VFLASH_IO_WRITE, r->lpn,
 					r->nr_lpages, now);
 	else
-		*due_ns = vflash_flash_submit_placed(c->vdev->flash,
-						     VFLASH_FE_NVME, r->lpn,
+		*due_ns = vflash_flash_submit_tagged(c->vdev->flash,
+						     VFLASH_FE_NVME,
+						     VFLASH_IO_WRITE, r->lpn,
 						     r->nr_lpages, now, undo,
-						     r->ph);
+						     &c->tag);
 	/*
 	 * FUA, or write-through when the host turned the write cache off:
 	 * complete once the pages are on flash (under the log's lock: a
@@ -245,7 +246,8 @@ static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	if (sync)
 		*due_ns = max(*due_ns,
 			      vflash_flash_sync_pages(c->vdev->flash, r->lpn,
-						      r->nr_lpages, now));
+						      r->nr_lpages, now,
+						      c->tag.id));
 out:
 	if (logged)
 		vflash_pl_unlock(pl);
@@ -654,6 +656,8 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		/* An invalid placement identifier: handle 0, and an event. */
 		if (r.placed)
 			r.ph = vfn_fdp_handle(&c->fdp, r.pid, fdp_ms(c, now));
+		/* The write's pages go to the handle's stream. */
+		c->tag.ph = r.ph;
 		switch (r.opcode) {
 		case nvme_cmd_read:
 		case nvme_cmd_write:
