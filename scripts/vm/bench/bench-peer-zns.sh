@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make bench-peer NVMEVIRT=DIR MODE=zns`: scripts/bench/peer.sh -m zns in
 # the project's VM: vflash's zoned namespace (zoned=1 zone_size=32M
-# zone_max_open=14 zone_max_active=14) beside NVMeVirt's ZNS build
+# zone_max_open=14, no active limit) beside NVMeVirt's ZNS build
 # (ZNS_PROTOTYPE, 32 MiB zones): fio zonemode=zbd jobs and the conformance
 # probes. bench-peer.sh does the work; this file is its header for ZNS.
 # vmtest-mem: 4G

@@ -22,14 +22,12 @@
 bench_peer() {
 	[ -f /vflash/nvmev.ko ] || fail "no /vflash/nvmev.ko: the prep step failed"
 	report "BENCH $(cat /vflash/nvmevirt.txt)"
+	# stdout is the report; stderr (progress, nvme-cli's output) the console
 	# shellcheck disable=SC2046 # PEER_ARGS: one word per option
-	{ /vflash/bench/peer.sh -m "$1" $(cat /vflash/peer-args) 2>&1
+	{ /vflash/bench/peer.sh -m "$1" $(cat /vflash/peer-args)
 		echo "peer.sh exit $?" >/tmp/peer.rc; } |
 		while IFS= read -r line; do
-			case $line in
-			"peer: "*) echo "$line" ;;
-			*) report "BENCH $line" ;;
-			esac
+			report "BENCH $line"
 		done
 	cat /tmp/peer.rc
 	[ "$(cat /tmp/peer.rc)" = "peer.sh exit 0" ] || fail "scripts/bench/peer.sh failed"
