@@ -37,7 +37,7 @@ export KDIR
 all: modules tools
 
 tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore \
-	scripts/vm/plcheck scripts/vm/crashcheck
+	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
@@ -57,6 +57,9 @@ scripts/vm/plcheck: scripts/vm/plcheck.c
 
 scripts/vm/crashcheck: scripts/vm/crashcheck.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
+
+scripts/vm/mkzonefs: scripts/vm/mkzonefs.c
+	$(CC) -O2 -Wall -Wextra -static -o $@ $<
 
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers found: run scripts/setup.sh or pass KDIR=" >&2; exit 1; }

@@ -376,7 +376,8 @@ static void vc_publish(struct vflash_cache *c, u64 lpn, u32 w)
 /*
  * Issue the NAND read that fills @slot with @lpn, whose word was @w
  * (ABSENT): claim the page, ask the backend, publish it RESIDENT, and
- * store when its read completes in @ready_ns. A demand fill returns with
+ * store when its read completes in @ready_ns, its request id in @req_id.
+ * A demand fill returns with
  * the slot pinned, so the page stays the loader's until it is mapped
  * (vflash_cache_put()); a prefetch enters the eviction policy at once,
  * out of the young ring that guards demand fills. Returns false, with the
@@ -384,8 +385,9 @@ static void vc_publish(struct vflash_cache *c, u64 lpn, u32 w)
  * never sees an unset one there), if another fill won the page.
  */
 static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
-		    bool prefetch, u64 *now, u64 *ready_ns)
+		    bool prefetch, u64 *now, u64 *ready_ns, u64 *req_id)
 {
+	struct vflash_req_tag tag = { };
 	struct vc_slot *s = &c->slots[slot];
 	u64 ready, old_ready = READ_ONCE(s->ready_ns);
 	u32 dev = vflash_flash_id(c->f);
@@ -409,8 +411,9 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 		return false;
 	}
 	*now = vc_now(c);
-	ready = vflash_flash_submit_from(c->f, VFLASH_FE_CXL, VFLASH_IO_READ,
-					 lpn, 1, *now);
+	ready = vflash_flash_submit_tagged(c->f, VFLASH_FE_CXL, VFLASH_IO_READ,
+					   lpn, 1, *now, NULL, &tag);
+	*req_id = tag.id;
 	/* Pairs with the acquire in vflash_cache_get(). */
 	smp_store_release(&s->ready_ns, ready);
 	trace_vflash_cxl_fill(dev, lpn, slot, prefetch, *now, ready);
@@ -458,7 +461,7 @@ static int vc_wait_ready(struct vflash_cache *c, u64 ready, u64 *now,
 
 static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 {
-	u64 out[VFLASH_PREFETCH_MAX], now, ready;
+	u64 out[VFLASH_PREFETCH_MAX], now, ready, id;
 	u32 n, i;
 
 	/*
@@ -480,7 +483,7 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 		slot = vc_claim_slot(c, false);
 		if (slot == VC_NO_SLOT)
 			break;
-		vc_fill(c, out[i], w, slot, true, &now, &ready);
+		vc_fill(c, out[i], w, slot, true, &now, &ready, &id);
 	}
 }
 
@@ -503,7 +506,7 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 		     struct vflash_cache_pin *pin)
 {
-	u64 waited = 0, now = 0, ready;
+	u64 waited = 0, now = 0, ready, id = 0;
 	bool missed = false;
 	u32 w, slot, gen;
 	struct vc_slot *s;
@@ -517,7 +520,8 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 			slot = vc_claim_slot(c, true);
 			if (slot == VC_NO_SLOT)
 				return -EINTR;
-			if (!vc_fill(c, lpn, w, slot, false, &now, &ready))
+			if (!vc_fill(c, lpn, w, slot, false, &now, &ready,
+				     &id))
 				continue;
 			/* Pinned by the fill: no re-check needed. */
 			missed = true;
@@ -592,6 +596,7 @@ pinned:
 	pin->missed = missed;
 	pin->waited_ns = waited;
 	pin->due_ns = ready;
+	pin->req_id = id;
 	return 0;
 }
 
@@ -670,6 +675,7 @@ int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 	pin->slot = slot;
 	pin->missed = false;
 	pin->waited_ns = 0;
+	pin->req_id = 0;
 	return 0;
 }
 

@@ -127,6 +127,7 @@ struct vflash_cache_params {
  * @missed: this call issued its NAND read
  * @waited_ns: how long the call waited for the read
  * @due_ns: when the page's NAND read completes by the model
+ * @req_id: the request id of that read if this call issued it, else 0
  */
 struct vflash_cache_pin {
 	u64 lpn;
@@ -134,6 +135,7 @@ struct vflash_cache_pin {
 	bool missed;
 	u64 waited_ns;
 	u64 due_ns;
+	u64 req_id;
 };
 
 struct vflash_cache *vflash_cache_create(struct vflash_flash *f,

@@ -99,16 +99,21 @@ void vflash_flash_set_id(struct vflash_flash *f, u32 id)
 }
 
 /**
- * vflash_flash_set_faults() - the fault rules the backend injects from
+ * vflash_flash_set_fault_rules() - the fault rules the backend injects from
  * @f: the device
- * @ft: its rules (program_fail, erase_fail), or NULL for none
+ * @program_fail: the rule of program failures, or NULL for none
+ * @erase_fail: the rule of erase failures, or NULL for none
  *
- * Called by core/faults.c when the rules are set up and torn down, while
- * no request runs; @ft must outlive every request after the call.
+ * Called by the fault registry (core/faults.c) when the rules are set up
+ * and torn down, while no request runs; the rules must outlive every
+ * request after the call. The backend counts what they inject in stats/.
  */
-void vflash_flash_set_faults(struct vflash_flash *f, struct vflash_faults *ft)
+void vflash_flash_set_fault_rules(struct vflash_flash *f,
+				  struct vflash_fault_rule *program_fail,
+				  struct vflash_fault_rule *erase_fail)
 {
-	WRITE_ONCE(f->faults, ft);
+	WRITE_ONCE(f->program_fail, program_fail);
+	WRITE_ONCE(f->erase_fail, erase_fail);
 }
 
 /**

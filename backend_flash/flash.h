@@ -12,7 +12,7 @@
 #include "backend_flash/cache.h"
 #include "policy/policy.h"
 
-struct vflash_faults;
+struct vflash_fault_rule;
 struct vflash_flash;
 struct vflash_profile;
 
@@ -67,6 +67,29 @@ enum vflash_nand_op {
 	VFLASH_NAND_READ,
 	VFLASH_NAND_PROGRAM,
 	VFLASH_NAND_ERASE,
+};
+
+/**
+ * struct vflash_req_tag - who a request is, for the trace events
+ * @id: the device's request id (vflash_flash_new_req_id()); 0: the
+ *	submit takes the next one and stores it here
+ * @doorbell_ns: when the frontend saw the request submitted (NVMe: the
+ *	dispatcher's poll that first found its SQ tail doorbell past it), or
+ *	0 where that does not apply or was not recorded
+ * @polled_ns: the poll of that doorbell before, which had not found it
+ *	(the host's write came in between), or 0
+ * @qid: the frontend's queue (NVMe: the SQ id), or 0
+ * @cid: the frontend's command id (NVMe: the CID), or 0
+ *
+ * One host command that submits several requests (a write and a flush)
+ * passes the same tag to each: they share its id, as does its completion.
+ */
+struct vflash_req_tag {
+	u64 id;
+	u64 doorbell_ns;
+	u64 polled_ns;
+	u16 qid;
+	u16 cid;
 };
 
 /**
@@ -302,7 +325,9 @@ void vflash_flash_destroy(struct vflash_flash *f);
 int vflash_flash_metadata_bytes(const struct vflash_profile *prof,
 				u64 size_bytes, u64 *bytes);
 void vflash_flash_set_id(struct vflash_flash *f, u32 id);
-void vflash_flash_set_faults(struct vflash_flash *f, struct vflash_faults *ft);
+void vflash_flash_set_fault_rules(struct vflash_flash *f,
+				  struct vflash_fault_rule *program_fail,
+				  struct vflash_fault_rule *erase_fail);
 u32 vflash_flash_id(const struct vflash_flash *f);
 u64 vflash_flash_submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 			u32 count, u64 now_ns);
@@ -314,10 +339,15 @@ u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
 u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
 			     u64 lpn, u32 count, u64 now_ns,
 			     struct vflash_undo *const *undo);
+u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
+			       enum vflash_io op, u64 lpn, u32 count,
+			       u64 now_ns, struct vflash_undo *const *undo,
+			       struct vflash_req_tag *tag);
+u64 vflash_flash_new_req_id(struct vflash_flash *f);
 void vflash_flash_undo_forget(struct vflash_flash *f);
 void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u);
 u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
-			    u64 now_ns);
+			    u64 now_ns, u64 req_id);
 void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns);
 int vflash_flash_start_worker(struct vflash_flash *f, const char *name);
 

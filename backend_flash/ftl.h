@@ -14,10 +14,10 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "backend_flash/fault_rule.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/hist.h"
 #include "backend_flash/profile.h"
-#include "core/faults.h"
 
 #define VF_INVALID	U32_MAX
 
@@ -104,9 +104,12 @@ struct vf_block {
  * @bg_end_ns: their ends
  * @bg_last: the ring's newest entry
  * @channel: the channel it sits on
+ * @trace_req: the request id whose submit holds @lock, 0 while background
+ *	work does: the id of the vflash_nand events charged meanwhile
  */
 struct vf_die {
 	spinlock_t lock;	/* see the kernel-doc above */
+	u64 trace_req;
 	u64 busy_until_ns;
 	u64 fg_busy_until_ns;
 	u64 deferred_ns;
@@ -187,6 +190,7 @@ struct vf_stats {
  * @host_busy_until_ns: when the host link is free
  * @seal_seq: source of vf_block.seal_seq
  * @cursor: round-robin counter of placement policies
+ * @req_id: the last request id given (vflash_flash_new_req_id())
  * @knob: run-time tunables; read with READ_ONCE, written by sysfs
  * @policy: current policy per kind; READ_ONCE/WRITE_ONCE
  * @stats: per-CPU counters
@@ -198,8 +202,9 @@ struct vf_stats {
  * @cache: the device DRAM cache of the frontend that uses one, or NULL
  * @undo_wait: per die, per region, the log records of host pages whose
  *	unit is still filling (undo.c); under the die's lock
- * @faults: the device's fault rules (program_fail, erase_fail), or NULL;
- *	READ_ONCE, set by core/faults.c while no request runs
+ * @program_fail: the device's program_fail rule, or NULL; READ_ONCE, set
+ *	by the fault registry (core/faults.c) while no request runs
+ * @erase_fail: its erase_fail rule, or NULL; the same
  * @nr_bad: bad blocks per region; atomics, incremented under the die lock
  *	of the block that went bad, read without it
  * @spare_new: spare blocks of the new device (struct vflash_health)
@@ -234,6 +239,7 @@ struct vflash_flash {
 	u64 host_busy_until_ns;
 	atomic64_t seal_seq;
 	atomic64_t cursor;
+	atomic64_t req_id;
 	u64 knob[VFLASH_KNOB_NR];
 	const struct vflash_policy *policy[VFLASH_POLICY_NR];
 	struct vf_stats __percpu *stats;
@@ -244,7 +250,8 @@ struct vflash_flash {
 	/* @cache for block I/O: set and cleared with it, read under SRCU */
 	struct vflash_cache __rcu *io_cache;
 	struct vflash_undo **undo_wait;
-	struct vflash_faults *faults;
+	struct vflash_fault_rule *program_fail;
+	struct vflash_fault_rule *erase_fail;
 	atomic_t nr_bad[VF_NR_REGIONS];
 	u32 spare_new;
 	bool no_room;
@@ -408,18 +415,23 @@ static inline void vf_count(struct vflash_flash *f, enum vflash_stat s,
 }
 
 /*
- * Does the rule of a flash fault (program_fail, erase_fail) fire for page
- * @lpn? One static branch while no rule of any device is armed.
+ * Does flash fault rule @rp (program_fail, erase_fail) fire for page @lpn?
+ * Counted in @stat if it does. One static branch while no rule of any
+ * device is armed.
  */
-static inline bool vf_fault(struct vflash_flash *f, enum vflash_fault fault,
-			    u64 lpn)
+static inline bool vf_fault(struct vflash_flash *f,
+			    struct vflash_fault_rule *const *rp,
+			    enum vflash_stat stat, u64 lpn)
 {
-	struct vflash_faults *ft;
+	struct vflash_fault_rule *r;
 
 	if (!static_branch_unlikely(&vflash_faults_armed))
 		return false;
-	ft = READ_ONCE(f->faults);
-	return ft && __vflash_fault(ft, fault, lpn, 1);
+	r = READ_ONCE(*rp);
+	if (!r || !vflash_fault_rule_check(r, lpn, 1))
+		return false;
+	vf_count(f, stat, 1);
+	return true;
 }
 
 /*
@@ -430,15 +442,16 @@ static inline bool vf_fault(struct vflash_flash *f, enum vflash_fault fault,
  */
 static inline bool vf_failures_possible(struct vflash_flash *f)
 {
-	struct vflash_faults *ft;
+	struct vflash_fault_rule *pf, *ef;
 
 	if (atomic_read(&f->nr_bad[VF_SLC]) || atomic_read(&f->nr_bad[VF_MAIN]))
 		return true;
 	if (!static_branch_unlikely(&vflash_faults_armed))
 		return false;
-	ft = READ_ONCE(f->faults);
-	return ft && (vflash_fault_armed(ft, VFLASH_FAULT_PROGRAM_FAIL) ||
-		      vflash_fault_armed(ft, VFLASH_FAULT_ERASE_FAIL));
+	pf = READ_ONCE(f->program_fail);
+	ef = READ_ONCE(f->erase_fail);
+	return (pf && vflash_fault_rule_armed(pf)) ||
+	       (ef && vflash_fault_rule_armed(ef));
 }
 
 /* Count one host read's latency (completion minus arrival). */

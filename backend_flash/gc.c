@@ -132,7 +132,7 @@ static bool erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 
 	*now = vf_erase(f, die, b, *now, work);
 	blk->erase_count++;
-	if (vf_fault(f, VFLASH_FAULT_ERASE_FAIL, 0)) {
+	if (vf_fault(f, &f->erase_fail, VFLASH_STAT_FAULT_ERASE_FAILS, 0)) {
 		retire_block(f, die, b, *now);
 		return false;
 	}
@@ -279,7 +279,8 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
  */
 bool vf_program_fails(struct vflash_flash *f, u64 lpn)
 {
-	return vf_fault(f, VFLASH_FAULT_PROGRAM_FAIL, lpn);
+	return vf_fault(f, &f->program_fail, VFLASH_STAT_FAULT_PROGRAM_FAILS,
+			lpn);
 }
 
 /* Program the partly filled units of the GC and migration streams, padded. */

@@ -51,7 +51,7 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
  * to cleaning. @u, if not NULL, is told when the page is durable.
  */
 static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
-		      struct vflash_undo *u)
+		      struct vflash_undo *u, u64 id)
 {
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
@@ -66,8 +66,10 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 		u32 slot, old, b;
 
 		spin_lock(&die->lock);
+		die->trace_req = id;
 		slot = host_slot(f, die, d, &at);
 		if (slot == VF_INVALID) {
+			die->trace_req = 0;
 			spin_unlock(&die->lock);
 			continue;
 		}
@@ -90,6 +92,7 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 			vf_undo_programmed(f, d, b, end);
 			vf_wb_push(f, die, end, n);
 		}
+		die->trace_req = 0;
 		spin_unlock(&die->lock);
 		return at;
 	}
@@ -135,7 +138,7 @@ static void repromote(struct vflash_flash *f, struct vf_die *die, u32 d,
  * with its die and channel parts in @lat.
  */
 static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
-		     struct vflash_latency *lat)
+		     struct vflash_latency *lat, u64 id)
 {
 	u32 slot = READ_ONCE(f->l2p[lpn]);
 	u32 heat = vf_heat_bump(f, lpn);
@@ -150,6 +153,7 @@ static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 	d = vf_die_of_block(f, vf_block_of(f, slot));
 	die = &f->dies[d];
 	spin_lock(&die->lock);
+	die->trace_req = id;
 	ready = vf_die_read(f, die, slot, now, VFLASH_WORK_HOST, lat);
 	if (f->hybrid && vf_region_of(f, vf_block_of(f, slot)) == VF_MAIN) {
 		const struct vflash_migration_ops *mig =
@@ -160,6 +164,7 @@ static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 				      vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS)))
 			repromote(f, die, d, lpn, slot, ready);
 	}
+	die->trace_req = 0;
 	spin_unlock(&die->lock);
 	return vf_channel_xfer(f, die->channel, ready, 1, &lat->chan_wait_ns,
 			       &lat->chan_ns);
@@ -182,13 +187,14 @@ static void trim_page(struct vflash_flash *f, u64 lpn)
  * Program die @d's partly filled host units, padding them; returns when
  * all host data buffered on the die is on flash.
  */
-static u64 flush_die(struct vflash_flash *f, u32 d, u64 now)
+static u64 flush_die(struct vflash_flash *f, u32 d, u64 now, u64 id)
 {
 	struct vf_die *die = &f->dies[d];
 	u64 done = now;
 	u32 r;
 
 	spin_lock(&die->lock);
+	die->trace_req = id;
 	for (r = 0; r < VF_NR_REGIONS; r++) {
 		u32 b = die->open[VF_HOST][r];
 		u32 pad;
@@ -213,18 +219,19 @@ static u64 flush_die(struct vflash_flash *f, u32 d, u64 now)
 	}
 	/* Pages moved after a failed program: durable when their moves end. */
 	done = max(done, die->durable_ns);
+	die->trace_req = 0;
 	spin_unlock(&die->lock);
 	return done;
 }
 
 /* Flush every die; returns when all buffered host data is on flash. */
-static u64 flush(struct vflash_flash *f, u64 now)
+static u64 flush(struct vflash_flash *f, u64 now, u64 id)
 {
 	u64 done = now;
 	u32 d;
 
 	for (d = 0; d < f->nr_dies; d++)
-		done = max(done, flush_die(f, d, now));
+		done = max(done, flush_die(f, d, now, id));
 	return done;
 }
 
@@ -234,6 +241,7 @@ static u64 flush(struct vflash_flash *f, u64 now)
  * @lpn: first logical page, written
  * @count: logical pages
  * @now_ns: when the write's data are in the write buffer
+ * @req_id: the write's request id (its vflash_request_submit event's), or 0
  *
  * Programs, padding them, the partly filled units of the dies that hold
  * the pages; other dies keep their buffered data. Pages never written or
@@ -243,7 +251,7 @@ static u64 flush(struct vflash_flash *f, u64 now)
  * buffered (then the pages are durable), never before @now_ns.
  */
 u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
-			    u64 now_ns)
+			    u64 now_ns, u64 req_id)
 {
 	u32 i, d, prev = VF_INVALID;
 	u64 done = now_ns;
@@ -256,7 +264,7 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 		d = vf_die_of_block(f, vf_block_of(f, slot));
 		if (d == prev)
 			continue;
-		done = max(done, flush_die(f, d, now_ns));
+		done = max(done, flush_die(f, d, now_ns, req_id));
 		prev = d;
 	}
 	return done;
@@ -264,14 +272,14 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 
 /* Read @count pages from @lpn at @now; returns the model's completion. */
 static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
-		      struct vflash_latency *lat)
+		      struct vflash_latency *lat, u64 id)
 {
 	struct vflash_latency page;
 	u64 done = now, end;
 	u32 i;
 
 	for (i = 0; i < count; i++) {
-		end = read_page(f, lpn + i, now, &page);
+		end = read_page(f, lpn + i, now, &page, id);
 		if (!i || end > done) {
 			done = end;
 			*lat = page;
@@ -288,7 +296,7 @@ static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
  */
 static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 		       struct vflash_latency *lat,
-		       struct vflash_undo *const *undo)
+		       struct vflash_undo *const *undo, u64 id)
 {
 	u64 t = vf_host_xfer(f, now, count, &lat->host_wait_ns, &lat->host_ns);
 	u64 done = t, end, clean_ns;
@@ -296,7 +304,7 @@ static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 
 	for (i = 0; i < count; i++) {
 		end = write_page(f, lpn + i, t, &clean_ns,
-				 undo ? undo[i] : NULL);
+				 undo ? undo[i] : NULL, id);
 		if (end > done || !i) {
 			done = max(done, end);
 			lat->bg_wait_ns = clean_ns;
@@ -309,7 +317,7 @@ static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 
 static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo);
+		  struct vflash_undo *const *undo, u64 id);
 
 /**
  * vflash_flash_submit_lat() - run one request through the flash model
@@ -336,13 +344,13 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 			    u64 lpn, u32 count, u64 now_ns,
 			    struct vflash_latency *lat)
 {
-	return submit(f, op, lpn, count, now_ns, lat, NULL);
+	return submit(f, op, lpn, count, now_ns, lat, NULL, 0);
 }
 
 /* vflash_flash_submit_lat(), with log records for a write's pages. */
 static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo)
+		  struct vflash_undo *const *undo, u64 id)
 {
 	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
@@ -359,11 +367,11 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 
 	switch (op) {
 	case VFLASH_IO_READ:
-		done = read_pages(f, lpn, count, now_ns, lat);
+		done = read_pages(f, lpn, count, now_ns, lat, id);
 		vf_record_read_latency(f, done + fw - now_ns);
 		break;
 	case VFLASH_IO_WRITE:
-		done = write_pages(f, lpn, count, now_ns, lat, undo);
+		done = write_pages(f, lpn, count, now_ns, lat, undo, id);
 		break;
 	case VFLASH_IO_TRIM:
 		for (i = 0; i < count; i++)
@@ -371,7 +379,7 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		vf_count(f, VFLASH_STAT_HOST_TRIM_PAGES, count);
 		break;
 	case VFLASH_IO_FLUSH:
-		durable = flush(f, now_ns);
+		durable = flush(f, now_ns, id);
 		done = durable;
 		lat->die_wait_ns = done - now_ns;
 		break;
@@ -387,6 +395,60 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 }
 
 /**
+ * vflash_flash_new_req_id() - the next request id of a device
+ * @f: the device
+ *
+ * Ids start at 1 and increase by one with every call, from any CPU.
+ *
+ * Return: the id.
+ */
+u64 vflash_flash_new_req_id(struct vflash_flash *f)
+{
+	return atomic64_inc_return(&f->req_id);
+}
+
+/**
+ * vflash_flash_submit_tagged() - a frontend's request through the flash model
+ * @f: the device
+ * @fe: the frontend that submits it
+ * @op: what to do
+ * @lpn: first logical page
+ * @count: logical pages (ignored for a flush)
+ * @now_ns: when the request arrives (NVMe: when its command was fetched)
+ * @undo: NULL, or for a write one log record per page; each gets the end
+ *	time of the program that makes its page durable (U64_MAX until that
+ *	program is charged, which may be at a later write or flush). The
+ *	backend keeps pointers to waiting records until
+ *	vflash_flash_undo_forget().
+ * @tag: who the request is; its id 0 takes the next one
+ *	(vflash_flash_new_req_id()), stored back. NULL: a new id, no queue.
+ *
+ * vflash_flash_submit(), and the vflash_request_submit trace event with
+ * the latency breakdown and the tag; the request's NAND operations carry
+ * the tag's id in their vflash_nand events.
+ *
+ * Return: when the request completes, on the clock of @now_ns.
+ */
+u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
+			       enum vflash_io op, u64 lpn, u32 count,
+			       u64 now_ns, struct vflash_undo *const *undo,
+			       struct vflash_req_tag *tag)
+{
+	struct vflash_req_tag none = { };
+	struct vflash_latency lat;
+	u64 due;
+
+	if (!tag)
+		tag = &none;
+	if (!tag->id)
+		tag->id = vflash_flash_new_req_id(f);
+	due = submit(f, op, lpn, count, now_ns, &lat, undo, tag->id);
+	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
+				    &lat, tag);
+	return due;
+}
+
+/**
  * vflash_flash_submit_from() - a frontend's request through the flash model
  * @f: the device
  * @fe: the frontend that submits it
@@ -395,20 +457,15 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
  * @count: logical pages (ignored for a flush)
  * @now_ns: when the request arrives
  *
- * vflash_flash_submit(), and the vflash_request_submit trace event with
- * the latency breakdown.
+ * vflash_flash_submit_tagged() with a new request id and no queue.
  *
  * Return: when the request completes, on the clock of @now_ns.
  */
 u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
 			     enum vflash_io op, u64 lpn, u32 count, u64 now_ns)
 {
-	struct vflash_latency lat;
-	u64 due = vflash_flash_submit_lat(f, op, lpn, count, now_ns, &lat);
-
-	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
-				    &lat);
-	return due;
+	return vflash_flash_submit_tagged(f, fe, op, lpn, count, now_ns, NULL,
+					  NULL);
 }
 
 /**
@@ -418,12 +475,10 @@ u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
  * @lpn: first logical page
  * @count: logical pages
  * @now_ns: when the request arrives
- * @undo: one record per page; each gets the end time of the program that
- *	makes its page durable (U64_MAX until that program is charged,
- *	which may be at a later write or flush). The backend keeps pointers
- *	to waiting records until vflash_flash_undo_forget().
+ * @undo: one record per page (vflash_flash_submit_tagged())
  *
- * vflash_flash_submit_from() for a write.
+ * vflash_flash_submit_tagged() of a write with a new request id and no
+ * queue.
  *
  * Return: when the request completes, on the clock of @now_ns.
  */
@@ -431,12 +486,8 @@ u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
 			     u64 lpn, u32 count, u64 now_ns,
 			     struct vflash_undo *const *undo)
 {
-	struct vflash_latency lat;
-	u64 due = submit(f, VFLASH_IO_WRITE, lpn, count, now_ns, &lat, undo);
-
-	trace_vflash_request_submit(f->id, fe, VFLASH_IO_WRITE, lpn, count,
-				    now_ns, due, &lat);
-	return due;
+	return vflash_flash_submit_tagged(f, fe, VFLASH_IO_WRITE, lpn, count,
+					  now_ns, undo, NULL);
 }
 
 /**

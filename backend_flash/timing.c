@@ -212,7 +212,8 @@ u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
 	}
 	vf_count(f, VFLASH_STAT_NAND_READ_PAGES, 1);
 	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_READ, work,
-			  vf_block_of(f, slot), start, start + t);
+			  vf_block_of(f, slot), start, start + t,
+			  die->trace_req);
 	return start + t;
 }
 
@@ -310,7 +311,7 @@ u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
 		bg_note(die, start, end);
 	vf_count(f, VFLASH_STAT_NAND_PROGRAM_PAGES, f->unit[r]);
 	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_PROGRAM, work,
-			  blk, start, end);
+			  blk, start, end, die->trace_req);
 	return end;
 }
 
@@ -336,7 +337,7 @@ u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
 	bg_note(die, start, end);
 	vf_count(f, VFLASH_STAT_NAND_ERASE_BLOCKS, 1);
 	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_ERASE, work,
-			  blk, start, end);
+			  blk, start, end, die->trace_req);
 	return end;
 }
 

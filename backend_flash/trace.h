@@ -50,19 +50,27 @@ TRACE_DEFINE_ENUM(VFLASH_NAND_ERASE);
 /*
  * A request enters the model. @due_ns is the completion time the frontend
  * will aim at (host_overhead_ns already taken off); model_ns is the
- * model's latency, the sum of the parts that follow.
+ * model's latency, the sum of the parts that follow. @tag says which
+ * request it is: its id (shared with its NAND operations and its
+ * completion), queue and command id, and when its doorbell was seen.
  */
 TRACE_EVENT(vflash_request_submit,
 	TP_PROTO(u32 dev, enum vflash_fe fe, enum vflash_io op, u64 lpn,
 		 u32 count, u64 arrive_ns, u64 due_ns,
-		 const struct vflash_latency *lat),
-	TP_ARGS(dev, fe, op, lpn, count, arrive_ns, due_ns, lat),
+		 const struct vflash_latency *lat,
+		 const struct vflash_req_tag *tag),
+	TP_ARGS(dev, fe, op, lpn, count, arrive_ns, due_ns, lat, tag),
 	TP_STRUCT__entry(
 		__field(u32, dev)
 		__field(u8, fe)
 		__field(u8, op)
+		__field(u16, qid)
+		__field(u16, cid)
 		__field(u32, count)
+		__field(u64, id)
 		__field(u64, lpn)
+		__field(u64, doorbell_ns)
+		__field(u64, polled_ns)
 		__field(u64, arrive_ns)
 		__field(u64, due_ns)
 		__field(u64, model_ns)
@@ -79,8 +87,13 @@ TRACE_EVENT(vflash_request_submit,
 		__entry->dev = dev;
 		__entry->fe = fe;
 		__entry->op = op;
+		__entry->qid = tag->qid;
+		__entry->cid = tag->cid;
 		__entry->count = count;
+		__entry->id = tag->id;
 		__entry->lpn = lpn;
+		__entry->doorbell_ns = tag->doorbell_ns;
+		__entry->polled_ns = tag->polled_ns;
 		__entry->arrive_ns = arrive_ns;
 		__entry->due_ns = due_ns;
 		__entry->model_ns = vflash_latency_total(lat);
@@ -93,9 +106,11 @@ TRACE_EVENT(vflash_request_submit,
 		__entry->host_ns = lat->host_ns;
 		__entry->fw_ns = lat->fw_ns;
 	),
-	TP_printk("vflash%u %s %s lpn=%llu count=%u arrive_ns=%llu due_ns=%llu model_ns=%llu die_wait_ns=%llu bg_wait_ns=%llu array_ns=%llu chan_wait_ns=%llu chan_ns=%llu host_wait_ns=%llu host_ns=%llu fw_ns=%llu",
+	TP_printk("vflash%u %s %s id=%llu qid=%u cid=%u lpn=%llu count=%u doorbell_ns=%llu polled_ns=%llu arrive_ns=%llu due_ns=%llu model_ns=%llu die_wait_ns=%llu bg_wait_ns=%llu array_ns=%llu chan_wait_ns=%llu chan_ns=%llu host_wait_ns=%llu host_ns=%llu fw_ns=%llu",
 		  __entry->dev, show_vflash_fe(__entry->fe),
-		  show_vflash_op(__entry->op), __entry->lpn, __entry->count,
+		  show_vflash_op(__entry->op), __entry->id, __entry->qid,
+		  __entry->cid, __entry->lpn, __entry->count,
+		  __entry->doorbell_ns, __entry->polled_ns,
 		  __entry->arrive_ns, __entry->due_ns, __entry->model_ns,
 		  __entry->die_wait_ns, __entry->bg_wait_ns, __entry->array_ns,
 		  __entry->chan_wait_ns, __entry->chan_ns,
@@ -105,17 +120,21 @@ TRACE_EVENT(vflash_request_submit,
 /*
  * A frontend completed a request: NVMe posted its CQE and raised the
  * interrupt, CXL mapped the page. late_ns = actual_ns - due_ns, negative
- * for an early completion (a bug).
+ * for an early completion (a bug). @id is its submits' (0: none).
  */
 TRACE_EVENT(vflash_request_complete,
 	TP_PROTO(u32 dev, enum vflash_fe fe, enum vflash_io op, u64 lpn,
-		 u32 count, u64 due_ns, u64 actual_ns),
-	TP_ARGS(dev, fe, op, lpn, count, due_ns, actual_ns),
+		 u32 count, u64 due_ns, u64 actual_ns, u64 id, u16 qid,
+		 u16 cid),
+	TP_ARGS(dev, fe, op, lpn, count, due_ns, actual_ns, id, qid, cid),
 	TP_STRUCT__entry(
 		__field(u32, dev)
 		__field(u8, fe)
 		__field(u8, op)
+		__field(u16, qid)
+		__field(u16, cid)
 		__field(u32, count)
+		__field(u64, id)
 		__field(u64, lpn)
 		__field(u64, due_ns)
 		__field(u64, actual_ns)
@@ -125,29 +144,39 @@ TRACE_EVENT(vflash_request_complete,
 		__entry->dev = dev;
 		__entry->fe = fe;
 		__entry->op = op;
+		__entry->qid = qid;
+		__entry->cid = cid;
 		__entry->count = count;
+		__entry->id = id;
 		__entry->lpn = lpn;
 		__entry->due_ns = due_ns;
 		__entry->actual_ns = actual_ns;
 		__entry->late_ns = (s64)(actual_ns - due_ns);
 	),
-	TP_printk("vflash%u %s %s lpn=%llu count=%u due_ns=%llu actual_ns=%llu late_ns=%lld",
+	TP_printk("vflash%u %s %s id=%llu qid=%u cid=%u lpn=%llu count=%u due_ns=%llu actual_ns=%llu late_ns=%lld",
 		  __entry->dev, show_vflash_fe(__entry->fe),
-		  show_vflash_op(__entry->op), __entry->lpn, __entry->count,
+		  show_vflash_op(__entry->op), __entry->id, __entry->qid,
+		  __entry->cid, __entry->lpn, __entry->count,
 		  __entry->due_ns, __entry->actual_ns, __entry->late_ns)
 );
 
-/* One operation on a die's timeline: [start_ns, end_ns). */
+/*
+ * One operation on a die's timeline: [start_ns, end_ns). @id: the request
+ * whose submit charged it (its own pages, or cleaning on its write path),
+ * 0 for background work.
+ */
 TRACE_EVENT(vflash_nand,
 	TP_PROTO(u32 dev, u32 die, enum vflash_nand_op op,
-		 enum vflash_work work, u32 block, u64 start_ns, u64 end_ns),
-	TP_ARGS(dev, die, op, work, block, start_ns, end_ns),
+		 enum vflash_work work, u32 block, u64 start_ns, u64 end_ns,
+		 u64 id),
+	TP_ARGS(dev, die, op, work, block, start_ns, end_ns, id),
 	TP_STRUCT__entry(
 		__field(u32, dev)
 		__field(u32, die)
 		__field(u8, op)
 		__field(u8, work)
 		__field(u32, block)
+		__field(u64, id)
 		__field(u64, start_ns)
 		__field(u64, end_ns)
 	),
@@ -157,12 +186,13 @@ TRACE_EVENT(vflash_nand,
 		__entry->op = op;
 		__entry->work = work;
 		__entry->block = block;
+		__entry->id = id;
 		__entry->start_ns = start_ns;
 		__entry->end_ns = end_ns;
 	),
-	TP_printk("vflash%u die=%u %s %s block=%u start_ns=%llu end_ns=%llu",
+	TP_printk("vflash%u die=%u %s %s id=%llu block=%u start_ns=%llu end_ns=%llu",
 		  __entry->dev, __entry->die, show_vflash_nand(__entry->op),
-		  show_vflash_work(__entry->work), __entry->block,
+		  show_vflash_work(__entry->work), __entry->id, __entry->block,
 		  __entry->start_ns, __entry->end_ns)
 );
 

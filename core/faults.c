@@ -37,9 +37,7 @@
 #include "backend_flash/flash.h"
 #include "core/faults.h"
 
-DEFINE_STATIC_KEY_FALSE(vflash_faults_armed);
-
-#define PPM			1000000U
+#define PPM			VFLASH_FAULT_PPM
 #define MAX_DELAY_NS		(60ULL * NSEC_PER_SEC)
 
 static const char *const fault_names[VFLASH_NR_FAULTS] = {
@@ -104,41 +102,6 @@ static bool has_file(enum vflash_fault fault, enum fault_file f)
 }
 
 /**
- * vflash_fault_rule_fires() - count a command against a rule
- * @r: the rule
- * @lpn: the command's first logical page
- * @count: its logical pages; 0 (no range: Flush) never matches
- * @rnd: a random u32, for the probability
- *
- * Return: true if the fault is to be injected into this command.
- */
-bool vflash_fault_rule_fires(struct vflash_fault_rule *r, u64 lpn, u64 count,
-			     u32 rnd)
-{
-	u64 n;
-
-	/* Acquire: pairs with arming's release; the fields are the armed ones. */
-	if (!smp_load_acquire(&r->armed) || !count ||
-	    lpn > r->last || lpn + count - 1 < r->first)
-		return false;
-	if (atomic64_inc_return(&r->matched) <= r->after)
-		return false;
-	/* rnd scaled to [0, PPM): below ppm with probability ppm / PPM. */
-	if (r->ppm < PPM && (u32)(((u64)rnd * PPM) >> 32) >= r->ppm)
-		return false;
-	n = atomic64_inc_return(&r->injected);
-	if (r->times && n >= r->times) {
-		WRITE_ONCE(r->armed, false);
-		if (n > r->times) {
-			/* Another command took the last injection. */
-			atomic64_dec(&r->injected);
-			return false;
-		}
-	}
-	return true;
-}
-
-/**
  * __vflash_fault() - vflash_fault() once some rule is armed somewhere
  * @ft: the device's rules
  * @fault: the fault
@@ -150,13 +113,7 @@ bool vflash_fault_rule_fires(struct vflash_fault_rule *r, u64 lpn, u64 count,
 bool __vflash_fault(struct vflash_faults *ft, enum vflash_fault fault,
 		    u64 lpn, u64 count)
 {
-	struct vflash_fault_rule *r = &ft->rule[fault];
-
-	/* A disarmed rule, or one without a probability, draws nothing. */
-	if (!READ_ONCE(r->armed))
-		return false;
-	if (!vflash_fault_rule_fires(r, lpn, count,
-				     r->ppm < PPM ? get_random_u32() : 0))
+	if (!vflash_fault_rule_check(&ft->rule[fault], lpn, count))
 		return false;
 	vflash_flash_count(ft->flash, fault_stats[fault], 1);
 	return true;
@@ -485,7 +442,9 @@ int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
 		return -ENOMEM;
 	/* The backend asks program_fail and erase_fail itself. */
 	if (flash)
-		vflash_flash_set_faults(flash, ft);
+		vflash_flash_set_fault_rules(flash,
+					     &ft->rule[VFLASH_FAULT_PROGRAM_FAIL],
+					     &ft->rule[VFLASH_FAULT_ERASE_FAIL]);
 	return 0;
 }
 
@@ -591,7 +550,7 @@ void vflash_faults_destroy(struct vflash_faults *ft)
 	mutex_unlock(&ft->lock);
 	vflash_pl_stop(&ft->pl);
 	if (ft->flash)
-		vflash_flash_set_faults(ft->flash, NULL);
+		vflash_flash_set_fault_rules(ft->flash, NULL, NULL);
 	kfree(ft->ids);
 	ft->ids = NULL;
 }

@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "backend_flash/fault_rule.h"
 #include "core/powerloss.h"
 
 struct dentry;
@@ -51,35 +52,6 @@ enum vflash_fault {
 	VFLASH_FAULT_PROGRAM_FAIL,
 	VFLASH_FAULT_ERASE_FAIL,
 	VFLASH_NR_FAULTS,
-};
-
-/**
- * struct vflash_fault_rule - when a fault fires
- * @armed: the rule is checked; set last (release) when arming, so that a
- *	reader that sees it set (acquire) sees the fields below
- * @first: first logical page of the range
- * @last: last logical page of the range (inclusive)
- * @ppm: probability per million matching commands
- * @after: matching commands let through before the first injection
- * @times: injections before the rule disarms itself (0: no limit)
- * @delay_ns: VFLASH_FAULT_DELAY's extra completion time
- * @matched: commands that touched the range while armed
- * @injected: injections since the rule was last armed
- *
- * The fields from @first to @delay_ns change only while the rule is
- * disarmed, under &vflash_faults.lock; @matched and @injected are
- * atomics, reset when the rule is armed.
- */
-struct vflash_fault_rule {
-	bool armed;
-	u64 first;
-	u64 last;
-	u32 ppm;
-	u64 after;
-	u64 times;
-	u64 delay_ns;
-	atomic64_t matched;
-	atomic64_t injected;
 };
 
 /**
@@ -125,10 +97,6 @@ struct vflash_faults {
 	struct vflash_powerloss pl;
 };
 
-DECLARE_STATIC_KEY_FALSE(vflash_faults_armed);
-
-bool vflash_fault_rule_fires(struct vflash_fault_rule *r, u64 lpn, u64 count,
-			     u32 rnd);
 bool __vflash_fault(struct vflash_faults *ft, enum vflash_fault fault,
 		    u64 lpn, u64 count);
 
@@ -173,7 +141,7 @@ static inline bool vflash_fault_covers(struct vflash_faults *ft,
 static inline bool vflash_fault_armed(struct vflash_faults *ft,
 				      enum vflash_fault fault)
 {
-	return READ_ONCE(ft->rule[fault].armed);
+	return vflash_fault_rule_armed(&ft->rule[fault]);
 }
 
 int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,

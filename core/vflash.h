@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vflash core: the device object, its backing memory and the frontend
- * registry. Frontends and the backend include this header; nothing here
- * knows about NVMe, CXL or flash.
+ * registry. The frontends and the module entry include this header; the
+ * backend, a layer below, does not (docs/architecture.md). Nothing here
+ * knows about NVMe or CXL.
  */
 #ifndef VFLASH_CORE_H
 #define VFLASH_CORE_H

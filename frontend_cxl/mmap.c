@@ -237,7 +237,8 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 		vflash_flash_record_lateness(d->flash, pin.due_ns, done);
 		trace_vflash_request_complete(vflash_flash_id(d->flash),
 					      VFLASH_FE_CXL, VFLASH_IO_READ,
-					      vmf->pgoff, 1, pin.due_ns, done);
+					      vmf->pgoff, 1, pin.due_ns, done,
+					      pin.req_id, 0, 0);
 	}
 	return ret;
 }

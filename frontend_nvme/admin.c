@@ -480,6 +480,7 @@ static u16 create_sq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	if (!kva)
 		return SC(NVME_SC_INVALID_FIELD);
 	vfn_set_reg32(c, VFN_DB_OFF + 2 * qid * 4, 0);
+	memset(&c->sq_db[qid], 0, sizeof(c->sq_db[qid]));
 	c->sq[qid] = (struct vfn_queue) {
 		.kva = kva, .size = size, .cqid = vfn_cdw(cmd, 11) >> 16,
 		.live = true,

@@ -371,6 +371,14 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 	return 0;
 }
 
+/* What dispatch.c runs: this folder's calls go one way (nvme.h). */
+static const struct vfn_ctrl_ops vfn_ops = {
+	.admin = vfn_admin,
+	.admin_reset = vfn_admin_reset,
+	.io = vfn_io,
+	.raise_irq = vfn_raise_irq,
+};
+
 static void free_ctrl(struct vfn_ctrl *c)
 {
 	u32 k;
@@ -399,6 +407,7 @@ static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
 		return -ENOMEM;
 	}
 	c->vdev = vdev;
+	c->ops = &vfn_ops;
 	ret = parse_params(c, &p);
 	if (ret)
 		goto err;

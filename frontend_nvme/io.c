@@ -120,8 +120,8 @@ static bool store_pages(struct vfn_ctrl *c, const struct vfn_io_req *r)
 static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
 		  u64 now)
 {
-	return vflash_flash_submit_from(c->vdev->flash, VFLASH_FE_NVME, op,
-					lpn, count, now);
+	return vflash_flash_submit_tagged(c->vdev->flash, VFLASH_FE_NVME, op,
+					  lpn, count, now, NULL, &c->tag);
 }
 
 /*
@@ -233,9 +233,11 @@ static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		*due_ns = submit_cached(c, VFLASH_IO_WRITE, r->lpn,
 					r->nr_lpages, now);
 	else
-		*due_ns = vflash_flash_submit_undo(c->vdev->flash,
-						   VFLASH_FE_NVME, r->lpn,
-						   r->nr_lpages, now, undo);
+		*due_ns = vflash_flash_submit_tagged(c->vdev->flash,
+						     VFLASH_FE_NVME,
+						     VFLASH_IO_WRITE, r->lpn,
+						     r->nr_lpages, now, undo,
+						     &c->tag);
 	/*
 	 * FUA, or write-through when the host turned the write cache off:
 	 * complete once the pages are on flash (under the log's lock: a
@@ -244,7 +246,8 @@ static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	if (sync)
 		*due_ns = max(*due_ns,
 			      vflash_flash_sync_pages(c->vdev->flash, r->lpn,
-						      r->nr_lpages, now));
+						      r->nr_lpages, now,
+						      c->tag.id));
 out:
 	if (logged)
 		vflash_pl_unlock(pl);

@@ -19,10 +19,12 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "backend_flash/flash.h"
 #include "frontend_nvme/proto.h"
 #include "frontend_nvme/zns.h"
 
 struct vflash_dev;
+struct vfn_ctrl;
 
 #define VFN_VENDOR_ID		0x1234
 #define VFN_DEVICE_ID		0x5646
@@ -39,6 +41,7 @@ struct vflash_dev;
 
 /**
  * struct vfn_cmd - a command whose completion is due later
+ * @id: an I/O command's request id (its trace events'), else 0
  * @due_ns: when it is to be posted: the model's completion time, later
  *	pushed back while its CQ is full
  * @model_due_ns: the model's completion time, kept for the lateness
@@ -52,6 +55,7 @@ struct vflash_dev;
  * @timed: an I/O command the model timed: its lateness is counted
  */
 struct vfn_cmd {
+	u64 id;
 	u64 due_ns;
 	u64 model_due_ns;
 	u64 lpn;
@@ -82,8 +86,32 @@ struct vfn_heap {
 };
 
 /**
+ * struct vfn_ctrl_ops - the pieces of a controller that dispatch.c runs
+ * @admin: execute one admin command (admin.c: vfn_admin())
+ * @admin_reset: return the admin command set's state to its defaults at
+ *	a controller reset (admin.c: vfn_admin_reset())
+ * @io: execute one NVM command (io.c: vfn_io())
+ * @raise_irq: signal a completion queue's MSI-X vector (pci.c:
+ *	vfn_raise_irq())
+ *
+ * The controller's pieces call dispatch.c, its core, directly; the core
+ * calls them back only through this table, as the nvme host driver's
+ * core.c calls pci.c through struct nvme_ctrl_ops. So calls between the
+ * files of this folder run one way (docs/architecture.md).
+ */
+struct vfn_ctrl_ops {
+	void (*admin)(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		      struct vfn_cmd *out);
+	void (*admin_reset)(struct vfn_ctrl *c);
+	void (*io)(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		   struct vfn_cmd *out, u64 now);
+	void (*raise_irq)(struct vfn_ctrl *c, u16 vector);
+};
+
+/**
  * struct vfn_ctrl - one virtual controller
  * @vdev: the vflash device it exposes
+ * @ops: its command sets and interrupt line, immutable
  * @bar: BAR0, in reserved pages we allocated (device side: direct map)
  * @bar_page: its first page
  * @cfg: PCI configuration space image
@@ -170,9 +198,14 @@ struct vfn_heap {
  *	that found the CQ full (or the host's DMA off) waits before the
  *	next try; doubles per failure up to VFN_CQ_BACKOFF_MAX_NS, 0 after
  *	a success
+ * @sq_db: per SQ, when the dispatcher first saw its commands (trace
+ *	only); dispatcher only, cleared at Create I/O SQ
+ * @tag: the I/O command being executed: its request id, queue, command
+ *	id and doorbell times, for its submits (io.c); dispatcher only
  */
 struct vfn_ctrl {
 	struct vflash_dev *vdev;
+	const struct vfn_ctrl_ops *ops;
 	void *bar;
 	struct page *bar_page;
 	u8 cfg[VFN_CFG_SIZE];
@@ -232,6 +265,8 @@ struct vfn_ctrl {
 	u64 power_cycles;
 	u64 unsafe_shutdowns;
 	u64 cq_backoff_ns[VFN_MAX_IOQ + 1];
+	struct vfn_db_marks sq_db[VFN_MAX_IOQ + 1];
+	struct vflash_req_tag tag;
 };
 
 /* vfn_ctrl.cut_state: a cut the cut hook asked of the dispatcher. */
@@ -301,7 +336,7 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now);
 
-/* dispatch.c */
+/* dispatch.c: the core; it calls the files above only through c->ops */
 int vfn_dispatch_start(struct vfn_ctrl *c);
 void vfn_dispatch_stop(struct vfn_ctrl *c);
 void vfn_dispatch_init(struct vfn_ctrl *c);

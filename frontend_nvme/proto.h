@@ -60,6 +60,36 @@ struct vfn_queue {
 	u32 gen;
 };
 
+#define VFN_DB_MARKS		8
+
+/**
+ * struct vfn_db_marks - when the dispatcher first saw an SQ's commands
+ * @seq: commands taken from the SQ since the marks were last cleared
+ * @seen: commands covered by a mark so far (@seq plus the backlog)
+ * @looked_ns: the dispatcher's last look at the SQ's tail doorbell
+ * @end: per mark, the command count (as @seq) up to which a look found
+ *	the tail doorbell
+ * @gap_ns: per mark, the time since the look before (capped at U32_MAX)
+ * @seen_ns: per mark, when that look was
+ * @first: the oldest mark
+ * @nr: marks in use
+ *
+ * Kept only while the submit trace event is on (the dispatcher's; the
+ * trace's doorbell_ns and polled_ns). A look that finds new commands adds
+ * a mark, or with every mark in use extends the newest one (its commands
+ * then show an earlier doorbell than they had).
+ */
+struct vfn_db_marks {
+	u32 seq;
+	u32 seen;
+	u64 looked_ns;
+	u32 end[VFN_DB_MARKS];
+	u32 gap_ns[VFN_DB_MARKS];
+	u64 seen_ns[VFN_DB_MARKS];
+	u8 first;
+	u8 nr;
+};
+
 /**
  * vfn_ring_next() - the slot after @i in a ring of @size slots
  * @i: a slot, below @size
@@ -73,6 +103,8 @@ static inline u32 vfn_ring_next(u32 i, u32 size)
 }
 
 u32 vfn_sq_avail(const struct vfn_queue *sq, u32 tail);
+void vfn_db_look(struct vfn_db_marks *m, u32 avail, u64 now_ns);
+bool vfn_db_take(struct vfn_db_marks *m, u64 *seen_ns, u64 *polled_ns);
 bool vfn_cq_post(struct vfn_queue *cq, u32 head,
 		 const struct nvme_completion *cqe, u16 status);
 

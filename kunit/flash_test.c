@@ -849,6 +849,37 @@ static void stats_and_percentiles(struct kunit *test)
 			   "gc_runs");
 }
 
+/*
+ * Request ids: a tag with id 0 takes the next one, a tag that has one
+ * keeps it (one command's several submits), ids increase by one per
+ * request; a die's current id is cleared once the submit is done.
+ */
+static void request_ids(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &slc2, SMALL);
+	struct vflash_req_tag a = { .qid = 3, .cid = 9 }, b = { };
+	u32 d;
+
+	vflash_flash_submit_tagged(f, VFLASH_FE_NVME, VFLASH_IO_WRITE, 0, 8,
+				   1000, NULL, &a);
+	KUNIT_EXPECT_EQ(test, a.id, 1ULL);
+	/* The same command's flush and read back: the same id. */
+	vflash_flash_submit_tagged(f, VFLASH_FE_NVME, VFLASH_IO_FLUSH, 0, 0,
+				   2000, NULL, &a);
+	vflash_flash_submit_tagged(f, VFLASH_FE_NVME, VFLASH_IO_READ, 0, 8,
+				   LATER, NULL, &a);
+	KUNIT_EXPECT_EQ(test, a.id, 1ULL);
+	KUNIT_EXPECT_EQ(test, a.qid, (u16)3);
+	vflash_flash_submit_tagged(f, VFLASH_FE_CXL, VFLASH_IO_READ, 1, 1,
+				   LATER, NULL, &b);
+	KUNIT_EXPECT_EQ(test, b.id, 2ULL);
+	/* Untagged submits and ids taken directly count too. */
+	vflash_flash_submit_from(f, VFLASH_FE_CXL, VFLASH_IO_READ, 2, 1, LATER);
+	KUNIT_EXPECT_EQ(test, vflash_flash_new_req_id(f), 4ULL);
+	for (d = 0; d < f->nr_dies; d++)
+		KUNIT_EXPECT_EQ(test, f->dies[d].trace_req, 0ULL);
+}
+
 /* Submit with the breakdown, and check that its parts add up. */
 static u64 sub_lat(struct kunit *test, struct vflash_flash *f,
 		   enum vflash_io op, u64 lpn, u32 count, u64 now,
@@ -1408,6 +1439,7 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(torture_with_p2l_groups),
 	KUNIT_CASE(heat_nibbles),
 	KUNIT_CASE(heat_neighbours_race),
+	KUNIT_CASE(request_ids),
 	{}
 };
 

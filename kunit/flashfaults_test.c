@@ -569,7 +569,7 @@ static void flush_after_failed_program_waits_for_the_move(struct kunit *test)
 	KUNIT_ASSERT_NE(test, u.end_ns, U64_MAX);
 	due = vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, now);
 	KUNIT_EXPECT_GE(test, due, u.end_ns);
-	due = vflash_flash_sync_pages(f, 1, 1, now);
+	due = vflash_flash_sync_pages(f, 1, 1, now, 0);
 	KUNIT_EXPECT_GE(test, due, u.end_ns);
 	check(test, f);
 }

@@ -68,11 +68,19 @@ struct rig {
 static struct rig *cur;
 
 /* pci.c is not built under UML: count what would have been raised. */
-void vfn_raise_irq(struct vfn_ctrl *c, u16 vector)
+static void fake_raise_irq(struct vfn_ctrl *c, u16 vector)
 {
 	if (cur && vector < VFN_NR_VEC)
 		cur->vectors[vector]++;
 }
+
+/* The controller's pieces as frontend.c wires them, but the interrupt. */
+static const struct vfn_ctrl_ops rig_ops = {
+	.admin = vfn_admin,
+	.admin_reset = vfn_admin_reset,
+	.io = vfn_io,
+	.raise_irq = fake_raise_irq,
+};
 
 /* Host memory: our pages are plain RAM, nothing else exists. */
 static void fake_probe(const struct vfn_hostmem *hm, u64 pfn,
@@ -292,6 +300,7 @@ static int rig_init(struct kunit *test)
 	vdev->faults.pl.backing = &vdev->backing;
 
 	c->vdev = vdev;
+	c->ops = &rig_ops;
 	c->ns.lba_shift = 12;
 	c->ns.nsze = DEV_BYTES >> 12;
 	c->nr_workers = 1;

@@ -971,6 +971,69 @@ static void cq_post_phase_and_full(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vfn_cq_post(&cq, 2, &in, 0));
 }
 
+/*
+ * Doorbell marks: each command gets the time of the first look that
+ * found it, and of the look before; a full set of marks extends the
+ * newest; commands taken before any mark have none.
+ */
+static void doorbell_marks(struct kunit *test)
+{
+	struct vfn_db_marks m = { };
+	u64 seen, polled;
+	u32 i;
+
+	/* Taken before anything was noted: no time. */
+	KUNIT_EXPECT_FALSE(test, vfn_db_take(&m, &seen, &polled));
+	KUNIT_EXPECT_EQ(test, seen, 0ULL);
+	m = (struct vfn_db_marks) { };
+	/* Looks at 100 (nothing), 200 (2 new), 300 (the same 2, 1 more). */
+	vfn_db_look(&m, 0, 100);
+	vfn_db_look(&m, 2, 200);
+	vfn_db_look(&m, 3, 300);
+	KUNIT_EXPECT_EQ(test, (u32)m.nr, 2U);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_TRUE(test, vfn_db_take(&m, &seen, &polled));
+		KUNIT_EXPECT_EQ(test, seen, 200ULL);
+		KUNIT_EXPECT_EQ(test, polled, 100ULL);
+	}
+	/* One left of 3 seen at 300; a look at 400 finds it and 1 more. */
+	vfn_db_look(&m, 2, 400);
+	KUNIT_EXPECT_TRUE(test, vfn_db_take(&m, &seen, &polled));
+	KUNIT_EXPECT_EQ(test, seen, 300ULL);
+	KUNIT_EXPECT_EQ(test, polled, 200ULL);
+	KUNIT_EXPECT_TRUE(test, vfn_db_take(&m, &seen, &polled));
+	KUNIT_EXPECT_EQ(test, seen, 400ULL);
+	KUNIT_EXPECT_EQ(test, polled, 300ULL);
+	/* Nothing pending at 500, one more at 600: the gap since 500. */
+	vfn_db_look(&m, 0, 500);
+	vfn_db_look(&m, 1, 600);
+	KUNIT_EXPECT_TRUE(test, vfn_db_take(&m, &seen, &polled));
+	KUNIT_EXPECT_EQ(test, seen, 600ULL);
+	KUNIT_EXPECT_EQ(test, polled, 500ULL);
+	KUNIT_EXPECT_EQ(test, (u32)m.nr, 1U);
+	/*
+	 * VFN_DB_MARKS + 2 looks each finding one more: the last two
+	 * extend the newest mark.
+	 */
+	m = (struct vfn_db_marks) { };
+	for (i = 1; i <= VFN_DB_MARKS + 2; i++)
+		vfn_db_look(&m, i, 1000 * i);
+	KUNIT_EXPECT_EQ(test, (u32)m.nr, (u32)VFN_DB_MARKS);
+	for (i = 1; i <= VFN_DB_MARKS + 2; i++) {
+		KUNIT_EXPECT_TRUE(test, vfn_db_take(&m, &seen, &polled));
+		KUNIT_EXPECT_EQ(test, seen, 1000ULL * min_t(u32, i, VFN_DB_MARKS));
+	}
+	/* The counts wrap: marks compare them modulo 2^32. */
+	m = (struct vfn_db_marks) { .seq = U32_MAX - 1, .seen = U32_MAX - 1 };
+	vfn_db_look(&m, 4, 5000);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_TRUE(test, vfn_db_take(&m, &seen, &polled));
+		KUNIT_EXPECT_EQ(test, seen, 5000ULL);
+		KUNIT_EXPECT_EQ(test, polled, 0ULL);
+	}
+	KUNIT_EXPECT_FALSE(test, vfn_db_take(&m, &seen, &polled));
+}
+
 static struct kunit_case nvme_test_cases[] = {
 	KUNIT_CASE(io_decode_fields),
 	KUNIT_CASE(io_decode_statuses),
@@ -991,6 +1054,7 @@ static struct kunit_case nvme_test_cases[] = {
 	KUNIT_CASE(buf_to_host_zero_fills),
 	KUNIT_CASE(buf_copy_round_trip),
 	KUNIT_CASE(sq_avail),
+	KUNIT_CASE(doorbell_marks),
 	KUNIT_CASE(cq_post_phase_and_full),
 	{}
 };

@@ -72,7 +72,7 @@ static void durable_when_programmed(struct kunit *test)
 	/* An unlogged write elsewhere on another die stamps nothing. */
 	vflash_flash_submit(e->f, VFLASH_IO_WRITE, 4, 1, now);
 	KUNIT_EXPECT_EQ(test, u.end_ns, U64_MAX);
-	end = vflash_flash_sync_pages(e->f, 3, 1, now);
+	end = vflash_flash_sync_pages(e->f, 3, 1, now, 0);
 	KUNIT_EXPECT_NE(test, u.end_ns, U64_MAX);
 	KUNIT_EXPECT_GT(test, u.end_ns, now);
 	KUNIT_EXPECT_LE(test, u.end_ns, end);

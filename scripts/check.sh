@@ -7,7 +7,8 @@
 # line:
 #   1. build vflash.ko with W=1 (any compiler or modpost warning fails it)
 #   2. static checks: sparse (C=2), checkpatch --strict, shellcheck over
-#      scripts/study/ and over vflashctl and scripts/install/
+#      scripts/study/ and over vflashctl and scripts/install/, the
+#      layering of docs/architecture.md (scripts/layer-check.py)
 #   3. KUnit suites under UML                       (scripts/kunit.sh)
 #   4. VM suites in QEMU, two at a time             (scripts/vmtest.sh)
 # and on every further line, against that line's headers, source and
@@ -107,6 +108,7 @@ one_test shellcheck-study shellcheck -x "$REPO"/scripts/study/*.sh
 one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl \
 	"$REPO"/scripts/install/*.sh "$REPO"/scripts/vflashctl/vflashctl.bash
 one_test help-complete "$REPO/scripts/help-check.sh"
+one_test layers "$REPO/scripts/layer-check.py" --selftest
 
 for KERNEL in $lines; do
 	export KERNEL

@@ -36,7 +36,7 @@ PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	python3 xz-utils sparse linux-headers-cloud-amd64 linux-source-6.1
 	linux-headers-6.12-cloud-amd64 linux-source-6.12
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
-	jq e2fsprogs sqlite3 coreutils util-linux git gnuplot-nox trace-cmd shellcheck
+	jq e2fsprogs sqlite3 coreutils util-linux btrfs-progs git gnuplot-nox trace-cmd shellcheck
 	dkms dpkg-dev libaio-dev"
 
 # line_suffix LINE: what names of the line's files carry ("" for 6.1)

@@ -3,7 +3,7 @@
 #
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
-# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, trace-cmd (if the host
+# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, blkzone, btrfs-progs, trace-cmd (if the host
 # has it), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
 # scripts/trace/ and scripts/study/.
 #
@@ -69,17 +69,19 @@ echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 
 # Kernel modules the suites use, with whatever they depend on.
 GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk
-	nvmet nvmet_tcp nvme_tcp nvme_fabrics"
+	nvmet nvmet_tcp nvme_tcp nvme_fabrics zonefs btrfs"
 # The guest's fio: Debian's, built static without the engines that load
 # 64 shared libraries at every start (scripts/guest-fio.sh, run by
 # setup.sh), else Debian's own binary.
 GUEST_FIO=$VFLASH_CACHE/guest-fio/fio
 # Dynamically linked programs the suites use.
 GUEST_PROGRAMS="/usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq
-	/usr/sbin/mke2fs /usr/sbin/e2fsck /usr/bin/sqlite3 /usr/sbin/blkzone"
+	/usr/sbin/mke2fs /usr/sbin/e2fsck /usr/bin/sqlite3 /usr/sbin/blkzone
+	/usr/sbin/mkfs.btrfs /usr/bin/btrfs"
 # Files they read: mke2fs takes its defaults for each file system type
-# (features, inode ratio) from mke2fs.conf.
-GUEST_FILES="/etc/mke2fs.conf"
+# (features, inode ratio) from mke2fs.conf; btrfs's pthread_cancel()
+# loads libgcc_s at run time (ldd does not list it).
+GUEST_FILES="/etc/mke2fs.conf /lib/x86_64-linux-gnu/libgcc_s.so.1"
 # Programs carried if the host has them (a suite skips what needs them).
 GUEST_OPTIONAL_PROGRAMS="/usr/bin/trace-cmd"
 
@@ -160,7 +162,8 @@ build_initramfs() {
 	# The static test tools (make tools), if built.
 	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
 		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/study/kvstore" \
-		"$REPO/scripts/vm/plcheck" "$REPO/scripts/vm/crashcheck"; do
+		"$REPO/scripts/vm/plcheck" "$REPO/scripts/vm/crashcheck" \
+		"$REPO/scripts/vm/mkzonefs"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
 	chmod +x "$root/init"

@@ -383,20 +383,68 @@ static void build_chase(volatile uint8_t *base, uint64_t pages, uint64_t *seed)
 	free(perm);
 }
 
+static const char usage_text[] =
+	"usage: mmap_lat --target PATH|anon [--map-size BYTES]\n"
+	"       --ws BYTES|P% [--cache BYTES]\n"
+	"       [--threads T] [--accesses N]\n"
+	"       [--mode rand|chase|seq|zipf|stride] [--zipf THETA]\n"
+	"       [--stride PAGES]\n"
+	"       [--write] [--write-pct P] [--first-touch] [--no-warm]\n"
+	"       [--warm-accesses N] [--reset FILE] [--mincore] [--untimed]\n"
+	"       [--perm-seed S]\n"
+	"       [--cdf FILE]\n"
+	"       [--seed S]\n";
+
 static void usage(void)
 {
-	fprintf(stderr,
-		"usage: mmap_lat --target PATH|anon [--map-size BYTES]\n"
-		"       --ws BYTES|P%% [--cache BYTES]\n"
-		"       [--threads T] [--accesses N]\n"
-		"       [--mode rand|chase|seq|zipf|stride] [--zipf THETA]\n"
-		"       [--stride PAGES]\n"
-		"       [--write] [--write-pct P] [--first-touch] [--no-warm]\n"
-		"       [--warm-accesses N] [--reset FILE] [--mincore] [--untimed]\n"
-		"       [--perm-seed S]\n"
-		"       [--cdf FILE]\n"
-		"       [--seed S]\n");
+	fputs(usage_text, stderr);
+	fprintf(stderr, "mmap_lat --help says what each option does\n");
 	exit(2);
+}
+
+static void help(void)
+{
+	fputs(usage_text, stdout);
+	printf("\n"
+	       "Per-access latency of memory reached through mmap: /dev/vflashN (the\n"
+	       "CXL frontend), a devdax device, any file, or anonymous memory (anon).\n"
+	       "Each thread makes --accesses timed loads (or stores) of one 8-byte word\n"
+	       "per 4 KiB page over the working set; the percentiles are within 1/16.\n"
+	       "\n"
+	       "  --target PATH|anon  what to map (anon: anonymous memory, the DRAM baseline)\n"
+	       "  --map-size BYTES    mapping size (default: the working set)\n"
+	       "  --ws BYTES|P%%       working set at the start of the mapping (K, M, G\n"
+	       "                      suffixes), or P percent of the device DRAM cache\n"
+	       "  --cache BYTES       that cache's size (default: /dev/vflashN's cache_size=\n"
+	       "                      module parameter)\n"
+	       "  --threads T         threads, each its own accesses (default 1)\n"
+	       "  --accesses N        timed accesses per thread (default 1000000)\n"
+	       "  --mode M            rand (default): random pages; chase: a random cyclic\n"
+	       "                      pointer chase; seq: in order; zipf: Zipf-distributed\n"
+	       "                      pages (--zipf THETA, default 0.99); stride: pages 0,\n"
+	       "                      K, 2K, ... then 1, 1+K, ... (--stride K, default 8)\n"
+	       "  --perm-seed S       seeds zipf's shuffle of ranks over pages apart from\n"
+	       "                      the draws\n"
+	       "  --write             every access a store\n"
+	       "  --write-pct P       each access a store with probability P percent\n"
+	       "  --first-touch       no warm-up; each page accessed exactly once, in random\n"
+	       "                      order: every access a first touch (a page fault)\n"
+	       "  --no-warm           no warm-up pass over the pages\n"
+	       "  --warm-accesses N   N more untimed accesses of the pattern after the\n"
+	       "                      warm-up pass\n"
+	       "  --reset FILE        write 0 to FILE before the timed loop (e.g.\n"
+	       "                      /sys/class/vflash/vflash0/stats/reset)\n"
+	       "  --mincore           count the working set's pages present in this\n"
+	       "                      process afterwards (present_pages=)\n"
+	       "  --untimed           no clock reads per access: mops only (percentiles 0)\n"
+	       "  --cdf FILE          write \"latency_ns cumulative_fraction\" per step\n"
+	       "  --seed S            seeds every random choice (its low bit is set)\n"
+	       "  --help              this text\n"
+	       "\n"
+	       "Output, one line: p50_ns= p99_ns= p999_ns= mean_ns= mops= (million\n"
+	       "accesses per second, all threads). Exit status 0, 1 on a failure, 2 for\n"
+	       "a usage error.\n");
+	exit(0);
 }
 
 static void parse(int argc, char **argv, struct opts *o)
@@ -422,6 +470,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "reset", required_argument, NULL, 'R' },
 		{ "mincore", no_argument, NULL, 'I' },
 		{ "perm-seed", required_argument, NULL, 'Q' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -430,8 +479,9 @@ static void parse(int argc, char **argv, struct opts *o)
 	*o = (struct opts) { .threads = 1, .accesses = 1000000, .warm = 1,
 			     .seed = 0x9e3779b97f4a7c15ULL, .zipf_theta = 0.99,
 			     .stride = 8 };
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
+		case 'h': help(); break;
 		case 't': o->target = optarg; break;
 		case 'm': o->map_bytes = parse_size(optarg); break;
 		case 'w':

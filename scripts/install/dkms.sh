@@ -49,7 +49,7 @@ src=${root:+$root}/usr/src/vflash-$ver
 # The module's sources: what git tracks of them (as they are in the work
 # tree), or, outside a git checkout, every file of those folders.
 files() {
-	set -- Kbuild Makefile dkms.conf core frontend_cxl frontend_nvme \
+	set -- Kbuild Makefile dkms.conf module core frontend_cxl frontend_nvme \
 		backend_flash policy kunit scripts/kdir.sh
 	if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
 		git -C "$REPO" ls-files -- "$@"

@@ -77,7 +77,7 @@ man_page() {
 	echo '.nf'
 	"$v" --help | esc
 	echo '.fi'
-	for c in up down status stats policy config selftest trace plot; do
+	for c in up down list status stats policy config faults namespace selftest trace plot; do
 		echo ".SH $(echo "$c" | tr '[:lower:]' '[:upper:]')"
 		echo '.nf'
 		"$v" help "$c" | esc

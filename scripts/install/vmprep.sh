@@ -51,7 +51,7 @@ t_install() {
 		{ echo "make install: no lib/modules/$KVER/extra/vflash.ko*"; return 1; }
 	[ -x "$ov/usr/local/bin/vflashctl" ] || return 1
 	# the man page has every command's help
-	[ "$(grep -c '^usage: vflashctl [a-z]' "$ov/usr/local/share/man/man8/vflashctl.8")" -eq 9 ] ||
+	[ "$(grep -c '^usage: vflashctl [a-z]' "$ov/usr/local/share/man/man8/vflashctl.8")" -eq 12 ] ||
 		{ echo "the man page lacks a command"; return 1; }
 	if command -v man >/dev/null; then
 		man -l "$ov/usr/local/share/man/man8/vflashctl.8" 2>&1 | grep -q 'usage: vflashctl selftest' ||
@@ -80,10 +80,10 @@ t_uninstall() {
 # The module sources and everything else the DKMS result depends on.
 dkms_key() {
 	{
-		git -C "$REPO" ls-files -s -- Kbuild Makefile dkms.conf core \
+		git -C "$REPO" ls-files -s -- Kbuild Makefile dkms.conf module core \
 			frontend_cxl frontend_nvme backend_flash policy kunit scripts/kdir.sh \
 			scripts/install/dkms.sh
-		git -C "$REPO" diff -- Kbuild Makefile dkms.conf core frontend_cxl \
+		git -C "$REPO" diff -- Kbuild Makefile dkms.conf module core frontend_cxl \
 			frontend_nvme backend_flash policy kunit scripts/install/dkms.sh
 		dkms --version
 		echo "$KVER $KDIR"
@@ -142,14 +142,22 @@ t_completion() {
 	out=$(bash -c '. "$1"
 		c() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _vflashctl; echo "${COMPREPLY[*]}"; }
 		c vflashctl st; c vflashctl up --frontend ""; c vflashctl up --pro
-		c vflashctl help sel; c vflashctl stats --w' _ \
+		c vflashctl help sel; c vflashctl stats --w; c vflashctl fa
+		c vflashctl down --a; c vflashctl status --j; c vflashctl faults a
+		c vflashctl faults arm read_error ra; c vflashctl up --na' _ \
 		"$REPO/scripts/vflashctl/vflashctl.bash") || return 1
 	echo "$out"
 	[ "$out" = "status stats
-nvme cxl none
+nvme cxl none nvme,cxl
 --profile
 selftest
---watch" ]
+--watch
+faults
+--all
+--json
+arm
+range=
+--name" ]
 }
 
 run() {

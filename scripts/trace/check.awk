@@ -14,6 +14,11 @@
 #              operations only
 #   dies=N     die numbers must be below N
 #   slots=N    CXL slot numbers must be below N
+# Requests pair by id (per device): the submits of one id are one
+# command's (the same fe, qid, cid), a completion's id is its submits'
+# and completes once, a NAND operation's id (not 0) is a submit's, a read
+# that paid an array read has a NAND read of its id; with whole=1 every
+# NVMe submit's id completes, and NVMe submits have doorbell_ns.
 # Prints "KEY VALUE" counts, then "error ..." lines; exit 1 on any error.
 
 function err(msg)
@@ -35,7 +40,7 @@ function num(k)
 BEGIN {
 	late_max = 0
 	# Count these even when zero, so that a reader finds every key.
-	n = split("events submit submit_read submit_write complete complete_nvme complete_cxl early nand nand_read nand_program nand_erase nand_host nand_gc nand_migrate clean clean_freed clean_gc clean_migrate cxl_miss cxl_fill cxl_prefetch_issue cxl_prefetch_hit cxl_evict cxl_evict_dirty cxl_writeback", keys)
+	n = split("events submit submit_read submit_write complete complete_nvme complete_cxl complete_paired early nand nand_read nand_program nand_erase nand_host nand_gc nand_migrate nand_paired doorbell clean clean_freed clean_gc clean_migrate cxl_miss cxl_fill cxl_prefetch_issue cxl_prefetch_hit cxl_evict cxl_evict_dirty cxl_writeback", keys)
 	for (i = 1; i <= n; i++)
 		c[keys[i]] = 0
 }
@@ -90,6 +95,29 @@ EV == "request_submit" {
 		err(OP " of " V["count"] " pages")
 	sub_due[FE " " int_str(due)] = 1
 	sub_req[FE " " OP " " V["lpn"] " " V["arrive_ns"] " " V["due_ns"]] = 1
+	id = "vflash" DEV " id=" V["id"]
+	who = FE " qid=" V["qid"] " cid=" V["cid"]
+	if (num("id") <= 0)
+		err("submit without a request id")
+	else if ((id in sub_who) && sub_who[id] != who)
+		err("request id " V["id"] " of " who " and of " sub_who[id])
+	sub_who[id] = who
+	if (num("array_ns") > 0 && OP == "read")
+		want_nand_read[id] = NR
+	if (FE == "nvme" && whole && !(id in done_id))
+		want_done[id] = NR
+	db = num("doorbell_ns")
+	if (db > 0) {
+		c["doorbell"]++
+		if (db > arrive)
+			err("doorbell_ns after arrive_ns (the fetch)")
+		if (num("polled_ns") > db)
+			err("polled_ns after doorbell_ns")
+	} else if (FE == "nvme" && whole) {
+		err("an nvme submit without doorbell_ns")
+	} else if (num("polled_ns") > 0) {
+		err("polled_ns without doorbell_ns")
+	}
 	next
 }
 
@@ -107,6 +135,20 @@ EV == "request_complete" {
 		late_max = late
 	if (whole)
 		want_due[FE " " int_str(num("due_ns"))] = NR
+	id = "vflash" DEV " id=" V["id"]
+	if (id in done_id)
+		err("request id " V["id"] " completed twice (lines " done_id[id] " and " NR ")")
+	done_id[id] = NR
+	delete want_done[id]
+	if (num("id") <= 0)
+		err("a completion without a request id")
+	else if (!(id in sub_who)) {
+		if (whole)
+			err("a completion of request id " V["id"] " without its submit")
+	} else if (sub_who[id] != FE " qid=" V["qid"] " cid=" V["cid"])
+		err("request id " V["id"] " completed as " FE " qid=" V["qid"] " cid=" V["cid"] " but submitted as " sub_who[id])
+	else
+		c["complete_paired"]++
 	next
 }
 
@@ -137,6 +179,13 @@ EV == "nand" {
 		die_host_end[d] = int_str(e)
 	if (OP == "erase")
 		erased[d " " V["block"] " " WORK " " V["end_ns"]] = 1
+	# Charged within its request's submit, so traced before it.
+	if (num("id") > 0)
+		nand_id["vflash" DEV " id=" V["id"]] = NR
+	else if (WORK == "host" && OP == "read")
+		err("a host NAND read without a request id")
+	if (OP == "read" && num("id") > 0)
+		nand_read_id["vflash" DEV " id=" V["id"]] = 1
 	next
 }
 
@@ -213,6 +262,17 @@ EV == "cxl_writeback" {
 }
 
 END {
+	for (k in nand_id) {
+		if (k in sub_who)
+			c["nand_paired"]++
+		else
+			err("(line " nand_id[k] ") a NAND operation of " k " without its submit")
+	}
+	for (k in want_nand_read)
+		if (!(k in nand_read_id))
+			err("(line " want_nand_read[k] ") a read of " k " that paid an array read without its NAND read")
+	for (k in want_done)
+		err("(line " want_done[k] ") nvme request " k " submitted, never completed")
 	for (k in want_due)
 		if (!(k in sub_due))
 			err("(line " want_due[k] ") a completion without a submit of the same due_ns: " k)

@@ -3,11 +3,11 @@
 # The parser the scripts of scripts/trace/ share: awk -f events.awk -f X.awk.
 # It reads vflash trace events as text, in any of the usual forms:
 #   /sys/kernel/tracing/trace (or trace_pipe):
-#     vflash0-nvme-110 [000] ..... 6.068: vflash_request_submit: vflash0 nvme read lpn=988 ...
+#     vflash0-nvme-110 [000] ..... 6.068: vflash_request_submit: vflash0 nvme read id=7 qid=1 cid=3 lpn=988 ...
 #   trace-cmd report:
-#     vflash0-nvme-110 [000]  6.068: vflash_request_submit: vflash0 nvme read lpn=988 ...
+#     vflash0-nvme-110 [000]  6.068: vflash_request_submit: vflash0 nvme read id=7 qid=1 cid=3 lpn=988 ...
 #   perf script:
-#     vflash0-nvme 110 [000] 6.068: vflash:vflash_request_submit: vflash0 nvme read lpn=988 ...
+#     vflash0-nvme 110 [000] 6.068: vflash:vflash_request_submit: vflash0 nvme read id=7 qid=1 cid=3 lpn=988 ...
 # vflash_event() parses the current line; when it returns 1:
 #   EV      the event's name without "vflash_": request_submit, nand, ...
 #   DEV     the device number (vflashN)
@@ -57,11 +57,11 @@ function vflash_event(    i, f, name, k, e)
 function vflash_fields(ev)
 {
 	if (ev == "request_submit")
-		return "lpn count arrive_ns due_ns model_ns die_wait_ns bg_wait_ns array_ns chan_wait_ns chan_ns host_wait_ns host_ns fw_ns"
+		return "id qid cid lpn count doorbell_ns polled_ns arrive_ns due_ns model_ns die_wait_ns bg_wait_ns array_ns chan_wait_ns chan_ns host_wait_ns host_ns fw_ns"
 	if (ev == "request_complete")
-		return "lpn count due_ns actual_ns late_ns"
+		return "id qid cid lpn count due_ns actual_ns late_ns"
 	if (ev == "nand")
-		return "die block start_ns end_ns"
+		return "die id block start_ns end_ns"
 	if (ev == "clean")
 		return "die block moved freed start_ns end_ns"
 	if (ev == "cxl_miss" || ev == "cxl_prefetch_issue" || ev == "cxl_prefetch_hit")

@@ -11,7 +11,10 @@
 #               under the host's awk
 #   plots_NAME  plot.sh makes every PNG the trace's events call for
 #   check_catches  check.sh fails, saying why, on copies of the traces
-#               spoilt to break each invariant it checks
+#               spoilt to break each invariant it checks (the request ids'
+#               pairing among them)
+#   doorbell    doorbell.sh gives nvme.trace's doorbell-to-fetch time of
+#               every command
 #   why_late    why-late.sh accounts for every NVMe completion of nvme.trace
 set -eu
 
@@ -113,6 +116,21 @@ else
 	echo "FAIL why_late"
 fi
 
+# doorbell.sh counts every NVMe command of the trace, each with its
+# doorbell-to-fetch time.
+t=$vm/files/nvme.trace
+if [ -f "$t" ] && n=$(grep -c ' vflash_request_complete: vflash0 nvme ' "$t") &&
+	"$dir/doorbell.sh" "$t" >"$vm/files/nvme.doorbell" 2>&1 &&
+	grep -q "^vflash0 nvme: $n commands; doorbell to fetch p50 [0-9]* p99 [0-9]* max [0-9]* ns" \
+		"$vm/files/nvme.doorbell" &&
+	! grep -q 'without a doorbell time' "$vm/files/nvme.doorbell"; then
+	sed 's/^/  /' "$vm/files/nvme.doorbell" >&2
+	echo "PASS doorbell"
+else
+	[ ! -f "$vm/files/nvme.doorbell" ] || sed 's/^/  /' "$vm/files/nvme.doorbell" >&2
+	echo "FAIL doorbell"
+fi
+
 # check.sh is not vacuous: each invariant it checks fails on a trace
 # spoilt to break it.
 catches() {
@@ -125,6 +143,13 @@ catches() {
 	spoil nvme vflash_request_complete: 'sub(/late_ns=/, "late_ns=-")' "late_ns is not actual_ns - due_ns" &&
 	spoil nvme vflash_request_complete: 'sub(/ actual_ns=[0-9]+ late_ns=[0-9]+/, " actual_ns=5 late_ns=-5")' "ns early" &&
 	spoil nvme vflash_request_submit: 'sub(/ lpn=/, " lpn=x")' "without a numeric lpn" &&
+	spoil nvme vflash_request_complete: 'sub(/ id=[0-9]+/, " id=999999999")' "submitted, never completed" &&
+	spoil nvme vflash_request_complete: 'sub(/ cid=[0-9]+/, " cid=99999")' "but submitted as" &&
+	spoil nvme vflash_request_complete: 'print' "completed twice" &&
+	spoil nvme vflash_request_submit: 'sub(/ doorbell_ns=[0-9]+/, " doorbell_ns=0")' "without doorbell_ns" &&
+	spoil nvme vflash_request_submit: 'sub(/ doorbell_ns=[0-9]+/, " doorbell_ns=99999999999999")' "doorbell_ns after arrive_ns" &&
+	spoil nvme "vflash_nand: vflash0 die=[0-9]+ read host" 'sub(/ id=[0-9]+/, " id=0")' "host NAND read without a request id" &&
+	spoil nvme "vflash_nand: vflash0 die=[0-9]+ read host" 'sub(/ id=[0-9]+/, " id=999999999")' "id=999999999 without its submit" &&
 	spoil gc vflash_nand: 'print' "overlaps an operation" &&
 	spoil gc vflash_nand: 'sub(/ die=[0-9]+/, " die=99")' "die 99 of 16" &&
 	spoil gc vflash_nand: 'sub(/end_ns=[0-9]+/, "end_ns=5")' "ends before it starts" &&

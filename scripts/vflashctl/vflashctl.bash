@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # bash completion for vflashctl (make install puts it in
 # PREFIX/share/bash-completion/completions/vflashctl). Devices, policy
-# kinds and names, knobs come from the live /sys/class/vflash.
+# kinds and names, knobs come from the live /sys/class/vflash, fault rules
+# from /sys/kernel/debug/vflash/vflashN/faults.
 
 _vflashctl_devices() {
 	local d
@@ -10,11 +11,26 @@ _vflashctl_devices() {
 	done
 }
 
+# _vflashctl_rules DEV: the fault rules of DEV (default: the only device)
+_vflashctl_rules() {
+	local dev=$1 d
+	if [[ -z $dev ]]; then
+		mapfile -t d < <(_vflashctl_devices)
+		((${#d[@]} == 1)) || return
+		dev=${d[0]}
+	fi
+	[[ $dev == /dev/* ]] && dev=${dev#/dev/}
+	[[ $dev == [0-9]* ]] && dev=vflash$dev
+	for d in /sys/kernel/debug/vflash/"$dev"/faults/*; do
+		[[ -d $d ]] && echo "${d##*/}"
+	done
+}
+
 _vflashctl() {
 	local cur prev cmd dev i words=() nonopt=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local cmds="up down status stats policy config selftest trace plot help"
+	local cmds="up down list status stats policy config faults namespace selftest trace plot help"
 
 	if ((COMP_CWORD == 1)); then
 		mapfile -t COMPREPLY < <(compgen -W "$cmds --help" -- "$cur")
@@ -28,17 +44,17 @@ _vflashctl() {
 	case $cmd in
 	up)
 		case $prev in
-		--frontend) words=(nvme cxl none) ;;
-		--profile) words=(qlc-hybrid znand cylon tlc) ;;
+		--frontend) words=(nvme cxl none 'nvme,cxl') ;;
+		--profile) words=(qlc-hybrid samsung-970pro tlc optane cxdvirt-znand znand cylon) ;;
 		--ko)
 			mapfile -t COMPREPLY < <(compgen -f -X '!*.ko' -- "$cur")
 			return
 			;;
-		--size | --cache-size) return ;;
+		--size | --cache-size | --name) return ;;
 		*)
-			words=(--frontend --size --profile --cache-size --ko --help
+			words=(--name --frontend --size --profile --cache-size --ko --help
 				lba_size= workers= cpus= spin_us= poll_idle_us=
-				memmap_start= memmap_size=)
+				memmap_start= memmap_size= store=)
 			;;
 		esac
 		;;
@@ -46,9 +62,52 @@ _vflashctl() {
 		case $prev in --tolerance | --reads | --hit-factor) return ;; esac
 		mapfile -t words < <(_vflashctl_devices)
 		[[ $cmd == selftest ]] && words+=(--tolerance --reads --hit-factor)
+		[[ $cmd == down ]] && words+=(--all)
 		words+=(--help)
 		;;
-	status) words=(--help) ;;
+	list) words=(--help) ;;
+	status)
+		mapfile -t words < <(_vflashctl_devices)
+		words+=(--json --help)
+		;;
+	namespace)
+		if [[ $cur == /* ]]; then
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return
+		fi
+		mapfile -t words < <(_vflashctl_devices)
+		words+=(--help)
+		;;
+	faults)
+		# [DEV] [arm FAULT [FILE=VALUE...] | disarm FAULT|all]
+		dev=
+		i=0
+		if [[ ${nonopt[0]:-} == vflash* || ${nonopt[0]:-} == [0-9]* || ${nonopt[0]:-} == /* ]]; then
+			dev=${nonopt[0]}
+			i=1
+		fi
+		case ${nonopt[i]:-} in
+		'')
+			mapfile -t words < <(_vflashctl_devices)
+			[[ -n $dev ]] && words=()
+			words+=(arm disarm --help)
+			;;
+		arm)
+			if [[ -z ${nonopt[i + 1]:-} ]]; then
+				mapfile -t words < <(_vflashctl_rules "$dev")
+			else
+				words=(range= probability= after= times= delay_ns=)
+				compopt -o nospace 2>/dev/null
+			fi
+			;;
+		disarm)
+			[[ -n ${nonopt[i + 1]:-} ]] && return
+			mapfile -t words < <(_vflashctl_rules "$dev")
+			words+=(all)
+			;;
+		*) return ;;
+		esac
+		;;
 	stats)
 		[[ $prev == --watch || $prev == --count ]] && return
 		mapfile -t words < <(_vflashctl_devices)

@@ -15,7 +15,7 @@
 # other run the int3 after the patch was done ("Oops: int3" in
 # ttwu_do_activate, 6.12, CI of 2026-12-03): the emulation's race.
 # vmtest-smp: 1
-# vmtest-timeout: 240
+# vmtest-timeout: 360
 # vmtest-prep: scripts/install/vmprep.sh
 # vmtest-debug-skip: vflashctl is shell; what it drives (loads, fio and mmap_lat I/O, unloads) runs under the debug kernel in core, nvme and cxl, and CI's time is near its budget
 
@@ -29,7 +29,7 @@ VCTL=/usr/local/bin/vflashctl
 usage_error() {
 	local who=vflashctl
 	case $1 in
-	up | down | status | stats | policy | config | selftest | trace | plot | help)
+	up | down | list | status | stats | policy | config | faults | namespace | selftest | trace | plot | help)
 		who="vflashctl $1" ;;
 	esac
 	expect_usage_error "$who" "$VCTL" "$@"
@@ -232,6 +232,11 @@ test_stats() {
 	expect_match "$out" '^host_read_pages [0-9]+$' "a counter line"
 	expect_match "$out" "^model_read_latency_ns $(cat $SYS/stats/model_read_latency_ns)\$" "model latency"
 	! echo "$out" | grep -q '^reset' || fail "stats lists reset"
+	# WAF as a ratio, the main region named main
+	expect_match "$out" '^write_amplification [0-9]+\.[0-9]{3}$' "write amplification as a ratio"
+	expect_match "$out" "^free_blocks_main $(cat $SYS/stats/free_blocks_qlc)\$" "free_blocks_main"
+	! echo "$out" | grep -q '^free_blocks_qlc' || fail "stats says qlc"
+	expect_match "$(vflashctl status)" 'write amplification [0-9]+\.[0-9]{3}, .*free blocks slc [0-9]+ main [0-9]+' "status: WAF, regions"
 	n=$(echo "$out" | wc -l)
 	expect_eq "$n" "$(find $SYS/stats -type f ! -name reset | wc -l)" "one line per counter"
 	vflashctl stats vflash0 --json >/tmp/s.json
@@ -332,7 +337,7 @@ test_config() {
 
 test_help() {
 	out=$(vflashctl --help)
-	for c in up down status stats policy config selftest trace plot help; do
+	for c in up down list status stats policy config faults namespace selftest trace plot help; do
 		expect_match "$out" "^  $c( |\$)" "$c in --help"
 		[ "$c" = help ] && continue
 		expect_match "$(vflashctl "$c" --help)" "^usage: vflashctl $c" "$c --help"
@@ -345,7 +350,192 @@ test_help() {
 	expect_eq "$rc" 2 "no command"
 	usage_error frobnicate
 	usage_error help nosuch
-	usage_error status extra
+	usage_error status vflash0 extra
+	usage_error list extra
+	usage_error status --frob
+	# mmap_lat, installed beside vflashctl: --help says what each option
+	# does, exit 0; a bad option points to it, exit 2
+	ml=/usr/local/libexec/vflash/mmap_lat
+	out=$($ml --help)
+	expect_match "$out" '^usage: mmap_lat --target' "mmap_lat --help usage"
+	expect_match "$out" '--first-touch +no warm-up' "mmap_lat --help explains --first-touch"
+	expect_match "$out" '--help +this text' "mmap_lat --help lists --help"
+	rc=0
+	$ml --frob >/tmp/ml.out 2>&1 || rc=$?
+	expect_eq "$rc" 2 "mmap_lat --frob exit status"
+	expect_match "$(cat /tmp/ml.out)" 'mmap_lat --help says' "mmap_lat's pointer to --help"
+}
+
+# wait_gone PATH: PATH disappears within 10 s
+wait_gone() {
+	local n=0
+	while [ -e "$1" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ ! -e "$1" ] || fail "$1 still there after 10 s"
+}
+
+# Several devices: the module's own vflash0 and two made by up --name
+# (configfs). Every command acts on the device named and on no other:
+# status, list, namespace, selftest (whose reads go to vflash1's own
+# namespace: vflash0 and vflash2 count none), down of a configfs device;
+# down of the module's device is refused while configfs devices exist;
+# a path that is not a vflash namespace is refused.
+test_multi_devices() {
+	local out ns0 ns1 r0 r2 rc
+	vflashctl up --size 32M >/dev/null
+	out=$(vflashctl up --name fast --frontend nvme --size 16M --profile tlc)
+	echo "$out" | head -n 5
+	expect_match "$(echo "$out" | head -n 1)" '^vflash1: frontend nvme, 16\.0 MiB .*profile tlc' "up --name prints its status"
+	expect_eq "$(cat /sys/kernel/config/vflash/fast/device)" vflash1 "configfs device"
+	vflashctl up --name mem --frontend cxl --size 16M --cache-size 1M >/dev/null
+	[ -c /dev/vflash2 ] || fail "no /dev/vflash2"
+	# taken: exit 1; a refused attribute: exit 2, the kernel's line, nothing left
+	fails up --name fast --frontend nvme
+	usage_error up --name bad --frontend nvme lba_size=999
+	expect_match "$("$VCTL" up --name bad --frontend nvme lba_size=999 2>&1)" "kernel: .*lba_size" "the kernel's line"
+	[ ! -e /sys/kernel/config/vflash/bad ] || fail "a refused up --name left its directory"
+	usage_error up --name bad nosuch=1
+	[ ! -e /sys/kernel/config/vflash/bad ] || fail "a refused attribute left its directory"
+	usage_error up --name a/b
+
+	out=$(vflashctl list)
+	echo "$out"
+	expect_eq "$(echo "$out" | wc -l)" 3 "list: one line per device"
+	expect_match "$out" '^vflash0 +nvme +32\.0MiB +qlc-hybrid +module +/dev/nvme[0-9]+n1$' "list vflash0"
+	expect_match "$out" '^vflash1 +nvme +16\.0MiB +tlc +configfs:fast +/dev/nvme[0-9]+n1$' "list vflash1"
+	expect_match "$out" '^vflash2 +cxl +16\.0MiB +qlc-hybrid +configfs:mem +/dev/vflash2$' "list vflash2"
+
+	ns0=$(vflashctl namespace vflash0)
+	ns1=$(vflashctl namespace vflash1)
+	echo "namespaces: vflash0 $ns0, vflash1 $ns1"
+	[ "$ns0" != "$ns1" ] || fail "vflash0 and vflash1 have one namespace $ns0"
+	expect_eq "$(vflashctl namespace "$ns1")" vflash1 "namespace PATH: its device"
+	# vflash1's controller is the one whose NQN names it
+	c=$(grep -lx nqn.2026-11.io.vflash:vflash1 /sys/class/nvme/*/subsysnqn)
+	c=$(basename "$(dirname "$c")")
+	expect_match "$(vflashctl status vflash1)" "  nvme: controller $c, PCI 1[0-9a-f]{4}:00:00\.0, nqn\.2026-11\.io\.vflash:vflash1" "status: vflash1's controller"
+	expect_match "$(vflashctl status vflash1)" "  node: $ns1\$" "status: vflash1's namespace"
+	expect_eq "$(vflashctl status vflash1 | grep -c '^vflash')" 1 "status DEV: that device only"
+	expect_eq "$(vflashctl status | grep -c '^vflash')" 3 "status: every device"
+	expect_match "$(vflashctl status vflash1)" "made by: configfs /sys/kernel/config/vflash/fast" "made by configfs"
+	expect_match "$(vflashctl status vflash0)" "made by: the module's parameters" "made by the module"
+
+	# status --json: every device, its namespace, policies and stats
+	vflashctl status --json >/tmp/st.json
+	expect_eq "$(jq '.devices | length' /tmp/st.json)" 3 "json devices"
+	expect_eq "$(jq -r '.devices[1].namespace' /tmp/st.json)" "$ns1" "json namespace"
+	expect_eq "$(jq -r '.devices[1].configfs' /tmp/st.json)" /sys/kernel/config/vflash/fast "json configfs"
+	expect_eq "$(jq -r '.devices[0].made_by' /tmp/st.json)" module "json made_by"
+	expect_eq "$(jq -r '.devices[2].char_device' /tmp/st.json)" /dev/vflash2 "json char device"
+	expect_eq "$(jq -r '.devices[2].controller' /tmp/st.json)" null "json: cxl has no controller"
+	expect_eq "$(jq -r '.devices[1].controller' /tmp/st.json)" "$c" "json controller"
+	expect_eq "$(jq -r '.devices[0].policy.gc' /tmp/st.json)" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' $SYS/policy/gc)" "json policy"
+	expect_eq "$(jq -r '.devices[1].stats.write_amplification | type' /tmp/st.json)" number "json WAF a number"
+	expect_eq "$(jq '.devices[0].stats | has("free_blocks_main")' /tmp/st.json)" true "json free_blocks_main"
+	expect_eq "$(jq '[.devices[] | .stats | has("free_blocks_qlc")] | any' /tmp/st.json)" false "json: no free_blocks_qlc"
+	expect_eq "$(vflashctl status vflash2 --json | jq -r '.devices[0].device')" vflash2 "status DEV --json"
+
+	# selftest vflash1 reads vflash1's namespace and no other device's
+	r0=$(cat $SYS/stats/host_read_pages)
+	r2=$(cat /sys/class/vflash/vflash2/stats/host_read_pages)
+	rc=0
+	out=$(vflashctl selftest vflash1 --tolerance 1000000 --reads 100) || rc=$?
+	echo "$out" | head -n 3
+	expect_eq "$rc" 0 "selftest vflash1 exit status"
+	expect_match "$out" "^  namespace $ns1;" "selftest vflash1's namespace"
+	expect_match "$out" 'ok +every read reached the device' "vflash1 counted the reads"
+	expect_eq "$(cat $SYS/stats/host_read_pages)" "$r0" "vflash0's reads during vflash1's selftest"
+	expect_eq "$(cat /sys/class/vflash/vflash2/stats/host_read_pages)" "$r2" "vflash2's reads"
+	# the same through its namespace's path
+	out=$(vflashctl selftest "$ns1" --tolerance 1000000 --reads 50)
+	expect_match "$out" '^selftest vflash1:' "selftest by namespace path"
+
+	# not a vflash namespace: refused, exit 1, nothing written
+	modprobe null_blk nr_devices=1 2>/dev/null || true
+	nb=/dev/nullb0
+	[ -b $nb ] || nb=/dev/zero
+	fails selftest $nb
+	expect_match "$("$VCTL" selftest $nb 2>&1)" "$nb is not a vflash namespace .*refusing" "refusal message"
+	fails namespace $nb
+	fails status $nb
+	[ ! -b /dev/nullb0 ] || rmmod null_blk
+
+	# down of the module's device: refused while configfs devices exist
+	fails down vflash0
+	expect_match "$("$VCTL" down vflash0 2>&1)" "module's own device.*vflash1 \(fast\).*vflash2 \(mem\)" "down vflash0 names the others"
+	[ -d /sys/class/vflash/vflash1 ] && [ -d $SYS ] || fail "a refused down took a device"
+	usage_error down
+	# down vflash1: it alone
+	out=$(vflashctl down vflash1)
+	expect_match "$out" 'vflash1 \(configfs fast\) is down' "down vflash1 says so"
+	[ ! -e /sys/class/vflash/vflash1 ] || fail "vflash1 still there"
+	[ ! -e /sys/kernel/config/vflash/fast ] || fail "its configfs directory still there"
+	[ -d $SYS ] && [ -c /dev/vflash2 ] || fail "down vflash1 took another device"
+	wait_gone "$ns1"
+	[ -b "$ns0" ] || fail "vflash0's namespace went"
+	expect_eq "$(vflashctl list | wc -l)" 2 "two devices left"
+	# down of the CXL device while it is open: refused, kept
+	exec 3</dev/vflash2
+	fails down vflash2
+	[ -c /dev/vflash2 ] || fail "vflash2 went while open"
+	exec 3<&-
+	# an unpowered configfs directory is listed, and down --all removes it
+	mkdir /sys/kernel/config/vflash/idle
+	expect_match "$(vflashctl list)" '^- +.*configfs:idle +\(not powered\)$' "list: an unpowered directory"
+	vflashctl down --all
+	expect_gone
+	[ ! -e /sys/kernel/config/vflash ] || fail "configfs tree left"
+}
+
+# faults: list the rules, arm one with its files, refuse bad values
+# leaving the rule as it was, disarm; the armed rule acts.
+test_faults() {
+	local F=/sys/kernel/debug/vflash/vflash0/faults out rc
+	vflashctl up --size 16M >/dev/null
+	dd if=/dev/urandom of=/dev/nvme0n1 bs=4k count=16 oflag=direct 2>/dev/null
+	out=$(vflashctl faults)
+	echo "$out"
+	expect_match "$out" '^read_error +disarmed range=all probability=1000000 after=0 times=0 matched=0 injected=0$' "read_error listed"
+	expect_match "$out" '^delay +disarmed .*delay_ns=0' "delay lists delay_ns"
+	expect_match "$out" '^plp 0$' "plp"
+	expect_eq "$(echo "$out" | grep -c 'disarmed')" "$(find $F -mindepth 1 -maxdepth 1 -type d | wc -l)" "one line per rule"
+	out=$(vflashctl faults vflash0 arm read_error range=10-10 times=1)
+	echo "$out"
+	expect_match "$out" '^read_error +armed range=10-10 probability=1000000 after=0 times=1' "armed line"
+	expect_eq "$(cat $F/read_error/armed)" 1 armed
+	expect_eq "$(cat $F/read_error/range)" 10-10 range
+	dd if=/dev/nvme0n1 of=/dev/null bs=4k skip=10 count=1 iflag=direct 2>/dev/null &&
+		fail "the read of block 10 passed the rule"
+	expect_eq "$(cat $F/read_error/injected)" 1 injected
+	# times=1: it disarmed itself; arm again with defaults for the rest
+	vflashctl faults arm read_error >/dev/null
+	expect_eq "$(cat $F/read_error/range)" all "arm resets range"
+	expect_eq "$(cat $F/read_error/times)" 0 "arm resets times"
+	# a refused value: exit 2, the kernel's line, the rule disarmed as it was
+	vflashctl faults arm write_fault range=3-7 >/dev/null
+	vflashctl faults disarm write_fault >/dev/null
+	dmesg -c >/dev/null
+	rc=0
+	out=$("$VCTL" faults arm write_fault range=5-2 2>&1) || rc=$?
+	echo "$out"
+	expect_eq "$rc" 2 "exit status of a refused range"
+	expect_match "$out" 'kernel: .*write_fault/range=5-2' "the kernel's line"
+	expect_eq "$(cat $F/write_fault/armed)" 0 "refused: disarmed"
+	expect_eq "$(cat $F/write_fault/range)" 3-7 "refused: range as it was"
+	usage_error faults arm nosuch
+	expect_match "$("$VCTL" faults arm nosuch 2>&1)" "faults: .*read_error" "the valid faults"
+	usage_error faults arm read_error bogus=1
+	usage_error faults arm read_error range
+	usage_error faults arm read_error delay_ns=5
+	usage_error faults disarm
+	usage_error faults frob
+	usage_error faults vflash7
+	out=$(vflashctl faults disarm all)
+	expect_eq "$(echo "$out" | grep -c ' armed')" 0 "disarm all"
+	expect_eq "$(cat $F/read_error/armed)" 0 "read_error disarmed"
+	vflashctl down
 }
 
 test_trace_plot() {
@@ -353,9 +543,12 @@ test_trace_plot() {
 	# the command's exit status is trace's
 	rc=0
 	"$VCTL" trace -b 256 -o /tmp/t.trace sh -c \
-		'dd if=/dev/nvme0n1 of=/dev/null bs=4k count=20 iflag=direct; exit 3' || rc=$?
+		'dd if=/dev/nvme0n1 of=/dev/null bs=4k count=20 iflag=direct; exit 3' 2>/tmp/t.err || rc=$?
+	cat /tmp/t.err
 	expect_eq "$rc" 3 "trace's exit status"
 	expect_eq "$(grep -c 'vflash_request_complete:' /tmp/t.trace)" 20 "traced completions"
+	# the doorbell-to-fetch time of the 20 reads
+	expect_match "$(cat /tmp/t.err)" '^vflashctl trace: vflash0 nvme: 20 commands; doorbell to fetch p50 [0-9]+ p99 [0-9]+ max [0-9]+ ns' "doorbell to fetch"
 	usage_error trace
 	usage_error trace -Z true
 	usage_error plot /tmp/t.trace
@@ -405,7 +598,7 @@ if debug_kernel; then
 	run_test selftest_cxl timed test_selftest_cxl
 	run_test up_down timed test_up_down
 	run_test modprobe_conf timed test_modprobe_conf
-	for t in selftest_errors up_errors stats policy config help trace_plot udev_rule_matches; do
+	for t in selftest_errors up_errors stats policy config help trace_plot udev_rule_matches multi_devices faults; do
 		report "SKIP $t (debug kernel: vflashctl's shell logic, tested under Debian's kernel)"
 	done
 else
@@ -420,6 +613,8 @@ else
 	run_test help timed test_help
 	run_test trace_plot timed test_trace_plot
 	run_test udev_rule_matches timed test_udev_rule_matches
+	run_test multi_devices timed test_multi_devices
+	run_test faults timed test_faults
 	# last: it edits /etc/modprobe.d/vflash.conf, which the others leave alone
 	run_test modprobe_conf timed test_modprobe_conf
 fi

@@ -54,6 +54,24 @@ expect_count() {
 	expect_eq "$(count "$1.counts" "$2")" "$(stat "$3")" "$2 events against stats/$3"
 }
 
+# expect_pairs TRACE N: the N NVMe commands' submits, NAND operations and
+# completions pair exactly by request id: N distinct ids completed, each
+# with its submits (same queue and command id); every host NAND read has
+# the id of a submit (check.sh); every command has a doorbell time; and
+# doorbell.sh gives the doorbell-to-fetch time of all N
+expect_pairs() {
+	local t=$1 n=$2 ids
+	expect_eq "$(count "$t.counts" complete_paired)" "$n" "completions paired with their submits by id"
+	ids=$(sed -n 's/.* vflash_request_complete: vflash0 nvme [a-z]* id=\([0-9]*\) .*/\1/p' "$t" | sort -u | wc -l)
+	expect_eq "$ids" "$n" "distinct request ids of the completions"
+	expect_eq "$(count "$t.counts" doorbell)" "$(count "$t.counts" submit_nvme)" "submits with a doorbell time"
+	[ "$(count "$t.counts" nand_paired)" -gt 0 ] || fail "no NAND operation paired with a request"
+	$TR/doorbell.sh "$t" >"$t.doorbell"
+	cat "$t.doorbell"
+	grep -q "^vflash0 nvme: $n commands; doorbell to fetch p50 [0-9]* p99 [0-9]* max [0-9]* ns" "$t.doorbell" ||
+		fail "doorbell.sh: not $n commands with their doorbell-to-fetch time"
+}
+
 # expect_some TRACE KEY: the trace has at least one
 expect_some() {
 	[ "$(count "$1.counts" "$2")" -gt 0 ] || fail "no $2 in $1"
@@ -202,6 +220,7 @@ test_nvme_events() {
 	check_trace $t -w -a -o 3000 -d $DIES
 	expect_eq "$(count $t.counts complete_nvme)" "$(count $t.counts submit_nvme)" "completions against submits"
 	expect_eq "$(count $t.counts complete)" 1500 "completions of 1500 fio I/Os"
+	expect_pairs $t 1500
 	expect_some $t submit_read
 	expect_some $t submit_write
 	expect_some $t nand_read
@@ -209,7 +228,7 @@ test_nvme_events() {
 	expect_count $t nand_read nand_read_pages
 	expect_count $t nand_erase nand_erase_blocks
 	expect_count $t clean_freed gc_runs
-	grep -q 'vflash_request_submit: vflash0 nvme read lpn=[0-9]* count=4 ' $t ||
+	grep -q 'vflash_request_submit: vflash0 nvme read id=[0-9]* qid=[0-9]* cid=[0-9]* lpn=[0-9]* count=4 ' $t ||
 		fail "no 16 KiB read"
 	expect_lateness $t
 	save_file nvme.trace $t
@@ -235,6 +254,7 @@ test_trace_cmd() {
 	expect_eq "$(count $t.counts submit_write)" 100 "write submits"
 	expect_eq "$(count $t.counts submit_read)" 100 "read submits"
 	expect_eq "$(count $t.counts complete)" 200 "completions"
+	expect_pairs $t 200
 	save_file tc.trace $t
 	unload
 }
@@ -258,6 +278,7 @@ test_cxl_events() {
 	expect_count $t cxl_prefetch_hit prefetch_hits
 	expect_count $t nand_read nand_read_pages
 	expect_eq "$(count $t.counts complete_cxl)" "$(count $t.counts cxl_miss)" "completions against misses"
+	expect_eq "$(count $t.counts complete_paired)" "$(count $t.counts cxl_miss)" "misses paired with their reads by id"
 	expect_some $t cxl_miss
 	expect_some $t cxl_evict
 	expect_some $t cxl_writeback
@@ -318,6 +339,7 @@ test_gc_events() {
 	expect_count $t nand_erase nand_erase_blocks
 	expect_count $t nand_read nand_read_pages
 	expect_eq "$(count $t.counts complete_nvme)" "$(count $t.counts submit_nvme)" "completions against submits"
+	expect_eq "$(count $t.counts complete_paired)" "$(count $t.counts complete_nvme)" "completions paired with their submits by id"
 	# The debug kernel's 16 MiB run may clean nothing in the traced pass:
 	# its trace is checked, not its content.
 	if ! debug_kernel; then

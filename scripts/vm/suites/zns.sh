@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # zoned=1: namespace 1 is a zoned namespace (NVMe ZNS 1.1). The kernel
-# binds it as a host-managed zoned disk; nvme-cli's zns commands, blkzone
-# and fio's zonemode=zbd work; every illegal command gets its status.
+# binds it as a host-managed zoned disk; nvme-cli's zns commands, blkzone,
+# fio's zonemode=zbd, zonefs and btrfs in zoned mode work; every illegal
+# command gets its status.
 # vmtest-mem: 4G
 # vmtest-timeout: 600
 # vmtest-debug-skip: the debug kernel has no zoned block devices (CONFIG_BLK_DEV_ZONED), so its nvme driver binds no zoned namespace; KUnit vflash-zns and vflash-nvme-io run the zone code
@@ -288,6 +289,63 @@ test_fuzz() {
 	unload
 }
 
+# zonefs (mkzonefs: scripts/vm/mkzonefs.c): every zone but the first
+# is a file; a file takes direct writes at its end (fio, libaio), reads
+# them back verified, and truncating it to 0 resets its zone. The writes
+# are asynchronous: Debian's 6.1 zonefs turns a synchronous direct write
+# into a Zone Append whose result it checks against a write pointer it
+# has already advanced, so every one fails ("Corrupted write pointer"),
+# on any device (docs/zns.md).
+test_zonefs() {
+	local f=/mnt/seq/0
+	load_zoned
+	blkzone reset $DEV || fail "blkzone reset"
+	mkzonefs $DEV || fail mkzonefs
+	modprobe zonefs || fail "modprobe zonefs"
+	mkdir -p /mnt
+	mount -t zonefs $DEV /mnt || fail "mount zonefs"
+	expect_eq "$(ls /mnt/seq | wc -l)" 15 "sequential zone files"
+	# create_on_open: fio lays out no file (zonefs cannot unlink one).
+	fio --name=zonefs --filename=$f --ioengine=libaio --iodepth=4 \
+		--direct=1 --rw=write --bs=64k --size=8M --create_on_open=1 \
+		--allow_file_create=0 --fallocate=none --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 --output-format=terse \
+		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio on $f"; }
+	expect_eq "$(stat -c %s $f)" $((8 << 20)) "file size"
+	expect_eq "$(zone_field 1 wp)" $((ZS + 2048)) "zone 1's write pointer"
+	truncate -s 0 $f || fail "truncating $f"
+	expect_state 1 EMPTY
+	expect_eq "$(stat -c %s $f)" 0 "file size after truncate"
+	umount /mnt || fail "umount"
+	unload
+}
+
+# btrfs in zoned mode on the namespace: mkfs, mount, write, read back
+# after a remount, scrub clean.
+test_btrfs() {
+	load frontend=nvme size=1G zoned=1 zone_size=16M
+	wait_for $DEV
+	modprobe btrfs || fail "modprobe btrfs"
+	mkfs.btrfs -f -O zoned -d single -m single $DEV >/tmp/mkfs.out 2>&1 ||
+		{ cat /tmp/mkfs.out; fail "mkfs.btrfs -O zoned"; }
+	mkdir -p /mnt
+	mount -t btrfs $DEV /mnt || fail "mount btrfs"
+	dd if=/dev/urandom of=/tmp/big bs=1M count=48 2>/dev/null
+	cp /tmp/big /mnt/big && cp /tmp/pattern /mnt/small 2>/dev/null ||
+		fail "writing files"
+	sync
+	umount /mnt || fail "umount"
+	mount -t btrfs $DEV /mnt || fail "remount btrfs"
+	cmp /tmp/big /mnt/big || fail "big file read back"
+	btrfs scrub start -B /mnt >/tmp/scrub.out 2>&1 ||
+		{ cat /tmp/scrub.out; fail "btrfs scrub"; }
+	cat /tmp/scrub.out
+	grep -q 'Error summary: *no errors found' /tmp/scrub.out ||
+		fail "scrub found errors"
+	umount /mnt || fail "umount"
+	unload
+}
+
 test_not_zoned() {
 	load frontend=nvme size=64M
 	wait_for $DEV
@@ -319,6 +377,8 @@ run_test resources test_resources
 run_test fio_zbd test_fio_zbd
 run_test read_only_zone test_read_only_zone
 run_test passthrough_reset test_passthrough_reset
+run_test zonefs test_zonefs
+run_test btrfs test_btrfs
 run_test fuzz test_fuzz
 run_test not_zoned test_not_zoned
 run_test bad_params test_bad_params
