@@ -33,6 +33,7 @@ bench_peer() {
 	[ "$(cat /tmp/peer.rc)" = "peer.sh exit 0" ] || fail "scripts/bench/peer.sh failed"
 }
 
+# shellcheck disable=SC2154 # suite: set by the guest's /init
 case $suite in
 bench-peer-zns) run_test bench-peer-zns bench_peer zns ;;
 *) run_test bench-peer bench_peer conv ;;
