@@ -12,6 +12,7 @@
 # make bench-cxl  mmap_lat on vflash (cxl) and devdax in the VM, CDF plot
 # make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
 # make bench-faultcost [BASE=rev] fast paths of BASE's vflash.ko vs this one, faults unarmed/armed
+# make bench-idle [BASE=rev]   CPU an idle NVMe device costs, BASE's vflash.ko vs this one
 # make bench-peer NVMEVIRT=DIR [MODE=zns] vflash beside NVMeVirt (a checkout of it) in one VM boot
 # make bench-crash crashcheck's long run: 1000 power cuts checked, 100 ext4+sqlite cuts
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
@@ -32,7 +33,7 @@ export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl \
-	bench-faultcost bench-crash bench-peer
+	bench-faultcost bench-crash bench-idle bench-peer
 
 all: modules tools
 
@@ -136,6 +137,18 @@ bench-faultcost: modules tools
 	echo "bench-faultcost: base $(BASE) = $$(git rev-parse --short '$(BASE)'), head $$(git describe --always --dirty)"; \
 	VMTEST_BASE_KO=$$ko scripts/vmtest.sh bench-faultcost; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-faultcost/results.txt | grep -v '^raw '; \
+	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	exit $$rc
+
+# BASE (default d102433, the last commit whose dispatcher naps at most
+# 1 ms however long it idles) beside this vflash.ko, as bench-faultcost.
+bench-idle: IDLE_BASE := $(if $(filter command line,$(origin BASE)),$(BASE),d102433)
+bench-idle: modules tools
+	@ko=$$(scripts/bench/baseline-ko.sh '$(IDLE_BASE)') || exit 1; \
+	l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
+	echo "bench-idle: base $(IDLE_BASE) = $$(git rev-parse --short '$(IDLE_BASE)'), head $$(git describe --always --dirty)"; \
+	VMTEST_BASE_KO=$$ko scripts/vmtest.sh bench-idle; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-idle/results.txt; \
 	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	exit $$rc
 

@@ -150,6 +150,34 @@ static const struct vflash_profile vflash_profiles[] = {
 		.erase_ns = 1 * MS,
 		.fw_overhead_ns = 0,
 	},
+	{
+		/*
+		 * NVMeVirt's WD_ZN540 (its ZNS build): TLC, 8 channels x 4
+		 * LUNs, 32 KiB pages, a zone striped over all 32 dies in
+		 * 64 MiB blocks (2 GiB zones), 4 KiB read 50 us, program
+		 * 561 us, firmware 20 us, 450 MB/s channels, a write buffer
+		 * of 10 x 96 KiB. Zone capacity and active zones as the ZNS
+		 * literature describes the drive.
+		 */
+		.name = "zn540",
+		.desc = "NVMeVirt's WD ZN540 ZNS: TLC, 8x4 dies, 2 GiB zones, read 50 us",
+		.cell = VFLASH_CELL_TLC,
+		.channels = 8,
+		.dies_per_channel = 4,
+		.flash_page_bytes = 32768,
+		.pages_per_block = 2048,	/* 2 GiB zone / 32 dies */
+		.read_ns = 50 * US,
+		.xfer_ns_per_4k = 9102,		/* 450 MB/s channel */
+		.slc_prog_ns = 561 * US,
+		.prog_ns = 561 * US,
+		.slc_erase_ns = 3 * MS,		/* assumed: NVMeVirt has none */
+		.erase_ns = 3 * MS,		/* assumed: NVMeVirt has none */
+		.fw_overhead_ns = 20 * US,
+		.write_buffer_bytes = 10 * 96 * 1024,
+		.zone_bytes = 2ULL << 30,
+		.zone_cap_bytes = 1077ULL << 20,
+		.zone_max_active = 14,
+	},
 };
 
 /**

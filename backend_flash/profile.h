@@ -48,6 +48,10 @@ enum vflash_cell {
  *	it; 0 for the FTL's default, VFLASH_DEFAULT_OP_PCT
  * @write_buffer_bytes: the controller's write buffer (host writes
  *	complete once in it); 0 for the backend's default
+ * @zone_bytes: a ZNS drive's zone size, the default of the NVMe
+ *	frontend's zone_size= with zoned=1; 0 for the frontend's default
+ * @zone_cap_bytes: its zone capacity (with @zone_bytes only)
+ * @zone_max_active: its most active (and open) zones, 0 for no limit
  */
 struct vflash_profile {
 	const char *name;
@@ -68,6 +72,9 @@ struct vflash_profile {
 	u64 fw_overhead_ns;
 	u32 op_pct;
 	u64 write_buffer_bytes;
+	u64 zone_bytes;
+	u64 zone_cap_bytes;
+	u32 zone_max_active;
 };
 
 /* Over-provisioning of a profile that gives none (@op_pct 0), percent. */

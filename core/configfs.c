@@ -76,6 +76,7 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_FE(zone_cap, VFLASH_ARG_ZONE_CAP),
 	CFS_FE(zone_max_open, VFLASH_ARG_ZONE_MAX_OPEN),
 	CFS_FE(zone_max_active, VFLASH_ARG_ZONE_MAX_ACTIVE),
+	CFS_FE(nap_max_us, VFLASH_ARG_NAP_MAX_US),
 };
 
 #define CFS_NR	ARRAY_SIZE(cfs_rows)
@@ -228,6 +229,7 @@ VFLASH_CFS_ATTR(zone_size);
 VFLASH_CFS_ATTR(zone_cap);
 VFLASH_CFS_ATTR(zone_max_open);
 VFLASH_CFS_ATTR(zone_max_active);
+VFLASH_CFS_ATTR(nap_max_us);
 
 /* Create the device of @cd from its attributes. */
 static int power_on(struct vflash_cfs_dev *cd)
@@ -354,6 +356,7 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_zone_cap,
 	&vflash_cfs_attr_zone_max_open,
 	&vflash_cfs_attr_zone_max_active,
+	&vflash_cfs_attr_nap_max_us,
 	&vflash_cfs_attr_power,
 	&vflash_cfs_attr_device,
 	NULL,

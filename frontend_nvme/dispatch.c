@@ -14,8 +14,9 @@
  * doorbells without sleeping for poll_idle_us after its last command or
  * the last completion posted (a host at low queue depth submits its next
  * command as soon as one completes), then naps between polls, each nap
- * twice the last up to IDLE_SLEEP_MAX_US, so an idle device costs next to
- * no CPU; a completion posted by a worker ends a nap at once.
+ * twice the last up to IDLE_SLEEP_MAX_US, and after IDLE_LONG_NS without
+ * work up to nap_max_us, so an idle device costs next to no CPU;
+ * a completion posted by a worker ends a nap at once.
  *
  * Posting always happens under the CQ's lock, after checking that the CQ
  * is live and of the generation the command was fetched for: a CQ that
@@ -50,6 +51,12 @@
 #define POST_BATCH		16
 #define IDLE_SLEEP_US		100
 #define IDLE_SLEEP_MAX_US	1000
+/*
+ * Idle this long, the naps grow on up to nap_max_us (vfn_ctrl.nap_max_us):
+ * a device left alone costs a fraction of a percent of a CPU; the first
+ * command after such a pause waits at most one long nap to be fetched.
+ */
+#define IDLE_LONG_NS		(250 * NSEC_PER_MSEC)
 #define SLACK_NS		5000
 
 /*
@@ -762,7 +769,8 @@ static int dispatch_fn(void *data)
 		}
 		/*
 		 * Idle: nap between polls, each nap twice the last up to
-		 * IDLE_SLEEP_MAX_US, but wake spin_ns before a completion of
+		 * IDLE_SLEEP_MAX_US (nap_max_us once idle for IDLE_LONG_NS),
+		 * but wake spin_ns before a completion of
 		 * our own falls due (all of them with workers=0) if that is
 		 * sooner. Never longer than a nap: a delayed completion (up
 		 * to 60 s) must not leave the doorbells, the admin queue's
@@ -773,8 +781,13 @@ static int dispatch_fn(void *data)
 			until = next - c->spin_ns;
 			slack_ns = SLACK_NS;
 		} else {
+			u64 last = READ_ONCE(c->last_busy_ns);
+			u32 cap = c->nap_max_us ?: IDLE_SLEEP_MAX_US;
+
+			if (now - last <= IDLE_LONG_NS)
+				cap = min_t(u32, cap, IDLE_SLEEP_MAX_US);
 			slack_ns = (u64)idle_us * NSEC_PER_USEC / 4;
-			idle_us = min(2 * idle_us, IDLE_SLEEP_MAX_US);
+			idle_us = min(2 * idle_us, cap);
 		}
 		if (!vfn_dispatch_sleep(c, until, slack_ns))
 			cond_resched();

@@ -13,11 +13,13 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
+#include "backend_flash/profile.h"
 #include "core/params.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
 #define MAX_WAIT_US	USEC_PER_SEC
+#define MIN_NAP_US	100
 
 static unsigned int poll_idle_us = 1000;
 module_param(poll_idle_us, uint, 0444);
@@ -28,6 +30,11 @@ static unsigned int spin_us = 20;
 module_param(spin_us, uint, 0444);
 MODULE_PARM_DESC(spin_us,
 		 "NVMe: a completion due within this many microseconds is waited for by spinning, a later one by sleeping until then, 0 to 1000000 (default 20)");
+
+static unsigned int nap_max_us = 20000;
+module_param(nap_max_us, uint, 0444);
+MODULE_PARM_DESC(nap_max_us,
+		 "NVMe: longest nap between doorbell polls once the device has been idle for 250 ms (the first command after a pause waits up to this long to be fetched), 100 to 1000000 (default 20000)");
 
 static unsigned int lba_size = 4096;
 module_param(lba_size, uint, 0444);
@@ -74,6 +81,7 @@ struct vfn_params {
 	unsigned int workers;
 	unsigned int poll_idle_us;
 	unsigned int spin_us;
+	unsigned int nap_max_us;
 	const char *cpus;
 	unsigned int zoned;
 	const char *zone_size;
@@ -96,6 +104,7 @@ static const char *const arg_names[] = {
 	[VFLASH_ARG_ZONE_CAP] = "zone_cap",
 	[VFLASH_ARG_ZONE_MAX_OPEN] = "zone_max_open",
 	[VFLASH_ARG_ZONE_MAX_ACTIVE] = "zone_max_active",
+	[VFLASH_ARG_NAP_MAX_US] = "nap_max_us",
 };
 
 static bool is_nvme_arg(enum vflash_fe_arg arg)
@@ -121,6 +130,8 @@ static unsigned int *uint_field(struct vfn_params *p, enum vflash_fe_arg arg)
 		return &p->zone_max_open;
 	case VFLASH_ARG_ZONE_MAX_ACTIVE:
 		return &p->zone_max_active;
+	case VFLASH_ARG_NAP_MAX_US:
+		return &p->nap_max_us;
 	default:
 		return NULL;
 	}
@@ -205,6 +216,12 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 			}
 		}
 		return 0;
+	case VFLASH_ARG_NAP_MAX_US:
+		if (p->nap_max_us >= MIN_NAP_US && p->nap_max_us <= MAX_WAIT_US)
+			return 0;
+		pr_err("nap_max_us=%u: must be %u to %lu\n", p->nap_max_us,
+		       MIN_NAP_US, MAX_WAIT_US);
+		return -EINVAL;
 	case VFLASH_ARG_ZONED:
 		if (p->zoned <= 1)
 			return 0;
@@ -264,6 +281,7 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 		.workers = workers,
 		.poll_idle_us = poll_idle_us,
 		.spin_us = spin_us,
+		.nap_max_us = nap_max_us,
 		.cpus = cpus,
 		.zoned = zoned,
 		.zone_size = zone_size,
@@ -294,6 +312,7 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 	c->nr_workers = p.workers;
 	c->poll_idle_ns = (u64)p.poll_idle_us * NSEC_PER_USEC;
 	c->spin_ns = (u64)p.spin_us * NSEC_PER_USEC;
+	c->nap_max_us = p.nap_max_us;
 	*out = p;
 	return 0;
 }
@@ -324,7 +343,9 @@ static void zones_clear(struct vfn_ctrl *c)
  */
 static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 {
-	u64 size = c->vdev->cfg.size_bytes, zsze, zcap = 0;
+	const struct vflash_profile *prof = c->vdev->cfg.profile;
+	u64 size = c->vdev->cfg.size_bytes, zsze = 0, zcap = 0;
+	u32 max_active = p->zone_max_active;
 	u32 max_open = p->zone_max_open;
 	u8 shift = c->ns.lba_shift;
 	int ret;
@@ -332,12 +353,21 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 	c->ns.nsze = size >> shift;
 	if (!p->zoned)
 		return 0;
-	vflash_parse_bytes(p->zone_size && *p->zone_size ? p->zone_size :
-			   DEFAULT_ZONE_SIZE, &zsze);
+	/* A ZNS drive's profile gives its zones' geometry as defaults. */
+	if (p->zone_size && *p->zone_size)
+		vflash_parse_bytes(p->zone_size, &zsze);
+	else if (prof->zone_bytes)
+		zsze = prof->zone_bytes;
+	else
+		vflash_parse_bytes(DEFAULT_ZONE_SIZE, &zsze);
 	if (p->zone_cap && *p->zone_cap)
 		vflash_parse_bytes(p->zone_cap, &zcap);
+	else if (prof->zone_cap_bytes && zsze == prof->zone_bytes)
+		zcap = prof->zone_cap_bytes;
 	if (!zcap)
 		zcap = zsze;
+	if (!max_active)
+		max_active = prof->zone_max_active;
 	if (zsze > size) {
 		pr_err("zone_size=%llu: larger than the device (%llu bytes)\n",
 		       zsze, size);
@@ -348,17 +378,17 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 		       zcap, 1U << shift, zsze);
 		return -EINVAL;
 	}
-	if (p->zone_max_active && max_open > p->zone_max_active) {
+	if (max_active && max_open > max_active) {
 		pr_err("zone_max_open=%u: more than zone_max_active (%u)\n",
-		       max_open, p->zone_max_active);
+		       max_open, max_active);
 		return -EINVAL;
 	}
 	/* MOR may not exceed MAR: no open limit of its own, the active one. */
 	if (!max_open)
-		max_open = p->zone_max_active;
+		max_open = max_active;
 	c->ns.nsze = div64_u64(size, zsze) * (zsze >> shift);
 	ret = vfn_zoned_init(&c->zns, c->ns.nsze, zsze >> shift, zcap >> shift,
-			     p->zone_max_active, max_open);
+			     max_active, max_open);
 	if (ret)
 		return ret;
 	c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);

@@ -145,6 +145,7 @@ struct vfn_ctrl_ops {
  *	completion was posted (the host then submits again); READ_ONCE and
  *	WRITE_ONCE: the dispatcher and the workers write it
  * @poll_idle_ns: idle time after which it sleeps between polls
+ * @nap_max_us: its longest nap between polls once long idle (dispatch.c)
  * @napping: the dispatcher is in an idle nap: whoever posts a completion
  *	wakes it (host_activity() in dispatch.c)
  * @spin_ns: a completion due sooner than this is waited for by spinning
@@ -232,6 +233,7 @@ struct vfn_ctrl {
 	cpumask_var_t cpus;
 	u64 last_busy_ns;
 	u64 poll_idle_ns;
+	u32 nap_max_us;
 	u64 spin_ns;
 	bool napping;
 	bool wce;

@@ -10,7 +10,7 @@
 
 static const char * const shipped[] = {
 	"qlc-hybrid", "znand", "cylon", "tlc", "samsung-970pro", "optane",
-	"cxdvirt-znand",
+	"cxdvirt-znand", "zn540",
 };
 
 static void every_profile_is_consistent(struct kunit *test)
@@ -82,6 +82,24 @@ static void every_profile_is_listed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i, (unsigned int)ARRAY_SIZE(shipped));
 }
 
+/* NVMeVirt's WD_ZN540 figures and the drive's zones (docs/profiles.md). */
+static void zn540_matches_nvmevirt(struct kunit *test)
+{
+	const struct vflash_profile *p = vflash_profile_find("zn540");
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->channels * p->dies_per_channel, 32U);
+	KUNIT_EXPECT_EQ(test, p->flash_page_bytes, 32768U);
+	/* A zone is one block on every die. */
+	KUNIT_EXPECT_EQ(test, (u64)p->pages_per_block * p->flash_page_bytes *
+			p->channels * p->dies_per_channel, p->zone_bytes);
+	KUNIT_EXPECT_EQ(test, p->read_ns, 50000ULL);
+	KUNIT_EXPECT_EQ(test, p->prog_ns, 561000ULL);
+	KUNIT_EXPECT_EQ(test, p->fw_overhead_ns, 20000ULL);
+	KUNIT_EXPECT_LE(test, p->zone_cap_bytes, p->zone_bytes);
+	KUNIT_EXPECT_EQ(test, p->zone_max_active, 14U);
+}
+
 /* NVMeVirt's SAMSUNG_970PRO figures (docs/profiles.md). */
 static void samsung_970pro_matches_nvmevirt(struct kunit *test)
 {
@@ -150,6 +168,7 @@ static struct kunit_case profile_test_cases[] = {
 	KUNIT_CASE(hybrid_matches_the_study),
 	KUNIT_CASE(every_profile_is_listed),
 	KUNIT_CASE(samsung_970pro_matches_nvmevirt),
+	KUNIT_CASE(zn540_matches_nvmevirt),
 	KUNIT_CASE(optane_matches_the_p4800x),
 	KUNIT_CASE(cxdvirt_znand_matches_cxdvirt),
 	KUNIT_CASE(lookup_and_names),

@@ -238,7 +238,7 @@ uint() {
 	esac
 	[ -z "${3:-}" ] || [ "$1" -le "$3" ] || bad "$2: $1 is above $3"
 }
-words_in "$PROFILES" "qlc-hybrid samsung-970pro tlc optane cxdvirt-znand znand cylon" "-p"
+words_in "$PROFILES" "qlc-hybrid samsung-970pro tlc optane cxdvirt-znand znand cylon zn540" "-p"
 words_in "$EVICTIONS" "fifo lifo clock lru s3fifo random" "-e"
 words_in "$PREFETCHES" "none next-n stride" "-f"
 words_in "$PATTERNS" "seq rand zipf stride" "-a"

@@ -45,7 +45,7 @@ _vflashctl() {
 	up)
 		case $prev in
 		--frontend) words=(nvme cxl none 'nvme,cxl') ;;
-		--profile) words=(qlc-hybrid samsung-970pro tlc optane cxdvirt-znand znand cylon) ;;
+		--profile) words=(qlc-hybrid samsung-970pro tlc optane cxdvirt-znand znand cylon zn540) ;;
 		--ko)
 			mapfile -t COMPREPLY < <(compgen -f -X '!*.ko' -- "$cur")
 			return

@@ -118,7 +118,7 @@ test_model_read_latency() {
 }
 
 test_every_profile() {
-	for p in qlc-hybrid samsung-970pro tlc optane cxdvirt-znand znand cylon; do
+	for p in qlc-hybrid samsung-970pro tlc optane cxdvirt-znand znand cylon zn540; do
 		load frontend=none size=64M profile=$p
 		expect_eq "$(cat $SYS/profile)" $p profile
 		cat $SYS/config/main_read_ns $SYS/stats/free_blocks_qlc >/dev/null

@@ -88,6 +88,7 @@ run_test memmap_not_reserved expect_load_error "$EINVAL" 'memmap_start=.*not .*r
 run_test nvme_lba_size expect_load_error "$EINVAL" 'lba_size=1000: must be 512 or 4096' frontend=nvme size=16M lba_size=1000
 run_test nvme_workers expect_load_error "$EINVAL" 'workers=9: must be 0 to 8' frontend=nvme size=16M workers=9
 run_test nvme_poll_idle expect_load_error "$EINVAL" 'poll_idle_us=2000000: must be at most' frontend=nvme size=16M poll_idle_us=2000000
+run_test nvme_nap_max_us expect_load_error "$EINVAL" 'nap_max_us=99: must be 100 to' frontend=nvme size=16M nap_max_us=99
 run_test nvme_spin_us expect_load_error "$EINVAL" 'spin_us=1000001: must be at most' frontend=nvme size=16M spin_us=1000001
 run_test nvme_cpus_junk expect_load_error "$EINVAL" 'cpus=x: not a CPU list' frontend=nvme size=16M cpus=x
 run_test nvme_cpus_offline expect_load_error "$EINVAL" 'cpus=0-99: ' frontend=nvme size=16M cpus=0-99

@@ -482,7 +482,7 @@ test_load_unload_cycles() {
 }
 
 test_every_profile() {
-	for p in qlc-hybrid samsung-970pro tlc optane cxdvirt-znand znand cylon; do
+	for p in qlc-hybrid samsung-970pro tlc optane cxdvirt-znand znand cylon zn540; do
 		load frontend=nvme size=64M profile=$p
 		wait_for $DEV
 		expect_match "$(cat /sys/class/nvme/nvme0/model)" "^vflash $p" "model of $p"

@@ -346,6 +346,23 @@ test_btrfs() {
 	unload
 }
 
+# profile=zn540 gives a ZN540's zones by default: 2 GiB zones of
+# 1077 MiB capacity, 14 active; zone_size= overrides them.
+test_zn540_profile() {
+	load frontend=nvme size=4G store=sparse profile=zn540 zoned=1
+	wait_for $DEV
+	expect_eq "$(cat /sys/block/nvme0n1/queue/nr_zones)" 2 nr_zones
+	expect_eq "$(cat /sys/block/nvme0n1/queue/max_active_zones)" 14 \
+		max_active_zones
+	expect_eq "$(zone_field 0 cap)" $((1077 << 8)) "zone capacity (blocks)"
+	unload
+	load frontend=nvme size=256M profile=zn540 zoned=1 zone_size=32M
+	wait_for $DEV
+	expect_eq "$(cat /sys/block/nvme0n1/queue/nr_zones)" 8 nr_zones
+	expect_eq "$(zone_field 0 cap)" $((32 << 8)) "zone capacity (blocks)"
+	unload
+}
+
 test_not_zoned() {
 	load frontend=nvme size=64M
 	wait_for $DEV
@@ -380,5 +397,6 @@ run_test passthrough_reset test_passthrough_reset
 run_test zonefs test_zonefs
 run_test btrfs test_btrfs
 run_test fuzz test_fuzz
+run_test zn540_profile test_zn540_profile
 run_test not_zoned test_not_zoned
 run_test bad_params test_bad_params
