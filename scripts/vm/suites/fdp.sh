@@ -268,6 +268,31 @@ test_bad_params() {
 		frontend=nvme size=64M fdp=1 zoned=1
 }
 
+# Thousands of random commands, FDP ones among them (logs, features, I/O
+# Management, placed writes): each gets a status, nothing times out, and
+# afterwards fio verify passes and every handle still takes writes.
+test_fuzz() {
+	local seed h
+	load_fdp
+	dmesg -c >/dev/null
+	seed=$(date +%s)
+	nvme_fuzz fuzz $CTRL /dev/ng0n1 -s "$seed" -n 20000 -t 10 ||
+		fail "nvme_fuzz on /dev/ng0n1 (seed $seed)"
+	! dmesg | grep -Ei 'timeout|resetting|failed' ||
+		fail "the driver complained during the fuzz"
+	fio --name=verify --filename=$DEV --ioengine=libaio --direct=1 \
+		--rw=randwrite --bs=16k --iodepth=8 --size=16M --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 --output-format=terse \
+		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio verify"; }
+	dd if=/dev/urandom of=/tmp/blk bs=4096 count=1 2>/dev/null
+	for h in 0 1 7; do
+		nvme write $DEV --start-block=$((100 + h)) --block-count=0 \
+			--data-size=4096 --data=/tmp/blk --dir-type=2 \
+			--dir-spec=$h >/dev/null || fail "placed write, handle $h"
+	done
+	unload
+}
+
 run_test discovery test_discovery
 run_test features test_features
 run_test placed_writes test_placed_writes
@@ -275,3 +300,4 @@ run_test update test_update
 run_test fdp_off test_fdp_off
 run_test configfs test_configfs
 run_test bad_params test_bad_params
+run_test fuzz test_fuzz
