@@ -23,18 +23,6 @@ u() {
 	od -An -t "u$3" -j "$2" -N "$3" "$1" | tr -d ' '
 }
 
-# expect_status CODE WHAT COMMAND...: COMMAND fails with NVMe status CODE
-# (hex, without DNR), as nvme-cli prints it
-expect_status() {
-	local code=$1 what=$2 out
-	shift 2
-	if out=$("$@" 2>&1); then
-		fail "$what succeeded"
-	fi
-	echo "$out" | grep -iq "0x[0-9a-f]*$code)" ||
-		fail "$what: want status $code, got: $out"
-}
-
 # ruamw PID: reclaim unit available media writes of handle PID (RUH
 # Status through nvme-cli, binary)
 ruamw() {
@@ -93,7 +81,7 @@ test_discovery() {
 	expect_eq "$(u $T.st $((16 + 32 * 5 + 2)) 2)" 5 "RUHID of descriptor 5"
 	# Another endurance group: Invalid Field. (nvme-cli 2.3's fdp
 	# plugin prints status 0 for a failed log: get-log prints it right.)
-	expect_status 2 "configs of group 2" \
+	expect_nvme_status 2 "configs of group 2" \
 		nvme get-log $CTRL -i 0x20 -l 16 -S 2
 	if nvme fdp configs $CTRL -e 2 >/dev/null 2>&1; then
 		fail "nvme fdp configs of group 2 succeeded"
@@ -108,11 +96,11 @@ test_features() {
 	expect_match "$out" "Current value: ?0x0*1\b" "FDP feature"
 	nvme set-feature $CTRL -f 0x1d -v 1 --cdw12=1 ||
 		fail "set-feature 1Dh to what is in force"
-	expect_status c "disabling FDP (Command Sequence Error)" \
+	expect_nvme_status c "disabling FDP (Command Sequence Error)" \
 		nvme set-feature $CTRL -f 0x1d -v 1 --cdw12=0
-	expect_status 2 "configuration 1" \
+	expect_nvme_status 2 "configuration 1" \
 		nvme set-feature $CTRL -f 0x1d -v 1 --cdw12=0x101
-	expect_status 2 "endurance group 2" \
+	expect_nvme_status 2 "endurance group 2" \
 		nvme get-feature $CTRL -f 0x1d --cdw11=2
 	# FDP Events on handle 0: two types supported, both enabled.
 	out=$(nvme get-feature $CTRL -f 0x1e --cdw11=$((0 | 8 << 16)) \
@@ -127,9 +115,9 @@ test_features() {
 	nvme fdp set-events $DEV -p 0 -t 3 -e || fail "set-events enable"
 	write_pid 0 99
 	expect_eq "$(host_events)" $((n0 + 1)) "events with type 3 enabled"
-	expect_status 2 "set-events of handle 4" \
+	expect_nvme_status 2 "set-events of handle 4" \
 		nvme fdp set-events $DEV -p 4 -t 3 -e
-	expect_status 2 "set-events of type 80h" \
+	expect_nvme_status 2 "set-events of type 80h" \
 		nvme fdp set-events $DEV -p 0 -t 128 -e
 	unload
 }
@@ -170,7 +158,7 @@ test_placed_writes() {
 	expect_eq "$(($(u $T.s2 0 8) - $(u $T.s1 0 8)))" 4096 "HBMW of a write"
 	# Streams directive (DTYPE 1h) and a placement without FDP's
 	# directive: Invalid Field.
-	expect_status 2 "a streams directive" \
+	expect_nvme_status 2 "a streams directive" \
 		nvme write $DEV -s 0 -c 0 -z 4096 -d $T.pat --dir-type=1 \
 		--dir-spec=1
 	# Through the block layer, as ever.
@@ -197,15 +185,15 @@ test_update() {
 	nvme fdp update $DEV -p 2 || fail "second RUH Update of 2"
 	expect_eq "$(host_events)" 1 "host events after a second update"
 	# One bad identifier fails the command and changes nothing.
-	expect_status 2 "RUH Update of 6 and 9" nvme fdp update $DEV -p 6,9
+	expect_nvme_status 2 "RUH Update of 6 and 9" nvme fdp update $DEV -p 6,9
 	expect_eq "$(ruamw 6)" $((full - 1)) "RUAMW of 6 after a refused update"
 	nvme read $DEV -s 0 -c 0 -z 4096 -d $T.back >/dev/null ||
 		fail "read back"
 	cmp $T.pat $T.back || fail "data written before the update"
 	# Raw commands: a management operation other than 1h, too long a list.
-	expect_status 2 "I/O Management Receive MO 2" \
+	expect_nvme_status 2 "I/O Management Receive MO 2" \
 		nvme io-passthru $DEV -o 0x12 -n 1 --cdw10=2 --cdw11=3 -r -l 16
-	expect_status 2 "I/O Management Send of 9 identifiers" \
+	expect_nvme_status 2 "I/O Management Send of 9 identifiers" \
 		nvme io-passthru $DEV -o 0x1d -n 1 --cdw10=$((1 | 8 << 16)) \
 		-l 18 -w -i /dev/zero
 	unload
@@ -217,17 +205,17 @@ test_fdp_off() {
 	prep
 	ctratt=$(nvme id-ctrl $CTRL -o json | jq -r .ctratt)
 	expect_eq $(((ctratt >> 19) & 1)) 0 "CTRATT.FDPS without fdp"
-	expect_status 109 "configs without FDP (Invalid Log Page)" \
+	expect_nvme_status 109 "configs without FDP (Invalid Log Page)" \
 		nvme get-log $CTRL -i 0x20 -l 16 -S 1
 	if nvme fdp configs $CTRL -e 1 >/dev/null 2>&1; then
 		fail "nvme fdp configs without FDP succeeded"
 	fi
-	expect_status 2 "a placed write without FDP" \
+	expect_nvme_status 2 "a placed write without FDP" \
 		nvme write $DEV -s 0 -c 0 -z 4096 -d $T.pat --dir-type=2 \
 		--dir-spec=0
-	expect_status 1 "RUH Status without FDP (Invalid Opcode)" \
+	expect_nvme_status 1 "RUH Status without FDP (Invalid Opcode)" \
 		nvme fdp status $DEV
-	expect_status 2 "get-feature 1Dh without FDP" \
+	expect_nvme_status 2 "get-feature 1Dh without FDP" \
 		nvme get-feature $CTRL -f 0x1d --cdw11=1
 	unload
 }
