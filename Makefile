@@ -13,6 +13,7 @@
 # make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
 # make bench-faultcost [BASE=rev] fast paths of BASE's vflash.ko vs this one, faults unarmed/armed
 # make bench-idle [BASE=rev]   CPU an idle NVMe device costs, BASE's vflash.ko vs this one
+# make bench-peer NVMEVIRT=DIR [MODE=zns] vflash beside NVMeVirt (a checkout of it) in one VM boot
 # make bench-crash crashcheck's long run: 1000 power cuts checked, 100 ext4+sqlite cuts
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
@@ -32,7 +33,7 @@ export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl \
-	bench-faultcost bench-crash bench-idle
+	bench-faultcost bench-crash bench-idle bench-peer
 
 all: modules tools
 
@@ -108,6 +109,21 @@ bench-fidelity: modules tools
 	@l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
 	scripts/vmtest.sh bench-fidelity; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-fidelity/results.txt; \
+	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	exit $$rc
+
+# NVMeVirt beside vflash in one boot (docs/performance.md): NVMEVIRT= is a
+# checkout of it, built on the host by the suite's prep step; MODE=zns runs
+# its ZNS build against vflash's zoned namespace. PEER_ARGS= adds options
+# of scripts/bench/peer.sh in the guest (e.g. "-r 1 -t 5").
+MODE ?= conv
+bench-peer: modules
+	@[ -n "$(NVMEVIRT)" ] || { echo "bench-peer: give an NVMeVirt checkout: make bench-peer NVMEVIRT=DIR" >&2; exit 2; }
+	@case '$(MODE)' in conv) s=bench-peer ;; zns) s=bench-peer-zns ;; \
+	*) echo "bench-peer: MODE=$(MODE): conv or zns" >&2; exit 2 ;; esac; \
+	l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
+	NVMEVIRT='$(NVMEVIRT)' PEER_ARGS='$(PEER_ARGS)' scripts/vmtest.sh $$s; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/$$s/results.txt; \
 	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	exit $$rc
 

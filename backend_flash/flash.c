@@ -519,13 +519,16 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	const struct vflash_profile *p = f->prof;
 	u64 main_blocks, main_pd, slc_pd = 0, total, need;
 	u32 op_pct = p->op_pct ? p->op_pct : VFLASH_DEFAULT_OP_PCT;
+	u32 streams;
 
 	if (!p->channels || !p->dies_per_channel || !p->pages_per_block ||
 	    !p->flash_page_bytes || p->flash_page_bytes % VFLASH_LPAGE_SIZE)
 		return -EINVAL;
 	f->nr_lpages = size_bytes >> VFLASH_LPAGE_SHIFT;
-	if (!f->nr_lpages)
+	if (!f->nr_lpages || p->placement_handles > VFLASH_FLASH_MAX_PLACEMENT)
 		return -EINVAL;
+	f->nr_ph = max(p->placement_handles, 1U);
+	streams = vf_streams(f->nr_ph);
 	f->nr_channels = p->channels;
 	f->nr_dies = p->channels * p->dies_per_channel;
 	f->lpp = p->flash_page_bytes / VFLASH_LPAGE_SIZE;
@@ -542,17 +545,22 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 
 	main_blocks = DIV_ROUND_UP(f->nr_lpages * (100 + op_pct),
 				   100ULL * f->slots[VF_MAIN]);
-	main_pd = DIV_ROUND_UP(main_blocks, f->nr_dies) + VF_NR_STREAMS +
+	/*
+	 * Per die, the open blocks of every stream in use (one per placement
+	 * handle) come on top of the capacity's share: docs/fdp-design.md
+	 * argues why GC then always finds a victim.
+	 */
+	main_pd = DIV_ROUND_UP(main_blocks, f->nr_dies) + streams +
 		  VF_GC_RESERVE;
-	main_pd = max_t(u64, main_pd, VF_MIN_BLOCKS);
+	main_pd = max_t(u64, main_pd, vf_min_blocks(f->nr_ph));
 	/* At least one spare block, whatever the rounding (see below). */
 	need = DIV_ROUND_UP_ULL(f->nr_lpages, f->slots[VF_MAIN]);
 	main_pd = max_t(u64, main_pd, DIV_ROUND_UP(need + 1, f->nr_dies) +
-			VF_NR_STREAMS + VF_GC_RESERVE);
+			streams + VF_GC_RESERVE);
 	if (f->hybrid) {
 		slc_pd = DIV_ROUND_UP(DIV_ROUND_UP(f->nr_lpages, VF_SLC_FRACTION),
 				      (u64)f->slots[VF_SLC] * f->nr_dies);
-		slc_pd = max_t(u64, slc_pd, VF_MIN_BLOCKS);
+		slc_pd = max_t(u64, slc_pd, vf_min_blocks(f->nr_ph));
 	}
 	total = (main_pd + slc_pd) * f->nr_dies;
 	/* Slot numbers are u32, VF_INVALID excluded. */
@@ -570,7 +578,7 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	 * set); over-provisioning guarantees some.
 	 */
 	f->spare_new = main_pd * f->nr_dies - need -
-		       (u64)f->nr_dies * (VF_NR_STREAMS + VF_GC_RESERVE);
+		       (u64)f->nr_dies * (streams + VF_GC_RESERVE);
 
 	f->wb_cap = div_u64(WB_MAX_BYTES, VFLASH_LPAGE_SIZE * f->nr_dies);
 	f->wb_cap = max(f->wb_cap, 2 * f->unit[VF_MAIN]);

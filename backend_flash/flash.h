@@ -80,6 +80,8 @@ enum vflash_nand_op {
  *	(the host's write came in between), or 0
  * @qid: the frontend's queue (NVMe: the SQ id), or 0
  * @cid: the frontend's command id (NVMe: the CID), or 0
+ * @ph: a write's placement handle (write stream; NVMe FDP), 0 for the
+ *	default one (vflash_flash_submit_placed())
  *
  * One host command that submits several requests (a write and a flush)
  * passes the same tag to each: they share its id, as does its completion.
@@ -90,6 +92,7 @@ struct vflash_req_tag {
 	u64 polled_ns;
 	u16 qid;
 	u16 cid;
+	u16 ph;
 };
 
 /**
@@ -207,6 +210,14 @@ enum vflash_stat {
 	VFLASH_STAT_WORN_OUT_WRITES,
 	VFLASH_STAT_BAD_BLOCKS,
 	VFLASH_STAT_SPARE_BLOCKS,
+	VFLASH_STAT_ZONE_APPENDS,
+	VFLASH_STAT_ZONE_IMPLICIT_OPENS,
+	VFLASH_STAT_ZONE_IMPLICIT_CLOSES,
+	VFLASH_STAT_ZONE_OPENS,
+	VFLASH_STAT_ZONE_CLOSES,
+	VFLASH_STAT_ZONE_FINISHES,
+	VFLASH_STAT_ZONE_RESETS,
+	VFLASH_STAT_ZONE_READ_ONLY,
 	VFLASH_STAT_NR,
 };
 
@@ -322,6 +333,15 @@ struct vflash_undo {
  */
 #define VFLASH_FLASH_MIN_BLOCKS_PER_DIE	8
 
+/*
+ * Host placement handles (NVMe FDP reclaim unit handles) the FTL can keep
+ * apart, each a write stream with its own open blocks; a profile's
+ * @placement_handles (0 for one) says how many a device uses. Each one
+ * beyond the first adds a block per die and region to the FTL's working
+ * set (docs/fdp-design.md).
+ */
+#define VFLASH_FLASH_MAX_PLACEMENT	16
+
 struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 					 u64 size_bytes);
 void vflash_flash_destroy(struct vflash_flash *f);
@@ -347,6 +367,17 @@ u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
 			       u64 now_ns, struct vflash_undo *const *undo,
 			       struct vflash_req_tag *tag);
 u64 vflash_flash_new_req_id(struct vflash_flash *f);
+u64 vflash_flash_submit_placed(struct vflash_flash *f, enum vflash_fe fe,
+			       u64 lpn, u32 count, u64 now_ns,
+			       struct vflash_undo *const *undo, u32 ph);
+u32 vflash_flash_placement_handles(const struct vflash_flash *f);
+bool vflash_flash_placement_update(struct vflash_flash *f, u32 ph,
+				   u64 now_ns);
+u64 vflash_flash_placement_room(struct vflash_flash *f, u32 ph);
+u64 vflash_flash_placement_ru_bytes(const struct vflash_flash *f);
+void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
+				 u64 *host_pages, u64 *media_pages);
+u64 vflash_flash_erased_bytes(struct vflash_flash *f);
 void vflash_flash_undo_forget(struct vflash_flash *f);
 void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u);
 u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,

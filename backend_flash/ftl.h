@@ -34,8 +34,18 @@
 /* Regions of a die. Profiles without an SLC cache have no SLC blocks. */
 enum vf_region { VF_SLC, VF_MAIN, VF_NR_REGIONS };
 
-/* Write streams, each with its own open block per die and region. */
-enum vf_stream { VF_HOST, VF_GC, VF_MIGRATE, VF_NR_STREAMS };
+/*
+ * Write streams, each with its own open block per die and region: the
+ * host's placement handle 0 (VF_HOST), GC, migration, then the host's
+ * placement handles 1 and up (VF_PH1 + h - 1; NVMe FDP, docs/fdp-design.md).
+ */
+enum vf_stream {
+	VF_HOST,
+	VF_GC,
+	VF_MIGRATE,
+	VF_PH1,
+	VF_NR_STREAMS = VF_PH1 + VFLASH_FLASH_MAX_PLACEMENT - 1,
+};
 
 /*
  * A bad block (retired after a program or erase failure) never returns to
@@ -48,11 +58,38 @@ enum vf_block_state { VF_BLK_FREE, VF_BLK_OPEN, VF_BLK_FULL, VF_BLK_VICTIM,
 #define VF_SLC_FRACTION		16
 /* Free blocks per die and region that only GC may take. */
 #define VF_GC_RESERVE		1
-/* Smallest region on a die: open blocks of every stream, GC's reserve,
- * and room to clean.
+/* Streams in use on a device of @ph placement handles: GC, migration, @ph. */
+static inline u32 vf_streams(u32 ph)
+{
+	return VF_PH1 - 1 + ph;
+}
+
+/*
+ * Smallest region on a die of a device of @ph placement handles: an open
+ * block for every stream in use, GC's reserve, and room to clean.
  */
-#define VF_MIN_BLOCKS		(VF_NR_STREAMS + VF_GC_RESERVE + 4)
-static_assert(VF_MIN_BLOCKS == VFLASH_FLASH_MIN_BLOCKS_PER_DIE);
+static inline u32 vf_min_blocks(u32 ph)
+{
+	return vf_streams(ph) + VF_GC_RESERVE + 4;
+}
+
+/* The stream of host placement handle @ph. */
+static inline enum vf_stream vf_host_stream(u32 ph)
+{
+	return ph ? VF_PH1 + ph - 1 : VF_HOST;
+}
+
+/* Is @s a host stream (some placement handle's)? */
+static inline bool vf_is_host_stream(u32 s)
+{
+	return s == VF_HOST || s >= VF_PH1;
+}
+
+/* The placement handle of host stream @s. */
+static inline u32 vf_stream_handle(u32 s)
+{
+	return s == VF_HOST ? 0 : s - VF_PH1 + 1;
+}
 
 /* Background spans a die remembers, to tell a read what it waited for. */
 #define VF_BG_SPANS		4
@@ -146,9 +183,17 @@ struct vf_channel {
  * @miss_hist: device DRAM cache misses, fault entry to page mapped
  * @late_hist: how late frontends completed requests against the model
  * @late_max_ns: the latest of those
+ * @ph_host_pages: host pages written per placement handle
+ * @ph_media_pages: media pages written because of each placement handle:
+ *	slots programmed in its blocks (padding included) and pages GC or
+ *	migration moved out of them
+ * @erased_slots: slots of the blocks erased (NVMe FDP's media bytes erased)
  */
 struct vf_stats {
 	u64 count[VFLASH_STAT_NR];
+	u64 ph_host_pages[VFLASH_FLASH_MAX_PLACEMENT];
+	u64 ph_media_pages[VFLASH_FLASH_MAX_PLACEMENT];
+	u64 erased_slots;
 	u64 read_hist[VF_HIST_BUCKETS];
 	u64 miss_hist[VF_HIST_BUCKETS];
 	u64 late_hist[VF_HIST_BUCKETS];
@@ -160,6 +205,7 @@ struct vf_stats {
  * @prof: its profile (figures copied into @knob at creation)
  * @id: the device number trace events carry (vflashN)
  * @hybrid: SLC region in front of the main region
+ * @nr_ph: host placement handles (write streams of the host), 1 or more
  * @nr_lpages: logical pages
  * @nr_dies: dies
  * @nr_channels: channels
@@ -215,6 +261,7 @@ struct vflash_flash {
 	const struct vflash_profile *prof;
 	u32 id;
 	bool hybrid;
+	u32 nr_ph;
 	u64 nr_lpages;
 	u32 nr_dies;
 	u32 nr_channels;

@@ -170,9 +170,14 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
 	vf_p2l_set(f, ns, lpn);
 	atomic_inc(&f->blocks[b].valid);
 	if (cmpxchg(&f->l2p[lpn], slot, ns) == slot) {
+		u32 from = f->blocks[vf_block_of(f, slot)].stream;
+
 		vf_invalidate(f, slot);
 		vf_count(f, stream == VF_GC ? VFLASH_STAT_GC_COPIED_PAGES :
 					      VFLASH_STAT_MIGRATED_PAGES, 1);
+		/* A move out of a host block is that placement handle's. */
+		if (vf_is_host_stream(from))
+			this_cpu_inc(f->stats->ph_media_pages[vf_stream_handle(from)]);
 	} else {
 		/* The host rewrote or trimmed it meanwhile. */
 		vf_invalidate(f, ns);

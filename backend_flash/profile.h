@@ -52,6 +52,10 @@ enum vflash_cell {
  *	frontend's zone_size= with zoned=1; 0 for the frontend's default
  * @zone_cap_bytes: its zone capacity (with @zone_bytes only)
  * @zone_max_active: its most active (and open) zones, 0 for no limit
+ * @placement_handles: host write streams the FTL keeps apart (NVMe FDP
+ *	reclaim unit handles), 1 to VFLASH_FLASH_MAX_PLACEMENT; 0 for one.
+ *	Not a property of a named model: the device's copy gets it from its
+ *	frontends (vflash_dev_create())
  */
 struct vflash_profile {
 	const char *name;
@@ -75,6 +79,7 @@ struct vflash_profile {
 	u64 zone_bytes;
 	u64 zone_cap_bytes;
 	u32 zone_max_active;
+	u32 placement_handles;
 };
 
 /* Over-provisioning of a profile that gives none (@op_pct 0), percent. */

@@ -20,7 +20,7 @@
  * to QLC; fall back to the main region.
  */
 static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
-		     u64 *t)
+		     enum vf_stream stream, u64 *t)
 {
 	const struct vflash_maintenance_ops *m =
 		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
@@ -34,11 +34,11 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 			     vf_clean(f, die, d, r, t); rounds--)
 				;
 		}
-		slot = vf_alloc_slot(f, die, d, VF_HOST, r, t);
+		slot = vf_alloc_slot(f, die, d, stream, r, t);
 		for (rounds = f->blocks_per_die;
 		     rounds && slot == VF_INVALID && vf_clean(f, die, d, r, t);
 		     rounds--)
-			slot = vf_alloc_slot(f, die, d, VF_HOST, r, t);
+			slot = vf_alloc_slot(f, die, d, stream, r, t);
 		if (slot != VF_INVALID)
 			return slot;
 	}
@@ -46,12 +46,13 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 }
 
 /*
- * Write one logical page whose data crossed the host link at @t; returns
- * when the write buffer took it, *@clean_ns is how much of that wait went
- * to cleaning. @u, if not NULL, is told when the page is durable.
+ * Write one logical page whose data crossed the host link at @t into the
+ * stream of placement handle @ph; returns when the write buffer took it,
+ * *@clean_ns is how much of that wait went to cleaning. @u, if not NULL,
+ * is told when the page is durable.
  */
 static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
-		      struct vflash_undo *u, u64 id)
+		      struct vflash_undo *u, u64 id, u32 ph)
 {
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
@@ -67,7 +68,7 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 
 		spin_lock(&die->lock);
 		die->trace_req = id;
-		slot = host_slot(f, die, d, &at);
+		slot = host_slot(f, die, d, vf_host_stream(ph), &at);
 		if (slot == VF_INVALID) {
 			die->trace_req = 0;
 			spin_unlock(&die->lock);
@@ -184,33 +185,45 @@ static void trim_page(struct vflash_flash *f, u64 lpn)
 }
 
 /*
- * Program die @d's partly filled host units, padding them; returns when
- * all host data buffered on the die is on flash.
+ * Program the partly filled unit of host stream @s's open block of region
+ * @r on die @d (locked), padding it. Returns true if there was one.
+ */
+static bool pad_host_unit(struct vflash_flash *f, struct vf_die *die, u32 d,
+			  enum vf_stream s, enum vf_region r, u64 now)
+{
+	u32 b = die->open[s][r];
+	u32 pad;
+	u64 end;
+
+	if (b == VF_INVALID)
+		return false;
+	pad = vf_pad_unit(f, b, r);
+	if (!pad)
+		return false;
+	die->wb_pending += pad;
+	vf_seal_if_full(f, die, b, s, r, now);
+	end = vf_program(f, die, b, now, VFLASH_WORK_HOST);
+	vf_undo_programmed(f, d, b, end);
+	vf_wb_push(f, die, end, f->unit[r]);
+	return true;
+}
+
+/*
+ * Program die @d's partly filled host units (every placement handle's),
+ * padding them; returns when all host data buffered on the die is on
+ * flash.
  */
 static u64 flush_die(struct vflash_flash *f, u32 d, u64 now, u64 id)
 {
 	struct vf_die *die = &f->dies[d];
 	u64 done = now;
-	u32 r;
+	u32 r, ph;
 
 	spin_lock(&die->lock);
 	die->trace_req = id;
-	for (r = 0; r < VF_NR_REGIONS; r++) {
-		u32 b = die->open[VF_HOST][r];
-		u32 pad;
-		u64 end;
-
-		if (b == VF_INVALID)
-			continue;
-		pad = vf_pad_unit(f, b, r);
-		if (!pad)
-			continue;
-		die->wb_pending += pad;
-		vf_seal_if_full(f, die, b, VF_HOST, r, now);
-		end = vf_program(f, die, b, now, VFLASH_WORK_HOST);
-		vf_undo_programmed(f, d, b, end);
-		vf_wb_push(f, die, end, f->unit[r]);
-	}
+	for (ph = 0; ph < f->nr_ph; ph++)
+		for (r = 0; r < VF_NR_REGIONS; r++)
+			pad_host_unit(f, die, d, vf_host_stream(ph), r, now);
 	vf_wb_retire(f, die, now);
 	if (die->wb_count) {
 		u32 last = (die->wb_head + die->wb_count - 1) % f->wb_fifo_len;
@@ -296,7 +309,7 @@ static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
  */
 static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 		       struct vflash_latency *lat,
-		       struct vflash_undo *const *undo, u64 id)
+		       struct vflash_undo *const *undo, u64 id, u32 ph)
 {
 	u64 t = vf_host_xfer(f, now, count, &lat->host_wait_ns, &lat->host_ns);
 	u64 done = t, end, clean_ns;
@@ -304,7 +317,7 @@ static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 
 	for (i = 0; i < count; i++) {
 		end = write_page(f, lpn + i, t, &clean_ns,
-				 undo ? undo[i] : NULL, id);
+				 undo ? undo[i] : NULL, id, ph);
 		if (end > done || !i) {
 			done = max(done, end);
 			lat->bg_wait_ns = clean_ns;
@@ -312,12 +325,13 @@ static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 	}
 	lat->die_wait_ns = done - t;
 	vf_count(f, VFLASH_STAT_HOST_WRITE_PAGES, count);
+	this_cpu_add(f->stats->ph_host_pages[ph], count);
 	return done;
 }
 
 static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo, u64 id);
+		  struct vflash_undo *const *undo, u64 id, u32 ph);
 
 /**
  * vflash_flash_submit_lat() - run one request through the flash model
@@ -344,13 +358,16 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 			    u64 lpn, u32 count, u64 now_ns,
 			    struct vflash_latency *lat)
 {
-	return submit(f, op, lpn, count, now_ns, lat, NULL, 0);
+	return submit(f, op, lpn, count, now_ns, lat, NULL, 0, 0);
 }
 
-/* vflash_flash_submit_lat(), with log records for a write's pages. */
+/*
+ * vflash_flash_submit_lat(), with log records for a write's pages, its
+ * request id and the placement handle @ph its pages go to.
+ */
 static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo, u64 id)
+		  struct vflash_undo *const *undo, u64 id, u32 ph)
 {
 	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
@@ -371,7 +388,8 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		vf_record_read_latency(f, done + fw - now_ns);
 		break;
 	case VFLASH_IO_WRITE:
-		done = write_pages(f, lpn, count, now_ns, lat, undo, id);
+		done = write_pages(f, lpn, count, now_ns, lat, undo, id,
+				   ph < f->nr_ph ? ph : 0);
 		break;
 	case VFLASH_IO_TRIM:
 		for (i = 0; i < count; i++)
@@ -421,7 +439,10 @@ u64 vflash_flash_new_req_id(struct vflash_flash *f)
  *	backend keeps pointers to waiting records until
  *	vflash_flash_undo_forget().
  * @tag: who the request is; its id 0 takes the next one
- *	(vflash_flash_new_req_id()), stored back. NULL: a new id, no queue.
+ *	(vflash_flash_new_req_id()), stored back; a write's pages go to the
+ *	open blocks of its placement handle (@tag->ph, below
+ *	vflash_flash_placement_handles(); any other is handle 0). NULL: a
+ *	new id, no queue, handle 0.
  *
  * vflash_flash_submit(), and the vflash_request_submit trace event with
  * the latency breakdown and the tag; the request's NAND operations carry
@@ -442,7 +463,7 @@ u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
 		tag = &none;
 	if (!tag->id)
 		tag->id = vflash_flash_new_req_id(f);
-	due = submit(f, op, lpn, count, now_ns, &lat, undo, tag->id);
+	due = submit(f, op, lpn, count, now_ns, &lat, undo, tag->id, tag->ph);
 	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
 				    &lat, tag);
 	return due;
@@ -488,6 +509,129 @@ u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
 {
 	return vflash_flash_submit_tagged(f, fe, VFLASH_IO_WRITE, lpn, count,
 					  now_ns, undo, NULL);
+}
+
+/**
+ * vflash_flash_submit_placed() - a frontend's write to a placement handle
+ * @f: the device
+ * @fe: the frontend that submits it
+ * @lpn: first logical page
+ * @count: logical pages
+ * @now_ns: when the request arrives
+ * @undo: NULL, or one log record per page (vflash_flash_submit_undo())
+ * @ph: the placement handle (write stream) the pages go to, below
+ *	vflash_flash_placement_handles(); any other is handle 0
+ *
+ * vflash_flash_submit_tagged() of a write with a new request id, no queue,
+ * into the open blocks of handle @ph: pages of different handles never
+ * share an erase block (GC's copies aside).
+ *
+ * Return: when the request completes, on the clock of @now_ns.
+ */
+u64 vflash_flash_submit_placed(struct vflash_flash *f, enum vflash_fe fe,
+			       u64 lpn, u32 count, u64 now_ns,
+			       struct vflash_undo *const *undo, u32 ph)
+{
+	struct vflash_req_tag tag = { .ph = ph };
+
+	return vflash_flash_submit_tagged(f, fe, VFLASH_IO_WRITE, lpn, count,
+					  now_ns, undo, &tag);
+}
+
+/**
+ * vflash_flash_placement_handles() - placement handles the FTL keeps apart
+ * @f: the device
+ *
+ * Return: 1 to VFLASH_FLASH_MAX_PLACEMENT.
+ */
+u32 vflash_flash_placement_handles(const struct vflash_flash *f)
+{
+	return f->nr_ph;
+}
+
+/**
+ * vflash_flash_placement_update() - give a placement handle new blocks
+ * @f: the device
+ * @ph: the placement handle, below vflash_flash_placement_handles()
+ * @now_ns: the current time
+ *
+ * Each open block of @ph's stream is closed: its partly filled program
+ * unit is padded and programmed (as a flush does), the rest of the block
+ * stays erased and the block is sealed, a GC candidate. The handle's next
+ * write opens fresh blocks (NVMe FDP's Reclaim Unit Handle Update).
+ *
+ * Return: true if any of those blocks had been written (so was left not
+ * fully written).
+ */
+bool vflash_flash_placement_update(struct vflash_flash *f, u32 ph,
+				   u64 now_ns)
+{
+	enum vf_stream s = vf_host_stream(ph);
+	bool partial = false;
+	u32 d, r;
+
+	if (ph >= f->nr_ph)
+		return false;
+	for (d = 0; d < f->nr_dies; d++) {
+		struct vf_die *die = &f->dies[d];
+
+		spin_lock(&die->lock);
+		for (r = 0; r < VF_NR_REGIONS; r++) {
+			u32 b;
+
+			pad_host_unit(f, die, d, s, r, now_ns);
+			b = die->open[s][r];
+			if (b == VF_INVALID)
+				continue;
+			partial |= f->blocks[b].wp > 0;
+			f->blocks[b].wp = f->slots[r];
+			vf_seal_if_full(f, die, b, s, r, now_ns);
+		}
+		spin_unlock(&die->lock);
+	}
+	return partial;
+}
+
+/**
+ * vflash_flash_placement_room() - slots a placement handle can take before
+ *	it needs new blocks
+ * @f: the device
+ * @ph: the placement handle
+ *
+ * Per die, the unfilled slots of the handle's open block in the region
+ * host writes land in, or a whole block's if it has none open: NVMe FDP's
+ * Reclaim Unit Available Media Writes. A snapshot, read without locks.
+ *
+ * Return: the slots (4 KiB pages).
+ */
+u64 vflash_flash_placement_room(struct vflash_flash *f, u32 ph)
+{
+	enum vf_region r = f->hybrid ? VF_SLC : VF_MAIN;
+	enum vf_stream s = vf_host_stream(ph < f->nr_ph ? ph : 0);
+	u64 room = 0;
+	u32 d;
+
+	for (d = 0; d < f->nr_dies; d++) {
+		u32 b = READ_ONCE(f->dies[d].open[s][r]);
+		u32 wp = b == VF_INVALID ? 0 : READ_ONCE(f->blocks[b].wp);
+
+		room += f->slots[r] - min(wp, f->slots[r]);
+	}
+	return room;
+}
+
+/**
+ * vflash_flash_placement_ru_bytes() - bytes of one set of a handle's open
+ *	blocks: a block of the host writes' region on every die
+ * @f: the device
+ *
+ * Return: NVMe FDP's Reclaim Unit Nominal Size.
+ */
+u64 vflash_flash_placement_ru_bytes(const struct vflash_flash *f)
+{
+	enum vf_region r = f->hybrid ? VF_SLC : VF_MAIN;
+
+	return (u64)f->slots[r] * f->nr_dies * VFLASH_LPAGE_SIZE;
 }
 
 /**

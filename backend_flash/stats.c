@@ -41,6 +41,14 @@ static const char * const stat_names[VFLASH_STAT_NR] = {
 	[VFLASH_STAT_WORN_OUT_WRITES] = "worn_out_writes",
 	[VFLASH_STAT_BAD_BLOCKS] = "bad_blocks",
 	[VFLASH_STAT_SPARE_BLOCKS] = "spare_blocks",
+	[VFLASH_STAT_ZONE_APPENDS] = "zone_appends",
+	[VFLASH_STAT_ZONE_IMPLICIT_OPENS] = "zone_implicit_opens",
+	[VFLASH_STAT_ZONE_IMPLICIT_CLOSES] = "zone_implicit_closes",
+	[VFLASH_STAT_ZONE_OPENS] = "zone_opens",
+	[VFLASH_STAT_ZONE_CLOSES] = "zone_closes",
+	[VFLASH_STAT_ZONE_FINISHES] = "zone_finishes",
+	[VFLASH_STAT_ZONE_RESETS] = "zone_resets",
+	[VFLASH_STAT_ZONE_READ_ONLY] = "zone_read_only",
 };
 
 /**
@@ -328,6 +336,53 @@ u64 vflash_flash_lateness_max(struct vflash_flash *f)
 		max = max(max, READ_ONCE(per_cpu_ptr(f->stats,
 						     cpu)->late_max_ns));
 	return max;
+}
+
+/**
+ * vflash_flash_placement_stat() - a placement handle's writes
+ * @f: the device
+ * @ph: the placement handle, below vflash_flash_placement_handles()
+ * @host_pages: receives the host pages written with it
+ * @media_pages: receives the media pages written because of it: slots
+ *	programmed in its blocks (padding included) and pages GC or
+ *	migration moved out of them
+ *
+ * Since creation or the last stats reset; (@media_pages x 1000) /
+ * @host_pages is the handle's write amplification.
+ */
+void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
+				 u64 *host_pages, u64 *media_pages)
+{
+	int cpu;
+
+	*host_pages = 0;
+	*media_pages = 0;
+	if (ph >= VFLASH_FLASH_MAX_PLACEMENT)
+		return;
+	for_each_possible_cpu(cpu) {
+		const struct vf_stats *st = per_cpu_ptr(f->stats, cpu);
+
+		*host_pages += st->ph_host_pages[ph];
+		*media_pages += st->ph_media_pages[ph];
+	}
+}
+
+/**
+ * vflash_flash_erased_bytes() - bytes of the blocks erased
+ * @f: the device
+ *
+ * Since creation or the last stats reset (NVMe FDP's Media Bytes Erased).
+ *
+ * Return: the bytes.
+ */
+u64 vflash_flash_erased_bytes(struct vflash_flash *f)
+{
+	u64 slots = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		slots += per_cpu_ptr(f->stats, cpu)->erased_slots;
+	return slots * VFLASH_LPAGE_SIZE;
 }
 
 /**

@@ -296,6 +296,7 @@ u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
 {
 	enum vf_region r = vf_region_of(f, blk);
 	bool host = work == VFLASH_WORK_HOST;
+	u32 stream = f->blocks[blk].stream;
 	u64 start = now, end;
 
 	if (host)
@@ -310,6 +311,10 @@ u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
 	else
 		bg_note(die, start, end);
 	vf_count(f, VFLASH_STAT_NAND_PROGRAM_PAGES, f->unit[r]);
+	/* Padding included: the placement handle's media writes. */
+	if (vf_is_host_stream(stream))
+		this_cpu_add(f->stats->ph_media_pages[vf_stream_handle(stream)],
+			     f->unit[r]);
 	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_PROGRAM, work,
 			  blk, start, end, die->trace_req);
 	return end;
@@ -336,6 +341,7 @@ u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
 	die->busy_until_ns = end;
 	bg_note(die, start, end);
 	vf_count(f, VFLASH_STAT_NAND_ERASE_BLOCKS, 1);
+	this_cpu_add(f->stats->erased_slots, f->slots[r]);
 	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_ERASE, work,
 			  blk, start, end, die->trace_req);
 	return end;

@@ -77,6 +77,8 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_FE(zone_max_open, VFLASH_ARG_ZONE_MAX_OPEN),
 	CFS_FE(zone_max_active, VFLASH_ARG_ZONE_MAX_ACTIVE),
 	CFS_FE(nap_max_us, VFLASH_ARG_NAP_MAX_US),
+	CFS_FE(fdp, VFLASH_ARG_FDP),
+	CFS_FE(fdp_ruhs, VFLASH_ARG_FDP_RUHS),
 };
 
 #define CFS_NR	ARRAY_SIZE(cfs_rows)
@@ -230,6 +232,8 @@ VFLASH_CFS_ATTR(zone_cap);
 VFLASH_CFS_ATTR(zone_max_open);
 VFLASH_CFS_ATTR(zone_max_active);
 VFLASH_CFS_ATTR(nap_max_us);
+VFLASH_CFS_ATTR(fdp);
+VFLASH_CFS_ATTR(fdp_ruhs);
 
 /* Create the device of @cd from its attributes. */
 static int power_on(struct vflash_cfs_dev *cd)
@@ -357,6 +361,8 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_zone_max_open,
 	&vflash_cfs_attr_zone_max_active,
 	&vflash_cfs_attr_nap_max_us,
+	&vflash_cfs_attr_fdp,
+	&vflash_cfs_attr_fdp_ruhs,
 	&vflash_cfs_attr_power,
 	&vflash_cfs_attr_device,
 	NULL,

@@ -174,6 +174,7 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 	struct vflash_dev *vdev;
 	char name[16];
 	dev_t devt = 0;
+	unsigned int i;
 	int ret;
 
 	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
@@ -195,6 +196,12 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 	if (ret)
 		goto err_ida;
 
+	/* The write streams its frontends place data into. */
+	for (i = 0; i < cfg->nr_fe; i++)
+		if (cfg->fe[i]->placement_handles)
+			vdev->cfg.model.placement_handles =
+				max(vdev->cfg.model.placement_handles,
+				    cfg->fe[i]->placement_handles(cfg));
 	/* The backend keeps the model: the device's own copy. */
 	vdev->flash = vflash_flash_create(&vdev->cfg.model, cfg->size_bytes);
 	if (IS_ERR(vdev->flash)) {

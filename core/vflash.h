@@ -23,6 +23,7 @@
 /* At most this many frontends can drive one device at the same time. */
 #define VFLASH_MAX_FRONTENDS	4
 
+struct vflash_config;
 struct vflash_dev;
 struct vflash_flash;
 struct config_item;
@@ -44,6 +45,8 @@ enum vflash_fe_arg {
 	VFLASH_ARG_ZONE_MAX_OPEN,
 	VFLASH_ARG_ZONE_MAX_ACTIVE,
 	VFLASH_ARG_NAP_MAX_US,
+	VFLASH_ARG_FDP,
+	VFLASH_ARG_FDP_RUHS,
 	VFLASH_NR_ARGS
 };
 
@@ -69,6 +72,10 @@ enum vflash_fe_arg {
  *	through this frontend (an open /dev/vflash<N>), changing nothing;
  *	else 0, and from then on no new user gets in.
  * @resume: undoes a successful @quiesce when the destroy does not happen.
+ * @placement_handles: optional; the host write streams (placement handles)
+ *	the device's FTL is to keep apart for this frontend, 0 or 1 for one.
+ *	Asked before the flash model is created; a bad parameter value may
+ *	give anything, as @attach refuses it afterwards.
  * @list: entry in the frontend registry, protected by the registry lock.
  *
  * Frontends register once, when the module initialises, and may serve
@@ -82,6 +89,7 @@ struct vflash_frontend {
 	int (*check_arg)(enum vflash_fe_arg arg, const char *val);
 	int (*quiesce)(struct vflash_dev *vdev);
 	void (*resume)(struct vflash_dev *vdev);
+	u32 (*placement_handles)(const struct vflash_config *cfg);
 	struct list_head list;
 };
 

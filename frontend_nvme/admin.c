@@ -22,6 +22,15 @@
 #define AER_ZONE_CHANGED	0xef
 /* Get Log Page CDW10 bit 15: Retain Asynchronous Event. */
 #define LOG_RAE			BIT(15)
+/* Get Log Page CDW10 bits 11:8, Log Specific Parameter: FDP Events' bit 0
+ * asks for the host events, clear for the controller events.
+ */
+#define LOG_LSP_HOST_EVENTS	BIT(8)
+/* Controller attributes: endurance groups, Flexible Data Placement. */
+#define CTRATT_ENDGS		BIT(4)
+#define CTRATT_FDPS		BIT(19)
+/* Identify Controller: ENDGIDMAX, bytes 341:340. */
+#define ID_CTRL_ENDGIDMAX	340
 
 /*
  * Transfer @len bytes to the command's buffer: @avail bytes of c->ident
@@ -87,6 +96,11 @@ static void identify_ctrl(struct vfn_ctrl *c)
 			       NVME_CTRL_ONCS_WRITE_ZEROES);
 	/* Present; Flush takes NSID FFFFFFFFh (bits 2:1 = 11b). */
 	id->vwc = NVME_CTRL_VWC_PRESENT | 0x06;
+	/* Flexible Data Placement: one endurance group holds everything. */
+	if (c->fdp.nruh) {
+		id->ctratt = cpu_to_le32(CTRATT_ENDGS | CTRATT_FDPS);
+		put_unaligned_le16(VFN_FDP_ENDGID, (u8 *)id + ID_CTRL_ENDGIDMAX);
+	}
 	snprintf(id->subnqn, sizeof(id->subnqn),
 		 "nqn.2026-11.io.vflash:%s", dev_name(&vdev->dev));
 }
@@ -117,6 +131,8 @@ static void identify_ns(struct vfn_ctrl *c)
 		id->nows = cpu_to_le16(per_page);
 	}
 	ns_guid(c, id->nguid);
+	if (c->fdp.nruh)
+		id->endgid = cpu_to_le16(VFN_FDP_ENDGID);
 }
 
 /* A zone limit as MAR and MOR give it: 0's based, all ones for none. */
@@ -215,6 +231,7 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 void vfn_admin_reset(struct vfn_ctrl *c)
 {
 	vfn_features_default(&c->feat);
+	vfn_fdp_events_default(&c->fdp);
 	c->aen_pending = 0;
 	c->zone_aen_masked = false;
 	c->wce = c->feat.wce;
@@ -222,6 +239,36 @@ void vfn_admin_reset(struct vfn_ctrl *c)
 }
 
 #define FEAT_CHANGEABLE		BIT(2)
+
+/*
+ * Features 1Eh, FDP Events: Get returns the event descriptors of a
+ * placement handle, Set reads the event types it enables or disables.
+ */
+static u16 fdp_events_feature(struct vfn_ctrl *c,
+			      const struct nvme_command *cmd, bool set,
+			      u32 *result)
+{
+	u32 cdw11 = vfn_cdw(cmd, 11), noet = (cdw11 >> 16) & 0xff, len;
+	u16 sc;
+
+	*result = 0;
+	memset(c->ident, 0, 4096);
+	if (!set) {
+		sc = vfn_fdp_events_get(&c->fdp, cdw11, c->ident, &len, result);
+		if (sc || !len)
+			return sc;
+		return to_host(c, cmd, 0, len, len);
+	}
+	if (!c->fdp.nruh)
+		return SC(NVME_SC_INVALID_FIELD);
+	if (noet) {
+		sc = vfn_map_data(c, cmd, noet);
+		if (sc)
+			return sc;
+		vfn_buf_copy(&c->buf, c->ident, false);
+	}
+	return vfn_fdp_events_set(&c->fdp, cdw11, vfn_cdw(cmd, 12), c->ident);
+}
 
 static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		    bool set, u32 *result)
@@ -232,6 +279,19 @@ static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	u16 sc;
 
 	/* vfn_admin_decode() has checked the feature id, SV and SEL. */
+	if (fid == VFN_FEAT_FDP || fid == VFN_FEAT_FDP_EVENTS) {
+		if (!c->fdp.nruh)
+			return SC(NVME_SC_INVALID_FIELD);
+		/* FDP is as configured at load; its events may change. */
+		if (!set && sel == 3) {
+			*result = fid == VFN_FEAT_FDP ? 0 : FEAT_CHANGEABLE;
+			return 0;
+		}
+		if (fid == VFN_FEAT_FDP)
+			return vfn_fdp_feature(&c->fdp, set, arg,
+					       vfn_cdw(cmd, 12), result);
+		return fdp_events_feature(c, cmd, set, result);
+	}
 	if (!set && sel == 3) {
 		*result = FEAT_CHANGEABLE;	/* not saveable, not per NS */
 		return 0;
@@ -374,6 +434,11 @@ static const u8 zns_ops[] = {
 	nvme_cmd_zone_mgmt_send, nvme_cmd_zone_mgmt_recv, nvme_cmd_zone_append,
 };
 
+/* The I/O commands of a namespace with Flexible Data Placement. */
+static const u8 fdp_ops[] = {
+	VFN_CMD_IO_MGMT_RECV, VFN_CMD_IO_MGMT_SEND,
+};
+
 /*
  * Commands Supported and Effects (log 05h) for command set @csi: every
  * command vflash executes is marked supported (CSUPP), with no effects
@@ -394,13 +459,39 @@ static u16 effects_log(struct vfn_ctrl *c, u8 csi)
 		log->iocs[nvm_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
 	for (i = 0; csi == NVME_CSI_ZNS && i < ARRAY_SIZE(zns_ops); i++)
 		log->iocs[zns_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
+	for (i = 0; c->fdp.nruh && i < ARRAY_SIZE(fdp_ops); i++)
+		log->iocs[fdp_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
 	return 0;
+}
+
+/*
+ * The FDP logs (20h-23h) of endurance group 1 into c->ident (zeroed).
+ * Return: the log's size.
+ */
+static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid)
+{
+	struct vflash_flash *f = c->vdev->flash;
+
+	switch (lid) {
+	case VFN_LOG_FDP_CONFIGS:
+		return vfn_fdp_configs_log(&c->fdp, c->ident);
+	case VFN_LOG_FDP_USAGE:
+		return vfn_fdp_usage_log(&c->fdp, c->ident);
+	case VFN_LOG_FDP_STATS:
+		return vfn_fdp_stats_log(c->ident, c->host_write_units << 9,
+					 VFLASH_LPAGE_SIZE *
+					 vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES),
+					 vflash_flash_erased_bytes(f));
+	default:
+		return vfn_fdp_events_log(&c->fdp, c->ident,
+					  !(vfn_cdw(cmd, 10) & LOG_LSP_HOST_EVENTS));
+	}
 }
 
 static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u8 lid = vfn_cdw(cmd, 10) & 0xff;
-	u32 off, len;
+	u32 off, len, size = vfn_log_bytes(lid);
 	u16 sc = vfn_check_log(cmd, &off, &len);
 
 	if (sc)
@@ -408,6 +499,14 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	if (lid == VFN_LOG_CHANGED_ZONES && !c->ns.zoned)
 		return SC(NVME_SC_INVALID_LOG_PAGE);
 	memset(c->ident, 0, vfn_log_bytes(lid));
+	if (lid >= VFN_LOG_FDP_CONFIGS && lid <= VFN_LOG_FDP_EVENTS) {
+		sc = vfn_fdp_check_lsi(&c->fdp, vfn_cdw(cmd, 11));
+		if (sc)
+			return sc;
+		size = fdp_log(c, cmd, lid);
+		/* Past the log's end, zeros. */
+		return to_host(c, cmd, off, off < size ? size - off : 0, len);
+	}
 	switch (lid) {
 	case NVME_LOG_CMD_EFFECTS:
 		sc = effects_log(c, cmd->get_log_page.csi);
@@ -428,7 +527,7 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 		break;	/* error log: no entries */
 	}
 	/* What runs past the end of the log reads as zeros. */
-	return to_host(c, cmd, off, vfn_log_bytes(lid) - off, len);
+	return to_host(c, cmd, off, size - off, len);
 }
 
 /* The queue's memory: contiguous plain RAM (alignment already checked). */

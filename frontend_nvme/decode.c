@@ -10,6 +10,7 @@
 #include <linux/string.h>
 
 #include "backend_flash/flash.h"
+#include "frontend_nvme/fdp.h"
 #include "frontend_nvme/proto.h"
 
 #define FLAGS_UNSUPPORTED	(NVME_CMD_FUSE_FIRST | NVME_CMD_FUSE_SECOND | \
@@ -86,6 +87,58 @@ static u16 decode_zone_mgmt(const struct nvme_command *cmd,
 	return 0;
 }
 
+/* Write, Write Zeroes: CDW12 bits 23:20 directive type, CDW13 31:16 DSPEC. */
+#define RW_DTYPE(cdw12)		(((cdw12) >> 20) & 0xf)
+#define RW_DSPEC(cdw13)		((cdw13) >> 16)
+
+/*
+ * A write's directive: only the placement directive (DTYPE 2h) of an FDP
+ * namespace; any other, or one without FDP, is Invalid Field.
+ */
+static u16 decode_directive(const struct nvme_command *cmd,
+			    const struct vfn_ns *ns, struct vfn_io_req *req)
+{
+	u32 dtype = RW_DTYPE(vfn_cdw(cmd, 12));
+
+	if (!dtype)
+		return 0;
+	if (dtype != VFN_DTYPE_PLACEMENT || !ns->nr_ph)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->placed = true;
+	req->pid = RW_DSPEC(vfn_cdw(cmd, 13));
+	return 0;
+}
+
+/* I/O Management: CDW10 bits 7:0 the operation, 31:16 its specific field. */
+#define IOM_MO(cdw10)		((cdw10) & 0xff)
+#define IOM_MOS(cdw10)		((cdw10) >> 16)
+
+/*
+ * I/O Management Receive (Reclaim Unit Handle Status: CDW11 the dwords to
+ * return, 0's based) and Send (Reclaim Unit Handle Update: MOS the
+ * placement identifiers in the buffer, 0's based).
+ */
+static u16 decode_io_mgmt(const struct nvme_command *cmd,
+			  const struct vfn_ns *ns, struct vfn_io_req *req)
+{
+	u32 cdw10 = vfn_cdw(cmd, 10);
+	u64 bytes;
+
+	if (req->opcode == VFN_CMD_IO_MGMT_RECV) {
+		bytes = ((u64)vfn_cdw(cmd, 11) + 1) * 4;
+		if (IOM_MO(cdw10) != VFN_IOMR_RUH_STATUS ||
+		    bytes > VFN_MAX_XFER_BYTES)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		req->xfer_bytes = bytes;
+		return 0;
+	}
+	req->nr_pids = IOM_MOS(cdw10) + 1;
+	if (IOM_MO(cdw10) != VFN_IOMS_RUH_UPDATE || req->nr_pids > ns->nr_ph)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->xfer_bytes = req->nr_pids * sizeof(__le16);
+	return 0;
+}
+
 /**
  * vfn_io_decode() - decode and validate an NVM command
  * @cmd: the command, copied out of its SQ
@@ -127,6 +180,11 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	case nvme_cmd_zone_mgmt_recv:
 		if (ns->zoned)
 			break;
+		return VFN_SC(NVME_SC_INVALID_OPCODE);
+	case VFN_CMD_IO_MGMT_RECV:
+	case VFN_CMD_IO_MGMT_SEND:
+		if (ns->nr_ph)
+			break;
 		fallthrough;
 	default:
 		return VFN_SC(NVME_SC_INVALID_OPCODE);
@@ -144,6 +202,8 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 				   le16_to_cpu(cmd->rw.length) + 1, req);
 		if (!sc && req->len_bytes > VFN_MAX_XFER_BYTES)
 			sc = VFN_SC(NVME_SC_INVALID_FIELD);
+		if (!sc && op == nvme_cmd_write)
+			sc = decode_directive(cmd, ns, req);
 		return sc;
 	case nvme_cmd_write_zeroes:
 		req->fua = le16_to_cpu(cmd->write_zeroes.control) & NVME_RW_FUA;
@@ -152,6 +212,9 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 		/* A zoned namespace's Write Zeroes writes zeros: no DEAC. */
 		if (ns->zoned)
 			req->deallocate = false;
+		sc = decode_directive(cmd, ns, req);
+		if (sc)
+			return sc;
 		return vfn_lba_range(ns, le64_to_cpu(cmd->write_zeroes.slba),
 				     le16_to_cpu(cmd->write_zeroes.length) + 1,
 				     req);
@@ -163,6 +226,9 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	case nvme_cmd_zone_mgmt_send:
 	case nvme_cmd_zone_mgmt_recv:
 		return decode_zone_mgmt(cmd, ns, req);
+	case VFN_CMD_IO_MGMT_RECV:
+	case VFN_CMD_IO_MGMT_SEND:
+		return decode_io_mgmt(cmd, ns, req);
 	default:
 		return 0;	/* Flush */
 	}
@@ -226,6 +292,8 @@ static u16 check_features(const struct nvme_command *cmd)
 	case NVME_FEAT_IRQ_CONFIG:
 	case NVME_FEAT_WRITE_ATOMIC:
 	case NVME_FEAT_ASYNC_EVENT:
+	case VFN_FEAT_FDP:
+	case VFN_FEAT_FDP_EVENTS:
 		return 0;
 	default:
 		return VFN_SC(NVME_SC_INVALID_FIELD);
@@ -398,6 +466,11 @@ u32 vfn_log_bytes(u8 lid)
 		return VFN_EFFECTS_LOG_BYTES;
 	case VFN_LOG_CHANGED_ZONES:
 		return VFN_ZONE_LOG_BYTES;
+	case VFN_LOG_FDP_CONFIGS:
+	case VFN_LOG_FDP_USAGE:
+	case VFN_LOG_FDP_STATS:
+	case VFN_LOG_FDP_EVENTS:
+		return VFN_FDP_LOG_BYTES;
 	default:
 		return 0;
 	}

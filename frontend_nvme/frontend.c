@@ -65,6 +65,16 @@ module_param(zone_max_active, uint, 0444);
 MODULE_PARM_DESC(zone_max_active,
 		 "NVMe, zoned=1: most zones open or closed at once, 0 for no limit (default 0)");
 
+static unsigned int fdp;
+module_param(fdp, uint, 0444);
+MODULE_PARM_DESC(fdp,
+		 "NVMe: 1 gives namespace 1 Flexible Data Placement (NVMe FDP, enabled), 0 none (default 0)");
+
+static unsigned int fdp_ruhs = VFN_FDP_DEFAULT_RUH;
+module_param(fdp_ruhs, uint, 0444);
+MODULE_PARM_DESC(fdp_ruhs,
+		 "NVMe, fdp=1: reclaim unit handles (placement handles), 1 to 16 (default 8)");
+
 static char *cpus;
 module_param(cpus, charp, 0444);
 MODULE_PARM_DESC(cpus,
@@ -88,6 +98,8 @@ struct vfn_params {
 	const char *zone_cap;
 	unsigned int zone_max_open;
 	unsigned int zone_max_active;
+	unsigned int fdp;
+	unsigned int fdp_ruhs;
 };
 
 #define DEFAULT_ZONE_SIZE	"16M"
@@ -105,6 +117,8 @@ static const char *const arg_names[] = {
 	[VFLASH_ARG_ZONE_MAX_OPEN] = "zone_max_open",
 	[VFLASH_ARG_ZONE_MAX_ACTIVE] = "zone_max_active",
 	[VFLASH_ARG_NAP_MAX_US] = "nap_max_us",
+	[VFLASH_ARG_FDP] = "fdp",
+	[VFLASH_ARG_FDP_RUHS] = "fdp_ruhs",
 };
 
 static bool is_nvme_arg(enum vflash_fe_arg arg)
@@ -132,6 +146,10 @@ static unsigned int *uint_field(struct vfn_params *p, enum vflash_fe_arg arg)
 		return &p->zone_max_active;
 	case VFLASH_ARG_NAP_MAX_US:
 		return &p->nap_max_us;
+	case VFLASH_ARG_FDP:
+		return &p->fdp;
+	case VFLASH_ARG_FDP_RUHS:
+		return &p->fdp_ruhs;
 	default:
 		return NULL;
 	}
@@ -245,6 +263,17 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 			return -EINVAL;
 		}
 		return 0;
+	case VFLASH_ARG_FDP:
+		if (p->fdp <= 1)
+			return 0;
+		pr_err("fdp=%u: must be 0 or 1\n", p->fdp);
+		return -EINVAL;
+	case VFLASH_ARG_FDP_RUHS:
+		if (p->fdp_ruhs >= 1 && p->fdp_ruhs <= VFN_FDP_MAX_RUH)
+			return 0;
+		pr_err("fdp_ruhs=%u: must be 1 to %u\n", p->fdp_ruhs,
+		       VFN_FDP_MAX_RUH);
+		return -EINVAL;
 	default:
 		return 0;
 	}
@@ -269,6 +298,39 @@ static int nvme_check_arg(enum vflash_fe_arg arg, const char *val)
 	return ret;
 }
 
+/* The values @cfg gives (configfs) over those already in @p. */
+static int parse_given(const struct vflash_config *cfg, struct vfn_params *p)
+{
+	enum vflash_fe_arg arg;
+	int ret;
+
+	for (arg = 0; arg < ARRAY_SIZE(arg_names); arg++) {
+		const char *val = vflash_config_arg(cfg, arg);
+
+		if (!is_nvme_arg(arg) || !val)
+			continue;
+		ret = parse_arg(p, arg, val);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * frontend->placement_handles: the FDP reclaim unit handles of a device of
+ * @cfg, each a write stream of the FTL; 0 without FDP or for a bad value
+ * (which the attach refuses with its dmesg line).
+ */
+static u32 nvme_placement_handles(const struct vflash_config *cfg)
+{
+	struct vfn_params p = { .fdp = fdp, .fdp_ruhs = fdp_ruhs };
+
+	if (parse_given(cfg, &p) || p.fdp != 1 || !p.fdp_ruhs ||
+	    p.fdp_ruhs > VFN_FDP_MAX_RUH)
+		return 0;
+	return p.fdp_ruhs;
+}
+
 /*
  * This frontend's parameters for @c's device: its own values (configfs),
  * else the module parameters. One dmesg line for the first bad one.
@@ -288,19 +350,15 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 		.zone_cap = zone_cap,
 		.zone_max_open = zone_max_open,
 		.zone_max_active = zone_max_active,
+		.fdp = fdp,
+		.fdp_ruhs = fdp_ruhs,
 	};
 	enum vflash_fe_arg arg;
 	int ret;
 
-	for (arg = 0; arg < ARRAY_SIZE(arg_names); arg++) {
-		const char *val = vflash_config_arg(cfg, arg);
-
-		if (!is_nvme_arg(arg) || !val)
-			continue;
-		ret = parse_arg(&p, arg, val);
-		if (ret)
-			return ret;
-	}
+	ret = parse_given(cfg, &p);
+	if (ret)
+		return ret;
 	for (arg = 0; arg < ARRAY_SIZE(arg_names); arg++) {
 		if (!is_nvme_arg(arg))
 			continue;
@@ -351,6 +409,24 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 	int ret;
 
 	c->ns.nsze = size >> shift;
+	if (p->fdp) {
+		struct vflash_flash *f = c->vdev->flash;
+
+		if (p->zoned) {
+			pr_err("fdp=1: not with zoned=1 (a zoned namespace places data by zone)\n");
+			return -EINVAL;
+		}
+		/* The FTL was made with a write stream per handle. */
+		if (vflash_flash_placement_handles(f) < p->fdp_ruhs) {
+			pr_err("fdp_ruhs=%u: the flash model has %u write streams\n",
+			       p->fdp_ruhs, vflash_flash_placement_handles(f));
+			return -EINVAL;
+		}
+		vfn_fdp_init(&c->fdp, p->fdp_ruhs,
+			     vflash_flash_placement_ru_bytes(f));
+		c->ns.nr_ph = p->fdp_ruhs;
+		return 0;
+	}
 	if (!p->zoned)
 		return 0;
 	/* A ZNS drive's profile gives its zones' geometry as defaults. */
@@ -496,6 +572,10 @@ static int nvme_attach(struct vflash_dev *vdev)
 		dev_info(&vdev->dev,
 			 "zoned namespace: %u zones of %llu blocks, capacity %llu\n",
 			 c->zns.nr_zones, c->zns.zsze, c->zns.zcap);
+	if (c->ns.nr_ph)
+		dev_info(&vdev->dev,
+			 "flexible data placement: %u reclaim unit handles, reclaim units of %llu bytes\n",
+			 c->fdp.nruh, c->fdp.runs_bytes);
 	return 0;
 
 err_thread:
@@ -533,4 +613,5 @@ struct vflash_frontend vflash_nvme_frontend = {
 	.attach = nvme_attach,
 	.detach = nvme_detach,
 	.check_arg = nvme_check_arg,
+	.placement_handles = nvme_placement_handles,
 };

@@ -229,7 +229,7 @@ static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	 * at completion, goes to flash whole; any other may be absorbed by
 	 * the device DRAM cache.
 	 */
-	if (!logged && !sync)
+	if (!logged && !sync && !r->ph)
 		*due_ns = submit_cached(c, VFLASH_IO_WRITE, r->lpn,
 					r->nr_lpages, now);
 	else
@@ -264,6 +264,28 @@ static bool store_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return zero_bytes(c, r->pos_bytes, r->len_bytes);
 }
 
+/* The zones' transitions since the last call, into the device's stats/. */
+static void zone_stats(struct vfn_ctrl *c)
+{
+	static const enum vflash_stat stat[VFN_ZC_NR] = {
+		[VFN_ZC_IMPLICIT_OPEN] = VFLASH_STAT_ZONE_IMPLICIT_OPENS,
+		[VFN_ZC_IMPLICIT_CLOSE] = VFLASH_STAT_ZONE_IMPLICIT_CLOSES,
+		[VFN_ZC_OPEN] = VFLASH_STAT_ZONE_OPENS,
+		[VFN_ZC_CLOSE] = VFLASH_STAT_ZONE_CLOSES,
+		[VFN_ZC_FINISH] = VFLASH_STAT_ZONE_FINISHES,
+		[VFN_ZC_RESET] = VFLASH_STAT_ZONE_RESETS,
+	};
+	u32 k;
+
+	for (k = 0; k < VFN_ZC_NR; k++) {
+		u64 n = c->zns.count[k] - c->zcounted[k];
+
+		if (n)
+			vflash_flash_count(c->vdev->flash, stat[k], n);
+		c->zcounted[k] = c->zns.count[k];
+	}
+}
+
 /*
  * On a zoned namespace, a Write, Write Zeroes or Zone Append takes its
  * place at the zone's write pointer (zns.c); a Zone Append's @r moves to
@@ -280,8 +302,10 @@ static u16 zone_write(struct vfn_ctrl *c, struct vfn_io_req *r,
 	if (!c->ns.zoned)
 		return 0;
 	sc = vfn_zone_write(&c->zns, r->slba, r->nlb, append, &lba);
+	zone_stats(c);
 	if (sc || !append)
 		return sc;
+	vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_APPENDS, 1);
 	vfn_lba_range(&c->ns, lba, r->nlb, r);
 	out->cqe.result.u64 = cpu_to_le64(lba);
 	out->lpn = r->lpn;
@@ -504,6 +528,7 @@ static u16 zone_send(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	u32 last = r->select_all ? z->nr_zones : first + 1;
 	u16 sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
 
+	zone_stats(c);
 	/* A Select All that failed part way may have reset some zones. */
 	if ((r->zsa == VFN_ZSA_RESET || r->zsa == VFN_ZSA_OFFLINE) &&
 	    !zones_discard(c, first, last, now, &out->due_ns))
@@ -541,8 +566,66 @@ static u16 write_protected(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	    c->zns.zones[zone].state != VFN_ZS_OFFLINE) {
 		vfn_zone_set_read_only(&c->zns, zone);
 		vfn_zone_changed(c, zone);
+		vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_READ_ONLY,
+				   1);
 	}
 	return VFN_SC(NVME_SC_ZONE_READ_ONLY);
+}
+
+/* The controller's time for FDP events, in ms since it came up. */
+static u64 fdp_ms(struct vfn_ctrl *c, u64 now)
+{
+	return div_u64(now - min(now, c->attach_ns), NSEC_PER_MSEC);
+}
+
+/*
+ * I/O Management Receive, Reclaim Unit Handle Status: per handle, the
+ * logical blocks its reclaim unit can still take.
+ */
+static u16 ruh_status(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		      const struct vfn_io_req *r)
+{
+	u32 shift = VFLASH_LPAGE_SHIFT - c->ns.lba_shift, i, size;
+	u64 room[VFN_FDP_MAX_RUH];
+	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
+
+	if (sc)
+		return sc;
+	for (i = 0; i < c->fdp.nruh; i++)
+		room[i] = vflash_flash_placement_room(c->vdev->flash, i) << shift;
+	memset(c->ident, 0, 4096);
+	size = vfn_fdp_ruh_status(&c->fdp, c->ident, room);
+	vfn_buf_to_host(&c->buf, c->ident, min(size, r->xfer_bytes));
+	return 0;
+}
+
+/*
+ * I/O Management Send, Reclaim Unit Handle Update: every listed handle
+ * gets a new reclaim unit; one invalid identifier fails the command and
+ * changes nothing. A reclaim unit left partly written is an event.
+ */
+static u16 ruh_update(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		      const struct vfn_io_req *r, u64 now)
+{
+	const __le16 *pids = c->ident;
+	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
+	u32 i;
+
+	if (sc)
+		return sc;
+	vfn_buf_copy(&c->buf, c->ident, false);
+	sc = vfn_fdp_check_pids(&c->fdp, pids, r->nr_pids);
+	if (sc)
+		return sc;
+	for (i = 0; i < r->nr_pids; i++) {
+		u16 ph = le16_to_cpu(pids[i]);
+
+		if (vflash_flash_placement_update(c->vdev->flash, ph, now))
+			vfn_fdp_event(&c->fdp, VFN_FDP_EVT_RU_NOT_FULL,
+				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, ph,
+				      ph, fdp_ms(c, now));
+	}
+	return 0;
 }
 
 /**
@@ -597,6 +680,11 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	if (!sc) {
 		out->lpn = r.lpn;
 		out->count = r.nr_lpages;
+		/* An invalid placement identifier: handle 0, and an event. */
+		if (r.placed)
+			r.ph = vfn_fdp_handle(&c->fdp, r.pid, fdp_ms(c, now));
+		/* The write's pages go to the handle's stream. */
+		c->tag.ph = r.ph;
 		switch (r.opcode) {
 		case nvme_cmd_read:
 		case nvme_cmd_write:
@@ -621,6 +709,16 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			out->lpn = 0;
 			out->count = 0;
 			sc = zone_report(c, cmd, &r);
+			break;
+		case VFN_CMD_IO_MGMT_RECV:
+			out->lpn = 0;
+			out->count = 0;
+			sc = ruh_status(c, cmd, &r);
+			break;
+		case VFN_CMD_IO_MGMT_SEND:
+			out->lpn = 0;
+			out->count = 0;
+			sc = ruh_update(c, cmd, &r, now);
 			break;
 		default:
 			out->lpn = 0;

@@ -20,6 +20,7 @@
 #include <linux/workqueue.h>
 
 #include "backend_flash/flash.h"
+#include "frontend_nvme/fdp.h"
 #include "frontend_nvme/proto.h"
 #include "frontend_nvme/zns.h"
 
@@ -126,6 +127,8 @@ struct vfn_ctrl_ops {
  * @ns: namespace 1's format
  * @zns: its zones, when it is zoned (@ns.zoned); dispatcher only
  * @zreport: a buffer of VFN_MAX_XFER_BYTES for Report Zones, when zoned
+ * @zcounted: the @zns transitions already added to the device's stats/
+ * @fdp: Flexible Data Placement (off: @fdp.nruh 0); dispatcher only
  * @enabled: CC.EN as last seen by the dispatcher
  * @shutdown: CC.SHN acted on
  * @sq: submission queues, 0 = admin; dispatcher only (the head is read
@@ -222,6 +225,8 @@ struct vfn_ctrl {
 	struct vfn_ns ns;
 	struct vfn_zoned zns;
 	void *zreport;
+	u64 zcounted[VFN_ZC_NR];
+	struct vfn_fdp fdp;
 	bool enabled;
 	bool shutdown;
 	struct vfn_queue sq[VFN_MAX_IOQ + 1];

@@ -171,11 +171,13 @@ void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len);
  * @nsze: size in logical blocks
  * @lba_shift: log2 of the logical block size (9 or 12)
  * @zoned: a zoned namespace (Zoned Namespace Command Set, CSI 02h)
+ * @nr_ph: placement handles (Flexible Data Placement), 0 without FDP
  */
 struct vfn_ns {
 	u64 nsze;
 	u8 lba_shift;
 	bool zoned;
+	u16 nr_ph;
 };
 
 /**
@@ -196,7 +198,13 @@ struct vfn_ns {
  * @zrasf: Zone Management Receive: the state filter
  * @select_all: Zone Management Send: Select All
  * @partial: Zone Management Receive: Partial Report
- * @xfer_bytes: Zone Management Receive: bytes of the report buffer
+ * @xfer_bytes: Zone Management Receive: bytes of the report buffer; I/O
+ *	Management Receive and Send: bytes of the data buffer
+ * @placed: Write, Write Zeroes: a placement directive (DTYPE 2h, FDP)
+ * @pid: its placement identifier (DSPEC), not yet checked
+ * @ph: the placement handle the write's pages go to (0 unless @placed
+ *	names another valid one; set by the I/O path, not by decoding)
+ * @nr_pids: I/O Management Send (RUH Update): identifiers in the buffer
  */
 struct vfn_io_req {
 	u8 opcode;
@@ -216,6 +224,10 @@ struct vfn_io_req {
 	bool select_all;
 	bool partial;
 	u32 xfer_bytes;
+	bool placed;
+	u16 pid;
+	u16 ph;
+	u32 nr_pids;
 };
 
 u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,

@@ -147,6 +147,7 @@ static u16 open_resources(struct vfn_zoned *z, u32 i)
 			continue;
 		close_zone(z, j);
 		z->close_next = (j + 1) % z->nr_zones;
+		z->count[VFN_ZC_IMPLICIT_CLOSE]++;
 		return 0;
 	}
 	return VFN_SC(NVME_SC_ZONE_TOO_MANY_OPEN);
@@ -204,6 +205,7 @@ u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
 		if (sc)
 			return sc;
 		set_state(z, zn, VFN_ZS_IOPEN);
+		z->count[VFN_ZC_IMPLICIT_OPEN]++;
 	}
 	*lba = zn->wp;
 	zn->wp += nlb;
@@ -253,6 +255,7 @@ static u16 send_one(struct vfn_zoned *z, u32 i, enum vfn_zone_action act)
 			break;
 		}
 		set_state(z, zn, VFN_ZS_EOPEN);
+		z->count[VFN_ZC_OPEN]++;
 		return 0;
 	case VFN_ZSA_CLOSE:
 		if (s == VFN_ZS_CLOSED)
@@ -260,6 +263,7 @@ static u16 send_one(struct vfn_zoned *z, u32 i, enum vfn_zone_action act)
 		if (s != VFN_ZS_IOPEN && s != VFN_ZS_EOPEN)
 			break;
 		close_zone(z, i);
+		z->count[VFN_ZC_CLOSE]++;
 		return 0;
 	case VFN_ZSA_FINISH:
 		if (s == VFN_ZS_FULL)
@@ -269,10 +273,13 @@ static u16 send_one(struct vfn_zoned *z, u32 i, enum vfn_zone_action act)
 			break;
 		zn->wp = zslba(z, i) + z->zcap;
 		set_state(z, zn, VFN_ZS_FULL);
+		z->count[VFN_ZC_FINISH]++;
 		return 0;
 	case VFN_ZSA_RESET:
 		if (s == VFN_ZS_RDONLY || s == VFN_ZS_OFFLINE)
 			break;
+		if (s != VFN_ZS_EMPTY)
+			z->count[VFN_ZC_RESET]++;
 		zn->wp = zslba(z, i);
 		set_state(z, zn, VFN_ZS_EMPTY);
 		return 0;

@@ -41,6 +41,17 @@ enum vfn_zone_filter {
 	VFN_ZRAS_OFFLINE = 0x7,
 };
 
+/* Zone transitions vfn_zoned counts (struct vfn_zoned.count). */
+enum vfn_zone_count {
+	VFN_ZC_IMPLICIT_OPEN,	/* a write opened an Empty or Closed zone */
+	VFN_ZC_IMPLICIT_CLOSE,	/* an open resource was taken back */
+	VFN_ZC_OPEN,		/* Open actions that opened a zone */
+	VFN_ZC_CLOSE,		/* Close actions that closed a zone */
+	VFN_ZC_FINISH,		/* Finish actions that filled a zone */
+	VFN_ZC_RESET,		/* Reset actions that emptied a zone */
+	VFN_ZC_NR
+};
+
 /* A zone descriptor and the report header are 64 bytes each. */
 #define VFN_ZONE_DESC_BYTES	64
 
@@ -74,6 +85,8 @@ struct vfn_zone {
  * @nr_closed: zones closed
  * @close_next: where the search for an implicitly open zone to close
  *	starts (round robin)
+ * @count: transitions so far, by kind (enum vfn_zone_count), for the
+ *	device's stats/
  *
  * Owned by the controller's dispatcher, which executes every command: no
  * lock of its own.
@@ -89,6 +102,7 @@ struct vfn_zoned {
 	u32 nr_eopen;
 	u32 nr_closed;
 	u32 close_next;
+	u64 count[VFN_ZC_NR];
 };
 
 int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,

@@ -1381,6 +1381,147 @@ static void flash_test_exit(struct kunit *test)
 	vflash_flash_destroy(test->priv);
 }
 
+/* slc2 with @ph placement handles. */
+static struct vflash_flash *mk_placed(struct kunit *test, u32 ph, u64 bytes)
+{
+	struct vflash_profile *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	*p = slc2;
+	p->placement_handles = ph;
+	return mk(test, p, bytes);
+}
+
+static u64 wr_ph(struct vflash_flash *f, u64 lpn, u32 ph, u64 now)
+{
+	return vflash_flash_submit_placed(f, VFLASH_FE_NONE, lpn, 1, now,
+					  NULL, ph);
+}
+
+/*
+ * Pages written with different placement handles never share an erase
+ * block; each handle's blocks are its stream's; each extra handle adds a
+ * block per die to the working set.
+ */
+static void placement_handles_never_share_a_block(struct kunit *test)
+{
+	struct vflash_flash *one = vflash_flash_create(&slc2, SMALL);
+	struct vflash_flash *f;
+	u64 lpn, now = 0;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(one));
+	f = mk_placed(test, 4, SMALL);
+	KUNIT_EXPECT_EQ(test, f->blocks_per_die, one->blocks_per_die + 3);
+	vflash_flash_destroy(one);
+	KUNIT_EXPECT_EQ(test, vflash_flash_placement_handles(f), 4U);
+	for (lpn = 0; lpn < 200; lpn++)
+		now = wr_ph(f, lpn, lpn % 4, now);
+	for (lpn = 0; lpn < 200; lpn++) {
+		u32 b = vf_block_of(f, f->l2p[lpn]);
+
+		KUNIT_EXPECT_EQ_MSG(test, (u32)f->blocks[b].stream,
+				    (u32)vf_host_stream(lpn % 4),
+				    "page %llu in block %u", lpn, b);
+	}
+	check(test, f);
+	/* Too many handles: refused. */
+	{
+		struct vflash_profile p = slc2;
+
+		p.placement_handles = VFLASH_FLASH_MAX_PLACEMENT + 1;
+		KUNIT_EXPECT_EQ(test, PTR_ERR(vflash_flash_create(&p, SMALL)),
+				-EINVAL);
+	}
+}
+
+/*
+ * FEMU's crash (every handle holding a partly written reclaim unit, no
+ * free block left and no victim): random writes with all 16 handles over
+ * a small device, 40 times its capacity, with GC on the write path only.
+ * No write may find no room, free blocks never fall below GC's reserve
+ * between requests, GC runs hundreds of times, and the counts add up.
+ */
+static void placement_gc_never_stuck(struct kunit *test)
+{
+	struct vflash_flash *f = mk_placed(test, VFLASH_FLASH_MAX_PLACEMENT,
+					   SMALL);
+	u64 n = f->nr_lpages, i, now = 0, host = 0, media = 0, h, m;
+	u32 seed = 12345, d, ph, min_free = U32_MAX;
+
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	for (i = 0; i < 40 * n; i++) {
+		seed = seed * 1103515245 + 12345;
+		ph = (seed >> 8) % VFLASH_FLASH_MAX_PLACEMENT;
+		seed = seed * 1103515245 + 12345;
+		now = wr_ph(f, (seed >> 8) % n, ph, now);
+		/* Now and then a handle gets a new unit (RUH Update). */
+		if (i % 97 == 0)
+			vflash_flash_placement_update(f, ph, now);
+		for (d = 0; d < f->nr_dies; d++)
+			min_free = min(min_free, f->dies[d].nr_free[VF_MAIN]);
+		if (READ_ONCE(f->no_room))
+			break;
+	}
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(f->no_room));
+	KUNIT_EXPECT_GE(test, min_free, (u32)VF_GC_RESERVE);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 200ULL);
+	check(test, f);
+	for (i = 0, h = 0; i < n; i++)
+		h += f->l2p[i] == VF_INVALID;
+	KUNIT_EXPECT_EQ_MSG(test, h, 0ULL, "pages never written");
+	for (ph = 0; ph < VFLASH_FLASH_MAX_PLACEMENT; ph++) {
+		vflash_flash_placement_stat(f, ph, &h, &m);
+		KUNIT_EXPECT_GT(test, h, 0ULL);
+		host += h;
+		media += m;
+	}
+	KUNIT_EXPECT_EQ(test, host, st(f, VFLASH_STAT_HOST_WRITE_PAGES));
+	/* Every program is some handle's, or a copy out of a GC block. */
+	KUNIT_EXPECT_LE(test, media, st(f, VFLASH_STAT_NAND_PROGRAM_PAGES));
+	KUNIT_EXPECT_GT(test, media, host);
+	KUNIT_EXPECT_EQ(test, vflash_flash_erased_bytes(f),
+			st(f, VFLASH_STAT_NAND_ERASE_BLOCKS) * f->slots[VF_MAIN] *
+			VFLASH_LPAGE_SIZE);
+}
+
+/*
+ * A handle's update closes its open blocks: room back to a whole unit,
+ * the partial program unit padded and programmed (counted for the
+ * handle), the pages still readable where they are; a fresh handle's
+ * update does nothing.
+ */
+static void placement_update_closes_the_unit(struct kunit *test)
+{
+	struct vflash_flash *f = mk_placed(test, 4, SMALL);
+	u64 full = vflash_flash_placement_room(f, 1), now = 0, h, m;
+	u32 slot;
+
+	KUNIT_EXPECT_EQ(test, full, 2ULL * f->slots[VF_MAIN]);
+	KUNIT_EXPECT_EQ(test, vflash_flash_placement_ru_bytes(f),
+			full * VFLASH_LPAGE_SIZE);
+	now = wr_ph(f, 5, 1, now);
+	now = wr_ph(f, 6, 1, now);
+	now = wr_ph(f, 7, 1, now);
+	KUNIT_EXPECT_EQ(test, vflash_flash_placement_room(f, 1), full - 3);
+	KUNIT_EXPECT_EQ(test, vflash_flash_placement_room(f, 2), full);
+	slot = f->l2p[6];
+	KUNIT_EXPECT_TRUE(test, vflash_flash_placement_update(f, 1, now));
+	KUNIT_EXPECT_EQ(test, vflash_flash_placement_room(f, 1), full);
+	KUNIT_EXPECT_EQ(test, f->l2p[6], slot);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[vf_block_of(f, slot)].state,
+			(u32)VF_BLK_FULL);
+	KUNIT_EXPECT_FALSE(test, vflash_flash_placement_update(f, 1, now));
+	KUNIT_EXPECT_FALSE(test, vflash_flash_placement_update(f, 4, now));
+	vflash_flash_placement_stat(f, 1, &h, &m);
+	KUNIT_EXPECT_EQ(test, h, 3ULL);
+	KUNIT_EXPECT_EQ(test, m, 3ULL);	/* one-page units: no padding */
+	vflash_flash_placement_stat(f, 2, &h, &m);
+	KUNIT_EXPECT_EQ(test, h + m, 0ULL);
+	now = wr_ph(f, 8, 1, now);
+	KUNIT_EXPECT_EQ(test, vflash_flash_placement_room(f, 1), full - 1);
+	check(test, f);
+}
+
 static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(unwritten_read_costs_no_nand),
 	KUNIT_CASE(latency_parts_of_a_queued_read),
@@ -1432,6 +1573,9 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(every_shipped_profile_serves_io),
 	KUNIT_CASE(torture_threads_keep_invariants),
 	KUNIT_CASE(p2l_index_is_compact),
+	KUNIT_CASE(placement_handles_never_share_a_block),
+	KUNIT_CASE(placement_gc_never_stuck),
+	KUNIT_CASE(placement_update_closes_the_unit),
 	KUNIT_CASE(p2l_group_lookup),
 	KUNIT_CASE(p2l_last_partial_group),
 	KUNIT_CASE(p2l_stale_entry_is_not_valid),

@@ -731,6 +731,11 @@ static void zoned_writes_and_append(struct kunit *test)
 	/* Zone Append names a zone by its first block. */
 	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_zone_append, 1, 1, 0,
 				     3 * PG, 0), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_ZONE_APPENDS), 1ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_ZONE_IMPLICIT_OPENS),
+			1ULL);
 	/* Report: 16 zones match; zone 0 implicitly open, wp 3. */
 	KUNIT_EXPECT_EQ(test, zone_report(test, 0, PG, 0, false), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le64(rep), 16ULL);
@@ -775,6 +780,10 @@ static void zoned_reset_discards(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_RESET, true), 0);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 32 * PG, 0, PG));
 	KUNIT_EXPECT_EQ(test, e->c->zns.zones[2].state, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_ZONE_FINISHES), 1ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_ZONE_RESETS), 2ULL);
 	/* Bad actions and transitions. */
 	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_CLOSE, false),
 			DNR(NVME_SC_ZONE_INVALID_TRANSITION));
@@ -803,6 +812,8 @@ static void zoned_read_only_and_offline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->zns.zones[3].state, VFN_ZS_RDONLY);
 	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 48, 1, 0, 3 * PG, 0),
 			DNR(NVME_SC_ZONE_READ_ONLY));
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(c->vdev->flash,
+						VFLASH_STAT_ZONE_READ_ONLY), 1ULL);
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 1,
 				  VFN_LOG_CHANGED_ZONES | 1023 << 16, 0, 0,
 				  5 * PG, NULL), 0);
@@ -858,6 +869,357 @@ static void zoned_discovery(struct kunit *test)
 	unmake_zoned(test);
 }
 
+/*
+ * Give namespace 1 Flexible Data Placement with @nruh handles: the flash
+ * made again with a write stream per handle, as vflash_dev_create() makes
+ * it for fdp=1.
+ */
+static void make_fdp(struct kunit *test, u16 nruh)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_profile *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct vfn_ctrl *c = e->c;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	*p = prof;
+	p->placement_handles = nruh;
+	vflash_faults_destroy(&e->vdev->faults);
+	vflash_flash_destroy(e->vdev->flash);
+	e->vdev->flash = vflash_flash_create(p, BIT_ULL(20));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(e->vdev->flash));
+	KUNIT_ASSERT_EQ(test, vflash_faults_init(&e->vdev->faults,
+						 e->vdev->flash, NS_BLOCKS,
+						 "vflash-t"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_flash_placement_handles(e->vdev->flash),
+			(u32)nruh);
+	vfn_fdp_init(&c->fdp, nruh,
+		     vflash_flash_placement_ru_bytes(e->vdev->flash));
+	c->ns.nr_ph = nruh;
+}
+
+/* A 4 KiB Write of block @slba from host page 3, DTYPE @dtype, DSPEC @ds. */
+static u16 placed_write(struct kunit *test, u64 slba, u32 dtype, u32 ds)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.rw.opcode = nvme_cmd_write;
+	cmd.rw.nsid = cpu_to_le32(1);
+	cmd.rw.slba = cpu_to_le64(slba);
+	cmd.common.cdw12 = cpu_to_le32(dtype << 20);
+	cmd.common.cdw13 = cpu_to_le32(ds << 16);
+	cmd.common.dptr.prp1 = cpu_to_le64(3 * PG);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/* I/O Management Receive (@op 12h) or Send (1Dh), buffer in host page 6. */
+static u16 io_mgmt(struct kunit *test, u8 op, u32 cdw10, u32 cdw11)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.common.opcode = op;
+	cmd.common.nsid = cpu_to_le32(1);
+	cmd.common.cdw10 = cpu_to_le32(cdw10);
+	cmd.common.cdw11 = cpu_to_le32(cdw11);
+	cmd.common.dptr.prp1 = cpu_to_le64(6 * PG);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/* Get Log Page @lid of endurance group @lsi, LSP @lsp, into host page 5. */
+static u16 fdp_log(struct kunit *test, u8 lid, u16 lsi, u8 lsp)
+{
+	return run(test, nvme_admin_get_log_page, 0,
+		   lid | lsp << 8 | 1023 << 16, (u32)lsi << 16, 0, 5 * PG,
+		   NULL);
+}
+
+/* Handle @ph's host pages written, as the backend counted them. */
+static u64 ph_host(struct kunit *test, u32 ph)
+{
+	struct admin_env *e = test->priv;
+	u64 host, media;
+
+	vflash_flash_placement_stat(e->vdev->flash, ph, &host, &media);
+	return host;
+}
+
+/*
+ * FDP's discovery and logs, byte by byte: CTRATT, ENDGIDMAX, ENDGID, the
+ * configuration, the usage, the statistics; the wrong endurance group,
+ * FDP off.
+ */
+static void fdp_identify_and_logs(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *b = e->mem + 5 * PG;
+	u32 i;
+
+	/* Without FDP: no FDPS, no logs, no placed writes, no 12h/1Dh. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 0,
+				  NVME_ID_CNS_CTRL, 0, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 96) & BIT(19), 0U);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x20, 1, 0),
+			DNR(NVME_SC_INVALID_LOG_PAGE));
+	KUNIT_EXPECT_EQ(test, placed_write(test, 0, 2, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x12, 1, 3),
+			DNR(NVME_SC_INVALID_OPCODE));
+
+	make_fdp(test, 4);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 0,
+				  NVME_ID_CNS_CTRL, 0, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 96),
+			(u32)(BIT(19) | BIT(4)));
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 340), 1);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1, NVME_ID_CNS_NS,
+				  0, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 102), 1);
+
+	/* 20h: header, one 64-byte descriptor, 4 RUH descriptors. */
+	memset(b, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x20, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4), 16U + 64 + 16);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 16), 64 + 16);
+	KUNIT_EXPECT_EQ(test, b[18], 0x90);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 20), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 24), 4);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 26), 3);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 28), 1U);
+	/* RUNS: a 16-page block on each of the 2 dies. */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 32), 2ULL * 16 * 4096);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 40), 0U);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, b[80 + 4 * i], 1);
+	/* Zeros past the log, not what the buffer held. */
+	KUNIT_EXPECT_TRUE(test, all_bytes(b + 96, 0, 64));
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x20, 2, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x20, 0, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+
+	/* 21h: 4 handles, each host specified. */
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x21, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b), 4);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, b[8 + 8 * i], 1);
+	KUNIT_EXPECT_EQ(test, b[8 + 8 * 4], 0);
+
+	/* 22h: a 4 KiB write is 4096 host bytes; programs and erases. */
+	memset(e->mem + 3 * PG, 0x5a, PG);
+	KUNIT_EXPECT_EQ(test, placed_write(test, 7, 2, 1), 0);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x22, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b), 4096ULL);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 8), 0ULL);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 16),
+			4096 * vflash_flash_stat(e->vdev->flash,
+					VFLASH_STAT_NAND_PROGRAM_PAGES));
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 32), 0ULL);
+
+	/* 23h: no events yet, host or controller. */
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
+}
+
+/*
+ * Features 1Dh (FDP) and 1Eh (FDP Events): FDP is on and stays so, the
+ * events can be switched per handle, all or nothing; a reset brings them
+ * back.
+ */
+static void fdp_features(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *b = e->mem + 5 * PG;
+	u32 res = 0;
+
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1d, 1, 0,
+				  0, &res), DNR(NVME_SC_INVALID_FIELD));
+	make_fdp(test, 4);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1d, 1, 0,
+				  0, &res), 0);
+	KUNIT_EXPECT_EQ(test, res, 1U);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1d, 2, 0,
+				  0, &res), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0, 0x1d, 1, 1,
+				  0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0, 0x1d, 1, 0,
+				  0, NULL), DNR(NVME_SC_CMD_SEQ_ERROR));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0, 0x1d, 1,
+				  0x101, 0, NULL), DNR(NVME_SC_INVALID_FIELD));
+
+	/* 1Eh Get: handle 2, up to 8 types: 00h and 03h, both enabled. */
+	memset(b, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1e,
+				  2 | 8 << 16, 0, 5 * PG, &res), 0);
+	KUNIT_EXPECT_EQ(test, res, 2U);
+	KUNIT_EXPECT_EQ(test, b[0], 0x00);
+	KUNIT_EXPECT_EQ(test, b[1], 1);
+	KUNIT_EXPECT_EQ(test, b[2], 0x03);
+	KUNIT_EXPECT_EQ(test, b[3], 1);
+	KUNIT_EXPECT_EQ(test, b[4], 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1e,
+				  4 | 8 << 16, 0, 5 * PG, &res),
+			DNR(NVME_SC_INVALID_FIELD));
+
+	/* 1Eh Set: disable 03h on handle 0; an invalid id logs nothing. */
+	b[0] = 0x03;
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0, 0x1e,
+				  0 | 1 << 16, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, placed_write(test, 0, 2, 9), 0);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
+	/* A list with an unsupported type (80h) changes nothing. */
+	b[0] = 0x00;
+	b[1] = 0x80;
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0, 0x1e,
+				  0 | 2 << 16, 0, 5 * PG, NULL),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1e,
+				  0 | 2 << 16, 0, 5 * PG, &res), 0);
+	KUNIT_EXPECT_EQ(test, b[1], 1);
+	KUNIT_EXPECT_EQ(test, b[3], 0);
+	/* A controller reset enables every event again. */
+	e->c->cq[0].gen++;
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1e,
+				  0 | 2 << 16, 0, 5 * PG, &res), 0);
+	KUNIT_EXPECT_EQ(test, b[3], 1);
+	/* Capabilities: 1Dh not changeable, 1Eh changeable. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  0x1d | 3 << 8, 1, 0, 0, &res), 0);
+	KUNIT_EXPECT_EQ(test, res, 0U);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  0x1e | 3 << 8, 0, 0, 0, &res), 0);
+	KUNIT_EXPECT_EQ(test, res, (u32)BIT(2));
+}
+
+/*
+ * Placed writes go to their handle's stream; an identifier past the
+ * handles goes to handle 0 and is an event; other directives are refused.
+ */
+static void fdp_placed_writes(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *b = e->mem + 5 * PG;
+
+	make_fdp(test, 4);
+	memset(e->mem + 3 * PG, 0x77, PG);
+	KUNIT_EXPECT_EQ(test, placed_write(test, 1, 2, 2), 0);
+	KUNIT_EXPECT_EQ(test, placed_write(test, 2, 2, 2), 0);
+	KUNIT_EXPECT_EQ(test, placed_write(test, 3, 2, 3), 0);
+	KUNIT_EXPECT_EQ(test, placed_write(test, 4, 0, 3), 0);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 2), 2ULL);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 3), 1ULL);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 1ULL);
+	KUNIT_EXPECT_EQ(test, e->store[2 * PG], 0x77);
+
+	/* Placement identifier 4 of 4 handles: handle 0, one event. */
+	KUNIT_EXPECT_EQ(test, placed_write(test, 5, 2, 4), 0);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 2ULL);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+	KUNIT_EXPECT_EQ(test, b[64], 0x03);
+	KUNIT_EXPECT_EQ(test, b[65], 0x03);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 66), 4);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 76), 1U);
+	KUNIT_EXPECT_EQ(test, b[98], 0);
+	/* The controller events: none. */
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
+
+	/* Streams (1h) and reserved types: Invalid Field, nothing written. */
+	KUNIT_EXPECT_EQ(test, placed_write(test, 6, 1, 1),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, placed_write(test, 6, 0xf, 1),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, e->store[6 * PG], 0);
+
+	/* 63 events are kept, the newest: 70 invalid identifiers. */
+	{
+		u32 i;
+
+		for (i = 0; i < 70; i++)
+			KUNIT_EXPECT_EQ(test, placed_write(test, 8, 2, 100 + i),
+					0);
+	}
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 63U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 64 + 2), 100 + 7);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 64 * 63 + 2), 100 + 69);
+}
+
+/*
+ * Reclaim Unit Handle Status and Update: RUAMW counts what a handle's
+ * unit can still take; an update gives it a new one and reports the old
+ * one not fully written; one bad identifier changes nothing.
+ */
+static void fdp_ruh_status_and_update(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *st = e->mem + 6 * PG;
+	u64 full;
+
+	make_fdp(test, 4);
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x12, 1, 1024 / 4 - 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(st + 14), 4);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(st + 16 + 32 * 3), 3);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(st + 16 + 32 * 3 + 2), 3);
+	full = get_unaligned_le64(st + 16 + 32 * 1 + 8);
+	/* A 16-page block on each of 2 dies. */
+	KUNIT_EXPECT_EQ(test, full, 32ULL);
+	memset(e->mem + 3 * PG, 0x33, PG);
+	KUNIT_EXPECT_EQ(test, placed_write(test, 9, 2, 1), 0);
+	KUNIT_EXPECT_EQ(test, placed_write(test, 10, 2, 1), 0);
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x12, 1, 1024 / 4 - 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(st + 16 + 32 * 1 + 8),
+			full - 2);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(st + 16 + 32 * 2 + 8), full);
+	/* Update handles 1 and 2: 1's unit was partly written, 2's fresh. */
+	put_unaligned_le16(1, st);
+	put_unaligned_le16(2, st + 2);
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x1d, 1 | 1 << 16, 0), 0);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(e->mem + 5 * PG), 1U);
+	KUNIT_EXPECT_EQ(test, e->mem[5 * PG + 64], 0x00);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(e->mem + 5 * PG + 66), 1);
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x12, 1, 1024 / 4 - 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(st + 16 + 32 * 1 + 8), full);
+	KUNIT_EXPECT_EQ(test, e->store[9 * PG], 0x33);
+	/* One invalid identifier (4): Invalid Field, nothing updated. */
+	KUNIT_EXPECT_EQ(test, placed_write(test, 11, 2, 3), 0);
+	put_unaligned_le16(3, st);
+	put_unaligned_le16(4, st + 2);
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x1d, 1 | 1 << 16, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x12, 1, 1024 / 4 - 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(st + 16 + 32 * 3 + 8),
+			full - 1);
+	/* More identifiers than handles, another operation: Invalid Field. */
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x1d, 1 | 4 << 16, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x1d, 2, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x12, 0, 3),
+			DNR(NVME_SC_INVALID_FIELD));
+	/* Past MDTS. */
+	KUNIT_EXPECT_EQ(test, io_mgmt(test, 0x12, 1, VFN_MAX_XFER_BYTES / 4),
+			DNR(NVME_SC_INVALID_FIELD));
+	/* The effects log marks both commands. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 0,
+				  NVME_LOG_CMD_EFFECTS | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(e->mem + 5 * PG + 1024 +
+						 4 * 0x12),
+			NVME_CMD_EFFECTS_CSUPP);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(e->mem + 5 * PG + 1024 +
+						 4 * 0x1d),
+			NVME_CMD_EFFECTS_CSUPP);
+}
+
 /* The flash backend takes its default policies from the registry. */
 static int admin_suite_init(struct kunit_suite *suite)
 {
@@ -898,6 +1260,10 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(zoned_reset_discards),
 	KUNIT_CASE(zoned_read_only_and_offline),
 	KUNIT_CASE(zoned_discovery),
+	KUNIT_CASE(fdp_identify_and_logs),
+	KUNIT_CASE(fdp_features),
+	KUNIT_CASE(fdp_placed_writes),
+	KUNIT_CASE(fdp_ruh_status_and_update),
 	{}
 };
 

@@ -239,6 +239,18 @@ expect_gone() {
 	! grep -q vflash /proc/iomem || fail "/proc/iomem still has a vflash claim"
 }
 
+# expect_nvme_status CODE WHAT COMMAND...: COMMAND (nvme-cli) fails with
+# NVMe status CODE (hex, without DNR), as nvme-cli prints it
+expect_nvme_status() {
+	local code=$1 what=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		fail "$what succeeded"
+	fi
+	echo "$out" | grep -iq "0x[0-9a-f]*$code)" ||
+		fail "$what: want status $code, got: $out"
+}
+
 # expect_load_error ERRNO_TEXT WHY PARAMS...: the load fails with an
 # errno whose strerror text is ERRNO_TEXT, printing exactly one dmesg line,
 # which matches WHY (grep -E; it names the parameter, and may go on to the

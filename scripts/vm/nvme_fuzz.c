@@ -31,7 +31,9 @@
  * namespace refuses them): Zone Management Send (every action, Select
  * All), Receive (report sizes, filters, Partial Report, extended) and
  * Zone Append; Identify and Get Log Page with CSI 02h, the Changed Zone
- * List.
+ * List. And the FDP ones: its logs (20h-23h, LSI 1 mostly), features 1Dh
+ * and 1Eh, I/O Management Receive and Send (RUH Status, RUH Update with
+ * valid and invalid identifiers) and placed writes (DTYPE 2, DSPEC).
  *
  * Left out, because they would legitimately take the controller away from
  * the driver or never complete:
@@ -58,7 +60,14 @@
  * rightly report reads of freed pages). So such a buffer is kept within
  * two pages and zeroed: every entry the controller can reach is 0, which
  * it refuses (Data Transfer Error). Longer buffers always cover the
- * command.
+ * command, but one longer buffer is as harmful: if the command's own
+ * transfer crosses exactly one page boundary, PRP2 is for the controller
+ * a data page, while the kernel, mapping a buffer that crosses two or
+ * more, made it a PRP list pointer into its DMA pool; the controller then
+ * writes the command's data over the pool (a real device would too), and
+ * later commands' PRP lists go wrong (an Identify with CNS 1Ch at a
+ * dword offset into a 8 KiB buffer broke the fio verify after a fuzz
+ * run). Such a buffer is cut to the command's own length.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -207,7 +216,8 @@ static uint32_t any_len(uint32_t own)
 static void admin_cmd(struct nvme_passthru_cmd *c)
 {
 	static const uint8_t logs[] = {
-		0x01, 0x02, 0x03, 0x05, 0x0c, 0x7f, 0xbf,
+		0x01, 0x02, 0x03, 0x05, 0x0c, 0x7f, 0xbf, 0x20, 0x21, 0x22,
+		0x23,
 	};
 	static const uint32_t offs[] = { 0, 4, 60, 64, 68, 508, 512, 516, 4096 };
 	static const uint8_t common[] = {
@@ -246,12 +256,19 @@ static void admin_cmd(struct nvme_passthru_cmd *c)
 		/* CSI (CDW14 31:24): NVM mostly, Zoned sometimes. */
 		if (chance(20))
 			c->cdw14 = (uint32_t)below(4) << 24;
+		/* LSI (CDW11 31:16): endurance group 1 mostly (FDP logs). */
+		if (chance(50))
+			c->cdw11 = (c->cdw11 & 0xffff) |
+				   (chance(80) ? 1U : below(4)) << 16;
 		c->data_len = any_len(4 * (numd + 1) > MAX_XFER ?
 				      MAX_XFER : 4 * (numd + 1));
 		break;
 	case 0x09:	/* Set Features */
 	case 0x0a:	/* Get Features */
 		c->cdw10 = chance(90) ? below(0x20) | below(8) << 8 : rnd();
+		/* FDP (1Dh) and FDP Events (1Eh): endurance group 1. */
+		if ((c->cdw10 & 0xff) >= 0x1d && chance(70))
+			c->cdw11 = (c->cdw11 & ~0xffffU) | 1;
 		if (c->opcode == 0x09 && chance(90))
 			c->cdw10 &= 0x7fffffff;
 		c->cdw11 = chance(50) ? below(0x10000) : any32();
@@ -280,7 +297,7 @@ static void io_cmd(struct nvme_passthru_cmd *c, uint8_t *ranges_done)
 	static const uint8_t common[] = {
 		0x00, 0x01, 0x01, 0x02, 0x02, 0x02, 0x05, 0x08, 0x09, 0x09,
 		0x04, 0x0c, 0x0d, 0x11, 0x19, 0x7f, 0x79, 0x79, 0x7a, 0x7d,
-		0x7d,
+		0x7d, 0x12, 0x1d,
 	};
 	uint64_t slba = any_slba();
 	uint32_t nlb, nr, i;
@@ -310,6 +327,25 @@ static void io_cmd(struct nvme_passthru_cmd *c, uint8_t *ranges_done)
 
 			memcpy(buf + 16 * i + 4, &n, 4);
 			memcpy(buf + 16 * i + 8, &s, 8);
+		}
+		*ranges_done = 1;
+	}
+	/* Placed writes: DTYPE 2 (CDW12 23:20), the handle in DSPEC. */
+	if ((c->opcode == 0x01 || c->opcode == 0x08) && chance(20)) {
+		c->cdw12 = (c->cdw12 & ~(0xfU << 20)) |
+			   (chance(80) ? 2U : below(16)) << 20;
+		c->cdw13 = (c->cdw13 & 0xffff) |
+			   (chance(80) ? below(20) : rnd()) << 16;
+	}
+	if (c->opcode == 0x12 || c->opcode == 0x1d) {	/* I/O Management */
+		/* MO (CDW10 7:0): RUH Status / Update mostly. */
+		c->cdw10 = (chance(85) ? 1 : below(256)) |
+			   (chance(70) ? below(8) : rnd()) << 16;
+		c->data_len = any_len(4096);
+		for (i = 0; i < 16 && 2 * (i + 1) <= BUF_BYTES; i++) {
+			uint16_t pid = chance(80) ? below(20) : rnd();
+
+			memcpy(buf + 2 * i, &pid, 2);
 		}
 		*ranges_done = 1;
 	}
@@ -356,6 +392,12 @@ static uint64_t own_len(int admin, const struct nvme_passthru_cmd *c)
 	default:
 		return 0;
 	}
+}
+
+/* Host pages a transfer of @len bytes from page offset @off touches. */
+static uint64_t pages_of(uint32_t off, uint64_t len)
+{
+	return (off + len + PAGE - 1) / PAGE;
 }
 
 /* Which I/O command an LBA-range oracle applies to. */
@@ -495,6 +537,10 @@ static int fuzz(int argc, char **argv)
 		if (c.data_len > BUF_BYTES - off)
 			c.data_len = BUF_BYTES - off;
 		short_buf = c.data_len < own_len(admin, &c);
+		if (!short_buf && own_len(admin, &c) &&
+		    pages_of(off, own_len(admin, &c)) == 2 &&
+		    pages_of(off, c.data_len) > 2)
+			c.data_len = own_len(admin, &c);
 		if (short_buf) {	/* see the header: two zeroed pages */
 			if (c.data_len > 2 * PAGE - off)
 				c.data_len = (2 * PAGE - off) & ~3UL;

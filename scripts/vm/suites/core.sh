@@ -85,15 +85,17 @@ test_cycles_release_memory() {
 	sync
 	after=$(memfree_kb)
 	echo "MemFree before ${before} kB, after ${after} kB"
+	# A leak lowers MemFree; a rise is memory something else gave back
+	# meanwhile (a lazy vfree purge: +49 MB once on 6.12), not a leak.
 	diff=$((before - after))
-	[ $diff -lt 0 ] && diff=$((-diff))
+	[ $diff -ge 0 ] || diff=0
 	# A KASAN kernel (make check-debug) quarantines freed memory before it
 	# returns to MemFree; there kmemleak's final scan is the leak check,
 	# and this bound is 5%.
 	pct=1
 	[ -e /sys/kernel/debug/kmemleak ] && pct=5
 	[ $((diff * 100)) -le $((before * pct)) ] ||
-		fail "MemFree moved by $diff kB over $n cycles (limit $pct%)"
+		fail "MemFree fell by $diff kB over $n cycles (limit $pct%)"
 }
 
 # geometry/ shows the profile's geometry, or the overrides on top of it;

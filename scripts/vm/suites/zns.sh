@@ -37,18 +37,6 @@ expect_state() {
 	expect_eq "$(zone_field "$1" state)" "$2" "state of zone $1"
 }
 
-# expect_status CODE WHAT COMMAND...: COMMAND fails with NVMe status CODE
-# (hex, without DNR), as nvme-cli prints it
-expect_status() {
-	local code=$1 what=$2 out
-	shift 2
-	if out=$("$@" 2>&1); then
-		fail "$what succeeded"
-	fi
-	echo "$out" | grep -iq "0x[0-9a-f]*$code)" ||
-		fail "$what: want status $code, got: $out"
-}
-
 # write_at LBA COUNT: COUNT blocks of a pattern at LBA through the block
 # device
 write_at() {
@@ -94,7 +82,7 @@ test_writes_at_the_write_pointer() {
 	# zone until a report zones through the block layer (blkzone; not
 	# nvme-cli's passthrough) gives it the write pointer again.
 	blkzone report -o 0 -c 1 $DEV >/dev/null || fail "blkzone report"
-	expect_status 1bc "a write off the write pointer" \
+	expect_nvme_status 1bc "a write off the write pointer" \
 		nvme write $DEV --start-block=100 --block-count=0 \
 		--data-size=4096 --data=/tmp/pattern
 	write_at 8 8 || fail "write at the write pointer"
@@ -108,7 +96,7 @@ test_writes_at_the_write_pointer() {
 	dd if=/dev/zero of=/tmp/zeros bs=4096 count=4 2>/dev/null
 	cmp /tmp/got /tmp/zeros || fail "blocks past the write pointer"
 	# A write across the zone's end.
-	expect_status 1b8 "a write across a zone boundary" \
+	expect_nvme_status 1b8 "a write across a zone boundary" \
 		nvme write $DEV --start-block=$((ZS - 1)) --block-count=1 \
 		--data-size=8192 --data=/tmp/pattern
 	blkzone reset -o 0 -c 1 $DEV || fail "blkzone reset"
@@ -133,7 +121,7 @@ test_zone_append() {
 	expect_match "$second" "LBA $(printf '%x' $((slba + 2)))\$" "second append's LBA"
 	expect_eq "$(zone_field 3 wp)" $((slba + 3)) "write pointer"
 	# Zone Append names the zone by its first block.
-	expect_status 2 "an append to a block inside a zone" \
+	expect_nvme_status 2 "an append to a block inside a zone" \
 		nvme zns zone-append $DEV --zslba=$((slba + 1)) \
 		--data-size=4096 --data=/tmp/pattern
 	unload
@@ -147,17 +135,17 @@ test_transitions() {
 	nvme zns close-zone $DEV --start-lba=0 || fail "close-zone"
 	# Closed with nothing written: Empty.
 	expect_state 0 EMPTY
-	expect_status 1bf "closing an empty zone" \
+	expect_nvme_status 1bf "closing an empty zone" \
 		nvme zns close-zone $DEV --start-lba=0
 	write_at $ZS 4 || fail "write to zone 1"
 	nvme zns close-zone $DEV --start-lba=$ZS || fail "close-zone 1"
 	expect_state 1 CLOSED
 	nvme zns finish-zone $DEV --start-lba=$ZS || fail "finish-zone 1"
 	expect_state 1 FULL
-	expect_status 1b9 "a write to a full zone" \
+	expect_nvme_status 1b9 "a write to a full zone" \
 		nvme zns zone-append $DEV --zslba=$ZS --data-size=4096 \
 		--data=/tmp/pattern
-	expect_status 1bf "taking a full zone offline" \
+	expect_nvme_status 1bf "taking a full zone offline" \
 		nvme zns offline-zone $DEV --start-lba=$ZS
 	write_at $((2 * ZS)) 1 || fail "write to zone 2"
 	nvme zns reset-zone $DEV --select-all || fail "reset-zone --select-all"
@@ -175,7 +163,7 @@ test_resources() {
 		max_active_zones
 	nvme zns open-zone $DEV --start-lba=0 || fail "open zone 0"
 	nvme zns open-zone $DEV --start-lba=$ZS || fail "open zone 1"
-	expect_status 1be "a third explicit open" \
+	expect_nvme_status 1be "a third explicit open" \
 		nvme zns open-zone $DEV --start-lba=$((2 * ZS))
 	nvme zns close-zone $DEV --start-lba=0 || fail "close zone 0"
 	# Zone 0 closed empty: Empty again; write zone 2 (implicitly open).
@@ -183,7 +171,7 @@ test_resources() {
 	nvme zns close-zone $DEV --start-lba=$((2 * ZS)) || fail "close zone 2"
 	write_at $((3 * ZS)) 1 || fail "write zone 3"
 	# Active: zone 1 (open), 2 (closed), 3 (open): a fourth is refused.
-	expect_status 1bd "a fourth active zone" \
+	expect_nvme_status 1bd "a fourth active zone" \
 		nvme zns open-zone $DEV --start-lba=$((4 * ZS))
 	unload
 }
@@ -214,7 +202,7 @@ test_read_only_zone() {
 	echo $((5 * ZS))-$((5 * ZS + 8)) >$F/range || fail "range"
 	echo 0 >$F/times || fail "times"
 	echo 1 >$F/armed || fail "arming read_only"
-	expect_status 1ba "a write to a read-only zone" \
+	expect_nvme_status 1ba "a write to a read-only zone" \
 		nvme write $DEV --start-block=$((5 * ZS + 2)) --block-count=0 \
 		--data-size=4096 --data=/tmp/pattern
 	expect_state 5 READONLY
@@ -230,7 +218,7 @@ test_read_only_zone() {
 	echo 0 >$F/armed
 	nvme zns offline-zone $DEV --start-lba=$((5 * ZS)) || fail "offline-zone"
 	expect_state 5 OFFLINE
-	expect_status 1bb "a read of an offline zone" \
+	expect_nvme_status 1bb "a read of an offline zone" \
 		nvme read $DEV --start-block=$((5 * ZS)) --block-count=0 \
 		--data-size=4096 --data=/tmp/got
 	unload
@@ -367,7 +355,7 @@ test_not_zoned() {
 	load frontend=nvme size=64M
 	wait_for $DEV
 	expect_eq "$(cat /sys/block/nvme0n1/queue/zoned)" none zoned
-	expect_status 1 "a zone append on a conventional namespace" \
+	expect_nvme_status 1 "a zone append on a conventional namespace" \
 		nvme zns zone-append $DEV --zslba=0 --data-size=4096 \
 		--data=/tmp/pattern
 	unload

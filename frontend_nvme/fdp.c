@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Flexible Data Placement (TP4146): the endurance group's one FDP
+ * configuration, placement identifiers, events, the log pages 20h-23h,
+ * the features 1Dh and 1Eh and Reclaim Unit Handle Status. Protocol logic
+ * only: no thread, no backend (KUnit vflash-nvme runs it as it is).
+ * docs/fdp-design.md.
+ */
+#include <linux/bits.h>
+#include <linux/kernel.h>
+#include <linux/nvme.h>
+#include <linux/string.h>
+
+#include "core/compat.h"
+#include "frontend_nvme/fdp.h"
+#include "frontend_nvme/proto.h"
+
+#define SC(x)			VFN_SC(x)
+
+/* Log 20h: header, one configuration descriptor, a RUH descriptor each. */
+#define CFG_HDR_BYTES		16
+#define CFG_DESC_BYTES		64
+#define CFG_RUH_BYTES		4
+/* FDP Attributes: the descriptor is valid; a volatile write cache. */
+#define FDPA_VALID		BIT(7)
+#define FDPA_FDPVWC		BIT(4)
+/* Reclaim unit handle type: initially isolated. */
+#define RUHT_INITIALLY_ISOLATED	0x1
+/* Log 21h: header, a usage descriptor per handle; host specified. */
+#define USAGE_HDR_BYTES		8
+#define USAGE_DESC_BYTES	8
+#define RUHA_HOST		0x1
+/* Log 23h: the event count, then events from byte 64. */
+#define EVENTS_HDR_BYTES	64
+/* RUH Status: header, a 32-byte descriptor per handle. */
+#define RUHS_HDR_BYTES		16
+#define RUHS_DESC_BYTES		32
+/* Features 1Dh: CDW12 (Set) and the result (Get). */
+#define FDP_FDPE		BIT(0)
+#define FDP_IDX(x)		(((x) >> 8) & 0xff)
+/* Features 1Eh: CDW11 placement handle and event type count, CDW12. */
+#define EV_PHNDL(x)		((x) & 0xffff)
+#define EV_NOET(x)		(((x) >> 16) & 0xff)
+#define EV_ENABLE		BIT(0)
+/* Get Log Page CDW11 bits 31:16: Log Specific Identifier. */
+#define LOG_LSI(x)		((x) >> 16)
+
+/* The event types vflash reports, and their bit in vfn_fdp.ev_enabled. */
+static const u8 ev_types[] = { VFN_FDP_EVT_RU_NOT_FULL,
+			       VFN_FDP_EVT_INVALID_PID };
+
+static int ev_bit(u8 type)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev_types); i++)
+		if (ev_types[i] == type)
+			return i;
+	return -1;
+}
+
+/**
+ * vfn_fdp_events_default() - every supported event enabled on every handle
+ * @fdp: the FDP state
+ *
+ * The state at power-on and after every controller reset.
+ */
+void vfn_fdp_events_default(struct vfn_fdp *fdp)
+{
+	memset(fdp->ev_enabled, (1 << ARRAY_SIZE(ev_types)) - 1,
+	       sizeof(fdp->ev_enabled));
+}
+
+/**
+ * vfn_fdp_init() - FDP on (or off) for a controller
+ * @fdp: the state to set up
+ * @nruh: reclaim unit handles, 1 to VFN_FDP_MAX_RUH; 0 for FDP off
+ * @runs_bytes: reclaim unit nominal size
+ */
+void vfn_fdp_init(struct vfn_fdp *fdp, u16 nruh, u64 runs_bytes)
+{
+	memset(fdp, 0, sizeof(*fdp));
+	fdp->nruh = min_t(u16, nruh, VFN_FDP_MAX_RUH);
+	fdp->runs_bytes = runs_bytes;
+	vfn_fdp_events_default(fdp);
+}
+
+/**
+ * vfn_fdp_event() - log a host event, if it is enabled on its handle
+ * @fdp: the FDP state
+ * @type: the event type
+ * @flags: VFN_FDP_EVF_*
+ * @pid: the placement identifier it concerns
+ * @ruh: the reclaim unit handle it concerns
+ * @ms: the controller's time, in milliseconds
+ *
+ * The oldest event makes room once VFN_FDP_EVENTS are held.
+ *
+ * Return: true if it was logged.
+ */
+bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
+		   u16 ruh, u64 ms)
+{
+	struct vfn_fdp_event *e;
+	int bit = ev_bit(type);
+
+	if (bit < 0 || ruh >= fdp->nruh || !(fdp->ev_enabled[ruh] & BIT(bit)))
+		return false;
+	e = &fdp->ev[fdp->ev_next];
+	memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->flags = flags;
+	e->pid = cpu_to_le16(pid);
+	e->timestamp = cpu_to_le64(ms & GENMASK_ULL(47, 0));
+	e->nsid = cpu_to_le32(1);
+	e->ruhid = ruh;
+	fdp->ev_next = (fdp->ev_next + 1) % VFN_FDP_EVENTS;
+	fdp->ev_nr = min(fdp->ev_nr + 1, (u32)VFN_FDP_EVENTS);
+	return true;
+}
+
+/**
+ * vfn_fdp_handle() - the reclaim unit handle a placed write goes to
+ * @fdp: the FDP state
+ * @pid: the write's placement identifier (DSPEC)
+ * @ms: the controller's time, for the event
+ *
+ * With one reclaim group the identifier is the placement handle. One
+ * past the handles is not an error: the write goes to handle 0 and an
+ * Invalid Placement Identifier event is logged (if enabled).
+ *
+ * Return: the handle.
+ */
+u16 vfn_fdp_handle(struct vfn_fdp *fdp, u16 pid, u64 ms)
+{
+	if (pid < fdp->nruh)
+		return pid;
+	vfn_fdp_event(fdp, VFN_FDP_EVT_INVALID_PID,
+		      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, pid, 0, ms);
+	return 0;
+}
+
+/**
+ * vfn_fdp_configs_log() - log 20h, FDP Configurations
+ * @fdp: the FDP state (on)
+ * @buf: VFN_FDP_LOG_BYTES, zeroed
+ *
+ * Return: the log's size.
+ */
+u32 vfn_fdp_configs_log(const struct vfn_fdp *fdp, void *buf)
+{
+	u32 desc = CFG_DESC_BYTES + CFG_RUH_BYTES * fdp->nruh;
+	u32 size = CFG_HDR_BYTES + desc;
+	u8 *d = buf + CFG_HDR_BYTES;
+	u32 i;
+
+	put_unaligned_le16(0, buf);		/* NUMFDPC, 0's based */
+	put_unaligned_le32(size, buf + 4);
+	put_unaligned_le16(desc, d);
+	d[2] = FDPA_VALID | FDPA_FDPVWC;	/* RGIF 0 */
+	put_unaligned_le32(1, d + 4);		/* NRG */
+	put_unaligned_le16(fdp->nruh, d + 8);
+	put_unaligned_le16(fdp->nruh - 1, d + 10);	/* MAXPIDS */
+	put_unaligned_le32(1, d + 12);		/* NNSS */
+	put_unaligned_le64(fdp->runs_bytes, d + 16);
+	/* ERUTL 0: reclaim units have no time limit. */
+	for (i = 0; i < fdp->nruh; i++)
+		d[CFG_DESC_BYTES + i * CFG_RUH_BYTES] = RUHT_INITIALLY_ISOLATED;
+	return size;
+}
+
+/**
+ * vfn_fdp_usage_log() - log 21h, Reclaim Unit Handle Usage
+ * @fdp: the FDP state (on)
+ * @buf: VFN_FDP_LOG_BYTES, zeroed
+ *
+ * Return: the log's size.
+ */
+u32 vfn_fdp_usage_log(const struct vfn_fdp *fdp, void *buf)
+{
+	u8 *p = buf;
+	u32 i;
+
+	put_unaligned_le16(fdp->nruh, p);
+	/* Every handle is a placement handle of namespace 1. */
+	for (i = 0; i < fdp->nruh; i++)
+		p[USAGE_HDR_BYTES + i * USAGE_DESC_BYTES] = RUHA_HOST;
+	return USAGE_HDR_BYTES + USAGE_DESC_BYTES * fdp->nruh;
+}
+
+/**
+ * vfn_fdp_stats_log() - log 22h, FDP Statistics
+ * @buf: VFN_FDP_LOG_BYTES, zeroed
+ * @hbmw: host bytes with metadata written
+ * @mbmw: media bytes with metadata written
+ * @mbe: media bytes erased
+ *
+ * Return: the log's size.
+ */
+u32 vfn_fdp_stats_log(void *buf, u64 hbmw, u64 mbmw, u64 mbe)
+{
+	/* 128-bit little-endian counters: the high halves stay 0. */
+	put_unaligned_le64(hbmw, buf);
+	put_unaligned_le64(mbmw, buf + 16);
+	put_unaligned_le64(mbe, buf + 32);
+	return 64;
+}
+
+/**
+ * vfn_fdp_events_log() - log 23h, FDP Events
+ * @fdp: the FDP state (on)
+ * @buf: VFN_FDP_LOG_BYTES, zeroed
+ * @ctrl: the controller events (LSP bit 0 set) rather than the host ones
+ *
+ * The events in the order they happened, oldest first. vflash reports no
+ * controller events.
+ *
+ * Return: the log's size.
+ */
+u32 vfn_fdp_events_log(const struct vfn_fdp *fdp, void *buf, bool ctrl)
+{
+	u32 n = ctrl ? 0 : fdp->ev_nr, i;
+	u32 first = (fdp->ev_next + VFN_FDP_EVENTS - n) % VFN_FDP_EVENTS;
+
+	BUILD_BUG_ON(sizeof(struct vfn_fdp_event) != 64);
+	BUILD_BUG_ON(EVENTS_HDR_BYTES + 64 * VFN_FDP_EVENTS != VFN_FDP_LOG_BYTES);
+	put_unaligned_le32(n, buf);
+	for (i = 0; i < n; i++)
+		memcpy(buf + EVENTS_HDR_BYTES + i * 64,
+		       &fdp->ev[(first + i) % VFN_FDP_EVENTS], 64);
+	return EVENTS_HDR_BYTES + 64 * n;
+}
+
+/**
+ * vfn_fdp_check_lsi() - is a Get Log Page of an FDP log for our group?
+ * @fdp: the FDP state
+ * @cdw11: the command's CDW11 (LSI in bits 31:16)
+ *
+ * Return: 0, Invalid Log Page without FDP, Invalid Field for another
+ * endurance group.
+ */
+u16 vfn_fdp_check_lsi(const struct vfn_fdp *fdp, u32 cdw11)
+{
+	if (!fdp->nruh)
+		return SC(NVME_SC_INVALID_LOG_PAGE);
+	if (LOG_LSI(cdw11) != VFN_FDP_ENDGID)
+		return SC(NVME_SC_INVALID_FIELD);
+	return 0;
+}
+
+/**
+ * vfn_fdp_feature() - Get or Set Features 1Dh, Flexible Data Placement
+ * @fdp: the FDP state
+ * @set: Set Features
+ * @cdw11: the endurance group in bits 15:0
+ * @cdw12: Set: FDPE (bit 0) and the configuration index (bits 15:8)
+ * @result: Get: the current value (FDPE 1, configuration 0)
+ *
+ * FDP is on from power-on (the factory's configuration). Setting what is
+ * in force succeeds; a change is Command Sequence Error, since namespace
+ * 1 exists in the endurance group.
+ *
+ * Return: 0 or the status.
+ */
+u16 vfn_fdp_feature(const struct vfn_fdp *fdp, bool set, u32 cdw11,
+		    u32 cdw12, u32 *result)
+{
+	*result = 0;
+	if (!fdp->nruh || (cdw11 & 0xffff) != VFN_FDP_ENDGID)
+		return SC(NVME_SC_INVALID_FIELD);
+	if (!set) {
+		*result = FDP_FDPE;
+		return 0;
+	}
+	if (FDP_IDX(cdw12))
+		return SC(NVME_SC_INVALID_FIELD);
+	if (!(cdw12 & FDP_FDPE))
+		return SC(NVME_SC_CMD_SEQ_ERROR);
+	return 0;
+}
+
+/**
+ * vfn_fdp_events_get() - Get Features 1Eh, FDP Events
+ * @fdp: the FDP state
+ * @cdw11: the placement handle (bits 15:0) and the most descriptors to
+ *	return (bits 23:16)
+ * @buf: receives the descriptors: the type, then bit 0 enabled
+ * @len: receives the data's length: 2 bytes per descriptor asked for
+ * @result: receives the descriptors returned
+ *
+ * Return: 0, or Invalid Field (FDP off, a handle past the last).
+ */
+u16 vfn_fdp_events_get(const struct vfn_fdp *fdp, u32 cdw11, u8 *buf,
+		       u32 *len, u32 *result)
+{
+	u32 ph = EV_PHNDL(cdw11), n = min_t(u32, EV_NOET(cdw11),
+					    ARRAY_SIZE(ev_types)), i;
+
+	*len = 0;
+	*result = 0;
+	if (!fdp->nruh || ph >= fdp->nruh)
+		return SC(NVME_SC_INVALID_FIELD);
+	for (i = 0; i < n; i++) {
+		buf[2 * i] = ev_types[i];
+		buf[2 * i + 1] = !!(fdp->ev_enabled[ph] & BIT(i));
+	}
+	*len = 2 * EV_NOET(cdw11);
+	*result = n;
+	return 0;
+}
+
+/**
+ * vfn_fdp_events_set() - Set Features 1Eh, FDP Events
+ * @fdp: the FDP state
+ * @cdw11: the placement handle (bits 15:0) and the types listed (23:16)
+ * @cdw12: bit 0: enable them, else disable
+ * @types: the listed event types, a byte each
+ *
+ * All or nothing: one unsupported type changes nothing.
+ *
+ * Return: 0, or Invalid Field (FDP off, a handle past the last, a type
+ * vflash does not report).
+ */
+u16 vfn_fdp_events_set(struct vfn_fdp *fdp, u32 cdw11, u32 cdw12,
+		       const u8 *types)
+{
+	u32 ph = EV_PHNDL(cdw11), n = EV_NOET(cdw11), i;
+	u8 mask = 0;
+
+	if (!fdp->nruh || ph >= fdp->nruh)
+		return SC(NVME_SC_INVALID_FIELD);
+	for (i = 0; i < n; i++) {
+		int bit = ev_bit(types[i]);
+
+		if (bit < 0)
+			return SC(NVME_SC_INVALID_FIELD);
+		mask |= BIT(bit);
+	}
+	if (cdw12 & EV_ENABLE)
+		fdp->ev_enabled[ph] |= mask;
+	else
+		fdp->ev_enabled[ph] &= ~mask;
+	return 0;
+}
+
+/**
+ * vfn_fdp_ruh_status() - Reclaim Unit Handle Status (I/O Management
+ *	Receive)
+ * @fdp: the FDP state (on)
+ * @buf: at least RUHS_HDR_BYTES + 32 x VFN_FDP_MAX_RUH bytes, zeroed
+ * @room_blocks: per handle, the logical blocks its reclaim unit can still
+ *	take (RUAMW)
+ *
+ * Return: the data's size.
+ */
+u32 vfn_fdp_ruh_status(const struct vfn_fdp *fdp, void *buf,
+		       const u64 *room_blocks)
+{
+	u32 i;
+
+	put_unaligned_le16(fdp->nruh, buf + 14);
+	for (i = 0; i < fdp->nruh; i++) {
+		u8 *d = buf + RUHS_HDR_BYTES + i * RUHS_DESC_BYTES;
+
+		put_unaligned_le16(i, d);		/* PID */
+		put_unaligned_le16(i, d + 2);		/* RUHID */
+		/* EARUTR 0: no time limit. */
+		put_unaligned_le64(room_blocks[i], d + 8);
+	}
+	return RUHS_HDR_BYTES + RUHS_DESC_BYTES * fdp->nruh;
+}
+
+/**
+ * vfn_fdp_check_pids() - a Reclaim Unit Handle Update's identifiers
+ * @fdp: the FDP state
+ * @pids: the placement identifiers, as the host sent them
+ * @nr: how many
+ *
+ * Return: 0 if every one names a handle, else Invalid Field.
+ */
+u16 vfn_fdp_check_pids(const struct vfn_fdp *fdp, const __le16 *pids,
+		       u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++)
+		if (le16_to_cpu(pids[i]) >= fdp->nruh)
+			return SC(NVME_SC_INVALID_FIELD);
+	return 0;
+}

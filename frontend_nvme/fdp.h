@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NVMe Flexible Data Placement (TP4146, NVMe Base 2.1): the endurance
+ * group's FDP configuration, its events and log pages
+ * (frontend_nvme/fdp.c, docs/fdp-design.md).
+ */
+#ifndef VFN_FDP_H
+#define VFN_FDP_H
+
+#include <linux/types.h>
+
+#include "backend_flash/flash.h"
+
+#define VFN_FDP_MAX_RUH		VFLASH_FLASH_MAX_PLACEMENT
+#define VFN_FDP_DEFAULT_RUH	8
+#define VFN_FDP_ENDGID		1	/* the one endurance group */
+#define VFN_FDP_EVENTS		63	/* events a log 23h holds */
+
+/* Log pages (LSI = the endurance group). */
+#define VFN_LOG_FDP_CONFIGS	0x20
+#define VFN_LOG_FDP_USAGE	0x21
+#define VFN_LOG_FDP_STATS	0x22
+#define VFN_LOG_FDP_EVENTS	0x23
+/* Every FDP log fits this; what a log does not fill reads as zeros. */
+#define VFN_FDP_LOG_BYTES	4096U
+
+/* Features. */
+#define VFN_FEAT_FDP		0x1d
+#define VFN_FEAT_FDP_EVENTS	0x1e
+
+/* I/O commands and their one management operation each. */
+#define VFN_CMD_IO_MGMT_RECV	0x12
+#define VFN_CMD_IO_MGMT_SEND	0x1d
+#define VFN_IOMR_RUH_STATUS	0x1
+#define VFN_IOMS_RUH_UPDATE	0x1
+
+/* Write CDW12 bits 23:20: the directive type of a placed write. */
+#define VFN_DTYPE_PLACEMENT	0x2
+
+/* FDP event types vflash reports (host events). */
+#define VFN_FDP_EVT_RU_NOT_FULL	0x00
+#define VFN_FDP_EVT_INVALID_PID	0x03
+
+/* Event flags: placement identifier, namespace, location valid. */
+#define VFN_FDP_EVF_PIV		BIT(0)
+#define VFN_FDP_EVF_NSIDV	BIT(1)
+#define VFN_FDP_EVF_LV		BIT(2)
+
+/**
+ * struct vfn_fdp_event - an FDP event as log 23h gives it (64 bytes)
+ * @type: event type
+ * @flags: VFN_FDP_EVF_*
+ * @pid: placement identifier
+ * @timestamp: milliseconds since the controller came up, in bits 47:0
+ * @nsid: namespace
+ * @type_specific: event type specific information (none here)
+ * @rgid: reclaim group
+ * @ruhid: reclaim unit handle
+ * @rsvd35: reserved
+ * @vs: vendor specific
+ */
+struct vfn_fdp_event {
+	u8 type;
+	u8 flags;
+	__le16 pid;
+	__le64 timestamp;
+	__le32 nsid;
+	u8 type_specific[16];
+	__le16 rgid;
+	u8 ruhid;
+	u8 rsvd35[5];
+	u8 vs[24];
+} __packed;
+
+/**
+ * struct vfn_fdp - the endurance group's FDP state
+ * @nruh: reclaim unit handles (= placement handles of namespace 1); 0
+ *	when FDP is off
+ * @runs_bytes: reclaim unit nominal size
+ * @ev_enabled: per handle, the enabled event types (bit 0: type 00h,
+ *	bit 1: type 03h)
+ * @ev: host events, a ring of the newest VFN_FDP_EVENTS
+ * @ev_next: where the next one goes
+ * @ev_nr: events in the ring
+ *
+ * Owned by the NVMe dispatcher thread, which runs every admin and I/O
+ * command: no lock.
+ */
+struct vfn_fdp {
+	u16 nruh;
+	u64 runs_bytes;
+	u8 ev_enabled[VFN_FDP_MAX_RUH];
+	struct vfn_fdp_event ev[VFN_FDP_EVENTS];
+	u32 ev_next;
+	u32 ev_nr;
+};
+
+void vfn_fdp_init(struct vfn_fdp *fdp, u16 nruh, u64 runs_bytes);
+void vfn_fdp_events_default(struct vfn_fdp *fdp);
+bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
+		   u16 ruh, u64 ms);
+u16 vfn_fdp_handle(struct vfn_fdp *fdp, u16 pid, u64 ms);
+u32 vfn_fdp_configs_log(const struct vfn_fdp *fdp, void *buf);
+u32 vfn_fdp_usage_log(const struct vfn_fdp *fdp, void *buf);
+u32 vfn_fdp_stats_log(void *buf, u64 hbmw, u64 mbmw, u64 mbe);
+u32 vfn_fdp_events_log(const struct vfn_fdp *fdp, void *buf, bool ctrl);
+u16 vfn_fdp_check_lsi(const struct vfn_fdp *fdp, u32 cdw11);
+u16 vfn_fdp_feature(const struct vfn_fdp *fdp, bool set, u32 cdw11,
+		    u32 cdw12, u32 *result);
+u16 vfn_fdp_events_get(const struct vfn_fdp *fdp, u32 cdw11, u8 *buf,
+		       u32 *len, u32 *result);
+u16 vfn_fdp_events_set(struct vfn_fdp *fdp, u32 cdw11, u32 cdw12,
+		       const u8 *types);
+u32 vfn_fdp_ruh_status(const struct vfn_fdp *fdp, void *buf,
+		       const u64 *room_blocks);
+u16 vfn_fdp_check_pids(const struct vfn_fdp *fdp, const __le16 *pids,
+		       u32 nr);
+
+#endif /* VFN_FDP_H */

@@ -1,0 +1,291 @@
+# SPDX-License-Identifier: GPL-2.0
+# fdp=1: NVMe Flexible Data Placement (TP4146) on namespace 1, through
+# nvme-cli 2.3's fdp plugin and placed writes (nvme write --dir-type=2
+# --dir-spec=N): the logs' layouts byte by byte, the features, RUH Status
+# and Update, invalid placement identifiers, every refusal's status.
+# vmtest-mem: 4G
+# vmtest-timeout: 600
+
+DEV=/dev/nvme0n1
+CTRL=/dev/nvme0
+EINVAL='Invalid (parameters|argument)'
+T=/tmp/fdp
+
+# load_fdp PARAMS...: a 256 MiB device with FDP (8 handles unless PARAMS
+# say otherwise)
+load_fdp() {
+	load frontend=nvme size=256M fdp=1 "$@"
+	wait_for $DEV
+}
+
+# u FILE OFFSET BYTES: the little-endian unsigned number at OFFSET
+u() {
+	od -An -t "u$3" -j "$2" -N "$3" "$1" | tr -d ' '
+}
+
+# ruamw PID: reclaim unit available media writes of handle PID (RUH
+# Status through nvme-cli, binary)
+ruamw() {
+	nvme fdp status $DEV -b >$T.st || fail "nvme fdp status"
+	u $T.st $((16 + 32 * $1 + 8)) 8
+}
+
+# write_pid LBA PID: one 4 KiB placed write
+write_pid() {
+	nvme write $DEV -s "$1" -c 0 -z 4096 -d $T.pat --dir-type=2 \
+		--dir-spec="$2" >/dev/null || fail "placed write at $1, pid $2"
+}
+
+# host_events: the host events' count (log 23h, LSP 1)
+host_events() {
+	nvme fdp events $CTRL -e 1 -E -b >$T.ev || fail "nvme fdp events"
+	u $T.ev 0 4
+}
+
+prep() {
+	dd if=/dev/urandom of=$T.pat bs=4096 count=1 2>/dev/null
+}
+
+test_discovery() {
+	load_fdp
+	nvme id-ctrl $CTRL -o json >$T.idc || fail "id-ctrl"
+	ctratt=$(jq -r .ctratt $T.idc)
+	expect_eq $(((ctratt >> 19) & 1)) 1 "CTRATT.FDPS"
+	expect_eq $(((ctratt >> 4) & 1)) 1 "CTRATT endurance groups"
+	nvme id-ctrl $CTRL -b >$T.idcb || fail "id-ctrl binary"
+	expect_eq "$(u $T.idcb 340 2)" 1 ENDGIDMAX
+	nvme id-ns $DEV -o json >$T.idn || fail "id-ns"
+	expect_eq "$(jq -r .endgid $T.idn)" 1 ENDGID
+	nvme fdp configs $CTRL -e 1
+	nvme fdp configs $CTRL -e 1 -b >$T.cfg || fail "fdp configs"
+	expect_eq "$(u $T.cfg 0 2)" 0 "NUMFDPC (0's based)"
+	expect_eq "$(u $T.cfg 4 4)" $((16 + 64 + 4 * 8)) "log size"
+	expect_eq "$(u $T.cfg 16 2)" $((64 + 4 * 8)) "descriptor size"
+	expect_eq "$(u $T.cfg 18 1)" $((0x90)) "FDPA (valid, FDPVWC, RGIF 0)"
+	expect_eq "$(u $T.cfg 20 4)" 1 NRG
+	expect_eq "$(u $T.cfg 24 2)" 8 NRUH
+	expect_eq "$(u $T.cfg 26 2)" 7 "MAXPIDS (0's based)"
+	[ "$(u $T.cfg 32 8)" -gt 0 ] || fail "RUNS 0"
+	for i in 0 7; do
+		expect_eq "$(u $T.cfg $((80 + 4 * i)) 1)" 1 "RUHT of $i"
+	done
+	nvme fdp usage $CTRL -e 1
+	nvme fdp usage $CTRL -e 1 -b >$T.use || fail "fdp usage"
+	expect_eq "$(u $T.use 0 2)" 8 "usage NRUH"
+	expect_eq "$(u $T.use $((8 + 8 * 7)) 1)" 1 "RUHA of 7 (host)"
+	nvme fdp stats $CTRL -e 1
+	nvme fdp status $DEV
+	nvme fdp status $DEV -b >$T.st || fail "fdp status"
+	expect_eq "$(u $T.st 14 2)" 8 NRUHSD
+	expect_eq "$(u $T.st $((16 + 32 * 5)) 2)" 5 "PID of descriptor 5"
+	expect_eq "$(u $T.st $((16 + 32 * 5 + 2)) 2)" 5 "RUHID of descriptor 5"
+	# Another endurance group: Invalid Field. (nvme-cli 2.3's fdp
+	# plugin prints status 0 for a failed log: get-log prints it right.)
+	expect_nvme_status 2 "configs of group 2" \
+		nvme get-log $CTRL -i 0x20 -l 16 -S 2
+	if nvme fdp configs $CTRL -e 2 >/dev/null 2>&1; then
+		fail "nvme fdp configs of group 2 succeeded"
+	fi
+	unload
+}
+
+test_features() {
+	load_fdp fdp_ruhs=4
+	out=$(nvme get-feature $CTRL -f 0x1d --cdw11=1) ||
+		fail "get-feature 1Dh"
+	expect_match "$out" "Current value: ?0x0*1\b" "FDP feature"
+	nvme set-feature $CTRL -f 0x1d -v 1 --cdw12=1 ||
+		fail "set-feature 1Dh to what is in force"
+	expect_nvme_status c "disabling FDP (Command Sequence Error)" \
+		nvme set-feature $CTRL -f 0x1d -v 1 --cdw12=0
+	expect_nvme_status 2 "configuration 1" \
+		nvme set-feature $CTRL -f 0x1d -v 1 --cdw12=0x101
+	expect_nvme_status 2 "endurance group 2" \
+		nvme get-feature $CTRL -f 0x1d --cdw11=2
+	# FDP Events on handle 0: two types supported, both enabled.
+	out=$(nvme get-feature $CTRL -f 0x1e --cdw11=$((0 | 8 << 16)) \
+		-l 16 -b | od -An -t u1) || fail "get-feature 1Eh"
+	expect_eq "$(echo $out | cut -d' ' -f1-4)" "0 1 3 1" \
+		"event descriptors"
+	nvme fdp set-events $DEV -p 0 -t 3 || fail "set-events disable"
+	prep
+	n0=$(host_events)
+	write_pid 0 99
+	expect_eq "$(host_events)" "$n0" "events with type 3 disabled"
+	nvme fdp set-events $DEV -p 0 -t 3 -e || fail "set-events enable"
+	write_pid 0 99
+	expect_eq "$(host_events)" $((n0 + 1)) "events with type 3 enabled"
+	expect_nvme_status 2 "set-events of handle 4" \
+		nvme fdp set-events $DEV -p 4 -t 3 -e
+	expect_nvme_status 2 "set-events of type 80h" \
+		nvme fdp set-events $DEV -p 0 -t 128 -e
+	unload
+}
+
+test_placed_writes() {
+	load_fdp
+	prep
+	full=$(ruamw 3)
+	[ "$full" -gt 1 ] || fail "RUAMW of an untouched handle: $full"
+	other=$(ruamw 5)
+	expect_eq "$other" "$full" "RUAMW of handles 3 and 5"
+	write_pid 10 3
+	expect_eq "$(ruamw 3)" $((full - 1)) "RUAMW of handle 3 after a write"
+	expect_eq "$(ruamw 5)" "$full" "RUAMW of handle 5 after it"
+	write_pid 11 3
+	write_pid 12 5
+	expect_eq "$(ruamw 3)" $((full - 2)) "RUAMW of handle 3 after two"
+	expect_eq "$(ruamw 5)" $((full - 1)) "RUAMW of handle 5 after one"
+	nvme read $DEV -s 10 -c 0 -z 4096 -d $T.back >/dev/null ||
+		fail "read back"
+	cmp $T.pat $T.back || fail "data of a placed write"
+	# A placement identifier past the handles: handle 0, and an event.
+	h0=$(ruamw 0)
+	write_pid 20 8
+	expect_eq "$(ruamw 0)" $((h0 - 1)) "RUAMW of handle 0 after pid 8"
+	expect_eq "$(host_events)" 1 "host events"
+	expect_eq "$(u $T.ev 64 1)" 3 "event type (invalid placement id)"
+	expect_eq "$(u $T.ev 65 1)" 3 "event flags (PIV, NSIDV)"
+	expect_eq "$(u $T.ev 66 2)" 8 "event placement id"
+	expect_eq "$(u $T.ev 76 4)" 1 "event NSID"
+	nvme fdp events $CTRL -e 1 -E
+	nvme fdp events $CTRL -e 1 -b >$T.cev || fail "controller events"
+	expect_eq "$(u $T.cev 0 4)" 0 "controller events"
+	# HBMW counts what the host wrote.
+	nvme fdp stats $CTRL -e 1 -b >$T.s1 || fail "fdp stats"
+	write_pid 30 1
+	nvme fdp stats $CTRL -e 1 -b >$T.s2 || fail "fdp stats"
+	expect_eq "$(($(u $T.s2 0 8) - $(u $T.s1 0 8)))" 4096 "HBMW of a write"
+	# Streams directive (DTYPE 1h) and a placement without FDP's
+	# directive: Invalid Field.
+	expect_nvme_status 2 "a streams directive" \
+		nvme write $DEV -s 0 -c 0 -z 4096 -d $T.pat --dir-type=1 \
+		--dir-spec=1
+	# Through the block layer, as ever.
+	dd if=/dev/urandom of=$T.big bs=1M count=8 2>/dev/null
+	dd if=$T.big of=$DEV bs=1M oflag=direct 2>/dev/null || fail "dd"
+	cmp -n $((8 << 20)) $T.big $DEV || fail "dd round trip"
+	unload
+}
+
+test_update() {
+	load_fdp
+	prep
+	full=$(ruamw 2)
+	write_pid 0 2
+	write_pid 1 6
+	expect_eq "$(ruamw 2)" $((full - 1)) "RUAMW of 2 after a write"
+	nvme fdp update $DEV -p 2 || fail "RUH Update of 2"
+	expect_eq "$(ruamw 2)" "$full" "RUAMW of 2 after its update"
+	expect_eq "$(ruamw 6)" $((full - 1)) "RUAMW of 6 after 2's update"
+	expect_eq "$(host_events)" 1 "host events after the update"
+	expect_eq "$(u $T.ev 64 1)" 0 "event type (RU not fully written)"
+	expect_eq "$(u $T.ev 66 2)" 2 "event placement id"
+	# An update of a handle with a fresh unit: no event.
+	nvme fdp update $DEV -p 2 || fail "second RUH Update of 2"
+	expect_eq "$(host_events)" 1 "host events after a second update"
+	# One bad identifier fails the command and changes nothing.
+	expect_nvme_status 2 "RUH Update of 6 and 9" nvme fdp update $DEV -p 6,9
+	expect_eq "$(ruamw 6)" $((full - 1)) "RUAMW of 6 after a refused update"
+	nvme read $DEV -s 0 -c 0 -z 4096 -d $T.back >/dev/null ||
+		fail "read back"
+	cmp $T.pat $T.back || fail "data written before the update"
+	# Raw commands: a management operation other than 1h, too long a list.
+	expect_nvme_status 2 "I/O Management Receive MO 2" \
+		nvme io-passthru $DEV -o 0x12 -n 1 --cdw10=2 --cdw11=3 -r -l 16
+	expect_nvme_status 2 "I/O Management Send of 9 identifiers" \
+		nvme io-passthru $DEV -o 0x1d -n 1 --cdw10=$((1 | 8 << 16)) \
+		-l 18 -w -i /dev/zero
+	unload
+}
+
+test_fdp_off() {
+	load frontend=nvme size=64M
+	wait_for $DEV
+	prep
+	ctratt=$(nvme id-ctrl $CTRL -o json | jq -r .ctratt)
+	expect_eq $(((ctratt >> 19) & 1)) 0 "CTRATT.FDPS without fdp"
+	expect_nvme_status 109 "configs without FDP (Invalid Log Page)" \
+		nvme get-log $CTRL -i 0x20 -l 16 -S 1
+	if nvme fdp configs $CTRL -e 1 >/dev/null 2>&1; then
+		fail "nvme fdp configs without FDP succeeded"
+	fi
+	expect_nvme_status 2 "a placed write without FDP" \
+		nvme write $DEV -s 0 -c 0 -z 4096 -d $T.pat --dir-type=2 \
+		--dir-spec=0
+	expect_nvme_status 1 "RUH Status without FDP (Invalid Opcode)" \
+		nvme fdp status $DEV
+	expect_nvme_status 2 "get-feature 1Dh without FDP" \
+		nvme get-feature $CTRL -f 0x1d --cdw11=1
+	unload
+}
+
+test_configfs() {
+	load frontend=nvme size=64M
+	mkdir $CFS/a $CFS/b || fail "mkdir"
+	for d in a b; do
+		echo nvme >$CFS/$d/frontend
+		echo 64M >$CFS/$d/size
+	done
+	echo 1 >$CFS/b/fdp
+	echo 2 >$CFS/b/fdp_ruhs
+	expect_write_refused $CFS/a/fdp_ruhs 17 "fdp_ruhs=17: must be 1 to 16"
+	echo 1 >$CFS/a/power || fail "power a"
+	echo 1 >$CFS/b/power || fail "power b"
+	sleep 1
+	n=0
+	for c in /dev/nvme[0-9]; do
+		if nvme fdp configs "$c" -e 1 -b >$T.cfg 2>/dev/null; then
+			expect_eq "$(u $T.cfg 24 2)" 2 "NRUH of the configfs device"
+			n=$((n + 1))
+		fi
+	done
+	expect_eq "$n" 1 "controllers with FDP"
+	rmdir $CFS/a $CFS/b
+	unload
+}
+
+test_bad_params() {
+	expect_load_error "$EINVAL" "fdp=2: must be 0 or 1" \
+		frontend=nvme size=64M fdp=2
+	expect_load_error "$EINVAL" "fdp_ruhs=0: must be 1 to 16" \
+		frontend=nvme size=64M fdp=1 fdp_ruhs=0
+	expect_load_error "$EINVAL" "fdp_ruhs=17: must be 1 to 16" \
+		frontend=nvme size=64M fdp=1 fdp_ruhs=17
+	expect_load_error "$EINVAL" "fdp=1: not with zoned=1" \
+		frontend=nvme size=64M fdp=1 zoned=1
+}
+
+# Thousands of random commands, FDP ones among them (logs, features, I/O
+# Management, placed writes): each gets a status, nothing times out, and
+# afterwards fio verify passes and every handle still takes writes.
+test_fuzz() {
+	local seed h
+	load_fdp
+	dmesg -c >/dev/null
+	seed=$(date +%s)
+	nvme_fuzz fuzz $CTRL /dev/ng0n1 -s "$seed" -n 20000 -t 10 ||
+		fail "nvme_fuzz on /dev/ng0n1 (seed $seed)"
+	! dmesg | grep -Ei 'timeout|resetting|failed' ||
+		fail "the driver complained during the fuzz"
+	fio --name=verify --filename=$DEV --ioengine=libaio --direct=1 \
+		--rw=randwrite --bs=16k --iodepth=8 --size=16M --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 --output-format=terse \
+		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio verify"; }
+	dd if=/dev/urandom of=/tmp/blk bs=4096 count=1 2>/dev/null
+	for h in 0 1 7; do
+		nvme write $DEV --start-block=$((100 + h)) --block-count=0 \
+			--data-size=4096 --data=/tmp/blk --dir-type=2 \
+			--dir-spec=$h >/dev/null || fail "placed write, handle $h"
+	done
+	unload
+}
+
+run_test discovery test_discovery
+run_test features test_features
+run_test placed_writes test_placed_writes
+run_test update test_update
+run_test fdp_off test_fdp_off
+run_test configfs test_configfs
+run_test bad_params test_bad_params
+run_test fuzz test_fuzz
