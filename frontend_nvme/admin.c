@@ -163,7 +163,10 @@ static u64 iocs_vector(struct vfn_ctrl *c)
 static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
 	u32 nsid = le32_to_cpu(cmd->identify.nsid);
-	bool zns = cmd->identify.csi == NVME_CSI_ZNS;
+	u8 cns = vfn_cdw(cmd, 10) & 0xff;
+	/* Only CNS 05h and 06h read CSI; the others ignore it. */
+	bool zns = cmd->identify.csi == NVME_CSI_ZNS &&
+		   (cns == NVME_ID_CNS_CS_NS || cns == NVME_ID_CNS_CS_CTRL);
 	u8 *p = c->ident;
 
 	/*
@@ -175,7 +178,7 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	if (zns && !c->ns.zoned)
 		return SC(NVME_SC_INVALID_FIELD);
 	memset(c->ident, 0, 4096);
-	switch (vfn_cdw(cmd, 10) & 0xff) {
+	switch (cns) {
 	case NVME_ID_CNS_NS:
 		if (nsid == 1)
 			identify_ns(c);

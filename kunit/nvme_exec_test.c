@@ -850,6 +850,10 @@ static void zoned_discovery(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1,
 				  NVME_ID_CNS_CS_NS, NVME_CSI_ZNS << 24, 0,
 				  5 * PG, NULL), DNR(NVME_SC_INVALID_FIELD));
+	/* CNS 01h does not read CSI. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 0,
+				  NVME_ID_CNS_CTRL, NVME_CSI_ZNS << 24, 0,
+				  5 * PG, NULL), 0);
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 0, effects,
 				  0, 0, 5 * PG, NULL), 0);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(log->iocs[nvme_cmd_write]),
