@@ -172,6 +172,18 @@ meta_load() {
 	done
 }
 
+# wait_committed ROW TENTHS: until sqlite_load has committed ROW, at most
+# TENTHS tenths of a second
+wait_committed() {
+	local n=0 c
+	while [ $n -lt "$2" ]; do
+		c=$(cat /tmp/committed)
+		[ "${c:-0}" -lt "$1" ] || return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
 test_ext4_sqlite() {
 	local cut ms last max next pid1 pid2 check
 	load_cc frontend=nvme size=64M profile=tlc
@@ -192,6 +204,10 @@ test_ext4_sqlite() {
 		pid1=$!
 		meta_load &
 		pid2=$!
+		# The cut comes after this round's first commit (up to 60 s:
+		# sqlite starts slowly under the debug kernel), so that every
+		# cut has a committed row to keep.
+		wait_committed "$next" 600
 		ms=$((300 + RANDOM % 2000))
 		sleep "$((ms / 1000)).$(printf %03d $((ms % 1000)))"
 		echo 1 >$F/power_cut/cut || fail "the cut failed"
