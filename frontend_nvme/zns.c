@@ -75,11 +75,6 @@ static u64 zslba(const struct vfn_zoned *z, u32 i)
 	return (u64)i * z->zsze;
 }
 
-static u32 zone_of(const struct vfn_zoned *z, u64 lba)
-{
-	return vfn_zone_of(z, lba);
-}
-
 /* Leave the state's count, enter @to's; the write pointer is the caller's. */
 static void set_state(struct vfn_zoned *z, struct vfn_zone *zn, u8 to)
 {
@@ -184,14 +179,14 @@ static u16 unwritable(u8 state)
 u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
 		   u64 *lba)
 {
-	u32 i = zone_of(z, slba);
+	u32 i = vfn_zone_of(z, slba);
 	struct vfn_zone *zn = &z->zones[i];
 	u64 end = zslba(z, i) + z->zcap;
 	u16 sc;
 
 	if (append && slba != zslba(z, i))
 		return VFN_SC(NVME_SC_INVALID_FIELD);
-	if (zone_of(z, slba + nlb - 1) != i)
+	if (vfn_zone_of(z, slba + nlb - 1) != i)
 		return VFN_SC(NVME_SC_ZONE_BOUNDARY_ERROR);
 	sc = unwritable(zn->state);
 	if (sc)
@@ -228,9 +223,9 @@ u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
  */
 u16 vfn_zone_read(const struct vfn_zoned *z, u64 slba, u32 nlb)
 {
-	u32 i, last = zone_of(z, slba + nlb - 1);
+	u32 i, last = vfn_zone_of(z, slba + nlb - 1);
 
-	for (i = zone_of(z, slba); i <= last; i++)
+	for (i = vfn_zone_of(z, slba); i <= last; i++)
 		if (z->zones[i].state == VFN_ZS_OFFLINE)
 			return VFN_SC(NVME_SC_ZONE_OFFLINE);
 	return 0;
@@ -338,7 +333,7 @@ u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
 	if (act < VFN_ZSA_CLOSE || act > VFN_ZSA_OFFLINE)
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	if (!all)
-		return send_one(z, zone_of(z, slba), act);
+		return send_one(z, vfn_zone_of(z, slba), act);
 	if (act == VFN_ZSA_OPEN) {
 		/* Closed zones are active already: only open resources. */
 		for (i = 0; i < z->nr_zones; i++)
@@ -414,7 +409,7 @@ u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
 	u8 *d;
 
 	memset(buf, 0, len);
-	for (i = zone_of(z, slba); i < z->nr_zones; i++) {
+	for (i = vfn_zone_of(z, slba); i < z->nr_zones; i++) {
 		const struct vfn_zone *zn = &z->zones[i];
 
 		if (!matches(filter, zn->state))

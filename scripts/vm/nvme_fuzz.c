@@ -523,6 +523,7 @@ static int fuzz(int argc, char **argv)
 		int admin = chance(40), ret;
 		uint8_t ranges = 0;
 		uint32_t off;
+		uint64_t own;
 		int short_buf;
 		double t;
 
@@ -536,11 +537,11 @@ static int fuzz(int argc, char **argv)
 		off = chance(85) ? 0 : 4 * below(PAGE / 4);
 		if (c.data_len > BUF_BYTES - off)
 			c.data_len = BUF_BYTES - off;
-		short_buf = c.data_len < own_len(admin, &c);
-		if (!short_buf && own_len(admin, &c) &&
-		    pages_of(off, own_len(admin, &c)) == 2 &&
+		own = own_len(admin, &c);
+		short_buf = c.data_len < own;
+		if (!short_buf && own && pages_of(off, own) == 2 &&
 		    pages_of(off, c.data_len) > 2)
-			c.data_len = own_len(admin, &c);
+			c.data_len = own;
 		if (short_buf) {	/* see the header: two zeroed pages */
 			if (c.data_len > 2 * PAGE - off)
 				c.data_len = (2 * PAGE - off) & ~3UL;
