@@ -162,15 +162,35 @@ test_accessed_bits() {
 }
 
 # Two sequential sweeps of 2x the cache under fifo without prefetch: one
-# miss per page per sweep, the second sweep's all refaults.
+# miss per page per sweep, the second sweep's all refaults. A page the
+# background evictor has chosen stays mapped until the evictor unmaps it;
+# if the host stalls the evictor's vCPU across a quarter of the run (a
+# 6.12 CI run: 25 ms), the sweep's next visit to that page finds it still
+# mapped and does not fault (1023 of 1024). Each such hit needs the
+# evictor's one victim held from its choice (256 faults after its fill) to
+# the next visit (256 faults on), so at most 3 fit in the 1024 faults; the
+# counters add up exactly whatever the stalls.
 test_sweep_misses() {
-	local pages=$((2 * CACHE / 4096))
+	local pages=$((2 * CACHE / 4096)) misses i ev res
 	load_cxl
 	echo fifo >$SYS/policy/eviction
 	echo none >$SYS/policy/prefetch
 	cxl_check sweep $DEV $((2 * CACHE)) 2 >/dev/null
-	expect_eq "$(stat misses)" $((2 * pages)) "misses"
-	expect_eq "$(stat refaults)" $pages "refaults"
+	misses=$(stat misses)
+	[ "$misses" -le $((2 * pages)) ] && [ "$misses" -ge $((2 * pages - 3)) ] ||
+		fail "misses: got $misses, want $((2 * pages)) (at least $((2 * pages - 3)) if the evictor stalled)"
+	[ "$misses" -eq $((2 * pages)) ] ||
+		echo "sweep_misses: $misses misses, $((2 * pages - misses)) visits met a page the stalled evictor had not unmapped yet"
+	expect_eq "$(stat refaults)" $((misses - pages)) "refaults (every miss of the second sweep)"
+	# The evictor may still be restoring its free slots: read a pair it
+	# did not change in between.
+	for i in 1 2 3 4 5; do
+		ev=$(stat evictions)
+		res=$(stat resident_pages)
+		[ "$ev" != "$(stat evictions)" ] || break
+		sleep 0.2
+	done
+	expect_eq "$ev" $((misses - res)) "evictions (misses less resident pages)"
 	expect_eq "$(stat prefetch_issued)" 0 "prefetches"
 	echo 0 >$SYS/stats/reset
 	expect_eq "$(stat misses)" 0 "misses after a reset"
