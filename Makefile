@@ -32,13 +32,13 @@ KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh $(KERNEL))
 export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
-	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl \
+	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp \
 	bench-faultcost bench-crash bench-idle bench-peer
 
 all: modules tools
 
 tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore \
-	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs
+	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs scripts/study/fdpload
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
@@ -46,6 +46,9 @@ scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
 
 scripts/study/kvstore: scripts/study/kvstore.c scripts/bench/toolkit.h
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
+
+scripts/study/fdpload: scripts/study/fdpload.c
+	$(CC) -O2 -Wall -Wextra -static -o $@ $<
 
 scripts/vm/cxl_check: scripts/vm/cxl_check.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
@@ -69,7 +72,8 @@ modules:
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
-		scripts/study/kvstore scripts/vm/plcheck scripts/vm/crashcheck
+		scripts/study/kvstore scripts/vm/plcheck scripts/vm/crashcheck \
+		scripts/vm/mkzonefs scripts/study/fdpload
 
 check:
 	scripts/check.sh
@@ -163,7 +167,7 @@ bench-cxl: modules tools
 # A study runs in the VM (scripts/vm/bench/study-*.sh) and sends its CSV
 # back; the suite's "vmtest-host" line turns it into the Markdown table and
 # the plots under build/vmtest/study-*/report/ (docs/studies.md).
-study-maintenance study-cxl: modules tools
+study-maintenance study-cxl study-fdp: modules tools
 	scripts/vmtest.sh $@
 
 # scripts/install/install.sh does the work; the kernel release comes from KDIR.

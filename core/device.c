@@ -101,7 +101,7 @@ static const struct attribute_group vflash_dev_group = {
  * The core's attributes and geometry/, then the backend's directories
  * (sysfs.c).
  */
-static const struct attribute_group *vflash_dev_groups[6];
+static const struct attribute_group *vflash_dev_groups[7];
 
 static void vflash_dev_release(struct device *dev)
 {
@@ -226,7 +226,7 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 	vflash_dev_groups[0] = &vflash_dev_group;
 	vflash_dev_groups[1] = &vflash_geom_group;
 	memcpy(&vflash_dev_groups[2], vflash_backend_groups,
-	       3 * sizeof(vflash_dev_groups[0]));
+	       4 * sizeof(vflash_dev_groups[0]));
 
 	if (wants_char_dev(cfg))
 		devt = MKDEV(MAJOR(vflash_devt_base), vdev->id);

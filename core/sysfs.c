@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The backend's sysfs directories under /sys/class/vflash/vflash<N>/:
- * policy/<kind>, stats/<counter> and config/<knob>. The attributes are
- * generated from the backend's own tables of names, so a new counter,
- * knob or policy kind shows up here without touching this file.
+ * policy/<kind>, stats/<counter>, config/<knob> and placement/ (per
+ * placement handle: handle<N>_host_pages, handle<N>_media_pages,
+ * handle<N>_write_amplification). The attributes are generated from the
+ * backend's own tables of names, so a new counter, knob or policy kind
+ * shows up here without touching this file.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -199,15 +201,58 @@ static ssize_t knob_store(struct device *dev, struct device_attribute *a,
 				     val) ?: count;
 }
 
+/* Per placement handle: host pages, media pages, write amplification. */
+enum { PH_HOST, PH_MEDIA, PH_WAF, PH_NR };
+#define PH_FILES	(VFLASH_FLASH_MAX_PLACEMENT * PH_NR)
+
+static const char *const ph_suffix[PH_NR] = {
+	"host_pages", "media_pages", "write_amplification",
+};
+
+/* Their names, "handle<N>_<suffix>", made by vflash_sysfs_init(). */
+static char ph_names[PH_FILES][32];
+
+static ssize_t placement_show(struct device *dev, struct device_attribute *a,
+			      char *buf)
+{
+	int i = to_vflash_attr(a)->index;
+	u64 host, media, val;
+
+	vflash_flash_placement_stat(flash_of(dev), i / PH_NR, &host, &media);
+	switch (i % PH_NR) {
+	case PH_HOST:
+		val = host;
+		break;
+	case PH_MEDIA:
+		val = media;
+		break;
+	default:
+		/* x 1000, as stats/write_amplification; 0 before a write. */
+		val = host ? div64_u64(media * 1000, host) : 0;
+		break;
+	}
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+/* placement/ shows the device's handles only, none on a one-stream device. */
+static umode_t placement_visible(struct kobject *kobj, struct attribute *attr,
+				 int n)
+{
+	struct vflash_flash *f = flash_of(kobj_to_dev(kobj));
+
+	return n / PH_NR < vflash_flash_placement_handles(f) ? attr->mode : 0;
+}
+
 /* The generated attributes of each group, and the groups. */
-static struct vflash_attr *gen_attrs[3];
-static struct attribute **gen_ptrs[3];
-static struct attribute_group gen_groups[3] = {
+static struct vflash_attr *gen_attrs[4];
+static struct attribute **gen_ptrs[4];
+static struct attribute_group gen_groups[4] = {
 	{ .name = "policy" }, { .name = "stats" }, { .name = "config" },
+	{ .name = "placement", .is_visible = placement_visible },
 };
 
 /* The groups for struct device.groups, set up by vflash_sysfs_init(). */
-const struct attribute_group *vflash_backend_groups[4];
+const struct attribute_group *vflash_backend_groups[5];
 
 static int build_group(int g, unsigned int n,
 		       const char *(*name)(unsigned int i), umode_t mode,
@@ -256,6 +301,11 @@ static const char *knob_name(unsigned int i)
 	return vflash_flash_knob_name(i);
 }
 
+static const char *placement_name(unsigned int i)
+{
+	return ph_names[i];
+}
+
 /**
  * vflash_sysfs_exit() - free what vflash_sysfs_init() built
  */
@@ -263,7 +313,7 @@ void vflash_sysfs_exit(void)
 {
 	int g;
 
-	for (g = 0; g < 3; g++) {
+	for (g = 0; g < ARRAY_SIZE(gen_groups); g++) {
 		kfree(gen_ptrs[g]);
 		kfree(gen_attrs[g]);
 		gen_ptrs[g] = NULL;
@@ -273,7 +323,8 @@ void vflash_sysfs_exit(void)
 }
 
 /**
- * vflash_sysfs_init() - build the policy/, stats/ and config/ groups
+ * vflash_sysfs_init() - build the policy/, stats/, config/ and placement/
+ *	groups
  *
  * Return: 0 or -ENOMEM, with nothing left allocated.
  */
@@ -294,6 +345,15 @@ int vflash_sysfs_init(void)
 		reset->dattr.store = reset_store;
 		ret = build_group(2, VFLASH_KNOB_NR, knob_name, 0644, knob_show,
 				  knob_store);
+	}
+	if (!ret) {
+		unsigned int i;
+
+		for (i = 0; i < PH_FILES; i++)
+			snprintf(ph_names[i], sizeof(ph_names[i]), "handle%u_%s",
+				 i / PH_NR, ph_suffix[i % PH_NR]);
+		ret = build_group(3, PH_FILES, placement_name, 0444,
+				  placement_show, NULL);
 	}
 	if (ret)
 		vflash_sysfs_exit();

@@ -294,7 +294,7 @@ int vflash_dev_hold(struct vflash_dev *vdev);
 void vflash_dev_unhold(struct vflash_dev *vdev);
 
 /* sysfs.c: the backend's policy/, stats/ and config/ directories */
-extern const struct attribute_group *vflash_backend_groups[4];
+extern const struct attribute_group *vflash_backend_groups[5];
 int vflash_sysfs_init(void);
 void vflash_sysfs_exit(void);
 

@@ -163,7 +163,7 @@ build_initramfs() {
 	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
 		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/study/kvstore" \
 		"$REPO/scripts/vm/plcheck" "$REPO/scripts/vm/crashcheck" \
-		"$REPO/scripts/vm/mkzonefs"; do
+		"$REPO/scripts/vm/mkzonefs" "$REPO/scripts/study/fdpload"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
 	chmod +x "$root/init"

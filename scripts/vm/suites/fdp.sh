@@ -2,7 +2,8 @@
 # fdp=1: NVMe Flexible Data Placement (TP4146) on namespace 1, through
 # nvme-cli 2.3's fdp plugin and placed writes (nvme write --dir-type=2
 # --dir-spec=N): the logs' layouts byte by byte, the features, RUH Status
-# and Update, invalid placement identifiers, every refusal's status.
+# and Update, invalid placement identifiers, every refusal's status; the
+# per-handle counters of placement/ through make study-fdp's tiny scale.
 # vmtest-mem: 4G
 # vmtest-timeout: 600
 
@@ -281,6 +282,17 @@ test_fuzz() {
 	unload
 }
 
+# make study-fdp at its tiny scale (one seed, 32 MiB, 1x the LBAs): the
+# load runs in both modes and the study's mechanism checks pass: with FDP
+# each handle's placement/handle<N>_host_pages is exactly the writes its
+# tenant issued and handle 0 took none; without, handle 0 took them all.
+test_study() {
+	/vflash/study/fdp.sh -k "$KO" -o /tmp/study-fdp -s tiny -S 1 ||
+		fail "fdp.sh exited $?"
+	expect_eq "$(grep -c "^PASS" /tmp/study-fdp/checks.txt)" 8 "mechanism checks passed"
+	expect_eq "$(wc -l </tmp/study-fdp/fdp.csv)" 3 "rows of fdp.csv (header and two runs)"
+}
+
 run_test discovery test_discovery
 run_test features test_features
 run_test placed_writes test_placed_writes
@@ -289,3 +301,4 @@ run_test fdp_off test_fdp_off
 run_test configfs test_configfs
 run_test bad_params test_bad_params
 run_test fuzz test_fuzz
+run_test study test_study
