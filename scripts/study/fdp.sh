@@ -27,7 +27,7 @@ usage: $0 [-k KO] [-o OUT] [-s full|tiny] [-S "SEEDS"] [-a "MODULE PARAMS"]
   -k KO      vflash.ko to load (default ./vflash.ko); vflash must not be
              loaded when the study starts
   -o OUT     output directory (default ./study-fdp)
-  -s SCALE   full: a 256 MiB device, writes 3x its LBAs after the fill
+  -s SCALE   full: a 128 MiB device, writes 3x its LBAs after the fill
              tiny: 32 MiB, 1x (make check's smoke test)
   -S SEEDS   load seeds, one repetition each (default "1 2 3")
   -a PARAMS  more module parameters (e.g. "cpus=3 spin_us=500")
@@ -58,7 +58,7 @@ while getopts k:o:s:S:a:h opt; do
 done
 case $SCALE in
 full)
-	SIZE_MB=256
+	SIZE_MB=128
 	MULT=3
 	;;
 tiny)
@@ -76,9 +76,10 @@ die() {
 	exit 3
 }
 
-# tlc's 8 MiB erase blocks would give a 256 MiB device 7 blocks a die,
+# tlc's 8 MiB erase blocks would give a 128 MiB device 6 blocks a die,
 # most of them the streams' open blocks and GC's reserve: ~3.5x the
-# capacity in flash, and no GC to speak of. 256 KiB blocks (4 KiB pages,
+# capacity in flash, and no GC to speak of (a 256 MiB trial: 48 erases
+# for 262144 writes). 256 KiB blocks (4 KiB pages,
 # 64 a block) and 7 % over-provisioning make GC the device's work; each
 # FDP handle still adds an open block a die (12 MiB with 4 handles).
 GEOMETRY="page_size=4096 pages_per_block=64 op_percent=7"

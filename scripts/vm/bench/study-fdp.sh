@@ -5,7 +5,7 @@
 # scale). Its CSV goes to the host, where scripts/study/report-fdp.sh makes
 # the table and the plot in build/vmtest/study-fdp/report/.
 # vmtest-mem: 2G
-# vmtest-timeout: 1800
+# vmtest-timeout: 3600
 # vmtest-host: scripts/study/report-fdp.sh
 
 study_fdp() {
