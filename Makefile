@@ -33,12 +33,13 @@ export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp \
-	bench-faultcost bench-crash bench-idle bench-peer
+	bench-faultcost bench-crash bench-idle bench-peer bench-icount
 
 all: modules tools
 
 tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore \
-	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs scripts/study/fdpload
+	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs scripts/study/fdpload \
+	scripts/bench/icount/ioloop
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
@@ -46,6 +47,9 @@ scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
 
 scripts/study/kvstore: scripts/study/kvstore.c scripts/bench/toolkit.h
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
+
+scripts/bench/icount/ioloop: scripts/bench/icount/ioloop.c
+	$(CC) -O2 -Wall -Wextra -static -o $@ $<
 
 scripts/study/fdpload: scripts/study/fdpload.c
 	$(CC) -O2 -Wall -Wextra -static -o $@ $<
@@ -73,7 +77,7 @@ clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
 		scripts/study/kvstore scripts/vm/plcheck scripts/vm/crashcheck \
-		scripts/vm/mkzonefs scripts/study/fdpload
+		scripts/vm/mkzonefs scripts/study/fdpload scripts/bench/icount/ioloop
 
 check:
 	scripts/check.sh
@@ -97,9 +101,17 @@ bench-backend:
 	scripts/kunit.sh 'vflash-bench'
 	@grep -a ' bench ' $${VFLASH_CACHE:-/var/cache/vflash}/kunit-build/test.log
 
-bench-nvme: modules
-	@scripts/vmtest.sh bench-nvme; rc=$$?; \
-	sed -n 's/^BENCH //p' build/vmtest/bench-nvme/results.txt; exit $$rc
+bench-nvme: modules tools
+	@scripts/vmtest.sh bench-nvme bench-icount; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-nvme/results.txt; \
+	sed -n 's/^BENCH icount \([a-z]*: \)/instructions, \1/p' build/vmtest/bench-icount/host.log; \
+	exit $$rc
+
+# Instructions per 4 KiB read and write in vflash.ko, counted by a QEMU
+# plugin (scripts/bench/icount/; docs/performance.md, bench-icount).
+bench-icount: modules tools
+	@scripts/vmtest.sh bench-icount; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-icount/host.log; exit $$rc
 
 # The crash suite's long version (docs/crashcheck.md): cuts tried, LBAs
 # checked, violations per run.

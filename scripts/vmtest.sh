@@ -163,7 +163,8 @@ build_initramfs() {
 	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
 		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/study/kvstore" \
 		"$REPO/scripts/vm/plcheck" "$REPO/scripts/vm/crashcheck" \
-		"$REPO/scripts/vm/mkzonefs" "$REPO/scripts/study/fdpload"; do
+		"$REPO/scripts/vm/mkzonefs" "$REPO/scripts/study/fdpload" \
+		"$REPO/scripts/bench/icount/ioloop"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
 	chmod +x "$root/init"
@@ -206,20 +207,23 @@ total_skip=0
 BOOT_TMO=${VMTEST_BOOT_TMO:-120}
 [ "$TIME_SCALE" -eq 1 ] || BOOT_TMO=${VMTEST_BOOT_TMO:-180}
 
-# boot_vm DIR TIMEOUT SMP MEM SUITE APPEND INITRD: run the suite's VM to its end;
-# returns qemu's status (timeout's 124 past TIMEOUT), or 125 if the guest
-# never printed /init's first line within BOOT_TMO.
+# boot_vm DIR TIMEOUT SMP MEM SUITE APPEND INITRD [QEMU_ARGS]: run the
+# suite's VM to its end; returns qemu's status (timeout's 124 past
+# TIMEOUT), or 125 if the guest never printed /init's first line within
+# BOOT_TMO. QEMU_ARGS: more options, word-split (a suite's "# vmtest-qemu:").
 boot_vm() {
 	local dir=$1 tmo=$2 smp=$3 mem=$4 suite=$5 append=$6 initrd=$7 pid waited=0
+	local extra=${8:-}
 
 	: >"$dir/console.log"
+	# shellcheck disable=SC2086 # $extra: QEMU options, one per word
 	timeout -k 5 "$tmo" qemu-system-x86_64 \
 		-M pc -accel tcg,thread=multi -cpu max,la57=off -smp "$smp" -m "$mem" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$initrd" \
 		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmtimeout=$tmo $append" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \
-		</dev/null >"$dir/qemu.log" 2>&1 &
+		$extra </dev/null >"$dir/qemu.log" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null &&
 		! grep -q '^vmtest: suite ' "$dir/console.log"; do
@@ -249,6 +253,7 @@ children_cpu() {
 run_suite() {
 	local suite=$1 file=$REPO/scripts/vm/suites/$1.sh dir=$VMDIR/$1
 	local mem smp append tmo rc pass fail skip done_ok t0 t1 c0 c1 host prep initrd
+	local qemu_args
 	local console splatmod n
 
 	[ -f "$file" ] || file=$REPO/scripts/vm/bench/$1.sh
@@ -269,6 +274,10 @@ run_suite() {
 	append=$(directive "$file" append)
 	tmo=$(directive "$file" timeout)
 	tmo=$((${tmo:-300} * TIME_SCALE))
+	# "# vmtest-qemu: ARGS": more QEMU options, @DIR@ standing for the
+	# suite's log directory (make bench-icount's plugin).
+	qemu_args=$(directive "$file" qemu)
+	qemu_args=${qemu_args//@DIR@/$dir}
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(date +%s)
@@ -287,13 +296,13 @@ run_suite() {
 			initrd=$dir/initramfs.cpio
 		fi
 	fi
-	boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append" "$initrd"
+	boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append" "$initrd" "$qemu_args"
 	rc=$?
 	if [ "$rc" -eq 125 ]; then
 		# A boot that never reached /init ran no test: one more try.
 		echo "  $suite: the guest did not reach /init within $BOOT_TMO s; booting again"
 		mv "$dir/console.log" "$dir/console-stalled-boot.log"
-		boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append" "$initrd"
+		boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append" "$initrd" "$qemu_args"
 		rc=$?
 	fi
 	t1=$(date +%s)
