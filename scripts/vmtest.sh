@@ -166,6 +166,13 @@ build_initramfs() {
 		"$REPO/scripts/vm/mkzonefs"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
+	# The apps suite: vflashctl run, its shim and a dynamic test program.
+	if [ -x "$REPO/scripts/vm/apps_check" ] && [ -f "$REPO/scripts/shim/libvflash-shim.so" ]; then
+		carry "$REPO/scripts/vm/apps_check" /usr/bin/apps_check
+		mkdir -p "$root/usr/lib/vflash"
+		cp "$REPO/scripts/shim/libvflash-shim.so" "$root/usr/lib/vflash/"
+		cp "$REPO/scripts/vflashctl/vflashctl" "$root/usr/bin/vflashctl"
+	fi
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$VMDIR/initramfs.cpio"
 }

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libvflash-shim.so: an LD_PRELOAD heap on a CXL-mode vflash device
+ * (docs/apps.md, docs/apps-design.md). The malloc family of the program
+ * is served from private regions of /dev/vflash<N> (VFLASH_IOC_ALLOC),
+ * mapped into one reserved window of the address space; fork() gives
+ * the child its own copy of every region, on the device.
+ *
+ * Environment: VFLASH_SHIM_DEVICE (default /dev/vflash0),
+ * VFLASH_SHIM_VERBOSE=1 (a line at start).
+ *
+ * Small sizes (up to SMALL_MAX) come from size classes carved out of 4
+ * MiB chunk regions; larger ones get a region each, returned to the
+ * device by free(). One mutex serialises the heap (thread-safe, simple).
+ * Allocator metadata (the region table, the window bitmap) lives in
+ * ordinary anonymous memory; program data lives on the device.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../../frontend_cxl/vflash_ioctl.h"
+
+#define EXPORT		__attribute__((visibility("default")))
+#define GRANULE		((size_t)VFLASH_REGION_GRANULE)
+#define CHUNK_BYTES	((size_t)4 << 20)
+#define HDR		16
+#define SMALL_MAX	((size_t)128 << 10)
+#define MAGIC		0x76666c68u	/* "vflh" */
+#define CLS_LARGE	0xffffu
+#define CLS_ALIGNED	0xfffeu
+#define NR_CLASSES	64
+
+/* The header before every block the program sees. */
+struct hdr {
+	uint32_t magic;
+	uint32_t cls;	/* class, CLS_LARGE, or CLS_ALIGNED */
+	uint64_t size;	/* usable bytes; CLS_ALIGNED: bytes back to the block */
+};
+
+/* A region of the device mapped at @va. */
+struct region {
+	uintptr_t va;
+	size_t len;
+	uint64_t off;	/* on the device, through dev_fd */
+	uint64_t child_off;	/* fork: the child's copy, through fork_fd */
+};
+
+static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
+static int state;	/* 0 not yet, 1 ready, -1 failed */
+static int dev_fd = -1, fork_fd = -1, fork_failed;
+static char dev_path[256] = "/dev/vflash0";
+static uintptr_t win_base;
+static size_t win_len;
+static uint8_t *win_map;	/* a byte per granule of the window: used */
+static struct region *regions;
+static size_t nr_regions, cap_regions;
+static size_t class_size[NR_CLASSES];
+static unsigned int nr_classes;
+static void *free_list[NR_CLASSES];
+static uintptr_t chunk_next, chunk_end;
+
+static void say(const char *msg)
+{
+	ssize_t n = write(2, msg, strlen(msg));
+
+	(void)n;
+}
+
+/* Anonymous memory outside the heap, for metadata. */
+static void *meta_map(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int init_locked(void)
+{
+	const char *env = getenv("VFLASH_SHIM_DEVICE");
+	size_t sz = 16, i;
+	off_t dev_size;
+
+	if (state)
+		return state;
+	state = -1;
+	if (env && *env && strlen(env) < sizeof(dev_path))
+		strcpy(dev_path, env);
+	dev_fd = open(dev_path, O_RDWR | O_CLOEXEC);
+	if (dev_fd < 0) {
+		say("vflash shim: cannot open the device (VFLASH_SHIM_DEVICE): malloc fails\n");
+		return state;
+	}
+	dev_size = lseek(dev_fd, 0, SEEK_END);
+	if (dev_size <= 0)
+		return state;
+	/* Room for fragmentation: four times the device. */
+	win_len = ((size_t)dev_size / GRANULE) * GRANULE * 4;
+	win_base = (uintptr_t)mmap(NULL, win_len, PROT_NONE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				   -1, 0);
+	if ((void *)win_base == MAP_FAILED)
+		return state;
+	win_map = meta_map(win_len / GRANULE);
+	if (!win_map)
+		return state;
+	for (i = 0; i < NR_CLASSES && sz <= SMALL_MAX; i++) {
+		class_size[i] = sz;
+		/* Four classes per doubling above 128 bytes. */
+		sz += sz < 128 ? 16 : (size_t)1 << (63 - __builtin_clzl(sz) - 2);
+	}
+	nr_classes = i;
+	state = 1;
+	env = getenv("VFLASH_SHIM_VERBOSE");
+	if (env && *env == '1')
+		say("vflash shim: heap on the device\n");
+	return state;
+}
+
+/* A free run of @len bytes in the window, marked used; 0 if none. */
+static uintptr_t va_alloc(size_t len)
+{
+	size_t n = len / GRANULE, total = win_len / GRANULE, i, run = 0;
+
+	for (i = 0; i < total; i++) {
+		run = win_map[i] ? 0 : run + 1;
+		if (run == n) {
+			memset(win_map + i + 1 - n, 1, n);
+			return win_base + (i + 1 - n) * GRANULE;
+		}
+	}
+	return 0;
+}
+
+static void va_free(uintptr_t va, size_t len)
+{
+	memset(win_map + (va - win_base) / GRANULE, 0, len / GRANULE);
+}
+
+static struct region *region_add(void)
+{
+	if (nr_regions == cap_regions) {
+		size_t cap = cap_regions ? cap_regions * 2 : 256;
+		struct region *r = meta_map(cap * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		if (regions) {
+			memcpy(r, regions, nr_regions * sizeof(*r));
+			munmap(regions, cap_regions * sizeof(*r));
+		}
+		regions = r;
+		cap_regions = cap;
+	}
+	return &regions[nr_regions++];
+}
+
+/* A new region of at least @len bytes, mapped; NULL with errno set. */
+static struct region *region_new(size_t len)
+{
+	struct vflash_region arg = { .len = len };
+	struct region *r;
+	uintptr_t va;
+	void *p;
+
+	if (state != 1 && init_locked() != 1) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (ioctl(dev_fd, VFLASH_IOC_ALLOC, &arg)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	va = va_alloc(arg.len);
+	if (!va)
+		goto err_free;
+	p = mmap((void *)va, arg.len, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED, dev_fd, arg.offset);
+	if (p == MAP_FAILED)
+		goto err_va;
+	r = region_add();
+	if (!r)
+		goto err_map;
+	r->va = va;
+	r->len = arg.len;
+	r->off = arg.offset;
+	return r;
+err_map:
+	mmap((void *)va, arg.len, PROT_NONE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+err_va:
+	va_free(va, arg.len);
+err_free:
+	ioctl(dev_fd, VFLASH_IOC_FREE, &arg);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* Give the region at @va back to the device and the window. */
+static void region_del(uintptr_t va)
+{
+	struct vflash_region arg;
+	size_t i;
+
+	for (i = 0; i < nr_regions && regions[i].va != va; i++)
+		;
+	if (i == nr_regions)
+		return;
+	arg.offset = regions[i].off;
+	arg.len = regions[i].len;
+	/* Keep the window reserved. */
+	mmap((void *)va, arg.len, PROT_NONE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+	ioctl(dev_fd, VFLASH_IOC_FREE, &arg);
+	va_free(va, arg.len);
+	regions[i] = regions[--nr_regions];
+}
+
+static int ours(const void *p)
+{
+	return state == 1 && (uintptr_t)p >= win_base &&
+	       (uintptr_t)p < win_base + win_len;
+}
+
+static unsigned int class_of(size_t n)
+{
+	unsigned int lo = 0, hi = nr_classes - 1;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (class_size[mid] >= n)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+static void *alloc_locked(size_t size)
+{
+	struct hdr *h;
+
+	if (state != 1 && init_locked() != 1) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (size > SIZE_MAX / 2) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (size + HDR <= SMALL_MAX) {
+		unsigned int c = class_of(size + HDR);
+		size_t bytes = class_size[c];
+
+		h = free_list[c];
+		if (h) {
+			free_list[c] = *(void **)h;
+		} else {
+			if (chunk_next + bytes > chunk_end) {
+				struct region *r = region_new(CHUNK_BYTES);
+
+				if (!r)
+					return NULL;
+				chunk_next = r->va;
+				chunk_end = r->va + r->len;
+			}
+			h = (struct hdr *)chunk_next;
+			chunk_next += bytes;
+		}
+		h->magic = MAGIC;
+		h->cls = c;
+		h->size = bytes - HDR;
+	} else {
+		size_t len = (size + HDR + GRANULE - 1) / GRANULE * GRANULE;
+		struct region *r = region_new(len);
+
+		if (!r)
+			return NULL;
+		h = (struct hdr *)r->va;
+		h->magic = MAGIC;
+		h->cls = CLS_LARGE;
+		h->size = r->len - HDR;
+	}
+	return h + 1;
+}
+
+static struct hdr *hdr_of(void *p)
+{
+	struct hdr *h = (struct hdr *)p - 1;
+
+	if (h->magic != MAGIC)
+		return NULL;
+	if (h->cls == CLS_ALIGNED)
+		h = (struct hdr *)((char *)p - h->size) - 1;
+	return h->magic == MAGIC ? h : NULL;
+}
+
+static void free_locked(void *p)
+{
+	struct hdr *h = hdr_of(p);
+
+	if (!h) {
+		say("vflash shim: free() of a pointer that is not a block\n");
+		abort();
+	}
+	h->magic = 0;
+	if (h->cls == CLS_LARGE) {
+		region_del((uintptr_t)h);
+		return;
+	}
+	*(void **)h = free_list[h->cls];
+	free_list[h->cls] = h;
+}
+
+static size_t usable(void *p)
+{
+	struct hdr *h = (struct hdr *)p - 1;
+	size_t back = h->cls == CLS_ALIGNED ? h->size : 0;
+
+	h = hdr_of(p);
+	return h ? h->size - back : 0;
+}
+
+EXPORT void *malloc(size_t size)
+{
+	void *p;
+
+	pthread_mutex_lock(&heap_lock);
+	p = alloc_locked(size);
+	pthread_mutex_unlock(&heap_lock);
+	return p;
+}
+
+EXPORT void free(void *p)
+{
+	if (!p || !ours(p))
+		return;
+	pthread_mutex_lock(&heap_lock);
+	free_locked(p);
+	pthread_mutex_unlock(&heap_lock);
+}
+
+EXPORT void *calloc(size_t n, size_t size)
+{
+	struct hdr *h;
+	void *p;
+
+	if (size && n > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_lock(&heap_lock);
+	p = alloc_locked(n * size);
+	pthread_mutex_unlock(&heap_lock);
+	if (!p)
+		return NULL;
+	h = (struct hdr *)((char *)p - HDR);
+	/* A new large region reads as zeros (the kernel zeroed it). */
+	if (h->cls != CLS_LARGE)
+		memset(p, 0, n * size);
+	return p;
+}
+
+EXPORT size_t malloc_usable_size(void *p)
+{
+	return p && ours(p) ? usable(p) : 0;
+}
+
+EXPORT void *realloc(void *p, size_t size)
+{
+	size_t have;
+	void *q;
+
+	if (!p)
+		return malloc(size);
+	if (!size) {
+		free(p);
+		return NULL;
+	}
+	if (!ours(p)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	have = usable(p);
+	if (size <= have && size >= have / 2)
+		return p;
+	q = malloc(size);
+	if (!q)
+		return NULL;
+	memcpy(q, p, size < have ? size : have);
+	free(p);
+	return q;
+}
+
+EXPORT void *reallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(p, n * size);
+}
+
+/* @align a power of two. */
+static void *aligned(size_t align, size_t size)
+{
+	uintptr_t p, q;
+	struct hdr *h;
+
+	if (align <= HDR)
+		return malloc(size);
+	if (size > SIZE_MAX / 2 - align) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	p = (uintptr_t)malloc(size + align + HDR);
+	if (!p)
+		return NULL;
+	q = (p + HDR + align - 1) & ~(uintptr_t)(align - 1);
+	h = (struct hdr *)q - 1;
+	h->magic = MAGIC;
+	h->cls = CLS_ALIGNED;
+	h->size = q - p;
+	return (void *)q;
+}
+
+static int pow2(size_t a)
+{
+	return a && !(a & (a - 1));
+}
+
+EXPORT int posix_memalign(void **out, size_t align, size_t size)
+{
+	void *p;
+
+	if (!pow2(align) || align % sizeof(void *))
+		return EINVAL;
+	p = aligned(align, size);
+	if (!p)
+		return ENOMEM;
+	*out = p;
+	return 0;
+}
+
+EXPORT void *aligned_alloc(size_t align, size_t size)
+{
+	if (!pow2(align)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return aligned(align, size);
+}
+
+EXPORT void *memalign(size_t align, size_t size)
+{
+	return aligned_alloc(align, size);
+}
+
+EXPORT void *valloc(size_t size)
+{
+	return aligned((size_t)sysconf(_SC_PAGESIZE), size);
+}
+
+EXPORT void *pvalloc(size_t size)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	return aligned(pg, (size + pg - 1) / pg * pg);
+}
+
+/*
+ * fork: copy every region into a fresh region of a new open file, before
+ * the fork, while the heap is locked; the child maps the copies at the
+ * same addresses (the kernel copies no mapping of a region: VM_DONTCOPY)
+ * and the parent closes the new file. Writes by other threads to the
+ * heap between the copy and the fork are lost to the child (documented).
+ */
+static void fork_prepare(void)
+{
+	size_t i;
+
+	pthread_mutex_lock(&heap_lock);
+	fork_failed = 0;
+	fork_fd = -1;
+	if (state != 1 || !nr_regions)
+		return;
+	fork_fd = open(dev_path, O_RDWR | O_CLOEXEC);
+	if (fork_fd < 0) {
+		fork_failed = 1;
+		return;
+	}
+	for (i = 0; i < nr_regions; i++) {
+		struct vflash_region arg = { .len = regions[i].len };
+		void *p;
+
+		if (ioctl(fork_fd, VFLASH_IOC_ALLOC, &arg)) {
+			fork_failed = 1;
+			return;
+		}
+		p = mmap(NULL, arg.len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 fork_fd, arg.offset);
+		if (p == MAP_FAILED) {
+			fork_failed = 1;
+			return;
+		}
+		memcpy(p, (void *)regions[i].va, arg.len);
+		munmap(p, arg.len);
+		regions[i].child_off = arg.offset;
+	}
+}
+
+static void fork_parent(void)
+{
+	if (fork_fd >= 0)
+		close(fork_fd);
+	fork_fd = -1;
+	pthread_mutex_unlock(&heap_lock);
+}
+
+static void fork_child(void)
+{
+	size_t i;
+
+	if (fork_failed) {
+		say("vflash shim: fork: no room on the device for the child's copy of the heap; the child exits\n");
+		_exit(127);
+	}
+	if (fork_fd >= 0) {
+		for (i = 0; i < nr_regions; i++) {
+			void *p = mmap((void *)regions[i].va, regions[i].len,
+				       PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_FIXED, fork_fd,
+				       regions[i].child_off);
+
+			if (p == MAP_FAILED) {
+				say("vflash shim: fork: cannot map the child's heap; the child exits\n");
+				_exit(127);
+			}
+			regions[i].off = regions[i].child_off;
+		}
+		close(dev_fd);
+		dev_fd = fork_fd;
+		fork_fd = -1;
+	}
+	pthread_mutex_unlock(&heap_lock);
+}
+
+__attribute__((constructor)) static void shim_init(void)
+{
+	pthread_mutex_lock(&heap_lock);
+	init_locked();
+	pthread_mutex_unlock(&heap_lock);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
