@@ -67,7 +67,7 @@ struct vfc_dev {
 	unsigned int nr_open;
 	bool closed;
 	struct vfc_ranges ranges;
-	struct mutex files_lock;
+	struct mutex files_lock;	/* protects @files */
 	struct list_head files;
 	struct dentry *procs;
 };
@@ -92,7 +92,7 @@ struct vfc_dev {
  */
 struct vfc_file {
 	struct vfc_dev *d;
-	struct mutex lock;
+	struct mutex lock;	/* see @lock above */
 	struct list_head regions;
 	u64 nr_granules;
 	bool private;

@@ -26,7 +26,7 @@
  * @hint: where the next first-fit search starts
  */
 struct vfc_ranges {
-	struct mutex lock;
+	struct mutex lock;	/* see @lock above */
 	unsigned long *used;
 	void **owner;
 	u64 nr_granules;
