@@ -39,6 +39,29 @@ test_where() {
 	unload
 }
 
+# vflashctl run's own errors: usage (exit 2, naming the command), a
+# program that is not there (127), a device that is not CXL (exit 1).
+test_run_errors() {
+	local rc
+	load_apps
+	expect_usage_error "vflashctl run" vflashctl run
+	expect_usage_error "vflashctl run" vflashctl run --frob -- true
+	expect_usage_error "vflashctl run" vflashctl run --device
+	rc=0
+	vflashctl run -- /nonexistent/prog 2>/dev/null || rc=$?
+	expect_eq "$rc" 127 "exit status of a program that is not there"
+	rc=0
+	vflashctl run -- sh -c 'exit 3' || rc=$?
+	expect_eq "$rc" 3 "the program's exit status"
+	expect_match "$(vflashctl run --help)" "^usage: vflashctl run" "run --help"
+	unload
+	load frontend=nvme size=$SIZE
+	rc=0
+	vflashctl run -- true 2>/dev/null || rc=$?
+	expect_eq "$rc" 1 "exit status on an NVMe device"
+	unload
+}
+
 test_ioctl_rules() {
 	load_apps
 	apps_check ioctl $DEV || fail "ioctl rules"
@@ -161,6 +184,7 @@ SQL
 }
 
 run_test apps-where test_where
+run_test apps-run-errors test_run_errors
 run_test apps-ioctl-rules test_ioctl_rules
 run_test apps-threads test_threads
 run_test apps-fork test_fork
