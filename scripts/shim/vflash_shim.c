@@ -6,8 +6,12 @@
  * mapped into one reserved window of the address space; fork() gives
  * the child its own copy of every region, on the device.
  *
+ * Unless VFLASH_SHIM_HEAP_ONLY=1, private anonymous writable mmap()s
+ * (not MAP_FIXED, MAP_STACK, MAP_GROWSDOWN, MAP_HUGETLB) are regions too,
+ * and munmap, mremap and madvise(MADV_DONTNEED) on them are handled here.
+ *
  * Environment: VFLASH_SHIM_DEVICE (default /dev/vflash0),
- * VFLASH_SHIM_VERBOSE=1 (a line at start).
+ * VFLASH_SHIM_HEAP_ONLY=1, VFLASH_SHIM_VERBOSE=1 (a line at start).
  *
  * Small sizes (up to SMALL_MAX) come from size classes carved out of 4
  * MiB chunk regions; larger ones get a region each, returned to the
@@ -19,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,13 +55,15 @@ struct hdr {
 struct region {
 	uintptr_t va;
 	size_t len;
+	size_t dead;	/* bytes munmap()ed (zeroed) of an mmap region */
+	int mapped;	/* an mmap(), not the heap */
 	uint64_t off;	/* on the device, through dev_fd */
 	uint64_t child_off;	/* fork: the child's copy, through fork_fd */
 };
 
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 static int state;	/* 0 not yet, 1 ready, -1 failed */
-static int dev_fd = -1, fork_fd = -1, fork_failed;
+static int dev_fd = -1, fork_fd = -1, fork_failed, heap_only;
 static char dev_path[256] = "/dev/vflash0";
 static uintptr_t win_base;
 static size_t win_len;
@@ -68,6 +75,18 @@ static unsigned int nr_classes;
 static void *free_list[NR_CLASSES];
 static uintptr_t chunk_next, chunk_end;
 
+/* The kernel's calls: this library's own mmap() is interposed. */
+static void *sys_mmap(void *a, size_t len, int prot, int flags, int fd,
+		      off_t off)
+{
+	return (void *)syscall(SYS_mmap, a, len, prot, flags, fd, off);
+}
+
+static int sys_munmap(void *a, size_t len)
+{
+	return (int)syscall(SYS_munmap, a, len);
+}
+
 static void say(const char *msg)
 {
 	ssize_t n = write(2, msg, strlen(msg));
@@ -78,8 +97,8 @@ static void say(const char *msg)
 /* Anonymous memory outside the heap, for metadata. */
 static void *meta_map(size_t len)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = sys_mmap(NULL, len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -105,9 +124,9 @@ static int init_locked(void)
 		return state;
 	/* Room for fragmentation: four times the device. */
 	win_len = ((size_t)dev_size / GRANULE) * GRANULE * 4;
-	win_base = (uintptr_t)mmap(NULL, win_len, PROT_NONE,
-				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-				   -1, 0);
+	win_base = (uintptr_t)sys_mmap(NULL, win_len, PROT_NONE,
+				       MAP_PRIVATE | MAP_ANONYMOUS |
+				       MAP_NORESERVE, -1, 0);
 	if ((void *)win_base == MAP_FAILED)
 		return state;
 	win_map = meta_map(win_len / GRANULE);
@@ -120,6 +139,8 @@ static int init_locked(void)
 	}
 	nr_classes = i;
 	state = 1;
+	env = getenv("VFLASH_SHIM_HEAP_ONLY");
+	heap_only = env && *env == '1';
 	env = getenv("VFLASH_SHIM_VERBOSE");
 	if (env && *env == '1')
 		say("vflash shim: heap on the device\n");
@@ -156,7 +177,7 @@ static struct region *region_add(void)
 			return NULL;
 		if (regions) {
 			memcpy(r, regions, nr_regions * sizeof(*r));
-			munmap(regions, cap_regions * sizeof(*r));
+			sys_munmap(regions, cap_regions * sizeof(*r));
 		}
 		regions = r;
 		cap_regions = cap;
@@ -183,8 +204,8 @@ static struct region *region_new(size_t len)
 	va = va_alloc(arg.len);
 	if (!va)
 		goto err_free;
-	p = mmap((void *)va, arg.len, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_FIXED, dev_fd, arg.offset);
+	p = sys_mmap((void *)va, arg.len, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_FIXED, dev_fd, arg.offset);
 	if (p == MAP_FAILED)
 		goto err_va;
 	r = region_add();
@@ -193,10 +214,12 @@ static struct region *region_new(size_t len)
 	r->va = va;
 	r->len = arg.len;
 	r->off = arg.offset;
+	r->dead = 0;
+	r->mapped = 0;
 	return r;
 err_map:
-	mmap((void *)va, arg.len, PROT_NONE,
-	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+	sys_mmap((void *)va, arg.len, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
 err_va:
 	va_free(va, arg.len);
 err_free:
@@ -218,8 +241,8 @@ static void region_del(uintptr_t va)
 	arg.offset = regions[i].off;
 	arg.len = regions[i].len;
 	/* Keep the window reserved. */
-	mmap((void *)va, arg.len, PROT_NONE,
-	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+	sys_mmap((void *)va, arg.len, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
 	ioctl(dev_fd, VFLASH_IOC_FREE, &arg);
 	va_free(va, arg.len);
 	regions[i] = regions[--nr_regions];
@@ -479,6 +502,197 @@ EXPORT void *pvalloc(size_t size)
 }
 
 /*
+ * Private anonymous memory (unless VFLASH_SHIM_HEAP_ONLY=1). A partial
+ * munmap() of a region zeroes that part (VFLASH_IOC_ZERO) and leaves it
+ * mapped until the whole region is unmapped (docs/apps.md, limits).
+ */
+static int anon_ours(int prot, int flags)
+{
+	return !heap_only && (flags & MAP_ANONYMOUS) &&
+	       (flags & MAP_TYPE) == MAP_PRIVATE && (prot & PROT_WRITE) &&
+	       !(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE | MAP_STACK |
+			  MAP_GROWSDOWN | MAP_HUGETLB));
+}
+
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t off)
+{
+	struct region *r;
+	uintptr_t va;
+
+	if (!len || !anon_ours(prot, flags))
+		return sys_mmap(addr, len, prot, flags, fd, off);
+	pthread_mutex_lock(&heap_lock);
+	if (state != 1 && init_locked() != 1) {
+		pthread_mutex_unlock(&heap_lock);
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	if (heap_only) {
+		pthread_mutex_unlock(&heap_lock);
+		return sys_mmap(addr, len, prot, flags, fd, off);
+	}
+	r = len > SIZE_MAX / 2 ? NULL :
+	    region_new((len + GRANULE - 1) / GRANULE * GRANULE);
+	if (!r) {
+		pthread_mutex_unlock(&heap_lock);
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	r->mapped = 1;
+	va = r->va;
+	pthread_mutex_unlock(&heap_lock);
+	if ((prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) !=
+	    (PROT_READ | PROT_WRITE))
+		mprotect((void *)va, len, prot);
+	return (void *)va;
+}
+
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+		    off_t off) __attribute__((alias("mmap")));
+
+/* Zero [a, a + len) of region @r through the device; page-aligned. */
+static void zero_part(struct region *r, uintptr_t a, size_t len)
+{
+	struct vflash_region arg;
+
+	arg.offset = r->off + (a - r->va);
+	arg.len = len;
+	ioctl(dev_fd, VFLASH_IOC_ZERO, &arg);
+}
+
+/*
+ * The part of [a, a + len) in region @i: its start and length (0 if
+ * none), rounded to pages.
+ */
+static size_t overlap(size_t i, uintptr_t a, size_t len, uintptr_t *start)
+{
+	uintptr_t lo = a > regions[i].va ? a : regions[i].va;
+	uintptr_t hi = a + len < regions[i].va + regions[i].len ?
+		       a + len : regions[i].va + regions[i].len;
+
+	lo &= ~(uintptr_t)4095;
+	hi = (hi + 4095) & ~(uintptr_t)4095;
+	if (hi > regions[i].va + regions[i].len)
+		hi = regions[i].va + regions[i].len;
+	*start = lo;
+	return hi > lo ? hi - lo : 0;
+}
+
+static int in_window(const void *a)
+{
+	return state == 1 && (uintptr_t)a >= win_base &&
+	       (uintptr_t)a < win_base + win_len;
+}
+
+EXPORT int munmap(void *addr, size_t len)
+{
+	uintptr_t a = (uintptr_t)addr, start;
+	size_t i, n;
+
+	if (!in_window(addr))
+		return sys_munmap(addr, len);
+	if (a & 4095 || !len) {
+		errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&heap_lock);
+	for (i = 0; i < nr_regions; ) {
+		n = regions[i].mapped ? overlap(i, a, len, &start) : 0;
+		if (n && (n == regions[i].len ||
+			  regions[i].dead + n >= regions[i].len)) {
+			region_del(regions[i].va);	/* moves the last here */
+			continue;
+		}
+		if (n) {
+			zero_part(&regions[i], start, n);
+			regions[i].dead += n;
+		}
+		i++;
+	}
+	pthread_mutex_unlock(&heap_lock);
+	return 0;
+}
+
+EXPORT int madvise(void *addr, size_t len, int advice)
+{
+	uintptr_t start;
+	size_t i, n;
+
+	if (!in_window(addr) ||
+	    (advice != MADV_DONTNEED && advice != MADV_FREE))
+		return (int)syscall(SYS_madvise, addr, len, advice);
+	/* MADV_FREE may keep the data: it does. */
+	if (advice == MADV_FREE)
+		return 0;
+	pthread_mutex_lock(&heap_lock);
+	for (i = 0; i < nr_regions; i++) {
+		n = overlap(i, (uintptr_t)addr, len, &start);
+		if (n)
+			zero_part(&regions[i], start, n);
+	}
+	pthread_mutex_unlock(&heap_lock);
+	return 0;
+}
+
+EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	struct region *r = NULL, *nr;
+	uintptr_t va, a = (uintptr_t)old;
+	void *new_addr = NULL;
+	size_t i, keep;
+	va_list ap;
+
+	if (flags & MREMAP_FIXED) {
+		va_start(ap, flags);
+		new_addr = va_arg(ap, void *);
+		va_end(ap);
+	}
+	if (!in_window(old))
+		return (void *)syscall(SYS_mremap, old, old_len, new_len,
+				       flags, new_addr);
+	pthread_mutex_lock(&heap_lock);
+	for (i = 0; i < nr_regions; i++)
+		if (regions[i].va == a && regions[i].mapped)
+			r = &regions[i];
+	if (!r || !new_len || flags & MREMAP_FIXED) {
+		pthread_mutex_unlock(&heap_lock);
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	keep = (new_len + 4095) & ~(size_t)4095;
+	if (keep <= r->len) {
+		/* In place: what is cut off reads zeros if it comes back. */
+		if (keep < old_len)
+			zero_part(r, a + keep,
+				  (((old_len + 4095) & ~(size_t)4095) - keep));
+		pthread_mutex_unlock(&heap_lock);
+		return old;
+	}
+	if (!(flags & MREMAP_MAYMOVE)) {
+		pthread_mutex_unlock(&heap_lock);
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	nr = region_new((new_len + GRANULE - 1) / GRANULE * GRANULE);
+	if (!nr) {
+		pthread_mutex_unlock(&heap_lock);
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	nr->mapped = 1;
+	va = nr->va;
+	/* region_new() may have moved the table: find the old one again. */
+	for (i = 0; i < nr_regions; i++)
+		if (regions[i].va == a)
+			r = &regions[i];
+	memcpy((void *)va, old, old_len < r->len ? old_len : r->len);
+	region_del(a);
+	pthread_mutex_unlock(&heap_lock);
+	return (void *)va;
+}
+
+/*
  * fork: copy every region into a fresh region of a new open file, before
  * the fork, while the heap is locked; the child maps the copies at the
  * same addresses (the kernel copies no mapping of a region: VM_DONTCOPY)
@@ -507,14 +721,14 @@ static void fork_prepare(void)
 			fork_failed = 1;
 			return;
 		}
-		p = mmap(NULL, arg.len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			 fork_fd, arg.offset);
+		p = sys_mmap(NULL, arg.len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			     fork_fd, arg.offset);
 		if (p == MAP_FAILED) {
 			fork_failed = 1;
 			return;
 		}
 		memcpy(p, (void *)regions[i].va, arg.len);
-		munmap(p, arg.len);
+		sys_munmap(p, arg.len);
 		regions[i].child_off = arg.offset;
 	}
 }
@@ -537,10 +751,11 @@ static void fork_child(void)
 	}
 	if (fork_fd >= 0) {
 		for (i = 0; i < nr_regions; i++) {
-			void *p = mmap((void *)regions[i].va, regions[i].len,
-				       PROT_READ | PROT_WRITE,
-				       MAP_SHARED | MAP_FIXED, fork_fd,
-				       regions[i].child_off);
+			void *p = sys_mmap((void *)regions[i].va,
+					   regions[i].len,
+					   PROT_READ | PROT_WRITE,
+					   MAP_SHARED | MAP_FIXED, fork_fd,
+					   regions[i].child_off);
 
 			if (p == MAP_FAILED) {
 				say("vflash shim: fork: cannot map the child's heap; the child exits\n");

@@ -15,6 +15,10 @@
  *   apps_check full                the device fills: NULL/ENOMEM, no SIGBUS
  *   apps_check huge MIB            one MIB MiB block, data, realloc
  *   apps_check aligned             the aligned family and usable sizes
+ *   apps_check anon [heap-only]    private anonymous mmap on the device
+ *                                  (in DRAM with heap-only): madvise
+ *                                  DONTNEED zeroes, mremap keeps data,
+ *                                  munmap gives the pages back, fork
  *   apps_check ioctl DEV           (without the shim) the region ioctls'
  *                                  rules: another file's region is not
  *                                  mapped, a whole-device file allocates
@@ -475,6 +479,100 @@ static int cmd_ioctl(const char *dev)
 	return 0;
 }
 
+static long region_pages(void)
+{
+	long pg = 0, res, mi;
+
+	procs_of(getpid(), &pg, &res, &mi);
+	return pg;
+}
+
+static int cmd_anon(int heap_only)
+{
+	size_t n = 8 << 20, i;
+	unsigned char *p, *q, *s;
+	long pg0, pg1;
+	int st;
+	pid_t pid;
+
+	/* Not ours: a stack, a reservation, a file: never on the device. */
+	s = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (s == MAP_FAILED || on_device(s, 1))
+		failf("a MAP_STACK mapping on the device", 0, 0);
+	q = mmap(NULL, 1 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED || on_device(q, 1))
+		failf("a PROT_NONE reservation on the device", 0, 0);
+	munmap(s, 1 << 20);
+	munmap(q, 1 << 20);
+	pg0 = region_pages();
+	p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		failf("anonymous mmap", errno, 0);
+	if (heap_only) {
+		if (on_device(p, n) || region_pages() != pg0)
+			failf("heap-only: an anonymous mmap went to the device", 0, 0);
+		printf("anon heap-only ok\n");
+		return 0;
+	}
+	if (!on_device(p, n))
+		failf("anonymous mmap not on the device", 0, 0);
+	if (region_pages() != pg0 + (long)(n >> 12))
+		failf("region pages of an 8 MiB mmap", region_pages() - pg0, n >> 12);
+	for (i = 0; i < n; i += 4096)
+		if (p[i])
+			failf("a fresh mapping is not zero", i, p[i]);
+	fill(p, n, 21);
+	/* madvise(DONTNEED) zeroes exactly its pages. */
+	if (madvise(p + (1 << 20), 1 << 20, MADV_DONTNEED))
+		failf("madvise DONTNEED", errno, 0);
+	for (i = 1 << 20; i < 2u << 20; i += 512)
+		if (p[i])
+			failf("a page after MADV_DONTNEED is not zero", i, p[i]);
+	if (!same(p, 1 << 20, 21) || p[(2 << 20)] != (unsigned char)(21 + (2 << 20) * 7))
+		failf("MADV_DONTNEED touched other pages", 0, 0);
+	fill(p + (1 << 20), 1 << 20, 21 + (1 << 20) * 7);
+	/* MADV_FREE may keep the data; ours does. */
+	if (madvise(p, 4096, MADV_FREE) || !same(p, n, 21))
+		failf("MADV_FREE", errno, 0);
+	/* Grow: it moves, the data comes along; the old pages go back. */
+	q = mremap(p, n, 2 * n, MREMAP_MAYMOVE);
+	if (q == MAP_FAILED || !on_device(q, 2 * n) || !same(q, n, 21))
+		failf("mremap grows with the data", errno, 0);
+	for (i = n; i < 2 * n; i += 4096)
+		if (q[i])
+			failf("the grown part is not zero", i, q[i]);
+	pg1 = region_pages();
+	if (pg1 != pg0 + (long)(2 * n >> 12))
+		failf("region pages after mremap", pg1 - pg0, 2 * n >> 12);
+	if (mremap(q, 2 * n, 4 * n, 0) != MAP_FAILED || errno != ENOMEM)
+		failf("mremap without MAYMOVE that cannot grow in place", errno, ENOMEM);
+	/* Shrink in place. */
+	if (mremap(q, 2 * n, n, 0) != q || !same(q, n, 21))
+		failf("mremap shrinks in place", errno, 0);
+	/* fork: the child has its own copy. */
+	pid = fork();
+	if (!pid) {
+		if (!same(q, n, 21) || !on_device(q, n))
+			failf("the child's copy of the mapping", 0, 0);
+		memset(q, 0, n);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st))
+		failf("the child", st, 0);
+	if (!same(q, n, 21))
+		failf("the child's write reached the parent", 0, 0);
+	/* munmap in two halves: the region goes back with the second. */
+	if (munmap(q + n, n) || region_pages() != pg1)
+		failf("half a region unmapped stays held", region_pages(), pg1);
+	if (munmap(q, n) || region_pages() != pg0)
+		failf("region pages after munmap", region_pages() - pg0, 0);
+	printf("anon ok\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -496,6 +594,8 @@ int main(int argc, char **argv)
 		return cmd_huge(atol(argv[2]));
 	if (!strcmp(cmd, "aligned"))
 		return cmd_aligned();
+	if (!strcmp(cmd, "anon"))
+		return cmd_anon(argc > 2 && !strcmp(argv[2], "heap-only"));
 	if (!strcmp(cmd, "ioctl") && argc == 3)
 		return cmd_ioctl(argv[2]);
 	fprintf(stderr, "usage: apps_check where|threads N ITERS|fork|exec|hold MIB|full|huge MIB|aligned\n");

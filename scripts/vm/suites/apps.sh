@@ -5,7 +5,9 @@
 # thread stress; fork gives parent and child independent copies; exec
 # starts clean; two processes at once with their own counters; SIGKILL
 # gives every page back (zeroed); a full device is NULL/ENOMEM, not
-# SIGBUS; huge blocks; the aligned family; the ioctls' rules; sqlite3.
+# SIGBUS; huge blocks; the aligned family; the ioctls' rules; private
+# anonymous mmap (madvise DONTNEED zeroes, mremap keeps data, munmap,
+# fork; in DRAM with --heap-only); sqlite3.
 # vmtest-mem: 1G
 # vmtest-timeout: 300
 
@@ -157,6 +159,14 @@ test_huge() {
 	unload
 }
 
+test_anon() {
+	load_apps
+	run apps_check anon || fail "anonymous mmap"
+	vflashctl run --heap-only -- apps_check anon heap-only || fail "anonymous mmap with --heap-only"
+	expect_eq "$(free_pages)" $PAGES "free region pages after the process exited"
+	unload
+}
+
 test_sqlite() {
 	local out misses0
 	load_apps
@@ -192,4 +202,5 @@ run_test apps-exec test_exec
 run_test apps-two-and-kill test_two_and_kill
 run_test apps-full test_full
 run_test apps-huge test_huge
+run_test apps-anon test_anon
 run_test apps-sqlite test_sqlite
