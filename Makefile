@@ -62,7 +62,7 @@ scripts/vm/crashcheck: scripts/vm/crashcheck.c
 
 # The LD_PRELOAD heap of vflashctl run (LGPL-2.1-or-later).
 scripts/shim/libvflash-shim.so: scripts/shim/vflash_shim.c frontend_cxl/vflash_ioctl.h
-	$(CC) -O2 -Wall -Wextra -shared -fPIC -fvisibility=hidden -pthread -o $@ $<
+	$(CC) -O2 -Wall -Wextra -shared -fPIC -fvisibility=hidden -pthread -o $@ $< -ldl
 
 # Dynamic: the shim must interpose its malloc (the VM carries its libraries).
 scripts/vm/apps_check: scripts/vm/apps_check.c

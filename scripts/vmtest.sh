@@ -3,8 +3,8 @@
 #
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
-# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, blkzone, btrfs-progs, trace-cmd (if the host
-# has it), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
+# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, blkzone, btrfs-progs, trace-cmd and redis (if the host
+# has them), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
 # scripts/trace/ and scripts/study/.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
@@ -83,7 +83,8 @@ GUEST_PROGRAMS="/usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr
 # loads libgcc_s at run time (ldd does not list it).
 GUEST_FILES="/etc/mke2fs.conf /lib/x86_64-linux-gnu/libgcc_s.so.1"
 # Programs carried if the host has them (a suite skips what needs them).
-GUEST_OPTIONAL_PROGRAMS="/usr/bin/trace-cmd"
+GUEST_OPTIONAL_PROGRAMS="/usr/bin/trace-cmd /usr/bin/redis-server /usr/bin/redis-benchmark
+	/usr/bin/redis-cli"
 
 # carry PROGRAM PATH: PROGRAM into the initramfs as PATH, with the shared
 # libraries it loads (none for a static one)

@@ -20,6 +20,7 @@
  * ordinary anonymous memory; program data lives on the device.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -692,6 +693,9 @@ EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	return (void *)va;
 }
 
+static void others_prepare(void);
+static void others_after(int child);
+
 /*
  * fork: copy every region into a fresh region of a new open file, before
  * the fork, while the heap is locked; the child maps the copies at the
@@ -703,6 +707,7 @@ static void fork_prepare(void)
 {
 	size_t i;
 
+	others_prepare();
 	pthread_mutex_lock(&heap_lock);
 	fork_failed = 0;
 	fork_fd = -1;
@@ -733,12 +738,82 @@ static void fork_prepare(void)
 	}
 }
 
+/*
+ * Other libraries' fork handlers. glibc runs child handlers in the order
+ * they were registered, and a library initialised before this one (the
+ * libjemalloc of Debian's redis registers from its constructor) would
+ * have its child handler touch its memory on the device before
+ * fork_child() has mapped the child's copies. So pthread_atfork()
+ * (__register_atfork()) is interposed: the handlers are kept here and
+ * run from ours: every other prepare handler (last registered first)
+ * before the copy, every other child and parent handler (first
+ * registered first) after ours. A library unloaded by dlclose() keeps
+ * its handlers here (glibc would drop them): do not dlclose one that
+ * registers fork handlers.
+ */
+#define MAX_ATFORK	64
+
+struct atfork {
+	void (*prepare)(void);
+	void (*parent)(void);
+	void (*child)(void);
+};
+
+static struct atfork atforks[MAX_ATFORK];
+static int nr_atforks;
+static pthread_mutex_t atfork_lock = PTHREAD_MUTEX_INITIALIZER;
+
+EXPORT int __register_atfork(void (*prepare)(void), void (*parent)(void),
+			     void (*child)(void), void *dso)
+{
+	(void)dso;
+	pthread_mutex_lock(&atfork_lock);
+	if (nr_atforks == MAX_ATFORK) {
+		pthread_mutex_unlock(&atfork_lock);
+		say("vflash shim: too many fork handlers\n");
+		return ENOMEM;
+	}
+	atforks[nr_atforks].prepare = prepare;
+	atforks[nr_atforks].parent = parent;
+	atforks[nr_atforks].child = child;
+	nr_atforks++;
+	pthread_mutex_unlock(&atfork_lock);
+	return 0;
+}
+
+static void others_prepare(void)
+{
+	int i;
+
+	pthread_mutex_lock(&atfork_lock);
+	for (i = nr_atforks - 1; i >= 0; i--)
+		if (atforks[i].prepare)
+			atforks[i].prepare();
+}
+
+static void others_after(int child)
+{
+	int i;
+
+	if (child)
+		pthread_mutex_init(&atfork_lock, NULL);
+	for (i = 0; i < nr_atforks; i++) {
+		void (*fn)(void) = child ? atforks[i].child : atforks[i].parent;
+
+		if (fn)
+			fn();
+	}
+	if (!child)
+		pthread_mutex_unlock(&atfork_lock);
+}
+
 static void fork_parent(void)
 {
 	if (fork_fd >= 0)
 		close(fork_fd);
 	fork_fd = -1;
 	pthread_mutex_unlock(&heap_lock);
+	others_after(0);
 }
 
 static void fork_child(void)
@@ -768,6 +843,19 @@ static void fork_child(void)
 		fork_fd = -1;
 	}
 	pthread_mutex_unlock(&heap_lock);
+	others_after(1);
+}
+
+/* Our handlers, with the C library's own __register_atfork(). */
+static void register_ours(void)
+{
+	int (*real)(void (*)(void), void (*)(void), void (*)(void), void *);
+
+	real = (int (*)(void (*)(void), void (*)(void), void (*)(void),
+			void *))dlvsym(RTLD_NEXT, "__register_atfork",
+				       "GLIBC_2.3.2");
+	if (!real || real(fork_prepare, fork_parent, fork_child, NULL))
+		say("vflash shim: cannot register the fork handlers: a fork child would share nothing\n");
 }
 
 __attribute__((constructor)) static void shim_init(void)
@@ -775,5 +863,5 @@ __attribute__((constructor)) static void shim_init(void)
 	pthread_mutex_lock(&heap_lock);
 	init_locked();
 	pthread_mutex_unlock(&heap_lock);
-	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	register_ours();
 }

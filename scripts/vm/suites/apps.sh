@@ -167,6 +167,50 @@ test_anon() {
 	unload
 }
 
+# redis-server (Debian's, linked with libjemalloc2: our malloc serves it,
+# jemalloc's mallctl/nallocx only answer questions) serves
+# redis-benchmark, forks for BGSAVE (the child writes the dump from its
+# copy), and shuts down with exit 0.
+test_redis() {
+	local pid out n=0 rc=0
+	command -v redis-server >/dev/null || { echo "no redis-server in the VM"; return 0; }
+	load_apps
+	ip link set lo up || fail "ip link set lo up"
+	mkdir -p /tmp/redis
+	vflashctl run -- redis-server --port 6390 --bind 127.0.0.1 --save "" \
+		--dir /tmp/redis --daemonize no --loglevel warning >/tmp/redis.log 2>&1 &
+	pid=$!
+	until redis-cli -p 6390 ping 2>/dev/null | grep -q PONG; do
+		n=$((n + 1))
+		[ $n -lt 300 ] || fail "redis-server did not answer: $(cat /tmp/redis.log)"
+		kill -0 $pid 2>/dev/null || fail "redis-server exited: $(cat /tmp/redis.log)"
+		sleep 0.1
+	done
+	expect_eq "$(procs_field $pid 3)" private "redis-server's mode in procs"
+	out=$(redis-benchmark -p 6390 -q -n "$(debug_kernel && echo 500 || echo 3000)" -t set,get,lpush,lpop -P 4) ||
+		fail "redis-benchmark: $out"
+	echo "$out"
+	expect_eq "$(echo "$out" | grep -c 'requests per second')" 4 "redis-benchmark's results"
+	redis-cli -p 6390 set key-before-save 42 >/dev/null
+	redis-cli -p 6390 bgsave >/dev/null || fail "BGSAVE"
+	n=0
+	until redis-cli -p 6390 info persistence | grep -q 'rdb_bgsave_in_progress:0' &&
+		redis-cli -p 6390 info persistence | grep -q 'rdb_last_bgsave_status:ok' &&
+		[ -s /tmp/redis/dump.rdb ]; do
+		n=$((n + 1))
+		[ $n -lt 300 ] || fail "BGSAVE did not finish: $(redis-cli -p 6390 info persistence | tr '\r\n' '  ')"
+		sleep 0.1
+	done
+	grep -q key-before-save /tmp/redis/dump.rdb || fail "the dump lacks a key set before BGSAVE"
+	expect_eq "$(redis-cli -p 6390 get key-before-save)" 42 "a key after BGSAVE"
+	[ "$(procs_field $pid 6)" -gt 0 ] || fail "no misses counted to redis-server"
+	redis-cli -p 6390 shutdown nosave >/dev/null 2>&1 || :
+	wait $pid || rc=$?
+	expect_eq "$rc" 0 "redis-server's exit status"
+	expect_eq "$(free_pages)" $PAGES "free region pages after redis-server exited"
+	unload
+}
+
 test_sqlite() {
 	local out misses0
 	load_apps
@@ -203,4 +247,5 @@ run_test apps-two-and-kill test_two_and_kill
 run_test apps-full test_full
 run_test apps-huge test_huge
 run_test apps-anon test_anon
+run_test apps-redis test_redis
 run_test apps-sqlite test_sqlite
