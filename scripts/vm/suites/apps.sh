@@ -194,13 +194,15 @@ test_redis() {
 	redis-cli -p 6390 set key-before-save 42 >/dev/null
 	redis-cli -p 6390 bgsave >/dev/null || fail "BGSAVE"
 	n=0
-	until redis-cli -p 6390 info persistence | grep -q 'rdb_bgsave_in_progress:0' &&
-		redis-cli -p 6390 info persistence | grep -q 'rdb_last_bgsave_status:ok' &&
-		[ -s /tmp/redis/dump.rdb ]; do
+	while :; do
+		out=$(redis-cli -p 6390 info persistence | tr -d '\r') || fail "redis-server died during BGSAVE"
+		echo "$out" | grep -q 'rdb_last_bgsave_status:err' && fail "BGSAVE failed: $(tail -n 5 /tmp/redis.log)"
+		echo "$out" | grep -q 'rdb_bgsave_in_progress:0' && [ -s /tmp/redis/dump.rdb ] && break
 		n=$((n + 1))
-		[ $n -lt 300 ] || fail "BGSAVE did not finish: $(redis-cli -p 6390 info persistence | tr '\r\n' '  ')"
-		sleep 0.1
+		[ $n -lt 100 ] || fail "BGSAVE did not finish: $(echo "$out" | tr '\n' ' ')"
+		sleep 0.2
 	done
+	echo "$out" | grep -q 'rdb_last_bgsave_status:ok' || fail "BGSAVE's status"
 	grep -q key-before-save /tmp/redis/dump.rdb || fail "the dump lacks a key set before BGSAVE"
 	expect_eq "$(redis-cli -p 6390 get key-before-save)" 42 "a key after BGSAVE"
 	[ "$(procs_field $pid 6)" -gt 0 ] || fail "no misses counted to redis-server"
