@@ -103,7 +103,7 @@ wait_ready() {
 }
 
 test_two_and_kill() {
-	local p1 p2 j1 j2 pg1 pg2 res1 free0
+	local p1 p2 j1 j2 pg1 pg2 res1 free0 out
 	load_apps
 	run apps_check hold 8 >/tmp/h1 2>&1 &
 	j1=$!
@@ -114,7 +114,10 @@ test_two_and_kill() {
 	p1=$(wait_ready /tmp/h1)
 	p2=$(wait_ready /tmp/h2)
 	cat $PROCS
-	vflashctl stats | sed -n '/^# processes/,$p'
+	out=$(vflashctl stats | sed -n '/^# processes/,$p')
+	echo "$out"
+	expect_match "$out" "^$p1 apps_check private " "vflashctl stats' line of the first process"
+	expect_match "$out" "^$p2 apps_check private " "vflashctl stats' line of the second process"
 	expect_eq "$(procs_field "$p1" 3)" private "mode of the first process"
 	expect_eq "$(procs_field "$p2" 3)" private "mode of the second process"
 	pg1=$(procs_field "$p1" 4)
