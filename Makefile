@@ -39,7 +39,7 @@ all: modules tools
 
 tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore \
 	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs scripts/study/fdpload \
-	scripts/bench/icount/ioloop
+	scripts/bench/icount/ioloop scripts/shim/libvflash-shim.so scripts/vm/apps_check
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
@@ -66,6 +66,14 @@ scripts/vm/plcheck: scripts/vm/plcheck.c
 scripts/vm/crashcheck: scripts/vm/crashcheck.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
 
+# The LD_PRELOAD heap of vflashctl run (LGPL-2.1-or-later).
+scripts/shim/libvflash-shim.so: scripts/shim/vflash_shim.c frontend_cxl/vflash_ioctl.h
+	$(CC) -O2 -Wall -Wextra -shared -fPIC -fvisibility=hidden -pthread -o $@ $< -ldl
+
+# Dynamic: the shim must interpose its malloc (the VM carries its libraries).
+scripts/vm/apps_check: scripts/vm/apps_check.c
+	$(CC) -O2 -Wall -Wextra -pthread -o $@ $<
+
 scripts/vm/mkzonefs: scripts/vm/mkzonefs.c
 	$(CC) -O2 -Wall -Wextra -static -o $@ $<
 
@@ -77,7 +85,8 @@ clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
 		scripts/study/kvstore scripts/vm/plcheck scripts/vm/crashcheck \
-		scripts/vm/mkzonefs scripts/study/fdpload scripts/bench/icount/ioloop
+		scripts/vm/mkzonefs scripts/study/fdpload scripts/bench/icount/ioloop \
+		scripts/shim/libvflash-shim.so scripts/vm/apps_check
 
 check:
 	scripts/check.sh

@@ -1161,6 +1161,8 @@ static void vc_evict_slot(struct vflash_cache *c, u32 slot)
 					       VFLASH_IO_WRITE, s->lpn, 1, now);
 		trace_vflash_cxl_writeback(dev, s->lpn, now, due);
 		vc_count(c, VFLASH_CACHE_DIRTY_WRITEBACKS);
+		if (h && h->written_back)
+			h->written_back(c->p.priv, s->lpn);
 	}
 	vc_count(c, VFLASH_CACHE_EVICTIONS);
 	vc_publish(c, s->lpn, vc_word(VFLASH_PAGE_ABSENT, 0));

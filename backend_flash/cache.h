@@ -92,6 +92,9 @@ enum vflash_cache_probe {
  * @now_ns: the clock (default ktime_get_ns())
  * @wait_until: wait until @deadline_ns on that clock; 0, or -EINTR if a
  *	fatal signal cut the wait short (default vflash_cache_wait_until())
+ * @written_back: a dirty page @lpn was just written back by an eviction
+ *	(per-owner statistics; may be NULL); called in the evicting
+ *	context, the page still in transit, so it must not sleep
  * @probe: for race tests only (NULL otherwise): called at @where, on
  *	@lpn, so a test can interleave another thread's action there
  */
@@ -101,6 +104,7 @@ struct vflash_cache_host {
 	void (*kick)(void *priv);
 	u64 (*now_ns)(void *priv);
 	int (*wait_until)(void *priv, u64 deadline_ns);
+	void (*written_back)(void *priv, u64 lpn);
 	void (*probe)(void *priv, enum vflash_cache_probe where, u64 lpn);
 };
 

@@ -6,6 +6,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cdev.h>
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -136,6 +137,7 @@ static const struct vflash_cache_host vfc_host = {
 	.test_clear_young = vfc_test_clear_young,
 	.kick = vfc_kick,
 	.wait_until = vfc_wait_until,
+	.written_back = vfc_written_back,
 };
 
 /*
@@ -215,6 +217,13 @@ static int cxl_attach(struct vflash_dev *vdev)
 	d->flash = vdev->flash;
 	d->nr_pages = vdev->cfg.size_bytes / VFLASH_LPAGE_SIZE;
 	init_waitqueue_head(&d->evictor_wq);
+	mutex_init(&d->files_lock);
+	INIT_LIST_HEAD(&d->files);
+	ret = vfc_ranges_init(&d->ranges, d->nr_pages);
+	if (ret) {
+		pr_err("frontend=cxl: no memory for the region table\n");
+		goto err_free;
+	}
 
 	p.nr_pages = d->nr_pages;
 	p.nr_slots = nr_slots;
@@ -226,7 +235,7 @@ static int cxl_attach(struct vflash_dev *vdev)
 	if (IS_ERR(d->cache)) {
 		ret = PTR_ERR(d->cache);
 		pr_err("frontend=cxl: cannot create the cache (%d)\n", ret);
-		goto err_free;
+		goto err_ranges;
 	}
 
 	d->mnt = kern_mount(&vfc_fs_type);
@@ -281,6 +290,7 @@ static int cxl_attach(struct vflash_dev *vdev)
 
 	/* Arming poison unmaps the range (the inode lives until detach). */
 	vflash_faults_set_hook(&vdev->faults, vfc_faults_armed, d);
+	vfc_procs_add(d);
 	dev_info(&vdev->dev, "/dev/%s, cache %u pages\n", dev_name(&vdev->dev),
 		 nr_slots);
 	return 0;
@@ -298,6 +308,8 @@ err_mnt:
 	kern_unmount(d->mnt);
 err_cache:
 	vflash_cache_destroy(d->cache);
+err_ranges:
+	vfc_ranges_destroy(&d->ranges);
 err_free:
 	kfree(d);
 	return ret;
@@ -315,6 +327,7 @@ static void cxl_detach(struct vflash_dev *vdev)
 	 * last reference (cdev_alloc()): its kobject may outlive cdev_del().
 	 */
 	vflash_faults_set_hook(&vdev->faults, NULL, NULL);
+	debugfs_remove(d->procs);
 	cdev_del(d->cdev);
 	mutex_lock(&vfc_open_lock);
 	WARN_ON(d->nr_open);
@@ -325,6 +338,8 @@ static void cxl_detach(struct vflash_dev *vdev)
 	iput(d->inode);
 	kern_unmount(d->mnt);
 	vflash_cache_destroy(d->cache);
+	/* No file is left, and the last one's RCU free is not ours. */
+	vfc_ranges_destroy(&d->ranges);
 	kfree(d);
 }
 

@@ -21,7 +21,7 @@
 #include "core/vflash.h"
 #include "frontend_cxl/cxl.h"
 
-static struct vfc_dev *vfc_of(struct vm_area_struct *vma)
+static struct vfc_file *vfc_file_of(struct vm_area_struct *vma)
 {
 	return vma->vm_file->private_data;
 }
@@ -193,7 +193,8 @@ static bool vfc_poisoned_since(struct vfc_dev *d, struct vm_fault *vmf,
 static vm_fault_t vfc_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
-	struct vfc_dev *d = vfc_of(vma);
+	struct vfc_file *vf = vfc_file_of(vma);
+	struct vfc_dev *d = vf->d;
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	struct vflash_cache_pin pin;
 	u64 start = ktime_get_ns();
@@ -201,7 +202,7 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	vm_fault_t ret;
 	bool was_armed, poisoned;
 
-	if (vmf->pgoff >= d->nr_pages)
+	if (vmf->pgoff >= d->nr_pages || !vfc_file_owns(vf, vmf->pgoff))
 		return VM_FAULT_SIGBUS;
 	/*
 	 * A rule armed when we look, whether it fires or lets this access
@@ -229,9 +230,20 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 		vfc_unmap(d, vmf->pgoff);
 		return VM_FAULT_NOPAGE;
 	}
+	/*
+	 * A region freed meanwhile: its free zeroes the pages after taking
+	 * the owner (a barrier between), so either it unmaps this PTE or
+	 * this look sees the owner gone (the barrier in vfc_poisoned_since()
+	 * orders the PTE before it).
+	 */
+	if (ret == VM_FAULT_NOPAGE && !vfc_file_owns(vf, vmf->pgoff)) {
+		vfc_unmap(d, vmf->pgoff);
+		return VM_FAULT_SIGBUS;
+	}
 	if (pin.missed) {
 		u64 done = ktime_get_ns();
 
+		atomic64_inc(&vf->misses);
 		vflash_flash_record_miss_latency(d->flash, done - start);
 		/* A miss is a request: the page is mapped when its read is due. */
 		vflash_flash_record_lateness(d->flash, pin.due_ns, done);
@@ -251,13 +263,14 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
  */
 static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 {
-	struct vfc_dev *d = vfc_of(vmf->vma);
+	struct vfc_file *vf = vfc_file_of(vmf->vma);
+	struct vfc_dev *d = vf->d;
 	struct vflash_cache_pin pin;
 	unsigned long pfn;
 	vm_fault_t ret;
 	bool was_armed, poisoned;
 
-	if (vmf->pgoff >= d->nr_pages)
+	if (vmf->pgoff >= d->nr_pages || !vfc_file_owns(vf, vmf->pgoff))
 		return VM_FAULT_SIGBUS;
 	/* A write is an access: a poisoned page mapped read-only gets none. */
 	was_armed = vflash_fault_armed(&d->vdev->faults, VFLASH_FAULT_POISON);
@@ -312,6 +325,7 @@ static int vfc_open(struct inode *inode, struct file *filp)
 {
 	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
 	struct vflash_dev *vdev = to_vflash_dev(dev);
+	struct vfc_file *vf;
 	struct vfc_dev *d;
 	int ret;
 
@@ -328,7 +342,15 @@ static int vfc_open(struct inode *inode, struct file *filp)
 	}
 	d->nr_open++;
 	mutex_unlock(&vfc_open_lock);
-	filp->private_data = d;
+	vf = vfc_file_alloc(d);
+	if (!vf) {
+		mutex_lock(&vfc_open_lock);
+		d->nr_open--;
+		mutex_unlock(&vfc_open_lock);
+		vflash_dev_unhold(vdev);
+		return -ENOMEM;
+	}
+	filp->private_data = vf;
 	/*
 	 * Every open file shares the pseudo-fs inode's address_space, so all
 	 * mappings land in one i_mmap tree. The device node's own inode is
@@ -341,9 +363,12 @@ static int vfc_open(struct inode *inode, struct file *filp)
 /* The last reference to a file: a mapping holds its file until unmapped. */
 static int vfc_release(struct inode *inode, struct file *filp)
 {
-	struct vfc_dev *d = filp->private_data;
+	struct vfc_file *vf = filp->private_data;
+	struct vfc_dev *d = vf->d;
 	struct vflash_dev *vdev = d->vdev;
 
+	/* Its regions freed while the device surely lives. */
+	vfc_file_free(vf);
 	mutex_lock(&vfc_open_lock);
 	d->nr_open--;
 	mutex_unlock(&vfc_open_lock);
@@ -354,8 +379,10 @@ static int vfc_release(struct inode *inode, struct file *filp)
 
 static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
 {
-	struct vfc_dev *d = filp->private_data;
+	struct vfc_file *vf = filp->private_data;
+	struct vfc_dev *d = vf->d;
 	unsigned long pages = vma_pages(vma);
+	int ret;
 
 	/*
 	 * VM_MAYSHARE, as devdax tests it: do_mmap() clears VM_SHARED of a
@@ -365,6 +392,10 @@ static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_pgoff >= d->nr_pages || pages > d->nr_pages - vma->vm_pgoff)
 		return -EINVAL;
+	/* Within one of its regions, if the file has any. */
+	ret = vfc_file_mmap(vf, vma);
+	if (ret)
+		return ret;
 	/*
 	 * VM_MIXEDMAP, not VM_PFNMAP: mremap() may grow a mixed mapping,
 	 * like a mapping of /dev/daxX.Y, and a page that growth puts beyond
@@ -380,7 +411,7 @@ static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
 /* The device's size, so tools that seek to the end (fio) find it. */
 static loff_t vfc_llseek(struct file *filp, loff_t offset, int whence)
 {
-	struct vfc_dev *d = filp->private_data;
+	struct vfc_dev *d = ((struct vfc_file *)filp->private_data)->d;
 
 	return fixed_size_llseek(filp, offset, whence,
 				 d->nr_pages << PAGE_SHIFT);
@@ -393,6 +424,8 @@ const struct file_operations vfc_fops = {
 	.release = vfc_release,
 	.mmap = vfc_mmap,
 	.llseek = vfc_llseek,
+	.unlocked_ioctl = vfc_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 };
 
 /**

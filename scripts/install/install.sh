@@ -18,6 +18,7 @@
 #                          (the kernel's modules_install), then depmod
 #   vflashctl              DESTDIR/PREFIX/bin/
 #   mmap_lat               DESTDIR/PREFIX/libexec/vflash/ (vflashctl selftest)
+#   libvflash-shim.so      DESTDIR/PREFIX/lib/vflash/ (vflashctl run), if built
 #   scripts/trace/*        DESTDIR/PREFIX/share/vflash/trace/ (trace, plot)
 #   bash completion        DESTDIR/PREFIX/share/bash-completion/completions/
 #   vflashctl.8            DESTDIR/PREFIX/share/man/man8/ (made from
@@ -77,7 +78,7 @@ man_page() {
 	echo '.nf'
 	"$v" --help | esc
 	echo '.fi'
-	for c in up down list status stats policy config faults namespace selftest trace plot; do
+	for c in up down list status stats policy config faults namespace selftest run trace plot; do
 		echo ".SH $(echo "$c" | tr '[:lower:]' '[:upper:]')"
 		echo '.nf'
 		"$v" help "$c" | esc
@@ -111,6 +112,10 @@ do_install() {
 
 	install -D -m 755 "$REPO/scripts/vflashctl/vflashctl" "$bindir/vflashctl"
 	install -D -m 755 "$REPO/scripts/bench/mmap_lat" "$libexec/mmap_lat"
+	if [ -f "$REPO/scripts/shim/libvflash-shim.so" ]; then
+		install -D -m 644 "$REPO/scripts/shim/libvflash-shim.so" \
+			"$DESTDIR$PREFIX/lib/vflash/libvflash-shim.so"
+	fi
 	mkdir -p "$share/trace"
 	install -m 755 "$REPO"/scripts/trace/*.sh "$share/trace/"
 	install -m 644 "$REPO"/scripts/trace/*.awk "$share/trace/"
@@ -139,6 +144,8 @@ do_uninstall() {
 	rm -f "$bindir/vflashctl" "$libexec/mmap_lat" "$compdir/vflashctl" "$mandir/vflashctl.8" \
 		"$rulesdir/60-vflash.rules"
 	rm -rf "$share/trace"
+	rm -f "$DESTDIR$PREFIX/lib/vflash/libvflash-shim.so"
+	rmdir "$DESTDIR$PREFIX/lib/vflash" 2>/dev/null || true
 	rmdir "$libexec" "$share" 2>/dev/null || true
 	if cmp -s "$REPO/scripts/install/vflash.conf" "$modprobedir/vflash.conf"; then
 		rm -f "$modprobedir/vflash.conf"

@@ -51,7 +51,7 @@ t_install() {
 		{ echo "make install: no lib/modules/$KVER/extra/vflash.ko*"; return 1; }
 	[ -x "$ov/usr/local/bin/vflashctl" ] || return 1
 	# the man page has every command's help
-	[ "$(grep -c '^usage: vflashctl [a-z]' "$ov/usr/local/share/man/man8/vflashctl.8")" -eq 12 ] ||
+	[ "$(grep -c '^usage: vflashctl [a-z]' "$ov/usr/local/share/man/man8/vflashctl.8")" -eq 13 ] ||
 		{ echo "the man page lacks a command"; return 1; }
 	if command -v man >/dev/null; then
 		man -l "$ov/usr/local/share/man/man8/vflashctl.8" 2>&1 | grep -q 'usage: vflashctl selftest' ||

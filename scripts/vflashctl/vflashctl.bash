@@ -30,7 +30,7 @@ _vflashctl() {
 	local cur prev cmd dev i words=() nonopt=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local cmds="up down list status stats policy config faults namespace selftest trace plot help"
+	local cmds="up down list status stats policy config faults namespace selftest run trace plot help"
 
 	if ((COMP_CWORD == 1)); then
 		mapfile -t COMPREPLY < <(compgen -W "$cmds --help" -- "$cur")

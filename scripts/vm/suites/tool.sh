@@ -29,7 +29,7 @@ VCTL=/usr/local/bin/vflashctl
 usage_error() {
 	local who=vflashctl
 	case $1 in
-	up | down | list | status | stats | policy | config | faults | namespace | selftest | trace | plot | help)
+	up | down | list | status | stats | policy | config | faults | namespace | selftest | run | trace | plot | help)
 		who="vflashctl $1" ;;
 	esac
 	expect_usage_error "$who" "$VCTL" "$@"
@@ -337,7 +337,7 @@ test_config() {
 
 test_help() {
 	out=$(vflashctl --help)
-	for c in up down list status stats policy config faults namespace selftest trace plot help; do
+	for c in up down list status stats policy config faults namespace selftest run trace plot help; do
 		expect_match "$out" "^  $c( |\$)" "$c in --help"
 		[ "$c" = help ] && continue
 		expect_match "$(vflashctl "$c" --help)" "^usage: vflashctl $c" "$c --help"
