@@ -6,8 +6,12 @@
  * instruction `xchg %bx,%bx` (66 87 db) (scripts/bench/icount/mark.c) and
  * at exit. Instructions are counted whole translation blocks at a time
  * (a block entered is counted to its end: an exception in its middle
- * would over-count, which the I/O path does not take). Deterministic: no
- * sampling, no timing.
+ * would over-count, which the I/O path does not take). A REP string
+ * instruction counts once, as the CPU retires it: TCG ends a block after
+ * each of its iterations and runs the next ones as a block of that one
+ * instruction, so such one-instruction blocks count 0 (the iteration that
+ * ended the block before was counted there). Deterministic: no sampling,
+ * no timing.
  *
  * usage: qemu-system-x86_64 ... -plugin PATH/icount.so,lo=HEX,hi=HEX,out=FILE
  *
@@ -108,6 +112,29 @@ static void mark_exec(unsigned int vcpu, void *udata)
 
 static const unsigned char marker[] = { 0x66, 0x87, 0xdb };
 
+/* Is @insn a REP/REPNE string instruction (MOVS, CMPS, STOS, LODS, SCAS)? */
+static int rep_string(const struct qemu_plugin_insn *insn)
+{
+	const unsigned char *b = qemu_plugin_insn_data(insn);
+	size_t n = qemu_plugin_insn_size(insn), i;
+	int rep = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = b[i];
+
+		if (c == 0xf2 || c == 0xf3)
+			rep = 1;
+		else if (c == 0x66 || c == 0x67 || c == 0x2e || c == 0x3e ||
+			 c == 0x26 || c == 0x36 || c == 0x64 || c == 0x65 ||
+			 (c >= 0x40 && c <= 0x4f))
+			continue;
+		else
+			return rep && ((c >= 0xa4 && c <= 0xa7) ||
+				       (c >= 0xaa && c <= 0xaf));
+	}
+	return 0;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
@@ -121,6 +148,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			return;
 		b->vaddr = vaddr;
 		b->insns = n;
+		if (n == 1 && rep_string(qemu_plugin_tb_get_insn(tb, 0)))
+			b->insns = 0;
 		pthread_mutex_lock(&lock);
 		b->next = blocks;
 		blocks = b;
