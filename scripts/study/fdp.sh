@@ -88,24 +88,9 @@ SYS=/sys/class/vflash/vflash0
 stat_of() { cat "$SYS/stats/$1"; }
 ph_of() { cat "$SYS/placement/handle$1_$2"; }
 
-# The namespace of the vflash controller (model "vflash <profile>").
-find_ns() {
-	local n i=0
-
-	while [ $i -lt 100 ]; do
-		for n in /sys/class/nvme/nvme*; do
-			[ -e "$n/model" ] || continue
-			case $(cat "$n/model") in
-			vflash*)
-				[ -b "/dev/${n##*/}n1" ] && { echo "/dev/${n##*/}n1"; return 0; }
-				;;
-			esac
-		done
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+# find_ns
+# shellcheck source=scripts/study/nvme-ns.sh
+. "$(dirname "$0")/nvme-ns.sh"
 
 # check MODE SEED WHAT GOT WANT: record a mechanism check
 check() {

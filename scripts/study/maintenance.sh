@@ -153,24 +153,9 @@ ms() {
 	awk -v ns="$1" 'BEGIN { printf "%.3f", ns / 1e6 }'
 }
 
-# The namespace of the vflash controller (model "vflash <profile>").
-find_ns() {
-	local n i=0
-
-	while [ $i -lt 100 ]; do
-		for n in /sys/class/nvme/nvme*; do
-			[ -e "$n/model" ] || continue
-			case $(cat "$n/model") in
-			vflash*)
-				[ -b "/dev/${n##*/}n1" ] && { echo "/dev/${n##*/}n1"; return 0; }
-				;;
-			esac
-		done
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+# find_ns
+# shellcheck source=scripts/study/nvme-ns.sh
+. "$(dirname "$0")/nvme-ns.sh"
 
 # Wait until the device has stopped programming and erasing (the write
 # buffer drained, maintenance done) for a second, at most 60 s.
