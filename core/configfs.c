@@ -79,6 +79,7 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_FE(nap_max_us, VFLASH_ARG_NAP_MAX_US),
 	CFS_FE(fdp, VFLASH_ARG_FDP),
 	CFS_FE(fdp_ruhs, VFLASH_ARG_FDP_RUHS),
+	CFS_FE(ns1_size, VFLASH_ARG_NS1_SIZE),
 };
 
 #define CFS_NR	ARRAY_SIZE(cfs_rows)
@@ -234,6 +235,7 @@ VFLASH_CFS_ATTR(zone_max_active);
 VFLASH_CFS_ATTR(nap_max_us);
 VFLASH_CFS_ATTR(fdp);
 VFLASH_CFS_ATTR(fdp_ruhs);
+VFLASH_CFS_ATTR(ns1_size);
 
 /* Create the device of @cd from its attributes. */
 static int power_on(struct vflash_cfs_dev *cd)
@@ -363,6 +365,7 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_nap_max_us,
 	&vflash_cfs_attr_fdp,
 	&vflash_cfs_attr_fdp_ruhs,
+	&vflash_cfs_attr_ns1_size,
 	&vflash_cfs_attr_power,
 	&vflash_cfs_attr_device,
 	NULL,

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Admin commands: Identify, features, log pages, queue management, Abort,
- * Asynchronous Event Request. Completed at once by the dispatcher.
+ * Asynchronous Event Request, Namespace Management and Attachment.
+ * Completed at once by the dispatcher.
  */
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "backend_flash/flash.h"
@@ -16,10 +18,6 @@
 #define SC(x)		VFN_SC(x)
 #define SPARE_THRESH_PCT	10
 #define NS_PER_HOUR		(3600ULL * NSEC_PER_SEC)
-/* Async Event Configuration: Zone Descriptor Changed Notices. */
-#define AEC_ZONE_CHANGED	BIT(27)
-/* Asynchronous event information: Zone Descriptor Changed (Notice). */
-#define AER_ZONE_CHANGED	0xef
 /* Get Log Page CDW10 bit 15: Retain Asynchronous Event. */
 #define LOG_RAE			BIT(15)
 /* Get Log Page CDW10 bits 11:8, Log Specific Parameter: FDP Events' bit 0
@@ -31,6 +29,11 @@
 #define CTRATT_FDPS		BIT(19)
 /* Identify Controller: ENDGIDMAX, bytes 341:340. */
 #define ID_CTRL_ENDGIDMAX	340
+/* Namespace Management and Attachment: CDW10 bits 3:0, the operation. */
+#define NS_SEL(cdw10)		((cdw10) & 0xf)
+#define NS_SEL_DELETE		1	/* Attachment: detach */
+/* A command abandoned because the host took DMA back while it ran. */
+#define SC_ABANDONED		NVME_SC_ABORT_REQ
 
 /*
  * Transfer @len bytes to the command's buffer: @avail bytes of c->ident
@@ -58,6 +61,7 @@ static void identify_ctrl(struct vfn_ctrl *c)
 {
 	struct nvme_id_ctrl *id = c->ident;
 	struct vflash_dev *vdev = c->vdev;
+	struct vfn_nstab *t = &c->nst;
 	char buf[64];
 
 	BUILD_BUG_ON(sizeof(*id) != 4096);
@@ -69,9 +73,11 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	pad_copy(id->mn, sizeof(id->mn), buf);
 	pad_copy(id->fr, sizeof(id->fr), "1.0");
 	id->mdts = VFN_MDTS;
-	id->cntlid = cpu_to_le16(1);
+	id->cntlid = cpu_to_le16(VFN_CNTLID);
 	id->ver = cpu_to_le32(0x00010400);
 	id->cntrltype = 1;
+	/* Namespace Management and Attachment. */
+	id->oacs = cpu_to_le16(NVME_CTRL_OACS_NS_MNGT_SUPP);
 	id->acl = 3;
 	id->aerl = VFN_AERL;
 	id->frmw = 0x03;
@@ -83,15 +89,22 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->avscc = 1;
 	id->wctemp = cpu_to_le16(0x157);
 	id->cctemp = cpu_to_le16(0x175);
-	put_unaligned_le64(vdev->cfg.size_bytes, id->tnvmcap);
+	/* The device's capacity, and what no namespace holds of it. */
+	put_unaligned_le64(t->cap_pages << VFLASH_LPAGE_SHIFT, id->tnvmcap);
+	put_unaligned_le64(vfn_nstab_free_pages(t) << VFLASH_LPAGE_SHIFT,
+			   id->unvmcap);
 	/* Power-fail atomic writes: one backend page. */
-	id->awupf = cpu_to_le16((VFLASH_LPAGE_SIZE >> c->ns.lba_shift) - 1);
+	id->awupf = cpu_to_le16((VFLASH_LPAGE_SIZE >> t->lba_shift) - 1);
 	id->sqes = 0x66;
 	id->cqes = 0x44;
-	id->nn = cpu_to_le32(1);
-	/* Zone Descriptor Changed Notices, on a zoned namespace. */
-	if (c->ns.zoned)
-		id->oaes = cpu_to_le32(AEC_ZONE_CHANGED);
+	id->nn = cpu_to_le32(VFN_MAX_NS);
+	id->mnan = cpu_to_le32(VFN_MAX_NS);
+	/*
+	 * Namespace Attribute Notices; Zone Descriptor Changed Notices where
+	 * zoned namespaces may be.
+	 */
+	id->oaes = cpu_to_le32(NVME_AEN_CFG_NS_ATTR |
+			       (vfn_nstab_zoned(t) ? VFN_AEC_ZONE_CHANGED : 0));
 	id->oncs = cpu_to_le16(NVME_CTRL_ONCS_COMPARE | NVME_CTRL_ONCS_DSM |
 			       NVME_CTRL_ONCS_WRITE_ZEROES);
 	/* Present; Flush takes NSID FFFFFFFFh (bits 2:1 = 11b). */
@@ -105,23 +118,37 @@ static void identify_ctrl(struct vfn_ctrl *c)
 		 "nqn.2026-11.io.vflash:%s", dev_name(&vdev->dev));
 }
 
-/* A namespace GUID unique per device. */
-static void ns_guid(struct vfn_ctrl *c, u8 *out)
+/*
+ * A namespace GUID unique per device and namespace: the namespace of the
+ * load keeps the one vflash always gave namespace 1; a created one's
+ * carries its NSID and creation number, so a namespace deleted and made
+ * again is a new one to the host (Linux then drops the old disk).
+ */
+static void ns_guid(struct vfn_ctrl *c, const struct vfn_nsd *nd, u8 *out)
 {
-	memcpy(out, "vflash-nguid", 12);
-	put_unaligned_be32(c->ctrl_id, out + 12);
+	if (!nd->serial) {
+		memcpy(out, "vflash-nguid", 12);
+		put_unaligned_be32(c->ctrl_id, out + 12);
+		return;
+	}
+	memcpy(out, "vflashns", 8);
+	put_unaligned_be16(c->ctrl_id, out + 8);
+	put_unaligned_be16(nd->ns.id, out + 10);
+	put_unaligned_be32(nd->serial, out + 12);
 }
 
-static void identify_ns(struct vfn_ctrl *c)
+/*
+ * Identify Namespace of @nd or, for NULL (NSID FFFFFFFFh), the
+ * capabilities every namespace has: the LBA format, deallocation, the
+ * preferred write granularity.
+ */
+static void identify_ns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 {
 	struct nvme_id_ns *id = c->ident;
-	u16 per_page = (VFLASH_LPAGE_SIZE >> c->ns.lba_shift) - 1;
+	u16 per_page = (VFLASH_LPAGE_SIZE >> c->nst.lba_shift) - 1;
 
 	BUILD_BUG_ON(sizeof(*id) != 4096);
-	id->nsze = cpu_to_le64(c->ns.nsze);
-	id->ncap = cpu_to_le64(c->ns.nsze);
-	id->nuse = cpu_to_le64(c->ns.nsze);
-	id->lbaf[0].ds = c->ns.lba_shift;
+	id->lbaf[0].ds = c->nst.lba_shift;
 	/* Deallocated blocks read as zeros; Write Zeroes may deallocate. */
 	id->dlfeat = 0x9;
 	/* Small blocks: the backend's page is the preferred write unit. */
@@ -130,7 +157,14 @@ static void identify_ns(struct vfn_ctrl *c)
 		id->npwg = cpu_to_le16(per_page);
 		id->nows = cpu_to_le16(per_page);
 	}
-	ns_guid(c, id->nguid);
+	if (!nd)
+		return;
+	id->nsze = cpu_to_le64(nd->ns.nsze);
+	id->ncap = cpu_to_le64(nd->ns.nsze);
+	id->nuse = cpu_to_le64(nd->ns.nsze);
+	/* NVMCAP: the capacity it holds, in bytes. */
+	put_unaligned_le64(nd->pages << VFLASH_LPAGE_SHIFT, id->nvmcap);
+	ns_guid(c, nd, id->nguid);
 	if (c->fdp.nruh)
 		id->endgid = cpu_to_le16(VFN_FDP_ENDGID);
 }
@@ -141,76 +175,140 @@ static __le32 zone_limit(u32 max)
 	return cpu_to_le32(max ? max - 1 : U32_MAX);
 }
 
-/* Identify CNS 05h, CSI 02h: the zoned namespace. */
-static void identify_ns_zns(struct vfn_ctrl *c)
+/*
+ * Identify CNS 05h, CSI 02h: the zoned namespace @nd or, for NULL (NSID
+ * FFFFFFFFh), what every zoned namespace of the controller gets.
+ */
+static void identify_ns_zns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 {
 	struct nvme_id_ns_zns *id = c->ident;
+	const struct vfn_zone_geo *g = &c->nst.zgeo;
 
 	BUILD_BUG_ON(sizeof(*id) != 4096);
 	/* Reads may cross zone boundaries (OZCS RAZB). */
 	id->ozcs = cpu_to_le16(1);
-	id->mar = zone_limit(c->zns.max_active);
-	id->mor = zone_limit(c->zns.max_open);
-	id->lbafe[0].zsze = cpu_to_le64(c->zns.zsze);
+	id->mar = zone_limit(nd ? nd->zns.max_active : g->max_active);
+	id->mor = zone_limit(nd ? nd->zns.max_open : g->max_open);
+	id->lbafe[0].zsze = cpu_to_le64(nd ? nd->zns.zsze : g->zsze);
 }
 
-/* The command sets of this controller: NVM, and Zoned when zoned=1. */
+/* The command sets of this controller: NVM, and Zoned but with FDP. */
 static u64 iocs_vector(struct vfn_ctrl *c)
 {
-	return BIT_ULL(NVME_CSI_NVM) | (c->ns.zoned ? BIT_ULL(NVME_CSI_ZNS) : 0);
+	return BIT_ULL(NVME_CSI_NVM) |
+	       (vfn_nstab_zoned(&c->nst) ? BIT_ULL(NVME_CSI_ZNS) : 0);
 }
 
-static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
+/* The Identify CNS values that read CSI. */
+static bool reads_csi(u8 cns)
 {
-	u32 nsid = le32_to_cpu(cmd->identify.nsid);
-	u8 cns = vfn_cdw(cmd, 10) & 0xff;
-	/* Only CNS 05h and 06h read CSI; the others ignore it. */
-	bool zns = cmd->identify.csi == NVME_CSI_ZNS &&
-		   (cns == NVME_ID_CNS_CS_NS || cns == NVME_ID_CNS_CS_CTRL);
+	switch (cns) {
+	case NVME_ID_CNS_CS_NS:
+	case NVME_ID_CNS_CS_CTRL:
+	case VFN_ID_CNS_CS_NS_ACTIVE_LIST:
+	case VFN_ID_CNS_CS_NS_ALLOC_LIST:
+	case VFN_ID_CNS_CS_NS_ALLOC:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Identify CNS 03h: the namespace's identifiers, its command set last. */
+static void ns_descs(struct vfn_ctrl *c, const struct vfn_nsd *nd)
+{
 	u8 *p = c->ident;
 
 	/*
-	 * vfn_admin_decode() has checked CNS, NSID and CSI. CNS 05h and 06h
-	 * for the NVM command set are all zeros: no protection information
-	 * or storage tags, and no limits other than MDTS. With CSI 02h they
-	 * are the zoned namespace's and controller's, if there are zones.
+	 * The NGUID and the command set (which Linux requires once CC.CSS
+	 * selects several), then a zero NIDT ends the list.
 	 */
-	if (zns && !c->ns.zoned)
+	p[0] = NVME_NIDT_NGUID;
+	p[1] = NVME_NIDT_NGUID_LEN;
+	ns_guid(c, nd, p + 4);
+	p += 4 + NVME_NIDT_NGUID_LEN;
+	p[0] = NVME_NIDT_CSI;
+	p[1] = NVME_NIDT_CSI_LEN;
+	p[4] = nd->ns.zoned ? NVME_CSI_ZNS : NVME_CSI_NVM;
+}
+
+/*
+ * Identify, every CNS (NVMe Base 2.0c, 5.17.2; the NSID rules of 3.2.1.5):
+ * vfn_admin_decode() has checked CNS, CSI and the NSIDs no namespace can
+ * have. An inactive NSID (unallocated, or not attached for the CNS values
+ * of attached namespaces) gets a zero filled structure where the
+ * specification says so (00h, 05h, 11h, 1Bh) and Invalid Field where it
+ * needs a namespace (03h). The command-set CNS values with CSI 02h answer
+ * only on a controller with the Zoned command set, and CNS 05h and 1Bh
+ * only for a zoned namespace (or a zeroed one); with CSI 00h they are
+ * all zeros: no protection information or storage tags, and no limits
+ * other than MDTS.
+ */
+static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
+{
+	u32 nsid = le32_to_cpu(cmd->identify.nsid), cdw10 = vfn_cdw(cmd, 10);
+	bool zns = cmd->identify.csi == NVME_CSI_ZNS;
+	int csi = cmd->identify.csi;
+	struct vfn_nstab *t = &c->nst;
+	u8 cns = cdw10 & 0xff;
+	struct vfn_nsd *nd;
+	u8 *p = c->ident;
+
+	if (zns && reads_csi(cns) && !vfn_nstab_zoned(t))
 		return SC(NVME_SC_INVALID_FIELD);
 	memset(c->ident, 0, 4096);
 	switch (cns) {
 	case NVME_ID_CNS_NS:
-		if (nsid == 1)
-			identify_ns(c);
+	case NVME_ID_CNS_NS_PRESENT:
+		if (nsid == NVME_NSID_ALL) {
+			identify_ns(c, NULL);
+			break;
+		}
+		nd = vfn_ns_find(t, nsid, cns == NVME_ID_CNS_NS);
+		if (nd)
+			identify_ns(c, nd);
 		break;
 	case NVME_ID_CNS_CTRL:
 		identify_ctrl(c);
 		break;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
-		if (nsid < 1)
-			put_unaligned_le32(1, p);
+	case NVME_ID_CNS_NS_PRESENT_LIST:
+		vfn_ns_list(t, nsid, cns == NVME_ID_CNS_NS_ACTIVE_LIST, -1,
+			    c->ident);
+		break;
+	case VFN_ID_CNS_CS_NS_ACTIVE_LIST:
+	case VFN_ID_CNS_CS_NS_ALLOC_LIST:
+		vfn_ns_list(t, nsid, cns == VFN_ID_CNS_CS_NS_ACTIVE_LIST, csi,
+			    c->ident);
 		break;
 	case NVME_ID_CNS_NS_DESC_LIST:
-		/*
-		 * The NGUID and the command set (which Linux requires once
-		 * CC.CSS selects several), then a zero NIDT ends the list.
-		 */
-		p[0] = NVME_NIDT_NGUID;
-		p[1] = NVME_NIDT_NGUID_LEN;
-		ns_guid(c, p + 4);
-		p += 4 + NVME_NIDT_NGUID_LEN;
-		p[0] = NVME_NIDT_CSI;
-		p[1] = NVME_NIDT_CSI_LEN;
-		p[4] = c->ns.zoned ? NVME_CSI_ZNS : NVME_CSI_NVM;
+		nd = vfn_ns_find(t, nsid, true);
+		if (!nd)
+			return SC(NVME_SC_INVALID_FIELD);
+		ns_descs(c, nd);
 		break;
 	case NVME_ID_CNS_CS_NS:
-		if (zns)
-			identify_ns_zns(c);
+	case VFN_ID_CNS_CS_NS_ALLOC:
+		if (nsid == NVME_NSID_ALL) {
+			if (zns)
+				identify_ns_zns(c, NULL);
+			break;
+		}
+		nd = vfn_ns_find(t, nsid, cns == NVME_ID_CNS_CS_NS);
+		if (nd && zns && !nd->ns.zoned)
+			return SC(NVME_SC_INVALID_FIELD);
+		if (nd && zns)
+			identify_ns_zns(c, nd);
 		break;
 	case NVME_ID_CNS_CS_CTRL:
 		/* ZASL: Zone Append takes what MDTS allows. */
 		if (zns)
 			p[0] = VFN_MDTS;
+		break;
+	case NVME_ID_CNS_CTRL_NS_LIST:
+	case NVME_ID_CNS_CTRL_LIST:
+		vfn_ns_ctrl_list(t, cns == NVME_ID_CNS_CTRL_LIST ? 0 : nsid,
+				 cdw10 >> 16, p);
 		break;
 	case VFN_ID_CNS_IOCS:
 		/* One I/O command set combination, index 0. */
@@ -237,6 +335,7 @@ void vfn_admin_reset(struct vfn_ctrl *c)
 	vfn_fdp_events_default(&c->fdp);
 	c->aen_pending = 0;
 	c->zone_aen_masked = false;
+	c->ns_aen_masked = false;
 	c->wce = c->feat.wce;
 	c->feat_gen = c->cq[0].gen;
 }
@@ -367,55 +466,54 @@ static void smart_log(struct vfn_ctrl *c)
 		  div64_u64(ktime_get_ns() - c->attach_ns, NS_PER_HOUR));
 }
 
-/**
- * vfn_zone_changed() - the controller changed a zone's descriptor
- * @c: the controller
- * @zone: the zone (it went read-only or offline on its own)
- *
- * Adds the zone to the Changed Zone List and, if the host enabled Zone
- * Descriptor Changed Notices and none is outstanding, reports the event.
- * Dispatcher only.
- */
-void vfn_zone_changed(struct vfn_ctrl *c, u32 zone)
-{
-	u64 zslba = (u64)zone * c->zns.zsze;
-	u32 i, n = min_t(u32, c->nr_zones_changed, VFN_ZONES_CHANGED_MAX);
-
-	for (i = 0; i < n; i++)
-		if (c->zones_changed[i] == zslba)
-			goto notify;
-	if (c->nr_zones_changed < VFN_ZONES_CHANGED_MAX)
-		c->zones_changed[c->nr_zones_changed] = zslba;
-	/* One past the maximum means "more than the log holds". */
-	if (c->nr_zones_changed <= VFN_ZONES_CHANGED_MAX)
-		c->nr_zones_changed++;
-notify:
-	if (c->zone_aen_masked || !(c->feat.async_event & AEC_ZONE_CHANGED))
-		return;
-	c->zone_aen_masked = true;
-	vfn_aen(c, NVME_AER_NOTICE | AER_ZONE_CHANGED << 8 |
-		   VFN_LOG_CHANGED_ZONES << 16);
-}
-
 /*
- * The Changed Zone List (log BFh): the number of zone identifiers, FFFFh
- * if more zones changed than it holds, then their first blocks. Read
- * without RAE it starts over and the event may be reported again.
+ * The Changed Zone List (log BFh) of zoned namespace @nd: the number of
+ * zone identifiers, FFFFh if more zones changed than it holds, then their
+ * first blocks. Read without RAE it starts over and the event may be
+ * reported again.
  */
-static void changed_zones_log(struct vfn_ctrl *c,
+static void changed_zones_log(struct vfn_ctrl *c, struct vfn_nsd *nd,
 			      const struct nvme_command *cmd)
 {
 	u8 *log = c->ident;
-	u32 i, n = c->nr_zones_changed;
+	u32 i, n = nd->nr_zones_changed;
 
 	BUILD_BUG_ON(8 + VFN_ZONES_CHANGED_MAX * 8 != VFN_ZONE_LOG_BYTES);
 	put_unaligned_le16(n > VFN_ZONES_CHANGED_MAX ? 0xffff : n, log);
 	for (i = 0; i < min_t(u32, n, VFN_ZONES_CHANGED_MAX); i++)
-		put_unaligned_le64(c->zones_changed[i], log + 8 + 8 * i);
+		put_unaligned_le64(nd->zones_changed[i], log + 8 + 8 * i);
 	if (vfn_cdw(cmd, 10) & LOG_RAE)
 		return;
-	c->nr_zones_changed = 0;
+	nd->nr_zones_changed = 0;
 	c->zone_aen_masked = false;
+}
+
+/*
+ * The log BFh of a Get Log Page: the Changed Zone List of the active
+ * zoned namespace the NSID names. Return: it, or NULL with the status
+ * in *@sc: Invalid Log Page on a controller without zoned namespaces or
+ * for a conventional one, Invalid Namespace or Format for an invalid
+ * NSID, Invalid Field for an inactive one.
+ */
+static struct vfn_nsd *zone_log_ns(struct vfn_ctrl *c,
+				   const struct nvme_command *cmd, u16 *sc)
+{
+	u32 nsid = le32_to_cpu(cmd->common.nsid);
+	struct vfn_nsd *nd;
+
+	*sc = SC(NVME_SC_INVALID_LOG_PAGE);
+	if (!vfn_nstab_zoned(&c->nst))
+		return NULL;
+	if (!vfn_nsid_valid(nsid)) {
+		*sc = SC(NVME_SC_INVALID_NS);
+		return NULL;
+	}
+	nd = vfn_ns_find(&c->nst, nsid, true);
+	if (!nd)
+		*sc = SC(NVME_SC_INVALID_FIELD);
+	else if (nd->ns.zoned)
+		*sc = 0;
+	return *sc ? NULL : nd;
 }
 
 /* The admin commands vfn_admin() executes. */
@@ -424,7 +522,7 @@ static const u8 admin_ops[] = {
 	nvme_admin_delete_cq, nvme_admin_create_cq, nvme_admin_identify,
 	nvme_admin_abort_cmd, nvme_admin_set_features,
 	nvme_admin_get_features, nvme_admin_async_event,
-	nvme_admin_keep_alive,
+	nvme_admin_ns_mgmt, nvme_admin_keep_alive, nvme_admin_ns_attach,
 };
 
 /* The I/O commands of every namespace, then those of a zoned one. */
@@ -444,9 +542,12 @@ static const u8 fdp_ops[] = {
 
 /*
  * Commands Supported and Effects (log 05h) for command set @csi: every
- * command vflash executes is marked supported (CSUPP), with no effects
- * the host must act on. Linux makes a zoned namespace read-only unless
- * Zone Append is marked.
+ * command vflash executes is marked supported (CSUPP). Namespace
+ * Management and Attachment change the namespace inventory (NIC): the
+ * host rescans its namespaces after one (Linux does, once the command
+ * completes), which is how it learns of a delete, for which the
+ * controller reports no event. Linux makes a zoned namespace read-only
+ * unless Zone Append is marked.
  */
 static u16 effects_log(struct vfn_ctrl *c, u8 csi)
 {
@@ -454,10 +555,13 @@ static u16 effects_log(struct vfn_ctrl *c, u8 csi)
 	u32 i;
 
 	BUILD_BUG_ON(sizeof(*log) != VFN_EFFECTS_LOG_BYTES);
-	if (csi != NVME_CSI_NVM && !(csi == NVME_CSI_ZNS && c->ns.zoned))
+	if (csi != NVME_CSI_NVM &&
+	    !(csi == NVME_CSI_ZNS && vfn_nstab_zoned(&c->nst)))
 		return SC(NVME_SC_INVALID_FIELD);
 	for (i = 0; i < ARRAY_SIZE(admin_ops); i++)
 		log->acs[admin_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
+	log->acs[nvme_admin_ns_mgmt] |= cpu_to_le32(NVME_CMD_EFFECTS_NIC);
+	log->acs[nvme_admin_ns_attach] |= cpu_to_le32(NVME_CMD_EFFECTS_NIC);
 	for (i = 0; i < ARRAY_SIZE(nvm_ops); i++)
 		log->iocs[nvm_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
 	for (i = 0; csi == NVME_CSI_ZNS && i < ARRAY_SIZE(zns_ops); i++)
@@ -496,11 +600,15 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	u8 lid = vfn_cdw(cmd, 10) & 0xff;
 	u32 off, len, size = vfn_log_bytes(lid);
 	u16 sc = vfn_check_log(cmd, &off, &len);
+	struct vfn_nsd *nd = NULL;
 
 	if (sc)
 		return sc;
-	if (lid == VFN_LOG_CHANGED_ZONES && !c->ns.zoned)
-		return SC(NVME_SC_INVALID_LOG_PAGE);
+	if (lid == VFN_LOG_CHANGED_ZONES) {
+		nd = zone_log_ns(c, cmd, &sc);
+		if (sc)
+			return sc;
+	}
 	memset(c->ident, 0, vfn_log_bytes(lid));
 	if (lid >= VFN_LOG_FDP_CONFIGS && lid <= VFN_LOG_FDP_EVENTS) {
 		sc = vfn_fdp_check_lsi(&c->fdp, vfn_cdw(cmd, 11));
@@ -517,7 +625,14 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 			return sc;
 		break;
 	case VFN_LOG_CHANGED_ZONES:
-		changed_zones_log(c, cmd);
+		changed_zones_log(c, nd, cmd);
+		break;
+	case NVME_LOG_CHANGED_NS:
+		/* Read without RAE: it starts over, the event is unmasked. */
+		vfn_ns_changed_log(&c->nst, c->ident,
+				   !(vfn_cdw(cmd, 10) & LOG_RAE));
+		if (!(vfn_cdw(cmd, 10) & LOG_RAE))
+			c->ns_aen_masked = false;
 		break;
 	case NVME_LOG_SMART:
 		smart_log(c);
@@ -611,16 +726,119 @@ static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	return 0;
 }
 
+/*
+ * The namespaces attached to the controller changed: if the host enabled
+ * Namespace Attribute Notices and no such event is outstanding (the
+ * Changed Namespace List unread since the last), report one; Linux then
+ * reads the list and rescans its namespaces.
+ */
+static void ns_changed(struct vfn_ctrl *c)
+{
+	if (c->ns_aen_masked || !(c->feat.async_event & NVME_AEN_CFG_NS_ATTR))
+		return;
+	c->ns_aen_masked = true;
+	vfn_aen(c, NVME_AER_NOTICE | NVME_AER_NOTICE_NS_CHANGED << 8 |
+		   NVME_LOG_CHANGED_NS << 16);
+}
+
+/*
+ * Namespace Management, delete: one namespace, or every one (FFFFFFFFh).
+ * Each one's data is deallocated before it goes; the controller that
+ * processes the delete reports no event for it (the specification's
+ * Namespace Deletion Asynchronous Event Reporting: the host knows), but
+ * the Changed Namespace List lists an attached one.
+ */
+static u16 ns_delete(struct vfn_ctrl *c, u32 nsid, u64 now)
+{
+	u32 i, first = nsid, last = nsid;
+	u16 sc = vfn_ns_check_delete(&c->nst, nsid);
+
+	if (sc)
+		return sc;
+	if (nsid == NVME_NSID_ALL) {
+		first = 1;
+		last = VFN_MAX_NS;
+	}
+	for (i = first; i <= last; i++) {
+		struct vfn_nsd *nd = vfn_ns_find(&c->nst, i, false);
+
+		if (!nd)
+			continue;
+		if (!vfn_ns_discard(c, nd, now))
+			return SC_ABANDONED;
+		vfn_ns_delete(&c->nst, i);
+	}
+	return 0;
+}
+
+/*
+ * Namespace Management (opcode 0Dh): create (from the host's Identify
+ * Namespace fields NSZE, NCAP, FLBAS, DPS, NMIC, ENDGID and the CDW11
+ * CSI; the new NSID in completion dword 0) or delete.
+ */
+static u16 ns_mgmt(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		   u32 *result, u64 now)
+{
+	struct nvme_id_ns *id = c->ident;
+	struct vfn_ns_spec spec;
+	u16 sc, endgid;
+
+	if (NS_SEL(vfn_cdw(cmd, 10)) == NS_SEL_DELETE)
+		return ns_delete(c, le32_to_cpu(cmd->common.nsid), now);
+	sc = vfn_map_data(c, cmd, 4096);
+	if (sc)
+		return sc;
+	vfn_buf_copy(&c->buf, c->ident, false);
+	/* With FDP, the one endurance group (0: the controller's choice). */
+	endgid = le16_to_cpu(id->endgid);
+	if (c->fdp.nruh && endgid && endgid != VFN_FDP_ENDGID)
+		return SC(NVME_SC_INVALID_FIELD);
+	spec = (struct vfn_ns_spec) {
+		.nsze = le64_to_cpu(id->nsze), .ncap = le64_to_cpu(id->ncap),
+		.flbas = id->flbas, .dps = id->dps, .nmic = id->nmic,
+		.csi = vfn_cdw(cmd, 11) >> 24,
+	};
+	sc = vfn_ns_create(&c->nst, &spec, result);
+	if (sc || spec.csi != NVME_CSI_ZNS || c->zreport)
+		return sc;
+	/* The first zoned namespace: Report Zones needs a buffer. */
+	c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
+	if (c->zreport)
+		return 0;
+	vfn_ns_delete(&c->nst, *result);
+	*result = 0;
+	return SC(NVME_SC_INTERNAL);
+}
+
+/* Namespace Attachment (opcode 15h): attach or detach, a Controller List. */
+static u16 ns_attach(struct vfn_ctrl *c, const struct nvme_command *cmd)
+{
+	u16 sc = vfn_map_data(c, cmd, 4096);
+
+	if (sc)
+		return sc;
+	vfn_buf_copy(&c->buf, c->ident, false);
+	sc = vfn_ns_attach(&c->nst, le32_to_cpu(cmd->common.nsid),
+			   NS_SEL(vfn_cdw(cmd, 10)) != NS_SEL_DELETE,
+			   c->ident, c->iocs);
+	if (!sc)
+		ns_changed(c);
+	return sc;
+}
+
 /**
  * vfn_admin() - execute one admin command
  * @c: the controller
  * @cmd: the command, copied out of the admin SQ
  * @out: its completion; status in cqe.status (host order, no phase), or
- *	due_ns = U64_MAX for a command that stays outstanding (AER)
+ *	due_ns = U64_MAX for a command that stays outstanding (AER). Its
+ *	due_ns comes in as the time the command was fetched, on the
+ *	backend's clock, and stays so: admin commands complete at once.
  */
 void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	       struct vfn_cmd *out)
 {
+	u64 now = out->due_ns;
 	u32 result = 0;
 	u16 sc = vfn_admin_decode(cmd);
 
@@ -657,6 +875,12 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		break;
 	case nvme_admin_keep_alive:
 		sc = 0;
+		break;
+	case nvme_admin_ns_mgmt:
+		sc = ns_mgmt(c, cmd, &result, now);
+		break;
+	case nvme_admin_ns_attach:
+		sc = ns_attach(c, cmd);
 		break;
 	case nvme_admin_async_event:
 		if (c->nr_aer > VFN_AERL) {

@@ -23,7 +23,8 @@
  * @ns: the namespace
  * @slba: first logical block
  * @nlb: logical blocks, 1-based
- * @req: its byte and backend-page fields are filled
+ * @req: its byte and backend-page fields are filled, on the device: from
+ *	the namespace's first page (@ns->base) on
  *
  * Return: 0, or LBA Out of Range if any block of the range is not in the
  * namespace (including an empty range).
@@ -37,7 +38,8 @@ u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
 		return VFN_SC(NVME_SC_LBA_RANGE);
 	req->slba = slba;
 	req->nlb = nlb;
-	req->pos_bytes = slba << ns->lba_shift;
+	req->pos_bytes = (ns->base << VFLASH_LPAGE_SHIFT) +
+			 (slba << ns->lba_shift);
 	req->len_bytes = nlb << ns->lba_shift;
 	end = req->pos_bytes + req->len_bytes;
 	req->lpn = req->pos_bytes >> VFLASH_LPAGE_SHIFT;
@@ -142,17 +144,19 @@ static u16 decode_io_mgmt(const struct nvme_command *cmd,
 /**
  * vfn_io_decode() - decode and validate an NVM command
  * @cmd: the command, copied out of its SQ
- * @ns: the namespace
+ * @ns: the active namespace its NSID names, or NULL if there is none
  * @req: the decoded command
  *
  * Checks, in order: fused operations and SGLs (Invalid Field), the opcode
- * (Invalid Command Opcode), the namespace (Invalid Namespace; Flush also
- * takes the broadcast NSID), the block range (LBA Out of Range) and the
- * transfer size (Invalid Field above MDTS). Dataset Management ranges are
- * in host memory and are checked by the caller with vfn_lba_range(). A
- * zoned namespace also takes Zone Append, Zone Management Send and
- * Receive; the zones' own checks are vfn_zone_write() and the rest of
- * zns.c.
+ * (Invalid Command Opcode; the zoned and FDP commands for a namespace
+ * that has them), the NSID (NVMe Base Specification 3.2.1.5: an invalid one is
+ * Invalid Namespace or Format, a valid one with no active namespace
+ * Invalid Field; Flush also takes the broadcast NSID), the block range
+ * (LBA Out of Range) and the transfer size (Invalid Field above MDTS).
+ * Dataset Management ranges are in host memory and are checked by the
+ * caller with vfn_lba_range(). A zoned namespace also takes Zone Append,
+ * Zone Management Send and Receive; the zones' own checks are
+ * vfn_zone_write() and the rest of zns.c.
  *
  * Return: 0 or the NVMe status to complete the command with.
  */
@@ -178,19 +182,24 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	case nvme_cmd_zone_append:
 	case nvme_cmd_zone_mgmt_send:
 	case nvme_cmd_zone_mgmt_recv:
-		if (ns->zoned)
+		/* No namespace: the NSID's status below. */
+		if (!ns || ns->zoned)
 			break;
 		return VFN_SC(NVME_SC_INVALID_OPCODE);
 	case VFN_CMD_IO_MGMT_RECV:
 	case VFN_CMD_IO_MGMT_SEND:
-		if (ns->nr_ph)
+		if (!ns || ns->nr_ph)
 			break;
 		fallthrough;
 	default:
 		return VFN_SC(NVME_SC_INVALID_OPCODE);
 	}
-	if (nsid != 1 && !(op == nvme_cmd_flush && nsid == NVME_NSID_ALL))
+	if (op == nvme_cmd_flush && nsid == NVME_NSID_ALL)
+		return 0;
+	if (!vfn_nsid_valid(nsid))
 		return VFN_SC(NVME_SC_INVALID_NS);
+	if (!ns || ns->id != nsid)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
 
 	switch (op) {
 	case nvme_cmd_write:
@@ -236,37 +245,83 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 
 /*
  * Identify (NVMe Base Specification 2.0c, 5.17; NVM Command Set 1.0c,
- * 4.1.5; Zoned Namespace Command Set 1.1, 4.1.5): one namespace, no
- * Namespace Management (OACS bit 3 clear), so NSID FFFFFFFFh names no
- * namespace data structure. Whether the namespace or the controller
- * has the zoned command set that CNS 05h and 06h with CSI 02h ask for is
- * admin.c's to answer.
+ * 4.1.5; Zoned Namespace Command Set 1.1, 4.1.5) with Namespace
+ * Management: NSIDs 1 to NN are valid. What needs no namespace table is
+ * checked here: the CNS, the CSI of the command-set CNS values (NVM or
+ * Zoned; whether this controller has the Zoned set is admin.c's to say),
+ * an NSID that is invalid for the CNS (Invalid Namespace or Format).
+ * admin.c answers for the namespaces: an inactive or unallocated NSID
+ * gets zeros where the specification says so, Invalid Field elsewhere.
  */
 static u16 check_identify(const struct nvme_command *cmd)
 {
 	u32 nsid = le32_to_cpu(cmd->identify.nsid);
 	bool nvm = cmd->identify.csi == NVME_CSI_NVM ||
 		   cmd->identify.csi == NVME_CSI_ZNS;
+	bool valid = vfn_nsid_valid(nsid);
 
 	switch (vfn_cdw(cmd, 10) & 0xff) {
 	case NVME_ID_CNS_NS:
+		/* FFFFFFFFh: what every namespace has in common. */
+		return valid || nsid == NVME_NSID_ALL ?
+		       0 : VFN_SC(NVME_SC_INVALID_NS);
 	case NVME_ID_CNS_NS_DESC_LIST:
-		return nsid == 1 ? 0 : VFN_SC(NVME_SC_INVALID_NS);
+	case NVME_ID_CNS_NS_PRESENT:
+		return valid ? 0 : VFN_SC(NVME_SC_INVALID_NS);
 	case NVME_ID_CNS_CTRL:
+	case NVME_ID_CNS_CTRL_LIST:
+	case VFN_ID_CNS_IOCS:
 		return 0;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
+	case NVME_ID_CNS_NS_PRESENT_LIST:
+		return nsid >= 0xfffffffe ? VFN_SC(NVME_SC_INVALID_NS) : 0;
+	case VFN_ID_CNS_CS_NS_ACTIVE_LIST:
+	case VFN_ID_CNS_CS_NS_ALLOC_LIST:
+		if (!nvm)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
 		return nsid >= 0xfffffffe ? VFN_SC(NVME_SC_INVALID_NS) : 0;
 	case NVME_ID_CNS_CS_NS:
 		if (!nvm)
 			return VFN_SC(NVME_SC_INVALID_FIELD);
-		return nsid == 1 ? 0 : VFN_SC(NVME_SC_INVALID_NS);
+		return valid || nsid == NVME_NSID_ALL ?
+		       0 : VFN_SC(NVME_SC_INVALID_NS);
+	case VFN_ID_CNS_CS_NS_ALLOC:
+		if (!nvm)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		return valid ? 0 : VFN_SC(NVME_SC_INVALID_NS);
 	case NVME_ID_CNS_CS_CTRL:
 		return nvm ? 0 : VFN_SC(NVME_SC_INVALID_FIELD);
-	case VFN_ID_CNS_IOCS:
-		return 0;
+	case NVME_ID_CNS_CTRL_NS_LIST:
+		if (nsid == NVME_NSID_ALL)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		return valid ? 0 : VFN_SC(NVME_SC_INVALID_NS);
 	default:
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	}
+}
+
+/* Namespace Management and Attachment: CDW10 bits 3:0, the operation. */
+#define NS_SEL(cdw10)		((cdw10) & 0xf)
+#define NS_SEL_CREATE		0	/* Attachment: attach */
+#define NS_SEL_DELETE		1	/* Attachment: detach */
+
+/*
+ * Namespace Management and Attachment: the operation, and
+ * the NSID where the command names one: a delete takes an allocated NSID
+ * or FFFFFFFFh (every namespace), an attach or detach a valid NSID; a
+ * create's NSID is reserved.
+ */
+static u16 check_ns_cmd(const struct nvme_command *cmd)
+{
+	u32 nsid = le32_to_cpu(cmd->common.nsid), sel = NS_SEL(vfn_cdw(cmd, 10));
+
+	if (sel != NS_SEL_CREATE && sel != NS_SEL_DELETE)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (cmd->common.opcode == nvme_admin_ns_mgmt) {
+		if (sel == NS_SEL_CREATE || nsid == NVME_NSID_ALL)
+			return 0;
+	}
+	return vfn_nsid_valid(nsid) ? 0 : VFN_SC(NVME_SC_INVALID_NS);
 }
 
 #define FEAT_SEL(cdw10)		(((cdw10) >> 8) & 7)
@@ -381,8 +436,11 @@ u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11)
 		f->write_atomic = cdw11 & 1;
 		return 0;
 	case NVME_FEAT_ASYNC_EVENT:
-		/* SMART warnings and Zone Descriptor Changed Notices. */
-		f->async_event = cdw11 & (0xff | BIT(27));
+		/*
+		 * SMART warnings, Namespace Attribute and Zone Descriptor
+		 * Changed Notices.
+		 */
+		f->async_event = cdw11 & (0xff | NVME_AEN_CFG_NS_ATTR | BIT(27));
 		return 0;
 	default:
 		return VFN_SC(NVME_SC_INVALID_FIELD);
@@ -464,6 +522,8 @@ u32 vfn_log_bytes(u8 lid)
 		return VFN_FW_LOG_BYTES;
 	case NVME_LOG_CMD_EFFECTS:
 		return VFN_EFFECTS_LOG_BYTES;
+	case NVME_LOG_CHANGED_NS:
+		return VFN_NS_LIST_BYTES;
 	case VFN_LOG_CHANGED_ZONES:
 		return VFN_ZONE_LOG_BYTES;
 	case VFN_LOG_FDP_CONFIGS:
@@ -517,7 +577,8 @@ u16 vfn_check_log(const struct nvme_command *cmd, u32 *off, u32 *len)
  * Return: 0, Invalid Field for fused operations or SGLs, Invalid Command
  * Opcode for an opcode we do not implement, or the status of the
  * command-specific checks that need no controller state (Identify CNS and
- * NSID, feature id and saveability, log page and range).
+ * NSID, feature id and saveability, log page and range, the operation
+ * and NSID of Namespace Management and Attachment).
  */
 u16 vfn_admin_decode(const struct nvme_command *cmd)
 {
@@ -533,6 +594,9 @@ u16 vfn_admin_decode(const struct nvme_command *cmd)
 		return check_features(cmd);
 	case nvme_admin_get_log_page:
 		return vfn_check_log(cmd, &off, &len);
+	case nvme_admin_ns_mgmt:
+	case nvme_admin_ns_attach:
+		return check_ns_cmd(cmd);
 	case nvme_admin_create_cq:
 	case nvme_admin_create_sq:
 	case nvme_admin_delete_cq:

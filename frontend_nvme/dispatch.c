@@ -60,8 +60,9 @@
 #define SLACK_NS		5000
 
 /*
- * CAP: MQES 1023, CQR, TO 10 s, CSS NVM (and, with a zoned namespace, I/O
- * command sets: CC.CSS 110b), MPSMIN = MPSMAX = 4 KiB.
+ * CAP: MQES 1023, CQR, TO 10 s, CSS NVM (and, on a controller that can
+ * have zoned namespaces, I/O command sets: CC.CSS 110b), MPSMIN = MPSMAX
+ * = 4 KiB.
  */
 #define CAP_LO		(VFN_MQES | BIT(16) | 0x14 << 24)
 #define CAP_HI		BIT(37 - 32)
@@ -309,9 +310,10 @@ static void enable(struct vfn_ctrl *c, u32 cc)
 	 * 4 KiB pages, the NVM command set (or every set CAP.CSS offers),
 	 * round robin; else a fatal status.
 	 */
+	c->iocs = (cc & NVME_CC_CSS_MASK) == NVME_CC_CSS_CSI;
 	if (!(cc & (0xf << NVME_CC_MPS_SHIFT | 7 << NVME_CC_AMS_SHIFT)) &&
 	    ((cc & NVME_CC_CSS_MASK) == NVME_CC_CSS_NVM ||
-	     ((cc & NVME_CC_CSS_MASK) == NVME_CC_CSS_CSI && c->ns.zoned)) &&
+	     (c->iocs && vfn_nstab_zoned(&c->nst))) &&
 	    sqs > 1 && cqs > 1 &&
 	    !(asq & (PAGE_SIZE - 1)) && !(acq & (PAGE_SIZE - 1))) {
 		sq = vfn_host_kva(c, asq, sqs * sizeof(struct nvme_command));
@@ -886,7 +888,7 @@ void vfn_dispatch_init(struct vfn_ctrl *c)
 {
 	vfn_set_reg32(c, NVME_REG_CAP, CAP_LO);
 	vfn_set_reg32(c, NVME_REG_CAP + 4,
-		      CAP_HI | (c->ns.zoned ? CAP_HI_CSS_IOCS : 0));
+		      CAP_HI | (vfn_nstab_zoned(&c->nst) ? CAP_HI_CSS_IOCS : 0));
 	vfn_set_reg32(c, NVME_REG_VS, VS_1_4);
 	reset(c);
 }

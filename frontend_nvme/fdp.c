@@ -92,6 +92,7 @@ void vfn_fdp_init(struct vfn_fdp *fdp, u16 nruh, u64 runs_bytes)
  * @flags: VFN_FDP_EVF_*
  * @pid: the placement identifier it concerns
  * @ruh: the reclaim unit handle it concerns
+ * @nsid: the namespace of the command that caused it
  * @ms: the controller's time, in milliseconds
  *
  * The oldest event makes room once VFN_FDP_EVENTS are held.
@@ -99,7 +100,7 @@ void vfn_fdp_init(struct vfn_fdp *fdp, u16 nruh, u64 runs_bytes)
  * Return: true if it was logged.
  */
 bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
-		   u16 ruh, u64 ms)
+		   u16 ruh, u32 nsid, u64 ms)
 {
 	struct vfn_fdp_event *e;
 	int bit = ev_bit(type);
@@ -112,7 +113,7 @@ bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
 	e->flags = flags;
 	e->pid = cpu_to_le16(pid);
 	e->timestamp = cpu_to_le64(ms & GENMASK_ULL(47, 0));
-	e->nsid = cpu_to_le32(1);
+	e->nsid = cpu_to_le32(nsid);
 	e->ruhid = ruh;
 	fdp->ev_next = (fdp->ev_next + 1) % VFN_FDP_EVENTS;
 	fdp->ev_nr = min(fdp->ev_nr + 1, (u32)VFN_FDP_EVENTS);
@@ -123,6 +124,7 @@ bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
  * vfn_fdp_handle() - the reclaim unit handle a placed write goes to
  * @fdp: the FDP state
  * @pid: the write's placement identifier (DSPEC)
+ * @nsid: the write's namespace, for the event
  * @ms: the controller's time, for the event
  *
  * With one reclaim group the identifier is the placement handle. One
@@ -131,12 +133,12 @@ bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
  *
  * Return: the handle.
  */
-u16 vfn_fdp_handle(struct vfn_fdp *fdp, u16 pid, u64 ms)
+u16 vfn_fdp_handle(struct vfn_fdp *fdp, u16 pid, u32 nsid, u64 ms)
 {
 	if (pid < fdp->nruh)
 		return pid;
 	vfn_fdp_event(fdp, VFN_FDP_EVT_INVALID_PID,
-		      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, pid, 0, ms);
+		      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, pid, 0, nsid, ms);
 	return 0;
 }
 
@@ -182,7 +184,7 @@ u32 vfn_fdp_usage_log(const struct vfn_fdp *fdp, void *buf)
 	u32 i;
 
 	put_unaligned_le16(fdp->nruh, p);
-	/* Every handle is a placement handle of namespace 1. */
+	/* Every handle is a placement handle of each conventional namespace. */
 	for (i = 0; i < fdp->nruh; i++)
 		p[USAGE_HDR_BYTES + i * USAGE_DESC_BYTES] = RUHA_HOST;
 	return USAGE_HDR_BYTES + USAGE_DESC_BYTES * fdp->nruh;

@@ -74,8 +74,8 @@ struct vfn_fdp_event {
 
 /**
  * struct vfn_fdp - the endurance group's FDP state
- * @nruh: reclaim unit handles (= placement handles of namespace 1); 0
- *	when FDP is off
+ * @nruh: reclaim unit handles (= placement handles of every conventional
+ *	namespace); 0 when FDP is off
  * @runs_bytes: reclaim unit nominal size
  * @ev_enabled: per handle, the enabled event types (bit 0: type 00h,
  *	bit 1: type 03h)
@@ -98,8 +98,8 @@ struct vfn_fdp {
 void vfn_fdp_init(struct vfn_fdp *fdp, u16 nruh, u64 runs_bytes);
 void vfn_fdp_events_default(struct vfn_fdp *fdp);
 bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
-		   u16 ruh, u64 ms);
-u16 vfn_fdp_handle(struct vfn_fdp *fdp, u16 pid, u64 ms);
+		   u16 ruh, u32 nsid, u64 ms);
+u16 vfn_fdp_handle(struct vfn_fdp *fdp, u16 pid, u32 nsid, u64 ms);
 u32 vfn_fdp_configs_log(const struct vfn_fdp *fdp, void *buf);
 u32 vfn_fdp_usage_log(const struct vfn_fdp *fdp, void *buf);
 u32 vfn_fdp_stats_log(void *buf, u64 hbmw, u64 mbmw, u64 mbe);

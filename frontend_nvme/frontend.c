@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "backend_flash/profile.h"
+#include "core/compat.h"
 #include "core/params.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
@@ -48,22 +49,27 @@ MODULE_PARM_DESC(zoned,
 static char *zone_size;
 module_param(zone_size, charp, 0444);
 MODULE_PARM_DESC(zone_size,
-		 "NVMe, zoned=1: zone size in bytes (K, M, G suffixes), a power of two from 64K (default 16M)");
+		 "NVMe, zoned namespaces (zoned=1, Namespace Management): zone size in bytes (K, M, G suffixes), a power of two from 64K (default 16M)");
 
 static char *zone_cap;
 module_param(zone_cap, charp, 0444);
 MODULE_PARM_DESC(zone_cap,
-		 "NVMe, zoned=1: writable bytes of each zone, a multiple of the block size up to zone_size (default zone_size)");
+		 "NVMe, zoned namespaces: writable bytes of each zone, a multiple of the block size up to zone_size (default zone_size)");
 
 static unsigned int zone_max_open;
 module_param(zone_max_open, uint, 0444);
 MODULE_PARM_DESC(zone_max_open,
-		 "NVMe, zoned=1: most zones open at once, 0 for no limit (default 0; with zone_max_active, at most that)");
+		 "NVMe, zoned namespaces: most zones open at once, 0 for no limit (default 0; with zone_max_active, at most that)");
 
 static unsigned int zone_max_active;
 module_param(zone_max_active, uint, 0444);
 MODULE_PARM_DESC(zone_max_active,
-		 "NVMe, zoned=1: most zones open or closed at once, 0 for no limit (default 0)");
+		 "NVMe, zoned namespaces: most zones open or closed at once, 0 for no limit (default 0)");
+
+static char *ns1_size;
+module_param(ns1_size, charp, 0444);
+MODULE_PARM_DESC(ns1_size,
+		 "NVMe: size of namespace 1 at load in bytes (K, M, G suffixes), a multiple of 4K, 0 for no namespace; the rest of the device is left to Namespace Management (default: the whole device)");
 
 static unsigned int fdp;
 module_param(fdp, uint, 0444);
@@ -100,6 +106,7 @@ struct vfn_params {
 	unsigned int zone_max_active;
 	unsigned int fdp;
 	unsigned int fdp_ruhs;
+	const char *ns1_size;
 };
 
 #define DEFAULT_ZONE_SIZE	"16M"
@@ -119,6 +126,7 @@ static const char *const arg_names[] = {
 	[VFLASH_ARG_NAP_MAX_US] = "nap_max_us",
 	[VFLASH_ARG_FDP] = "fdp",
 	[VFLASH_ARG_FDP_RUHS] = "fdp_ruhs",
+	[VFLASH_ARG_NS1_SIZE] = "ns1_size",
 };
 
 static bool is_nvme_arg(enum vflash_fe_arg arg)
@@ -163,6 +171,8 @@ static const char **str_field(struct vfn_params *p, enum vflash_fe_arg arg)
 		return &p->zone_size;
 	case VFLASH_ARG_ZONE_CAP:
 		return &p->zone_cap;
+	case VFLASH_ARG_NS1_SIZE:
+		return &p->ns1_size;
 	default:
 		return &p->cpus;
 	}
@@ -263,6 +273,16 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 			return -EINVAL;
 		}
 		return 0;
+	case VFLASH_ARG_NS1_SIZE:
+		if (!p->ns1_size || !*p->ns1_size)
+			return 0;
+		if (vflash_parse_bytes(p->ns1_size, &bytes) ||
+		    bytes & (VFLASH_LPAGE_SIZE - 1)) {
+			pr_err("ns1_size=%s: must be a multiple of 4K\n",
+			       p->ns1_size);
+			return -EINVAL;
+		}
+		return 0;
 	case VFLASH_ARG_FDP:
 		if (p->fdp <= 1)
 			return 0;
@@ -352,6 +372,7 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 		.zone_max_active = zone_max_active,
 		.fdp = fdp,
 		.fdp_ruhs = fdp_ruhs,
+		.ns1_size = ns1_size,
 	};
 	enum vflash_fe_arg arg;
 	int ret;
@@ -366,7 +387,6 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 		if (ret)
 			return ret;
 	}
-	c->ns.lba_shift = ilog2(p.lba_size);
 	c->nr_workers = p.workers;
 	c->poll_idle_ns = (u64)p.poll_idle_us * NSEC_PER_USEC;
 	c->spin_ns = (u64)p.spin_us * NSEC_PER_USEC;
@@ -376,18 +396,19 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 }
 
 /*
- * Every zone starts empty, and an empty zone reads as zeros: a memmap=
- * range keeps what an earlier load wrote, so it is cleared (allocated
- * memory starts zeroed).
+ * With a memmap= range, which keeps what an earlier load wrote, the
+ * device's pages from @first on are cleared: a zoned namespace's empty
+ * zones and the capacity no namespace holds read as zeros, as a
+ * namespace created there later must (allocated memory starts zeroed).
  */
-static void zones_clear(struct vfn_ctrl *c)
+static void clear_pages(struct vfn_ctrl *c, u64 first)
 {
 	struct vflash_backing *b = &c->vdev->backing;
-	pgoff_t pg, n = (c->ns.nsze << c->ns.lba_shift) >> PAGE_SHIFT;
+	pgoff_t pg;
 
 	if (!b->res)
 		return;
-	for (pg = 0; pg < n; pg++) {
+	for (pg = first; pg < c->nst.cap_pages; pg++) {
 		vflash_store_zero(b, pg, 0, PAGE_SIZE);
 		if (!(pg % 512))
 			cond_resched();
@@ -395,40 +416,19 @@ static void zones_clear(struct vfn_ctrl *c)
 }
 
 /*
- * Namespace 1's size and, with zoned=1, its zones: the zone geometry
- * checked against the device and the block size (one dmesg line naming
- * the parameter at fault). A zoned namespace holds whole zones only.
+ * The zones of every zoned namespace (zoned=1's namespace 1, and any
+ * Namespace Management makes): zone_size=, zone_cap=, zone_max_open= and
+ * zone_max_active=, or the profile's, checked against the block size and
+ * each other (one dmesg line naming the parameter at fault).
  */
-static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
+static int zone_geometry(struct vfn_ctrl *c, const struct vfn_params *p,
+			 u8 shift, struct vfn_zone_geo *zg)
 {
 	const struct vflash_profile *prof = c->vdev->cfg.profile;
-	u64 size = c->vdev->cfg.size_bytes, zsze = 0, zcap = 0;
 	u32 max_active = p->zone_max_active;
 	u32 max_open = p->zone_max_open;
-	u8 shift = c->ns.lba_shift;
-	int ret;
+	u64 zsze = 0, zcap = 0;
 
-	c->ns.nsze = size >> shift;
-	if (p->fdp) {
-		struct vflash_flash *f = c->vdev->flash;
-
-		if (p->zoned) {
-			pr_err("fdp=1: not with zoned=1 (a zoned namespace places data by zone)\n");
-			return -EINVAL;
-		}
-		/* The FTL was made with a write stream per handle. */
-		if (vflash_flash_placement_handles(f) < p->fdp_ruhs) {
-			pr_err("fdp_ruhs=%u: the flash model has %u write streams\n",
-			       p->fdp_ruhs, vflash_flash_placement_handles(f));
-			return -EINVAL;
-		}
-		vfn_fdp_init(&c->fdp, p->fdp_ruhs,
-			     vflash_flash_placement_ru_bytes(f));
-		c->ns.nr_ph = p->fdp_ruhs;
-		return 0;
-	}
-	if (!p->zoned)
-		return 0;
 	/* A ZNS drive's profile gives its zones' geometry as defaults. */
 	if (p->zone_size && *p->zone_size)
 		vflash_parse_bytes(p->zone_size, &zsze);
@@ -444,11 +444,6 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 		zcap = zsze;
 	if (!max_active)
 		max_active = prof->zone_max_active;
-	if (zsze > size) {
-		pr_err("zone_size=%llu: larger than the device (%llu bytes)\n",
-		       zsze, size);
-		return -EINVAL;
-	}
 	if (zcap > zsze || zcap & ((1ULL << shift) - 1)) {
 		pr_err("zone_cap=%llu: must be a multiple of the %u-byte block, at most zone_size (%llu)\n",
 		       zcap, 1U << shift, zsze);
@@ -462,18 +457,86 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 	/* MOR may not exceed MAR: no open limit of its own, the active one. */
 	if (!max_open)
 		max_open = max_active;
-	c->ns.nsze = div64_u64(size, zsze) * (zsze >> shift);
-	ret = vfn_zoned_init(&c->zns, c->ns.nsze, zsze >> shift, zcap >> shift,
-			     max_active, max_open);
-	if (ret)
-		return ret;
-	c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
-	if (!c->zreport) {
-		vfn_zoned_exit(&c->zns);
-		return -ENOMEM;
+	*zg = (struct vfn_zone_geo) {
+		.zsze = zsze >> shift, .zcap = zcap >> shift,
+		.max_active = max_active, .max_open = max_open,
+	};
+	return 0;
+}
+
+/*
+ * The namespace table: the device's capacity for Namespace Management,
+ * and namespace 1 over ns1_size= of it (default: all of it), attached, a
+ * zoned namespace of whole zones with zoned=1. One dmesg line names the
+ * parameter at fault.
+ */
+static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
+{
+	u64 size = c->vdev->cfg.size_bytes, ns1 = size;
+	struct vfn_zone_geo zg = { 0 };
+	u8 shift = ilog2(p->lba_size), list[4];
+	struct vfn_ns_spec spec = { 0 };
+	u16 nr_ph = 0;
+	u32 nsid;
+	int ret;
+
+	if (p->ns1_size && *p->ns1_size)
+		vflash_parse_bytes(p->ns1_size, &ns1);
+	if (ns1 > size) {
+		pr_err("ns1_size=%llu: larger than the device (%llu bytes)\n",
+		       ns1, size);
+		return -EINVAL;
 	}
-	c->ns.zoned = true;
-	zones_clear(c);
+	if (p->fdp) {
+		struct vflash_flash *f = c->vdev->flash;
+
+		if (p->zoned) {
+			pr_err("fdp=1: not with zoned=1 (a zoned namespace places data by zone)\n");
+			return -EINVAL;
+		}
+		/* The FTL was made with a write stream per handle. */
+		if (vflash_flash_placement_handles(f) < p->fdp_ruhs) {
+			pr_err("fdp_ruhs=%u: the flash model has %u write streams\n",
+			       p->fdp_ruhs, vflash_flash_placement_handles(f));
+			return -EINVAL;
+		}
+		vfn_fdp_init(&c->fdp, p->fdp_ruhs,
+			     vflash_flash_placement_ru_bytes(f));
+		nr_ph = p->fdp_ruhs;
+	} else {
+		ret = zone_geometry(c, p, shift, &zg);
+		if (ret)
+			return ret;
+	}
+	if (p->zoned && zg.zsze << shift > ns1) {
+		pr_err("zone_size=%llu: larger than the %s (%llu bytes)\n",
+		       zg.zsze << shift, ns1 == size ? "device" : "namespace",
+		       ns1);
+		return -EINVAL;
+	}
+	vfn_nstab_init(&c->nst, size >> VFLASH_LPAGE_SHIFT, shift, nr_ph, &zg);
+	if (!ns1) {
+		clear_pages(c, 0);
+		return 0;
+	}
+	spec.csi = p->zoned ? NVME_CSI_ZNS : NVME_CSI_NVM;
+	spec.nsze = ns1 >> shift;
+	if (p->zoned) {
+		/* A zoned namespace holds whole zones only. */
+		spec.nsze = div64_u64(ns1, zg.zsze << shift) * zg.zsze;
+		c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
+		if (!c->zreport)
+			return -ENOMEM;
+	}
+	spec.ncap = spec.nsze;
+	if (vfn_ns_create(&c->nst, &spec, &nsid))
+		return -ENOMEM;
+	put_unaligned_le16(1, list);
+	put_unaligned_le16(VFN_CNTLID, list + 2);
+	vfn_ns_attach(&c->nst, nsid, true, list, true);
+	/* Attached from the start: no change to report. */
+	bitmap_zero(c->nst.changed, VFN_MAX_NS + 1);
+	clear_pages(c, p->zoned ? 0 : c->nst.nsd[0].pages);
 	return 0;
 }
 
@@ -492,7 +555,7 @@ static void free_ctrl(struct vfn_ctrl *c)
 	for (k = 0; k <= VFN_MAX_WORKERS; k++)
 		kvfree(c->heap[k].cmd);
 	kvfree(c->zreport);
-	vfn_zoned_exit(&c->zns);
+	vfn_nstab_exit(&c->nst);
 	free_cpumask_var(c->cpus);
 	free_page((unsigned long)c->ident);
 	kfree(c);
@@ -567,12 +630,20 @@ static int nvme_attach(struct vflash_dev *vdev)
 	*vflash_frontend_priv(vdev, &vflash_nvme_frontend) = c;
 	vflash_faults_set_cut_hook(&vdev->faults, vfn_cut_power, c);
 	dev_info(&vdev->dev, "NVMe controller at %s, %u-byte blocks\n",
-		 pci_name(c->pdev), 1U << c->ns.lba_shift);
-	if (c->ns.zoned)
+		 pci_name(c->pdev), 1U << c->nst.lba_shift);
+	if (!c->nst.nsd[0].allocated)
+		dev_info(&vdev->dev, "no namespace yet (ns1_size=0)\n");
+	else if (c->nst.nsd[0].pages < c->nst.cap_pages)
+		dev_info(&vdev->dev,
+			 "namespace 1: %llu blocks, %llu of %llu pages left for Namespace Management\n",
+			 c->nst.nsd[0].ns.nsze,
+			 vfn_nstab_free_pages(&c->nst), c->nst.cap_pages);
+	if (c->nst.nsd[0].ns.zoned)
 		dev_info(&vdev->dev,
 			 "zoned namespace: %u zones of %llu blocks, capacity %llu\n",
-			 c->zns.nr_zones, c->zns.zsze, c->zns.zcap);
-	if (c->ns.nr_ph)
+			 c->nst.nsd[0].zns.nr_zones, c->nst.nsd[0].zns.zsze,
+			 c->nst.nsd[0].zns.zcap);
+	if (c->fdp.nruh)
 		dev_info(&vdev->dev,
 			 "flexible data placement: %u reclaim unit handles, reclaim units of %llu bytes\n",
 			 c->fdp.nruh, c->fdp.runs_bytes);

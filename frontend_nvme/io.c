@@ -264,8 +264,8 @@ static bool store_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return zero_bytes(c, r->pos_bytes, r->len_bytes);
 }
 
-/* The zones' transitions since the last call, into the device's stats/. */
-static void zone_stats(struct vfn_ctrl *c)
+/* A zoned namespace's transitions since the last call, into stats/. */
+static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
 {
 	static const enum vflash_stat stat[VFN_ZC_NR] = {
 		[VFN_ZC_IMPLICIT_OPEN] = VFLASH_STAT_ZONE_IMPLICIT_OPENS,
@@ -278,11 +278,11 @@ static void zone_stats(struct vfn_ctrl *c)
 	u32 k;
 
 	for (k = 0; k < VFN_ZC_NR; k++) {
-		u64 n = c->zns.count[k] - c->zcounted[k];
+		u64 n = nd->zns.count[k] - nd->zcounted[k];
 
 		if (n)
 			vflash_flash_count(c->vdev->flash, stat[k], n);
-		c->zcounted[k] = c->zns.count[k];
+		nd->zcounted[k] = nd->zns.count[k];
 	}
 }
 
@@ -292,29 +292,30 @@ static void zone_stats(struct vfn_ctrl *c)
  * where its blocks land, which its completion reports. Return: 0 or the
  * zone's refusal.
  */
-static u16 zone_write(struct vfn_ctrl *c, struct vfn_io_req *r,
-		      struct vfn_cmd *out)
+static u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		      struct vfn_io_req *r, struct vfn_cmd *out)
 {
 	bool append = r->opcode == nvme_cmd_zone_append;
 	u64 lba;
 	u16 sc;
 
-	if (!c->ns.zoned)
+	if (!nd->ns.zoned)
 		return 0;
-	sc = vfn_zone_write(&c->zns, r->slba, r->nlb, append, &lba);
-	zone_stats(c);
+	sc = vfn_zone_write(&nd->zns, r->slba, r->nlb, append, &lba);
+	zone_stats(c, nd);
 	if (sc || !append)
 		return sc;
 	vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_APPENDS, 1);
-	vfn_lba_range(&c->ns, lba, r->nlb, r);
+	vfn_lba_range(&nd->ns, lba, r->nlb, r);
 	out->cqe.result.u64 = cpu_to_le64(lba);
 	out->lpn = r->lpn;
 	out->count = r->nr_lpages;
 	return 0;
 }
 
-static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
-	      struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
+static u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
+	      const struct nvme_command *cmd, struct vfn_io_req *r,
+	      struct vfn_cmd *out, u64 now)
 {
 	bool write = r->opcode == nvme_cmd_write ||
 		     r->opcode == nvme_cmd_zone_append;
@@ -324,7 +325,7 @@ static u16 rw(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		return sc;
 	out->op = write ? VFLASH_IO_WRITE : VFLASH_IO_READ;
 	if (write) {
-		sc = zone_write(c, r, out);
+		sc = zone_write(c, nd, r, out);
 		if (sc)
 			return sc;
 		c->host_write_cmds++;
@@ -397,11 +398,11 @@ static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	return true;
 }
 
-static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_io_req *r,
-			struct vfn_cmd *out, u64 now)
+static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
 {
 	u64 last;
-	u16 sc = zone_write(c, r, out);
+	u16 sc = zone_write(c, nd, r, out);
 
 	if (sc)
 		return sc;
@@ -437,8 +438,9 @@ static int range_cmp(const void *a, const void *b)
  * whole namespace, say) zero each block once: a command costs at most one
  * pass over the namespace.
  */
-static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
-	       const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
+static u16 dsm(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+	       const struct nvme_command *cmd, const struct vfn_io_req *r,
+	       struct vfn_cmd *out, u64 now)
 {
 	struct nvme_dsm_range *range = c->ident;
 	struct vfn_blocks *blk = c->ident;
@@ -460,7 +462,7 @@ static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
 
 		if (!nlb)
 			continue;
-		sc = vfn_lba_range(&c->ns, slba, nlb, &one);
+		sc = vfn_lba_range(&nd->ns, slba, nlb, &one);
 		if (sc)
 			return sc;
 		/* In place: entry nr <= i was read already. */
@@ -476,14 +478,14 @@ static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		blk[n] = (struct vfn_blocks) { start, end };
 	}
 	for (i = 0; i < n; i++) {
-		vfn_lba_range(&c->ns, blk[i].start, blk[i].end - blk[i].start,
+		vfn_lba_range(&nd->ns, blk[i].start, blk[i].end - blk[i].start,
 			      &one);
 		if (vflash_fault(&c->vdev->faults, VFLASH_FAULT_READ_ONLY,
 				 one.lpn, one.nr_lpages))
 			return VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
 	}
 	for (i = 0; i < n; i++) {
-		vfn_lba_range(&c->ns, blk[i].start, blk[i].end - blk[i].start,
+		vfn_lba_range(&nd->ns, blk[i].start, blk[i].end - blk[i].start,
 			      &one);
 		if (!deallocate(c, &one, now, &out->due_ns))
 			return SC_ABANDONED;
@@ -497,10 +499,10 @@ static u16 dsm(struct vfn_ctrl *c, const struct nvme_command *cmd,
  * Deallocate would (so they read as zeros, and the backend forgets their
  * pages). Return: false if the host took DMA back meanwhile.
  */
-static bool zones_discard(struct vfn_ctrl *c, u32 first, u32 last, u64 now,
-			  u64 *due_ns)
+static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
+			  u32 last, u64 now, u64 *due_ns)
 {
-	struct vfn_zoned *z = &c->zns;
+	struct vfn_zoned *z = &nd->zns;
 	struct vfn_io_req one;
 	u32 i;
 
@@ -511,7 +513,7 @@ static bool zones_discard(struct vfn_ctrl *c, u32 first, u32 last, u64 now,
 		if (zn->written == start ||
 		    (zn->state != VFN_ZS_EMPTY && zn->state != VFN_ZS_OFFLINE))
 			continue;
-		vfn_lba_range(&c->ns, start, zn->written - start, &one);
+		vfn_lba_range(&nd->ns, start, zn->written - start, &one);
 		if (!deallocate(c, &one, now, due_ns))
 			return false;
 		zn->written = start;
@@ -520,34 +522,63 @@ static bool zones_discard(struct vfn_ctrl *c, u32 first, u32 last, u64 now,
 }
 
 /* Zone Management Send: one zone's action, or every zone's (Select All). */
-static u16 zone_send(struct vfn_ctrl *c, const struct vfn_io_req *r,
-		     struct vfn_cmd *out, u64 now)
+static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		     const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
 {
-	struct vfn_zoned *z = &c->zns;
+	struct vfn_zoned *z = &nd->zns;
 	u32 first = r->select_all ? 0 : vfn_zone_of(z, r->slba);
 	u32 last = r->select_all ? z->nr_zones : first + 1;
 	u16 sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
 
-	zone_stats(c);
+	zone_stats(c, nd);
 	/* A Select All that failed part way may have reset some zones. */
 	if ((r->zsa == VFN_ZSA_RESET || r->zsa == VFN_ZSA_OFFLINE) &&
-	    !zones_discard(c, first, last, now, &out->due_ns))
+	    !zones_discard(c, nd, first, last, now, &out->due_ns))
 		return SC_ABANDONED;
 	return sc;
 }
 
 /* Zone Management Receive: Report Zones into the host's buffer. */
-static u16 zone_report(struct vfn_ctrl *c, const struct nvme_command *cmd,
+static u16 zone_report(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		       const struct nvme_command *cmd,
 		       const struct vfn_io_req *r)
 {
 	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
 
 	if (sc)
 		return sc;
-	vfn_zone_report(&c->zns, r->slba, r->zrasf, r->partial, c->zreport,
+	vfn_zone_report(&nd->zns, r->slba, r->zrasf, r->partial, c->zreport,
 			r->xfer_bytes);
 	vfn_buf_to_host(&c->buf, c->zreport, r->xfer_bytes);
 	return 0;
+}
+
+/*
+ * The controller changed zone @zone's descriptor (it went read-only): the
+ * zone goes on its namespace's Changed Zone List and, if the host enabled
+ * Zone Descriptor Changed Notices and none is outstanding, the event is
+ * reported.
+ */
+static void zone_changed(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
+{
+	u64 zslba = (u64)zone * nd->zns.zsze;
+	u32 i, n = min_t(u32, nd->nr_zones_changed, VFN_ZONES_CHANGED_MAX);
+
+	for (i = 0; i < n; i++)
+		if (nd->zones_changed[i] == zslba)
+			goto notify;
+	if (nd->nr_zones_changed < VFN_ZONES_CHANGED_MAX)
+		nd->zones_changed[nd->nr_zones_changed] = zslba;
+	/* One past the maximum means "more than the log holds". */
+	if (nd->nr_zones_changed <= VFN_ZONES_CHANGED_MAX)
+		nd->nr_zones_changed++;
+notify:
+	if (c->zone_aen_masked ||
+	    !(c->feat.async_event & VFN_AEC_ZONE_CHANGED))
+		return;
+	c->zone_aen_masked = true;
+	vfn_aen(c, NVME_AER_NOTICE | VFN_AER_ZONE_CHANGED << 8 |
+		   VFN_LOG_CHANGED_ZONES << 16);
 }
 
 /*
@@ -555,17 +586,18 @@ static u16 zone_report(struct vfn_ctrl *c, const struct nvme_command *cmd,
  * Only (the controller reports the change), elsewhere the namespace
  * refuses it as write-protected.
  */
-static u16 write_protected(struct vfn_ctrl *c, const struct vfn_io_req *r)
+static u16 write_protected(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			   const struct vfn_io_req *r)
 {
 	u32 zone;
 
-	if (!c->ns.zoned)
+	if (!nd->ns.zoned)
 		return VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
-	zone = vfn_zone_of(&c->zns, r->slba);
-	if (c->zns.zones[zone].state != VFN_ZS_RDONLY &&
-	    c->zns.zones[zone].state != VFN_ZS_OFFLINE) {
-		vfn_zone_set_read_only(&c->zns, zone);
-		vfn_zone_changed(c, zone);
+	zone = vfn_zone_of(&nd->zns, r->slba);
+	if (nd->zns.zones[zone].state != VFN_ZS_RDONLY &&
+	    nd->zns.zones[zone].state != VFN_ZS_OFFLINE) {
+		vfn_zone_set_read_only(&nd->zns, zone);
+		zone_changed(c, nd, zone);
 		vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_READ_ONLY,
 				   1);
 	}
@@ -582,10 +614,11 @@ static u64 fdp_ms(struct vfn_ctrl *c, u64 now)
  * I/O Management Receive, Reclaim Unit Handle Status: per handle, the
  * logical blocks its reclaim unit can still take.
  */
-static u16 ruh_status(struct vfn_ctrl *c, const struct nvme_command *cmd,
+static u16 ruh_status(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
 		      const struct vfn_io_req *r)
 {
-	u32 shift = VFLASH_LPAGE_SHIFT - c->ns.lba_shift, i, size;
+	u32 shift = VFLASH_LPAGE_SHIFT - nd->ns.lba_shift, i, size;
 	u64 room[VFN_FDP_MAX_RUH];
 	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
 
@@ -604,7 +637,8 @@ static u16 ruh_status(struct vfn_ctrl *c, const struct nvme_command *cmd,
  * gets a new reclaim unit; one invalid identifier fails the command and
  * changes nothing. A reclaim unit left partly written is an event.
  */
-static u16 ruh_update(struct vfn_ctrl *c, const struct nvme_command *cmd,
+static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
 		      const struct vfn_io_req *r, u64 now)
 {
 	const __le16 *pids = c->ident;
@@ -623,9 +657,36 @@ static u16 ruh_update(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		if (vflash_flash_placement_update(c->vdev->flash, ph, now))
 			vfn_fdp_event(&c->fdp, VFN_FDP_EVT_RU_NOT_FULL,
 				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, ph,
-				      ph, fdp_ms(c, now));
+				      ph, nd->ns.id, fdp_ms(c, now));
 	}
 	return 0;
+}
+
+/**
+ * vfn_ns_discard() - a deleted namespace's data goes
+ * @c: the controller
+ * @nd: the namespace about to be deleted
+ * @now: when, on the backend's clock
+ *
+ * Every page the namespace held is deallocated as a Deallocate would (it
+ * reads as zeros, the flash backend forgets it, the device DRAM cache
+ * drops it), so a namespace made there later starts empty and no data
+ * crosses from one namespace to another. Dispatcher only.
+ *
+ * Return: false if the host took DMA back meanwhile (CC.EN or Bus Master
+ * cleared): the delete is abandoned, the pages zeroed so far stay so.
+ */
+bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now)
+{
+	struct vfn_io_req r = {
+		.pos_bytes = nd->ns.base << VFLASH_LPAGE_SHIFT,
+		.len_bytes = nd->pages << VFLASH_LPAGE_SHIFT,
+		.lpn = nd->ns.base, .nr_lpages = nd->pages,
+		.full_lpn = nd->ns.base, .nr_full = nd->pages,
+	};
+	u64 due = now;
+
+	return !nd->pages || deallocate(c, &r, now, &due);
 }
 
 /**
@@ -639,9 +700,11 @@ static u16 ruh_update(struct vfn_ctrl *c, const struct nvme_command *cmd,
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now)
 {
+	struct vfn_nsd *nd = vfn_ns_find(&c->nst, le32_to_cpu(cmd->common.nsid),
+					 true);
 	struct vflash_faults *ft = &c->vdev->faults;
 	struct vfn_io_req r;
-	u16 sc = vfn_io_decode(cmd, &c->ns, &r);
+	u16 sc = vfn_io_decode(cmd, nd ? &nd->ns : NULL, &r);
 
 	/* An injected timeout swallows the command: no data, no model time. */
 	if (!sc && vflash_fault(ft, VFLASH_FAULT_TIMEOUT, r.lpn, r.nr_lpages)) {
@@ -665,14 +728,14 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		    r.opcode == nvme_cmd_write_zeroes ||
 		    r.opcode == nvme_cmd_zone_append)) {
 		if (vflash_fault(ft, VFLASH_FAULT_READ_ONLY, r.lpn, r.nr_lpages))
-			sc = write_protected(c, &r);
+			sc = write_protected(c, nd, &r);
 		else if (vflash_flash_write_refused(c->vdev->flash))
 			sc = VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
 	}
 	/* An offline zone has nothing to read. */
-	if (!sc && c->ns.zoned && (r.opcode == nvme_cmd_read ||
-				   r.opcode == nvme_cmd_compare))
-		sc = vfn_zone_read(&c->zns, r.slba, r.nlb);
+	if (!sc && nd && nd->ns.zoned && (r.opcode == nvme_cmd_read ||
+					  r.opcode == nvme_cmd_compare))
+		sc = vfn_zone_read(&nd->zns, r.slba, r.nlb);
 	out->due_ns = now;
 	out->lpn = 0;
 	out->count = 0;
@@ -682,7 +745,8 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		out->count = r.nr_lpages;
 		/* An invalid placement identifier: handle 0, and an event. */
 		if (r.placed)
-			r.ph = vfn_fdp_handle(&c->fdp, r.pid, fdp_ms(c, now));
+			r.ph = vfn_fdp_handle(&c->fdp, r.pid, nd->ns.id,
+					      fdp_ms(c, now));
 		/* The write's pages go to the handle's stream. */
 		c->tag.ph = r.ph;
 		switch (r.opcode) {
@@ -690,35 +754,35 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		case nvme_cmd_write:
 		case nvme_cmd_compare:
 		case nvme_cmd_zone_append:
-			sc = rw(c, cmd, &r, out, now);
+			sc = rw(c, nd, cmd, &r, out, now);
 			break;
 		case nvme_cmd_write_zeroes:
 			out->op = VFLASH_IO_WRITE;
-			sc = write_zeroes(c, &r, out, now);
+			sc = write_zeroes(c, nd, &r, out, now);
 			break;
 		case nvme_cmd_dsm:
 			out->op = VFLASH_IO_TRIM;
-			sc = dsm(c, cmd, &r, out, now);
+			sc = dsm(c, nd, cmd, &r, out, now);
 			break;
 		case nvme_cmd_zone_mgmt_send:
 			out->lpn = 0;
 			out->count = 0;
-			sc = zone_send(c, &r, out, now);
+			sc = zone_send(c, nd, &r, out, now);
 			break;
 		case nvme_cmd_zone_mgmt_recv:
 			out->lpn = 0;
 			out->count = 0;
-			sc = zone_report(c, cmd, &r);
+			sc = zone_report(c, nd, cmd, &r);
 			break;
 		case VFN_CMD_IO_MGMT_RECV:
 			out->lpn = 0;
 			out->count = 0;
-			sc = ruh_status(c, cmd, &r);
+			sc = ruh_status(c, nd, cmd, &r);
 			break;
 		case VFN_CMD_IO_MGMT_SEND:
 			out->lpn = 0;
 			out->count = 0;
-			sc = ruh_update(c, cmd, &r, now);
+			sc = ruh_update(c, nd, cmd, &r, now);
 			break;
 		default:
 			out->lpn = 0;

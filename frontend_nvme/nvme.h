@@ -21,6 +21,7 @@
 
 #include "backend_flash/flash.h"
 #include "frontend_nvme/fdp.h"
+#include "frontend_nvme/ns.h"
 #include "frontend_nvme/proto.h"
 #include "frontend_nvme/zns.h"
 
@@ -38,7 +39,10 @@ struct vfn_ctrl;
 #define VFN_CFG_SIZE		256
 #define VFN_MAX_WORKERS		8
 #define VFN_AERL		3		/* AERs held: AERL + 1 */
-#define VFN_ZONES_CHANGED_MAX	511		/* Changed Zone List entries */
+/* Async Event Configuration: Zone Descriptor Changed Notices. */
+#define VFN_AEC_ZONE_CHANGED	BIT(27)
+/* Asynchronous event information: Zone Descriptor Changed (Notice). */
+#define VFN_AER_ZONE_CHANGED	0xef
 
 /**
  * struct vfn_cmd - a command whose completion is due later
@@ -124,12 +128,14 @@ struct vfn_ctrl_ops {
  * @bus: our root bus
  * @pdev: the function on it
  * @hm: host memory as the device may touch it (not BAR0, not holes)
- * @ns: namespace 1's format
- * @zns: its zones, when it is zoned (@ns.zoned); dispatcher only
- * @zreport: a buffer of VFN_MAX_XFER_BYTES for Report Zones, when zoned
- * @zcounted: the @zns transitions already added to the device's stats/
+ * @nst: the namespaces (Namespace Management), their formats, places
+ *	and zones; dispatcher only
+ * @zreport: a buffer of VFN_MAX_XFER_BYTES for Report Zones, once a
+ *	zoned namespace exists; dispatcher only
  * @fdp: Flexible Data Placement (off: @fdp.nruh 0); dispatcher only
  * @enabled: CC.EN as last seen by the dispatcher
+ * @iocs: CC.CSS selected every I/O command set (110b) at the enable, so
+ *	a zoned namespace may be attached
  * @shutdown: CC.SHN acted on
  * @sq: submission queues, 0 = admin; dispatcher only (the head is read
  *	by the posting threads with READ_ONCE)
@@ -166,12 +172,10 @@ struct vfn_ctrl_ops {
  * @aer_cid: their command ids, completed (aborted) at shutdown
  * @aen_pending: an event no request was held for (its completion dword
  *	0), or 0; the next Asynchronous Event Request completes with it
- * @zones_changed: zone descriptors the controller changed since the
- *	Changed Zone List was last read (their first blocks); dispatcher
- * @nr_zones_changed: how many; above VFN_ZONES_CHANGED_MAX the log
- *	reports FFFFh (more than it holds)
- * @zone_aen_masked: a Zone Descriptor Changed event was reported and the
- *	log not read since: no further one until it is
+ * @zone_aen_masked: a Zone Descriptor Changed event was reported and a
+ *	Changed Zone List not read since: no further one until it is
+ * @ns_aen_masked: a Namespace Attribute Changed event was reported and
+ *	the Changed Namespace List not read since: no further one until it is
  * @ident: scratch page for Identify and log data
  * @buf: the current command's mapped host buffer
  * @ctrl_id: instance number, for serial and NQN
@@ -222,12 +226,11 @@ struct vfn_ctrl {
 	struct pci_bus *bus;
 	struct pci_dev *pdev;
 	struct vfn_hostmem hm;
-	struct vfn_ns ns;
-	struct vfn_zoned zns;
+	struct vfn_nstab nst;
 	void *zreport;
-	u64 zcounted[VFN_ZC_NR];
 	struct vfn_fdp fdp;
 	bool enabled;
+	bool iocs;
 	bool shutdown;
 	struct vfn_queue sq[VFN_MAX_IOQ + 1];
 	struct vfn_queue cq[VFN_MAX_IOQ + 1];
@@ -252,9 +255,8 @@ struct vfn_ctrl {
 	u32 nr_aer;
 	__u16 aer_cid[VFN_AERL + 1];
 	u32 aen_pending;
-	u64 zones_changed[VFN_ZONES_CHANGED_MAX];
-	u32 nr_zones_changed;
 	bool zone_aen_masked;
+	bool ns_aen_masked;
 	void *ident;
 	struct vfn_buf buf;
 	int ctrl_id;
@@ -335,13 +337,13 @@ u16 vfn_map_data(struct vfn_ctrl *c, const struct nvme_command *cmd, u32 len);
 
 /* admin.c */
 void vfn_admin_reset(struct vfn_ctrl *c);
-void vfn_zone_changed(struct vfn_ctrl *c, u32 zone);
 void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	       struct vfn_cmd *out);
 
 /* io.c */
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now);
+bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now);
 
 /* dispatch.c: the core; it calls the files above only through c->ops */
 int vfn_dispatch_start(struct vfn_ctrl *c);

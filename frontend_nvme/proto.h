@@ -29,6 +29,21 @@
 #define VFN_EFFECTS_LOG_BYTES	4096U
 #define VFN_ZONE_LOG_BYTES	4096U		/* Changed Zone List */
 #define VFN_LOG_CHANGED_ZONES	0xbf
+#define VFN_NS_LIST_BYTES	4096U		/* Changed Namespace List */
+
+/*
+ * Namespace Management (docs/zns.md, Namespaces): NSIDs 1 to VFN_MAX_NS
+ * are valid (Identify Controller NN and MNAN), and this controller is the
+ * NVM subsystem's only one, controller id VFN_CNTLID.
+ */
+#define VFN_MAX_NS		32
+#define VFN_CNTLID		1
+#define VFN_ID_CNS_CS_NS_ACTIVE_LIST	0x07
+#define VFN_ID_CNS_CS_NS_ALLOC_LIST	0x1a
+#define VFN_ID_CNS_CS_NS_ALLOC		0x1b
+/* Command specific status: I/O Command Set Not Supported, Not Enabled. */
+#define VFN_SC_IOCS_NOT_SUPPORTED	0x129
+#define VFN_SC_IOCS_NOT_ENABLED		0x12a
 
 /* A status code that retrying cannot fix: Do Not Retry set. */
 #define VFN_SC(x)		((x) | NVME_STATUS_DNR)
@@ -167,18 +182,35 @@ void vfn_buf_copy(const struct vfn_buf *buf, void *lin, bool to_host);
 void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len);
 
 /**
- * struct vfn_ns - the namespace's format
+ * struct vfn_ns - a namespace's format and place
  * @nsze: size in logical blocks
+ * @base: its first block's backend page: a namespace holds a range of
+ *	the device's 4 KiB pages of its own (ns.c), block 0 at the start
+ * @id: its NSID
  * @lba_shift: log2 of the logical block size (9 or 12)
  * @zoned: a zoned namespace (Zoned Namespace Command Set, CSI 02h)
  * @nr_ph: placement handles (Flexible Data Placement), 0 without FDP
  */
 struct vfn_ns {
 	u64 nsze;
+	u64 base;
+	u32 id;
 	u8 lba_shift;
 	bool zoned;
 	u16 nr_ph;
 };
+
+/**
+ * vfn_nsid_valid() - is @nsid a valid NSID (allocated or not)?
+ * @nsid: a command's NSID
+ *
+ * Return: true for 1 to VFN_MAX_NS; false for 0, the broadcast value
+ * FFFFFFFFh and everything above NN (NVMe Base 2.0c, 3.2.1.2).
+ */
+static inline bool vfn_nsid_valid(u32 nsid)
+{
+	return nsid && nsid <= VFN_MAX_NS;
+}
 
 /**
  * struct vfn_io_req - a decoded, validated NVM command

@@ -243,6 +243,7 @@ static void rig_exit(struct kunit *test)
 		for (k = 0; k <= VFN_MAX_WORKERS; k++)
 			kvfree(c->heap[k].cmd);
 		free_page((unsigned long)c->ident);
+		vfn_nstab_exit(&c->nst);
 		if (c->bar_page)
 			__free_pages(c->bar_page, VFN_BAR_ORDER);
 		kfree(c);
@@ -301,8 +302,18 @@ static int rig_init(struct kunit *test)
 
 	c->vdev = vdev;
 	c->ops = &rig_ops;
-	c->ns.lba_shift = 12;
-	c->ns.nsze = DEV_BYTES >> 12;
+	/* Namespace 1 over the device, attached, as a load makes it. */
+	vfn_nstab_init(&c->nst, DEV_BYTES >> 12, 12, 0, NULL);
+	{
+		struct vfn_ns_spec s = { .nsze = DEV_BYTES >> 12,
+					 .ncap = DEV_BYTES >> 12 };
+		u8 list[4] = { 1, 0, VFN_CNTLID, 0 };
+		u32 nsid;
+
+		if (vfn_ns_create(&c->nst, &s, &nsid) ||
+		    vfn_ns_attach(&c->nst, nsid, true, list, true))
+			return -EINVAL;
+	}
 	c->nr_workers = 1;
 	c->ident = (void *)get_zeroed_page(GFP_KERNEL);
 	c->bar_page = alloc_pages(GFP_KERNEL | __GFP_ZERO, VFN_BAR_ORDER);

@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/err.h>
 #include <linux/ioport.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 
 #include "backend_flash/flash.h"
@@ -72,6 +73,41 @@ static const struct vfn_ctrl_ops env_ops = {
 	.raise_irq = no_irq,
 };
 
+/*
+ * The namespace table with namespace 1 over the first @ns1 blocks of the
+ * device, attached, zoned with @zg's zones if @zoned; @zg is the
+ * controller's zone geometry (NULL: no Zoned command set), @nr_ph its
+ * placement handles.
+ */
+static void setup_table_ns1(struct kunit *test, const struct vfn_zone_geo *zg,
+			    bool zoned, u16 nr_ph, u64 ns1)
+{
+	struct vfn_ctrl *c = ((struct admin_env *)test->priv)->c;
+	struct vfn_ns_spec s = {
+		.nsze = ns1, .ncap = ns1,
+		.csi = zoned ? NVME_CSI_ZNS : NVME_CSI_NVM,
+	};
+	u8 list[4] = { 1, 0, VFN_CNTLID, 0 };
+	u32 nsid = 0;
+
+	vfn_nstab_exit(&c->nst);
+	vfn_nstab_init(&c->nst, NS_BLOCKS, 12, nr_ph, zg);
+	KUNIT_ASSERT_EQ(test, vfn_ns_create(&c->nst, &s, &nsid), 0);
+	KUNIT_ASSERT_EQ(test, nsid, 1U);
+	KUNIT_ASSERT_EQ(test, vfn_ns_attach(&c->nst, nsid, true, list, true), 0);
+	bitmap_zero(c->nst.changed, VFN_MAX_NS + 1);
+}
+
+/* As a load makes it: namespace 1 over the whole device. */
+static void setup_table(struct kunit *test, const struct vfn_zone_geo *zg,
+			bool zoned, u16 nr_ph)
+{
+	setup_table_ns1(test, zg, zoned, nr_ph, NS_BLOCKS);
+}
+
+/* The zones a controller makes zoned namespaces with here: 16 blocks. */
+static const struct vfn_zone_geo zg16 = { .zsze = 16, .zcap = 16 };
+
 static int admin_init(struct kunit *test)
 {
 	struct admin_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
@@ -110,14 +146,15 @@ static int admin_init(struct kunit *test)
 	e->vdev->backing.size_bytes = NS_BLOCKS * PG;
 	e->vdev->backing.res = &e->store_res;
 	e->vdev->backing.kaddr = e->store;
-	c->ns.nsze = NS_BLOCKS;
-	c->ns.lba_shift = 12;
 	for (q = 0; q <= VFN_MAX_IOQ; q++)
 		spin_lock_init(&c->cq_lock[q]);
 	/* As after an enable: the admin queues' generation moved. */
 	c->cq[0].live = true;
 	c->cq[0].gen = 2;
+	/* The host enabled every command set (CC.CSS 110b). */
+	c->iocs = true;
 	test->priv = e;
+	setup_table(test, &zg16, false, 0);
 	return 0;
 }
 
@@ -127,6 +164,8 @@ static void admin_exit(struct kunit *test)
 
 	if (!e)
 		return;
+	vfn_nstab_exit(&e->c->nst);
+	kvfree(e->c->zreport);
 	vflash_faults_destroy(&e->vdev->faults);
 	if (!IS_ERR_OR_NULL(e->vdev->flash))
 		vflash_flash_destroy(e->vdev->flash);
@@ -649,20 +688,26 @@ static void injected_faults(struct kunit *test)
 static void make_zoned(struct kunit *test, u64 zcap, u32 active, u32 open)
 {
 	struct vfn_ctrl *c = ((struct admin_env *)test->priv)->c;
+	struct vfn_zone_geo zg = {
+		.zsze = 16, .zcap = zcap, .max_active = active,
+		.max_open = open,
+	};
 
-	KUNIT_ASSERT_EQ(test, vfn_zoned_init(&c->zns, NS_BLOCKS, 16, zcap,
-					     active, open), 0);
-	c->zreport = kunit_kzalloc(test, VFN_MAX_XFER_BYTES, GFP_KERNEL);
+	setup_table(test, &zg, true, 0);
+	if (!c->zreport)
+		c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c->zreport);
-	c->ns.zoned = true;
+}
+
+/* Namespace 1's zones. */
+static struct vfn_zoned *zones(struct kunit *test)
+{
+	return &((struct admin_env *)test->priv)->c->nst.nsd[0].zns;
 }
 
 static void unmake_zoned(struct kunit *test)
 {
-	struct vfn_ctrl *c = ((struct admin_env *)test->priv)->c;
-
-	vfn_zoned_exit(&c->zns);
-	c->ns.zoned = false;
+	setup_table(test, &zg16, false, 0);
 }
 
 /* Zone Management Send: @zsa on the zone of @slba, or on all. */
@@ -775,11 +820,11 @@ static void zoned_reset_discards(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_RESET, false), 0);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 16 * PG, 0, 2 * PG));
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 32 * PG, 0x33, PG));
-	KUNIT_EXPECT_EQ(test, e->c->zns.zones[1].written, 16ULL);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[1].written, 16ULL);
 	/* Select All: zone 2 too; an empty zone stays as it is. */
 	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_RESET, true), 0);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 32 * PG, 0, PG));
-	KUNIT_EXPECT_EQ(test, e->c->zns.zones[2].state, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[2].state, VFN_ZS_EMPTY);
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
 						VFLASH_STAT_ZONE_FINISHES), 1ULL);
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(e->vdev->flash,
@@ -809,7 +854,7 @@ static void zoned_read_only_and_offline(struct kunit *test)
 	arm(test, VFLASH_FAULT_READ_ONLY, "48-48", "0");
 	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 48, 1, 0, 3 * PG, 0),
 			DNR(NVME_SC_ZONE_READ_ONLY));
-	KUNIT_EXPECT_EQ(test, c->zns.zones[3].state, VFN_ZS_RDONLY);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[3].state, VFN_ZS_RDONLY);
 	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 48, 1, 0, 3 * PG, 0),
 			DNR(NVME_SC_ZONE_READ_ONLY));
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(c->vdev->flash,
@@ -898,7 +943,8 @@ static void make_fdp(struct kunit *test, u16 nruh)
 			(u32)nruh);
 	vfn_fdp_init(&c->fdp, nruh,
 		     vflash_flash_placement_ru_bytes(e->vdev->flash));
-	c->ns.nr_ph = nruh;
+	/* FDP: no Zoned command set; every conventional namespace placed. */
+	setup_table(test, NULL, false, nruh);
 }
 
 /* A 4 KiB Write of block @slba from host page 3, DTYPE @dtype, DSPEC @ds. */
@@ -1224,6 +1270,349 @@ static void fdp_ruh_status_and_update(struct kunit *test)
 			NVME_CMD_EFFECTS_CSUPP);
 }
 
+/* Namespace Management create: @nsze blocks (NCAP @ncap), CSI @csi. */
+static u16 ns_create(struct kunit *test, u64 nsze, u64 ncap, u8 csi,
+		     u32 *nsid)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_id_ns *id = (void *)(e->mem + 7 * PG);
+
+	memset(id, 0, PG);
+	id->nsze = cpu_to_le64(nsze);
+	id->ncap = cpu_to_le64(ncap);
+	return run(test, nvme_admin_ns_mgmt, 0, 0, (u32)csi << 24, 0, 7 * PG,
+		   nsid);
+}
+
+/* Namespace Attachment of @nsid to (or from) this controller. */
+static u16 ns_attach(struct kunit *test, u32 nsid, bool attach)
+{
+	struct admin_env *e = test->priv;
+
+	memset(e->mem + 7 * PG, 0, PG);
+	put_unaligned_le16(1, e->mem + 7 * PG);
+	put_unaligned_le16(VFN_CNTLID, e->mem + 7 * PG + 2);
+	return run(test, nvme_admin_ns_attach, nsid, attach ? 0 : 1, 0, 0,
+		   7 * PG, NULL);
+}
+
+static u16 ns_delete(struct kunit *test, u32 nsid)
+{
+	return run(test, nvme_admin_ns_mgmt, nsid, 1, 0, 0, 0, NULL);
+}
+
+/* Identify CNS @cns (CSI @csi) of @nsid into host page 5; its status. */
+static u16 ident(struct kunit *test, u8 cns, u8 csi, u32 nsid)
+{
+	struct admin_env *e = test->priv;
+
+	memset(e->mem + 5 * PG, 0xaa, PG);
+	return run(test, nvme_admin_identify, nsid, cns, (u32)csi << 24, 0,
+		   5 * PG, NULL);
+}
+
+/* Run a one-block NVM command @op on namespace @nsid, buffer page 3. */
+static u16 io_ns(struct kunit *test, u32 nsid, u8 op, u64 slba)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.rw.opcode = op;
+	cmd.rw.nsid = cpu_to_le32(nsid);
+	cmd.rw.slba = cpu_to_le64(slba);
+	cmd.common.dptr.prp1 = cpu_to_le64(3 * PG);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/*
+ * Namespace Management and Attachment through vfn_admin(): Identify
+ * Controller's NN, MNAN, OACS, OAES and capacities; a create, its NSID
+ * allocated but inactive (zeros for CNS 00h, data for 11h, listed by 10h
+ * only); attached (listed by 02h, identified by 00h and 03h with an NGUID
+ * of its own, its controller by 12h); the Changed Namespace List and the
+ * Namespace Attribute Changed event, masked until the list is read; a
+ * delete (no event), delete all; every refusal's status; the effects log.
+ */
+static void ns_management_commands(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vfn_ctrl *c = e->c;
+	u8 *b = e->mem + 5 * PG;
+	u8 nguid1[16];
+	u32 nsid = 0, res = 0;
+
+	setup_table_ns1(test, &zg16, false, 0, 128);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CTRL, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 256) & BIT(3), 8);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 516), (u32)VFN_MAX_NS);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 540), (u32)VFN_MAX_NS);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 92), (u32)(BIT(8) | BIT(27)));
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 78), VFN_CNTLID);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 280), (u64)NS_BLOCKS * PG);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 296), 128ULL * PG);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS, 0, 1), 0);
+	memcpy(nguid1, b + 104, 16);
+
+	/* Create: NSID 2, inactive; UNVMCAP drops by its 64 blocks. */
+	KUNIT_EXPECT_EQ(test, ns_create(test, 64, 64, NVME_CSI_NVM, &nsid), 0);
+	KUNIT_EXPECT_EQ(test, nsid, 2U);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CTRL, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 296), 64ULL * PG);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS, 0, 2), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(b, 0, PG));
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_PRESENT, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b), 64ULL);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 48), 64ULL * PG);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_PRESENT, 0, 3), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(b, 0, PG));
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_ACTIVE_LIST, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4), 0U);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_PRESENT_LIST, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4), 2U);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_DESC_LIST, 0, 2),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CTRL_NS_LIST, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b), 0);
+
+	/* Attach, with the event enabled: reported once. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0,
+				  NVME_FEAT_ASYNC_EVENT, BIT(8), 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, true), 0);
+	KUNIT_EXPECT_EQ(test, c->aen_pending, 0x040002U);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_ACTIVE_LIST, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4), 2U);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_ACTIVE_LIST, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 2U);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b), 64ULL);
+	KUNIT_EXPECT_NE(test, memcmp(b + 104, nguid1, 16), 0);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_DESC_LIST, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, b[4 + 16 + 4], NVME_CSI_NVM);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CTRL_NS_LIST, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b), 1);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 2), VFN_CNTLID);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CTRL_LIST, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b), 1);
+	/* The event is held for the next request, which takes it. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_async_event, 0, 0, 0, 0, 0,
+				  &res), 0);
+	KUNIT_EXPECT_EQ(test, res, 0x040002U);
+	KUNIT_EXPECT_EQ(test, c->aen_pending, 0U);
+	/* Masked until the list is read: a detach reports nothing. */
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, false), 0);
+	KUNIT_EXPECT_EQ(test, c->aen_pending, 0U);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_CHANGED_NS | BIT(15) | 1023 << 16,
+				  0, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 2U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4), 0U);
+	KUNIT_EXPECT_TRUE(test, c->ns_aen_masked);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_CHANGED_NS | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 2U);
+	KUNIT_EXPECT_FALSE(test, c->ns_aen_masked);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_CHANGED_NS | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, true), 0);
+	KUNIT_EXPECT_EQ(test, c->aen_pending, 0x040002U);
+
+	/* Refusals. */
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, true),
+			DNR(NVME_SC_NS_ALREADY_ATTACHED));
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 3, false),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, ns_attach(test, VFN_MAX_NS + 1, false),
+			DNR(NVME_SC_INVALID_NS));
+	KUNIT_EXPECT_EQ(test, ns_create(test, 65, 65, NVME_CSI_NVM, NULL),
+			DNR(NVME_SC_NS_INSUFFICIENT_CAP));
+	KUNIT_EXPECT_EQ(test, ns_create(test, 8, 4, NVME_CSI_NVM, NULL),
+			DNR(NVME_SC_THIN_PROV_NOT_SUPP));
+	KUNIT_EXPECT_EQ(test, ns_create(test, 8, 8, 1, NULL),
+			DNR(VFN_SC_IOCS_NOT_SUPPORTED));
+	KUNIT_EXPECT_EQ(test, ns_delete(test, 5), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, ns_delete(test, 0), DNR(NVME_SC_INVALID_NS));
+	/* No buffer: nothing is read from page 0. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_ns_mgmt, 0, 0, 0, 0, 0,
+				  NULL), NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_ns_attach, 2, 1, 0, 0, 0,
+				  NULL), NVME_SC_DATA_XFER_ERROR);
+	KUNIT_EXPECT_NOT_NULL(test, vfn_ns_find(&c->nst, 2, true));
+
+	/* Delete the attached namespace: no event for the host that asked. */
+	c->aen_pending = 0;
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_CHANGED_NS | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ns_delete(test, 2), 0);
+	KUNIT_EXPECT_EQ(test, c->aen_pending, 0U);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_CHANGED_NS | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 2U);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CTRL, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 296), 128ULL * PG);
+	/* Delete all: none left, every page free; none to delete is fine. */
+	KUNIT_EXPECT_EQ(test, ns_delete(test, NVME_NSID_ALL), 0);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_PRESENT_LIST, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CTRL, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 296), (u64)NS_BLOCKS * PG);
+	KUNIT_EXPECT_EQ(test, ns_delete(test, NVME_NSID_ALL), 0);
+	/* NSID FFFFFFFFh: the capabilities every namespace has. */
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS, 0, NVME_NSID_ALL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b), 0ULL);
+	KUNIT_EXPECT_EQ(test, b[128 + 2], 12);
+
+	/* The effects log: both change the namespace inventory. */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 0,
+				  NVME_LOG_CMD_EFFECTS | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4 * nvme_admin_ns_mgmt),
+			NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_NIC);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4 * nvme_admin_ns_attach),
+			NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_NIC);
+}
+
+/*
+ * Two namespaces on one device: each writes to its own pages only, its
+ * blocks end where it does; I/O to a detached or deleted namespace is
+ * Invalid Field, to an invalid NSID Invalid Namespace; a deleted
+ * namespace's data is gone, so one made in its place reads zeros.
+ */
+static void ns_io_isolation(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u32 nsid = 0;
+
+	setup_table_ns1(test, &zg16, false, 0, 128);
+	KUNIT_EXPECT_EQ(test, ns_create(test, 64, 64, NVME_CSI_NVM, &nsid), 0);
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, true), 0);
+	/* Namespace 2's block 0 is the device's page 128. */
+	memset(e->mem + 3 * PG, 0x5a, PG);
+	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_write, 0), 0);
+	KUNIT_EXPECT_EQ(test, e->store[128 * PG], 0x5a);
+	KUNIT_EXPECT_EQ(test, e->store[0], 0);
+	memset(e->mem + 3 * PG, 0x11, PG);
+	KUNIT_EXPECT_EQ(test, io_ns(test, 1, nvme_cmd_write, 127), 0);
+	KUNIT_EXPECT_EQ(test, e->store[127 * PG], 0x11);
+	KUNIT_EXPECT_EQ(test, e->store[128 * PG], 0x5a);
+	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_read, 0), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0x5a, PG));
+	/* Each namespace ends at its own size. */
+	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_read, 63), 0);
+	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_read, 64),
+			DNR(NVME_SC_LBA_RANGE));
+	KUNIT_EXPECT_EQ(test, io_ns(test, 1, nvme_cmd_write, 128),
+			DNR(NVME_SC_LBA_RANGE));
+	/* Detached: inactive, Invalid Field; nothing moves. */
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, false), 0);
+	memset(e->mem + 3 * PG, 0x77, PG);
+	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_write, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_read, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_flush, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, io_ns(test, VFN_MAX_NS + 1, nvme_cmd_read, 0),
+			DNR(NVME_SC_INVALID_NS));
+	KUNIT_EXPECT_EQ(test, e->store[128 * PG], 0x5a);
+	KUNIT_EXPECT_EQ(test, io_ns(test, NVME_NSID_ALL, nvme_cmd_flush, 0), 0);
+	/* Deleted: its pages are zeros, a new namespace there reads them. */
+	KUNIT_EXPECT_EQ(test, ns_delete(test, 2), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 128 * PG, 0, 64 * PG));
+	KUNIT_EXPECT_EQ(test, e->store[127 * PG], 0x11);
+	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_read, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, ns_create(test, 128, 128, NVME_CSI_NVM, &nsid),
+			0);
+	KUNIT_EXPECT_EQ(test, ns_attach(test, nsid, true), 0);
+	memset(e->mem + 3 * PG, 0x77, PG);
+	KUNIT_EXPECT_EQ(test, io_ns(test, nsid, nvme_cmd_read, 0), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0, PG));
+}
+
+/*
+ * A zoned namespace made by Namespace Management beside a conventional
+ * one: its own zones from its block 0, Zone Append and the zoned
+ * Identify on it, not on the conventional one.
+ */
+static void ns_zoned_beside_conventional(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vfn_ctrl *c = e->c;
+	u8 *b = e->mem + 5 * PG;
+	struct nvme_command cmd = { };
+	u32 nsid = 0;
+
+	setup_table_ns1(test, &zg16, false, 0, 128);
+	KUNIT_EXPECT_EQ(test, ns_create(test, 40, 40, NVME_CSI_ZNS, NULL),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, ns_create(test, 64, 64, NVME_CSI_ZNS, &nsid), 0);
+	KUNIT_EXPECT_EQ(test, nsid, 2U);
+	KUNIT_EXPECT_NOT_NULL(test, c->zreport);
+	/* Not yet attached: its zoned Identify is zeros. */
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 2),
+			0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(b, 0, PG));
+	KUNIT_EXPECT_EQ(test, ident(test, VFN_ID_CNS_CS_NS_ALLOC, NVME_CSI_ZNS,
+				    2), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 2816), 16ULL);
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, true), 0);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 2),
+			0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 2816), 16ULL);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 1),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CS_NS, NVME_CSI_ZNS,
+				    NVME_NSID_ALL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 2816), 16ULL);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_DESC_LIST, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, b[4 + 16 + 4], NVME_CSI_ZNS);
+	KUNIT_EXPECT_EQ(test, ident(test, VFN_ID_CNS_CS_NS_ACTIVE_LIST,
+				    NVME_CSI_ZNS, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 2U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4), 0U);
+	KUNIT_EXPECT_EQ(test, ident(test, VFN_ID_CNS_CS_NS_ACTIVE_LIST,
+				    NVME_CSI_NVM, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+
+	/* Zone Append to its zone 1: block 16, the device's page 144. */
+	memset(e->mem + 3 * PG, 0x3c, PG);
+	cmd.rw.opcode = nvme_cmd_zone_append;
+	cmd.rw.nsid = cpu_to_le32(2);
+	cmd.rw.slba = cpu_to_le64(16);
+	cmd.common.dptr.prp1 = cpu_to_le64(3 * PG);
+	vfn_io(c, &cmd, &e->last, 0);
+	KUNIT_EXPECT_EQ(test, e->last.sc, 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(e->last.cqe.result.u64), 16ULL);
+	KUNIT_EXPECT_EQ(test, e->store[144 * PG], 0x3c);
+	KUNIT_EXPECT_EQ(test, c->nst.nsd[1].zns.zones[1].wp, 17ULL);
+	/* Zone commands on the conventional namespace: Invalid Opcode. */
+	cmd.rw.nsid = cpu_to_le32(1);
+	cmd.rw.slba = 0;
+	vfn_io(c, &cmd, &e->last, 0);
+	KUNIT_EXPECT_EQ(test, e->last.sc, DNR(NVME_SC_INVALID_OPCODE));
+	/* Its Changed Zone List, not namespace 1's (conventional). */
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 2,
+				  VFN_LOG_CHANGED_ZONES | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 1,
+				  VFN_LOG_CHANGED_ZONES | 1023 << 16, 0, 0,
+				  5 * PG, NULL), DNR(NVME_SC_INVALID_LOG_PAGE));
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 3,
+				  VFN_LOG_CHANGED_ZONES | 1023 << 16, 0, 0,
+				  5 * PG, NULL), DNR(NVME_SC_INVALID_FIELD));
+	/* Delete: its written zone's data goes too. */
+	KUNIT_EXPECT_EQ(test, ns_delete(test, 2), 0);
+	KUNIT_EXPECT_EQ(test, e->store[144 * PG], 0);
+}
+
 /* The flash backend takes its default policies from the registry. */
 static int admin_suite_init(struct kunit_suite *suite)
 {
@@ -1240,6 +1629,7 @@ static struct kunit_case nvme_admin_cases[] = {
 	KUNIT_CASE(get_log_lengths),
 	KUNIT_CASE(features_and_reset),
 	KUNIT_CASE(create_queue_memory),
+	KUNIT_CASE(ns_management_commands),
 	{}
 };
 
@@ -1268,6 +1658,8 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(fdp_features),
 	KUNIT_CASE(fdp_placed_writes),
 	KUNIT_CASE(fdp_ruh_status_and_update),
+	KUNIT_CASE(ns_io_isolation),
+	KUNIT_CASE(ns_zoned_beside_conventional),
 	{}
 };
 

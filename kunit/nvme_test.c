@@ -14,8 +14,8 @@
 
 /* ---- command decoding ---- */
 
-static const struct vfn_ns ns4k = { .nsze = 1000, .lba_shift = 12 };
-static const struct vfn_ns ns512 = { .nsze = 8000, .lba_shift = 9 };
+static const struct vfn_ns ns4k = { .nsze = 1000, .id = 1, .lba_shift = 12 };
+static const struct vfn_ns ns512 = { .nsze = 8000, .id = 1, .lba_shift = 9 };
 
 static struct nvme_command rw_cmd(u8 op, u64 slba, u32 nlb)
 {
@@ -89,15 +89,30 @@ static void io_decode_statuses(struct kunit *test)
 	c.common.opcode = 0x7f;
 	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_OPCODE));
 
+	/*
+	 * An invalid NSID is Invalid Namespace; a valid one without an
+	 * active namespace (none passed) Invalid Field, its zone commands
+	 * too.
+	 */
 	c = rw_cmd(nvme_cmd_read, 0, 1);
 	c.rw.nsid = cpu_to_le32(2);
-	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_NS));
+	KUNIT_EXPECT_EQ(test, io(&c, NULL), DNR(NVME_SC_INVALID_FIELD));
+	c.common.opcode = nvme_cmd_zone_append;
+	KUNIT_EXPECT_EQ(test, io(&c, NULL), DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_OPCODE));
+	c = rw_cmd(nvme_cmd_read, 0, 1);
+	c.rw.nsid = cpu_to_le32(VFN_MAX_NS);
+	KUNIT_EXPECT_EQ(test, io(&c, NULL), DNR(NVME_SC_INVALID_FIELD));
+	c.rw.nsid = cpu_to_le32(VFN_MAX_NS + 1);
+	KUNIT_EXPECT_EQ(test, io(&c, NULL), DNR(NVME_SC_INVALID_NS));
 	c.rw.nsid = 0;
-	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_NS));
+	KUNIT_EXPECT_EQ(test, io(&c, NULL), DNR(NVME_SC_INVALID_NS));
 	c.rw.nsid = cpu_to_le32(NVME_NSID_ALL);
-	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_NS));
+	KUNIT_EXPECT_EQ(test, io(&c, NULL), DNR(NVME_SC_INVALID_NS));
 	c.common.opcode = nvme_cmd_flush;
-	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), 0);
+	KUNIT_EXPECT_EQ(test, io(&c, NULL), 0);
+	c.rw.nsid = cpu_to_le32(2);
+	KUNIT_EXPECT_EQ(test, io(&c, NULL), DNR(NVME_SC_INVALID_FIELD));
 
 	/* The last block is in range; one past it, or straddling, is not. */
 	c = rw_cmd(nvme_cmd_read, 999, 1);
@@ -181,20 +196,20 @@ static void admin_decode_statuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
 
 	/* Identify: CNS, NSID and CSI. */
-	c = admin_cmd(nvme_admin_identify, 1, 0x10, 0);
+	c = admin_cmd(nvme_admin_identify, 1, 0x04, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
 	c = admin_cmd(nvme_admin_identify, 1, NVME_ID_CNS_NS, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
 	c = admin_cmd(nvme_admin_identify, NVME_NSID_ALL, NVME_ID_CNS_NS, 0);
-	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
-	c = admin_cmd(nvme_admin_identify, 2, NVME_ID_CNS_NS, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_identify, VFN_MAX_NS + 1, NVME_ID_CNS_NS, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
 	c = admin_cmd(nvme_admin_identify, 0xfffffffe,
 		      NVME_ID_CNS_NS_ACTIVE_LIST, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
 	c = admin_cmd(nvme_admin_identify, 0, NVME_ID_CNS_NS_ACTIVE_LIST, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
-	c = admin_cmd(nvme_admin_identify, 2, NVME_ID_CNS_NS_DESC_LIST, 0);
+	c = admin_cmd(nvme_admin_identify, 0, NVME_ID_CNS_NS_DESC_LIST, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
 	/* The zoned set is admin.c's to accept (zoned=); others never. */
 	c = admin_cmd(nvme_admin_identify, 1, NVME_ID_CNS_CS_NS, 0);
@@ -225,6 +240,43 @@ static void admin_decode_statuses(struct kunit *test)
 	c = admin_cmd(nvme_admin_get_log_page, 0, 0x7f, 0);
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c),
 			DNR(NVME_SC_INVALID_LOG_PAGE));
+	/* The Changed Namespace List: 1024 NSIDs. */
+	KUNIT_EXPECT_EQ(test, vfn_log_bytes(NVME_LOG_CHANGED_NS), 4096U);
+
+	/*
+	 * Namespace Management: create (SEL 0, NSID reserved) and delete
+	 * (SEL 1: a valid NSID or all); other operations are Invalid Field.
+	 */
+	c = admin_cmd(nvme_admin_ns_mgmt, 0, 0, NVME_CSI_ZNS << 24);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_ns_mgmt, 7, 0, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_ns_mgmt, 1, 2, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c = admin_cmd(nvme_admin_ns_mgmt, 1, 0xf, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	/* CDW10 bits 31:4 are reserved: a delete still. */
+	c = admin_cmd(nvme_admin_ns_mgmt, 1, 0x11, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_ns_mgmt, 3, 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_ns_mgmt, NVME_NSID_ALL, 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_ns_mgmt, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
+	c = admin_cmd(nvme_admin_ns_mgmt, VFN_MAX_NS + 1, 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
+	/* Namespace Attachment: a valid NSID, attach (0) or detach (1). */
+	c = admin_cmd(nvme_admin_ns_attach, 2, 0, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_ns_attach, 2, 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), 0);
+	c = admin_cmd(nvme_admin_ns_attach, 2, 3, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
+	c = admin_cmd(nvme_admin_ns_attach, NVME_NSID_ALL, 0, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
+	c = admin_cmd(nvme_admin_ns_attach, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_NS));
 }
 
 /* Regression: every log page was 4096 bytes, offsets checked against that. */
@@ -287,9 +339,11 @@ static void log_page_sizes_and_offsets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vfn_admin_decode(&c), DNR(NVME_SC_INVALID_FIELD));
 }
 
-/* Regression: CNS 05h and 00h took any NSID; the broadcast NSID (and
- * FFFFFFFEh for the active list) is Invalid Namespace without Namespace
- * Management.
+/*
+ * Regression: CNS 05h and 00h took any NSID. With Namespace Management
+ * NSIDs 1 to NN are valid (admin.c answers for the inactive ones), the
+ * broadcast NSID names the common capabilities for CNS 00h and 05h and
+ * nothing elsewhere, FFFFFFFEh is no list's start.
  */
 static void identify_nsid_rules(struct kunit *test)
 {
@@ -300,8 +354,10 @@ static void identify_nsid_rules(struct kunit *test)
 	} cases[] = {
 		{ NVME_ID_CNS_NS, 0, 1, 0 },
 		{ NVME_ID_CNS_NS, 0, 0, DNR(NVME_SC_INVALID_NS) },
-		{ NVME_ID_CNS_NS, 0, 2, DNR(NVME_SC_INVALID_NS) },
-		{ NVME_ID_CNS_NS, 0, NVME_NSID_ALL, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_NS, 0, 2, 0 },
+		{ NVME_ID_CNS_NS, 0, VFN_MAX_NS, 0 },
+		{ NVME_ID_CNS_NS, 0, VFN_MAX_NS + 1, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_NS, 0, NVME_NSID_ALL, 0 },
 		{ NVME_ID_CNS_CTRL, 0, 0, 0 },
 		{ NVME_ID_CNS_CTRL, 0, NVME_NSID_ALL, 0 },
 		{ NVME_ID_CNS_NS_ACTIVE_LIST, 0, 0, 0 },
@@ -311,20 +367,45 @@ static void identify_nsid_rules(struct kunit *test)
 		{ NVME_ID_CNS_NS_ACTIVE_LIST, 0, NVME_NSID_ALL,
 		  DNR(NVME_SC_INVALID_NS) },
 		{ NVME_ID_CNS_NS_DESC_LIST, 0, 1, 0 },
+		{ NVME_ID_CNS_NS_DESC_LIST, 0, 2, 0 },
+		{ NVME_ID_CNS_NS_DESC_LIST, 0, 0, DNR(NVME_SC_INVALID_NS) },
 		{ NVME_ID_CNS_NS_DESC_LIST, 0, NVME_NSID_ALL,
 		  DNR(NVME_SC_INVALID_NS) },
 		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, 1, 0 },
-		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, 2, DNR(NVME_SC_INVALID_NS) },
-		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, NVME_NSID_ALL,
-		  DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, 2, 0 },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, 0, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_NVM, NVME_NSID_ALL, 0 },
 		{ NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 1, 0 },
-		{ NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 2, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, VFN_MAX_NS + 1,
+		  DNR(NVME_SC_INVALID_NS) },
 		{ NVME_ID_CNS_CS_NS, 1, 1, DNR(NVME_SC_INVALID_FIELD) },
 		{ NVME_ID_CNS_CS_CTRL, NVME_CSI_NVM, 0, 0 },
 		{ NVME_ID_CNS_CS_CTRL, NVME_CSI_ZNS, 0, 0 },
 		{ NVME_ID_CNS_CS_CTRL, 1, 0, DNR(NVME_SC_INVALID_FIELD) },
 		{ VFN_ID_CNS_IOCS, 0, 0, 0 },
-		{ 0x10, 0, 1, DNR(NVME_SC_INVALID_FIELD) },
+		{ VFN_ID_CNS_CS_NS_ACTIVE_LIST, NVME_CSI_ZNS, 0, 0 },
+		{ VFN_ID_CNS_CS_NS_ACTIVE_LIST, 1, 0,
+		  DNR(NVME_SC_INVALID_FIELD) },
+		{ VFN_ID_CNS_CS_NS_ACTIVE_LIST, 0, 0xfffffffe,
+		  DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_NS_PRESENT_LIST, 0, 1, 0 },
+		{ NVME_ID_CNS_NS_PRESENT_LIST, 0, NVME_NSID_ALL,
+		  DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_NS_PRESENT, 0, 3, 0 },
+		{ NVME_ID_CNS_NS_PRESENT, 0, NVME_NSID_ALL,
+		  DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CTRL_NS_LIST, 0, 1, 0 },
+		{ NVME_ID_CNS_CTRL_NS_LIST, 0, 0, DNR(NVME_SC_INVALID_NS) },
+		{ NVME_ID_CNS_CTRL_NS_LIST, 0, NVME_NSID_ALL,
+		  DNR(NVME_SC_INVALID_FIELD) },
+		{ NVME_ID_CNS_CTRL_LIST, 0, NVME_NSID_ALL, 0 },
+		{ VFN_ID_CNS_CS_NS_ALLOC_LIST, NVME_CSI_NVM, 0, 0 },
+		{ VFN_ID_CNS_CS_NS_ALLOC, NVME_CSI_ZNS, 5, 0 },
+		{ VFN_ID_CNS_CS_NS_ALLOC, NVME_CSI_ZNS, NVME_NSID_ALL,
+		  DNR(NVME_SC_INVALID_NS) },
+		{ VFN_ID_CNS_CS_NS_ALLOC, 3, 5, DNR(NVME_SC_INVALID_FIELD) },
+		{ 0x08, 0, 1, DNR(NVME_SC_INVALID_FIELD) },
+		{ 0x14, 0, 1, DNR(NVME_SC_INVALID_FIELD) },
 	};
 	struct nvme_command c;
 	unsigned int i;
@@ -429,6 +510,12 @@ static void features_store_and_return(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_ASYNC_EVENT, 0, &r),
 			0);
 	KUNIT_EXPECT_EQ(test, r, 0x1fU);
+	/* Namespace Attribute Notices are kept, unsupported bits not. */
+	KUNIT_EXPECT_EQ(test, vfn_feature_set(f, NVME_FEAT_ASYNC_EVENT,
+					      0x301), 0);
+	KUNIT_EXPECT_EQ(test, vfn_feature_get(f, NVME_FEAT_ASYNC_EVENT, 0, &r),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 0x101U);
 
 	/* A reset brings the defaults back. */
 	vfn_features_default(f);

@@ -3,7 +3,7 @@
 #
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
-# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, blkzone, btrfs-progs, trace-cmd and redis (if the host
+# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, blkzone, btrfs-progs, mkfs.f2fs, trace-cmd and redis (if the host
 # has them), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
 # scripts/trace/ and scripts/study/.
 #
@@ -67,9 +67,10 @@ echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 [ -f "$VMLINUZ" ] || die "vmtest: no kernel $VMLINUZ; run scripts/setup.sh (or scripts/debug-kernel.sh)"
 [ -f "$KO" ] || die "vmtest: no $KO; build it first"
 
-# Kernel modules the suites use, with whatever they depend on.
+# Kernel modules the suites use, with whatever they depend on
+# (crc32_generic: the crc32 the ns suite's f2fs.ko asks the crypto API for).
 GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk
-	nvmet nvmet_tcp nvme_tcp nvme_fabrics zonefs btrfs"
+	nvmet nvmet_tcp nvme_tcp nvme_fabrics zonefs btrfs crc32_generic"
 # The guest's fio: Debian's, built static without the engines that load
 # 64 shared libraries at every start (scripts/guest-fio.sh, run by
 # setup.sh), else Debian's own binary.
@@ -77,7 +78,7 @@ GUEST_FIO=$VFLASH_CACHE/guest-fio/fio
 # Dynamically linked programs the suites use.
 GUEST_PROGRAMS="/usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq
 	/usr/sbin/mke2fs /usr/sbin/e2fsck /usr/bin/sqlite3 /usr/sbin/blkzone
-	/usr/sbin/mkfs.btrfs /usr/bin/btrfs"
+	/usr/sbin/mkfs.btrfs /usr/bin/btrfs /usr/sbin/mkfs.f2fs"
 # Files they read: mke2fs takes its defaults for each file system type
 # (features, inode ratio) from mke2fs.conf; btrfs's pthread_cancel()
 # loads libgcc_s at run time (ldd does not list it).

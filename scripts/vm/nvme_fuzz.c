@@ -33,7 +33,13 @@
  * Zone Append; Identify and Get Log Page with CSI 02h, the Changed Zone
  * List. And the FDP ones: its logs (20h-23h, LSI 1 mostly), features 1Dh
  * and 1Eh, I/O Management Receive and Send (RUH Status, RUH Update with
- * valid and invalid identifiers) and placed writes (DTYPE 2, DSPEC).
+ * valid and invalid identifiers) and placed writes (DTYPE 2, DSPEC). And
+ * Namespace Management (create: small sizes, NCAP above and below NSZE,
+ * other LBA formats, protection, sharing, the NVM, Zoned and unknown
+ * command sets; delete) and Attachment (attach and detach, with valid and
+ * invalid Controller Lists), Identify of every namespace list and the
+ * Changed Namespace List: where the device has room, namespaces come and
+ * go (and with them the kernel's block devices) during the run.
  *
  * Left out, because they would legitimately take the controller away from
  * the driver or never complete:
@@ -41,10 +47,14 @@
  *  - Create I/O SQ/CQ with a buffer: the kernel maps a passthrough buffer
  *    only for the ioctl, so a queue created on it would outlive its
  *    memory (they are sent without one: PRP1 = 0, which is refused);
- *  - Asynchronous Event Request: held until an event, and there are none;
- *  - metadata buffers (the namespace has no metadata).
- * Format NVM, Sanitize, Namespace Management and the rest are sent: the
- * controller does not support them and must say so.
+ *  - Asynchronous Event Request: held until an event (the driver keeps
+ *    its own outstanding);
+ *  - metadata buffers (the namespace has no metadata);
+ *  - a Namespace Management delete of NSID 1 or of every namespace
+ *    (FFFFFFFFh), and a Namespace Attachment of NSID 1: namespace 1 is
+ *    the one the run sends its I/O to, and checks afterwards.
+ * Format NVM, Sanitize and the rest are sent: the controller does not
+ * support them and must say so.
  *
  * Oracles (besides "a status comes back"): with NSID 1, no flags and a
  * big enough buffer, a Read, Write or Compare past the end is LBA Out of
@@ -213,16 +223,89 @@ static uint32_t any_len(uint32_t own)
 	}
 }
 
-static void admin_cmd(struct nvme_passthru_cmd *c)
+/*
+ * An NSID for Namespace Management and Attachment: never 1 (the run's
+ * namespace), never every namespace for a delete; the others a controller
+ * of 32 namespaces may have, and invalid ones.
+ */
+static uint32_t ns_cmd_nsid(int may_be_all)
+{
+	uint32_t id;
+
+	switch (below(8)) {
+	case 0:
+		return 0;
+	case 1:
+		return may_be_all ? 0xffffffff : 0xfffffffe;
+	case 2:
+		id = rnd();
+		return id > 1 && id != 0xffffffff ? id : 2;
+	default:
+		return 2 + below(34);
+	}
+}
+
+/*
+ * Namespace Management (0Dh) and Attachment (15h): the NSID, the
+ * operation and, in @buf, the create's Identify Namespace fields or the
+ * Controller List. Return: 1 (the buffer is prepared).
+ */
+static int ns_cmd(struct nvme_passthru_cmd *c)
+{
+	uint64_t nsze;
+	uint16_t n;
+
+	memset(buf, 0, 2 * PAGE);
+	c->cdw10 = chance(90) ? below(2) : any32();
+	c->data_len = chance(90) ? 4096 : any_len(4096);
+	if (c->opcode == 0x15) {
+		c->nsid = ns_cmd_nsid(1);
+		n = chance(85) ? 1 : below(4);
+		memcpy(buf, &n, 2);
+		for (; n; n--) {
+			uint16_t id = chance(85) ? 1 : below(4);
+
+			memcpy(buf + 2 * n, &id, 2);
+		}
+		return 1;
+	}
+	c->nsid = (c->cdw10 & 0xf) == 1 ? ns_cmd_nsid(0) : 0;
+	/* CSI (CDW11 31:24): NVM mostly, Zoned, others. */
+	c->cdw11 = (chance(60) ? 0 : chance(75) ? 2 : below(256)) << 24;
+	/* Sizes of a few MiB, whole 16 MiB zones, none, too many. */
+	switch (below(6)) {
+	case 0:
+		nsze = 4096 * (1 + below(2));
+		break;
+	case 1:
+		nsze = chance(50) ? 0 : rnd();
+		break;
+	default:
+		nsze = 1 + below(2048);
+		break;
+	}
+	memcpy(buf, &nsze, 8);
+	if (chance(10))
+		nsze += chance(50) ? 1 : -1;
+	memcpy(buf + 8, &nsze, 8);
+	buf[26] = chance(90) ? 0 : rnd();	/* FLBAS */
+	buf[29] = chance(90) ? 0 : rnd();	/* DPS */
+	buf[30] = chance(90) ? 0 : rnd();	/* NMIC */
+	return 1;
+}
+
+/* Return: 1 if the command's buffer is prepared (not to be randomized). */
+static int admin_cmd(struct nvme_passthru_cmd *c)
 {
 	static const uint8_t logs[] = {
-		0x01, 0x02, 0x03, 0x05, 0x0c, 0x7f, 0xbf, 0x20, 0x21, 0x22,
-		0x23,
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x0c, 0x7f, 0xbf, 0x20, 0x21,
+		0x22, 0x23,
 	};
 	static const uint32_t offs[] = { 0, 4, 60, 64, 68, 508, 512, 516, 4096 };
 	static const uint8_t common[] = {
 		0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x06, 0x08, 0x09, 0x0a,
 		0x0a, 0x18, 0x02, 0x09, 0x06, 0x80, 0x84, 0x0d, 0x15, 0x7c,
+		0x0d, 0x15,
 	};
 	uint32_t numd, qid;
 
@@ -245,6 +328,9 @@ static void admin_cmd(struct nvme_passthru_cmd *c)
 	switch (c->opcode) {
 	case 0x06:	/* Identify: every CNS, CSI 0 mostly */
 		c->cdw10 = chance(90) ? below(0x20) : rnd();
+		/* CNTID of the controller lists (CNS 12h, 13h). */
+		if (chance(30))
+			c->cdw10 = (c->cdw10 & 0xffff) | below(3) << 16;
 		c->cdw11 = chance(80) ? 0 : (uint32_t)below(4) << 24;
 		break;
 	case 0x02:	/* Get Log Page */
@@ -289,7 +375,11 @@ static void admin_cmd(struct nvme_passthru_cmd *c)
 	case 0x0c:	/* Asynchronous Event Request: held forever */
 		c->opcode = 0x18;
 		break;
+	case 0x0d:	/* Namespace Management */
+	case 0x15:	/* Namespace Attachment */
+		return ns_cmd(c);
 	}
+	return 0;
 }
 
 static void io_cmd(struct nvme_passthru_cmd *c, uint8_t *ranges_done)
@@ -373,7 +463,7 @@ static uint64_t own_len(int admin, const struct nvme_passthru_cmd *c)
 	uint32_t numd = c->cdw10 >> 16 | (c->cdw11 & 0xffff) << 16;
 
 	if (admin) {
-		if (c->opcode == 0x06)
+		if (c->opcode == 0x06 || c->opcode == 0x0d || c->opcode == 0x15)
 			return 4096;
 		if (c->opcode == 0x02)
 			return 4 * ((uint64_t)numd + 1);
@@ -530,7 +620,7 @@ static int fuzz(int argc, char **argv)
 		if (t_max && now_s() - t0 > t_max)
 			break;
 		if (admin)
-			admin_cmd(&c);
+			ranges = admin_cmd(&c);
 		else
 			io_cmd(&c, &ranges);
 		/* Page-aligned mostly; dword offsets sometimes. */

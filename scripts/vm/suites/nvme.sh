@@ -110,8 +110,12 @@ test_identify_fields() {
 	expect_match "$sn" '^VFLASH[0-9]+$' "id-ctrl sn"
 	expect_eq "$sn" "$(sed 's/ *$//' /sys/class/nvme/nvme0/serial)" \
 		"serial in sysfs"
-	expect_eq "$(json_num /tmp/idctrl nn)" 1 "id-ctrl nn"
+	# NN: the valid NSIDs of Namespace Management (docs/zns.md,
+	# Namespaces); one namespace, over the whole device, is attached.
+	expect_eq "$(json_num /tmp/idctrl nn)" 32 "id-ctrl nn"
 	expect_eq "$(json_num /tmp/idctrl tnvmcap)" $((64 << 20)) "id-ctrl tnvmcap"
+	expect_eq "$(json_num /tmp/idctrl unvmcap)" 0 "id-ctrl unvmcap"
+	expect_eq "$(nvme list-ns /dev/nvme0 | wc -l)" 1 "active namespaces"
 	# MDTS 7: 2^7 pages of 4 KiB, the 512 KiB the driver then uses.
 	expect_eq "$(json_num /tmp/idctrl mdts)" 7 "id-ctrl mdts"
 	expect_eq "$(cat /sys/block/nvme0n1/queue/max_hw_sectors_kb)" 512 \
@@ -165,9 +169,9 @@ test_bad_commands_get_nvme_status() {
 	out=$(nvme admin-passthru /dev/nvme0 --opcode=0xc5 2>&1) &&
 		fail "admin opcode 0xc5 accepted: $out"
 	expect_match "$out" 'INVALID_OPCODE|Invalid Command Opcode' "unknown admin opcode"
-	out=$(nvme admin-passthru /dev/nvme0 --opcode=0x06 --namespace-id=7 \
+	out=$(nvme admin-passthru /dev/nvme0 --opcode=0x06 --namespace-id=99 \
 		--cdw10=0 --data-len=4096 --read 2>&1) &&
-		fail "identify of namespace 7 accepted: $out"
+		fail "identify of namespace 99 (NN is 32) accepted: $out"
 	expect_match "$out" 'INVALID_NS|Invalid Namespace' "bad namespace"
 	# The device still works.
 	dd if=$DEV of=/dev/null bs=4096 count=16 iflag=direct 2>/dev/null ||

@@ -97,18 +97,22 @@ test_log_page_lengths_and_offsets() {
 	unload
 }
 
-# Regression: Identify CNS 00h took the broadcast NSID, CNS 05h any NSID,
-# and the active namespace list's FFFFFFFEh was Invalid Field.
+# Regression: Identify CNS 00h and 05h took any NSID, and the active
+# namespace list's FFFFFFFEh was Invalid Field. With Namespace Management
+# NSIDs 1 to NN (32) are valid: an inactive one is zeros, FFFFFFFFh the
+# capabilities every namespace has, anything else Invalid Namespace.
 test_identify_nsids() {
 	up
 	expect_status 0x0 "CNS 00h NSID 1" $CTRL admin 0x06 1 0 0 0 4096
-	expect_status 0x400b "CNS 00h NSID FFFFFFFFh" \
+	expect_status 0x0 "CNS 00h NSID FFFFFFFFh" \
 		$CTRL admin 0x06 0xffffffff 0 0 0 4096
-	expect_status 0x400b "CNS 00h NSID 2" $CTRL admin 0x06 2 0 0 0 4096
+	expect_status 0x0 "CNS 00h NSID 2 (inactive)" $CTRL admin 0x06 2 0 0 0 4096
+	expect_status 0x400b "CNS 00h NSID 33" $CTRL admin 0x06 33 0 0 0 4096
+	expect_status 0x400b "CNS 00h NSID 0" $CTRL admin 0x06 0 0 0 0 4096
 	expect_status 0x0 "CNS 05h NSID 1 CSI 0" $CTRL admin 0x06 1 5 0 0 4096
-	expect_status 0x400b "CNS 05h NSID 2" $CTRL admin 0x06 2 5 0 0 4096
-	expect_status 0x400b "CNS 05h NSID FFFFFFFFh" \
-		$CTRL admin 0x06 0xffffffff 5 0 0 4096
+	expect_status 0x400b "CNS 05h NSID 33" $CTRL admin 0x06 33 5 0 0 4096
+	expect_status 0x4002 "CNS 03h NSID 2 (inactive)" \
+		$CTRL admin 0x06 2 3 0 0 4096
 	expect_status 0x4002 "CNS 05h CSI 2" \
 		$CTRL admin 0x06 1 5 $((2 << 24)) 0 4096
 	expect_status 0x0 "CNS 06h CSI 0" $CTRL admin 0x06 0 6 0 0 4096

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The namespace table of Namespace Management (the NVMe Base
+ * Specification's Namespace Management and Attachment commands;
+ * docs/nvme-design.md §9): which NSIDs are allocated
+ * and which are attached to the controller, and where each namespace
+ * lives on the device. A namespace holds one range of whole 4 KiB backend
+ * pages, found first-fit from the device's start; no two overlap, and a
+ * deleted namespace's pages are free again. Every refusal is the status
+ * the specification gives it and changes nothing; nothing here touches
+ * data (the caller deallocates a deleted namespace's pages) or time.
+ */
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/nvme.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "backend_flash/flash.h"
+#include "core/compat.h"
+#include "frontend_nvme/ns.h"
+
+/* FLBAS: the LBA format index, bits 3:0 and, above them, bits 6:5. */
+static u32 flbas_index(u8 flbas)
+{
+	return (flbas & 0xf) | (flbas >> 5 & 3) << 4;
+}
+
+/* NMIC bit 0: a namespace that may be attached to several controllers. */
+#define NMIC_SHARED		BIT(0)
+
+/**
+ * vfn_nstab_init() - a table with no namespace
+ * @t: the table
+ * @cap_pages: the device's capacity in backend pages
+ * @lba_shift: the logical block size of every namespace, log2
+ * @nr_ph: placement handles of each conventional namespace (FDP), or 0
+ * @zgeo: the zones of a zoned namespace; NULL or a zero zone size for a
+ *	controller without the Zoned Namespace Command Set
+ */
+void vfn_nstab_init(struct vfn_nstab *t, u64 cap_pages, u8 lba_shift,
+		    u16 nr_ph, const struct vfn_zone_geo *zgeo)
+{
+	memset(t, 0, sizeof(*t));
+	t->cap_pages = cap_pages;
+	t->lba_shift = lba_shift;
+	t->nr_ph = nr_ph;
+	if (zgeo)
+		t->zgeo = *zgeo;
+}
+
+static void free_nsd(struct vfn_nsd *nd)
+{
+	vfn_zoned_exit(&nd->zns);
+	kfree(nd->zones_changed);
+	memset(nd, 0, sizeof(*nd));
+}
+
+/**
+ * vfn_nstab_exit() - free what the namespaces hold
+ * @t: the table
+ */
+void vfn_nstab_exit(struct vfn_nstab *t)
+{
+	u32 i;
+
+	for (i = 0; i < VFN_MAX_NS; i++)
+		free_nsd(&t->nsd[i]);
+}
+
+/**
+ * vfn_ns_pages() - the backend pages a namespace of @nsze blocks holds
+ * @t: the table
+ * @nsze: blocks, at most the device's
+ *
+ * Return: @nsze blocks in 4 KiB pages, rounded up.
+ */
+u64 vfn_ns_pages(const struct vfn_nstab *t, u64 nsze)
+{
+	u32 shift = VFLASH_LPAGE_SHIFT - t->lba_shift;
+
+	return (nsze + (1ULL << shift) - 1) >> shift;
+}
+
+/**
+ * vfn_nstab_free_pages() - unallocated capacity (UNVMCAP)
+ * @t: the table
+ *
+ * Return: the device's pages no namespace holds.
+ */
+u64 vfn_nstab_free_pages(const struct vfn_nstab *t)
+{
+	u64 used = 0;
+	u32 i;
+
+	for (i = 0; i < VFN_MAX_NS; i++)
+		if (t->nsd[i].allocated)
+			used += t->nsd[i].pages;
+	return t->cap_pages - used;
+}
+
+/**
+ * vfn_ns_find() - the namespace of an NSID
+ * @t: the table
+ * @nsid: any NSID
+ * @active: only if it is attached to the controller
+ *
+ * Return: the namespace, or NULL if @nsid is invalid, unallocated or
+ * (with @active) inactive.
+ */
+struct vfn_nsd *vfn_ns_find(struct vfn_nstab *t, u32 nsid, bool active)
+{
+	struct vfn_nsd *nd;
+
+	if (!vfn_nsid_valid(nsid))
+		return NULL;
+	nd = &t->nsd[nsid - 1];
+	if (!nd->allocated || (active && !nd->attached))
+		return NULL;
+	return nd;
+}
+
+/*
+ * The lowest page from which @pages free pages follow, first-fit: a start
+ * that overlaps a namespace moves to that namespace's end until none does.
+ * Return: false if the device has no such run.
+ */
+static bool find_room(const struct vfn_nstab *t, u64 pages, u64 *base)
+{
+	u64 start = 0;
+	bool moved;
+	u32 i;
+
+	do {
+		moved = false;
+		for (i = 0; i < VFN_MAX_NS; i++) {
+			const struct vfn_nsd *nd = &t->nsd[i];
+
+			if (!nd->allocated || nd->ns.base >= start + pages ||
+			    start >= nd->ns.base + nd->pages)
+				continue;
+			start = nd->ns.base + nd->pages;
+			moved = true;
+		}
+	} while (moved && start + pages <= t->cap_pages);
+	if (start + pages > t->cap_pages)
+		return false;
+	*base = start;
+	return true;
+}
+
+/* A zoned namespace's zones and its Changed Zone List. */
+static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
+{
+	const struct vfn_zone_geo *g = &t->zgeo;
+	int ret;
+
+	ret = vfn_zoned_init(&nd->zns, nd->ns.nsze, g->zsze, g->zcap,
+			     g->max_active, g->max_open);
+	if (ret)
+		return ret;
+	nd->zones_changed = kcalloc(VFN_ZONES_CHANGED_MAX,
+				    sizeof(*nd->zones_changed), GFP_KERNEL);
+	if (!nd->zones_changed) {
+		vfn_zoned_exit(&nd->zns);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * vfn_ns_create() - Namespace Management, create
+ * @t: the table
+ * @s: what the host asks for
+ * @nsid: receives the new namespace's NSID: the lowest unallocated one
+ *
+ * The namespace is allocated, not attached. Checks, in order: the command
+ * set (I/O Command Set Not Supported: NVM, and Zoned if the controller
+ * makes zoned namespaces), the format (Invalid Format: LBA format 0 only,
+ * no protection information), sharing (Invalid Field: the controller is
+ * the subsystem's only one, so every namespace is private), the size
+ * (Invalid Field for none, NCAP above NSZE, or a zoned size that is not
+ * whole zones; Thin Provisioning Not Supported for NCAP below NSZE), a
+ * free NSID (Namespace Identifier Unavailable once MNAN are allocated),
+ * then the room (Namespace Insufficient Capacity: the pages must be
+ * free and in one run).
+ *
+ * Return: 0, the refusal (nothing changed), or Internal Error without
+ * memory for a zoned namespace's zones.
+ */
+u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
+		  u32 *nsid)
+{
+	bool zoned = s->csi == NVME_CSI_ZNS;
+	u64 base, pages, max_blocks;
+	struct vfn_nsd *nd = NULL;
+	u32 i;
+
+	if (s->csi != NVME_CSI_NVM && !(zoned && vfn_nstab_zoned(t)))
+		return VFN_SC(VFN_SC_IOCS_NOT_SUPPORTED);
+	if (flbas_index(s->flbas) || s->dps)
+		return VFN_SC(NVME_SC_INVALID_FORMAT);
+	if (s->nmic & NMIC_SHARED)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (!s->nsze || s->ncap > s->nsze ||
+	    (zoned && s->nsze & (t->zgeo.zsze - 1)))
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (s->ncap < s->nsze)
+		return VFN_SC(NVME_SC_THIN_PROV_NOT_SUPP);
+	for (i = 0; i < VFN_MAX_NS && !nd; i++)
+		if (!t->nsd[i].allocated)
+			nd = &t->nsd[i];
+	if (!nd)
+		return VFN_SC(NVME_SC_NS_ID_UNAVAILABLE);
+	max_blocks = t->cap_pages << (VFLASH_LPAGE_SHIFT - t->lba_shift);
+	if (s->nsze > max_blocks)
+		return VFN_SC(NVME_SC_NS_INSUFFICIENT_CAP);
+	pages = vfn_ns_pages(t, s->nsze);
+	if (!find_room(t, pages, &base))
+		return VFN_SC(NVME_SC_NS_INSUFFICIENT_CAP);
+	nd->ns = (struct vfn_ns) {
+		.nsze = s->nsze, .base = base, .id = nd - t->nsd + 1,
+		.lba_shift = t->lba_shift, .zoned = zoned,
+		.nr_ph = zoned ? 0 : t->nr_ph,
+	};
+	if (zoned && make_zones(t, nd)) {
+		memset(nd, 0, sizeof(*nd));
+		return VFN_SC(NVME_SC_INTERNAL);
+	}
+	nd->pages = pages;
+	nd->serial = t->serial++;
+	nd->allocated = true;
+	*nsid = nd->ns.id;
+	return 0;
+}
+
+/**
+ * vfn_ns_check_delete() - may Namespace Management delete @nsid?
+ * @t: the table
+ * @nsid: the command's NSID
+ *
+ * Return: 0 for an allocated NSID or FFFFFFFFh (every namespace, none
+ * being fine), Invalid Namespace or Format for an invalid NSID, Invalid
+ * Field for an unallocated one (NVMe Base Specification, 3.2.1.5).
+ */
+u16 vfn_ns_check_delete(const struct vfn_nstab *t, u32 nsid)
+{
+	if (nsid == NVME_NSID_ALL)
+		return 0;
+	if (!vfn_nsid_valid(nsid))
+		return VFN_SC(NVME_SC_INVALID_NS);
+	return t->nsd[nsid - 1].allocated ? 0 : VFN_SC(NVME_SC_INVALID_FIELD);
+}
+
+/**
+ * vfn_ns_delete() - Namespace Management, delete one namespace
+ * @t: the table
+ * @nsid: an allocated NSID (vfn_ns_check_delete())
+ *
+ * The namespace is detached first (its NSID then goes on the Changed
+ * Namespace List) and its pages are free. The caller has deallocated
+ * them, so a namespace made there later reads as zeros.
+ */
+void vfn_ns_delete(struct vfn_nstab *t, u32 nsid)
+{
+	struct vfn_nsd *nd = vfn_ns_find(t, nsid, false);
+
+	if (!nd)
+		return;
+	if (nd->attached)
+		__set_bit(nsid, t->changed);
+	free_nsd(nd);
+}
+
+/**
+ * vfn_ns_attach() - Namespace Attachment, attach or detach
+ * @t: the table
+ * @nsid: the namespace
+ * @attach: attach (SEL 0h), or detach (SEL 1h)
+ * @list: the Controller List from the host (4096 bytes)
+ * @zoned_enabled: the host enabled every I/O command set (CC.CSS 110b)
+ *
+ * The list must name this controller, once (Controller List Invalid for
+ * none, another controller, or more than one entry). A zoned namespace is
+ * attached only while the Zoned command set is enabled. An attach or
+ * detach puts the NSID on the Changed Namespace List.
+ *
+ * Return: 0; Invalid Namespace or Format for an invalid NSID (0, above
+ * NN, FFFFFFFFh); Invalid Field for an unallocated one; Controller List
+ * Invalid; Namespace Already Attached, Namespace Not Attached; I/O
+ * Command Set Not Enabled. A refusal changes nothing.
+ */
+u16 vfn_ns_attach(struct vfn_nstab *t, u32 nsid, bool attach,
+		  const u8 *list, bool zoned_enabled)
+{
+	struct vfn_nsd *nd;
+
+	if (!vfn_nsid_valid(nsid))
+		return VFN_SC(NVME_SC_INVALID_NS);
+	nd = vfn_ns_find(t, nsid, false);
+	if (!nd)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (get_unaligned_le16(list) != 1 ||
+	    get_unaligned_le16(list + 2) != VFN_CNTLID)
+		return VFN_SC(NVME_SC_CTRL_LIST_INVALID);
+	if (attach && nd->attached)
+		return VFN_SC(NVME_SC_NS_ALREADY_ATTACHED);
+	if (!attach && !nd->attached)
+		return VFN_SC(NVME_SC_NS_NOT_ATTACHED);
+	if (attach && nd->ns.zoned && !zoned_enabled)
+		return VFN_SC(VFN_SC_IOCS_NOT_ENABLED);
+	nd->attached = attach;
+	__set_bit(nsid, t->changed);
+	return 0;
+}
+
+/**
+ * vfn_ns_list() - a Namespace List (Identify CNS 02h, 07h, 10h, 1Ah)
+ * @t: the table
+ * @after: the list holds NSIDs above this one
+ * @active: attached namespaces only (02h, 07h), else allocated ones
+ * @csi: only namespaces of this command set, or -1 for every one
+ * @list: 1024 entries, zeroed by the caller; filled in increasing order
+ *
+ * Return: the NSIDs listed.
+ */
+u32 vfn_ns_list(const struct vfn_nstab *t, u32 after, bool active, int csi,
+		__le32 *list)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < VFN_MAX_NS; i++) {
+		const struct vfn_nsd *nd = &t->nsd[i];
+		int ns_csi = nd->ns.zoned ? NVME_CSI_ZNS : NVME_CSI_NVM;
+
+		if (i + 1 <= after || !nd->allocated ||
+		    (active && !nd->attached) || (csi >= 0 && csi != ns_csi))
+			continue;
+		list[n++] = cpu_to_le32(i + 1);
+	}
+	return n;
+}
+
+/**
+ * vfn_ns_ctrl_list() - a Controller List (Identify CNS 12h, 13h)
+ * @t: the table
+ * @nsid: the controllers this namespace is attached to (12h), or 0 for
+ *	every controller of the subsystem (13h)
+ * @from: the list holds controller ids from this one on (CDW10 CNTID)
+ * @buf: 4096 bytes, zeroed by the caller: a count, then the ids
+ *
+ * Return: the controllers listed (0 or 1: this one).
+ */
+u32 vfn_ns_ctrl_list(const struct vfn_nstab *t, u32 nsid, u16 from,
+		     u8 *buf)
+{
+	bool in = from <= VFN_CNTLID;
+
+	if (nsid)
+		in = in && vfn_nsid_valid(nsid) && t->nsd[nsid - 1].attached;
+	if (!in)
+		return 0;
+	put_unaligned_le16(1, buf);
+	put_unaligned_le16(VFN_CNTLID, buf + 2);
+	return 1;
+}
+
+/**
+ * vfn_ns_changed_log() - the Changed Namespace List (log 04h)
+ * @t: the table
+ * @log: 1024 entries, zeroed by the caller: the NSIDs, increasing
+ * @clear: the host read it without Retain Asynchronous Event: start over
+ *
+ * Return: the NSIDs listed.
+ */
+u32 vfn_ns_changed_log(struct vfn_nstab *t, __le32 *log, bool clear)
+{
+	u32 nsid, n = 0;
+
+	for_each_set_bit(nsid, t->changed, VFN_MAX_NS + 1)
+		log[n++] = cpu_to_le32(nsid);
+	if (clear)
+		bitmap_zero(t->changed, VFN_MAX_NS + 1);
+	return n;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Namespace Management: the table of a controller's namespaces, each a
+ * range of the device's 4 KiB backend pages (frontend_nvme/ns.c,
+ * docs/nvme-design.md §9).
+ */
+#ifndef VFN_NS_H
+#define VFN_NS_H
+
+#include <linux/bitmap.h>
+#include <linux/types.h>
+
+#include "frontend_nvme/proto.h"
+#include "frontend_nvme/zns.h"
+
+#define VFN_ZONES_CHANGED_MAX	511		/* Changed Zone List entries */
+#define VFN_CTRL_LIST_MAX	2047		/* identifiers in a Controller List */
+
+/**
+ * struct vfn_zone_geo - the zones of every zoned namespace the controller
+ *	makes
+ * @zsze: zone size in logical blocks, a power of two; 0: the controller
+ *	has no Zoned Namespace Command Set (FDP)
+ * @zcap: writable blocks of each zone, 1 to @zsze
+ * @max_active: most zones open or closed at once per namespace, 0: none
+ * @max_open: most zones open at once per namespace, 0: none
+ */
+struct vfn_zone_geo {
+	u64 zsze;
+	u64 zcap;
+	u32 max_active;
+	u32 max_open;
+};
+
+/**
+ * struct vfn_nsd - one namespace of the table
+ * @ns: its format and place, for the command path (@ns.id is its NSID)
+ * @pages: backend pages it holds, from @ns.base on (its blocks rounded up
+ *	to whole pages: no page is shared by two namespaces)
+ * @serial: which creation made it (0: the load), for a NGUID of its own
+ * @allocated: it exists (the NSID is allocated)
+ * @attached: it is attached to the controller (the NSID is active)
+ * @zns: its zones, when it is zoned (@ns.zoned)
+ * @zcounted: the @zns transitions already added to the device's stats/
+ * @zones_changed: zoned: the zones whose descriptor the controller changed
+ *	since the Changed Zone List was last read (their first blocks)
+ * @nr_zones_changed: how many; above VFN_ZONES_CHANGED_MAX the log
+ *	reports FFFFh (more than it holds)
+ */
+struct vfn_nsd {
+	struct vfn_ns ns;
+	u64 pages;
+	u32 serial;
+	bool allocated;
+	bool attached;
+	struct vfn_zoned zns;
+	u64 zcounted[VFN_ZC_NR];
+	u64 *zones_changed;
+	u32 nr_zones_changed;
+};
+
+/**
+ * struct vfn_nstab - a controller's namespaces
+ * @cap_pages: the device's capacity in backend pages (TNVMCAP)
+ * @lba_shift: log2 of the logical block size of every namespace (one LBA
+ *	format, lba_size=)
+ * @nr_ph: placement handles of every conventional namespace (FDP), or 0
+ * @zgeo: the zones a zoned namespace gets
+ * @serial: namespaces created since the load
+ * @nsd: NSID n at [n - 1]
+ * @changed: NSIDs whose namespace was attached, detached or deleted
+ *	since the Changed Namespace List (log 04h) was last read
+ *
+ * Owned by the NVMe dispatcher, which executes every command: no lock.
+ */
+struct vfn_nstab {
+	u64 cap_pages;
+	u8 lba_shift;
+	u16 nr_ph;
+	struct vfn_zone_geo zgeo;
+	u32 serial;
+	struct vfn_nsd nsd[VFN_MAX_NS];
+	DECLARE_BITMAP(changed, VFN_MAX_NS + 1);
+};
+
+/**
+ * struct vfn_ns_spec - what a create asks for (Namespace Management)
+ * @nsze: size in logical blocks (NSZE)
+ * @ncap: capacity in logical blocks (NCAP)
+ * @flbas: formatted LBA size (FLBAS): the LBA format index
+ * @dps: end-to-end data protection settings (DPS)
+ * @nmic: multi-path I/O and sharing (NMIC)
+ * @csi: the command set (CDW11 CSI): NVM 00h or Zoned 02h
+ */
+struct vfn_ns_spec {
+	u64 nsze;
+	u64 ncap;
+	u8 flbas;
+	u8 dps;
+	u8 nmic;
+	u8 csi;
+};
+
+void vfn_nstab_init(struct vfn_nstab *t, u64 cap_pages, u8 lba_shift,
+		    u16 nr_ph, const struct vfn_zone_geo *zgeo);
+void vfn_nstab_exit(struct vfn_nstab *t);
+
+/**
+ * vfn_nstab_zoned() - can the controller make zoned namespaces?
+ * @t: the table
+ *
+ * Return: true if it has the Zoned Namespace Command Set.
+ */
+static inline bool vfn_nstab_zoned(const struct vfn_nstab *t)
+{
+	return t->zgeo.zsze;
+}
+
+u64 vfn_ns_pages(const struct vfn_nstab *t, u64 nsze);
+u64 vfn_nstab_free_pages(const struct vfn_nstab *t);
+struct vfn_nsd *vfn_ns_find(struct vfn_nstab *t, u32 nsid, bool active);
+u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
+		  u32 *nsid);
+u16 vfn_ns_check_delete(const struct vfn_nstab *t, u32 nsid);
+void vfn_ns_delete(struct vfn_nstab *t, u32 nsid);
+u16 vfn_ns_attach(struct vfn_nstab *t, u32 nsid, bool attach,
+		  const u8 *list, bool zoned_enabled);
+u32 vfn_ns_list(const struct vfn_nstab *t, u32 after, bool active, int csi,
+		__le32 *list);
+u32 vfn_ns_ctrl_list(const struct vfn_nstab *t, u32 nsid, u16 from,
+		     u8 *buf);
+u32 vfn_ns_changed_log(struct vfn_nstab *t, __le32 *log, bool clear);
+
+#endif /* VFN_NS_H */
