@@ -9,8 +9,8 @@
 #  - KUnit: linux-source-6.1 and linux-source-6.12, unpacked into the
 #    cache, and what a UML kernel build needs (flex, bison, bc, python3)
 #  - VM suites: qemu-system-x86, busybox-static, cpio, kmod, fio,
-#    nvme-cli, ndctl, daxctl, jq, e2fsprogs, sqlite3, redis-server and
-#    redis-tools (the apps suite), and for each line the Debian
+#    nvme-cli, ndctl, daxctl, jq, e2fsprogs, sqlite3, redis-server,
+#    redis-tools, memcached and libmemcached-tools (the apps suite, study-apps), and for each line the Debian
 #    kernel image whose version is exactly the headers' one (apt-get
 #    download + dpkg -x into the cache)
 #  - benchmarks and traces: gnuplot-nox (make bench-cxl plots its CDFs,
@@ -38,7 +38,8 @@ PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	linux-headers-6.12-cloud-amd64 linux-source-6.12
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
 	jq e2fsprogs sqlite3 coreutils util-linux btrfs-progs git gnuplot-nox trace-cmd shellcheck
-	dkms dpkg-dev libaio-dev redis-server redis-tools"
+	dkms dpkg-dev libaio-dev redis-server redis-tools
+	memcached libmemcached-tools"
 
 # line_suffix LINE: what names of the line's files carry ("" for 6.1)
 line_suffix() {
