@@ -132,7 +132,7 @@ calc() { awk "BEGIN { $1 }"; }
 # loaded before)
 load_dev() {
 	[ -e /sys/module/configfs ] || modprobe configfs 2>/dev/null
-	insmod "$KO" frontend=cxl size="${DEV_MB}M" cache_size=$(($1 * 4096)) ||
+	insmod "$KO" frontend=cxl profile=znand size="${DEV_MB}M" cache_size=$(($1 * 4096)) ||
 		die "insmod $KO cache_size=$(($1 * 4096)) failed"
 	echo none >$SYS/policy/prefetch || die "prefetch none"
 }
@@ -171,7 +171,7 @@ app_redis() {
 	pid=$!
 	wait_up "redis-cli -p 6391 ping | grep -q PONG" "$pid" || die "redis-server did not start"
 	redis-cli -p 6391 set key-before-save 42 >/dev/null
-	out=$(redis-benchmark -p 6391 -c 4 -n "$REDIS_N" -r "$REDIS_KEYS" -d 256 -t set,get --csv) ||
+	out=$(redis-benchmark -p 6391 -c 4 -P 16 -n "$REDIS_N" -r "$REDIS_KEYS" -d 256 -t set,get --csv) ||
 		die "redis-benchmark: $out"
 	echo "$out" >>"$OUT/apps.log"
 	# "SET","rps","avg_latency_ms",...: time-weighted throughput, mean latency
@@ -202,14 +202,14 @@ app_memcached() {
 	$1 memcached -u root -p 11299 -l 127.0.0.1 -m 128 -t 1 -A >>"$OUT/apps.log" 2>&1 &
 	pid=$!
 	wait_up "memcaslap -s 127.0.0.1:11299 -x 1 -T 1 -c 1" "$pid" || die "memcached did not start"
-	out=$(memcaslap -s 127.0.0.1:11299 -x "$MC_N" -T 1 -c 4 -w "$MC_WIN" -X 256 -v 0.1 2>&1) ||
+	out=$(memcaslap -s 127.0.0.1:11299 -x "$MC_N" -T 1 -c 16 -w "$MC_WIN" -X 256 -v 0.1 2>&1) ||
 		die "memaslap: $out"
 	echo "$out" >>"$OUT/apps.log"
 	echo "$out" | awk '
 		/^get_misses:/ { gm = $2 } /^verify_failed:/ { vf = $2 } /^verify_misses:/ { vm = $2 }
 		/^Run time:/ { ops = $5; tps = $7 }
 		END { if (!tps) exit 1
-			printf "ops %d\ntput %.1f\nlat_us %.2f\n", ops, tps, 4 / tps * 1e6
+			printf "ops %d\ntput %.1f\nlat_us %.2f\n", ops, tps, 16 / tps * 1e6
 			printf "answer get_misses=%d verify_failed=%d verify_misses=%d\n", gm, vf, vm }' \
 		>"$OUT/run.txt" || die "no memaslap results: $out"
 	[ -z "$1" ] || { cat "$PROCS" >>"$OUT/apps.log"; grab_procs "$PROCS"; }
@@ -219,7 +219,8 @@ app_memcached() {
 }
 
 app_sqlite() {
-	local out
+	local out pfile=/dev/null
+	[ -z "$1" ] || pfile=$PROCS
 	# shellcheck disable=SC2086 # the prefix is a word list
 	out=$($1 sqlite3 :memory: <<SQL
 .timer on
@@ -238,7 +239,7 @@ UPDATE orders SET price = price + 1, note = note || 'x' WHERE cust % 5 = 0;
 DELETE FROM orders WHERE item % 11 = 0;
 SELECT 'sum', count(*), sum(qty * price), sum(length(note)) FROM orders;
 SELECT 'med', price FROM orders ORDER BY price, id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM orders);
-.system cat $PROCS
+.system cat $pfile
 SQL
 ) || die "sqlite3: $out"
 	echo "$out" >>"$OUT/apps.log"
@@ -253,7 +254,10 @@ SQL
 app_graph() {
 	local out
 	# shellcheck disable=SC2086 # the prefix is a word list
-	out=$($1 graphrank "$GRAPH_V" 8 "$GRAPH_IT" 1 "$PROCS") || die "graphrank: $out"
+	local pfile=/dev/null
+	[ -z "$1" ] || pfile=$PROCS
+	# shellcheck disable=SC2086 # the prefix is a word list
+	out=$($1 graphrank "$GRAPH_V" 8 "$GRAPH_IT" 1 $pfile) || die "graphrank: $out"
 	echo "$out" >>"$OUT/apps.log"
 	echo "$out" | awk '
 		/^ops / { ops = $2 } /^seconds / { s = $2 }
@@ -292,6 +296,9 @@ mkdir -p "$OUT" || die "cannot make $OUT"
 : >"$OUT/apps.log"
 FAILED=0
 ip link set lo up 2>/dev/null
+# memcached run as root needs -u root, which needs a passwd line (the
+# test VM's initramfs has no /etc/passwd).
+[ -f /etc/passwd ] || echo 'root:x:0:0:root:/:/bin/sh' >/etc/passwd
 echo "app,frac,cache_pages,footprint_pages,ops,dram_tput,dev_tput,tput_ratio,dram_lat_us,dev_lat_us,lat_ratio,region_pages,resident,misses,misses_per_op,writebacks" >"$OUT/apps.csv"
 for app in $APPS; do
 	if ! have_app "$app"; then

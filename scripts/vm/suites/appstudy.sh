@@ -21,7 +21,7 @@ free_pages() { awk '$1 == "free_pages" { print $2 }' $PROCS; }
 procs_field() { awk -v p="$1" -v f="$2" '$1 == p { print $f }' $PROCS; }
 
 load_small() {
-	load frontend=cxl size=$SIZE cache_size=$((1 << 20))
+	load frontend=cxl profile=znand size=$SIZE cache_size=$((1 << 20))
 	echo none >$SYS/policy/prefetch || fail "prefetch none"
 }
 
@@ -34,6 +34,8 @@ test_memcached() {
 		{ echo "no memcached/memcaslap in the VM"; return 0; }
 	load_small
 	ip link set lo up || fail "ip link set lo up"
+	# -u root needs root's passwd line; the initramfs has no /etc/passwd
+	[ -f /etc/passwd ] || echo 'root:x:0:0:root:/:/bin/sh' >/etc/passwd
 	vflashctl run -- memcached -u root -p 11298 -l 127.0.0.1 -m 32 -t 1 -A >/tmp/mc.log 2>&1 &
 	pid=$!
 	until memcaslap -s 127.0.0.1:11298 -x 1 -T 1 -c 1 >/dev/null 2>&1; do
@@ -65,7 +67,7 @@ test_memcached() {
 test_graph() {
 	local v dram dev
 	command -v graphrank >/dev/null || { echo "no graphrank in the VM"; return 0; }
-	v=$(debug_less 60000 15000)
+	v=$(debug_less 20000 5000)
 	dram=$(graphrank "$v" 8 2 7 | grep '^answer') || fail "graphrank in DRAM"
 	load_small
 	dev=$(vflashctl run -- graphrank "$v" 8 2 7 $PROCS) || fail "graphrank under vflashctl run: $dev"
