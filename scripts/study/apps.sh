@@ -15,12 +15,13 @@
 #             orders, an index, GROUP BYs, a join, an UPDATE)
 #   graph     graphrank (scripts/study/graphrank.c): a BFS and PageRank
 #             iterations over a generated skewed graph
-# Per application: one run in DRAM (no vflash, no shim); one warm run on
-# the device with a cache as large as the device, whose resident pages at
-# the end (procs) are the application's footprint F; then one run per
-# cache size FRAC x F for each FRAC of -f (1 keeps every page cached,
-# 0.5 lets about half the accesses hit with uniform access). vflash is
-# loaded afresh (frontend=cxl, an empty cache) for every device run.
+# Per application: one warm run on the device with a cache as large as
+# the device, whose resident pages at the end (procs) are the
+# application's footprint F; then, for each FRAC of -f, a run in DRAM (no
+# vflash, no shim) and right after it a run on the device with a cache of
+# FRAC x F (1 keeps every page cached, 0.5 lets about half the accesses
+# hit with uniform access). vflash is loaded afresh (frontend=cxl
+# profile=znand, an empty cache, prefetch none) for every device run.
 #
 # Output in OUT: apps.csv (a row per application and cache: ops,
 # throughput and latency in DRAM and on the device, the process's
@@ -29,7 +30,7 @@
 # while the program still ran), apps.log (the programs' output) and
 # checks.txt (PASS/FAIL lines: each device run held region pages and
 # missed, gave the DRAM run's answer, wrote back at the smallest cache,
-# and the smallest cache missed more per operation than the largest).
+# and the smallest cache missed more per operation than the warm run).
 # scripts/study/report-apps.sh makes the table and the plots.
 #
 # Throughput is operations per second: redis-benchmark's and memaslap's
@@ -305,19 +306,22 @@ for app in $APPS; do
 		echo "SKIP $app: the VM lacks its programs" >>"$OUT/checks.txt"
 		continue
 	fi
-	echo "== $app dram" >>"$OUT/apps.log"
-	"app_$app" ""
-	dram_tput=$(rv tput)
-	dram_lat=$(rv lat_us)
-	dram_answer=$(rv answer)
-	# The footprint: resident pages after a warm run in a device-sized cache.
+	# The footprint: resident pages after a warm run in a device-sized
+	# cache; its misses per operation are the ~100 % hit baseline.
 	device_run "$app" $((DEV_MB * 256))
 	foot=$(pf 5)
 	[ "$foot" -gt 0 ] || die "$app: no resident pages in the warm run"
-	first_mpo=
+	warm_mpo=$(calc "printf \"%.4f\", $(pf 6) / $(rv ops)")
 	last_mpo=
 	last_wb=0
 	for frac in $FRACS; do
+		# The DRAM run right before each device run: the pair sees the
+		# same load on the host.
+		echo "== $app dram" >>"$OUT/apps.log"
+		"app_$app" ""
+		dram_tput=$(rv tput)
+		dram_lat=$(rv lat_us)
+		dram_answer=$(rv answer)
 		cache=$(calc "c = int($frac * $foot); if (c < 64) c = 64; print c")
 		device_run "$app" "$cache"
 		ops=$(rv ops)
@@ -333,12 +337,11 @@ for app in $APPS; do
 			check "$app" "cache $frac: answer '$(rv answer)', DRAM's '$dram_answer'" 0
 		fi
 		echo "$app,$frac,$cache,$foot,$ops,$dram_tput,$(rv tput),$(calc "printf \"%.3f\", $(rv tput) / $dram_tput"),$dram_lat,$(rv lat_us),$(calc "printf \"%.3f\", $(rv lat_us) / $dram_lat"),$region,$(pf 5),$misses,$mpo,$wb" >>"$OUT/apps.csv"
-		[ -n "$first_mpo" ] || first_mpo=$mpo
 		last_mpo=$mpo
 		last_wb=$wb
 	done
-	check "$app" "the smallest cache misses more per op ($last_mpo) than the largest ($first_mpo)" \
-		"$(calc "print ($last_mpo > $first_mpo)")"
+	check "$app" "the smallest cache misses more per op ($last_mpo) than the device-sized one ($warm_mpo)" \
+		"$(calc "print ($last_mpo > $warm_mpo)")"
 	check "$app" "the smallest cache wrote back dirty pages ($last_wb)" "$(calc "print ($last_wb > 0)")"
 	case $app in
 	redis) check "$app" "BGSAVE ok, the key read back" "$(calc "print (\"$dram_answer\" == \"bgsave=ok get=42 keys=1\")")" ;;
