@@ -16,8 +16,9 @@
 #   graph     graphrank (scripts/study/graphrank.c): a BFS and PageRank
 #             iterations over a generated skewed graph
 # Per application: one warm run on the device with a cache as large as
-# the device, whose resident pages at the end (procs) are the
-# application's footprint F; then, for each FRAC of -f, a run in DRAM (no
+# the device, whose resident pages at the end (procs; redis: before its
+# BGSAVE, whose fork copy reads every heap page) are the application's
+# footprint F; then, for each FRAC of -f, a run in DRAM (no
 # vflash, no shim) and right after it a run on the device with a cache of
 # FRAC x F (1 keeps every page cached, 0.5 lets about half the accesses
 # hit with uniform access). vflash is loaded afresh (frontend=cxl
@@ -181,6 +182,10 @@ app_redis() {
 		END { if (!k) exit 1
 			printf "ops %d\ntput %.1f\nlat_us %.2f\n", ops, ops / t, lat / k * 1000 }' \
 		>"$OUT/run.txt" || die "no redis-benchmark results: $out"
+	# The footprint before BGSAVE: the fork's copy reads every heap page,
+	# so resident pages after it would be all the region pages.
+	[ -z "$1" ] || awk '$3 == "private"' "$PROCS" | sort -k4,4n | tail -n 1 |
+		awk '{ print "foot", $5 }' >>"$OUT/run.txt"
 	redis-cli -p 6391 bgsave >/dev/null || die "BGSAVE"
 	ops=0
 	while :; do
@@ -309,7 +314,8 @@ for app in $APPS; do
 	# The footprint: resident pages after a warm run in a device-sized
 	# cache; its misses per operation are the ~100 % hit baseline.
 	device_run "$app" $((DEV_MB * 256))
-	foot=$(pf 5)
+	foot=$(rv foot)
+	[ -n "$foot" ] || foot=$(pf 5)
 	[ "$foot" -gt 0 ] || die "$app: no resident pages in the warm run"
 	warm_mpo=$(calc "printf \"%.4f\", $(pf 6) / $(rv ops)")
 	last_mpo=
