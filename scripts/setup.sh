@@ -11,8 +11,9 @@
 #  - VM suites: qemu-system-x86, busybox-static, cpio, kmod, fio,
 #    nvme-cli, ndctl, daxctl, jq, e2fsprogs, sqlite3, redis-server,
 #    redis-tools, memcached and libmemcached-tools (the apps and appstudy
-#    suites, make study-apps), and for each line the Debian kernel image whose version is exactly the headers' one (apt-get
-#    download + dpkg -x into the cache)
+#    suites, make study-apps), and for each line the Debian kernel image
+#    whose version is exactly the headers' one (apt-get download + dpkg -x
+#    into the cache)
 #  - benchmarks and traces: gnuplot-nox (make bench-cxl plots its CDFs,
 #    scripts/trace/plot.sh the trace suite's traces); trace-cmd (the
 #    trace suite copies it into the VM)
