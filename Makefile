@@ -17,6 +17,7 @@
 # make bench-crash crashcheck's long run: 1000 power cuts checked, 100 ext4+sqlite cuts
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
+# make study-apps redis, memcached, sqlite3, a graph: DRAM vs the CXL device (docs/studies.md)
 # make install    vflash.ko into /lib/modules/<release>/extra (depmod), vflashctl
 #                 and its helpers under PREFIX (/usr/local), the udev rule and
 #                 a modprobe.d example; DESTDIR=, INSTALL_MOD_PATH=, PREFIX=,
@@ -32,14 +33,15 @@ KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh $(KERNEL))
 export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
-	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp \
+	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp study-apps \
 	bench-faultcost bench-crash bench-idle bench-peer bench-icount
 
 all: modules tools
 
 tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore \
 	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs scripts/study/fdpload \
-	scripts/bench/icount/ioloop scripts/shim/libvflash-shim.so scripts/vm/apps_check
+	scripts/bench/icount/ioloop scripts/shim/libvflash-shim.so scripts/vm/apps_check \
+	scripts/study/graphrank
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
@@ -74,6 +76,10 @@ scripts/shim/libvflash-shim.so: scripts/shim/vflash_shim.c frontend_cxl/vflash_i
 scripts/vm/apps_check: scripts/vm/apps_check.c
 	$(CC) -O2 -Wall -Wextra -pthread -o $@ $<
 
+# Dynamic too: the study-apps graph workload runs under vflashctl run.
+scripts/study/graphrank: scripts/study/graphrank.c
+	$(CC) -O2 -Wall -Wextra -o $@ $<
+
 scripts/vm/mkzonefs: scripts/vm/mkzonefs.c
 	$(CC) -O2 -Wall -Wextra -static -o $@ $<
 
@@ -86,7 +92,7 @@ clean:
 	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
 		scripts/study/kvstore scripts/vm/plcheck scripts/vm/crashcheck \
 		scripts/vm/mkzonefs scripts/study/fdpload scripts/bench/icount/ioloop \
-		scripts/shim/libvflash-shim.so scripts/vm/apps_check
+		scripts/shim/libvflash-shim.so scripts/vm/apps_check scripts/study/graphrank
 
 check:
 	scripts/check.sh
@@ -188,7 +194,7 @@ bench-cxl: modules tools
 # A study runs in the VM (scripts/vm/bench/study-*.sh) and sends its CSV
 # back; the suite's "vmtest-host" line turns it into the Markdown table and
 # the plots under build/vmtest/study-*/report/ (docs/studies.md).
-study-maintenance study-cxl study-fdp: modules tools
+study-maintenance study-cxl study-fdp study-apps: modules tools
 	scripts/vmtest.sh $@
 
 # scripts/install/install.sh does the work; the kernel release comes from KDIR.

@@ -10,10 +10,10 @@
 #    cache, and what a UML kernel build needs (flex, bison, bc, python3)
 #  - VM suites: qemu-system-x86, busybox-static, cpio, kmod, fio,
 #    nvme-cli, ndctl, daxctl, jq, e2fsprogs, sqlite3, btrfs-progs,
-#    f2fs-tools (the ns suite's mkfs.f2fs), redis-server and redis-tools
-#    (the apps suite), and for each line the Debian
-#    kernel image whose version is exactly the headers' one (apt-get
-#    download + dpkg -x into the cache)
+#    f2fs-tools (the ns suite's mkfs.f2fs), redis-server, redis-tools,
+#    memcached and libmemcached-tools (the apps and appstudy suites, make
+#    study-apps), and for each line the Debian kernel image whose version
+#    is exactly the headers' one (apt-get download + dpkg -x into the cache)
 #  - benchmarks and traces: gnuplot-nox (make bench-cxl plots its CDFs,
 #    scripts/trace/plot.sh the trace suite's traces); trace-cmd (the
 #    trace suite copies it into the VM)
@@ -39,7 +39,8 @@ PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	linux-headers-6.12-cloud-amd64 linux-source-6.12
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
 	jq e2fsprogs sqlite3 coreutils util-linux btrfs-progs f2fs-tools git gnuplot-nox trace-cmd shellcheck
-	dkms dpkg-dev libaio-dev redis-server redis-tools"
+	dkms dpkg-dev libaio-dev redis-server redis-tools
+	memcached libmemcached-tools"
 
 # line_suffix LINE: what names of the line's files carry ("" for 6.1)
 line_suffix() {

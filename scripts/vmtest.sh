@@ -3,8 +3,8 @@
 #
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
-# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, blkzone, btrfs-progs, mkfs.f2fs, trace-cmd and redis (if the host
-# has them), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
+# ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, blkzone, btrfs-progs, mkfs.f2fs, trace-cmd, redis,
+# memcached and memaslap (if the host has them), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
 # scripts/trace/ and scripts/study/.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
@@ -85,7 +85,7 @@ GUEST_PROGRAMS="/usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr
 GUEST_FILES="/etc/mke2fs.conf /lib/x86_64-linux-gnu/libgcc_s.so.1"
 # Programs carried if the host has them (a suite skips what needs them).
 GUEST_OPTIONAL_PROGRAMS="/usr/bin/trace-cmd /usr/bin/redis-server /usr/bin/redis-benchmark
-	/usr/bin/redis-cli"
+	/usr/bin/redis-cli /usr/bin/memcached /usr/bin/memcaslap"
 
 # carry PROGRAM PATH: PROGRAM into the initramfs as PATH, with the shared
 # libraries it loads (none for a static one)
@@ -172,6 +172,8 @@ build_initramfs() {
 	# The apps suite: vflashctl run, its shim and a dynamic test program.
 	if [ -x "$REPO/scripts/vm/apps_check" ] && [ -f "$REPO/scripts/shim/libvflash-shim.so" ]; then
 		carry "$REPO/scripts/vm/apps_check" /usr/bin/apps_check
+		[ -x "$REPO/scripts/study/graphrank" ] &&
+			carry "$REPO/scripts/study/graphrank" /usr/bin/graphrank
 		mkdir -p "$root/usr/lib/vflash"
 		cp "$REPO/scripts/shim/libvflash-shim.so" "$root/usr/lib/vflash/"
 		cp "$REPO/scripts/vflashctl/vflashctl" "$root/usr/bin/vflashctl"
