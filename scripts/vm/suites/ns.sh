@@ -285,13 +285,15 @@ test_bad_commands() {
 	expect_eq "$(listed --all | wc -w)" 32 "allocated namespaces"
 	expect_nvme_status 116 "a 33rd namespace" \
 		nvme create-ns $CTRL --nsze=1 --ncap=1 --flbas=0
-	for i in $(seq 3 32); do
-		delete "$i"
-	done
-	# The controller still works.
+	# The controller still works; then every namespace goes at once.
 	dd if=/dev/nvme0n1 of=/dev/null bs=4096 count=16 iflag=direct 2>/dev/null ||
 		fail "a read after the bad commands"
 	! dmesg | grep -Ei 'nvme.*(timeout|resetting)' || fail "the driver timed out"
+	delete 4294967295
+	expect_eq "$(listed --all)" "" "allocated namespaces after deleting all"
+	ns_gone 1
+	ns_gone 2
+	expect_eq "$(idc unvmcap)" $((64 << 20)) "UNVMCAP after deleting all"
 	unload
 }
 
