@@ -13,7 +13,9 @@
 # make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
 # make bench-faultcost [BASE=rev] fast paths of BASE's vflash.ko vs this one, faults unarmed/armed
 # make bench-idle [BASE=rev]   CPU an idle NVMe device costs, BASE's vflash.ko vs this one
+# make bench-base [BASE=rev]   NVMe QD1/QD32 read IOPS, BASE's vflash.ko (8aecb66) vs this one
 # make bench-peer NVMEVIRT=DIR [MODE=zns] vflash beside NVMeVirt (a checkout of it) in one VM boot
+# make check-zbd FIO_SRC=DIR BLKTESTS=DIR fio's t/zbd and blktests' zbd/ (checkouts of them) on a zoned namespace
 # make bench-crash crashcheck's long run: 1000 power cuts checked, 100 ext4+sqlite cuts
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
@@ -34,7 +36,7 @@ export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp study-apps \
-	bench-faultcost bench-crash bench-idle bench-peer bench-icount
+	bench-faultcost bench-crash bench-idle bench-peer bench-icount check-zbd bench-base
 
 all: modules tools
 
@@ -158,6 +160,16 @@ bench-peer: modules
 	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	exit $$rc
 
+# fio's t/zbd/test-zbd-support and blktests' zbd group on vflash's zoned
+# namespace in the VM (docs/zns.md): FIO_SRC= a git checkout of fio,
+# BLKTESTS= one of blktests; neither is part of the repository or of CI.
+check-zbd: modules
+	@[ -n "$(FIO_SRC)$(BLKTESTS)" ] || { echo "check-zbd: give FIO_SRC=DIR (a fio git checkout) and/or BLKTESTS=DIR" >&2; exit 2; }
+	@FIO_SRC='$(FIO_SRC)' FIO_ZBD_REV='$(FIO_ZBD_REV)' FIO_ZBD_ARGS='$(FIO_ZBD_ARGS)' BLKTESTS='$(BLKTESTS)' scripts/vmtest.sh check-zbd; rc=$$?; \
+	grep -E '^(PASS|FAIL|SKIP) ' build/vmtest$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))/check-zbd/results.txt | \
+		awk '{ n[$$1]++ } END { printf "check-zbd: %d passed, %d failed, %d skipped\n", n["PASS"], n["FAIL"], n["SKIP"] }'; \
+	exit $$rc
+
 # BASE's vflash.ko (default: the commit before fault injection) is built
 # under build/baseline-ko/ and carried into the VM beside this one; the
 # host's load average before and after, as for bench-fidelity.
@@ -180,6 +192,18 @@ bench-idle: modules tools
 	echo "bench-idle: base $(IDLE_BASE) = $$(git rev-parse --short '$(IDLE_BASE)'), head $$(git describe --always --dirty)"; \
 	VMTEST_BASE_KO=$$ko scripts/vmtest.sh bench-idle; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-idle/results.txt; \
+	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	exit $$rc
+
+# BASE (default 8aecb66, the end of the first wave) beside this vflash.ko:
+# fio 4 KiB random reads at QD1 and QD32, head / base IOPS (issue 27).
+bench-base: SPEED_BASE := $(if $(filter command line,$(origin BASE)),$(BASE),8aecb66)
+bench-base: modules
+	@ko=$$(scripts/bench/baseline-ko.sh '$(SPEED_BASE)') || exit 1; \
+	l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
+	echo "bench-base: base $(SPEED_BASE) = $$(git rev-parse --short '$(SPEED_BASE)'), head $$(git describe --always --dirty)"; \
+	VMTEST_BASE_KO=$$ko scripts/vmtest.sh bench-base; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-base/results.txt; \
 	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	exit $$rc
 

@@ -18,6 +18,8 @@
 #    scripts/trace/plot.sh the trace suite's traces); trace-cmd (the
 #    trace suite copies it into the VM)
 #  - studies: shellcheck (make check lints scripts/study/)
+#  - make check-zbd (fio's t/zbd and blktests' zbd/ from checkouts of
+#    them, docs/zns.md): gawk, which both suites assume
 #  - install: dkms (the tool suite builds and installs vflash with it)
 #  - the guest's fio: Debian's fio source package, built static without
 #    the engines that need other libraries (scripts/guest-fio.sh; it
@@ -40,7 +42,7 @@ PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
 	jq e2fsprogs sqlite3 coreutils util-linux btrfs-progs f2fs-tools git gnuplot-nox trace-cmd shellcheck
 	dkms dpkg-dev libaio-dev redis-server redis-tools
-	memcached libmemcached-tools"
+	memcached libmemcached-tools gawk"
 
 # line_suffix LINE: what names of the line's files carry ("" for 6.1)
 line_suffix() {

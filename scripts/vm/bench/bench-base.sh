@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+# `make bench-base [BASE=REV]`: the NVMe command path's speed, BASE's
+# vflash.ko (/vflash/base.ko, scripts/bench/baseline-ko.sh; default
+# 8aecb66, the end of the first wave) beside this one, in one boot. Not a
+# test: make check skips it.
+# Each arm, loaded afresh for every round (frontend=nvme profile=tlc
+# size=1G cpus=3 spin_us=500: its threads on vCPU 3), the order reversed
+# every other round so that a drift of the host's load falls on both
+# alike: the first 512 MiB written sequentially (a read of a never-written
+# page costs no flash time), then fio 4 KiB random reads over them, 2 s
+# ramp and RUNTIME seconds, at QD1 (psync) and QD32 (libaio), fio on
+# vCPUs 0-2. Prints each round's IOPS and, per queue depth, the median of
+# the rounds' head / base ratios. The issue's target: >= 1.0 at both.
+# vmtest-mem: 4G
+# vmtest-smp: 4
+# vmtest-timeout: 1500
+
+ROUNDS=${ROUNDS:-3}
+RUNTIME=${RUNTIME:-10}
+BASE_LOAD="frontend=nvme profile=tlc size=1G cpus=3 spin_us=500"
+
+# iops FILE: fio's JSON read IOPS, an integer
+iops() {
+	jq -r '.jobs[0].read.iops | floor' "$1"
+}
+
+# arm NAME KO: one round of one arm; prints "NAME qd1_iops qd32_iops"
+arm() {
+	local name=$1 ko=$2 ns
+	need_configfs
+	# shellcheck disable=SC2086 # BASE_LOAD: one word per parameter
+	insmod "$ko" $BASE_LOAD || fail "insmod $ko"
+	ns=$(wait_ns)
+	fio --name=fill --filename="$ns" --ioengine=libaio --direct=1 \
+		--rw=write --bs=128k --iodepth=32 --size=512M \
+		--cpus_allowed=0-2 --output-format=terse >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio fill"; }
+	fio --name=qd1 --filename="$ns" --ioengine=psync --direct=1 \
+		--rw=randread --bs=4k --size=512M --time_based \
+		--ramp_time=2 --runtime="$RUNTIME" --cpus_allowed=0-2 \
+		--output-format=json >/tmp/qd1.json 2>/dev/null || fail "fio QD1"
+	fio --name=qd32 --filename="$ns" --ioengine=libaio --direct=1 \
+		--rw=randread --bs=4k --iodepth=32 --size=512M --time_based \
+		--ramp_time=2 --runtime="$RUNTIME" --cpus_allowed=0-2 \
+		--output-format=json >/tmp/qd32.json 2>/dev/null || fail "fio QD32"
+	rmmod vflash || fail "rmmod"
+	echo "$name $(iops /tmp/qd1.json) $(iops /tmp/qd32.json)"
+}
+
+# median: the middle line of stdin's numbers (the lower of two middles)
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+bench_base() {
+	local r q b h b1 b32 h1 h32
+	[ -f /vflash/base.ko ] || fail "no /vflash/base.ko (make bench-base builds it)"
+	report "BENCH load $BASE_LOAD, ${RUNTIME} s a job, $ROUNDS rounds"
+	report "BENCH round arm qd1_iops qd32_iops"
+	: >/tmp/ratio1
+	: >/tmp/ratio32
+	for r in $(seq "$ROUNDS"); do
+		if [ $((r % 2)) = 1 ]; then
+			b=$(arm base /vflash/base.ko)
+			h=$(arm head "$KO")
+		else
+			h=$(arm head "$KO")
+			b=$(arm base /vflash/base.ko)
+		fi
+		report "BENCH $r $b"
+		report "BENCH $r $h"
+		# shellcheck disable=SC2086 # split the arm's line
+		set -- $b
+		b1=$2 b32=$3
+		# shellcheck disable=SC2086
+		set -- $h
+		h1=$2 h32=$3
+		if [ "$b1" -le 0 ] || [ "$b32" -le 0 ]; then fail "base: no IOPS"; fi
+		echo "$((h1 * 1000 / b1))" >>/tmp/ratio1
+		echo "$((h32 * 1000 / b32))" >>/tmp/ratio32
+	done
+	for q in 1 32; do
+		r=$(median </tmp/ratio$q)
+		report "BENCH head/base QD$q: median $((r / 1000)).$(printf %03d $((r % 1000))) (rounds: $(tr '\n' ' ' </tmp/ratio$q | sed 's/ $//'), x1000; target >= 1.000: $([ "$r" -ge 1000 ] && echo met || echo MISS))"
+	done
+}
+
+run_test bench-base bench_base
