@@ -184,8 +184,11 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
 			u32 ph = vf_stream_handle(from);
 
 			this_cpu_inc(f->stats->ph_media_pages[ph]);
-			/* The page before the count (vflash_flash_placement_events()). */
 			WRITE_ONCE(f->ph_moved_lpn[ph], lpn);
+			/*
+			 * The page before the count: pairs with the
+			 * smp_rmb() of vflash_flash_placement_events().
+			 */
 			smp_mb__before_atomic();
 			atomic64_inc(&f->ph_moved[ph]);
 		}

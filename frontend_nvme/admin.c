@@ -391,7 +391,7 @@ static void fdp_sync(struct vfn_ctrl *c, u64 now)
 		fdp->moved_seen[h] = ev.moved_pages;
 		nd = ns_of_page(c, ev.moved_lpn);
 		vfn_fdp_media_reallocated(fdp, h, moved << per_page,
-					  nd ? nd->ns.id : 0, nd != NULL,
+					  nd ? nd->ns.id : 0, !!nd,
 					  nd ? (ev.moved_lpn - nd->ns.base) <<
 					       per_page : 0, ms);
 	}
