@@ -15,6 +15,7 @@
 
 #include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
+#include "core/faults.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 #include "policy/policy.h"
@@ -1436,6 +1437,53 @@ static void fdp_media_reallocated_by_gc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
 }
 
+/*
+ * A failed program retires handle 1's open block: an Implicitly Modified
+ * RUH event (81h) for it, then a Media Reallocated one (80h) for the
+ * pages moved off it, the host events untouched.
+ */
+static void fdp_retired_block_events(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_faults *ft = &e->vdev->faults;
+	u8 *b = e->mem + 5 * PG;
+	u32 i;
+
+	make_fdp(test, 4);
+	memset(e->mem + 3 * PG, 0x24, PG);
+	for (i = 0; i < 10; i++)
+		KUNIT_ASSERT_EQ(test, placed_write(test, i, 2, 1), 0);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_PROGRAM_FAIL,
+					       "range", "12-12"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_PROGRAM_FAIL,
+					       "times", "1"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_PROGRAM_FAIL,
+					       "armed", "1"), 0);
+	for (i = 10; i < 14; i++)
+		KUNIT_ASSERT_EQ(test, placed_write(test, i, 2, 1), 0);
+	KUNIT_ASSERT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_FAULT_PROGRAM_FAILS),
+			1ULL);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 2U);
+	/* 81h: PIV, LV; PID and RUHID 1, no NSID. */
+	KUNIT_EXPECT_EQ(test, b[64], 0x81);
+	KUNIT_EXPECT_EQ(test, b[65], 0x05);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 66), 1);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 76), 0U);
+	KUNIT_EXPECT_EQ(test, b[98], 1);
+	/* 80h: the pages moved off, one of blocks 0-13 named. */
+	KUNIT_EXPECT_EQ(test, b[128], 0x80);
+	KUNIT_EXPECT_EQ(test, b[129], 0x07);
+	KUNIT_EXPECT_EQ(test, b[162], 1);
+	KUNIT_EXPECT_GT(test, get_unaligned_le16(b + 128 + 18), 0);
+	KUNIT_EXPECT_LT(test, get_unaligned_le64(b + 128 + 20), 14ULL);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
+}
+
 /* Namespace Management create: @nsze blocks (NCAP @ncap), CSI @csi. */
 static u16 ns_create(struct kunit *test, u64 nsze, u64 ncap, u8 csi,
 		     u32 *nsid)
@@ -1826,6 +1874,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(fdp_ruh_status_and_update),
 	KUNIT_CASE(fdp_controller_event_ring),
 	KUNIT_CASE(fdp_media_reallocated_by_gc),
+	KUNIT_CASE(fdp_retired_block_events),
 	KUNIT_CASE(ns_io_isolation),
 	KUNIT_CASE(ns_zoned_beside_conventional),
 	{}

@@ -135,17 +135,18 @@ test_features() {
 	unload
 }
 
-# The controller events: on a small device (256 KiB blocks, as make
-# study-fdp makes them), fdpload's three tenants write through handles
-# 1-3, each its own LBA range (hot: the first 10 %, warm: the next 30 %,
-# cold: the rest) until GC moves their data. Every event must be a Media
+# The controller events: on a small device (256 KiB blocks as make
+# study-fdp makes them, on 2 dies: little flash beyond the capacity),
+# fdpload's three tenants write through handles 1-3, each its own LBA
+# range (hot: the first 10 %, warm: the next 30 %, cold: the rest), twice
+# the capacity, and GC moves their data. Every event must be a Media
 # Reallocated one whose handle wrote the LBA it names.
 test_ctrl_events() {
 	local lbas=4096 n i typ flags pid nsid lbav ruh nlbam lba lo hi
-	load frontend=nvme profile=tlc size=16M page_size=4096 \
-		pages_per_block=64 op_percent=7 fdp=1 fdp_ruhs=4
+	load frontend=nvme profile=tlc size=16M channels=2 dies_per_channel=1 \
+		page_size=4096 pages_per_block=64 op_percent=7 fdp=1 fdp_ruhs=4
 	wait_for $DEV
-	fdpload --fdp --seed 1 --writes $lbas --read-every 0 /dev/ng0n1 \
+	fdpload --fdp --seed 1 --writes $lbas --read-every 0 $DEV \
 		>$T.load || fail "fdpload"
 	[ "$(cat /sys/class/vflash/vflash0/stats/gc_copied_pages)" -gt 0 ] ||
 		fail "GC copied nothing"
