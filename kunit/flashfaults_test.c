@@ -341,11 +341,12 @@ static void program_fail_retires_the_block(struct kunit *test)
 	KUNIT_EXPECT_NE(test, vf_block_of(f, f->l2p[45]), bad);
 	/*
 	 * For FDP (handle 0 wrote them): every page moved is the handle's,
-	 * one of them named; its open block was retired (a new unit).
+	 * the last one named; its open block was retired (a new unit).
 	 */
 	vflash_flash_placement_events(f, 0, &ev);
 	KUNIT_EXPECT_EQ(test, ev.moved_pages, copied);
-	KUNIT_EXPECT_LT(test, ev.moved_lpn, 50ULL);
+	/* The page whose program failed was the last one moved off. */
+	KUNIT_EXPECT_EQ(test, ev.moved_lpn, 45ULL);
 	KUNIT_EXPECT_EQ(test, ev.units_retired, 1ULL);
 	vflash_flash_placement_events(f, 1, &ev);
 	KUNIT_EXPECT_EQ(test, ev.moved_pages + ev.units_retired, 0ULL);

@@ -1408,6 +1408,8 @@ static void fdp_media_reallocated_by_gc(struct kunit *test)
 	/* 4 KiB blocks: a page is a block. */
 	KUNIT_EXPECT_EQ(test, (u64)get_unaligned_le16(b + 82),
 			min_t(u64, ev.moved_pages, 0xffff));
+	/* The backend's last page moved: namespace 1 starts at page 0. */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 84), ev.moved_lpn);
 	KUNIT_EXPECT_LT(test, get_unaligned_le64(b + 84), 128ULL);
 	KUNIT_EXPECT_EQ(test, b[98], 2);
 	/* The host events: none. */
