@@ -377,6 +377,25 @@ u64 vflash_flash_placement_room(struct vflash_flash *f, u32 ph);
 u64 vflash_flash_placement_ru_bytes(const struct vflash_flash *f);
 void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
 				 u64 *host_pages, u64 *media_pages);
+
+/**
+ * struct vflash_placement_events - what the device did on its own to a
+ *	placement handle (NVMe FDP controller events)
+ * @moved_pages: valid pages GC, migration or a block's retirement moved
+ *	out of the handle's blocks
+ * @moved_lpn: the logical page it last had moved (meaningful when
+ *	@moved_pages is not 0)
+ * @units_retired: the handle's open blocks the device retired (a failed
+ *	program): its next write opens another, without the host asking
+ */
+struct vflash_placement_events {
+	u64 moved_pages;
+	u64 moved_lpn;
+	u64 units_retired;
+};
+
+void vflash_flash_placement_events(struct vflash_flash *f, u32 ph,
+				   struct vflash_placement_events *ev);
 u64 vflash_flash_erased_bytes(struct vflash_flash *f);
 void vflash_flash_undo_forget(struct vflash_flash *f);
 void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u);

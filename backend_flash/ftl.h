@@ -256,6 +256,14 @@ struct vf_stats {
  * @spare_new: spare blocks of the new device (struct vflash_health)
  * @no_room: set once a host write found no slot on any die (bad blocks
  *	left GC no room): the device refuses writes from then on; READ_ONCE
+ * @ph_moved: per placement handle, the valid pages GC, migration or a
+ *	block's retirement moved out of its blocks since creation (never
+ *	reset); atomics, incremented after @ph_moved_lpn is written
+ * @ph_moved_lpn: per placement handle, the logical page it last had
+ *	moved; WRITE_ONCE/READ_ONCE
+ * @ph_retired: per placement handle, its open blocks the device retired
+ *	(a failed program) since creation: its reclaim unit changed without
+ *	the host asking; atomics
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
@@ -302,6 +310,9 @@ struct vflash_flash {
 	atomic_t nr_bad[VF_NR_REGIONS];
 	u32 spare_new;
 	bool no_room;
+	atomic64_t ph_moved[VFLASH_FLASH_MAX_PLACEMENT];
+	u64 ph_moved_lpn[VFLASH_FLASH_MAX_PLACEMENT];
+	atomic64_t ph_retired[VFLASH_FLASH_MAX_PLACEMENT];
 };
 
 static inline u64 vf_knob(const struct vflash_flash *f, enum vflash_knob k)

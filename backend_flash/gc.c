@@ -103,8 +103,12 @@ static void retire_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 	struct vf_block *blk = &f->blocks[b];
 	enum vf_region r = vf_region_of(f, b);
 
-	if (blk->state == VF_BLK_OPEN && die->open[blk->stream][r] == b)
+	if (blk->state == VF_BLK_OPEN && die->open[blk->stream][r] == b) {
 		die->open[blk->stream][r] = VF_INVALID;
+		/* A host stream's next write opens another: a new unit. */
+		if (vf_is_host_stream(blk->stream))
+			atomic64_inc(&f->ph_retired[vf_stream_handle(blk->stream)]);
+	}
 	if (blk->state == VF_BLK_OPEN)
 		blk->seal_ns = now;	/* its data's age runs from here */
 	blk->state = VF_BLK_BAD;
@@ -176,8 +180,18 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
 		vf_count(f, stream == VF_GC ? VFLASH_STAT_GC_COPIED_PAGES :
 					      VFLASH_STAT_MIGRATED_PAGES, 1);
 		/* A move out of a host block is that placement handle's. */
-		if (vf_is_host_stream(from))
-			this_cpu_inc(f->stats->ph_media_pages[vf_stream_handle(from)]);
+		if (vf_is_host_stream(from)) {
+			u32 ph = vf_stream_handle(from);
+
+			this_cpu_inc(f->stats->ph_media_pages[ph]);
+			WRITE_ONCE(f->ph_moved_lpn[ph], lpn);
+			/*
+			 * The page before the count: pairs with the
+			 * smp_rmb() of vflash_flash_placement_events().
+			 */
+			smp_mb__before_atomic();
+			atomic64_inc(&f->ph_moved[ph]);
+		}
 	} else {
 		/* The host rewrote or trimmed it meanwhile. */
 		vf_invalidate(f, ns);

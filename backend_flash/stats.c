@@ -4,11 +4,13 @@
  * read. Counters are exact; a reset that races with requests may miss
  * the increments made during it.
  */
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/string.h>
 
 #include "backend_flash/ftl.h"
 
@@ -365,6 +367,32 @@ void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
 		*host_pages += st->ph_host_pages[ph];
 		*media_pages += st->ph_media_pages[ph];
 	}
+}
+
+/**
+ * vflash_flash_placement_events() - what the device did on its own to a
+ *	placement handle's data and reclaim unit
+ * @f: the device
+ * @ph: the placement handle, below vflash_flash_placement_handles()
+ * @ev: receives the counts since the device was created (stats/reset
+ *	does not touch them): a reader keeps the last values it saw and
+ *	acts on the difference
+ *
+ * A few atomic reads: cheap enough to poll, and no lock is taken. The
+ * logical page goes with the count read: it is one the handle had moved
+ * whenever @ev->moved_pages is not 0.
+ */
+void vflash_flash_placement_events(struct vflash_flash *f, u32 ph,
+				   struct vflash_placement_events *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	if (ph >= VFLASH_FLASH_MAX_PLACEMENT)
+		return;
+	ev->moved_pages = atomic64_read(&f->ph_moved[ph]);
+	/* Pairs with move_page()'s barrier: the page is at least as new. */
+	smp_rmb();
+	ev->moved_lpn = READ_ONCE(f->ph_moved_lpn[ph]);
+	ev->units_retired = atomic64_read(&f->ph_retired[ph]);
 }
 
 /**

@@ -340,6 +340,79 @@ void vfn_admin_reset(struct vfn_ctrl *c)
 	c->feat_gen = c->cq[0].gen;
 }
 
+/* How often the dispatcher looks for controller FDP events. */
+#define FDP_SYNC_NS		(10 * NSEC_PER_MSEC)
+
+/* The namespace holding backend page @lpn, or NULL. */
+static const struct vfn_nsd *ns_of_page(struct vfn_ctrl *c, u64 lpn)
+{
+	u32 i;
+
+	for (i = 1; i <= VFN_MAX_NS; i++) {
+		const struct vfn_nsd *nd = vfn_ns_find(&c->nst, i, false);
+
+		if (nd && lpn >= nd->ns.base && lpn - nd->ns.base < nd->pages)
+			return nd;
+	}
+	return NULL;
+}
+
+/*
+ * The controller events since the last look: per handle, one Media
+ * Reallocated event for the pages the backend moved out of its blocks
+ * (GC, migration, a retired block), naming the last one moved, and one
+ * Implicitly Modified RUH event if the backend retired one of its open
+ * blocks. Each is logged if enabled on the handle; either way it is
+ * reported only once.
+ */
+static void fdp_sync(struct vfn_ctrl *c, u64 now)
+{
+	struct vflash_flash *f = c->vdev->flash;
+	u32 per_page = VFLASH_LPAGE_SHIFT - c->nst.lba_shift;
+	struct vfn_fdp *fdp = &c->fdp;
+	u64 ms = vfn_ctrl_ms(c, now);
+	u16 h;
+
+	for (h = 0; h < fdp->nruh; h++) {
+		struct vflash_placement_events ev;
+		const struct vfn_nsd *nd;
+		u64 moved;
+
+		vflash_flash_placement_events(f, h, &ev);
+		if (ev.units_retired != fdp->retired_seen[h]) {
+			fdp->retired_seen[h] = ev.units_retired;
+			vfn_fdp_event(fdp, VFN_FDP_EVT_IMPLICIT_RUH,
+				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_LV, h, h, 0,
+				      ms);
+		}
+		if (ev.moved_pages == fdp->moved_seen[h])
+			continue;
+		moved = ev.moved_pages - fdp->moved_seen[h];
+		fdp->moved_seen[h] = ev.moved_pages;
+		nd = ns_of_page(c, ev.moved_lpn);
+		vfn_fdp_media_reallocated(fdp, h, moved << per_page,
+					  nd ? nd->ns.id : 0, !!nd,
+					  nd ? (ev.moved_lpn - nd->ns.base) <<
+					       per_page : 0, ms);
+	}
+}
+
+/**
+ * vfn_admin_tick() - the dispatcher's periodic housekeeping
+ * @c: the controller (enabled)
+ * @now: the time of the dispatcher's pass
+ *
+ * With FDP, every FDP_SYNC_NS: the controller events the backend's
+ * counts show (fdp_sync()). Otherwise one comparison.
+ */
+void vfn_admin_tick(struct vfn_ctrl *c, u64 now)
+{
+	if (!c->fdp.nruh || now < c->fdp.next_sync_ns)
+		return;
+	c->fdp.next_sync_ns = now + FDP_SYNC_NS;
+	fdp_sync(c, now);
+}
+
 #define FEAT_CHANGEABLE		BIT(2)
 
 /*
@@ -575,7 +648,8 @@ static u16 effects_log(struct vfn_ctrl *c, u8 csi)
  * The FDP logs (20h-23h) of endurance group 1 into c->ident (zeroed).
  * Return: the log's size.
  */
-static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid)
+static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid,
+		   u64 now)
 {
 	struct vflash_flash *f = c->vdev->flash;
 
@@ -590,12 +664,16 @@ static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid)
 					 vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES),
 					 vflash_flash_erased_bytes(f));
 	default:
-		return vfn_fdp_events_log(&c->fdp, c->ident,
-					  !(vfn_cdw(cmd, 10) & LOG_LSP_HOST_EVENTS));
+		if (vfn_cdw(cmd, 10) & LOG_LSP_HOST_EVENTS)
+			return vfn_fdp_events_log(&c->fdp, c->ident, false);
+		/* Controller events: up to date when read. */
+		fdp_sync(c, now);
+		return vfn_fdp_events_log(&c->fdp, c->ident, true);
 	}
 }
 
-static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
+static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		   u64 now)
 {
 	u8 lid = vfn_cdw(cmd, 10) & 0xff;
 	u32 off, len, size = vfn_log_bytes(lid);
@@ -614,7 +692,7 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd)
 		sc = vfn_fdp_check_lsi(&c->fdp, vfn_cdw(cmd, 11));
 		if (sc)
 			return sc;
-		size = fdp_log(c, cmd, lid);
+		size = fdp_log(c, cmd, lid, now);
 		/* Past the log's end, zeros. */
 		return to_host(c, cmd, off, off < size ? size - off : 0, len);
 	}
@@ -857,7 +935,7 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			      nvme_admin_set_features, &result);
 		break;
 	case nvme_admin_get_log_page:
-		sc = get_log(c, cmd);
+		sc = get_log(c, cmd, now);
 		break;
 	case nvme_admin_create_cq:
 		sc = create_cq(c, cmd);

@@ -682,14 +682,15 @@ bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns)
  * @next: set to the due time of its earliest own completion, or U64_MAX
  *
  * Acts on CC, then fetches from every live SQ (re-checking CC and Bus
- * Master before every command), posts the admin completions due and
- * raises their interrupts.
+ * Master before every command), posts the admin completions due, runs
+ * the controller's housekeeping (ops->tick) and raises the interrupts.
  *
  * Return: true if any command was fetched.
  */
 bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 {
-	bool busy = false;
+	bool busy = false, on;
+	u64 now;
 	u32 q;
 
 	/* Take a cut request: from then on its hook waits for the cut. */
@@ -702,12 +703,16 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 		smp_store_release(&c->cut_state, VFN_CUT_NONE);
 		wake_up(&c->power_wq);
 	}
-	if (handle_cc(c, c->raise)) {
+	on = handle_cc(c, c->raise);
+	if (on) {
 		for (q = 0; q <= VFN_MAX_IOQ; q++)
 			if (c->sq[q].live)
 				busy |= fetch(c, q);
 	}
-	*next = vfn_drain(c, &c->heap[0], ktime_get_ns(), false, c->raise);
+	now = ktime_get_ns();
+	*next = vfn_drain(c, &c->heap[0], now, false, c->raise);
+	if (on && c->ops->tick)
+		c->ops->tick(c, now);
 	vfn_raise_irqs(c, c->raise);
 	return busy;
 }

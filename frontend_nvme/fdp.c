@@ -47,7 +47,9 @@
 
 /* The event types vflash reports, and their bit in vfn_fdp.ev_enabled. */
 static const u8 ev_types[] = { VFN_FDP_EVT_RU_NOT_FULL,
-			       VFN_FDP_EVT_INVALID_PID };
+			       VFN_FDP_EVT_INVALID_PID,
+			       VFN_FDP_EVT_MEDIA_REALLOC,
+			       VFN_FDP_EVT_IMPLICIT_RUH };
 
 static int ev_bit(u8 type)
 {
@@ -85,29 +87,23 @@ void vfn_fdp_init(struct vfn_fdp *fdp, u16 nruh, u64 runs_bytes)
 	vfn_fdp_events_default(fdp);
 }
 
-/**
- * vfn_fdp_event() - log a host event, if it is enabled on its handle
- * @fdp: the FDP state
- * @type: the event type
- * @flags: VFN_FDP_EVF_*
- * @pid: the placement identifier it concerns
- * @ruh: the reclaim unit handle it concerns
- * @nsid: the namespace of the command that caused it
- * @ms: the controller's time, in milliseconds
- *
- * The oldest event makes room once VFN_FDP_EVENTS are held.
- *
- * Return: true if it was logged.
+/*
+ * A new event of @type on handle @ruh in its ring (host or controller),
+ * the oldest making room once VFN_FDP_EVENTS are held; NULL if the type
+ * is not enabled on the handle.
  */
-bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
-		   u16 ruh, u32 nsid, u64 ms)
+static struct vfn_fdp_event *new_event(struct vfn_fdp *fdp, u8 type,
+				       u8 flags, u16 pid, u16 ruh, u32 nsid,
+				       u64 ms)
 {
+	struct vfn_fdp_ring *ring = type >= VFN_FDP_EVT_CTRL ? &fdp->ctrl :
+							       &fdp->host;
 	struct vfn_fdp_event *e;
 	int bit = ev_bit(type);
 
 	if (bit < 0 || ruh >= fdp->nruh || !(fdp->ev_enabled[ruh] & BIT(bit)))
-		return false;
-	e = &fdp->ev[fdp->ev_next];
+		return NULL;
+	e = &ring->ev[ring->next];
 	memset(e, 0, sizeof(*e));
 	e->type = type;
 	e->flags = flags;
@@ -115,8 +111,64 @@ bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
 	e->timestamp = cpu_to_le64(ms & GENMASK_ULL(47, 0));
 	e->nsid = cpu_to_le32(nsid);
 	e->ruhid = ruh;
-	fdp->ev_next = (fdp->ev_next + 1) % VFN_FDP_EVENTS;
-	fdp->ev_nr = min(fdp->ev_nr + 1, (u32)VFN_FDP_EVENTS);
+	ring->next = (ring->next + 1) % VFN_FDP_EVENTS;
+	ring->nr = min(ring->nr + 1, (u32)VFN_FDP_EVENTS);
+	return e;
+}
+
+/**
+ * vfn_fdp_event() - log an event, if it is enabled on its handle
+ * @fdp: the FDP state
+ * @type: the event type: a host event (below 80h) or a controller event
+ * @flags: VFN_FDP_EVF_*
+ * @pid: the placement identifier it concerns
+ * @ruh: the reclaim unit handle it concerns
+ * @nsid: the namespace it concerns
+ * @ms: the controller's time, in milliseconds
+ *
+ * Host and controller events are kept apart, the newest VFN_FDP_EVENTS
+ * of each.
+ *
+ * Return: true if it was logged.
+ */
+bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
+		   u16 ruh, u32 nsid, u64 ms)
+{
+	return new_event(fdp, type, flags, pid, ruh, nsid, ms);
+}
+
+/**
+ * vfn_fdp_media_reallocated() - log a Media Reallocated event (80h), if
+ *	it is enabled on its handle
+ * @fdp: the FDP state
+ * @ruh: the handle whose reclaim units held the data the device moved
+ *	(with one reclaim group its placement identifier too)
+ * @nlbam: the logical blocks moved; FFFFh stands for FFFFh or more
+ * @nsid: the namespace of @lba, or 0 for none (NSIDV clear)
+ * @lbav: @lba is one of the blocks moved (LBAV)
+ * @lba: that block, in @nsid
+ * @ms: the controller's time, in milliseconds
+ *
+ * Every handle is initially isolated, so every move of the host's data
+ * out of its reclaim unit is one (the specification's condition).
+ *
+ * Return: true if it was logged.
+ */
+bool vfn_fdp_media_reallocated(struct vfn_fdp *fdp, u16 ruh, u64 nlbam,
+			       u32 nsid, bool lbav, u64 lba, u64 ms)
+{
+	struct vfn_fdp_event *e;
+	u8 flags = VFN_FDP_EVF_PIV | VFN_FDP_EVF_LV |
+		   (nsid ? VFN_FDP_EVF_NSIDV : 0);
+
+	e = new_event(fdp, VFN_FDP_EVT_MEDIA_REALLOC, flags, ruh, ruh, nsid,
+		      ms);
+	if (!e)
+		return false;
+	e->type_specific[0] = lbav ? VFN_FDP_REALLOC_LBAV : 0;
+	put_unaligned_le16(min_t(u64, nlbam, VFN_FDP_NLBAM_MAX),
+			   e->type_specific + 2);
+	put_unaligned_le64(lbav ? lba : 0, e->type_specific + 4);
 	return true;
 }
 
@@ -212,24 +264,25 @@ u32 vfn_fdp_stats_log(void *buf, u64 hbmw, u64 mbmw, u64 mbe)
  * vfn_fdp_events_log() - log 23h, FDP Events
  * @fdp: the FDP state (on)
  * @buf: VFN_FDP_LOG_BYTES, zeroed
- * @ctrl: the controller events (LSP bit 0 set) rather than the host ones
+ * @ctrl: the controller events (LSP bit 0 clear) rather than the host
+ *	ones
  *
- * The events in the order they happened, oldest first. vflash reports no
- * controller events.
+ * The events in the order they happened, oldest first.
  *
  * Return: the log's size.
  */
 u32 vfn_fdp_events_log(const struct vfn_fdp *fdp, void *buf, bool ctrl)
 {
-	u32 n = ctrl ? 0 : fdp->ev_nr, i;
-	u32 first = (fdp->ev_next + VFN_FDP_EVENTS - n) % VFN_FDP_EVENTS;
+	const struct vfn_fdp_ring *ring = ctrl ? &fdp->ctrl : &fdp->host;
+	u32 n = ring->nr, i;
+	u32 first = (ring->next + VFN_FDP_EVENTS - n) % VFN_FDP_EVENTS;
 
 	BUILD_BUG_ON(sizeof(struct vfn_fdp_event) != 64);
 	BUILD_BUG_ON(EVENTS_HDR_BYTES + 64 * VFN_FDP_EVENTS != VFN_FDP_LOG_BYTES);
 	put_unaligned_le32(n, buf);
 	for (i = 0; i < n; i++)
 		memcpy(buf + EVENTS_HDR_BYTES + i * 64,
-		       &fdp->ev[(first + i) % VFN_FDP_EVENTS], 64);
+		       &ring->ev[(first + i) % VFN_FDP_EVENTS], 64);
 	return EVENTS_HDR_BYTES + 64 * n;
 }
 

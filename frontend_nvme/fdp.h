@@ -37,9 +37,13 @@
 /* Write CDW12 bits 23:20: the directive type of a placed write. */
 #define VFN_DTYPE_PLACEMENT	0x2
 
-/* FDP event types vflash reports (host events). */
+/* FDP event types vflash reports: host events, then controller events. */
 #define VFN_FDP_EVT_RU_NOT_FULL	0x00
 #define VFN_FDP_EVT_INVALID_PID	0x03
+#define VFN_FDP_EVT_MEDIA_REALLOC	0x80
+#define VFN_FDP_EVT_IMPLICIT_RUH	0x81
+/* Event types from 80h on are controller events. */
+#define VFN_FDP_EVT_CTRL	0x80
 
 /* Event flags: placement identifier, namespace, location valid. */
 #define VFN_FDP_EVF_PIV		BIT(0)
@@ -72,33 +76,57 @@ struct vfn_fdp_event {
 	u8 vs[24];
 } __packed;
 
+/* Media Reallocated, event type specific: LBA Valid, NLBAM, LBA. */
+#define VFN_FDP_REALLOC_LBAV	BIT(0)
+#define VFN_FDP_NLBAM_MAX	0xffff
+
+/**
+ * struct vfn_fdp_ring - the newest VFN_FDP_EVENTS events of one kind
+ * @ev: the events
+ * @next: where the next one goes
+ * @nr: events held
+ */
+struct vfn_fdp_ring {
+	struct vfn_fdp_event ev[VFN_FDP_EVENTS];
+	u32 next;
+	u32 nr;
+};
+
 /**
  * struct vfn_fdp - the endurance group's FDP state
  * @nruh: reclaim unit handles (= placement handles of every conventional
  *	namespace); 0 when FDP is off
  * @runs_bytes: reclaim unit nominal size
- * @ev_enabled: per handle, the enabled event types (bit 0: type 00h,
- *	bit 1: type 03h)
- * @ev: host events, a ring of the newest VFN_FDP_EVENTS
- * @ev_next: where the next one goes
- * @ev_nr: events in the ring
+ * @ev_enabled: per handle, the enabled event types (bit i: the i-th type
+ *	of fdp.c's ev_types[]: 00h, 03h, 80h, 81h)
+ * @host: the host events (log 23h, LSP bit 0 set)
+ * @ctrl: the controller events (LSP bit 0 clear)
+ * @moved_seen: per handle, the backend's count of pages moved out of its
+ *	blocks already reported (struct vflash_placement_events)
+ * @retired_seen: per handle, its count of retired open blocks already
+ *	reported
+ * @next_sync_ns: when the dispatcher next looks at those counts
  *
  * Owned by the NVMe dispatcher thread, which runs every admin and I/O
- * command: no lock.
+ * command and the periodic look at the backend: no lock.
  */
 struct vfn_fdp {
 	u16 nruh;
 	u64 runs_bytes;
 	u8 ev_enabled[VFN_FDP_MAX_RUH];
-	struct vfn_fdp_event ev[VFN_FDP_EVENTS];
-	u32 ev_next;
-	u32 ev_nr;
+	struct vfn_fdp_ring host;
+	struct vfn_fdp_ring ctrl;
+	u64 moved_seen[VFN_FDP_MAX_RUH];
+	u64 retired_seen[VFN_FDP_MAX_RUH];
+	u64 next_sync_ns;
 };
 
 void vfn_fdp_init(struct vfn_fdp *fdp, u16 nruh, u64 runs_bytes);
 void vfn_fdp_events_default(struct vfn_fdp *fdp);
 bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
 		   u16 ruh, u32 nsid, u64 ms);
+bool vfn_fdp_media_reallocated(struct vfn_fdp *fdp, u16 ruh, u64 nlbam,
+			       u32 nsid, bool lbav, u64 lba, u64 ms);
 u16 vfn_fdp_handle(struct vfn_fdp *fdp, u16 pid, u32 nsid, u64 ms);
 u32 vfn_fdp_configs_log(const struct vfn_fdp *fdp, void *buf);
 u32 vfn_fdp_usage_log(const struct vfn_fdp *fdp, void *buf);

@@ -546,6 +546,7 @@ static const struct vfn_ctrl_ops vfn_ops = {
 	.admin_reset = vfn_admin_reset,
 	.io = vfn_io,
 	.raise_irq = vfn_raise_irq,
+	.tick = vfn_admin_tick,
 };
 
 static void free_ctrl(struct vfn_ctrl *c)

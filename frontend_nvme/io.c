@@ -604,12 +604,6 @@ static u16 write_protected(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	return VFN_SC(NVME_SC_ZONE_READ_ONLY);
 }
 
-/* The controller's time for FDP events, in ms since it came up. */
-static u64 fdp_ms(struct vfn_ctrl *c, u64 now)
-{
-	return div_u64(now - min(now, c->attach_ns), NSEC_PER_MSEC);
-}
-
 /*
  * I/O Management Receive, Reclaim Unit Handle Status: per handle, the
  * logical blocks its reclaim unit can still take.
@@ -657,7 +651,7 @@ static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 		if (vflash_flash_placement_update(c->vdev->flash, ph, now))
 			vfn_fdp_event(&c->fdp, VFN_FDP_EVT_RU_NOT_FULL,
 				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, ph,
-				      ph, nd->ns.id, fdp_ms(c, now));
+				      ph, nd->ns.id, vfn_ctrl_ms(c, now));
 	}
 	return 0;
 }
@@ -746,7 +740,7 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		/* An invalid placement identifier: handle 0, and an event. */
 		if (r.placed)
 			r.ph = vfn_fdp_handle(&c->fdp, r.pid, nd->ns.id,
-					      fdp_ms(c, now));
+					      vfn_ctrl_ms(c, now));
 		/* The write's pages go to the handle's stream. */
 		c->tag.ph = r.ph;
 		switch (r.opcode) {

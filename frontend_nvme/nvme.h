@@ -11,6 +11,8 @@
 
 #include <linux/cpumask.h>
 #include <linux/irqdomain.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/notifier.h>
 #include <linux/nvme.h>
 #include <linux/pci.h>
@@ -98,6 +100,9 @@ struct vfn_heap {
  * @io: execute one NVM command (io.c: vfn_io())
  * @raise_irq: signal a completion queue's MSI-X vector (pci.c:
  *	vfn_raise_irq())
+ * @tick: housekeeping the dispatcher runs once per pass while the
+ *	controller is enabled, @now the time of the pass; cheap unless it
+ *	is due (admin.c: vfn_admin_tick()); may be NULL
  *
  * The controller's pieces call dispatch.c, its core, directly; the core
  * calls them back only through this table, as the nvme host driver's
@@ -111,6 +116,7 @@ struct vfn_ctrl_ops {
 	void (*io)(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		   struct vfn_cmd *out, u64 now);
 	void (*raise_irq)(struct vfn_ctrl *c, u16 vector);
+	void (*tick)(struct vfn_ctrl *c, u64 now);
 };
 
 /**
@@ -320,6 +326,12 @@ static inline bool vfn_host_allows_dma(struct vfn_ctrl *c)
 	       (READ_ONCE(c->cfg[PCI_COMMAND]) & PCI_COMMAND_MASTER);
 }
 
+/* The controller's time for FDP events: milliseconds since it came up. */
+static inline u64 vfn_ctrl_ms(const struct vfn_ctrl *c, u64 now)
+{
+	return div_u64(now - min(now, c->attach_ns), NSEC_PER_MSEC);
+}
+
 /* pci.c */
 int vfn_bar_alloc(struct vfn_ctrl *c);
 int vfn_pci_create(struct vfn_ctrl *c);
@@ -337,6 +349,7 @@ u16 vfn_map_data(struct vfn_ctrl *c, const struct nvme_command *cmd, u32 len);
 
 /* admin.c */
 void vfn_admin_reset(struct vfn_ctrl *c);
+void vfn_admin_tick(struct vfn_ctrl *c, u64 now);
 void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	       struct vfn_cmd *out);
 

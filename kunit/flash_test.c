@@ -1485,6 +1485,45 @@ static void placement_gc_never_stuck(struct kunit *test)
 }
 
 /*
+ * The controller events' counts (NVMe FDP): only handle 2 writes, so
+ * only its pages are moved (by GC, inline), never more than GC copied,
+ * the last one named; a stats reset leaves the counts alone.
+ */
+static void placement_events_count_moves(struct kunit *test)
+{
+	struct vflash_flash *f = mk_placed(test, 4, SMALL);
+	u64 n = f->nr_lpages / 2, i, now = 0, x = 7;
+	struct vflash_placement_events ev;
+	u32 ph;
+
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	vflash_flash_placement_events(f, 2, &ev);
+	KUNIT_EXPECT_EQ(test, ev.moved_pages, 0ULL);
+	for (i = 0; i < 20 * n; i++)
+		now = wr_ph(f, rnd(&x) % n, 2, now);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 10ULL);
+	vflash_flash_placement_events(f, 2, &ev);
+	KUNIT_EXPECT_GT(test, ev.moved_pages, 0ULL);
+	KUNIT_EXPECT_LE(test, ev.moved_pages,
+			st(f, VFLASH_STAT_GC_COPIED_PAGES));
+	KUNIT_EXPECT_LT(test, ev.moved_lpn, n);
+	KUNIT_EXPECT_EQ(test, ev.units_retired, 0ULL);
+	for (ph = 0; ph < 4; ph++) {
+		struct vflash_placement_events o;
+
+		if (ph == 2)
+			continue;
+		vflash_flash_placement_events(f, ph, &o);
+		KUNIT_EXPECT_EQ(test, o.moved_pages + o.units_retired, 0ULL);
+	}
+	i = ev.moved_pages;
+	vflash_flash_reset_stats(f);
+	vflash_flash_placement_events(f, 2, &ev);
+	KUNIT_EXPECT_EQ(test, ev.moved_pages, i);
+	check(test, f);
+}
+
+/*
  * A handle's update closes its open blocks: room back to a whole unit,
  * the partial program unit padded and programmed (counted for the
  * handle), the pages still readable where they are; a fresh handle's
@@ -1576,6 +1615,7 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(placement_handles_never_share_a_block),
 	KUNIT_CASE(placement_gc_never_stuck),
 	KUNIT_CASE(placement_update_closes_the_unit),
+	KUNIT_CASE(placement_events_count_moves),
 	KUNIT_CASE(p2l_group_lookup),
 	KUNIT_CASE(p2l_last_partial_group),
 	KUNIT_CASE(p2l_stale_entry_is_not_valid),

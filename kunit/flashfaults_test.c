@@ -306,6 +306,7 @@ static void program_fail_retires_the_block(struct kunit *test)
 {
 	struct vflash_flash *f = mk(test, &slc2, MEDIUM);
 	DECLARE_BITMAP(mapped, 1024) = { 0 };
+	struct vflash_placement_events ev;
 	struct vflash_health h;
 	u32 spare = st(f, VFLASH_STAT_SPARE_BLOCKS), b, bad = VF_INVALID;
 	u64 lpn, now = 0, copied;
@@ -338,6 +339,17 @@ static void program_fail_retires_the_block(struct kunit *test)
 	copied = st(f, VFLASH_STAT_GC_COPIED_PAGES);
 	KUNIT_EXPECT_GT(test, copied, 0ULL);
 	KUNIT_EXPECT_NE(test, vf_block_of(f, f->l2p[45]), bad);
+	/*
+	 * For FDP (handle 0 wrote them): every page moved is the handle's,
+	 * the last one named; its open block was retired (a new unit).
+	 */
+	vflash_flash_placement_events(f, 0, &ev);
+	KUNIT_EXPECT_EQ(test, ev.moved_pages, copied);
+	/* The page whose program failed was the last one moved off. */
+	KUNIT_EXPECT_EQ(test, ev.moved_lpn, 45ULL);
+	KUNIT_EXPECT_EQ(test, ev.units_retired, 1ULL);
+	vflash_flash_placement_events(f, 1, &ev);
+	KUNIT_EXPECT_EQ(test, ev.moved_pages + ev.units_retired, 0ULL);
 	vflash_flash_health(f, &h);
 	KUNIT_EXPECT_EQ(test, h.bad_blocks, 1U);
 	KUNIT_EXPECT_EQ(test, h.spare_pct,

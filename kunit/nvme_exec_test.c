@@ -15,6 +15,7 @@
 
 #include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
+#include "core/faults.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 #include "policy/policy.h"
@@ -1102,16 +1103,23 @@ static void fdp_features(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0, 0x1d, 1,
 				  0x101, 0, NULL), DNR(NVME_SC_INVALID_FIELD));
 
-	/* 1Eh Get: handle 2, up to 8 types: 00h and 03h, both enabled. */
+	/*
+	 * 1Eh Get: handle 2, up to 8 types: 00h and 03h (host), 80h and 81h
+	 * (controller), all enabled; zeros after them.
+	 */
 	memset(b, 0xaa, PG);
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1e,
 				  2 | 8 << 16, 0, 5 * PG, &res), 0);
-	KUNIT_EXPECT_EQ(test, res, 2U);
+	KUNIT_EXPECT_EQ(test, res, 4U);
 	KUNIT_EXPECT_EQ(test, b[0], 0x00);
 	KUNIT_EXPECT_EQ(test, b[1], 1);
 	KUNIT_EXPECT_EQ(test, b[2], 0x03);
 	KUNIT_EXPECT_EQ(test, b[3], 1);
-	KUNIT_EXPECT_EQ(test, b[4], 0);
+	KUNIT_EXPECT_EQ(test, b[4], 0x80);
+	KUNIT_EXPECT_EQ(test, b[5], 1);
+	KUNIT_EXPECT_EQ(test, b[6], 0x81);
+	KUNIT_EXPECT_EQ(test, b[7], 1);
+	KUNIT_EXPECT_EQ(test, b[8], 0);
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1e,
 				  4 | 8 << 16, 0, 5 * PG, &res),
 			DNR(NVME_SC_INVALID_FIELD));
@@ -1123,9 +1131,9 @@ static void fdp_features(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, placed_write(test, 0, 2, 9), 0);
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
-	/* A list with an unsupported type (80h) changes nothing. */
+	/* A list with an unsupported type (82h) changes nothing. */
 	b[0] = 0x00;
-	b[1] = 0x80;
+	b[1] = 0x82;
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0, 0x1e,
 				  0 | 2 << 16, 0, 5 * PG, NULL),
 			DNR(NVME_SC_INVALID_FIELD));
@@ -1177,7 +1185,7 @@ static void fdp_placed_writes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 66), 4);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 76), 1U);
 	KUNIT_EXPECT_EQ(test, b[98], 0);
-	/* The controller events: none. */
+	/* The controller events: none (no data moved). */
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
 
@@ -1268,6 +1276,214 @@ static void fdp_ruh_status_and_update(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(e->mem + 5 * PG + 1024 +
 						 4 * 0x1d),
 			NVME_CMD_EFFECTS_CSUPP);
+}
+
+/*
+ * The controller events' bookkeeping, without a backend: their own ring
+ * (the host's untouched), oldest first, the newest 63 kept; Media
+ * Reallocated's fields (NLBAM saturating at FFFFh, LBAV and NSIDV only
+ * with a namespace); enabled per handle and type.
+ */
+static void fdp_controller_event_ring(struct kunit *test)
+{
+	struct vfn_fdp *fdp = kunit_kzalloc(test, sizeof(*fdp), GFP_KERNEL);
+	u8 *log = kunit_kzalloc(test, VFN_FDP_LOG_BYTES, GFP_KERNEL);
+	const u8 *e;
+	u8 type;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, fdp);
+	KUNIT_ASSERT_NOT_NULL(test, log);
+	vfn_fdp_init(fdp, 4, 1 << 20);
+	for (i = 0; i < 70; i++)
+		KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 1, 1 + i,
+								  1, true,
+								  100 + i, i));
+	KUNIT_EXPECT_EQ(test, vfn_fdp_events_log(fdp, log, false), 64U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(log), 0U);
+	KUNIT_EXPECT_EQ(test, vfn_fdp_events_log(fdp, log, true),
+			64U + 64 * 63);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(log), 63U);
+	for (i = 0; i < 63; i++) {
+		e = log + 64 + 64 * i;
+		KUNIT_EXPECT_EQ(test, e[0], 0x80);
+		/* PIV, NSIDV, LV */
+		KUNIT_EXPECT_EQ(test, e[1], 0x07);
+		KUNIT_EXPECT_EQ(test, get_unaligned_le16(e + 2), 1);
+		KUNIT_EXPECT_EQ(test, get_unaligned_le64(e + 4), 7ULL + i);
+		KUNIT_EXPECT_EQ(test, get_unaligned_le32(e + 12), 1U);
+		KUNIT_EXPECT_EQ(test, e[16], 1);
+		KUNIT_EXPECT_EQ(test, get_unaligned_le16(e + 18), 8 + i);
+		KUNIT_EXPECT_EQ(test, get_unaligned_le64(e + 20), 107ULL + i);
+		KUNIT_EXPECT_EQ(test, get_unaligned_le16(e + 32), 0);
+		KUNIT_EXPECT_EQ(test, e[34], 1);
+	}
+	/* No namespace: no NSID, no LBA; 70000 blocks reported as FFFFh. */
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 3, 70000, 0,
+							  false, 5, 99));
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_event(fdp, VFN_FDP_EVT_IMPLICIT_RUH,
+					      VFN_FDP_EVF_PIV | VFN_FDP_EVF_LV,
+					      2, 2, 0, 100));
+	vfn_fdp_events_log(fdp, log, true);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(log), 63U);
+	e = log + 64 + 64 * 61;
+	KUNIT_EXPECT_EQ(test, e[0], 0x80);
+	KUNIT_EXPECT_EQ(test, e[1], 0x05);
+	KUNIT_EXPECT_EQ(test, e[16], 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(e + 18), 0xffff);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(e + 20), 0ULL);
+	KUNIT_EXPECT_EQ(test, e[34], 3);
+	e += 64;
+	KUNIT_EXPECT_EQ(test, e[0], 0x81);
+	KUNIT_EXPECT_EQ(test, e[34], 2);
+	/* The oldest two made room: the first kept is the 10th logged. */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(log + 64 + 4), 9ULL);
+
+	/* Disabled on handle 1: not logged there; handle 0 still logs. */
+	type = VFN_FDP_EVT_MEDIA_REALLOC;
+	KUNIT_EXPECT_EQ(test, vfn_fdp_events_set(fdp, 1 | 1 << 16, 0, &type),
+			0);
+	KUNIT_EXPECT_FALSE(test, vfn_fdp_media_reallocated(fdp, 1, 1, 1, true,
+							   0, 200));
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_event(fdp, VFN_FDP_EVT_IMPLICIT_RUH,
+					      0, 1, 1, 0, 201));
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 0, 1, 1, true,
+							  0, 202));
+	vfn_fdp_events_log(fdp, log, true);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(log + 64 + 64 * 62 + 4),
+			202ULL);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(log + 64 + 64 * 61 + 4),
+			201ULL);
+	/* The host ring is still empty; a host event does not touch these. */
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_event(fdp, VFN_FDP_EVT_INVALID_PID,
+					      0, 9, 0, 1, 300));
+	KUNIT_EXPECT_EQ(test, vfn_fdp_events_log(fdp, log, false), 128U);
+	vfn_fdp_events_log(fdp, log, true);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(log + 64 + 64 * 62 + 4),
+			202ULL);
+	/* Enabled again, and defaults after a reset. */
+	KUNIT_EXPECT_EQ(test, vfn_fdp_events_set(fdp, 1 | 1 << 16, 1, &type),
+			0);
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 1, 1, 1, true,
+							  0, 203));
+	vfn_fdp_events_set(fdp, 2 | 1 << 16, 0, &type);
+	vfn_fdp_events_default(fdp);
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 2, 1, 1, true,
+							  0, 204));
+}
+
+/*
+ * GC moving a handle's data is a Media Reallocated event of that handle
+ * in the controller events (log 23h, LSP 0), reported once, counting
+ * what moved and naming a block it wrote; disabled, nothing more.
+ */
+static void fdp_media_reallocated_by_gc(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	const struct vflash_policy *inl;
+	struct vflash_placement_events ev;
+	u8 *b = e->mem + 5 * PG;
+	u32 i, n, x = 2026;
+
+	make_fdp(test, 4);
+	inl = vflash_policy_find(VFLASH_POLICY_MAINTENANCE, "inline");
+	KUNIT_ASSERT_NOT_NULL(test, inl);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_policy(e->vdev->flash, inl), 0);
+	memset(e->mem + 3 * PG, 0x42, PG);
+	/* Random blocks of 0-127 with handle 2: GC finds some still valid. */
+	for (i = 0; i < 40 * 128; i++) {
+		x = x * 1103515245 + 12345;
+		KUNIT_ASSERT_EQ(test, placed_write(test, (x >> 8) % 128, 2, 2),
+				0);
+	}
+	vflash_flash_placement_events(e->vdev->flash, 2, &ev);
+	KUNIT_ASSERT_GT(test, ev.moved_pages, 0ULL);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+	KUNIT_EXPECT_EQ(test, b[64], 0x80);
+	KUNIT_EXPECT_EQ(test, b[65], 0x07);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 66), 2);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 76), 1U);
+	KUNIT_EXPECT_EQ(test, b[80], 1);
+	/* 4 KiB blocks: a page is a block. */
+	KUNIT_EXPECT_EQ(test, (u64)get_unaligned_le16(b + 82),
+			min_t(u64, ev.moved_pages, 0xffff));
+	/* The backend's last page moved: namespace 1 starts at page 0. */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 84), ev.moved_lpn);
+	KUNIT_EXPECT_LT(test, get_unaligned_le64(b + 84), 128ULL);
+	KUNIT_EXPECT_EQ(test, b[98], 2);
+	/* The host events: none. */
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
+	/* Read again, nothing new: the same one event. */
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+
+	/* 80h disabled on handle 2 (Set Features 1Eh): no more events. */
+	b[0] = 0x80;
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0, 0x1e,
+				  2 | 1 << 16, 0, 5 * PG, NULL), 0);
+	n = ev.moved_pages;
+	for (i = 0; i < 20 * 128; i++) {
+		x = x * 1103515245 + 12345;
+		KUNIT_ASSERT_EQ(test, placed_write(test, (x >> 8) % 128, 2, 2),
+				0);
+	}
+	vflash_flash_placement_events(e->vdev->flash, 2, &ev);
+	KUNIT_EXPECT_GT(test, ev.moved_pages, (u64)n);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+	/* The dispatcher's periodic look finds nothing either. */
+	vfn_admin_tick(e->c, U64_MAX / 2);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+}
+
+/*
+ * A failed program retires handle 1's open block: an Implicitly Modified
+ * RUH event (81h) for it, then a Media Reallocated one (80h) for the
+ * pages moved off it, the host events untouched.
+ */
+static void fdp_retired_block_events(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_faults *ft = &e->vdev->faults;
+	u8 *b = e->mem + 5 * PG;
+	u32 i;
+
+	make_fdp(test, 4);
+	memset(e->mem + 3 * PG, 0x24, PG);
+	for (i = 0; i < 10; i++)
+		KUNIT_ASSERT_EQ(test, placed_write(test, i, 2, 1), 0);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_PROGRAM_FAIL,
+					       "range", "12-12"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_PROGRAM_FAIL,
+					       "times", "1"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_PROGRAM_FAIL,
+					       "armed", "1"), 0);
+	for (i = 10; i < 14; i++)
+		KUNIT_ASSERT_EQ(test, placed_write(test, i, 2, 1), 0);
+	KUNIT_ASSERT_EQ(test, vflash_flash_stat(e->vdev->flash,
+						VFLASH_STAT_FAULT_PROGRAM_FAILS),
+			1ULL);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 2U);
+	/* 81h: PIV, LV; PID and RUHID 1, no NSID. */
+	KUNIT_EXPECT_EQ(test, b[64], 0x81);
+	KUNIT_EXPECT_EQ(test, b[65], 0x05);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 66), 1);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 76), 0U);
+	KUNIT_EXPECT_EQ(test, b[98], 1);
+	/* 80h: the pages moved off, one of blocks 0-13 named. */
+	KUNIT_EXPECT_EQ(test, b[128], 0x80);
+	KUNIT_EXPECT_EQ(test, b[129], 0x07);
+	KUNIT_EXPECT_EQ(test, b[162], 1);
+	KUNIT_EXPECT_GT(test, get_unaligned_le16(b + 128 + 18), 0);
+	KUNIT_EXPECT_LT(test, get_unaligned_le64(b + 128 + 20), 14ULL);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
 }
 
 /* Namespace Management create: @nsze blocks (NCAP @ncap), CSI @csi. */
@@ -1658,6 +1874,9 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(fdp_features),
 	KUNIT_CASE(fdp_placed_writes),
 	KUNIT_CASE(fdp_ruh_status_and_update),
+	KUNIT_CASE(fdp_controller_event_ring),
+	KUNIT_CASE(fdp_media_reallocated_by_gc),
+	KUNIT_CASE(fdp_retired_block_events),
 	KUNIT_CASE(ns_io_isolation),
 	KUNIT_CASE(ns_zoned_beside_conventional),
 	{}

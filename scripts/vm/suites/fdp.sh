@@ -103,10 +103,11 @@ test_features() {
 		nvme set-feature $CTRL -f 0x1d -v 1 --cdw12=0x101
 	expect_nvme_status 2 "endurance group 2" \
 		nvme get-feature $CTRL -f 0x1d --cdw11=2
-	# FDP Events on handle 0: two types supported, both enabled.
+	# FDP Events on handle 0: four types supported (00h, 03h host; 80h,
+	# 81h controller), all enabled.
 	out=$(nvme get-feature $CTRL -f 0x1e --cdw11=$((0 | 8 << 16)) \
 		-l 16 -b | od -An -t u1) || fail "get-feature 1Eh"
-	expect_eq "$(echo $out | cut -d' ' -f1-4)" "0 1 3 1" \
+	expect_eq "$(echo $out | cut -d' ' -f1-10)" "0 1 3 1 128 1 129 1 0 0" \
 		"event descriptors"
 	nvme fdp set-events $DEV -p 0 -t 3 || fail "set-events disable"
 	prep
@@ -118,8 +119,65 @@ test_features() {
 	expect_eq "$(host_events)" $((n0 + 1)) "events with type 3 enabled"
 	expect_nvme_status 2 "set-events of handle 4" \
 		nvme fdp set-events $DEV -p 4 -t 3 -e
-	expect_nvme_status 2 "set-events of type 80h" \
-		nvme fdp set-events $DEV -p 0 -t 128 -e
+	# Media Reallocated (80h) off and on again on handle 3.
+	nvme fdp set-events $DEV -p 3 -t 128 || fail "set-events 80h off"
+	out=$(nvme get-feature $CTRL -f 0x1e --cdw11=$((3 | 4 << 16)) \
+		-l 8 -b | od -An -t u1) || fail "get-feature 1Eh of 3"
+	expect_eq "$(echo $out | cut -d' ' -f5-8)" "128 0 129 1" \
+		"80h disabled on handle 3"
+	nvme fdp set-events $DEV -p 3 -t 128 -e || fail "set-events 80h on"
+	out=$(nvme get-feature $CTRL -f 0x1e --cdw11=$((3 | 4 << 16)) \
+		-l 8 -b | od -An -t u1) || fail "get-feature 1Eh of 3"
+	expect_eq "$(echo $out | cut -d' ' -f5-6)" "128 1" \
+		"80h enabled on handle 3"
+	expect_nvme_status 2 "set-events of type 82h" \
+		nvme fdp set-events $DEV -p 0 -t 130 -e
+	unload
+}
+
+# The controller events: on a small device (256 KiB blocks as make
+# study-fdp makes them, on 2 dies: little flash beyond the capacity),
+# fdpload's three tenants write through handles 1-3, each its own LBA
+# range (hot: the first 10 %, warm: the next 30 %, cold: the rest), twice
+# the capacity, and GC moves their data. Every event must be a Media
+# Reallocated one whose handle wrote the LBA it names.
+test_ctrl_events() {
+	local lbas=4096 n i typ flags pid nsid lbav ruh nlbam lba lo hi
+	load frontend=nvme profile=tlc size=16M channels=2 dies_per_channel=1 \
+		page_size=4096 pages_per_block=64 op_percent=7 fdp=1 fdp_ruhs=4
+	wait_for $DEV
+	fdpload --fdp --seed 1 --writes $lbas --read-every 0 $DEV \
+		>$T.load || fail "fdpload"
+	[ "$(cat /sys/class/vflash/vflash0/stats/gc_copied_pages)" -gt 0 ] ||
+		fail "GC copied nothing"
+	nvme fdp events $CTRL -e 1 >$T.cevt || fail "nvme fdp events"
+	head -20 $T.cevt
+	nvme fdp events $CTRL -e 1 -b >$T.cev || fail "controller events"
+	n=$(u $T.cev 0 4)
+	[ "$n" -gt 0 ] && [ "$n" -le 63 ] || fail "controller events: $n"
+	# One line per event: type flags PID NSID LBAV RUHID NLBAM LBA.
+	od -An -v -t u1 -w64 -j 64 -N $((64 * n)) $T.cev |
+		awk '{ lba = 0; for (k = 28; k >= 21; k--) lba = lba * 256 + $k
+		       print $1, $2, $3 + 256 * $4, $13 + 256 * $14, $17, $35,
+			     $19 + 256 * $20, lba }' >$T.cevl
+	expect_eq "$(wc -l <$T.cevl)" "$n" "events decoded"
+	i=0
+	while read -r typ flags pid nsid lbav ruh nlbam lba; do
+		expect_eq "$typ $flags $pid $nsid $lbav" "128 7 $ruh 1 1" \
+			"event $i: type, flags, PID, NSID, LBAV"
+		case $ruh in
+		1) lo=0 hi=$((lbas / 10)) ;;
+		2) lo=$((lbas / 10)) hi=$((lbas / 10 + lbas * 3 / 10)) ;;
+		3) lo=$((lbas / 10 + lbas * 3 / 10)) hi=$lbas ;;
+		*) fail "event $i: handle $ruh wrote nothing" ;;
+		esac
+		[ "$lba" -ge "$lo" ] && [ "$lba" -lt "$hi" ] ||
+			fail "event $i: LBA $lba is not handle $ruh's"
+		[ "$nlbam" -gt 0 ] || fail "event $i: NLBAM 0"
+		i=$((i + 1))
+	done <$T.cevl
+	# No host events came of it.
+	expect_eq "$(host_events)" 0 "host events"
 	unload
 }
 
@@ -297,6 +355,7 @@ run_test discovery test_discovery
 run_test features test_features
 run_test placed_writes test_placed_writes
 run_test update test_update
+run_test ctrl_events test_ctrl_events
 run_test fdp_off test_fdp_off
 run_test configfs test_configfs
 run_test bad_params test_bad_params
