@@ -51,7 +51,7 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
  * *@clean_ns is how much of that wait went to cleaning. @u, if not NULL,
  * is told when the page is durable.
  */
-static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
+static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 		      struct vflash_undo *u, u64 id, u32 ph)
 {
 	const struct vflash_placement_ops *pl =
@@ -138,7 +138,7 @@ static void repromote(struct vflash_flash *f, struct vf_die *die, u32 d,
  * Read one logical page at @now; returns when its data left the channel,
  * with its die and channel parts in @lat.
  */
-static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
+static __always_inline u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 		     struct vflash_latency *lat, u64 id)
 {
 	u32 slot = READ_ONCE(f->l2p[lpn]);
@@ -284,7 +284,7 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 }
 
 /* Read @count pages from @lpn at @now; returns the model's completion. */
-static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
+static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 		      struct vflash_latency *lat, u64 id)
 {
 	struct vflash_latency page;
@@ -307,7 +307,7 @@ static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
  * Write @count pages from @lpn at @now; returns the model's completion.
  * @undo: NULL, or the pages' log records (power loss), @count of them.
  */
-static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
+static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 		       struct vflash_latency *lat,
 		       struct vflash_undo *const *undo, u64 id, u32 ph)
 {
@@ -365,7 +365,7 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
  * vflash_flash_submit_lat(), with log records for a write's pages, its
  * request id and the placement handle @ph its pages go to.
  */
-static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
+static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		  u32 count, u64 now_ns, struct vflash_latency *lat,
 		  struct vflash_undo *const *undo, u64 id, u32 ph)
 {

@@ -69,7 +69,7 @@
 #define CAP_HI_CSS_IOCS	BIT(43 - 32)
 #define VS_1_4		0x00010400
 
-static void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
+static __always_inline void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
 {
 	struct vfn_cmd t = *a;
 
@@ -78,7 +78,7 @@ static void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
 }
 
 /* Add @cmd; true if it became the earliest. Caller holds h->lock. */
-static bool heap_push(struct vfn_heap *h, const struct vfn_cmd *cmd)
+static __always_inline bool heap_push(struct vfn_heap *h, const struct vfn_cmd *cmd)
 {
 	u32 i = h->nr++;
 
@@ -91,7 +91,7 @@ static bool heap_push(struct vfn_heap *h, const struct vfn_cmd *cmd)
 }
 
 /* Restore the heap order below entry @i. Caller holds h->lock. */
-static void heap_sift_down(struct vfn_heap *h, u32 i)
+static __always_inline void heap_sift_down(struct vfn_heap *h, u32 i)
 {
 	for (;;) {
 		u32 l = 2 * i + 1, r = l + 1, m = i;
@@ -108,7 +108,7 @@ static void heap_sift_down(struct vfn_heap *h, u32 i)
 }
 
 /* Remove the earliest entry. Caller holds h->lock. */
-static void heap_pop(struct vfn_heap *h)
+static __always_inline void heap_pop(struct vfn_heap *h)
 {
 	h->cmd[0] = h->cmd[--h->nr];
 	heap_sift_down(h, 0);
@@ -132,7 +132,7 @@ static struct vfn_heap *heap_of(struct vfn_ctrl *c, u16 cqid)
  * read again, as posting takes time, but never taken as earlier (KUnit
  * drains at times of its choosing).
  */
-static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
+static __always_inline void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
 			   u64 now)
 {
 	struct vflash_flash *f = c->vdev->flash;
@@ -152,7 +152,7 @@ static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
  * ends now (a command it fetched a nap late would start late: time the
  * model never charged).
  */
-static void host_activity(struct vfn_ctrl *c, u64 now)
+static __always_inline void host_activity(struct vfn_ctrl *c, u64 now)
 {
 	WRITE_ONCE(c->last_busy_ns, now);
 	/* Store, then look at the flag; pairs with vfn_dispatch_sleep(). */
@@ -170,7 +170,7 @@ static void host_activity(struct vfn_ctrl *c, u64 now)
  * every failure, so a CQ whose head never moves costs a poll per
  * VFN_CQ_BACKOFF_MAX_NS, not a spinning thread.
  */
-static bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd, u64 now,
+static __always_inline bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd, u64 now,
 		 unsigned long *raise, u64 *retry_ns)
 {
 	struct vfn_queue *cq = &c->cq[cmd->cqid];
@@ -406,7 +406,7 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 }
 
 /* Hand a completion to the thread that posts to its CQ. */
-static void complete_later(struct vfn_ctrl *c, const struct vfn_cmd *rec)
+static __always_inline void complete_later(struct vfn_ctrl *c, const struct vfn_cmd *rec)
 {
 	struct vfn_heap *h = heap_of(c, rec->cqid);
 	bool first;
@@ -423,7 +423,7 @@ static void complete_later(struct vfn_ctrl *c, const struct vfn_cmd *rec)
  * commands: while the submit event is traced, note when new ones were
  * first seen; else forget what was noted (a predictable branch).
  */
-static void doorbell_look(struct vfn_ctrl *c, u32 qid, u32 n)
+static __always_inline void doorbell_look(struct vfn_ctrl *c, u32 qid, u32 n)
 {
 	struct vfn_db_marks *m = &c->sq_db[qid];
 
@@ -434,7 +434,7 @@ static void doorbell_look(struct vfn_ctrl *c, u32 qid, u32 n)
 }
 
 /* Give I/O command @cmd of SQ @qid its request id and tag (c->tag). */
-static void tag_io(struct vfn_ctrl *c, u32 qid,
+static __always_inline void tag_io(struct vfn_ctrl *c, u32 qid,
 		   const struct nvme_command *cmd, struct vfn_cmd *rec)
 {
 	struct vflash_req_tag *t = &c->tag;

@@ -38,7 +38,7 @@ struct vfn_blocks {
  * Walk the mapped host buffer and the device's bytes from @pos side by
  * side. Return: false if COMPARE found a difference.
  */
-static bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
+static __always_inline bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
 {
 	struct vflash_backing *b = &c->vdev->backing;
 	u32 i;
@@ -105,7 +105,7 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
  * so that a write either stores all its data or none. Return: false if
  * memory ran out.
  */
-static bool store_pages(struct vfn_ctrl *c, const struct vfn_io_req *r)
+static __always_inline bool store_pages(struct vfn_ctrl *c, const struct vfn_io_req *r)
 {
 	u32 i;
 
@@ -117,7 +117,7 @@ static bool store_pages(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return true;
 }
 
-static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
+static __always_inline u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
 		  u64 now)
 {
 	return vflash_flash_submit_tagged(c->vdev->flash, VFLASH_FE_NVME, op,
@@ -132,7 +132,7 @@ static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
  * runs of other pages go to flash. Without one, the whole range goes to
  * flash.
  */
-static u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op, u64 lpn,
+static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op, u64 lpn,
 			 u64 count, u64 now)
 {
 	struct vflash_flash *f = c->vdev->flash;
@@ -196,7 +196,7 @@ static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
  * @store was cut short, or Internal Error if the log had no memory
  * (nothing stored).
  */
-static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
+static __always_inline u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		       bool (*store)(struct vfn_ctrl *c,
 				     const struct vfn_io_req *r),
 		       u64 now, u64 *due_ns)
@@ -254,7 +254,7 @@ out:
 	return sc;
 }
 
-static bool store_data(struct vfn_ctrl *c, const struct vfn_io_req *r)
+static __always_inline bool store_data(struct vfn_ctrl *c, const struct vfn_io_req *r)
 {
 	return move_data(c, r->pos_bytes, FROM_HOST);
 }
@@ -313,7 +313,7 @@ static u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	return 0;
 }
 
-static u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
+static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	      const struct nvme_command *cmd, struct vfn_io_req *r,
 	      struct vfn_cmd *out, u64 now)
 {

@@ -62,7 +62,7 @@ void *vfn_host_map(const struct vfn_hostmem *hm, u64 addr, bool dev_writes)
 	return pi.kva + (addr & (VFN_HOST_PAGE - 1));
 }
 
-static u16 add_seg(const struct vfn_hostmem *hm, struct vfn_buf *buf,
+static __always_inline u16 add_seg(const struct vfn_hostmem *hm, struct vfn_buf *buf,
 		   u64 addr, u32 len, bool dev_writes)
 {
 	void *kva = vfn_host_map(hm, addr, dev_writes);
