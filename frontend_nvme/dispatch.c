@@ -44,10 +44,7 @@
 #include "frontend_nvme/nvme.h"
 
 #define FETCH_BURST		32
-/*
- * Completions popped per hold of a heap's lock, copied to the stack: 16 x
- * 56 bytes keeps vfn_drain()'s frame under 2 KiB with KASAN's redzones.
- */
+/* Completions posted per hold of a heap's lock. */
 #define POST_BATCH		16
 #define IDLE_SLEEP_US		100
 #define IDLE_SLEEP_MAX_US	1000
@@ -231,27 +228,31 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
 u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 	      unsigned long *raise)
 {
-	struct vfn_cmd batch[POST_BATCH];
 	u64 next, retry_ns;
-	u32 n, i, posted = 0;
+	u32 n, posted = 0;
 
 	do {
 		n = 0;
 		spin_lock(&h->lock);
+		/*
+		 * Post the earliest in place, then pop it: the lock is held
+		 * throughout, so no popped entry is ever on its way to a CQ
+		 * outside it. One that must wait gets its new due time,
+		 * later than @now, and is not looked at again this drain.
+		 */
 		while (h->nr && h->cmd[0].due_ns <= now && n < POST_BATCH) {
-			batch[n++] = h->cmd[0];
-			heap_pop(h);
-		}
-		for (i = 0; i < n; i++) {
-			if (post(c, &batch[i], now, raise, &retry_ns)) {
+			struct vfn_cmd *top = &h->cmd[0];
+
+			n++;
+			if (post(c, top, now, raise, &retry_ns)) {
 				posted++;
-				continue;
+				heap_pop(h);
+			} else if (final) {
+				heap_pop(h);
+			} else {
+				top->due_ns = now + retry_ns;
+				heap_sift_down(h, 0);
 			}
-			if (final)
-				continue;
-			/* Room: popped above under the lock still held. */
-			batch[i].due_ns = now + retry_ns;
-			heap_push(h, &batch[i]);
 		}
 		next = h->nr ? h->cmd[0].due_ns : U64_MAX;
 		spin_unlock(&h->lock);
