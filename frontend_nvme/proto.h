@@ -8,8 +8,10 @@
 #ifndef VFLASH_NVME_PROTO_H
 #define VFLASH_NVME_PROTO_H
 
+#include <asm/barrier.h>
 #include <asm/byteorder.h>
 #include <linux/bitmap.h>
+#include <linux/compiler.h>
 #include <linux/nvme.h>
 #include <linux/types.h>
 
@@ -117,11 +119,59 @@ static inline u32 vfn_ring_next(u32 i, u32 size)
 	return i + 1 == size ? 0 : i + 1;
 }
 
-u32 vfn_sq_avail(const struct vfn_queue *sq, u32 tail);
+/**
+ * vfn_sq_avail() - commands the host has submitted but we have not fetched
+ * @sq: the submission queue
+ * @tail: the value of its tail doorbell
+ *
+ * Return: entries from @sq->head up to @tail; 0 for a tail doorbell
+ * outside the queue, which the device ignores.
+ */
+static inline u32 vfn_sq_avail(const struct vfn_queue *sq, u32 tail)
+{
+	if (tail >= sq->size)
+		return 0;
+	return tail >= sq->head ? tail - sq->head : sq->size - sq->head + tail;
+}
+
+/**
+ * vfn_cq_post() - write one completion entry
+ * @cq: the completion queue
+ * @head: the value of its head doorbell; a value outside the queue is
+ *	ignored and the last valid one kept
+ * @cqe: the entry: result, SQ head, SQ id and command id are copied
+ * @status: status field without the phase tag, host order
+ *
+ * The entry's status word (with the phase tag) is written last, after a
+ * barrier, so the host never sees the new phase with stale contents.
+ *
+ * Return: true if posted, false if the queue is full.
+ */
+static inline bool vfn_cq_post(struct vfn_queue *cq, u32 head,
+			       const struct nvme_completion *cqe,
+			       u16 status)
+{
+	struct nvme_completion *e;
+
+	if (head < cq->size)
+		cq->head = head;
+	if (vfn_ring_next(cq->tail, cq->size) == cq->head)
+		return false;
+	e = (struct nvme_completion *)cq->kva + cq->tail;
+	e->result = cqe->result;
+	e->sq_head = cqe->sq_head;
+	e->sq_id = cqe->sq_id;
+	e->command_id = cqe->command_id;
+	dma_wmb();
+	WRITE_ONCE(e->status, cpu_to_le16(status << 1 | cq->phase));
+	cq->tail = vfn_ring_next(cq->tail, cq->size);
+	if (!cq->tail)
+		cq->phase ^= 1;
+	return true;
+}
+
 void vfn_db_look(struct vfn_db_marks *m, u32 avail, u64 now_ns);
 bool vfn_db_take(struct vfn_db_marks *m, u64 *seen_ns, u64 *polled_ns);
-bool vfn_cq_post(struct vfn_queue *cq, u32 head,
-		 const struct nvme_completion *cqe, u16 status);
 
 /**
  * struct vfn_seg - a piece of a host buffer, mapped

@@ -42,6 +42,19 @@ bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
 	return !(pi->reserved && dev_writes);
 }
 
+/* vfn_host_map(), inline for the PRP walk. */
+static __always_inline void *host_map(const struct vfn_hostmem *hm, u64 addr,
+				      bool dev_writes)
+{
+	struct vfn_page_info pi = { };
+	u64 pfn = addr >> HOST_PAGE_SHIFT;
+
+	hm->probe(hm, pfn, &pi);
+	if (!vfn_host_page_ok(pfn, &pi, dev_writes))
+		return NULL;
+	return pi.kva + (addr & (VFN_HOST_PAGE - 1));
+}
+
 /**
  * vfn_host_map() - the kernel address of a host address the device uses
  * @hm: the host memory
@@ -53,19 +66,14 @@ bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
  */
 void *vfn_host_map(const struct vfn_hostmem *hm, u64 addr, bool dev_writes)
 {
-	struct vfn_page_info pi = { };
-	u64 pfn = addr >> HOST_PAGE_SHIFT;
-
-	hm->probe(hm, pfn, &pi);
-	if (!vfn_host_page_ok(pfn, &pi, dev_writes))
-		return NULL;
-	return pi.kva + (addr & (VFN_HOST_PAGE - 1));
+	return host_map(hm, addr, dev_writes);
 }
 
-static __always_inline u16 add_seg(const struct vfn_hostmem *hm, struct vfn_buf *buf,
-		   u64 addr, u32 len, bool dev_writes)
+static __always_inline u16 add_seg(const struct vfn_hostmem *hm,
+				   struct vfn_buf *buf, u64 addr, u32 len,
+				   bool dev_writes)
 {
-	void *kva = vfn_host_map(hm, addr, dev_writes);
+	void *kva = host_map(hm, addr, dev_writes);
 
 	if (!kva)
 		return NVME_SC_DATA_XFER_ERROR;
@@ -145,7 +153,7 @@ u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
 			sc = PRP_OFFSET_BAD;
 			goto out;
 		}
-		ent = vfn_host_map(hm, list, false);
+		ent = host_map(hm, list, false);
 		if (!ent) {
 			sc = NVME_SC_DATA_XFER_ERROR;
 			goto out;
