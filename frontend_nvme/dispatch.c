@@ -107,8 +107,11 @@ static __always_inline void heap_sift_down(struct vfn_heap *h, u32 i)
 /* Remove the earliest entry. Caller holds h->lock. */
 static __always_inline void heap_pop(struct vfn_heap *h)
 {
-	h->cmd[0] = h->cmd[--h->nr];
-	heap_sift_down(h, 0);
+	/* The last one (QD1's every one): nothing to move. */
+	if (--h->nr) {
+		h->cmd[0] = h->cmd[h->nr];
+		heap_sift_down(h, 0);
+	}
 }
 
 static u32 *doorbell(struct vfn_ctrl *c, u32 qid, bool cq)
@@ -136,11 +139,14 @@ static __always_inline void count_lateness(struct vfn_ctrl *c, const struct vfn_
 
 	now = max(now, ktime_get_ns());
 	vflash_flash_record_lateness(f, cmd->model_due_ns, now);
-	trace_vflash_request_complete(vflash_flash_id(f), VFLASH_FE_NVME,
-				      cmd->op, cmd->lpn, cmd->count,
-				      cmd->model_due_ns, now, cmd->id,
-				      le16_to_cpu(cmd->cqe.sq_id),
-				      cmd->cqe.command_id);
+	/* Its arguments are worked out only while the event is on. */
+	if (trace_vflash_request_complete_enabled())
+		trace_vflash_request_complete(vflash_flash_id(f),
+					      VFLASH_FE_NVME, cmd->op,
+					      cmd->lpn, cmd->count,
+					      cmd->model_due_ns, now, cmd->id,
+					      le16_to_cpu(cmd->cqe.sq_id),
+					      cmd->cqe.command_id);
 }
 
 /*

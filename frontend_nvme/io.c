@@ -105,10 +105,14 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
  * so that a write either stores all its data or none. Return: false if
  * memory ran out.
  */
-static __always_inline bool store_pages(struct vfn_ctrl *c, const struct vfn_io_req *r)
+static __always_inline bool store_pages(struct vfn_ctrl *c,
+					const struct vfn_io_req *r)
 {
 	u32 i;
 
+	/* Only a sparse store allocates: the others have every page. */
+	if (!vflash_store_allocates(&c->vdev->backing))
+		return true;
 	for (i = 0; i < r->nr_lpages; i++)
 		if (IS_ERR(vflash_store_write_page(&c->vdev->backing, r->lpn + i,
 						   GFP_KERNEL |
