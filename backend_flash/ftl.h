@@ -507,10 +507,10 @@ static inline void vf_record_read_latency(struct vflash_flash *f, u64 ns)
 	this_cpu_inc(f->stats->read_hist[vf_hist_bucket(ns)]);
 }
 
-/* timing.c's links, inline: every host request reserves them. */
 /*
  * Reserve a link (a channel or the host link) whose queue ends at *@busy,
  * under @lock, for @dur ns from @t on; returns when the transfer ends.
+ * With the two below, timing.c's, inline: every host request runs them.
  */
 static inline u64 vf_link_xfer(spinlock_t *lock, u64 *busy, u64 t, u64 dur)
 {

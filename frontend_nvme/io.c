@@ -296,15 +296,13 @@ static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
  * where its blocks land, which its completion reports. Return: 0 or the
  * zone's refusal.
  */
-static u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
-		      struct vfn_io_req *r, struct vfn_cmd *out)
+static u16 zone_write_zoned(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			    struct vfn_io_req *r, struct vfn_cmd *out)
 {
 	bool append = r->opcode == nvme_cmd_zone_append;
 	u64 lba;
 	u16 sc;
 
-	if (!nd->ns.zoned)
-		return 0;
 	sc = vfn_zone_write(&nd->zns, r->slba, r->nlb, append, &lba);
 	zone_stats(c, nd);
 	if (sc || !append)
@@ -315,6 +313,14 @@ static u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	out->lpn = r->lpn;
 	out->count = r->nr_lpages;
 	return 0;
+}
+
+/* zone_write_zoned() on a zoned namespace; else nothing to do: 0. */
+static __always_inline u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
+				      struct vfn_io_req *r,
+				      struct vfn_cmd *out)
+{
+	return nd->ns.zoned ? zone_write_zoned(c, nd, r, out) : 0;
 }
 
 static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
