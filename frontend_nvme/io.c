@@ -41,8 +41,25 @@ struct vfn_blocks {
 static __always_inline bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
 {
 	struct vflash_backing *b = &c->vdev->backing;
+	pgoff_t pg = pos >> VFLASH_LPAGE_SHIFT;
 	u32 i;
 
+	/* The common case, one whole page: one copy of a known size. */
+	if (how != COMPARE && c->buf.nr == 1 &&
+	    c->buf.seg[0].len == VFLASH_LPAGE_SIZE &&
+	    !(pos & (VFLASH_LPAGE_SIZE - 1))) {
+		u8 *host = c->buf.seg[0].kva, *dev;
+
+		if (how == TO_HOST) {
+			memcpy(host, vflash_store_read_page(b, pg),
+			       VFLASH_LPAGE_SIZE);
+			return true;
+		}
+		dev = vflash_store_write_page(b, pg, GFP_KERNEL);
+		if (!IS_ERR_OR_NULL(dev))
+			memcpy(dev, host, VFLASH_LPAGE_SIZE);
+		return true;
+	}
 	for (i = 0; i < c->buf.nr; i++) {
 		u8 *host = c->buf.seg[i].kva;
 		u32 left = c->buf.seg[i].len;
@@ -50,8 +67,9 @@ static __always_inline bool move_data(struct vfn_ctrl *c, u64 pos, enum move how
 		while (left) {
 			u32 in = pos & (VFLASH_LPAGE_SIZE - 1);
 			u32 n = min(left, VFLASH_LPAGE_SIZE - in);
-			pgoff_t pg = pos >> VFLASH_LPAGE_SHIFT;
 			u8 *dev;
+
+			pg = pos >> VFLASH_LPAGE_SHIFT;
 
 			if (how == FROM_HOST) {
 				/* Memory was taken by store_pages(); none: NULL. */
