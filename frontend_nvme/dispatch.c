@@ -819,8 +819,20 @@ static int worker_fn(void *data)
 		vfn_raise_irqs(c, raise);
 		now = ktime_get_ns();
 		if (next <= now + c->spin_ns) {
-			if (next > now)
+			/*
+			 * Spin until it is due, looking at the heap's top
+			 * without its lock, which the dispatcher pushes
+			 * under: an earlier completion pushed meanwhile
+			 * ends the spin as well (a top read mid-push is one
+			 * of the heap's due times, at worst an early end);
+			 * the drain then decides under the lock.
+			 */
+			while (now < next &&
+			       READ_ONCE(h->cmd[0].due_ns) >= next &&
+			       !need_resched()) {
 				cpu_relax();
+				now = ktime_get_ns();
+			}
 			cond_resched();
 			continue;
 		}
