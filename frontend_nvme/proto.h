@@ -19,6 +19,7 @@
 #define VFN_NR_VEC		(VFN_MAX_IOQ + 1)
 #define VFN_MQES		1023		/* CAP.MQES, 0's based */
 #define VFN_HOST_PAGE		4096U		/* CC.MPS = 0 */
+#define VFN_HOST_PAGE_SHIFT	12
 #define VFN_MDTS		7		/* 2^7 x 4 KiB = 512 KiB */
 #define VFN_MAX_XFER_BYTES	(VFN_HOST_PAGE << VFN_MDTS)
 #define VFN_MAX_SEGS		(VFN_MAX_XFER_BYTES / VFN_HOST_PAGE + 1)
@@ -210,8 +211,33 @@ struct vfn_page_info {
 	bool bar;
 };
 
-bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
-		      bool dev_writes);
+/**
+ * vfn_host_page_ok() - may the device touch this host page?
+ * @pfn: the host page frame (4 KiB)
+ * @pi: what the host memory reported about it
+ * @dev_writes: the device would write to it (else only read it)
+ *
+ * There is no IOMMU, so a real device could reach any physical address;
+ * vflash reaches host memory through the kernel's direct map, where some
+ * addresses would oops or corrupt what no real device's DMA could (the
+ * read-only kernel text alias), or are not memory at all. Refused: page
+ * frame 0 (what a zero PRP points at: a command sent without a buffer),
+ * pages with no online struct page, our own BAR0, pages that are not
+ * System RAM, and writes to reserved pages (the kernel image: text,
+ * rodata, data; firmware and memblock reservations; the zero page).
+ * Reading a reserved RAM page is allowed: the block layer writes from
+ * the zero page, and swiotlb bounce buffers are reserved memory.
+ *
+ * Return: true if the access is allowed.
+ */
+static inline bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
+				    bool dev_writes)
+{
+	if (!pfn || !pi->kva || pi->bar || !pi->ram)
+		return false;
+	return !(pi->reserved && dev_writes);
+}
+
 
 /**
  * struct vfn_hostmem - how the device reaches host memory
@@ -224,10 +250,58 @@ struct vfn_hostmem {
 		      struct vfn_page_info *pi);
 };
 
+/* vfn_host_map(), inline for the PRP walk. */
+static inline void *__vfn_host_map(const struct vfn_hostmem *hm, u64 addr,
+				   bool dev_writes)
+{
+	struct vfn_page_info pi = { };
+	u64 pfn = addr >> VFN_HOST_PAGE_SHIFT;
+
+	hm->probe(hm, pfn, &pi);
+	if (!vfn_host_page_ok(pfn, &pi, dev_writes))
+		return NULL;
+	return pi.kva + (addr & (VFN_HOST_PAGE - 1));
+}
+
 void *vfn_host_map(const struct vfn_hostmem *hm, u64 addr, bool dev_writes);
 
-u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
-		 bool dev_writes, struct vfn_buf *buf);
+u16 vfn_prp_walk_full(const struct vfn_hostmem *hm, u64 prp1, u64 prp2,
+		      u32 len, bool dev_writes, struct vfn_buf *buf);
+
+/**
+ * vfn_prp_walk() - map a PRP-described host buffer
+ * @hm: the host memory the device may use
+ * @prp1: PRP entry 1
+ * @prp2: PRP entry 2
+ * @len: transfer length from the command
+ * @dev_writes: the device writes the data pages
+ * @buf: filled with the mapped segments; @buf->nr is 0 on error
+ *
+ * vfn_prp_walk_full(), with the common case inline: a transfer that
+ * PRP1's page holds whole (a 4 KiB block at a page boundary), one
+ * segment, PRP2 unused.
+ *
+ * Return: 0 or an NVMe status, as vfn_prp_walk_full().
+ */
+static inline u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1,
+			       u64 prp2, u32 len, bool dev_writes,
+			       struct vfn_buf *buf)
+{
+	void *kva;
+
+	if (!len || (prp1 & 3) ||
+	    len > VFN_HOST_PAGE - (u32)(prp1 & (VFN_HOST_PAGE - 1)))
+		return vfn_prp_walk_full(hm, prp1, prp2, len, dev_writes, buf);
+	kva = __vfn_host_map(hm, prp1, dev_writes);
+	if (!kva) {
+		buf->nr = 0;
+		return NVME_SC_DATA_XFER_ERROR;
+	}
+	buf->seg[0].kva = kva;
+	buf->seg[0].len = len;
+	buf->nr = 1;
+	return 0;
+}
 void vfn_buf_copy(const struct vfn_buf *buf, void *lin, bool to_host);
 void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len);
 
