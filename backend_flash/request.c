@@ -51,8 +51,9 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
  * *@clean_ns is how much of that wait went to cleaning. @u, if not NULL,
  * is told when the page is durable.
  */
-static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
-		      struct vflash_undo *u, u64 id, u32 ph)
+static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
+				      u64 *clean_ns, struct vflash_undo *u,
+				      u64 id, u32 ph)
 {
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
@@ -139,7 +140,7 @@ static void repromote(struct vflash_flash *f, struct vf_die *die, u32 d,
  * with its die and channel parts in @lat (NULL: not wanted).
  */
 static __always_inline u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
-		     struct vflash_latency *lat, u64 id)
+				     struct vflash_latency *lat, u64 id)
 {
 	u32 slot = READ_ONCE(f->l2p[lpn]);
 	u32 heat = vf_heat_bump(f, lpn);
@@ -289,8 +290,9 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
  * Read @count pages from @lpn at @now; returns the model's completion.
  * @lat: receives the breakdown of the slowest page, or NULL.
  */
-static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
-		      struct vflash_latency *lat, u64 id)
+static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn,
+				      u32 count, u64 now,
+				      struct vflash_latency *lat, u64 id)
 {
 	struct vflash_latency page;
 	u64 done = now, end;
@@ -315,9 +317,11 @@ static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count
  * @undo: NULL, or the pages' log records (power loss), @count of them.
  * @lat: receives the breakdown, or NULL.
  */
-static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
-		       struct vflash_latency *lat,
-		       struct vflash_undo *const *undo, u64 id, u32 ph)
+static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
+				       u32 count, u64 now,
+				       struct vflash_latency *lat,
+				       struct vflash_undo *const *undo, u64 id,
+				       u32 ph)
 {
 	u64 t = vf_host_xfer(f, now, count, lat ? &lat->host_wait_ns : NULL,
 			     lat ? &lat->host_ns : NULL);
@@ -376,9 +380,11 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
  * vflash_flash_submit_lat(), with log records for a write's pages, its
  * request id and the placement handle @ph its pages go to.
  */
-static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
-		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo, u64 id, u32 ph)
+static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
+				  u64 lpn, u32 count, u64 now_ns,
+				  struct vflash_latency *lat,
+				  struct vflash_undo *const *undo, u64 id,
+				  u32 ph)
 {
 	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);

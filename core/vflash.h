@@ -230,6 +230,7 @@ static inline bool vflash_store_allocates(const struct vflash_backing *b)
 {
 	return !b->res && b->mode == VFLASH_STORE_SPARSE;
 }
+
 void vflash_backing_exit(struct vflash_backing *b);
 const void *vflash_store_read_page(const struct vflash_backing *b,
 				   pgoff_t pgoff);

@@ -19,8 +19,8 @@
 #define WZ_DEAC			BIT(9)
 
 /* vfn_lba_range(), inline for the I/O path's decoding. */
-static __always_inline u16 lba_range(const struct vfn_ns *ns, u64 slba,
-				      u64 nlb, struct vfn_io_req *req)
+static __always_inline u16 lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
+				     struct vfn_io_req *req)
 {
 	u64 end, full_end;
 

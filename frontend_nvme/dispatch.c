@@ -75,7 +75,8 @@ static __always_inline void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
 }
 
 /* Add @cmd; true if it became the earliest. Caller holds h->lock. */
-static __always_inline bool heap_push(struct vfn_heap *h, const struct vfn_cmd *cmd)
+static __always_inline bool heap_push(struct vfn_heap *h,
+				      const struct vfn_cmd *cmd)
 {
 	u32 i = h->nr++;
 
@@ -132,8 +133,8 @@ static struct vfn_heap *heap_of(struct vfn_ctrl *c, u16 cqid)
  * read again, as posting takes time, but never taken as earlier (KUnit
  * drains at times of its choosing).
  */
-static __always_inline void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
-			   u64 now)
+static __always_inline void count_lateness(struct vfn_ctrl *c,
+					   const struct vfn_cmd *cmd, u64 now)
 {
 	struct vflash_flash *f = c->vdev->flash;
 
@@ -173,8 +174,8 @@ static __always_inline void host_activity(struct vfn_ctrl *c, u64 now)
  * every failure, so a CQ whose head never moves costs a poll per
  * VFN_CQ_BACKOFF_MAX_NS, not a spinning thread.
  */
-static __always_inline bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd, u64 now,
-		 unsigned long *raise, u64 *retry_ns)
+static __always_inline bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
+				 u64 now, unsigned long *raise, u64 *retry_ns)
 {
 	struct vfn_queue *cq = &c->cq[cmd->cqid];
 	struct nvme_completion e = cmd->cqe;
@@ -413,7 +414,8 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 }
 
 /* Hand a completion to the thread that posts to its CQ. */
-static __always_inline void complete_later(struct vfn_ctrl *c, const struct vfn_cmd *rec)
+static __always_inline void complete_later(struct vfn_ctrl *c,
+					   const struct vfn_cmd *rec)
 {
 	struct vfn_heap *h = heap_of(c, rec->cqid);
 	bool first;
@@ -442,7 +444,8 @@ static __always_inline void doorbell_look(struct vfn_ctrl *c, u32 qid, u32 n)
 
 /* Give I/O command @cmd of SQ @qid its request id and tag (c->tag). */
 static __always_inline void tag_io(struct vfn_ctrl *c, u32 qid,
-		   const struct nvme_command *cmd, struct vfn_cmd *rec)
+				   const struct nvme_command *cmd,
+				   struct vfn_cmd *rec)
 {
 	struct vflash_req_tag *t = &c->tag;
 

@@ -38,7 +38,8 @@ struct vfn_blocks {
  * Walk the mapped host buffer and the device's bytes from @pos side by
  * side. Return: false if COMPARE found a difference.
  */
-static __always_inline bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
+static __always_inline bool move_data(struct vfn_ctrl *c, u64 pos,
+				      enum move how)
 {
 	struct vflash_backing *b = &c->vdev->backing;
 	pgoff_t pg = pos >> VFLASH_LPAGE_SHIFT;
@@ -139,8 +140,8 @@ static __always_inline bool store_pages(struct vfn_ctrl *c,
 	return true;
 }
 
-static __always_inline u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
-		  u64 now)
+static __always_inline u64 submit(struct vfn_ctrl *c, enum vflash_io op,
+				  u64 lpn, u64 count, u64 now)
 {
 	return vflash_flash_submit_tagged(c->vdev->flash, VFLASH_FE_NVME, op,
 					  lpn, count, now, NULL, &c->tag);
@@ -154,8 +155,8 @@ static __always_inline u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn
  * runs of other pages go to flash. Without one, the whole range goes to
  * flash.
  */
-static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op, u64 lpn,
-			 u64 count, u64 now)
+static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op,
+					 u64 lpn, u64 count, u64 now)
 {
 	struct vflash_flash *f = c->vdev->flash;
 	bool write = op == VFLASH_IO_WRITE;
@@ -218,10 +219,11 @@ static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
  * @store was cut short, or Internal Error if the log had no memory
  * (nothing stored).
  */
-static __always_inline u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
-		       bool (*store)(struct vfn_ctrl *c,
-				     const struct vfn_io_req *r),
-		       u64 now, u64 *due_ns)
+static __always_inline u16 store_write(struct vfn_ctrl *c,
+				       const struct vfn_io_req *r,
+				       bool (*store)(struct vfn_ctrl *c,
+						     const struct vfn_io_req *r),
+				       u64 now, u64 *due_ns)
 {
 	struct vflash_powerloss *pl = &c->vdev->faults.pl;
 	struct vflash_undo *const *undo = NULL;
@@ -276,7 +278,8 @@ out:
 	return sc;
 }
 
-static __always_inline bool store_data(struct vfn_ctrl *c, const struct vfn_io_req *r)
+static __always_inline bool store_data(struct vfn_ctrl *c,
+				       const struct vfn_io_req *r)
 {
 	return move_data(c, r->pos_bytes, FROM_HOST);
 }
@@ -335,15 +338,15 @@ static u16 zone_write_zoned(struct vfn_ctrl *c, struct vfn_nsd *nd,
 
 /* zone_write_zoned() on a zoned namespace; else nothing to do: 0. */
 static __always_inline u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
-				      struct vfn_io_req *r,
-				      struct vfn_cmd *out)
+				      struct vfn_io_req *r, struct vfn_cmd *out)
 {
 	return nd->ns.zoned ? zone_write_zoned(c, nd, r, out) : 0;
 }
 
 static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
-	      const struct nvme_command *cmd, struct vfn_io_req *r,
-	      struct vfn_cmd *out, u64 now)
+			      const struct nvme_command *cmd,
+			      struct vfn_io_req *r, struct vfn_cmd *out,
+			      u64 now)
 {
 	bool write = r->opcode == nvme_cmd_write ||
 		     r->opcode == nvme_cmd_zone_append;

@@ -140,6 +140,7 @@ static inline struct vfn_nsd *vfn_ns_find(struct vfn_nstab *t, u32 nsid,
 		return NULL;
 	return nd;
 }
+
 u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
 		  u32 *nsid);
 u16 vfn_ns_check_delete(const struct vfn_nstab *t, u32 nsid);

@@ -238,7 +238,6 @@ static inline bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
 	return !(pi->reserved && dev_writes);
 }
 
-
 /**
  * struct vfn_hostmem - how the device reaches host memory
  * @probe: fill @pi for host page frame @pfn (4 KiB frames). It only
@@ -302,6 +301,7 @@ static inline u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1,
 	buf->nr = 1;
 	return 0;
 }
+
 void vfn_buf_copy(const struct vfn_buf *buf, void *lin, bool to_host);
 void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len);
 
