@@ -519,6 +519,70 @@ static inline void vf_record_read_latency(struct vflash_flash *f, u64 ns)
 }
 
 /*
+ * Reserve a link (a channel or the host link) whose queue ends at *@busy,
+ * under @lock, for @dur ns from @t on; returns when the transfer ends.
+ * With the two below, timing.c's, inline: every host request runs them.
+ */
+static inline u64 vf_link_xfer(spinlock_t *lock, u64 *busy, u64 t, u64 dur)
+{
+	u64 end;
+
+	spin_lock(lock);
+	end = max(t, *busy) + dur;
+	*busy = end;
+	spin_unlock(lock);
+	return end;
+}
+
+/**
+ * vf_channel_xfer() - reserve a channel for 4 KiB transfers
+ * @f: the device
+ * @ch: the channel
+ * @t: when the data is ready to move
+ * @n: 4 KiB transfers
+ * @wait_ns: receives how long the transfer waited for the channel, or NULL
+ * @xfer_ns: receives the transfer's own time, or NULL
+ *
+ * Return: when the transfer ends.
+ */
+static inline u64 vf_channel_xfer(struct vflash_flash *f, u32 ch, u64 t,
+				  u32 n, u64 *wait_ns, u64 *xfer_ns)
+{
+	struct vf_channel *c = &f->channels[ch];
+	u64 dur = n * vf_knob(f, VFLASH_KNOB_CHANNEL_XFER_NS);
+	u64 end = vf_link_xfer(&c->lock, &c->busy_until_ns, t, dur);
+
+	if (wait_ns)
+		*wait_ns = end - dur - t;
+	if (xfer_ns)
+		*xfer_ns = dur;
+	return end;
+}
+
+/**
+ * vf_host_xfer() - reserve the host link for 4 KiB transfers
+ * @f: the device
+ * @t: when the data is ready to move
+ * @n: 4 KiB transfers
+ * @wait_ns: receives how long the transfer waited for the link, or NULL
+ * @xfer_ns: receives the transfer's own time, or NULL
+ *
+ * Return: when the transfer ends.
+ */
+static inline u64 vf_host_xfer(struct vflash_flash *f, u64 t, u32 n,
+			       u64 *wait_ns, u64 *xfer_ns)
+{
+	u64 dur = n * vf_knob(f, VFLASH_KNOB_HOST_XFER_NS);
+	u64 end = vf_link_xfer(&f->host_lock, &f->host_busy_until_ns, t, dur);
+
+	if (wait_ns)
+		*wait_ns = end - dur - t;
+	if (xfer_ns)
+		*xfer_ns = dur;
+	return end;
+}
+
+/*
  * The backend's files call each other in one direction only, from the
  * bottom up: timing.c (die, channel and host-link timelines, the write
  * buffer) and ftl.c (the mapping) know nothing above them; gc.c cleans
@@ -537,10 +601,6 @@ u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
 	       u64 now, enum vflash_work work);
 u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
 	     enum vflash_work work);
-u64 vf_channel_xfer(struct vflash_flash *f, u32 ch, u64 t, u32 n,
-		    u64 *wait_ns, u64 *xfer_ns);
-u64 vf_host_xfer(struct vflash_flash *f, u64 t, u32 n, u64 *wait_ns,
-		 u64 *xfer_ns);
 void vf_wb_retire(struct vflash_flash *f, struct vf_die *die, u64 t);
 u64 vf_wb_admit(struct vflash_flash *f, struct vf_die *die, u64 t);
 void vf_wb_push(struct vflash_flash *f, struct vf_die *die, u64 end,

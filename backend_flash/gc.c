@@ -385,16 +385,19 @@ void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
 	const struct vflash_migration_ops *mig =
 		vf_ops(f, VFLASH_POLICY_MIGRATION);
-	u32 d, rounds;
+	u32 d, rounds, high_of[VF_NR_REGIONS];
 	int r;
 
 	if (!m->background)
 		return;
+	/* Per region, the same for every die: worked out once a pass. */
+	for (r = 0; r < VF_NR_REGIONS; r++)
+		high_of[r] = vf_free_high(f, r);
 	for (d = 0; d < f->nr_dies; d++) {
 		struct vf_die *die = &f->dies[d];
 
 		for (r = VF_MAIN; r >= (f->hybrid ? VF_SLC : VF_MAIN); r--) {
-			u32 high = vf_free_high(f, r);
+			u32 high = high_of[r];
 			u64 t = now_ns;
 
 			if (r == VF_SLC && !mig->background)

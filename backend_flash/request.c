@@ -51,8 +51,9 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
  * *@clean_ns is how much of that wait went to cleaning. @u, if not NULL,
  * is told when the page is durable.
  */
-static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
-		      struct vflash_undo *u, u64 id, u32 ph)
+static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
+				      u64 *clean_ns, struct vflash_undo *u,
+				      u64 id, u32 ph)
 {
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
@@ -136,10 +137,10 @@ static void repromote(struct vflash_flash *f, struct vf_die *die, u32 d,
 
 /*
  * Read one logical page at @now; returns when its data left the channel,
- * with its die and channel parts in @lat.
+ * with its die and channel parts in @lat (NULL: not wanted).
  */
-static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
-		     struct vflash_latency *lat, u64 id)
+static __always_inline u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
+				     struct vflash_latency *lat, u64 id)
 {
 	u32 slot = READ_ONCE(f->l2p[lpn]);
 	u32 heat = vf_heat_bump(f, lpn);
@@ -147,7 +148,8 @@ static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 	u64 ready;
 	u32 d;
 
-	memset(lat, 0, sizeof(*lat));
+	if (lat)
+		memset(lat, 0, sizeof(*lat));
 	if (slot == VF_INVALID)
 		return now;	/* never written: no array read */
 
@@ -167,8 +169,9 @@ static u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 	}
 	die->trace_req = 0;
 	spin_unlock(&die->lock);
-	return vf_channel_xfer(f, die->channel, ready, 1, &lat->chan_wait_ns,
-			       &lat->chan_ns);
+	return vf_channel_xfer(f, die->channel, ready, 1,
+			       lat ? &lat->chan_wait_ns : NULL,
+			       lat ? &lat->chan_ns : NULL);
 }
 
 static void trim_page(struct vflash_flash *f, u64 lpn)
@@ -283,22 +286,28 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 	return done;
 }
 
-/* Read @count pages from @lpn at @now; returns the model's completion. */
-static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
-		      struct vflash_latency *lat, u64 id)
+/*
+ * Read @count pages from @lpn at @now; returns the model's completion.
+ * @lat: receives the breakdown of the slowest page, or NULL.
+ */
+static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn,
+				      u32 count, u64 now,
+				      struct vflash_latency *lat, u64 id)
 {
 	struct vflash_latency page;
 	u64 done = now, end;
 	u32 i;
 
 	for (i = 0; i < count; i++) {
-		end = read_page(f, lpn + i, now, &page, id);
+		end = read_page(f, lpn + i, now, lat ? &page : NULL, id);
 		if (!i || end > done) {
 			done = end;
-			*lat = page;
+			if (lat)
+				*lat = page;
 		}
 	}
-	done = vf_host_xfer(f, done, count, &lat->host_wait_ns, &lat->host_ns);
+	done = vf_host_xfer(f, done, count, lat ? &lat->host_wait_ns : NULL,
+			    lat ? &lat->host_ns : NULL);
 	vf_count(f, VFLASH_STAT_HOST_READ_PAGES, count);
 	return done;
 }
@@ -306,12 +315,16 @@ static u64 read_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 /*
  * Write @count pages from @lpn at @now; returns the model's completion.
  * @undo: NULL, or the pages' log records (power loss), @count of them.
+ * @lat: receives the breakdown, or NULL.
  */
-static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
-		       struct vflash_latency *lat,
-		       struct vflash_undo *const *undo, u64 id, u32 ph)
+static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
+				       u32 count, u64 now,
+				       struct vflash_latency *lat,
+				       struct vflash_undo *const *undo, u64 id,
+				       u32 ph)
 {
-	u64 t = vf_host_xfer(f, now, count, &lat->host_wait_ns, &lat->host_ns);
+	u64 t = vf_host_xfer(f, now, count, lat ? &lat->host_wait_ns : NULL,
+			     lat ? &lat->host_ns : NULL);
 	u64 done = t, end, clean_ns;
 	u32 i;
 
@@ -320,10 +333,12 @@ static u64 write_pages(struct vflash_flash *f, u64 lpn, u32 count, u64 now,
 				 undo ? undo[i] : NULL, id, ph);
 		if (end > done || !i) {
 			done = max(done, end);
-			lat->bg_wait_ns = clean_ns;
+			if (lat)
+				lat->bg_wait_ns = clean_ns;
 		}
 	}
-	lat->die_wait_ns = done - t;
+	if (lat)
+		lat->die_wait_ns = done - t;
 	vf_count(f, VFLASH_STAT_HOST_WRITE_PAGES, count);
 	this_cpu_add(f->stats->ph_host_pages[ph], count);
 	return done;
@@ -365,19 +380,20 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
  * vflash_flash_submit_lat(), with log records for a write's pages, its
  * request id and the placement handle @ph its pages go to.
  */
-static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
-		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo, u64 id, u32 ph)
+static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
+				  u64 lpn, u32 count, u64 now_ns,
+				  struct vflash_latency *lat,
+				  struct vflash_undo *const *undo, u64 id,
+				  u32 ph)
 {
 	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
-	struct vflash_latency none;
 	u64 done = now_ns, durable = now_ns;
 	u32 i;
 
-	if (!lat)
-		lat = &none;
-	memset(lat, 0, sizeof(*lat));
+	/* The breakdown costs time: computed only when asked for. */
+	if (lat)
+		memset(lat, 0, sizeof(*lat));
 	if (WARN_ON_ONCE(op != VFLASH_IO_FLUSH &&
 			 (lpn >= f->nr_lpages || count > f->nr_lpages - lpn)))
 		return now_ns;
@@ -399,10 +415,12 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 	case VFLASH_IO_FLUSH:
 		durable = flush(f, now_ns, id);
 		done = durable;
-		lat->die_wait_ns = done - now_ns;
+		if (lat)
+			lat->die_wait_ns = done - now_ns;
 		break;
 	}
-	lat->fw_ns = fw;
+	if (lat)
+		lat->fw_ns = fw;
 	done += fw;
 	/*
 	 * done >= now_ns: every case starts from it or later. A flush never
@@ -456,6 +474,8 @@ u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
 			       struct vflash_req_tag *tag)
 {
 	struct vflash_req_tag none = { };
+	/* The latency breakdown is the trace event's alone: only for it. */
+	bool traced = trace_vflash_request_submit_enabled();
 	struct vflash_latency lat;
 	u64 due;
 
@@ -463,9 +483,11 @@ u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
 		tag = &none;
 	if (!tag->id)
 		tag->id = vflash_flash_new_req_id(f);
-	due = submit(f, op, lpn, count, now_ns, &lat, undo, tag->id, tag->ph);
-	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
-				    &lat, tag);
+	due = submit(f, op, lpn, count, now_ns, traced ? &lat : NULL, undo,
+		     tag->id, tag->ph);
+	if (traced)
+		trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns,
+					    due, &lat, tag);
 	return due;
 }
 

@@ -217,6 +217,20 @@ struct vflash_backing {
 
 int vflash_backing_init(struct vflash_backing *b,
 			const struct vflash_config *cfg);
+
+/**
+ * vflash_store_allocates() - may a write need memory the store lacks?
+ * @b: the store
+ *
+ * Return: true for store=sparse (not on a reserved range), whose pages
+ * get memory on their first write; false when every page has its memory
+ * (full, or a reserved range) or none ever does (none).
+ */
+static inline bool vflash_store_allocates(const struct vflash_backing *b)
+{
+	return !b->res && b->mode == VFLASH_STORE_SPARSE;
+}
+
 void vflash_backing_exit(struct vflash_backing *b);
 const void *vflash_store_read_page(const struct vflash_backing *b,
 				   pgoff_t pgoff);

@@ -18,19 +18,9 @@
 /* Write Zeroes: Deallocate, CDW12 bit 25 (bit 9 of the control field). */
 #define WZ_DEAC			BIT(9)
 
-/**
- * vfn_lba_range() - check a block range and express it in bytes and pages
- * @ns: the namespace
- * @slba: first logical block
- * @nlb: logical blocks, 1-based
- * @req: its byte and backend-page fields are filled, on the device: from
- *	the namespace's first page (@ns->base) on
- *
- * Return: 0, or LBA Out of Range if any block of the range is not in the
- * namespace (including an empty range).
- */
-u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
-		  struct vfn_io_req *req)
+/* vfn_lba_range(), inline for the I/O path's decoding. */
+static __always_inline u16 lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
+				     struct vfn_io_req *req)
 {
 	u64 end, full_end;
 
@@ -48,6 +38,23 @@ u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
 	full_end = end >> VFLASH_LPAGE_SHIFT;
 	req->nr_full = full_end > req->full_lpn ? full_end - req->full_lpn : 0;
 	return 0;
+}
+
+/**
+ * vfn_lba_range() - check a block range and express it in bytes and pages
+ * @ns: the namespace
+ * @slba: first logical block
+ * @nlb: logical blocks, 1-based
+ * @req: its byte and backend-page fields are filled, on the device: from
+ *	the namespace's first page (@ns->base) on
+ *
+ * Return: 0, or LBA Out of Range if any block of the range is not in the
+ * namespace (including an empty range).
+ */
+u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
+		  struct vfn_io_req *req)
+{
+	return lba_range(ns, slba, nlb, req);
 }
 
 /* Zone Management Send: Select All, CDW13 bit 8. */
@@ -207,8 +214,8 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	case nvme_cmd_compare:
 	case nvme_cmd_zone_append:
 		req->fua = le16_to_cpu(cmd->rw.control) & NVME_RW_FUA;
-		sc = vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
-				   le16_to_cpu(cmd->rw.length) + 1, req);
+		sc = lba_range(ns, le64_to_cpu(cmd->rw.slba),
+			       le16_to_cpu(cmd->rw.length) + 1, req);
 		if (!sc && req->len_bytes > VFN_MAX_XFER_BYTES)
 			sc = VFN_SC(NVME_SC_INVALID_FIELD);
 		if (!sc && op == nvme_cmd_write)
@@ -224,8 +231,8 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 		sc = decode_directive(cmd, ns, req);
 		if (sc)
 			return sc;
-		return vfn_lba_range(ns, le64_to_cpu(cmd->write_zeroes.slba),
-				     le16_to_cpu(cmd->write_zeroes.length) + 1,
+		return lba_range(ns, le64_to_cpu(cmd->write_zeroes.slba),
+				 le16_to_cpu(cmd->write_zeroes.length) + 1,
 				     req);
 	case nvme_cmd_dsm:
 		req->nr_ranges = (le32_to_cpu(cmd->dsm.nr) & 0xff) + 1;

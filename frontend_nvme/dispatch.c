@@ -44,10 +44,7 @@
 #include "frontend_nvme/nvme.h"
 
 #define FETCH_BURST		32
-/*
- * Completions popped per hold of a heap's lock, copied to the stack: 16 x
- * 56 bytes keeps vfn_drain()'s frame under 2 KiB with KASAN's redzones.
- */
+/* Completions posted per hold of a heap's lock. */
 #define POST_BATCH		16
 #define IDLE_SLEEP_US		100
 #define IDLE_SLEEP_MAX_US	1000
@@ -69,7 +66,7 @@
 #define CAP_HI_CSS_IOCS	BIT(43 - 32)
 #define VS_1_4		0x00010400
 
-static void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
+static __always_inline void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
 {
 	struct vfn_cmd t = *a;
 
@@ -78,7 +75,8 @@ static void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
 }
 
 /* Add @cmd; true if it became the earliest. Caller holds h->lock. */
-static bool heap_push(struct vfn_heap *h, const struct vfn_cmd *cmd)
+static __always_inline bool heap_push(struct vfn_heap *h,
+				      const struct vfn_cmd *cmd)
 {
 	u32 i = h->nr++;
 
@@ -91,7 +89,7 @@ static bool heap_push(struct vfn_heap *h, const struct vfn_cmd *cmd)
 }
 
 /* Restore the heap order below entry @i. Caller holds h->lock. */
-static void heap_sift_down(struct vfn_heap *h, u32 i)
+static __always_inline void heap_sift_down(struct vfn_heap *h, u32 i)
 {
 	for (;;) {
 		u32 l = 2 * i + 1, r = l + 1, m = i;
@@ -108,10 +106,13 @@ static void heap_sift_down(struct vfn_heap *h, u32 i)
 }
 
 /* Remove the earliest entry. Caller holds h->lock. */
-static void heap_pop(struct vfn_heap *h)
+static __always_inline void heap_pop(struct vfn_heap *h)
 {
-	h->cmd[0] = h->cmd[--h->nr];
-	heap_sift_down(h, 0);
+	/* The last one (QD1's every one): nothing to move. */
+	if (--h->nr) {
+		h->cmd[0] = h->cmd[h->nr];
+		heap_sift_down(h, 0);
+	}
 }
 
 static u32 *doorbell(struct vfn_ctrl *c, u32 qid, bool cq)
@@ -132,18 +133,21 @@ static struct vfn_heap *heap_of(struct vfn_ctrl *c, u16 cqid)
  * read again, as posting takes time, but never taken as earlier (KUnit
  * drains at times of its choosing).
  */
-static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
-			   u64 now)
+static __always_inline void count_lateness(struct vfn_ctrl *c,
+					   const struct vfn_cmd *cmd, u64 now)
 {
 	struct vflash_flash *f = c->vdev->flash;
 
 	now = max(now, ktime_get_ns());
 	vflash_flash_record_lateness(f, cmd->model_due_ns, now);
-	trace_vflash_request_complete(vflash_flash_id(f), VFLASH_FE_NVME,
-				      cmd->op, cmd->lpn, cmd->count,
-				      cmd->model_due_ns, now, cmd->id,
-				      le16_to_cpu(cmd->cqe.sq_id),
-				      cmd->cqe.command_id);
+	/* Its arguments are worked out only while the event is on. */
+	if (trace_vflash_request_complete_enabled())
+		trace_vflash_request_complete(vflash_flash_id(f),
+					      VFLASH_FE_NVME, cmd->op,
+					      cmd->lpn, cmd->count,
+					      cmd->model_due_ns, now, cmd->id,
+					      le16_to_cpu(cmd->cqe.sq_id),
+					      cmd->cqe.command_id);
 }
 
 /*
@@ -152,7 +156,7 @@ static void count_lateness(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
  * ends now (a command it fetched a nap late would start late: time the
  * model never charged).
  */
-static void host_activity(struct vfn_ctrl *c, u64 now)
+static __always_inline void host_activity(struct vfn_ctrl *c, u64 now)
 {
 	WRITE_ONCE(c->last_busy_ns, now);
 	/* Store, then look at the flag; pairs with vfn_dispatch_sleep(). */
@@ -170,8 +174,8 @@ static void host_activity(struct vfn_ctrl *c, u64 now)
  * every failure, so a CQ whose head never moves costs a poll per
  * VFN_CQ_BACKOFF_MAX_NS, not a spinning thread.
  */
-static bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd, u64 now,
-		 unsigned long *raise, u64 *retry_ns)
+static __always_inline bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
+				 u64 now, unsigned long *raise, u64 *retry_ns)
 {
 	struct vfn_queue *cq = &c->cq[cmd->cqid];
 	struct nvme_completion e = cmd->cqe;
@@ -231,27 +235,31 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
 u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 	      unsigned long *raise)
 {
-	struct vfn_cmd batch[POST_BATCH];
 	u64 next, retry_ns;
-	u32 n, i, posted = 0;
+	u32 n, posted = 0;
 
 	do {
 		n = 0;
 		spin_lock(&h->lock);
+		/*
+		 * Post the earliest in place, then pop it: the lock is held
+		 * throughout, so no popped entry is ever on its way to a CQ
+		 * outside it. One that must wait gets its new due time,
+		 * later than @now, and is not looked at again this drain.
+		 */
 		while (h->nr && h->cmd[0].due_ns <= now && n < POST_BATCH) {
-			batch[n++] = h->cmd[0];
-			heap_pop(h);
-		}
-		for (i = 0; i < n; i++) {
-			if (post(c, &batch[i], now, raise, &retry_ns)) {
+			struct vfn_cmd *top = &h->cmd[0];
+
+			n++;
+			if (post(c, top, now, raise, &retry_ns)) {
 				posted++;
-				continue;
+				heap_pop(h);
+			} else if (final) {
+				heap_pop(h);
+			} else {
+				top->due_ns = now + retry_ns;
+				heap_sift_down(h, 0);
 			}
-			if (final)
-				continue;
-			/* Room: popped above under the lock still held. */
-			batch[i].due_ns = now + retry_ns;
-			heap_push(h, &batch[i]);
 		}
 		next = h->nr ? h->cmd[0].due_ns : U64_MAX;
 		spin_unlock(&h->lock);
@@ -406,7 +414,8 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 }
 
 /* Hand a completion to the thread that posts to its CQ. */
-static void complete_later(struct vfn_ctrl *c, const struct vfn_cmd *rec)
+static __always_inline void complete_later(struct vfn_ctrl *c,
+					   const struct vfn_cmd *rec)
 {
 	struct vfn_heap *h = heap_of(c, rec->cqid);
 	bool first;
@@ -423,7 +432,7 @@ static void complete_later(struct vfn_ctrl *c, const struct vfn_cmd *rec)
  * commands: while the submit event is traced, note when new ones were
  * first seen; else forget what was noted (a predictable branch).
  */
-static void doorbell_look(struct vfn_ctrl *c, u32 qid, u32 n)
+static __always_inline void doorbell_look(struct vfn_ctrl *c, u32 qid, u32 n)
 {
 	struct vfn_db_marks *m = &c->sq_db[qid];
 
@@ -434,8 +443,9 @@ static void doorbell_look(struct vfn_ctrl *c, u32 qid, u32 n)
 }
 
 /* Give I/O command @cmd of SQ @qid its request id and tag (c->tag). */
-static void tag_io(struct vfn_ctrl *c, u32 qid,
-		   const struct nvme_command *cmd, struct vfn_cmd *rec)
+static __always_inline void tag_io(struct vfn_ctrl *c, u32 qid,
+				   const struct nvme_command *cmd,
+				   struct vfn_cmd *rec)
 {
 	struct vflash_req_tag *t = &c->tag;
 
@@ -817,8 +827,20 @@ static int worker_fn(void *data)
 		vfn_raise_irqs(c, raise);
 		now = ktime_get_ns();
 		if (next <= now + c->spin_ns) {
-			if (next > now)
+			/*
+			 * Spin until it is due, looking at the heap's top
+			 * without its lock, which the dispatcher pushes
+			 * under: an earlier completion pushed meanwhile
+			 * ends the spin as well (a top read mid-push is one
+			 * of the heap's due times, at worst an early end);
+			 * the drain then decides under the lock.
+			 */
+			while (now < next &&
+			       READ_ONCE(h->cmd[0].due_ns) >= next &&
+			       !need_resched()) {
 				cpu_relax();
+				now = ktime_get_ns();
+			}
 			cond_resched();
 			continue;
 		}

@@ -38,11 +38,29 @@ struct vfn_blocks {
  * Walk the mapped host buffer and the device's bytes from @pos side by
  * side. Return: false if COMPARE found a difference.
  */
-static bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
+static __always_inline bool move_data(struct vfn_ctrl *c, u64 pos,
+				      enum move how)
 {
 	struct vflash_backing *b = &c->vdev->backing;
+	pgoff_t pg = pos >> VFLASH_LPAGE_SHIFT;
 	u32 i;
 
+	/* The common case, one whole page: one copy of a known size. */
+	if (how != COMPARE && c->buf.nr == 1 &&
+	    c->buf.seg[0].len == VFLASH_LPAGE_SIZE &&
+	    !(pos & (VFLASH_LPAGE_SIZE - 1))) {
+		u8 *host = c->buf.seg[0].kva, *dev;
+
+		if (how == TO_HOST) {
+			memcpy(host, vflash_store_read_page(b, pg),
+			       VFLASH_LPAGE_SIZE);
+			return true;
+		}
+		dev = vflash_store_write_page(b, pg, GFP_KERNEL);
+		if (!IS_ERR_OR_NULL(dev))
+			memcpy(dev, host, VFLASH_LPAGE_SIZE);
+		return true;
+	}
 	for (i = 0; i < c->buf.nr; i++) {
 		u8 *host = c->buf.seg[i].kva;
 		u32 left = c->buf.seg[i].len;
@@ -50,8 +68,9 @@ static bool move_data(struct vfn_ctrl *c, u64 pos, enum move how)
 		while (left) {
 			u32 in = pos & (VFLASH_LPAGE_SIZE - 1);
 			u32 n = min(left, VFLASH_LPAGE_SIZE - in);
-			pgoff_t pg = pos >> VFLASH_LPAGE_SHIFT;
 			u8 *dev;
+
+			pg = pos >> VFLASH_LPAGE_SHIFT;
 
 			if (how == FROM_HOST) {
 				/* Memory was taken by store_pages(); none: NULL. */
@@ -105,10 +124,14 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
  * so that a write either stores all its data or none. Return: false if
  * memory ran out.
  */
-static bool store_pages(struct vfn_ctrl *c, const struct vfn_io_req *r)
+static __always_inline bool store_pages(struct vfn_ctrl *c,
+					const struct vfn_io_req *r)
 {
 	u32 i;
 
+	/* Only a sparse store allocates: the others have every page. */
+	if (!vflash_store_allocates(&c->vdev->backing))
+		return true;
 	for (i = 0; i < r->nr_lpages; i++)
 		if (IS_ERR(vflash_store_write_page(&c->vdev->backing, r->lpn + i,
 						   GFP_KERNEL |
@@ -117,8 +140,8 @@ static bool store_pages(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return true;
 }
 
-static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
-		  u64 now)
+static __always_inline u64 submit(struct vfn_ctrl *c, enum vflash_io op,
+				  u64 lpn, u64 count, u64 now)
 {
 	return vflash_flash_submit_tagged(c->vdev->flash, VFLASH_FE_NVME, op,
 					  lpn, count, now, NULL, &c->tag);
@@ -132,8 +155,8 @@ static u64 submit(struct vfn_ctrl *c, enum vflash_io op, u64 lpn, u64 count,
  * runs of other pages go to flash. Without one, the whole range goes to
  * flash.
  */
-static u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op, u64 lpn,
-			 u64 count, u64 now)
+static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op,
+					 u64 lpn, u64 count, u64 now)
 {
 	struct vflash_flash *f = c->vdev->flash;
 	bool write = op == VFLASH_IO_WRITE;
@@ -196,10 +219,11 @@ static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
  * @store was cut short, or Internal Error if the log had no memory
  * (nothing stored).
  */
-static u16 store_write(struct vfn_ctrl *c, const struct vfn_io_req *r,
-		       bool (*store)(struct vfn_ctrl *c,
-				     const struct vfn_io_req *r),
-		       u64 now, u64 *due_ns)
+static __always_inline u16 store_write(struct vfn_ctrl *c,
+				       const struct vfn_io_req *r,
+				       bool (*store)(struct vfn_ctrl *c,
+						     const struct vfn_io_req *r),
+				       u64 now, u64 *due_ns)
 {
 	struct vflash_powerloss *pl = &c->vdev->faults.pl;
 	struct vflash_undo *const *undo = NULL;
@@ -254,7 +278,8 @@ out:
 	return sc;
 }
 
-static bool store_data(struct vfn_ctrl *c, const struct vfn_io_req *r)
+static __always_inline bool store_data(struct vfn_ctrl *c,
+				       const struct vfn_io_req *r)
 {
 	return move_data(c, r->pos_bytes, FROM_HOST);
 }
@@ -292,15 +317,13 @@ static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
  * where its blocks land, which its completion reports. Return: 0 or the
  * zone's refusal.
  */
-static u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
-		      struct vfn_io_req *r, struct vfn_cmd *out)
+static u16 zone_write_zoned(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			    struct vfn_io_req *r, struct vfn_cmd *out)
 {
 	bool append = r->opcode == nvme_cmd_zone_append;
 	u64 lba;
 	u16 sc;
 
-	if (!nd->ns.zoned)
-		return 0;
 	sc = vfn_zone_write(&nd->zns, r->slba, r->nlb, append, &lba);
 	zone_stats(c, nd);
 	if (sc || !append)
@@ -313,9 +336,17 @@ static u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	return 0;
 }
 
-static u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
-	      const struct nvme_command *cmd, struct vfn_io_req *r,
-	      struct vfn_cmd *out, u64 now)
+/* zone_write_zoned() on a zoned namespace; else nothing to do: 0. */
+static __always_inline u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
+				      struct vfn_io_req *r, struct vfn_cmd *out)
+{
+	return nd->ns.zoned ? zone_write_zoned(c, nd, r, out) : 0;
+}
+
+static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			      const struct nvme_command *cmd,
+			      struct vfn_io_req *r, struct vfn_cmd *out,
+			      u64 now)
 {
 	bool write = r->opcode == nvme_cmd_write ||
 		     r->opcode == nvme_cmd_zone_append;

@@ -99,27 +99,6 @@ u64 vfn_nstab_free_pages(const struct vfn_nstab *t)
 	return t->cap_pages - used;
 }
 
-/**
- * vfn_ns_find() - the namespace of an NSID
- * @t: the table
- * @nsid: any NSID
- * @active: only if it is attached to the controller
- *
- * Return: the namespace, or NULL if @nsid is invalid, unallocated or
- * (with @active) inactive.
- */
-struct vfn_nsd *vfn_ns_find(struct vfn_nstab *t, u32 nsid, bool active)
-{
-	struct vfn_nsd *nd;
-
-	if (!vfn_nsid_valid(nsid))
-		return NULL;
-	nd = &t->nsd[nsid - 1];
-	if (!nd->allocated || (active && !nd->attached))
-		return NULL;
-	return nd;
-}
-
 /*
  * The lowest page from which @pages free pages follow, first-fit: a start
  * that overlaps a namespace moves to that namespace's end until none does.

@@ -118,7 +118,29 @@ static inline bool vfn_nstab_zoned(const struct vfn_nstab *t)
 
 u64 vfn_ns_pages(const struct vfn_nstab *t, u64 nsze);
 u64 vfn_nstab_free_pages(const struct vfn_nstab *t);
-struct vfn_nsd *vfn_ns_find(struct vfn_nstab *t, u32 nsid, bool active);
+
+/**
+ * vfn_ns_find() - the namespace of an NSID
+ * @t: the table
+ * @nsid: any NSID
+ * @active: only if it is attached to the controller
+ *
+ * Return: the namespace, or NULL if @nsid is invalid, unallocated or
+ * (with @active) inactive.
+ */
+static inline struct vfn_nsd *vfn_ns_find(struct vfn_nstab *t, u32 nsid,
+					  bool active)
+{
+	struct vfn_nsd *nd;
+
+	if (!vfn_nsid_valid(nsid))
+		return NULL;
+	nd = &t->nsd[nsid - 1];
+	if (!nd->allocated || (active && !nd->attached))
+		return NULL;
+	return nd;
+}
+
 u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
 		  u32 *nsid);
 u16 vfn_ns_check_delete(const struct vfn_nstab *t, u32 nsid);

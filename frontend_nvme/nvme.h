@@ -345,7 +345,26 @@ int vfn_cut_power(void *priv);
 /* hostmem.c */
 void vfn_hostmem_init(struct vfn_ctrl *c);
 void *vfn_host_kva(struct vfn_ctrl *c, u64 addr, u32 len);
-u16 vfn_map_data(struct vfn_ctrl *c, const struct nvme_command *cmd, u32 len);
+
+/**
+ * vfn_map_data() - map a command's data buffer into c->buf
+ * @c: the controller
+ * @cmd: the command; its PRP entries describe the buffer
+ * @len: transfer length, from the command's own fields
+ *
+ * The direction is the opcode's data transfer field (bits 1:0, the same
+ * for admin and NVM opcodes): with bit 1 set the controller writes to the
+ * host (Read, Identify, Get Log Page, Get Features), else it only reads.
+ *
+ * Return: 0 or the NVMe status of vfn_prp_walk().
+ */
+static inline u16 vfn_map_data(struct vfn_ctrl *c,
+			       const struct nvme_command *cmd, u32 len)
+{
+	return vfn_prp_walk(&c->hm, le64_to_cpu(cmd->common.dptr.prp1),
+			    le64_to_cpu(cmd->common.dptr.prp2), len,
+			    cmd->common.opcode & 2, &c->buf);
+}
 
 /* admin.c */
 void vfn_admin_reset(struct vfn_ctrl *c);

@@ -8,8 +8,10 @@
 #ifndef VFLASH_NVME_PROTO_H
 #define VFLASH_NVME_PROTO_H
 
+#include <asm/barrier.h>
 #include <asm/byteorder.h>
 #include <linux/bitmap.h>
+#include <linux/compiler.h>
 #include <linux/nvme.h>
 #include <linux/types.h>
 
@@ -17,6 +19,7 @@
 #define VFN_NR_VEC		(VFN_MAX_IOQ + 1)
 #define VFN_MQES		1023		/* CAP.MQES, 0's based */
 #define VFN_HOST_PAGE		4096U		/* CC.MPS = 0 */
+#define VFN_HOST_PAGE_SHIFT	12
 #define VFN_MDTS		7		/* 2^7 x 4 KiB = 512 KiB */
 #define VFN_MAX_XFER_BYTES	(VFN_HOST_PAGE << VFN_MDTS)
 #define VFN_MAX_SEGS		(VFN_MAX_XFER_BYTES / VFN_HOST_PAGE + 1)
@@ -117,11 +120,59 @@ static inline u32 vfn_ring_next(u32 i, u32 size)
 	return i + 1 == size ? 0 : i + 1;
 }
 
-u32 vfn_sq_avail(const struct vfn_queue *sq, u32 tail);
+/**
+ * vfn_sq_avail() - commands the host has submitted but we have not fetched
+ * @sq: the submission queue
+ * @tail: the value of its tail doorbell
+ *
+ * Return: entries from @sq->head up to @tail; 0 for a tail doorbell
+ * outside the queue, which the device ignores.
+ */
+static inline u32 vfn_sq_avail(const struct vfn_queue *sq, u32 tail)
+{
+	if (tail >= sq->size)
+		return 0;
+	return tail >= sq->head ? tail - sq->head : sq->size - sq->head + tail;
+}
+
+/**
+ * vfn_cq_post() - write one completion entry
+ * @cq: the completion queue
+ * @head: the value of its head doorbell; a value outside the queue is
+ *	ignored and the last valid one kept
+ * @cqe: the entry: result, SQ head, SQ id and command id are copied
+ * @status: status field without the phase tag, host order
+ *
+ * The entry's status word (with the phase tag) is written last, after a
+ * barrier, so the host never sees the new phase with stale contents.
+ *
+ * Return: true if posted, false if the queue is full.
+ */
+static inline bool vfn_cq_post(struct vfn_queue *cq, u32 head,
+			       const struct nvme_completion *cqe,
+			       u16 status)
+{
+	struct nvme_completion *e;
+
+	if (head < cq->size)
+		cq->head = head;
+	if (vfn_ring_next(cq->tail, cq->size) == cq->head)
+		return false;
+	e = (struct nvme_completion *)cq->kva + cq->tail;
+	e->result = cqe->result;
+	e->sq_head = cqe->sq_head;
+	e->sq_id = cqe->sq_id;
+	e->command_id = cqe->command_id;
+	dma_wmb();
+	WRITE_ONCE(e->status, cpu_to_le16(status << 1 | cq->phase));
+	cq->tail = vfn_ring_next(cq->tail, cq->size);
+	if (!cq->tail)
+		cq->phase ^= 1;
+	return true;
+}
+
 void vfn_db_look(struct vfn_db_marks *m, u32 avail, u64 now_ns);
 bool vfn_db_take(struct vfn_db_marks *m, u64 *seen_ns, u64 *polled_ns);
-bool vfn_cq_post(struct vfn_queue *cq, u32 head,
-		 const struct nvme_completion *cqe, u16 status);
 
 /**
  * struct vfn_seg - a piece of a host buffer, mapped
@@ -160,8 +211,32 @@ struct vfn_page_info {
 	bool bar;
 };
 
-bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
-		      bool dev_writes);
+/**
+ * vfn_host_page_ok() - may the device touch this host page?
+ * @pfn: the host page frame (4 KiB)
+ * @pi: what the host memory reported about it
+ * @dev_writes: the device would write to it (else only read it)
+ *
+ * There is no IOMMU, so a real device could reach any physical address;
+ * vflash reaches host memory through the kernel's direct map, where some
+ * addresses would oops or corrupt what no real device's DMA could (the
+ * read-only kernel text alias), or are not memory at all. Refused: page
+ * frame 0 (what a zero PRP points at: a command sent without a buffer),
+ * pages with no online struct page, our own BAR0, pages that are not
+ * System RAM, and writes to reserved pages (the kernel image: text,
+ * rodata, data; firmware and memblock reservations; the zero page).
+ * Reading a reserved RAM page is allowed: the block layer writes from
+ * the zero page, and swiotlb bounce buffers are reserved memory.
+ *
+ * Return: true if the access is allowed.
+ */
+static inline bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
+				    bool dev_writes)
+{
+	if (!pfn || !pi->kva || pi->bar || !pi->ram)
+		return false;
+	return !(pi->reserved && dev_writes);
+}
 
 /**
  * struct vfn_hostmem - how the device reaches host memory
@@ -174,10 +249,59 @@ struct vfn_hostmem {
 		      struct vfn_page_info *pi);
 };
 
+/* vfn_host_map(), inline for the PRP walk. */
+static inline void *__vfn_host_map(const struct vfn_hostmem *hm, u64 addr,
+				   bool dev_writes)
+{
+	struct vfn_page_info pi = { };
+	u64 pfn = addr >> VFN_HOST_PAGE_SHIFT;
+
+	hm->probe(hm, pfn, &pi);
+	if (!vfn_host_page_ok(pfn, &pi, dev_writes))
+		return NULL;
+	return pi.kva + (addr & (VFN_HOST_PAGE - 1));
+}
+
 void *vfn_host_map(const struct vfn_hostmem *hm, u64 addr, bool dev_writes);
 
-u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
-		 bool dev_writes, struct vfn_buf *buf);
+u16 vfn_prp_walk_full(const struct vfn_hostmem *hm, u64 prp1, u64 prp2,
+		      u32 len, bool dev_writes, struct vfn_buf *buf);
+
+/**
+ * vfn_prp_walk() - map a PRP-described host buffer
+ * @hm: the host memory the device may use
+ * @prp1: PRP entry 1
+ * @prp2: PRP entry 2
+ * @len: transfer length from the command
+ * @dev_writes: the device writes the data pages
+ * @buf: filled with the mapped segments; @buf->nr is 0 on error
+ *
+ * vfn_prp_walk_full(), with the common case inline: a transfer that
+ * PRP1's page holds whole (a 4 KiB block at a page boundary), one
+ * segment, PRP2 unused.
+ *
+ * Return: 0 or an NVMe status, as vfn_prp_walk_full().
+ */
+static inline u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1,
+			       u64 prp2, u32 len, bool dev_writes,
+			       struct vfn_buf *buf)
+{
+	void *kva;
+
+	if (!len || (prp1 & 3) ||
+	    len > VFN_HOST_PAGE - (u32)(prp1 & (VFN_HOST_PAGE - 1)))
+		return vfn_prp_walk_full(hm, prp1, prp2, len, dev_writes, buf);
+	kva = __vfn_host_map(hm, prp1, dev_writes);
+	if (!kva) {
+		buf->nr = 0;
+		return NVME_SC_DATA_XFER_ERROR;
+	}
+	buf->seg[0].kva = kva;
+	buf->seg[0].len = len;
+	buf->nr = 1;
+	return 0;
+}
+
 void vfn_buf_copy(const struct vfn_buf *buf, void *lin, bool to_host);
 void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len);
 

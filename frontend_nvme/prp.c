@@ -4,8 +4,9 @@
  * memory. The transfer length comes from the command, never from the
  * PRPs; every entry is read once and checked before any data moves, so a
  * malformed command fails without touching memory outside its buffers.
- * Which host pages the device may touch at all is decided here too, by
- * vfn_host_page_ok(), for the kernel's host memory and KUnit's fake alike.
+ * Which host pages the device may touch at all is decided by
+ * vfn_host_page_ok() (proto.h), for the kernel's host memory and KUnit's
+ * fake alike; the walk's common case, one page, is inline there too.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -13,34 +14,6 @@
 #include "frontend_nvme/proto.h"
 
 #define PRP_OFFSET_BAD	VFN_SC(NVME_SC_PRP_INVALID_OFFSET)
-#define HOST_PAGE_SHIFT	12
-
-/**
- * vfn_host_page_ok() - may the device touch this host page?
- * @pfn: the host page frame (4 KiB)
- * @pi: what the host memory reported about it
- * @dev_writes: the device would write to it (else only read it)
- *
- * There is no IOMMU, so a real device could reach any physical address;
- * vflash reaches host memory through the kernel's direct map, where some
- * addresses would oops or corrupt what no real device's DMA could (the
- * read-only kernel text alias), or are not memory at all. Refused: page
- * frame 0 (what a zero PRP points at: a command sent without a buffer),
- * pages with no online struct page, our own BAR0, pages that are not
- * System RAM, and writes to reserved pages (the kernel image: text,
- * rodata, data; firmware and memblock reservations; the zero page).
- * Reading a reserved RAM page is allowed: the block layer writes from
- * the zero page, and swiotlb bounce buffers are reserved memory.
- *
- * Return: true if the access is allowed.
- */
-bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
-		      bool dev_writes)
-{
-	if (!pfn || !pi->kva || pi->bar || !pi->ram)
-		return false;
-	return !(pi->reserved && dev_writes);
-}
 
 /**
  * vfn_host_map() - the kernel address of a host address the device uses
@@ -53,19 +26,14 @@ bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
  */
 void *vfn_host_map(const struct vfn_hostmem *hm, u64 addr, bool dev_writes)
 {
-	struct vfn_page_info pi = { };
-	u64 pfn = addr >> HOST_PAGE_SHIFT;
-
-	hm->probe(hm, pfn, &pi);
-	if (!vfn_host_page_ok(pfn, &pi, dev_writes))
-		return NULL;
-	return pi.kva + (addr & (VFN_HOST_PAGE - 1));
+	return __vfn_host_map(hm, addr, dev_writes);
 }
 
-static u16 add_seg(const struct vfn_hostmem *hm, struct vfn_buf *buf,
-		   u64 addr, u32 len, bool dev_writes)
+static __always_inline u16 add_seg(const struct vfn_hostmem *hm,
+				   struct vfn_buf *buf, u64 addr, u32 len,
+				   bool dev_writes)
 {
-	void *kva = vfn_host_map(hm, addr, dev_writes);
+	void *kva = __vfn_host_map(hm, addr, dev_writes);
 
 	if (!kva)
 		return NVME_SC_DATA_XFER_ERROR;
@@ -78,7 +46,7 @@ static u16 add_seg(const struct vfn_hostmem *hm, struct vfn_buf *buf,
 }
 
 /**
- * vfn_prp_walk() - map a PRP-described host buffer
+ * vfn_prp_walk_full() - map a PRP-described host buffer
  * @hm: the host memory the device may use
  * @prp1: PRP entry 1: the first data pointer, at any dword offset
  * @prp2: PRP entry 2: the second page, or a PRP list pointer when more
@@ -100,8 +68,8 @@ static u16 add_seg(const struct vfn_hostmem *hm, struct vfn_buf *buf,
  * an entry the device may not touch (vfn_host_page_ok()), Invalid Field
  * for a transfer longer than VFN_MAX_XFER_BYTES.
  */
-u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
-		 bool dev_writes, struct vfn_buf *buf)
+u16 vfn_prp_walk_full(const struct vfn_hostmem *hm, u64 prp1, u64 prp2,
+		      u32 len, bool dev_writes, struct vfn_buf *buf)
 {
 	u32 first, rest, n, i, lists = 0;
 	u64 list;
@@ -145,7 +113,7 @@ u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1, u64 prp2, u32 len,
 			sc = PRP_OFFSET_BAD;
 			goto out;
 		}
-		ent = vfn_host_map(hm, list, false);
+		ent = __vfn_host_map(hm, list, false);
 		if (!ent) {
 			sc = NVME_SC_DATA_XFER_ERROR;
 			goto out;
