@@ -693,7 +693,8 @@ bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns)
  *
  * Acts on CC, then fetches from every live SQ (re-checking CC and Bus
  * Master before every command), posts the admin completions due, runs
- * the controller's housekeeping (ops->tick) and raises the interrupts.
+ * the controller's housekeeping (ops->tick, with FDP) and raises the
+ * interrupts.
  *
  * Return: true if any command was fetched.
  */
@@ -721,7 +722,8 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 	}
 	now = ktime_get_ns();
 	*next = vfn_drain(c, &c->heap[0], now, false, c->raise);
-	if (on && c->ops->tick)
+	/* Housekeeping only FDP needs: no indirect call per pass without. */
+	if (on && c->fdp.nruh && c->ops->tick)
 		c->ops->tick(c, now);
 	vfn_raise_irqs(c, c->raise);
 	return busy;
