@@ -256,6 +256,10 @@ struct vf_stats {
  * @spare_new: spare blocks of the new device (struct vflash_health)
  * @no_room: set once a host write found no slot on any die (bad blocks
  *	left GC no room): the device refuses writes from then on; READ_ONCE
+ * @zone_ph: placement handles 1 and up are zone handles (NVMe ZNS,
+ *	docs/zns-design.md): their writes go to the main region, and GC
+ *	takes their blocks as victims only when no other block is one; set
+ *	by vflash_flash_set_zone_handles() before any write, READ_ONCE
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
@@ -302,7 +306,14 @@ struct vflash_flash {
 	atomic_t nr_bad[VF_NR_REGIONS];
 	u32 spare_new;
 	bool no_room;
+	bool zone_ph;
 };
+
+/* Is @s a zone handle's stream on device @f (vflash_flash.zone_ph)? */
+static inline bool vf_is_zone_stream(const struct vflash_flash *f, u32 s)
+{
+	return s >= VF_PH1 && READ_ONCE(f->zone_ph);
+}
 
 static inline u64 vf_knob(const struct vflash_flash *f, enum vflash_knob k)
 {
@@ -555,6 +566,8 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 u32 vf_free_low(const struct vflash_flash *f, enum vf_region r);
 u32 vf_free_high(const struct vflash_flash *f, enum vf_region r);
 void vf_stop_worker(struct vflash_flash *f);
+bool vf_erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
+		    enum vflash_work work, u64 *now);
 bool vf_program_fails(struct vflash_flash *f, u64 lpn);
 void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
 		       u32 b, u64 now);

@@ -1522,6 +1522,244 @@ static void placement_update_closes_the_unit(struct kunit *test)
 	check(test, f);
 }
 
+/*
+ * A zoned device's FTL (docs/zns-design.md): hyb2 (QLC main region with an
+ * SLC cache, four-slot wordlines) with 16 handles, 1 and up zone handles.
+ * A zone here is ZONE_PAGES pages from its first lpn, one block per die.
+ */
+#define ZONE_PAGES	32
+
+static struct vflash_flash *mk_zoned(struct kunit *test)
+{
+	struct vflash_profile *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct vflash_flash *f;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	*p = hyb2;
+	p->placement_handles = VFLASH_FLASH_MAX_PLACEMENT;
+	f = mk(test, p, SMALL);
+	KUNIT_ASSERT_EQ(test, f->slots[VF_MAIN] * f->nr_dies, ZONE_PAGES);
+	vflash_flash_set_zone_handles(f, true);
+	KUNIT_ASSERT_TRUE(test, vflash_flash_zone_handles(f));
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	return f;
+}
+
+/* Write pages [@from, @to) of the zone at @zone with handle @ph. */
+static u64 zone_fill(struct vflash_flash *f, u64 zone, u32 from, u32 to,
+		     u32 ph, u64 now)
+{
+	u32 i;
+
+	for (i = from; i < to; i++)
+		now = wr_ph(f, zone + i, ph, now);
+	return now;
+}
+
+/*
+ * Every slot of every block holding a page of the zone at @zone holds a
+ * page of that zone, or nothing; the blocks are main-region blocks of
+ * handle @ph's stream. Returns how many blocks there are.
+ */
+static u32 zone_blocks_alone(struct kunit *test, struct vflash_flash *f,
+			     u64 zone, u32 ph)
+{
+	u32 i, j, n = 0, seen[8];
+
+	for (i = 0; i < ZONE_PAGES; i++) {
+		u32 b, k;
+
+		if (f->l2p[zone + i] == VF_INVALID)
+			continue;
+		b = vf_block_of(f, f->l2p[zone + i]);
+		for (k = 0; k < n && seen[k] != b; k++)
+			;
+		if (k < n)
+			continue;
+		KUNIT_ASSERT_LT(test, n, 8U);
+		seen[n++] = b;
+		KUNIT_EXPECT_EQ(test, (u32)f->blocks[b].stream,
+				(u32)vf_host_stream(ph));
+		KUNIT_EXPECT_EQ(test, (u32)vf_region_of(f, b), (u32)VF_MAIN);
+		for (j = 0; j < f->slots[VF_MAIN]; j++) {
+			u32 o = vf_p2l_owner(f, b * f->stride + j);
+
+			KUNIT_EXPECT_TRUE_MSG(test, o == VF_INVALID ||
+					      (o >= zone && o < zone + ZONE_PAGES),
+					      "block %u holds page %u", b, o);
+		}
+	}
+	return n;
+}
+
+/*
+ * Two zones written at once, page by page in turn, with their own zone
+ * handles: neither shares a block with the other (nor with handle 0's
+ * pages written meanwhile), and zone writes skip the SLC cache.
+ */
+static void zone_blocks_hold_one_zone(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u64 now = 0;
+	u32 i;
+
+	for (i = 0; i < ZONE_PAGES; i++) {
+		now = wr_ph(f, 0 + i, 1, now);
+		now = wr_ph(f, ZONE_PAGES + i, 2, now);
+		if (i % 4 == 0)
+			now = wr_ph(f, 4 * ZONE_PAGES + i, 0, now);
+	}
+	vflash_flash_placement_update(f, 1, now);
+	vflash_flash_placement_update(f, 2, now);
+	KUNIT_EXPECT_GE(test, zone_blocks_alone(test, f, 0, 1), 2U);
+	KUNIT_EXPECT_GE(test, zone_blocks_alone(test, f, ZONE_PAGES, 2), 2U);
+	/* Handle 0 is the ordinary host stream: SLC first. */
+	KUNIT_EXPECT_EQ(test,
+			(u32)vf_region_of(f, blk_of(f, 4 * ZONE_PAGES)),
+			(u32)VF_SLC);
+	check(test, f);
+}
+
+/*
+ * A reset erases the zone's sealed blocks at once: one erase per block,
+ * charged on each die's timeline (the reset ends no earlier than an
+ * erase after the die's queued work), counted in nand_erase_blocks and
+ * zone_erase_blocks, the blocks free again; the pages read as never
+ * written. A zone left half written is padded, sealed and erased as well.
+ */
+static void zone_reset_erases_at_once(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u64 erase_ns = vflash_flash_knob(f, VFLASH_KNOB_MAIN_ERASE_NS);
+	u64 free0 = vflash_flash_free_blocks(f, false), now, busy, t;
+	u32 d;
+
+	now = zone_fill(f, 0, 0, ZONE_PAGES, 1, 0);
+	vflash_flash_placement_update(f, 1, now);
+	KUNIT_EXPECT_EQ(test, zone_blocks_alone(test, f, 0, 1), 2U);
+	KUNIT_EXPECT_EQ(test, vflash_flash_free_blocks(f, false), free0 - 2);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS), 0ULL);
+	for (d = 0, busy = 0; d < f->nr_dies; d++)
+		busy = max(busy, f->dies[d].busy_until_ns);
+	t = vflash_flash_zone_reset(f, 0, ZONE_PAGES, now);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS), 2ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS), 2ULL);
+	KUNIT_EXPECT_EQ(test, t, max(busy, now) + erase_ns);
+	for (d = 0; d < f->nr_dies; d++)
+		KUNIT_EXPECT_GE(test, f->dies[d].busy_until_ns, now + erase_ns);
+	KUNIT_EXPECT_EQ(test, vflash_flash_free_blocks(f, false), free0);
+	KUNIT_EXPECT_EQ(test, f->l2p[0], VF_INVALID);
+	KUNIT_EXPECT_EQ(test, f->l2p[ZONE_PAGES - 1], VF_INVALID);
+
+	/* Ten pages, five a die: padded to two wordlines each, then erased. */
+	now = zone_fill(f, ZONE_PAGES, 0, 10, 3, t);
+	vflash_flash_placement_update(f, 3, now);
+	KUNIT_EXPECT_EQ(test, zone_blocks_alone(test, f, ZONE_PAGES, 3), 2U);
+	t = vflash_flash_zone_reset(f, ZONE_PAGES, ZONE_PAGES, now);
+	KUNIT_EXPECT_GE(test, t, now + erase_ns);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS), 4ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_free_blocks(f, false), free0);
+	/* Nothing left to erase: no time, no count. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_zone_reset(f, 0, ZONE_PAGES, t), t);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS), 4ULL);
+	check(test, f);
+}
+
+/*
+ * Seal handle @ph's blocks (a zone's Finish or Full); returns the slots
+ * of padding this programs: each open block's partly filled wordline.
+ */
+static u32 zone_seal(struct vflash_flash *f, u32 ph, u64 now)
+{
+	u32 d, pad = 0;
+
+	for (d = 0; d < f->nr_dies; d++) {
+		u32 b = f->dies[d].open[vf_host_stream(ph)][VF_MAIN];
+
+		if (b != VF_INVALID)
+			pad += (4 - f->blocks[b].wp % 4) % 4;
+	}
+	vflash_flash_placement_update(f, ph, now);
+	return pad;
+}
+
+/*
+ * A zone-only workload (three zones filled at once, a zone reset before
+ * it is written again, some zones finished early) over 40 times the
+ * capacity: GC never copies a page nor runs, every erase is a reset's,
+ * and the zone counters add up: media pages = host pages + the padding
+ * of each early finish, no other page written.
+ */
+static void zone_workload_needs_no_gc(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u32 nr_zones = f->nr_lpages / ZONE_PAGES, z, fill[3], pad = 0;
+	u64 now = 0, writes = 0, x = 7;
+	u32 zone[3], k;
+
+	KUNIT_ASSERT_GE(test, nr_zones, 6U);
+	for (k = 0; k < 3; k++) {
+		zone[k] = k;
+		fill[k] = 0;
+	}
+	while (writes < 40 * f->nr_lpages) {
+		k = rnd(&x) % 3;
+		now = wr_ph(f, (u64)zone[k] * ZONE_PAGES + fill[k]++, 1 + k,
+			    now);
+		writes++;
+		/* Full, or one in 64 finished early. */
+		if (fill[k] < ZONE_PAGES && rnd(&x) % 64)
+			continue;
+		pad += zone_seal(f, 1 + k, now);
+		/* The next zone: one no other is writing, reset first. */
+		do {
+			z = rnd(&x) % nr_zones;
+		} while (z == zone[0] || z == zone[1] || z == zone[2]);
+		now = max(now, vflash_flash_zone_reset(f, (u64)z * ZONE_PAGES,
+						       ZONE_PAGES, now));
+		zone[k] = z;
+		fill[k] = 0;
+		KUNIT_ASSERT_FALSE(test, READ_ONCE(f->no_room));
+	}
+	for (k = 0; k < 3; k++)
+		pad += zone_seal(f, 1 + k, now);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 0ULL);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS),
+			(u64)2 * 30 * nr_zones);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS),
+			st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS));
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_HOST_PAGES), writes);
+	KUNIT_EXPECT_GT(test, pad, 0U);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_MEDIA_PAGES),
+			writes + pad);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_PROGRAM_PAGES),
+			writes + pad);
+	check(test, f);
+}
+
+/*
+ * Zone counters: host and media pages of the zone handles only (handle
+ * 0's writes are not a zone's), zero on a device without zone handles.
+ */
+static void zone_counters_add_up(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u64 now;
+
+	now = zone_fill(f, 0, 0, 10, 1, 0);
+	now = wr_ph(f, 4 * ZONE_PAGES, 0, now);
+	vflash_flash_placement_update(f, 1, now);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_HOST_PAGES), 10ULL);
+	/* Five pages a die, each die's second wordline padded by three. */
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_MEDIA_PAGES), 16ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_HOST_WRITE_PAGES), 11ULL);
+	vflash_flash_set_zone_handles(f, false);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_HOST_PAGES), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_MEDIA_PAGES), 0ULL);
+}
+
 static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(unwritten_read_costs_no_nand),
 	KUNIT_CASE(latency_parts_of_a_queued_read),
@@ -1576,6 +1814,10 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(placement_handles_never_share_a_block),
 	KUNIT_CASE(placement_gc_never_stuck),
 	KUNIT_CASE(placement_update_closes_the_unit),
+	KUNIT_CASE(zone_blocks_hold_one_zone),
+	KUNIT_CASE(zone_reset_erases_at_once),
+	KUNIT_CASE(zone_workload_needs_no_gc),
+	KUNIT_CASE(zone_counters_add_up),
 	KUNIT_CASE(p2l_group_lookup),
 	KUNIT_CASE(p2l_last_partial_group),
 	KUNIT_CASE(p2l_stale_entry_is_not_valid),
