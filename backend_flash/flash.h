@@ -288,6 +288,10 @@ enum vflash_stat {
  * @VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS: the age unit
  * @VFLASH_KNOB_CACHE_WAYS: device DRAM cache: ways of a set (1, 2, 4, 8,
  *	16), 0 for fully associative
+ * @VFLASH_KNOB_ZONE_DIES: the zone-to-die layout, dies a zone's writes
+ *	stripe over: 0 (stripe) as many as the zone fills whole blocks on,
+ *	at most all; N (1 to the dies) N; taken when a zone is bound
+ *	(vflash_flash_zone_bind())
  * @VFLASH_KNOB_NR: number of knobs
  */
 enum vflash_knob {
@@ -324,6 +328,7 @@ enum vflash_knob {
 	VFLASH_KNOB_READ_RETRY_AGE_MILLI,
 	VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS,
 	VFLASH_KNOB_CACHE_WAYS,
+	VFLASH_KNOB_ZONE_DIES,
 	VFLASH_KNOB_NR,
 };
 
@@ -400,6 +405,8 @@ void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
 u64 vflash_flash_erased_bytes(struct vflash_flash *f);
 void vflash_flash_set_zone_handles(struct vflash_flash *f, bool on);
 bool vflash_flash_zone_handles(const struct vflash_flash *f);
+void vflash_flash_zone_bind(struct vflash_flash *f, u32 ph, u64 lpn,
+			    u64 count, u32 zone);
 u64 vflash_flash_zone_reset(struct vflash_flash *f, u64 lpn, u32 count,
 			    u64 now_ns);
 void vflash_flash_undo_forget(struct vflash_flash *f);

@@ -201,6 +201,18 @@ struct vf_stats {
 };
 
 /**
+ * struct vf_zone_map - where a zone handle's writes go
+ * @first_lpn: the zone's first logical page
+ * @first_die: the die of its first page
+ * @width: the dies its pages go round over, from @first_die; 0: none
+ */
+struct vf_zone_map {
+	u64 first_lpn;
+	u32 first_die;
+	u32 width;
+};
+
+/**
  * struct vflash_flash - one emulated flash device
  * @prof: its profile (figures copied into @knob at creation)
  * @id: the device number trace events carry (vflashN)
@@ -256,6 +268,10 @@ struct vf_stats {
  * @spare_new: spare blocks of the new device (struct vflash_health)
  * @no_room: set once a host write found no slot on any die (bad blocks
  *	left GC no room): the device refuses writes from then on; READ_ONCE
+ * @zmap: per zone handle, the zone bound to it (vflash_flash_zone_bind()):
+ *	its first logical page, first die and width (dies; 0: none bound,
+ *	the placement policy picks); written by the frontend while no write
+ *	of the handle is in flight, read by those writes
  * @zone_ph: placement handles 1 and up are zone handles (NVMe ZNS,
  *	docs/zns-design.md): their writes go to the main region, and GC
  *	takes their blocks as victims only when no other block is one; set
@@ -306,6 +322,7 @@ struct vflash_flash {
 	atomic_t nr_bad[VF_NR_REGIONS];
 	u32 spare_new;
 	bool no_room;
+	struct vf_zone_map zmap[VFLASH_FLASH_MAX_PLACEMENT];
 	bool zone_ph;
 };
 

@@ -60,8 +60,16 @@ static u64 write_page(struct vflash_flash *f, u64 lpn, u64 t, u64 *clean_ns,
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
 	bool hot = vf_heat(f, lpn) >= vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
-	u32 d0 = pl->pick_die(lpn, hot, f->nr_dies, &f->cursor);
-	u32 i;
+	const struct vf_zone_map *zm = &f->zmap[ph];
+	u32 d0, i;
+
+	/* A bound zone's pages go round its dies, in order. */
+	if (ph && zm->width && lpn >= zm->first_lpn &&
+	    vf_is_zone_stream(f, vf_host_stream(ph)))
+		d0 = (zm->first_die +
+		      (u32)((lpn - zm->first_lpn) % zm->width)) % f->nr_dies;
+	else
+		d0 = pl->pick_die(lpn, hot, f->nr_dies, &f->cursor);
 
 	for (i = 0; i < f->nr_dies; i++) {
 		u32 d = (d0 + i) % f->nr_dies;
@@ -663,6 +671,38 @@ void vflash_flash_set_zone_handles(struct vflash_flash *f, bool on)
 bool vflash_flash_zone_handles(const struct vflash_flash *f)
 {
 	return READ_ONCE(f->zone_ph);
+}
+
+/**
+ * vflash_flash_zone_bind() - lay a zone out on a zone handle
+ * @f: the device
+ * @ph: the zone handle (1 and up), with no write in flight
+ * @lpn: the zone's first logical page
+ * @count: its writable pages (its capacity)
+ * @zone: its number, to spread zones over the dies
+ *
+ * The zone-to-die layout (config/zone_dies): the handle's writes go round
+ * W dies from die (@zone x W) mod dies, page by page from @lpn, where W
+ * is zone_dies, or with 0 as many dies as the zone fills whole blocks on
+ * (its pages / a main block's slots, 1 to every die). A zone that fills
+ * whole blocks on its dies then shares no block and wastes no slot. A
+ * handle never bound (or on a device without zone handles) writes where
+ * the placement policy says.
+ */
+void vflash_flash_zone_bind(struct vflash_flash *f, u32 ph, u64 lpn,
+			    u64 count, u32 zone)
+{
+	u32 w = vf_knob(f, VFLASH_KNOB_ZONE_DIES);
+
+	if (!ph || ph >= f->nr_ph)
+		return;
+	if (!w)
+		w = clamp_t(u64, div_u64(count, f->slots[VF_MAIN]), 1,
+			    f->nr_dies);
+	w = min(w, f->nr_dies);
+	f->zmap[ph].first_lpn = lpn;
+	f->zmap[ph].first_die = (u32)(((u64)zone * w) % f->nr_dies);
+	f->zmap[ph].width = w;
 }
 
 /*

@@ -293,19 +293,28 @@ static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
  * only, as the zones.
  */
 
-/* The handle zone @zn writes with: its own, a free one, or 0 (shared). */
-static u16 zone_handle(struct vfn_ctrl *c, struct vfn_zone *zn)
+/*
+ * The handle zone @zone of @nd writes with: its own, or a free one laid
+ * out for it (config/zone_dies), or 0 (shared) if none is free.
+ */
+static u16 zone_handle(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
 {
+	struct vfn_zone *zn = &nd->zns.zones[zone];
+	struct vfn_io_req r;
 	u32 h;
 
 	if (zn->ph)
 		return zn->ph;
 	for (h = 1; h < c->nr_zph; h++) {
-		if (!c->zph[h]) {
-			c->zph[h] = zn;
-			zn->ph = h;
-			return h;
-		}
+		if (c->zph[h])
+			continue;
+		c->zph[h] = zn;
+		zn->ph = h;
+		vfn_lba_range(&nd->ns, (u64)zone * nd->zns.zsze, nd->zns.zcap,
+			      &r);
+		vflash_flash_zone_bind(c->vdev->flash, h, r.lpn, r.nr_lpages,
+				       zone);
+		return h;
 	}
 	return 0;
 }
@@ -356,7 +365,7 @@ static u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	if (sc)
 		return sc;
 	/* The zone's pages go to its handle; a zone now Full gives it back later. */
-	r->ph = zone_handle(c, &nd->zns.zones[vfn_zone_of(&nd->zns, r->slba)]);
+	r->ph = zone_handle(c, nd, vfn_zone_of(&nd->zns, r->slba));
 	c->tag.ph = r->ph;
 	if (!append)
 		return 0;

@@ -1603,6 +1603,8 @@ static void zone_blocks_hold_one_zone(struct kunit *test)
 	u64 now = 0;
 	u32 i;
 
+	vflash_flash_zone_bind(f, 1, 0, ZONE_PAGES, 0);
+	vflash_flash_zone_bind(f, 2, ZONE_PAGES, ZONE_PAGES, 1);
 	for (i = 0; i < ZONE_PAGES; i++) {
 		now = wr_ph(f, 0 + i, 1, now);
 		now = wr_ph(f, ZONE_PAGES + i, 2, now);
@@ -1634,6 +1636,7 @@ static void zone_reset_erases_at_once(struct kunit *test)
 	u64 free0 = vflash_flash_free_blocks(f, false), now, busy, t;
 	u32 d;
 
+	vflash_flash_zone_bind(f, 1, 0, ZONE_PAGES, 0);
 	now = zone_fill(f, 0, 0, ZONE_PAGES, 1, 0);
 	vflash_flash_placement_update(f, 1, now);
 	KUNIT_EXPECT_EQ(test, zone_blocks_alone(test, f, 0, 1), 2U);
@@ -1652,6 +1655,7 @@ static void zone_reset_erases_at_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->l2p[ZONE_PAGES - 1], VF_INVALID);
 
 	/* Ten pages, five a die: padded to two wordlines each, then erased. */
+	vflash_flash_zone_bind(f, 3, ZONE_PAGES, ZONE_PAGES, 1);
 	now = zone_fill(f, ZONE_PAGES, 0, 10, 3, t);
 	vflash_flash_placement_update(f, 3, now);
 	KUNIT_EXPECT_EQ(test, zone_blocks_alone(test, f, ZONE_PAGES, 3), 2U);
@@ -1696,11 +1700,16 @@ static void zone_workload_needs_no_gc(struct kunit *test)
 	u32 nr_zones = f->nr_lpages / ZONE_PAGES, z, fill[3], pad = 0;
 	u64 now = 0, writes = 0, x = 7;
 	u32 zone[3], k;
+	u32 used[16] = { };
+	u64 erases = 0;
 
 	KUNIT_ASSERT_GE(test, nr_zones, 6U);
+	KUNIT_ASSERT_LE(test, nr_zones, 16U);
 	for (k = 0; k < 3; k++) {
 		zone[k] = k;
 		fill[k] = 0;
+		vflash_flash_zone_bind(f, 1 + k, k * ZONE_PAGES, ZONE_PAGES,
+				       k);
 	}
 	while (writes < 40 * f->nr_lpages) {
 		k = rnd(&x) % 3;
@@ -1711,14 +1720,19 @@ static void zone_workload_needs_no_gc(struct kunit *test)
 		if (fill[k] < ZONE_PAGES && rnd(&x) % 64)
 			continue;
 		pad += zone_seal(f, 1 + k, now);
+		used[zone[k]] = min(fill[k], f->nr_dies);
 		/* The next zone: one no other is writing, reset first. */
 		do {
 			z = rnd(&x) % nr_zones;
 		} while (z == zone[0] || z == zone[1] || z == zone[2]);
 		now = max(now, vflash_flash_zone_reset(f, (u64)z * ZONE_PAGES,
 						       ZONE_PAGES, now));
+		erases += used[z];
+		used[z] = 0;
 		zone[k] = z;
 		fill[k] = 0;
+		vflash_flash_zone_bind(f, 1 + k, (u64)z * ZONE_PAGES,
+				       ZONE_PAGES, z);
 		KUNIT_ASSERT_FALSE(test, READ_ONCE(f->no_room));
 	}
 	for (k = 0; k < 3; k++)
@@ -1728,6 +1742,8 @@ static void zone_workload_needs_no_gc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 0ULL);
 	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS),
 			(u64)2 * 30 * nr_zones);
+	/* A zone takes one block on each die it wrote: one erase each. */
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS), erases);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS),
 			st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS));
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_HOST_PAGES), writes);
@@ -1740,6 +1756,43 @@ static void zone_workload_needs_no_gc(struct kunit *test)
 }
 
 /*
+ * The zone-to-die layout (config/zone_dies): 0 spreads a zone over as
+ * many dies as it fills whole blocks on (a one-block zone on one die, the
+ * next zone on the next die), N over N dies; more than the dies refused.
+ */
+static void zone_layout_by_dies(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u32 half = ZONE_PAGES / 2, i;
+	u64 now = 0;
+
+	/* Zones of one block: zone 0 on die 0, zone 1 on die 1. */
+	vflash_flash_zone_bind(f, 1, 0, half, 0);
+	vflash_flash_zone_bind(f, 2, half, half, 1);
+	now = zone_fill(f, 0, 0, half, 1, now);
+	now = zone_fill(f, half, 0, half, 2, now);
+	for (i = 0; i < half; i++) {
+		KUNIT_EXPECT_EQ(test, blk_of(f, i), blk_of(f, 0));
+		KUNIT_EXPECT_EQ(test, blk_of(f, half + i), blk_of(f, half));
+	}
+	KUNIT_EXPECT_EQ(test, vf_die_of_block(f, blk_of(f, 0)), 0U);
+	KUNIT_EXPECT_EQ(test, vf_die_of_block(f, blk_of(f, half)), 1U);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[blk_of(f, 0)].state,
+			(u32)VF_BLK_FULL);
+	/* One die per zone: a two-block zone takes two blocks of die 1. */
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_ZONE_DIES, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_ZONE_DIES, 1), 0);
+	vflash_flash_zone_bind(f, 3, ZONE_PAGES, ZONE_PAGES, 1);
+	now = zone_fill(f, ZONE_PAGES, 0, ZONE_PAGES, 3, now);
+	for (i = 0; i < ZONE_PAGES; i++)
+		KUNIT_EXPECT_EQ(test,
+				vf_die_of_block(f, blk_of(f, ZONE_PAGES + i)),
+				1U);
+	KUNIT_EXPECT_EQ(test, zone_blocks_alone(test, f, ZONE_PAGES, 3), 2U);
+	check(test, f);
+}
+
+/*
  * Zone counters: host and media pages of the zone handles only (handle
  * 0's writes are not a zone's), zero on a device without zone handles.
  */
@@ -1748,6 +1801,7 @@ static void zone_counters_add_up(struct kunit *test)
 	struct vflash_flash *f = mk_zoned(test);
 	u64 now;
 
+	vflash_flash_zone_bind(f, 1, 0, ZONE_PAGES, 0);
 	now = zone_fill(f, 0, 0, 10, 1, 0);
 	now = wr_ph(f, 4 * ZONE_PAGES, 0, now);
 	vflash_flash_placement_update(f, 1, now);
@@ -1818,6 +1872,7 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(zone_reset_erases_at_once),
 	KUNIT_CASE(zone_workload_needs_no_gc),
 	KUNIT_CASE(zone_counters_add_up),
+	KUNIT_CASE(zone_layout_by_dies),
 	KUNIT_CASE(p2l_group_lookup),
 	KUNIT_CASE(p2l_last_partial_group),
 	KUNIT_CASE(p2l_stale_entry_is_not_valid),

@@ -902,14 +902,17 @@ static void zoned_handles_lent_and_erased(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, z->zones[1].ph, 2);
 	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_FINISH, false), 0);
 	KUNIT_EXPECT_EQ(test, z->zones[1].ph, 0);
-	/* Reset: zone 0's two blocks (half a block a die) erased now. */
+	/* A zone of one block's pages is laid out on one die, one block. */
+	KUNIT_EXPECT_EQ(test, vf_block_of(f, f->l2p[15]), b);
+	/* Reset: that block erased now. */
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_NAND_ERASE_BLOCKS),
 			0ULL);
 	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_RESET, false), 0);
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_ZONE_ERASE_BLOCKS),
-			2ULL);
+			1ULL);
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_NAND_ERASE_BLOCKS),
-			2ULL);
+			1ULL);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[b].state, (u32)VF_BLK_FREE);
 	KUNIT_EXPECT_GE(test, e->last.due_ns, prof.erase_ns);
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_ZONE_HOST_PAGES),
 			17ULL);
