@@ -289,8 +289,8 @@ enum vflash_stat {
  * @VFLASH_KNOB_CACHE_WAYS: device DRAM cache: ways of a set (1, 2, 4, 8,
  *	16), 0 for fully associative
  * @VFLASH_KNOB_ZONE_DIES: the zone-to-die layout, dies a zone's writes
- *	stripe over: 0 (stripe) as many as the zone fills whole blocks on,
- *	at most all; N (1 to the dies) N; taken when a zone is bound
+ *	stripe over: 0 (stripe) as many as the zone needs blocks, at most
+ *	all; N (1 to the dies) N; taken when a zone is bound
  *	(vflash_flash_zone_bind())
  * @VFLASH_KNOB_NR: number of knobs
  */

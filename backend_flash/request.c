@@ -683,9 +683,10 @@ bool vflash_flash_zone_handles(const struct vflash_flash *f)
  *
  * The zone-to-die layout (config/zone_dies): the handle's writes go round
  * W dies from die (@zone x W) mod dies, page by page from @lpn, where W
- * is zone_dies, or with 0 as many dies as the zone fills whole blocks on
- * (its pages / a main block's slots, 1 to every die). A zone that fills
- * whole blocks on its dies then shares no block and wastes no slot. A
+ * is zone_dies, or with 0 as many dies as the zone needs blocks (its
+ * pages / a main block's slots, rounded up, 1 to every die): a block a
+ * die, none wasted if the zone fills whole blocks. A zone never shares a
+ * block with another zone's handle. A
  * handle never bound (or on a device without zone handles) writes where
  * the placement policy says.
  */
@@ -697,8 +698,8 @@ void vflash_flash_zone_bind(struct vflash_flash *f, u32 ph, u64 lpn,
 	if (!ph || ph >= f->nr_ph)
 		return;
 	if (!w)
-		w = clamp_t(u64, div_u64(count, f->slots[VF_MAIN]), 1,
-			    f->nr_dies);
+		w = clamp_t(u64, DIV_ROUND_UP_ULL(count, f->slots[VF_MAIN]),
+			    1, f->nr_dies);
 	w = min(w, f->nr_dies);
 	f->zmap[ph].first_lpn = lpn;
 	f->zmap[ph].first_die = (u32)(((u64)zone * w) % f->nr_dies);

@@ -378,8 +378,8 @@ test_bad_params() {
 		frontend=nvme size=64M zoned=2
 }
 
-# stat NAME: one counter of the device's stats/
-stat() {
+# zstat NAME: one counter of the device's stats/
+zstat() {
 	cat /sys/class/vflash/vflash0/stats/"$1"
 }
 
@@ -393,7 +393,7 @@ test_zone_backend() {
 	load_zoned
 	make_pattern
 	echo 0 >/sys/class/vflash/vflash0/stats/reset
-	q0=$(stat free_blocks_qlc)
+	q0=$(zstat free_blocks_qlc)
 	# Zones 0-2 full, written at once: three handles, no shared block.
 	for z in 0 1 2; do
 		dd if=/dev/urandom of=$DEV bs=1M seek=$((z * 16)) count=16 \
@@ -401,20 +401,20 @@ test_zone_backend() {
 	done
 	wait
 	for z in 0 1 2; do expect_state $z FULL; done
-	h=$(stat zone_host_pages)
-	m=$(stat zone_media_pages)
+	h=$(zstat zone_host_pages)
+	m=$(zstat zone_media_pages)
 	expect_eq "$h" $((3 * ZS)) "zone host pages"
 	# Zones of whole program units: no padding, WAF 1.0.
 	expect_eq "$m" "$h" "zone media pages (WAF 1.0)"
-	expect_eq "$(stat migrated_pages)" 0 "zone pages migrated from SLC"
-	expect_eq "$(stat free_blocks_qlc)" $((q0 - 12)) "blocks the zones hold"
-	e0=$(stat nand_erase_blocks)
+	expect_eq "$(zstat migrated_pages)" 0 "zone pages migrated from SLC"
+	expect_eq "$(zstat free_blocks_qlc)" $((q0 - 12)) "blocks the zones hold"
+	e0=$(zstat nand_erase_blocks)
 	blkzone reset -o 0 -c 3 $DEV || fail "blkzone reset"
 	for z in 0 1 2; do expect_state $z EMPTY; done
-	expect_eq "$(stat nand_erase_blocks)" $((e0 + 12)) \
+	expect_eq "$(zstat nand_erase_blocks)" $((e0 + 12)) \
 		"blocks erased by the resets (4 a zone)"
-	expect_eq "$(stat zone_erase_blocks)" 12 zone_erase_blocks
-	expect_eq "$(stat free_blocks_qlc)" "$q0" "free blocks after the resets"
+	expect_eq "$(zstat zone_erase_blocks)" 12 zone_erase_blocks
+	expect_eq "$(zstat free_blocks_qlc)" "$q0" "free blocks after the resets"
 	# One die per zone: the same four blocks, on one die.
 	! echo 17 >/sys/class/vflash/vflash0/config/zone_dies 2>/dev/null ||
 		fail "zone_dies above the 16 dies accepted"
@@ -423,9 +423,9 @@ test_zone_backend() {
 	dd if=/dev/urandom of=$DEV bs=1M seek=48 count=16 oflag=direct \
 		2>/dev/null || fail "write zone 3"
 	nvme zns reset-zone $DEV --start-lba=$((3 * ZS)) || fail "reset zone 3"
-	expect_eq "$(stat zone_erase_blocks)" 16 "zone_erase_blocks, zone_dies=1"
-	expect_eq "$(stat gc_copied_pages)" 0 gc_copied_pages
-	expect_eq "$(stat gc_runs)" 0 gc_runs
+	expect_eq "$(zstat zone_erase_blocks)" 16 "zone_erase_blocks, zone_dies=1"
+	expect_eq "$(zstat gc_copied_pages)" 0 gc_copied_pages
+	expect_eq "$(zstat gc_runs)" 0 gc_runs
 	unload
 }
 
