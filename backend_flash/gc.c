@@ -58,7 +58,8 @@ u32 vf_free_high(const struct vflash_flash *f, enum vf_region r)
 
 /*
  * The full block of a die's region that the gc policy likes best; zone
- * handles' blocks (freed by the host's resets) only if @zones.
+ * handles' blocks that hold valid pages (the host's resets free them)
+ * only if @zones.
  */
 static u32 pick_among(struct vflash_flash *f, u32 d, enum vf_region r,
 		      u64 now, bool zones)
@@ -79,7 +80,9 @@ static u32 pick_among(struct vflash_flash *f, u32 d, enum vf_region r,
 			return b;
 		if (blk->state != VF_BLK_FULL)
 			continue;
-		if (!zones && vf_is_zone_stream(f, blk->stream))
+		/* A zone's block with valid pages: only as a last resort. */
+		if (!zones && vf_is_zone_stream(f, blk->stream) &&
+		    atomic_read(&blk->valid))
 			continue;
 		c.valid = atomic_read(&blk->valid);
 		c.slots = f->slots[r];
@@ -98,9 +101,11 @@ static u32 pick_among(struct vflash_flash *f, u32 d, enum vf_region r,
 }
 
 /*
- * The victim: any block but a zone handle's; a zone handle's only when
- * there is no other, so that cleaning never runs out of victims (zones
- * that do not fill whole blocks leave sealed blocks with unused slots).
+ * The victim: any block but a zone handle's holding valid pages; such a
+ * block only when there is no other, so that cleaning never runs out of
+ * victims (zones that do not fill whole blocks leave sealed blocks with
+ * unused slots). A zone's block left empty by a deallocation other than
+ * a reset (Deallocate, a namespace delete) costs GC no copy.
  */
 static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
 		       u64 now)

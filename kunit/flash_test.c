@@ -1792,6 +1792,83 @@ static void zone_layout_by_dies(struct kunit *test)
 	check(test, f);
 }
 
+/* Clean one block of die @d's main region, as the write path does. */
+static bool clean_die(struct vflash_flash *f, u32 d, u64 now)
+{
+	bool ok;
+
+	spin_lock(&f->dies[d].lock);
+	ok = vf_clean(f, &f->dies[d], d, VF_MAIN, &now);
+	spin_unlock(&f->dies[d].lock);
+	return ok;
+}
+
+/*
+ * GC and zone blocks: a zone's block that still holds valid pages is a
+ * victim only when no other block is, even with fewer valid pages than
+ * the others (greedy); one a deallocation emptied is cleaned at no copy.
+ */
+static void zone_blocks_are_gc_last(struct kunit *test)
+{
+	struct vflash_flash *f = mk_placed(test, VFLASH_FLASH_MAX_PLACEMENT,
+					   SMALL);
+	u32 zb, hb = VF_INVALID, i;
+	u64 now = 0, copied;
+
+	vflash_flash_set_zone_handles(f, true);
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	use(test, f, VFLASH_POLICY_GC, "greedy");
+	vflash_flash_zone_bind(f, 1, 0, ZONE_PAGES, 0);
+	now = zone_fill(f, 0, 0, ZONE_PAGES, 1, now);
+	vflash_flash_placement_update(f, 1, now);
+	/* Zone 0's even pages fill a block of die 0: 12 valid of 16. */
+	zb = blk_of(f, 0);
+	KUNIT_ASSERT_EQ(test, vf_die_of_block(f, zb), 0U);
+	now = vflash_flash_submit(f, VFLASH_IO_TRIM, 0, 8, now);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[zb].valid), 12);
+	/* Handle 0's full block on die 0 with 14 valid pages. */
+	for (i = 0; i < ZONE_PAGES; i++)
+		now = wr(f, 2 * ZONE_PAGES + i, now);
+	for (i = 0; i < ZONE_PAGES; i++) {
+		u32 b = blk_of(f, 2 * ZONE_PAGES + i);
+
+		if (vf_die_of_block(f, b) || f->blocks[b].state != VF_BLK_FULL)
+			continue;
+		if (hb == VF_INVALID)
+			hb = b;
+		if (b == hb && atomic_read(&f->blocks[hb].valid) > 14)
+			now = wr(f, 2 * ZONE_PAGES + i, now);
+	}
+	KUNIT_ASSERT_NE(test, hb, VF_INVALID);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[hb].valid), 14);
+	KUNIT_EXPECT_TRUE(test, clean_die(f, 0, now));
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 14ULL);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[zb].state, (u32)VF_BLK_FULL);
+	/*
+	 * The zone's pages deallocated (not reset): its block costs no copy
+	 * and goes before handle 0's full blocks (one with an invalid page).
+	 */
+	now = vflash_flash_submit(f, VFLASH_IO_TRIM, 0, ZONE_PAGES, now);
+	for (i = 0; i < ZONE_PAGES; i++)
+		now = wr(f, 4 * ZONE_PAGES + i, now);
+	for (i = 0, hb = VF_INVALID; i < ZONE_PAGES && hb == VF_INVALID; i++) {
+		u32 b = blk_of(f, 4 * ZONE_PAGES + i);
+
+		if (!vf_die_of_block(f, b) && f->blocks[b].state == VF_BLK_FULL) {
+			hb = b;
+			now = wr(f, 4 * ZONE_PAGES + i, now);
+		}
+	}
+	KUNIT_ASSERT_NE(test, hb, VF_INVALID);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[hb].valid), 15);
+	copied = st(f, VFLASH_STAT_GC_COPIED_PAGES);
+	KUNIT_EXPECT_TRUE(test, clean_die(f, 0, now));
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), copied);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[zb].state, (u32)VF_BLK_FREE);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[hb].state, (u32)VF_BLK_FULL);
+	check(test, f);
+}
+
 /*
  * Zone counters: host and media pages of the zone handles only (handle
  * 0's writes are not a zone's), zero on a device without zone handles.
@@ -1873,6 +1950,7 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(zone_workload_needs_no_gc),
 	KUNIT_CASE(zone_counters_add_up),
 	KUNIT_CASE(zone_layout_by_dies),
+	KUNIT_CASE(zone_blocks_are_gc_last),
 	KUNIT_CASE(p2l_group_lookup),
 	KUNIT_CASE(p2l_last_partial_group),
 	KUNIT_CASE(p2l_stale_entry_is_not_valid),
