@@ -89,6 +89,7 @@ static const struct {
 	[VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS] = { "read_retry_age_unit_ms", 1,
 						 RETRY_AGE_UNIT_MAX_MS },
 	[VFLASH_KNOB_CACHE_WAYS] = { "cache_ways", 0, VFLASH_CACHE_MAX_WAYS },
+	[VFLASH_KNOB_ZONE_DIES] = { "zone_dies", 0, U32_MAX },
 };
 
 /**
@@ -245,6 +246,11 @@ int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 	     val < vf_knob(f, VFLASH_KNOB_GC_LOW_PCT))) {
 		pr_err("vflash%u: config/%s=%llu: gc_low_pct would be above gc_high_pct\n",
 		       f->id, knobs[knob].name, val);
+		return -EINVAL;
+	}
+	if (knob == VFLASH_KNOB_ZONE_DIES && val > f->nr_dies) {
+		pr_err("vflash%u: config/%s=%llu: more than the %u dies\n",
+		       f->id, knobs[knob].name, val, f->nr_dies);
 		return -EINVAL;
 	}
 	if (knob == VFLASH_KNOB_CACHE_WAYS && val && !is_power_of_2(val)) {

@@ -179,6 +179,23 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_SPARE_BLOCKS: not a counter: good main-region blocks
  *	beyond what the capacity and the FTL's working blocks need
  *	(struct vflash_health)
+ * @VFLASH_STAT_ZONE_APPENDS: Zone Append commands that wrote (NVMe ZNS;
+ *	this and the zone counters below are counted by the frontend)
+ * @VFLASH_STAT_ZONE_IMPLICIT_OPENS: writes that opened a zone
+ * @VFLASH_STAT_ZONE_IMPLICIT_CLOSES: zones closed to free an open resource
+ * @VFLASH_STAT_ZONE_OPENS: zones an Open action opened
+ * @VFLASH_STAT_ZONE_CLOSES: zones a Close action closed
+ * @VFLASH_STAT_ZONE_FINISHES: zones a Finish action filled
+ * @VFLASH_STAT_ZONE_RESETS: zones a Reset action emptied
+ * @VFLASH_STAT_ZONE_READ_ONLY: zones that went Read Only
+ * @VFLASH_STAT_ZONE_HOST_PAGES: not a counter: host pages written through
+ *	the zone handles (placement handles 1 and up of a device with zone
+ *	handles, vflash_flash_set_zone_handles()), the sum of their
+ *	vflash_flash_placement_stat()
+ * @VFLASH_STAT_ZONE_MEDIA_PAGES: not a counter: media pages written
+ *	because of the zone handles, the same way
+ * @VFLASH_STAT_ZONE_ERASE_BLOCKS: blocks vflash_flash_zone_reset() erased
+ *	(also in @VFLASH_STAT_NAND_ERASE_BLOCKS)
  * @VFLASH_STAT_NR: number of counters
  */
 enum vflash_stat {
@@ -218,6 +235,9 @@ enum vflash_stat {
 	VFLASH_STAT_ZONE_FINISHES,
 	VFLASH_STAT_ZONE_RESETS,
 	VFLASH_STAT_ZONE_READ_ONLY,
+	VFLASH_STAT_ZONE_HOST_PAGES,
+	VFLASH_STAT_ZONE_MEDIA_PAGES,
+	VFLASH_STAT_ZONE_ERASE_BLOCKS,
 	VFLASH_STAT_NR,
 };
 
@@ -268,6 +288,10 @@ enum vflash_stat {
  * @VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS: the age unit
  * @VFLASH_KNOB_CACHE_WAYS: device DRAM cache: ways of a set (1, 2, 4, 8,
  *	16), 0 for fully associative
+ * @VFLASH_KNOB_ZONE_DIES: the zone-to-die layout, dies a zone's writes
+ *	stripe over: 0 (stripe) as many as the zone needs blocks, at most
+ *	all; N (1 to the dies) N; taken when a zone is bound
+ *	(vflash_flash_zone_bind())
  * @VFLASH_KNOB_NR: number of knobs
  */
 enum vflash_knob {
@@ -304,6 +328,7 @@ enum vflash_knob {
 	VFLASH_KNOB_READ_RETRY_AGE_MILLI,
 	VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS,
 	VFLASH_KNOB_CACHE_WAYS,
+	VFLASH_KNOB_ZONE_DIES,
 	VFLASH_KNOB_NR,
 };
 
@@ -397,6 +422,12 @@ struct vflash_placement_events {
 void vflash_flash_placement_events(struct vflash_flash *f, u32 ph,
 				   struct vflash_placement_events *ev);
 u64 vflash_flash_erased_bytes(struct vflash_flash *f);
+void vflash_flash_set_zone_handles(struct vflash_flash *f, bool on);
+bool vflash_flash_zone_handles(const struct vflash_flash *f);
+void vflash_flash_zone_bind(struct vflash_flash *f, u32 ph, u64 lpn,
+			    u64 count, u32 zone);
+u64 vflash_flash_zone_reset(struct vflash_flash *f, u64 lpn, u32 count,
+			    u64 now_ns);
 void vflash_flash_undo_forget(struct vflash_flash *f);
 void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u);
 u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,

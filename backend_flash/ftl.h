@@ -201,6 +201,18 @@ struct vf_stats {
 };
 
 /**
+ * struct vf_zone_map - where a zone handle's writes go
+ * @first_lpn: the zone's first logical page
+ * @first_die: the die of its first page
+ * @width: the dies its pages go round over, from @first_die; 0: none
+ */
+struct vf_zone_map {
+	u64 first_lpn;
+	u32 first_die;
+	u32 width;
+};
+
+/**
  * struct vflash_flash - one emulated flash device
  * @prof: its profile (figures copied into @knob at creation)
  * @id: the device number trace events carry (vflashN)
@@ -264,6 +276,14 @@ struct vf_stats {
  * @ph_retired: per placement handle, its open blocks the device retired
  *	(a failed program) since creation: its reclaim unit changed without
  *	the host asking; atomics
+ * @zmap: per zone handle, the zone bound to it (vflash_flash_zone_bind()):
+ *	its first logical page, first die and width (dies; 0: none bound,
+ *	the placement policy picks); written by the frontend while no write
+ *	of the handle is in flight, read by those writes
+ * @zone_ph: placement handles 1 and up are zone handles (NVMe ZNS,
+ *	docs/zns-design.md): their writes go to the main region, and GC
+ *	takes their blocks as victims only when no other block is one; set
+ *	by vflash_flash_set_zone_handles() before any write, READ_ONCE
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
@@ -313,7 +333,15 @@ struct vflash_flash {
 	atomic64_t ph_moved[VFLASH_FLASH_MAX_PLACEMENT];
 	u64 ph_moved_lpn[VFLASH_FLASH_MAX_PLACEMENT];
 	atomic64_t ph_retired[VFLASH_FLASH_MAX_PLACEMENT];
+	struct vf_zone_map zmap[VFLASH_FLASH_MAX_PLACEMENT];
+	bool zone_ph;
 };
+
+/* Is @s a zone handle's stream on device @f (vflash_flash.zone_ph)? */
+static inline bool vf_is_zone_stream(const struct vflash_flash *f, u32 s)
+{
+	return s >= VF_PH1 && READ_ONCE(f->zone_ph);
+}
 
 static inline u64 vf_knob(const struct vflash_flash *f, enum vflash_knob k)
 {
@@ -626,6 +654,8 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 u32 vf_free_low(const struct vflash_flash *f, enum vf_region r);
 u32 vf_free_high(const struct vflash_flash *f, enum vf_region r);
 void vf_stop_worker(struct vflash_flash *f);
+bool vf_erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
+		    enum vflash_work work, u64 *now);
 bool vf_program_fails(struct vflash_flash *f, u64 lpn);
 void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
 		       u32 b, u64 now);

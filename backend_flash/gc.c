@@ -56,9 +56,13 @@ u32 vf_free_high(const struct vflash_flash *f, enum vf_region r)
 	return watermark(f, r, VFLASH_KNOB_GC_HIGH_PCT);
 }
 
-/* The full block of a die's region that the gc policy likes best. */
-static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
-		       u64 now)
+/*
+ * The full block of a die's region that the gc policy likes best; zone
+ * handles' blocks that hold valid pages (the host's resets free them)
+ * only if @zones.
+ */
+static u32 pick_among(struct vflash_flash *f, u32 d, enum vf_region r,
+		      u64 now, bool zones)
 {
 	const struct vflash_gc_ops *gc = vf_ops(f, VFLASH_POLICY_GC);
 	u32 first = d * f->blocks_per_die + (r == VF_SLC ? 0 : f->slc_per_die);
@@ -76,6 +80,10 @@ static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
 			return b;
 		if (blk->state != VF_BLK_FULL)
 			continue;
+		/* A zone's block with valid pages: only as a last resort. */
+		if (!zones && vf_is_zone_stream(f, blk->stream) &&
+		    atomic_read(&blk->valid))
+			continue;
 		c.valid = atomic_read(&blk->valid);
 		c.slots = f->slots[r];
 		/* Cleaning a full block within its region gains nothing. */
@@ -90,6 +98,23 @@ static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
 		}
 	}
 	return best;
+}
+
+/*
+ * The victim: any block but a zone handle's holding valid pages; such a
+ * block only when there is no other, so that cleaning never runs out of
+ * victims (zones that do not fill whole blocks leave sealed blocks with
+ * unused slots). A zone's block left empty by a deallocation other than
+ * a reset (Deallocate, a namespace delete) costs GC no copy.
+ */
+static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
+		       u64 now)
+{
+	u32 b = pick_among(f, d, r, now, false);
+
+	if (b == VF_INVALID && READ_ONCE(f->zone_ph))
+		b = pick_among(f, d, r, now, true);
+	return b;
 }
 
 /*
@@ -115,12 +140,22 @@ static void retire_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 	atomic_inc(&f->nr_bad[r]);
 }
 
-/*
- * Erase a block whose pages have all been displaced and free it; or, if
- * the erase fails (erase_fail), retire it. Returns true if it was freed.
+/**
+ * vf_erase_block() - erase a block and free it
+ * @f: the device
+ * @die: its die, locked
+ * @b: a block whose pages have all been displaced (a victim, or a full
+ *	block whose valid count is 0)
+ * @work: whose work the erase is
+ * @now: the earliest start; set to when the erase ends
+ *
+ * The erase is charged to the die; if it fails (erase_fail) the block is
+ * retired instead.
+ *
+ * Return: true if the block was freed.
  */
-static bool erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
-			enum vflash_work work, u64 *now)
+bool vf_erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
+		    enum vflash_work work, u64 *now)
 {
 	struct vf_block *blk = &f->blocks[b];
 	enum vf_region r = vf_region_of(f, b);
@@ -280,7 +315,7 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 		trace_vflash_clean(f->id, d, work, b, start, *now, moved, false);
 		return stayed < f->slots[r];
 	}
-	freed = erase_block(f, die, b, work, now);
+	freed = vf_erase_block(f, die, b, work, now);
 	vf_count(f, VFLASH_STAT_GC_RUNS, 1);
 	trace_vflash_clean(f->id, d, work, b, start, *now, moved, freed);
 	return freed && stayed < f->slots[r];

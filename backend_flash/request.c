@@ -27,6 +27,9 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 	enum vf_region r = f->hybrid ? VF_SLC : VF_MAIN;
 	u32 slot, rounds;
 
+	/* A zone's blocks are main-region blocks: no SLC cache, no migration. */
+	if (vf_is_zone_stream(f, stream))
+		r = VF_MAIN;
 	for (; r < VF_NR_REGIONS; r++) {
 		if (!m->background) {
 			for (rounds = f->blocks_per_die;
@@ -58,8 +61,16 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
 	bool hot = vf_heat(f, lpn) >= vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
-	u32 d0 = pl->pick_die(lpn, hot, f->nr_dies, &f->cursor);
-	u32 i;
+	const struct vf_zone_map *zm = &f->zmap[ph];
+	u32 d0, i;
+
+	/* A bound zone's pages go round its dies, in order. */
+	if (ph && zm->width && lpn >= zm->first_lpn &&
+	    vf_is_zone_stream(f, vf_host_stream(ph)))
+		d0 = (zm->first_die +
+		      (u32)((lpn - zm->first_lpn) % zm->width)) % f->nr_dies;
+	else
+		d0 = pl->pick_die(lpn, hot, f->nr_dies, &f->cursor);
 
 	for (i = 0; i < f->nr_dies; i++) {
 		u32 d = (d0 + i) % f->nr_dies;
@@ -654,6 +665,134 @@ u64 vflash_flash_placement_ru_bytes(const struct vflash_flash *f)
 	enum vf_region r = f->hybrid ? VF_SLC : VF_MAIN;
 
 	return (u64)f->slots[r] * f->nr_dies * VFLASH_LPAGE_SIZE;
+}
+
+/**
+ * vflash_flash_set_zone_handles() - make placement handles 1 and up zone
+ *	handles
+ * @f: the device, before its first write
+ * @on: true for zone handles
+ *
+ * A zone handle's writes go to main-region blocks (no SLC cache in
+ * front of a zone), and GC takes its blocks as victims only when no
+ * other block is one: a zone's blocks are freed by the host's resets
+ * (vflash_flash_zone_reset()). Handle 0 stays an ordinary stream
+ * (conventional namespaces, and zones beyond the handles).
+ */
+void vflash_flash_set_zone_handles(struct vflash_flash *f, bool on)
+{
+	WRITE_ONCE(f->zone_ph, on && f->nr_ph > 1);
+}
+
+/**
+ * vflash_flash_zone_handles() - does the device have zone handles?
+ * @f: the device
+ *
+ * Return: true if placement handles 1 and up are zone handles.
+ */
+bool vflash_flash_zone_handles(const struct vflash_flash *f)
+{
+	return READ_ONCE(f->zone_ph);
+}
+
+/**
+ * vflash_flash_zone_bind() - lay a zone out on a zone handle
+ * @f: the device
+ * @ph: the zone handle (1 and up), with no write in flight
+ * @lpn: the zone's first logical page
+ * @count: its writable pages (its capacity)
+ * @zone: its number, to spread zones over the dies
+ *
+ * The zone-to-die layout (config/zone_dies): the handle's writes go round
+ * W dies from die (@zone x W) mod dies, page by page from @lpn, where W
+ * is zone_dies, or with 0 as many dies as the zone needs blocks (its
+ * pages / a main block's slots, rounded up, 1 to every die): a block a
+ * die, none wasted if the zone fills whole blocks. A zone never shares a
+ * block with another zone's handle. A
+ * handle never bound (or on a device without zone handles) writes where
+ * the placement policy says.
+ */
+void vflash_flash_zone_bind(struct vflash_flash *f, u32 ph, u64 lpn,
+			    u64 count, u32 zone)
+{
+	u32 w = vf_knob(f, VFLASH_KNOB_ZONE_DIES);
+
+	if (!ph || ph >= f->nr_ph)
+		return;
+	if (!w)
+		w = clamp_t(u64, DIV_ROUND_UP_ULL(count, f->slots[VF_MAIN]),
+			    1, f->nr_dies);
+	w = min(w, f->nr_dies);
+	f->zmap[ph].first_lpn = lpn;
+	f->zmap[ph].first_die = (u32)(((u64)zone * w) % f->nr_dies);
+	f->zmap[ph].width = w;
+}
+
+/*
+ * Erase block @b now if it is sealed and holds no valid page; returns
+ * when the erase ends (@now if there was none).
+ */
+static u64 reset_erase(struct vflash_flash *f, u32 b, u64 now, u64 id)
+{
+	struct vf_die *die = &f->dies[vf_die_of_block(f, b)];
+	u64 t = now;
+
+	spin_lock(&die->lock);
+	if (f->blocks[b].state == VF_BLK_FULL &&
+	    !atomic_read(&f->blocks[b].valid)) {
+		die->trace_req = id;
+		vf_erase_block(f, die, b, VFLASH_WORK_HOST, &t);
+		vf_count(f, VFLASH_STAT_ZONE_ERASE_BLOCKS, 1);
+		die->trace_req = 0;
+	}
+	spin_unlock(&die->lock);
+	return t;
+}
+
+/**
+ * vflash_flash_zone_reset() - a zone's pages go, and its blocks are erased
+ * @f: the device
+ * @lpn: the zone's first logical page
+ * @count: its pages that may hold data
+ * @now_ns: when the reset arrives
+ *
+ * The pages are deallocated as a trim does (counted in host_trim_pages);
+ * every sealed block that this leaves without a valid page is erased at
+ * once, the erase charged to its die's timeline after the work queued
+ * there (a vflash_nand event, nand_erase_blocks and zone_erase_blocks)
+ * and the block freed. Blocks still open (a zone handle not yet sealed
+ * with vflash_flash_placement_update(), or handle 0) or holding other
+ * pages are left to GC. The frontend has checked the range.
+ *
+ * Return: when the last of those erases ends, @now_ns if there was none.
+ */
+u64 vflash_flash_zone_reset(struct vflash_flash *f, u64 lpn, u32 count,
+			    u64 now_ns)
+{
+	u64 id, done = now_ns;
+	u32 i;
+
+	if (WARN_ON_ONCE(lpn >= f->nr_lpages || count > f->nr_lpages - lpn))
+		return now_ns;
+	id = vflash_flash_new_req_id(f);
+	for (i = 0; i < count; i++) {
+		u32 old;
+
+		/* GC spins on a victim's count: no preemption between. */
+		preempt_disable();
+		old = xchg(&f->l2p[lpn + i], VF_INVALID);
+		if (old != VF_INVALID)
+			vf_invalidate(f, old);
+		preempt_enable();
+		vf_heat_clear(f, lpn + i);
+		/* The page that left its block empty erases it. */
+		if (old != VF_INVALID &&
+		    !atomic_read(&f->blocks[vf_block_of(f, old)].valid))
+			done = max(done, reset_erase(f, vf_block_of(f, old),
+						     now_ns, id));
+	}
+	vf_count(f, VFLASH_STAT_HOST_TRIM_PAGES, count);
+	return done;
 }
 
 /**

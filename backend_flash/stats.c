@@ -51,6 +51,9 @@ static const char * const stat_names[VFLASH_STAT_NR] = {
 	[VFLASH_STAT_ZONE_FINISHES] = "zone_finishes",
 	[VFLASH_STAT_ZONE_RESETS] = "zone_resets",
 	[VFLASH_STAT_ZONE_READ_ONLY] = "zone_read_only",
+	[VFLASH_STAT_ZONE_HOST_PAGES] = "zone_host_pages",
+	[VFLASH_STAT_ZONE_MEDIA_PAGES] = "zone_media_pages",
+	[VFLASH_STAT_ZONE_ERASE_BLOCKS] = "zone_erase_blocks",
 };
 
 /**
@@ -76,13 +79,34 @@ static u32 spare_blocks(struct vflash_flash *f)
 	return f->spare_new > bad ? f->spare_new - bad : 0;
 }
 
+/* The host or media pages of the zone handles (1 and up), all CPUs. */
+static u64 zone_pages(struct vflash_flash *f, bool media)
+{
+	u64 sum = 0;
+	u32 ph;
+	int cpu;
+
+	if (!vflash_flash_zone_handles(f))
+		return 0;
+	for_each_possible_cpu(cpu) {
+		const struct vf_stats *st = per_cpu_ptr(f->stats, cpu);
+
+		for (ph = 1; ph < f->nr_ph; ph++)
+			sum += media ? st->ph_media_pages[ph] :
+				       st->ph_host_pages[ph];
+	}
+	return sum;
+}
+
 /**
  * vflash_flash_stat() - a counter's value
  * @f: the device
  * @stat: the counter
  *
  * Return: the sum over all CPUs; for VFLASH_STAT_BAD_BLOCKS and
- * VFLASH_STAT_SPARE_BLOCKS, the device's current figure.
+ * VFLASH_STAT_SPARE_BLOCKS, the device's current figure; for
+ * VFLASH_STAT_ZONE_HOST_PAGES and VFLASH_STAT_ZONE_MEDIA_PAGES, the sum
+ * over the zone handles (0 on a device without them).
  */
 u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat)
 {
@@ -93,6 +117,9 @@ u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat)
 		return bad_blocks(f);
 	if (stat == VFLASH_STAT_SPARE_BLOCKS)
 		return spare_blocks(f);
+	if (stat == VFLASH_STAT_ZONE_HOST_PAGES ||
+	    stat == VFLASH_STAT_ZONE_MEDIA_PAGES)
+		return zone_pages(f, stat == VFLASH_STAT_ZONE_MEDIA_PAGES);
 
 	for_each_possible_cpu(cpu)
 		sum += per_cpu_ptr(f->stats, cpu)->count[stat];

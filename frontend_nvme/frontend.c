@@ -338,15 +338,21 @@ static int parse_given(const struct vflash_config *cfg, struct vfn_params *p)
 
 /*
  * frontend->placement_handles: the FDP reclaim unit handles of a device of
- * @cfg, each a write stream of the FTL; 0 without FDP or for a bad value
- * (which the attach refuses with its dmesg line).
+ * @cfg, each a write stream of the FTL, or with zoned=1 the zone handles
+ * (docs/zns-design.md); 0 without either or for a bad value (which the
+ * attach refuses with its dmesg line).
  */
 static u32 nvme_placement_handles(const struct vflash_config *cfg)
 {
-	struct vfn_params p = { .fdp = fdp, .fdp_ruhs = fdp_ruhs };
+	struct vfn_params p = { .fdp = fdp, .fdp_ruhs = fdp_ruhs,
+				.zoned = zoned };
 
-	if (parse_given(cfg, &p) || p.fdp != 1 || !p.fdp_ruhs ||
-	    p.fdp_ruhs > VFN_FDP_MAX_RUH)
+	if (parse_given(cfg, &p))
+		return 0;
+	/* A zoned device: handle 0 and one for each of 15 active zones. */
+	if (p.zoned == 1 && !p.fdp)
+		return VFLASH_FLASH_MAX_PLACEMENT;
+	if (p.fdp != 1 || !p.fdp_ruhs || p.fdp_ruhs > VFN_FDP_MAX_RUH)
 		return 0;
 	return p.fdp_ruhs;
 }
@@ -507,6 +513,12 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 		ret = zone_geometry(c, p, shift, &zg);
 		if (ret)
 			return ret;
+		/* Handles 1 and up are lent to active zones. */
+		if (p->zoned) {
+			vflash_flash_set_zone_handles(c->vdev->flash, true);
+			if (vflash_flash_zone_handles(c->vdev->flash))
+				c->nr_zph = vflash_flash_placement_handles(c->vdev->flash);
+		}
 	}
 	if (p->zoned && zg.zsze << shift > ns1) {
 		pr_err("zone_size=%llu: larger than the %s (%llu bytes)\n",

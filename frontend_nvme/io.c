@@ -312,6 +312,65 @@ static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
 }
 
 /*
+ * Zone handles (docs/zns-design.md): while a zone is active, the backend's
+ * placement handle lent to it keeps its pages apart from every other
+ * zone's; an inactive zone gives it back, its blocks sealed. Dispatcher
+ * only, as the zones.
+ */
+
+/*
+ * The handle zone @zone of @nd writes with: its own, or a free one laid
+ * out for it (config/zone_dies), or 0 (shared) if none is free.
+ */
+static u16 zone_handle(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
+{
+	struct vfn_zone *zn = &nd->zns.zones[zone];
+	struct vfn_io_req r;
+	u32 h;
+
+	if (zn->ph)
+		return zn->ph;
+	for (h = 1; h < c->nr_zph; h++) {
+		if (c->zph[h])
+			continue;
+		c->zph[h] = zn;
+		zn->ph = h;
+		vfn_lba_range(&nd->ns, (u64)zone * nd->zns.zsze, nd->zns.zcap,
+			      &r);
+		vflash_flash_zone_bind(c->vdev->flash, h, r.lpn, r.nr_lpages,
+				       zone);
+		return h;
+	}
+	return 0;
+}
+
+/*
+ * Take handle @h back from its zone: its open blocks are sealed (the
+ * partly filled program unit padded), so the next zone starts on fresh
+ * blocks.
+ */
+static void zone_unlend(struct vfn_ctrl *c, u32 h, u64 now)
+{
+	vflash_flash_placement_update(c->vdev->flash, h, now);
+	c->zph[h]->ph = 0;
+	c->zph[h] = NULL;
+}
+
+/* Take back the handles of the zones that are no longer active. */
+static void zone_handles_sweep(struct vfn_ctrl *c, u64 now)
+{
+	u32 h;
+
+	for (h = 1; h < c->nr_zph; h++) {
+		u8 st = c->zph[h] ? c->zph[h]->state : 0;
+
+		if (c->zph[h] && st != VFN_ZS_IOPEN && st != VFN_ZS_EOPEN &&
+		    st != VFN_ZS_CLOSED)
+			zone_unlend(c, h, now);
+	}
+}
+
+/*
  * On a zoned namespace, a Write, Write Zeroes or Zone Append takes its
  * place at the zone's write pointer (zns.c); a Zone Append's @r moves to
  * where its blocks land, which its completion reports. Return: 0 or the
@@ -326,8 +385,13 @@ static u16 zone_write_zoned(struct vfn_ctrl *c, struct vfn_nsd *nd,
 
 	sc = vfn_zone_write(&nd->zns, r->slba, r->nlb, append, &lba);
 	zone_stats(c, nd);
-	if (sc || !append)
+	if (sc)
 		return sc;
+	/* The zone's pages go to its handle; a zone now Full gives it back later. */
+	r->ph = zone_handle(c, nd, vfn_zone_of(&nd->zns, r->slba));
+	c->tag.ph = r->ph;
+	if (!append)
+		return 0;
 	vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_APPENDS, 1);
 	vfn_lba_range(&nd->ns, lba, r->nlb, r);
 	out->cqe.result.u64 = cpu_to_le64(lba);
@@ -396,12 +460,14 @@ static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
 /*
  * Deallocate a block range: its bytes read as zeros from now on, and the
  * backend forgets the pages the range covers wholly (a partly covered
- * page keeps its other blocks' data). Durable at once: while the
+ * page keeps its other blocks' data); for a zone's reset (@zone), the
+ * backend erases at once the blocks this empties, and the reset
+ * completes when the erases end. Durable at once: while the
  * power-loss log is on, the pages it touches are settled, so a cut never
  * brings back what they held (docs/faults.md).
  */
-static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
-		       u64 now, u64 *due_ns)
+static bool discard(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		    u64 now, u64 *due_ns, bool zone)
 {
 	struct vflash_powerloss *pl = &c->vdev->faults.pl;
 	bool logged = false, ok;
@@ -423,10 +489,21 @@ static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	}
 	if (!ok)
 		return false;
-	if (r->nr_full)
+	if (r->nr_full && zone)
+		*due_ns = max(*due_ns,
+			      vflash_flash_zone_reset(c->vdev->flash,
+						      r->full_lpn, r->nr_full,
+						      now));
+	else if (r->nr_full)
 		*due_ns = max(*due_ns, submit(c, VFLASH_IO_TRIM, r->full_lpn,
 					      r->nr_full, now));
 	return true;
+}
+
+static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		       u64 now, u64 *due_ns)
+{
+	return discard(c, r, now, due_ns, false);
 }
 
 static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_nsd *nd,
@@ -528,7 +605,9 @@ static u16 dsm(struct vfn_ctrl *c, const struct vfn_nsd *nd,
  * After a Reset or Offline action: the zones of [@first, @last) that it
  * emptied or took offline lose the data they held, deallocated as a
  * Deallocate would (so they read as zeros, and the backend forgets their
- * pages). Return: false if the host took DMA back meanwhile.
+ * pages), and the blocks that held only their pages are erased at once,
+ * @due_ns moved to the erases' end. Return: false if the host took DMA
+ * back meanwhile.
  */
 static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 			  u32 last, u64 now, u64 *due_ns)
@@ -544,8 +623,11 @@ static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 		if (zn->written == start ||
 		    (zn->state != VFN_ZS_EMPTY && zn->state != VFN_ZS_OFFLINE))
 			continue;
+		/* Its blocks sealed first, so that the reset can erase them. */
+		if (zn->ph)
+			zone_unlend(c, zn->ph, now);
 		vfn_lba_range(&nd->ns, start, zn->written - start, &one);
-		if (!deallocate(c, &one, now, due_ns))
+		if (!discard(c, &one, now, due_ns, true))
 			return false;
 		zn->written = start;
 	}
@@ -710,7 +792,13 @@ bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now)
 		.full_lpn = nd->ns.base, .nr_full = nd->pages,
 	};
 	u64 due = now;
+	u32 h;
 
+	/* Its zones give their handles back before the zones go. */
+	for (h = 1; nd->ns.zoned && h < c->nr_zph; h++)
+		if (c->zph[h] >= nd->zns.zones &&
+		    c->zph[h] < nd->zns.zones + nd->zns.nr_zones)
+			zone_unlend(c, h, now);
 	return !nd->pages || deallocate(c, &r, now, &due);
 }
 
@@ -816,6 +904,9 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			break;
 		}
 	}
+	/* Zones that went Full, Empty, Read Only, Offline: their handles. */
+	if (nd && nd->ns.zoned)
+		zone_handles_sweep(c, now);
 	/* An injected delay moves the due time: it is not lateness. */
 	if (!sc && vflash_fault(ft, VFLASH_FAULT_DELAY, r.lpn, r.nr_lpages))
 		out->due_ns += ft->rule[VFLASH_FAULT_DELAY].delay_ns;

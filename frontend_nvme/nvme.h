@@ -138,6 +138,11 @@ struct vfn_ctrl_ops {
  *	and zones; dispatcher only
  * @zreport: a buffer of VFN_MAX_XFER_BYTES for Report Zones, once a
  *	zoned namespace exists; dispatcher only
+ * @nr_zph: the backend's placement handles when they are zone handles
+ *	(zoned=1: vflash_flash_zone_handles()), else 0; handles 1 to
+ *	@nr_zph - 1 are lent to active zones (docs/zns-design.md)
+ * @zph: per handle, the zone it is lent to, or NULL; dispatcher only (it
+ *	owns the zones), as the zone's own vfn_zone.ph
  * @fdp: Flexible Data Placement (off: @fdp.nruh 0); dispatcher only
  * @enabled: CC.EN as last seen by the dispatcher
  * @iocs: CC.CSS selected every I/O command set (110b) at the enable, so
@@ -234,6 +239,8 @@ struct vfn_ctrl {
 	struct vfn_hostmem hm;
 	struct vfn_nstab nst;
 	void *zreport;
+	u32 nr_zph;
+	struct vfn_zone *zph[VFLASH_FLASH_MAX_PLACEMENT];
 	struct vfn_fdp fdp;
 	bool enabled;
 	bool iocs;

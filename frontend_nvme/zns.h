@@ -64,12 +64,15 @@ enum vfn_zone_count {
  *	it back to the zone start
  * @state: an enum vfn_zone_state
  * @picked: selected by a Select All action in progress
+ * @ph: the backend placement handle its writes go to while it is active
+ *	(lent by the controller, vfn_ctrl.zph), or 0: none (handle 0, shared)
  */
 struct vfn_zone {
 	u64 wp;
 	u64 written;
 	u8 state;
 	bool picked;
+	u8 ph;
 };
 
 /**

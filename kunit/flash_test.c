@@ -1561,6 +1561,375 @@ static void placement_update_closes_the_unit(struct kunit *test)
 	check(test, f);
 }
 
+/*
+ * A zoned device's FTL (docs/zns-design.md): hyb2 (QLC main region with an
+ * SLC cache, four-slot wordlines) with 16 handles, 1 and up zone handles.
+ * A zone here is ZONE_PAGES pages from its first lpn, one block per die.
+ */
+#define ZONE_PAGES	32
+
+static struct vflash_flash *mk_zoned(struct kunit *test)
+{
+	struct vflash_profile *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct vflash_flash *f;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	*p = hyb2;
+	p->placement_handles = VFLASH_FLASH_MAX_PLACEMENT;
+	f = mk(test, p, SMALL);
+	KUNIT_ASSERT_EQ(test, f->slots[VF_MAIN] * f->nr_dies, ZONE_PAGES);
+	vflash_flash_set_zone_handles(f, true);
+	KUNIT_ASSERT_TRUE(test, vflash_flash_zone_handles(f));
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	return f;
+}
+
+/* Write pages [@from, @to) of the zone at @zone with handle @ph. */
+static u64 zone_fill(struct vflash_flash *f, u64 zone, u32 from, u32 to,
+		     u32 ph, u64 now)
+{
+	u32 i;
+
+	for (i = from; i < to; i++)
+		now = wr_ph(f, zone + i, ph, now);
+	return now;
+}
+
+/*
+ * Every slot of every block holding a page of the zone at @zone holds a
+ * page of that zone, or nothing; the blocks are main-region blocks of
+ * handle @ph's stream. Returns how many blocks there are.
+ */
+static u32 zone_blocks_alone(struct kunit *test, struct vflash_flash *f,
+			     u64 zone, u32 ph)
+{
+	u32 i, j, n = 0, seen[8];
+
+	for (i = 0; i < ZONE_PAGES; i++) {
+		u32 b, k;
+
+		if (f->l2p[zone + i] == VF_INVALID)
+			continue;
+		b = vf_block_of(f, f->l2p[zone + i]);
+		for (k = 0; k < n && seen[k] != b; k++)
+			;
+		if (k < n)
+			continue;
+		KUNIT_ASSERT_LT(test, n, 8U);
+		seen[n++] = b;
+		KUNIT_EXPECT_EQ(test, (u32)f->blocks[b].stream,
+				(u32)vf_host_stream(ph));
+		KUNIT_EXPECT_EQ(test, (u32)vf_region_of(f, b), (u32)VF_MAIN);
+		for (j = 0; j < f->slots[VF_MAIN]; j++) {
+			u32 o = vf_p2l_owner(f, b * f->stride + j);
+
+			KUNIT_EXPECT_TRUE_MSG(test, o == VF_INVALID ||
+					      (o >= zone && o < zone + ZONE_PAGES),
+					      "block %u holds page %u", b, o);
+		}
+	}
+	return n;
+}
+
+/*
+ * Two zones written at once, page by page in turn, with their own zone
+ * handles: neither shares a block with the other (nor with handle 0's
+ * pages written meanwhile), and zone writes skip the SLC cache.
+ */
+static void zone_blocks_hold_one_zone(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u64 now = 0;
+	u32 i;
+
+	vflash_flash_zone_bind(f, 1, 0, ZONE_PAGES, 0);
+	vflash_flash_zone_bind(f, 2, ZONE_PAGES, ZONE_PAGES, 1);
+	for (i = 0; i < ZONE_PAGES; i++) {
+		now = wr_ph(f, 0 + i, 1, now);
+		now = wr_ph(f, ZONE_PAGES + i, 2, now);
+		if (i % 4 == 0)
+			now = wr_ph(f, 4 * ZONE_PAGES + i, 0, now);
+	}
+	vflash_flash_placement_update(f, 1, now);
+	vflash_flash_placement_update(f, 2, now);
+	KUNIT_EXPECT_GE(test, zone_blocks_alone(test, f, 0, 1), 2U);
+	KUNIT_EXPECT_GE(test, zone_blocks_alone(test, f, ZONE_PAGES, 2), 2U);
+	/* Handle 0 is the ordinary host stream: SLC first. */
+	KUNIT_EXPECT_EQ(test,
+			(u32)vf_region_of(f, blk_of(f, 4 * ZONE_PAGES)),
+			(u32)VF_SLC);
+	check(test, f);
+}
+
+/*
+ * A reset erases the zone's sealed blocks at once: one erase per block,
+ * charged on each die's timeline (the reset ends no earlier than an
+ * erase after the die's queued work), counted in nand_erase_blocks and
+ * zone_erase_blocks, the blocks free again; the pages read as never
+ * written. A zone left half written is padded, sealed and erased as well.
+ */
+static void zone_reset_erases_at_once(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u64 erase_ns = vflash_flash_knob(f, VFLASH_KNOB_MAIN_ERASE_NS);
+	u64 free0 = vflash_flash_free_blocks(f, false), now, busy, t;
+	u32 d;
+
+	vflash_flash_zone_bind(f, 1, 0, ZONE_PAGES, 0);
+	now = zone_fill(f, 0, 0, ZONE_PAGES, 1, 0);
+	vflash_flash_placement_update(f, 1, now);
+	KUNIT_EXPECT_EQ(test, zone_blocks_alone(test, f, 0, 1), 2U);
+	KUNIT_EXPECT_EQ(test, vflash_flash_free_blocks(f, false), free0 - 2);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS), 0ULL);
+	for (d = 0, busy = 0; d < f->nr_dies; d++)
+		busy = max(busy, f->dies[d].busy_until_ns);
+	t = vflash_flash_zone_reset(f, 0, ZONE_PAGES, now);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS), 2ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS), 2ULL);
+	KUNIT_EXPECT_EQ(test, t, max(busy, now) + erase_ns);
+	for (d = 0; d < f->nr_dies; d++)
+		KUNIT_EXPECT_GE(test, f->dies[d].busy_until_ns, now + erase_ns);
+	KUNIT_EXPECT_EQ(test, vflash_flash_free_blocks(f, false), free0);
+	KUNIT_EXPECT_EQ(test, f->l2p[0], VF_INVALID);
+	KUNIT_EXPECT_EQ(test, f->l2p[ZONE_PAGES - 1], VF_INVALID);
+
+	/* Ten pages, five a die: padded to two wordlines each, then erased. */
+	vflash_flash_zone_bind(f, 3, ZONE_PAGES, ZONE_PAGES, 1);
+	now = zone_fill(f, ZONE_PAGES, 0, 10, 3, t);
+	vflash_flash_placement_update(f, 3, now);
+	KUNIT_EXPECT_EQ(test, zone_blocks_alone(test, f, ZONE_PAGES, 3), 2U);
+	t = vflash_flash_zone_reset(f, ZONE_PAGES, ZONE_PAGES, now);
+	KUNIT_EXPECT_GE(test, t, now + erase_ns);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS), 4ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_free_blocks(f, false), free0);
+	/* Nothing left to erase: no time, no count. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_zone_reset(f, 0, ZONE_PAGES, t), t);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS), 4ULL);
+	check(test, f);
+}
+
+/*
+ * Seal handle @ph's blocks (a zone's Finish or Full); returns the slots
+ * of padding this programs: each open block's partly filled wordline.
+ */
+static u32 zone_seal(struct vflash_flash *f, u32 ph, u64 now)
+{
+	u32 d, pad = 0;
+
+	for (d = 0; d < f->nr_dies; d++) {
+		u32 b = f->dies[d].open[vf_host_stream(ph)][VF_MAIN];
+
+		if (b != VF_INVALID)
+			pad += (4 - f->blocks[b].wp % 4) % 4;
+	}
+	vflash_flash_placement_update(f, ph, now);
+	return pad;
+}
+
+/*
+ * A zone-only workload (three zones filled at once, a zone reset before
+ * it is written again, some zones finished early) over 40 times the
+ * capacity: GC never copies a page nor runs, every erase is a reset's,
+ * and the zone counters add up: media pages = host pages + the padding
+ * of each early finish, no other page written.
+ */
+static void zone_workload_needs_no_gc(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u32 nr_zones = f->nr_lpages / ZONE_PAGES, z, fill[3], pad = 0;
+	u64 now = 0, writes = 0, x = 7;
+	u32 zone[3], k;
+	u32 used[16] = { };
+	u64 erases = 0;
+
+	KUNIT_ASSERT_GE(test, nr_zones, 6U);
+	KUNIT_ASSERT_LE(test, nr_zones, 16U);
+	for (k = 0; k < 3; k++) {
+		zone[k] = k;
+		fill[k] = 0;
+		vflash_flash_zone_bind(f, 1 + k, k * ZONE_PAGES, ZONE_PAGES,
+				       k);
+	}
+	while (writes < 40 * f->nr_lpages) {
+		k = rnd(&x) % 3;
+		now = wr_ph(f, (u64)zone[k] * ZONE_PAGES + fill[k]++, 1 + k,
+			    now);
+		writes++;
+		/* Full, or one in 64 finished early. */
+		if (fill[k] < ZONE_PAGES && rnd(&x) % 64)
+			continue;
+		pad += zone_seal(f, 1 + k, now);
+		used[zone[k]] = min(fill[k], f->nr_dies);
+		/* The next zone: one no other is writing, reset first. */
+		do {
+			z = rnd(&x) % nr_zones;
+		} while (z == zone[0] || z == zone[1] || z == zone[2]);
+		now = max(now, vflash_flash_zone_reset(f, (u64)z * ZONE_PAGES,
+						       ZONE_PAGES, now));
+		erases += used[z];
+		used[z] = 0;
+		zone[k] = z;
+		fill[k] = 0;
+		vflash_flash_zone_bind(f, 1 + k, (u64)z * ZONE_PAGES,
+				       ZONE_PAGES, z);
+		KUNIT_ASSERT_FALSE(test, READ_ONCE(f->no_room));
+	}
+	for (k = 0; k < 3; k++)
+		pad += zone_seal(f, 1 + k, now);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_RUNS), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 0ULL);
+	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS),
+			(u64)2 * 30 * nr_zones);
+	/* A zone takes one block on each die it wrote: one erase each. */
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS), erases);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS),
+			st(f, VFLASH_STAT_ZONE_ERASE_BLOCKS));
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_HOST_PAGES), writes);
+	KUNIT_EXPECT_GT(test, pad, 0U);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_MEDIA_PAGES),
+			writes + pad);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_PROGRAM_PAGES),
+			writes + pad);
+	check(test, f);
+}
+
+/*
+ * The zone-to-die layout (config/zone_dies): 0 spreads a zone over as
+ * many dies as it fills whole blocks on (a one-block zone on one die, the
+ * next zone on the next die), N over N dies; more than the dies refused.
+ */
+static void zone_layout_by_dies(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u32 half = ZONE_PAGES / 2, i;
+	u64 now = 0;
+
+	/* Zones of one block: zone 0 on die 0, zone 1 on die 1. */
+	vflash_flash_zone_bind(f, 1, 0, half, 0);
+	vflash_flash_zone_bind(f, 2, half, half, 1);
+	now = zone_fill(f, 0, 0, half, 1, now);
+	now = zone_fill(f, half, 0, half, 2, now);
+	for (i = 0; i < half; i++) {
+		KUNIT_EXPECT_EQ(test, blk_of(f, i), blk_of(f, 0));
+		KUNIT_EXPECT_EQ(test, blk_of(f, half + i), blk_of(f, half));
+	}
+	KUNIT_EXPECT_EQ(test, vf_die_of_block(f, blk_of(f, 0)), 0U);
+	KUNIT_EXPECT_EQ(test, vf_die_of_block(f, blk_of(f, half)), 1U);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[blk_of(f, 0)].state,
+			(u32)VF_BLK_FULL);
+	/* One die per zone: a two-block zone takes two blocks of die 1. */
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_ZONE_DIES, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_ZONE_DIES, 1), 0);
+	vflash_flash_zone_bind(f, 3, ZONE_PAGES, ZONE_PAGES, 1);
+	now = zone_fill(f, ZONE_PAGES, 0, ZONE_PAGES, 3, now);
+	for (i = 0; i < ZONE_PAGES; i++)
+		KUNIT_EXPECT_EQ(test,
+				vf_die_of_block(f, blk_of(f, ZONE_PAGES + i)),
+				1U);
+	KUNIT_EXPECT_EQ(test, zone_blocks_alone(test, f, ZONE_PAGES, 3), 2U);
+	check(test, f);
+}
+
+/* Clean one block of die @d's main region, as the write path does. */
+static bool clean_die(struct vflash_flash *f, u32 d, u64 now)
+{
+	bool ok;
+
+	spin_lock(&f->dies[d].lock);
+	ok = vf_clean(f, &f->dies[d], d, VF_MAIN, &now);
+	spin_unlock(&f->dies[d].lock);
+	return ok;
+}
+
+/*
+ * GC and zone blocks: a zone's block that still holds valid pages is a
+ * victim only when no other block is, even with fewer valid pages than
+ * the others (greedy); one a deallocation emptied is cleaned at no copy.
+ */
+static void zone_blocks_are_gc_last(struct kunit *test)
+{
+	struct vflash_flash *f = mk_placed(test, VFLASH_FLASH_MAX_PLACEMENT,
+					   SMALL);
+	u32 zb, hb = VF_INVALID, i;
+	u64 now = 0, copied;
+
+	vflash_flash_set_zone_handles(f, true);
+	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	use(test, f, VFLASH_POLICY_GC, "greedy");
+	vflash_flash_zone_bind(f, 1, 0, ZONE_PAGES, 0);
+	now = zone_fill(f, 0, 0, ZONE_PAGES, 1, now);
+	vflash_flash_placement_update(f, 1, now);
+	/* Zone 0's even pages fill a block of die 0: 12 valid of 16. */
+	zb = blk_of(f, 0);
+	KUNIT_ASSERT_EQ(test, vf_die_of_block(f, zb), 0U);
+	now = vflash_flash_submit(f, VFLASH_IO_TRIM, 0, 8, now);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[zb].valid), 12);
+	/* Handle 0's full block on die 0 with 14 valid pages. */
+	for (i = 0; i < ZONE_PAGES; i++)
+		now = wr(f, 2 * ZONE_PAGES + i, now);
+	for (i = 0; i < ZONE_PAGES; i++) {
+		u32 b = blk_of(f, 2 * ZONE_PAGES + i);
+
+		if (vf_die_of_block(f, b) || f->blocks[b].state != VF_BLK_FULL)
+			continue;
+		if (hb == VF_INVALID)
+			hb = b;
+		if (b == hb && atomic_read(&f->blocks[hb].valid) > 14)
+			now = wr(f, 2 * ZONE_PAGES + i, now);
+	}
+	KUNIT_ASSERT_NE(test, hb, VF_INVALID);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[hb].valid), 14);
+	KUNIT_EXPECT_TRUE(test, clean_die(f, 0, now));
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 14ULL);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[zb].state, (u32)VF_BLK_FULL);
+	/*
+	 * The zone's pages deallocated (not reset): its block costs no copy
+	 * and goes before handle 0's full blocks (one with an invalid page).
+	 */
+	now = vflash_flash_submit(f, VFLASH_IO_TRIM, 0, ZONE_PAGES, now);
+	for (i = 0; i < ZONE_PAGES; i++)
+		now = wr(f, 4 * ZONE_PAGES + i, now);
+	for (i = 0, hb = VF_INVALID; i < ZONE_PAGES && hb == VF_INVALID; i++) {
+		u32 b = blk_of(f, 4 * ZONE_PAGES + i);
+
+		if (!vf_die_of_block(f, b) && f->blocks[b].state == VF_BLK_FULL) {
+			hb = b;
+			now = wr(f, 4 * ZONE_PAGES + i, now);
+		}
+	}
+	KUNIT_ASSERT_NE(test, hb, VF_INVALID);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[hb].valid), 15);
+	copied = st(f, VFLASH_STAT_GC_COPIED_PAGES);
+	KUNIT_EXPECT_TRUE(test, clean_die(f, 0, now));
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), copied);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[zb].state, (u32)VF_BLK_FREE);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[hb].state, (u32)VF_BLK_FULL);
+	check(test, f);
+}
+
+/*
+ * Zone counters: host and media pages of the zone handles only (handle
+ * 0's writes are not a zone's), zero on a device without zone handles.
+ */
+static void zone_counters_add_up(struct kunit *test)
+{
+	struct vflash_flash *f = mk_zoned(test);
+	u64 now;
+
+	vflash_flash_zone_bind(f, 1, 0, ZONE_PAGES, 0);
+	now = zone_fill(f, 0, 0, 10, 1, 0);
+	now = wr_ph(f, 4 * ZONE_PAGES, 0, now);
+	vflash_flash_placement_update(f, 1, now);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_HOST_PAGES), 10ULL);
+	/* Five pages a die, each die's second wordline padded by three. */
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_MEDIA_PAGES), 16ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_HOST_WRITE_PAGES), 11ULL);
+	vflash_flash_set_zone_handles(f, false);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_HOST_PAGES), 0ULL);
+	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_ZONE_MEDIA_PAGES), 0ULL);
+}
+
 static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(unwritten_read_costs_no_nand),
 	KUNIT_CASE(latency_parts_of_a_queued_read),
@@ -1616,6 +1985,12 @@ static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(placement_gc_never_stuck),
 	KUNIT_CASE(placement_update_closes_the_unit),
 	KUNIT_CASE(placement_events_count_moves),
+	KUNIT_CASE(zone_blocks_hold_one_zone),
+	KUNIT_CASE(zone_reset_erases_at_once),
+	KUNIT_CASE(zone_workload_needs_no_gc),
+	KUNIT_CASE(zone_counters_add_up),
+	KUNIT_CASE(zone_layout_by_dies),
+	KUNIT_CASE(zone_blocks_are_gc_last),
 	KUNIT_CASE(p2l_group_lookup),
 	KUNIT_CASE(p2l_last_partial_group),
 	KUNIT_CASE(p2l_stale_entry_is_not_valid),

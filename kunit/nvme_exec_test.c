@@ -14,6 +14,7 @@
 #include <linux/string.h>
 
 #include "backend_flash/flash.h"
+#include "backend_flash/ftl.h"
 #include "backend_flash/profile.h"
 #include "core/faults.h"
 #include "core/vflash.h"
@@ -837,6 +838,99 @@ static void zoned_reset_discards(struct kunit *test)
 					false), DNR(NVME_SC_INVALID_FIELD));
 	KUNIT_EXPECT_EQ(test, zone_send(test, NS_BLOCKS, NVME_ZONE_OPEN,
 					false), DNR(NVME_SC_LBA_RANGE));
+	unmake_zoned(test);
+}
+
+/* Write blocks [@from, @to) of namespace 1, one command each. */
+static void write_blocks(struct kunit *test, u64 from, u64 to)
+{
+	for (; from < to; from++)
+		KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, from, 1, 0,
+					     3 * PG, 0), 0);
+}
+
+/*
+ * Zone handles: on a flash with 16 placement handles made zone handles
+ * (zoned=1), each zone that a write makes active is lent a handle of its
+ * own, kept while it is open or closed; Full, Finish and Reset give it
+ * back, its blocks sealed; a 16th active zone shares handle 0. A reset
+ * erases the zone's blocks at once and completes after the erases.
+ */
+static void zoned_handles_lent_and_erased(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_profile *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct vfn_ctrl *c = e->c;
+	struct vflash_flash *f;
+	struct vfn_zoned *z;
+	u32 i, b, h;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	*p = prof;
+	p->placement_handles = VFLASH_FLASH_MAX_PLACEMENT;
+	vflash_faults_destroy(&e->vdev->faults);
+	vflash_flash_destroy(e->vdev->flash);
+	f = vflash_flash_create(p, BIT_ULL(20));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	e->vdev->flash = f;
+	KUNIT_ASSERT_EQ(test, vflash_faults_init(&e->vdev->faults, f,
+						 NS_BLOCKS, "vflash-t"), 0);
+	vflash_flash_set_zone_handles(f, true);
+	c->nr_zph = vflash_flash_placement_handles(f);
+	make_zoned(test, 16, 0, 0);
+	z = zones(test);
+
+	write_blocks(test, 0, 4);
+	write_blocks(test, 16, 17);
+	KUNIT_EXPECT_EQ(test, z->zones[0].ph, 1);
+	KUNIT_EXPECT_EQ(test, z->zones[1].ph, 2);
+	KUNIT_EXPECT_PTR_EQ(test, c->zph[1], &z->zones[0]);
+	/* Zone 0's pages are in handle 1's blocks. */
+	b = vf_block_of(f, f->l2p[0]);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[b].stream,
+			(u32)vf_host_stream(1));
+	/* Full: handle 1 back, its blocks sealed. */
+	write_blocks(test, 4, 16);
+	KUNIT_EXPECT_EQ(test, z->zones[0].state, VFN_ZS_FULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].ph, 0);
+	KUNIT_EXPECT_NULL(test, c->zph[1]);
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test,
+				(u32)f->blocks[vf_block_of(f, f->l2p[i])].state,
+				(u32)VF_BLK_FULL);
+	/* Closed keeps it, Finish gives it back. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_CLOSE, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[1].ph, 2);
+	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_FINISH, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[1].ph, 0);
+	/* A zone of one block's pages is laid out on one die, one block. */
+	KUNIT_EXPECT_EQ(test, vf_block_of(f, f->l2p[15]), b);
+	/* Reset: that block erased now. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_NAND_ERASE_BLOCKS),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_RESET, false), 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_ZONE_ERASE_BLOCKS),
+			1ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_NAND_ERASE_BLOCKS),
+			1ULL);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[b].state, (u32)VF_BLK_FREE);
+	KUNIT_EXPECT_GE(test, e->last.due_ns, prof.erase_ns);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_ZONE_HOST_PAGES),
+			17ULL);
+	/* Sixteen active zones: fifteen handles, the last one shares 0. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_RESET, false), 0);
+	for (i = 0; i < 16; i++)
+		write_blocks(test, i * 16, i * 16 + 1);
+	for (i = 0, h = 0; i < 16; i++)
+		h += z->zones[i].ph != 0;
+	KUNIT_EXPECT_EQ(test, h, 15U);
+	KUNIT_EXPECT_EQ(test, z->zones[15].ph, 0);
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_RESET, true), 0);
+	for (h = 1; h < VFLASH_FLASH_MAX_PLACEMENT; h++)
+		KUNIT_EXPECT_NULL(test, c->zph[h]);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_GC_COPIED_PAGES),
+			0ULL);
+	c->nr_zph = 0;
 	unmake_zoned(test);
 }
 
@@ -1868,6 +1962,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(cut_keeps_discards_and_durable_zeroes),
 	KUNIT_CASE(zoned_writes_and_append),
 	KUNIT_CASE(zoned_reset_discards),
+	KUNIT_CASE(zoned_handles_lent_and_erased),
 	KUNIT_CASE(zoned_read_only_and_offline),
 	KUNIT_CASE(zoned_discovery),
 	KUNIT_CASE(fdp_identify_and_logs),

@@ -378,10 +378,62 @@ test_bad_params() {
 		frontend=nvme size=64M zoned=2
 }
 
+# zstat NAME: one counter of the device's stats/
+zstat() {
+	cat /sys/class/vflash/vflash0/stats/"$1"
+}
+
+# The backend of a zoned device (docs/zns-design.md): each active zone
+# writes into blocks of its own, a reset erases them at once, the device
+# never garbage-collects a zone's blocks. The default profile (qlc-hybrid)
+# has 4 MiB blocks, so a 16 MiB zone is laid out on 4 dies, one block
+# each; zone writes skip the SLC cache.
+test_zone_backend() {
+	local e0 q0 h m
+	load_zoned
+	make_pattern
+	echo 0 >/sys/class/vflash/vflash0/stats/reset
+	q0=$(zstat free_blocks_qlc)
+	# Zones 0-2 full, written at once: three handles, no shared block.
+	for z in 0 1 2; do
+		dd if=/dev/urandom of=$DEV bs=1M seek=$((z * 16)) count=16 \
+			oflag=direct 2>/dev/null &
+	done
+	wait
+	for z in 0 1 2; do expect_state $z FULL; done
+	h=$(zstat zone_host_pages)
+	m=$(zstat zone_media_pages)
+	expect_eq "$h" $((3 * ZS)) "zone host pages"
+	# Zones of whole program units: no padding, WAF 1.0.
+	expect_eq "$m" "$h" "zone media pages (WAF 1.0)"
+	expect_eq "$(zstat migrated_pages)" 0 "zone pages migrated from SLC"
+	expect_eq "$(zstat free_blocks_qlc)" $((q0 - 12)) "blocks the zones hold"
+	e0=$(zstat nand_erase_blocks)
+	blkzone reset -o 0 -c 3 $DEV || fail "blkzone reset"
+	for z in 0 1 2; do expect_state $z EMPTY; done
+	expect_eq "$(zstat nand_erase_blocks)" $((e0 + 12)) \
+		"blocks erased by the resets (4 a zone)"
+	expect_eq "$(zstat zone_erase_blocks)" 12 zone_erase_blocks
+	expect_eq "$(zstat free_blocks_qlc)" "$q0" "free blocks after the resets"
+	# One die per zone: the same four blocks, on one die.
+	! echo 17 >/sys/class/vflash/vflash0/config/zone_dies 2>/dev/null ||
+		fail "zone_dies above the 16 dies accepted"
+	echo 1 >/sys/class/vflash/vflash0/config/zone_dies ||
+		fail "zone_dies=1"
+	dd if=/dev/urandom of=$DEV bs=1M seek=48 count=16 oflag=direct \
+		2>/dev/null || fail "write zone 3"
+	nvme zns reset-zone $DEV --start-lba=$((3 * ZS)) || fail "reset zone 3"
+	expect_eq "$(zstat zone_erase_blocks)" 16 "zone_erase_blocks, zone_dies=1"
+	expect_eq "$(zstat gc_copied_pages)" 0 gc_copied_pages
+	expect_eq "$(zstat gc_runs)" 0 gc_runs
+	unload
+}
+
 run_test discovery test_discovery
 run_test writes_at_the_write_pointer test_writes_at_the_write_pointer
 run_test zone_append test_zone_append
 run_test transitions test_transitions
+run_test zone_backend test_zone_backend
 run_test resources test_resources
 run_test fio_zbd test_fio_zbd
 run_test read_only_zone test_read_only_zone
