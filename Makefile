@@ -10,6 +10,7 @@
 # make bench-backend  the backend's CPU cost per request (KUnit, UML)
 # make bench-nvme fio on vflash (nvme, tlc) and null_blk in the VM (4 vCPUs)
 # make bench-cxl  mmap_lat on vflash (cxl) and devdax in the VM, CDF plot
+# make bench-icount-cxl guest kernel instructions per CXL miss and devdax fault
 # make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
 # make bench-faultcost [BASE=rev] fast paths of BASE's vflash.ko vs this one, faults unarmed/armed
 # make bench-idle [BASE=rev]   CPU an idle NVMe device costs, BASE's vflash.ko vs this one
@@ -36,7 +37,7 @@ export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp study-apps \
-	bench-faultcost bench-crash bench-idle bench-peer bench-icount check-zbd bench-base
+	bench-faultcost bench-crash bench-idle bench-peer bench-icount check-zbd bench-base bench-icount-cxl
 
 all: modules tools
 
@@ -129,6 +130,12 @@ bench-nvme: modules tools
 bench-icount: modules tools
 	@scripts/vmtest.sh bench-icount; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-icount/host.log; exit $$rc
+
+# Guest kernel instructions per zero-time CXL miss and per devdax fault,
+# one thread and two (docs/performance.md, bench-icount-cxl).
+bench-icount-cxl: modules tools
+	@scripts/vmtest.sh bench-icount-cxl; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-icount-cxl/host.log; exit $$rc
 
 # The crash suite's long version (docs/crashcheck.md): cuts tried, LBAs
 # checked, violations per run.

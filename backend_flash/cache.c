@@ -21,6 +21,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -91,6 +92,14 @@ struct vc_sets {
 };
 
 /**
+ * struct vc_stats - one CPU's share of the cache's counters
+ * @v: per enum vflash_cache_stat
+ */
+struct vc_stats {
+	u64 v[VFLASH_CACHE_STAT_NR];
+};
+
+/**
  * struct vflash_cache - the cache of one device
  * @f: the backend, for NAND reads and writebacks
  * @p: its shape and user
@@ -129,7 +138,8 @@ struct vc_sets {
  * @pf_degree: pages a prefetch may propose
  * @sample_hand: the next slot vflash_cache_sample() looks at (its callers
  *	serialise)
- * @stats: counters
+ * @stats: counters, per CPU (this_cpu_inc(): no cacheline that faulting
+ *	CPUs and the evictor all write); summed when read
  */
 struct vflash_cache {
 	struct vflash_flash *f;
@@ -161,7 +171,7 @@ struct vflash_cache {
 	u32 pf_degree;
 
 	u32 sample_hand;
-	atomic64_t stats[VFLASH_CACHE_STAT_NR];
+	struct vc_stats __percpu *stats;
 };
 
 /*
@@ -187,7 +197,7 @@ static u32 vc_slot_of(u32 w)
 
 static void vc_count(struct vflash_cache *c, enum vflash_cache_stat s)
 {
-	atomic64_inc(&c->stats[s]);
+	this_cpu_inc(c->stats->v[s]);
 }
 
 static u64 vc_now(struct vflash_cache *c)
@@ -592,7 +602,13 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 		if (w & VC_EVER)
 			vc_count(c, VFLASH_CACHE_REFAULTS);
 	}
-	vc_publish(c, lpn, vc_word(VFLASH_PAGE_RESIDENT, slot));
+	/*
+	 * Nobody waits for a LOADING word to change (a fault on it yields
+	 * and looks again; the waits are for EVICTING words, which the
+	 * eviction's ABSENT publish wakes): a release store, no wake-up.
+	 * Pairs with the acquire in vflash_cache_get().
+	 */
+	atomic_set_release(&c->state[lpn], vc_word(VFLASH_PAGE_RESIDENT, slot));
 	if (prefetch)
 		vc_policy_insert(c, slot);
 	else
@@ -631,11 +647,10 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 	u32 n, i;
 
 	/*
-	 * The ops tables are static: a stale one read unlocked during a
-	 * switch only skips or makes one miss's prediction.
+	 * The caller has looked at demand_only. The ops tables are static:
+	 * a stale one read unlocked during a switch only skips or makes one
+	 * miss's prediction.
 	 */
-	if (READ_ONCE(c->pf_ops)->demand_only)
-		return;
 	spin_lock(&c->pf_lock);
 	n = c->pf_ops->predict(c->pf, stream, lpn, READ_ONCE(c->pf_degree),
 			       c->p.nr_pages, out, ARRAY_SIZE(out));
@@ -693,7 +708,9 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 			/* Pinned by the fill: no re-check needed. */
 			missed = true;
 			s = &c->slots[slot];
-			vc_prefetch(c, stream, lpn);
+			/* Static ops tables: see vc_prefetch(). */
+			if (!READ_ONCE(c->pf_ops)->demand_only)
+				vc_prefetch(c, stream, lpn);
 			ret = vc_wait_ready(c, ready, &now, &waited);
 			if (ret) {
 				atomic_dec(&s->pins);
@@ -1076,11 +1093,39 @@ static bool vc_pick_any_locked(struct vflash_cache *c, u32 *slot)
  *
  * Return: the victim's slot, or VC_NO_SLOT.
  */
+/*
+ * Claim the page of @slot, which the policy just gave up as its victim
+ * (RESIDENT -> EVICTING). Under policy_lock.
+ *
+ * Return: true; false, with the slot back in the policy, if the page was
+ * not resident (a bug).
+ */
+static bool vc_claim_victim_locked(struct vflash_cache *c, u32 slot)
+{
+	struct vc_slot *s = &c->slots[slot];
+	u32 w = vc_word(VFLASH_PAGE_RESIDENT, slot);
+
+	/*
+	 * Only resident slots are in the policy, and only it hands them out;
+	 * the claim is made under policy_lock, so that an invalidation never
+	 * takes the page between the choice and the claim. Were one not
+	 * resident (a bug), it goes back to the policy rather than leave the
+	 * cache for good.
+	 */
+	if (atomic_cmpxchg(&c->state[s->lpn], w,
+			   vc_word(VFLASH_PAGE_EVICTING, slot)) != w) {
+		c->ev_ops->insert(c->ev, slot, s->lpn);
+		vc_set_count(c, slot, 1);
+		return false;
+	}
+	clear_bit(VC_LISTED, &s->flags);
+	return true;
+}
+
 static u32 vc_choose(struct vflash_cache *c, u64 lpn, bool *conflict)
 {
 	struct vc_sets *sets;
-	struct vc_slot *s;
-	u32 slot, set, w;
+	u32 slot, set;
 	bool ok;
 
 	spin_lock(&c->policy_lock);
@@ -1106,23 +1151,7 @@ static u32 vc_choose(struct vflash_cache *c, u64 lpn, bool *conflict)
 		spin_unlock(&c->policy_lock);
 		return VC_NO_SLOT;
 	}
-	s = &c->slots[slot];
-	w = vc_word(VFLASH_PAGE_RESIDENT, slot);
-	/*
-	 * Only resident slots are in the policy, and only it hands them out;
-	 * the claim is made under policy_lock, so that an invalidation never
-	 * takes the page between the choice and the claim. Were one not
-	 * resident (a bug), it goes back to the policy rather than leave the
-	 * cache for good.
-	 */
-	ok = atomic_cmpxchg(&c->state[s->lpn], w,
-			    vc_word(VFLASH_PAGE_EVICTING, slot)) == w;
-	if (ok) {
-		clear_bit(VC_LISTED, &s->flags);
-	} else {
-		c->ev_ops->insert(c->ev, slot, s->lpn);
-		vc_set_count(c, slot, 1);
-	}
+	ok = vc_claim_victim_locked(c, slot);
 	spin_unlock(&c->policy_lock);
 	if (WARN_ON_ONCE(!ok))
 		return VC_NO_SLOT;
@@ -1560,7 +1589,14 @@ enum vflash_cache_page vflash_cache_page_state(struct vflash_cache *c,
  */
 u64 vflash_cache_stat(struct vflash_cache *c, enum vflash_cache_stat stat)
 {
-	return stat < VFLASH_CACHE_STAT_NR ? atomic64_read(&c->stats[stat]) : 0;
+	u64 sum = 0;
+	int cpu;
+
+	if (stat >= VFLASH_CACHE_STAT_NR)
+		return 0;
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(c->stats, cpu)->v[stat]);
+	return sum;
 }
 
 /**
@@ -1588,13 +1624,17 @@ u32 vflash_cache_nr_slots(struct vflash_cache *c)
 /**
  * vflash_cache_reset_stats() - zero the counters
  * @c: the cache
+ *
+ * An increment on another CPU racing with the reset may be lost or kept,
+ * as with the backend's counters (vflash_flash_reset_stats()).
  */
 void vflash_cache_reset_stats(struct vflash_cache *c)
 {
-	int i;
+	int cpu, i;
 
-	for (i = 0; i < VFLASH_CACHE_STAT_NR; i++)
-		atomic64_set(&c->stats[i], 0);
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < VFLASH_CACHE_STAT_NR; i++)
+			WRITE_ONCE(per_cpu_ptr(c->stats, cpu)->v[i], 0);
 }
 
 /**
@@ -1625,6 +1665,7 @@ void vflash_cache_destroy(struct vflash_cache *c)
 	kvfree(c->free);
 	kvfree(c->slots);
 	kvfree(c->state);
+	free_percpu(c->stats);
 	kfree(c);
 }
 
@@ -1667,7 +1708,8 @@ struct vflash_cache *vflash_cache_create(struct vflash_flash *f,
 	c->free = kvmalloc_array(p->nr_slots, sizeof(*c->free), GFP_KERNEL);
 	c->young_ring = kvmalloc_array(max(p->young, 1U),
 				       sizeof(*c->young_ring), GFP_KERNEL);
-	if (!c->state || !c->slots || !c->free || !c->young_ring)
+	c->stats = alloc_percpu(struct vc_stats);
+	if (!c->state || !c->slots || !c->free || !c->young_ring || !c->stats)
 		goto err;
 	for (i = 0; i < p->nr_slots; i++) {
 		c->slots[i].lpn = U64_MAX;

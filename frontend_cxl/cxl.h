@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/types.h>
@@ -83,7 +84,8 @@ struct vfc_dev {
  * @private: it allocated a region: maps only its regions (read
  *	locklessly by the fault path)
  * @mapped_whole: it mapped the device without regions: allocates none
- * @misses: faults through its mappings that read the NAND
+ * @misses: faults through its mappings that read the NAND, per CPU (the
+ *	threads of one process fault through one file: no shared counter)
  * @writebacks: dirty pages of its regions the cache wrote back
  * @pid: the process that last allocated or mapped through it
  * @comm: that process's name
@@ -97,7 +99,7 @@ struct vfc_file {
 	u64 nr_granules;
 	bool private;
 	bool mapped_whole;
-	atomic64_t misses;
+	u64 __percpu *misses;
 	atomic64_t writebacks;
 	pid_t pid;
 	char comm[TASK_COMM_LEN];

@@ -119,7 +119,12 @@ static void vfc_kick(void *priv)
 {
 	struct vfc_dev *d = priv;
 
-	if (!test_and_set_bit(0, &d->kicked))
+	/*
+	 * Every miss below the low watermark kicks: a plain read first, so
+	 * that while the evictor works the faulting CPUs share the flag's
+	 * cacheline instead of bouncing it with locked writes.
+	 */
+	if (!test_bit(0, &d->kicked) && !test_and_set_bit(0, &d->kicked))
 		wake_up(&d->evictor_wq);
 }
 

@@ -243,7 +243,7 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	if (pin.missed) {
 		u64 done = ktime_get_ns();
 
-		atomic64_inc(&vf->misses);
+		this_cpu_inc(*vf->misses);
 		vflash_flash_record_miss_latency(d->flash, done - start);
 		/* A miss is a request: the page is mapped when its read is due. */
 		vflash_flash_record_lateness(d->flash, pin.due_ns, done);

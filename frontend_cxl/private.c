@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -57,10 +58,14 @@ struct vfc_file *vfc_file_alloc(struct vfc_dev *d)
 
 	if (!vf)
 		return NULL;
+	vf->misses = alloc_percpu(u64);
+	if (!vf->misses) {
+		kfree(vf);
+		return NULL;
+	}
 	vf->d = d;
 	mutex_init(&vf->lock);
 	INIT_LIST_HEAD(&vf->regions);
-	atomic64_set(&vf->misses, 0);
 	atomic64_set(&vf->writebacks, 0);
 	vfc_file_touch(vf);
 	mutex_lock(&d->files_lock);
@@ -125,6 +130,8 @@ void vfc_file_free(struct vfc_file *vf)
 	mutex_lock(&d->files_lock);
 	list_del(&vf->node);
 	mutex_unlock(&d->files_lock);
+	/* Only faults (none left) and procs (unlisted now) touch it. */
+	free_percpu(vf->misses);
 	kfree_rcu(vf, rcu);
 }
 
@@ -364,6 +371,17 @@ static u64 vfc_file_resident(struct vfc_file *vf)
 	return n;
 }
 
+/* The misses through @vf's mappings, summed over the CPUs. */
+static u64 vfc_file_misses(struct vfc_file *vf)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(vf->misses, cpu));
+	return sum;
+}
+
 /* debugfs procs: a line per open file, and the free granules. */
 static int vfc_procs_show(struct seq_file *m, void *v)
 {
@@ -378,7 +396,7 @@ static int vfc_procs_show(struct seq_file *m, void *v)
 			   vf->comm, vf->private ? "private" : "device",
 			   vf->nr_granules * VFC_GRANULE_PAGES,
 			   vfc_file_resident(vf),
-			   (s64)atomic64_read(&vf->misses),
+			   (s64)vfc_file_misses(vf),
 			   (s64)atomic64_read(&vf->writebacks));
 		mutex_unlock(&vf->lock);
 	}

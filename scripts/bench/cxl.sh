@@ -11,13 +11,13 @@
 #           such pairs; target >= 0.95
 #  miss     with every latency knob at 0, the median first-touch miss on
 #           vflash over the median first-touch fault on devdax (a fresh
-#           mapping: every access faults); target <= 1.5. That median
+#           mapping: every access faults); target <= 1.2. That median
 #           is vflash's miss overhead.
 #  cylon    on profile=cylon, the median first-touch miss against the
 #           model's read (stats/model_read_latency_ns: tR 40 us plus the
 #           host link) plus that overhead; target within 10%
 #  threads  on profile=cylon, the median miss with 2 threads missing on
-#           different pages over that with 1; target <= 1.25
+#           different pages over that with 1; target <= 1.05
 #
 # Misses are measured with --first-touch over 4x the cache in random
 # order right after a load: every access is a miss, most of them on a
@@ -191,8 +191,8 @@ ratio() {
 	awk -v name="$1" -v v="$2" -v t="$3" -v c="$4" 'BEGIN {
 		ok = 0
 		if (c == "ge0.95") ok = v >= 0.95
-		if (c == "le1.5") ok = v <= 1.5
-		if (c == "le1.25") ok = v <= 1.25
+		if (c == "le1.2") ok = v <= 1.2
+		if (c == "le1.05") ok = v <= 1.05
 		if (c == "within0.1") ok = v >= 0.9 && v <= 1.1
 		printf "ratio %s=%.3f target %s %s\n", name, v, t, ok ? "PASS" : "MISS"
 	}'
@@ -302,9 +302,9 @@ run vflash-cylon-rand --target $DEV --cache "$CACHE_BYTES" --ws 200% \
 vunload
 
 ratio hit "$(median $hit_ratios)" ">=0.95 (vflash/devdax Mops, resident, median of 5 pairs:$hit_ratios)" ge0.95
-ratio miss_overhead "$(div "$overhead" "$dax_ft")" "<=1.5 (zero-time miss p50 / devdax first-touch p50)" le1.5
+ratio miss_overhead "$(div "$overhead" "$dax_ft")" "<=1.2 (zero-time miss p50 / devdax first-touch p50)" le1.2
 ratio cylon_miss "$(div "$cy1" "$((model + overhead))")" "0.9-1.1 (cylon miss p50 / (model read $model + overhead $overhead ns))" within0.1
-ratio two_threads "$(div "$cy2" "$cy1")" "<=1.25 (cylon miss p50, 2 threads / 1 thread)" le1.25
+ratio two_threads "$(div "$cy2" "$cy1")" "<=1.05 (cylon miss p50, 2 threads / 1 thread)" le1.05
 control miss_overhead_noevict "$(div "$noevict" "$dax_ft")" "zero-time miss p50 within the cache, no eviction / devdax first-touch p50"
 control cylon_miss_noevict "$(div "$cy1" "$((model + noevict))")" "cylon miss p50 / (model read + the zero-time miss p50 without eviction, $noevict ns): slow misses leave the evictor time to keep the free pool filled"
 control two_threads_devdax "$(div "$dax_ft2" "$dax_ft")" "devdax first-touch p50, 2 threads / 1 thread"

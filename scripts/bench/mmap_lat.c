@@ -49,6 +49,10 @@
  * --mincore: after the timed loop, count the working set's pages that
  * have a present PTE in this process (mincore()) and print present_pages=
  * (on /dev/vflash0, never more than the cache's resident pages).
+ * --mark: the main thread executes the marker instruction `xchg %bx,%bx`
+ * right before it lets the threads start their timed loops and again
+ * after it has joined them, so that the icount.so QEMU plugin
+ * (scripts/bench/icount/) snapshots its counts around the timed loop.
  * --seed S seeds every random choice (pages, stores, the chase, the
  * shuffles; mmap_lat sets its low bit, so 2 and 3 are the same seed);
  * the same seed gives the same sequence of accesses.
@@ -95,6 +99,7 @@ struct opts {
 	enum mode mode;
 	int write;
 	int first_touch;
+	int mark;
 	int warm;
 	int untimed;
 	const char *cdf;
@@ -383,6 +388,12 @@ static void build_chase(volatile uint8_t *base, uint64_t pages, uint64_t *seed)
 	free(perm);
 }
 
+/* The icount.so plugin's marker (scripts/bench/icount/icount.c). */
+static void mark(void)
+{
+	__asm__ __volatile__("xchg %%bx, %%bx" ::: "memory");
+}
+
 static const char usage_text[] =
 	"usage: mmap_lat --target PATH|anon [--map-size BYTES]\n"
 	"       --ws BYTES|P% [--cache BYTES]\n"
@@ -391,7 +402,7 @@ static const char usage_text[] =
 	"       [--stride PAGES]\n"
 	"       [--write] [--write-pct P] [--first-touch] [--no-warm]\n"
 	"       [--warm-accesses N] [--reset FILE] [--mincore] [--untimed]\n"
-	"       [--perm-seed S]\n"
+	"       [--perm-seed S] [--mark]\n"
 	"       [--cdf FILE]\n"
 	"       [--seed S]\n";
 
@@ -438,6 +449,8 @@ static void help(void)
 	       "                      process afterwards (present_pages=)\n"
 	       "  --untimed           no clock reads per access: mops only (percentiles 0)\n"
 	       "  --cdf FILE          write \"latency_ns cumulative_fraction\" per step\n"
+	       "  --mark              execute the marker xchg %%bx,%%bx before and after the\n"
+	       "                      timed loops (for the icount.so QEMU plugin)\n"
 	       "  --seed S            seeds every random choice (its low bit is set)\n"
 	       "  --help              this text\n"
 	       "\n"
@@ -468,6 +481,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "write-pct", required_argument, NULL, 'P' },
 		{ "warm-accesses", required_argument, NULL, 'A' },
 		{ "reset", required_argument, NULL, 'R' },
+		{ "mark", no_argument, NULL, 'K' },
 		{ "mincore", no_argument, NULL, 'I' },
 		{ "perm-seed", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -524,6 +538,7 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'A': o->warm_accesses = parse_size(optarg); break;
 		case 'R': o->reset = optarg; break;
+		case 'K': o->mark = 1; break;
 		case 'I': o->mincore = 1; break;
 		case 'Q': o->perm_seed = strtoull(optarg, NULL, 0) | 1; break;
 		case 'W': o->write = 1; break;
@@ -640,9 +655,13 @@ int main(int argc, char **argv)
 		pthread_barrier_wait(&warmed);
 		reset_file(o.reset);
 	}
+	if (o.mark)
+		mark();
 	pthread_barrier_wait(&start_line);
 	for (k = 0; k < o.threads; k++)
 		pthread_join(th[k].tid, NULL);
+	if (o.mark)
+		mark();
 	/*
 	 * The run's span is from the first thread's start to the last one's
 	 * end, as the threads saw them: the main thread may be scheduled
