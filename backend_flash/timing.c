@@ -211,9 +211,11 @@ u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
 		lat->array_ns = t;
 	}
 	vf_count(f, VFLASH_STAT_NAND_READ_PAGES, 1);
-	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_READ, work,
-			  vf_block_of(f, slot), start, start + t,
-			  die->trace_req);
+	/* Untraced, one branch: the event's arguments only behind it. */
+	if (trace_vflash_nand_enabled())
+		trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_READ,
+				  work, vf_block_of(f, slot), start, start + t,
+				  die->trace_req);
 	return start + t;
 }
 
@@ -252,8 +254,9 @@ u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
 	if (vf_is_host_stream(stream))
 		this_cpu_add(f->stats->ph_media_pages[vf_stream_handle(stream)],
 			     f->unit[r]);
-	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_PROGRAM, work,
-			  blk, start, end, die->trace_req);
+	if (trace_vflash_nand_enabled())
+		trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_PROGRAM,
+				  work, blk, start, end, die->trace_req);
 	return end;
 }
 

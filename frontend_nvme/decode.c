@@ -13,32 +13,8 @@
 #include "frontend_nvme/fdp.h"
 #include "frontend_nvme/proto.h"
 
-#define FLAGS_UNSUPPORTED	(NVME_CMD_FUSE_FIRST | NVME_CMD_FUSE_SECOND | \
-				 NVME_CMD_SGL_ALL)
 /* Write Zeroes: Deallocate, CDW12 bit 25 (bit 9 of the control field). */
 #define WZ_DEAC			BIT(9)
-
-/* vfn_lba_range(), inline for the I/O path's decoding. */
-static __always_inline u16 lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
-				     struct vfn_io_req *req)
-{
-	u64 end, full_end;
-
-	if (!nlb || slba >= ns->nsze || nlb > ns->nsze - slba)
-		return VFN_SC(NVME_SC_LBA_RANGE);
-	req->slba = slba;
-	req->nlb = nlb;
-	req->pos_bytes = (ns->base << VFLASH_LPAGE_SHIFT) +
-			 (slba << ns->lba_shift);
-	req->len_bytes = nlb << ns->lba_shift;
-	end = req->pos_bytes + req->len_bytes;
-	req->lpn = req->pos_bytes >> VFLASH_LPAGE_SHIFT;
-	req->nr_lpages = DIV_ROUND_UP_ULL(end, VFLASH_LPAGE_SIZE) - req->lpn;
-	req->full_lpn = DIV_ROUND_UP_ULL(req->pos_bytes, VFLASH_LPAGE_SIZE);
-	full_end = end >> VFLASH_LPAGE_SHIFT;
-	req->nr_full = full_end > req->full_lpn ? full_end - req->full_lpn : 0;
-	return 0;
-}
 
 /**
  * vfn_lba_range() - check a block range and express it in bytes and pages
@@ -54,7 +30,7 @@ static __always_inline u16 lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
 u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
 		  struct vfn_io_req *req)
 {
-	return lba_range(ns, slba, nlb, req);
+	return __vfn_lba_range(ns, slba, nlb, req);
 }
 
 /* Zone Management Send: Select All, CDW13 bit 8. */
@@ -96,10 +72,6 @@ static u16 decode_zone_mgmt(const struct nvme_command *cmd,
 	return 0;
 }
 
-/* Write, Write Zeroes: CDW12 bits 23:20 directive type, CDW13 31:16 DSPEC. */
-#define RW_DTYPE(cdw12)		(((cdw12) >> 20) & 0xf)
-#define RW_DSPEC(cdw13)		((cdw13) >> 16)
-
 /*
  * A write's directive: only the placement directive (DTYPE 2h) of an FDP
  * namespace; any other, or one without FDP, is Invalid Field.
@@ -107,14 +79,14 @@ static u16 decode_zone_mgmt(const struct nvme_command *cmd,
 static u16 decode_directive(const struct nvme_command *cmd,
 			    const struct vfn_ns *ns, struct vfn_io_req *req)
 {
-	u32 dtype = RW_DTYPE(vfn_cdw(cmd, 12));
+	u32 dtype = VFN_RW_DTYPE(vfn_cdw(cmd, 12));
 
 	if (!dtype)
 		return 0;
 	if (dtype != VFN_DTYPE_PLACEMENT || !ns->nr_ph)
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	req->placed = true;
-	req->pid = RW_DSPEC(vfn_cdw(cmd, 13));
+	req->pid = VFN_RW_DSPEC(vfn_cdw(cmd, 13));
 	return 0;
 }
 
@@ -176,7 +148,7 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 
 	memset(req, 0, sizeof(*req));
 	req->opcode = op;
-	if (cmd->common.flags & FLAGS_UNSUPPORTED)
+	if (cmd->common.flags & VFN_FLAGS_UNSUPPORTED)
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	switch (op) {
 	case nvme_cmd_flush:
@@ -214,8 +186,8 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	case nvme_cmd_compare:
 	case nvme_cmd_zone_append:
 		req->fua = le16_to_cpu(cmd->rw.control) & NVME_RW_FUA;
-		sc = lba_range(ns, le64_to_cpu(cmd->rw.slba),
-			       le16_to_cpu(cmd->rw.length) + 1, req);
+		sc = __vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
+				     le16_to_cpu(cmd->rw.length) + 1, req);
 		if (!sc && req->len_bytes > VFN_MAX_XFER_BYTES)
 			sc = VFN_SC(NVME_SC_INVALID_FIELD);
 		if (!sc && op == nvme_cmd_write)
@@ -231,9 +203,10 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 		sc = decode_directive(cmd, ns, req);
 		if (sc)
 			return sc;
-		return lba_range(ns, le64_to_cpu(cmd->write_zeroes.slba),
-				 le16_to_cpu(cmd->write_zeroes.length) + 1,
-				     req);
+		return __vfn_lba_range(ns,
+				       le64_to_cpu(cmd->write_zeroes.slba),
+				       le16_to_cpu(cmd->write_zeroes.length) + 1,
+				       req);
 	case nvme_cmd_dsm:
 		req->nr_ranges = (le32_to_cpu(cmd->dsm.nr) & 0xff) + 1;
 		req->deallocate = le32_to_cpu(cmd->dsm.attributes) &
@@ -591,7 +564,7 @@ u16 vfn_admin_decode(const struct nvme_command *cmd)
 {
 	u32 off, len;
 
-	if (cmd->common.flags & FLAGS_UNSUPPORTED)
+	if (cmd->common.flags & VFN_FLAGS_UNSUPPORTED)
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	switch (cmd->common.opcode) {
 	case nvme_admin_identify:

@@ -817,7 +817,7 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 					 true);
 	struct vflash_faults *ft = &c->vdev->faults;
 	struct vfn_io_req r;
-	u16 sc = vfn_io_decode(cmd, nd ? &nd->ns : NULL, &r);
+	u16 sc = vfn_io_decode_inline(cmd, nd ? &nd->ns : NULL, &r);
 
 	/* An injected timeout swallows the command: no data, no model time. */
 	if (!sc && vflash_fault(ft, VFLASH_FAULT_TIMEOUT, r.lpn, r.nr_lpages)) {

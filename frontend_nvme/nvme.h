@@ -130,6 +130,9 @@ struct vfn_ctrl_ops {
  * @cfg_lock: protects @cfg and @bar_sizing against the PCI core's
  *	lockless config accessors
  * @bar_sizing: BAR0 dword(s) in the sizing step (bit 0 low, bit 1 high)
+ * @irq_gate: Bus Master and MSI-X enabled, the function not masked, as
+ *	@cfg says: written under @cfg_lock with every change of @cfg, read
+ *	without it (vfn_raise_irq())
  * @sysdata: x86 PCI host bridge data (domain)
  * @bus: our root bus
  * @pdev: the function on it
@@ -231,6 +234,7 @@ struct vfn_ctrl {
 	u8 cfg_wmask[VFN_CFG_SIZE];
 	raw_spinlock_t cfg_lock;	/* see the kernel-doc above */
 	u8 bar_sizing;
+	bool irq_gate;
 #ifdef CONFIG_X86	/* KUnit builds admin.c for UML, without pci.c */
 	struct pci_sysdata sysdata;
 #endif

@@ -44,6 +44,23 @@ static u32 cfg_get(const u8 *cfg, int off, int size)
 	return val;
 }
 
+/*
+ * The config half of vfn_raise_irq()'s gate: Bus Master and MSI-X on, the
+ * function not masked. Worked out under cfg_lock whenever @c->cfg
+ * changes, so that an interrupt reads one byte instead of taking the lock.
+ */
+static void irq_gate_update(struct vfn_ctrl *c)
+{
+	u32 ctl = cfg_get(c->cfg, CAP_MSIX + PCI_MSIX_FLAGS, 2);
+	u32 cmd = cfg_get(c->cfg, PCI_COMMAND, 2);
+
+	bool open = (cmd & PCI_COMMAND_MASTER) &&
+		    (ctl & PCI_MSIX_FLAGS_ENABLE) &&
+		    !(ctl & PCI_MSIX_FLAGS_MASKALL);
+
+	WRITE_ONCE(c->irq_gate, open);
+}
+
 static void cfg_init(struct vfn_ctrl *c)
 {
 	u64 bar = page_to_phys(c->bar_page);
@@ -88,6 +105,7 @@ static void cfg_init(struct vfn_ctrl *c)
 	cfg_put(cfg, CAP_EXP + PCI_EXP_DEVCTL, 0x2810, 2);
 	cfg_put(wm, CAP_EXP + PCI_EXP_DEVCTL, 0x7fff, 2);
 	cfg_put(wm, CAP_EXP + PCI_EXP_DEVCTL2, 0xffff, 2);
+	irq_gate_update(c);
 }
 
 static struct vfn_ctrl *ctrl_of(struct pci_bus *bus)
@@ -148,6 +166,7 @@ static int vfn_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
 			c->cfg[where + i] = (c->cfg[where + i] & ~m) |
 					    ((val >> (8 * i)) & m);
 		}
+		irq_gate_update(c);
 	}
 	raw_spin_unlock_irqrestore(&c->cfg_lock, flags);
 	return PCIBIOS_SUCCESSFUL;
@@ -170,32 +189,27 @@ static struct pci_ops vfn_pci_ops = {
  * through the x86 PCI-MSI domain's reverse map, which outlives every
  * driver, on 6.1; from the MSI-X entry's message on 6.12), never through
  * pci_irq_vector(), whose MSI data the driver's unbind frees under us
- * (devres). The gate is read
- * under @c->cfg_lock; the interrupt is injected after it is dropped (the
- * PCI core calls our config accessors under pci_lock, and interrupt
- * descriptor locks must not nest inside them), under RCU, which keeps the
- * descriptor of an interrupt being freed meanwhile valid. A config write
- * that closes the gate can thus overtake at most one injection already
- * past it, as a real device's posted MSI can; none starts after it.
+ * (devres). The gate's config half is @c->irq_gate, which every config
+ * write works out again under @c->cfg_lock; the interrupt is injected
+ * without that lock (the PCI core calls our config accessors under
+ * pci_lock, and interrupt descriptor locks must not nest inside them),
+ * under RCU, which keeps the descriptor of an interrupt being freed
+ * meanwhile valid. The vector's mask bit is read from the MSI-X table in
+ * BAR0 each time (the host writes the table without a trap). A config
+ * write that closes the gate can thus overtake at most one injection
+ * already past it, as a real device's posted MSI can; none starts after
+ * it.
  */
 void vfn_raise_irq(struct vfn_ctrl *c, u16 vector)
 {
-	unsigned long flags;
-	u32 ctl, cmd, vctrl, entry;
-	bool open;
+	u32 entry;
 
-	if (vector >= VFN_NR_VEC || !c->msi_domain)
+	if (vector >= VFN_NR_VEC || !c->msi_domain ||
+	    !READ_ONCE(c->irq_gate))
 		return;
-	raw_spin_lock_irqsave(&c->cfg_lock, flags);
-	ctl = cfg_get(c->cfg, CAP_MSIX + PCI_MSIX_FLAGS, 2);
-	cmd = cfg_get(c->cfg, PCI_COMMAND, 2);
-	raw_spin_unlock_irqrestore(&c->cfg_lock, flags);
 	entry = VFN_MSIX_TBL_OFF + vector * PCI_MSIX_ENTRY_SIZE;
-	vctrl = vfn_reg32(c, entry + PCI_MSIX_ENTRY_VECTOR_CTRL);
-	open = (cmd & PCI_COMMAND_MASTER) && (ctl & PCI_MSIX_FLAGS_ENABLE) &&
-	       !(ctl & PCI_MSIX_FLAGS_MASKALL) &&
-	       !(vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT);
-	if (!open)
+	if (vfn_reg32(c, entry + PCI_MSIX_ENTRY_VECTOR_CTRL) &
+	    PCI_MSIX_ENTRY_CTRL_MASKBIT)
 		return;
 	rcu_read_lock();
 	vflash_msi_inject(c->msi_domain, c->hwirq_base | vector,

@@ -12,8 +12,12 @@
 #include <asm/byteorder.h>
 #include <linux/bitmap.h>
 #include <linux/compiler.h>
+#include <linux/math.h>
 #include <linux/nvme.h>
+#include <linux/string.h>
 #include <linux/types.h>
+
+#include "backend_flash/flash.h"
 
 #define VFN_MAX_IOQ		64
 #define VFN_NR_VEC		(VFN_MAX_IOQ + 1)
@@ -450,5 +454,67 @@ u16 vfn_check_new_sq(const struct nvme_command *cmd,
 		     const struct vfn_queue *cqs);
 u16 vfn_check_delete(const struct nvme_command *cmd,
 		     const struct vfn_queue *sqs, const struct vfn_queue *cqs);
+
+#define VFN_FLAGS_UNSUPPORTED	(NVME_CMD_FUSE_FIRST | NVME_CMD_FUSE_SECOND | \
+				 NVME_CMD_SGL_ALL)
+/* Write, Write Zeroes: CDW12 bits 23:20 directive type, CDW13 31:16 DSPEC. */
+#define VFN_RW_DTYPE(cdw12)	(((cdw12) >> 20) & 0xf)
+#define VFN_RW_DSPEC(cdw13)	((cdw13) >> 16)
+
+/* vfn_lba_range(), inline for the I/O path's decoding. */
+static __always_inline u16 __vfn_lba_range(const struct vfn_ns *ns, u64 slba,
+					   u64 nlb, struct vfn_io_req *req)
+{
+	u64 end, full_end;
+
+	if (!nlb || slba >= ns->nsze || nlb > ns->nsze - slba)
+		return VFN_SC(NVME_SC_LBA_RANGE);
+	req->slba = slba;
+	req->nlb = nlb;
+	req->pos_bytes = (ns->base << VFLASH_LPAGE_SHIFT) +
+			 (slba << ns->lba_shift);
+	req->len_bytes = nlb << ns->lba_shift;
+	end = req->pos_bytes + req->len_bytes;
+	req->lpn = req->pos_bytes >> VFLASH_LPAGE_SHIFT;
+	req->nr_lpages = DIV_ROUND_UP_ULL(end, VFLASH_LPAGE_SIZE) - req->lpn;
+	req->full_lpn = DIV_ROUND_UP_ULL(req->pos_bytes, VFLASH_LPAGE_SIZE);
+	full_end = end >> VFLASH_LPAGE_SHIFT;
+	req->nr_full = full_end > req->full_lpn ? full_end - req->full_lpn : 0;
+	return 0;
+}
+
+/**
+ * vfn_io_decode_inline() - vfn_io_decode(), inline for Read and Write
+ * @cmd: the command, copied out of its SQ
+ * @ns: the active namespace its NSID names (vfn_ns_find()), or NULL
+ * @req: the decoded command
+ *
+ * A Read, or a Write without a directive, of @ns, neither fused nor with
+ * an SGL, is decoded here; every other command by vfn_io_decode(). The
+ * result is vfn_io_decode()'s.
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+static __always_inline u16 vfn_io_decode_inline(const struct nvme_command *cmd,
+						const struct vfn_ns *ns,
+						struct vfn_io_req *req)
+{
+	u8 op = cmd->common.opcode;
+	u16 sc;
+
+	if ((op != nvme_cmd_read && op != nvme_cmd_write) || !ns ||
+	    ns->id != le32_to_cpu(cmd->common.nsid) ||
+	    (cmd->common.flags & VFN_FLAGS_UNSUPPORTED) ||
+	    (op == nvme_cmd_write && VFN_RW_DTYPE(vfn_cdw(cmd, 12))))
+		return vfn_io_decode(cmd, ns, req);
+	memset(req, 0, sizeof(*req));
+	req->opcode = op;
+	req->fua = le16_to_cpu(cmd->rw.control) & NVME_RW_FUA;
+	sc = __vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
+			     le16_to_cpu(cmd->rw.length) + 1, req);
+	if (!sc && req->len_bytes > VFN_MAX_XFER_BYTES)
+		sc = VFN_SC(NVME_SC_INVALID_FIELD);
+	return sc;
+}
 
 #endif /* VFLASH_NVME_PROTO_H */
