@@ -167,6 +167,19 @@ wait_for() {
 	[ -e "$1" ] || fail "$1 did not appear"
 }
 
+# devdax: the legacy pmem range of the VM's memmap=SIZE!START as a plain
+# devdax device with 4 KiB pages, /dev/dax0.0 (the benchmarks' DRAM
+# reference); ndctl's output on stdout
+devdax() {
+	modprobe nd_e820 || fail "modprobe nd_e820"
+	modprobe nd_pmem || fail "modprobe nd_pmem"
+	modprobe dax_pmem || fail "modprobe dax_pmem"
+	modprobe device_dax || fail "modprobe device_dax"
+	ndctl create-namespace -f -e namespace0.0 -m devdax -a 4096 ||
+		fail "ndctl create-namespace"
+	wait_for /dev/dax0.0
+}
+
 # ns: the block device of vflash's live namespace (frontend=nvme). Its
 # name may change across a power cycle (faults/power_cut): while the old
 # disk is held (a mounted file system) the new one gets the next name (nvme0n2: the kernel's native multipath

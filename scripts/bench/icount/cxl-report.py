@@ -37,10 +37,13 @@ phase seen with a count above zero.
 import argparse
 import bisect
 import os
-import re
 import statistics
-import subprocess
 import sys
+
+# vflash.ko's functions at their run-time bases: report.py's reading of
+# the module (this directory).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import functions as ko_functions  # noqa: E402
 
 
 # The sender of a TLB-flush IPI spins in smp_call_function_many_cond()
@@ -52,26 +55,6 @@ WAITING = ("smp_call_function_many_cond",)
 # vflash's GC worker (backend_flash/gc.c) runs on its own timer, not per
 # fault: its share grows with the phase's length. Reported apart.
 GC_WORKER = ("worker_fn", "vflash_flash_maintain")
-
-
-def ko_functions(ko, bases):
-    """(start, end, name) of vflash.ko's functions at the given bases."""
-    out = subprocess.run(["readelf", "-SW", ko], capture_output=True,
-                         text=True, check=True).stdout
-    names = {m.group(1): m.group(2) for m in
-             re.finditer(r"^\s*\[\s*(\d+)\]\s+(\S+)", out, re.M)}
-    out = subprocess.run(["readelf", "-sW", ko], capture_output=True,
-                         text=True, check=True).stdout
-    funcs = []
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) < 8 or f[3] != "FUNC" or not f[6].isdigit():
-            continue
-        sec = names.get(f[6])
-        if sec in bases:
-            start = bases[sec] + int(f[1], 16)
-            funcs.append((start, start + max(int(f[2]), 1), f[7]))
-    return funcs
 
 
 def map_functions(path):

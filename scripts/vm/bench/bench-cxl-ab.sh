@@ -50,13 +50,7 @@ bench_cxl_ab() {
 	local i f dax b1 n1 b2 n2
 
 	[ -f /vflash/base.ko ] || fail "no /vflash/base.ko (VMTEST_BASE_KO)"
-	modprobe nd_e820 || fail "modprobe nd_e820"
-	modprobe nd_pmem || fail "modprobe nd_pmem"
-	modprobe dax_pmem || fail "modprobe dax_pmem"
-	modprobe device_dax || fail "modprobe device_dax"
-	ndctl create-namespace -f -e namespace0.0 -m devdax -a 4096 >/dev/null ||
-		fail "ndctl create-namespace"
-	wait_for /dev/dax0.0
+	devdax >/dev/null
 	for i in $(seq $AB_ROUNDS); do
 		# shellcheck disable=SC2086
 		dax=$(mmap_lat --target /dev/dax0.0 $FT | tr ' ' '\n' |

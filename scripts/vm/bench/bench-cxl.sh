@@ -61,14 +61,7 @@ median_ratios() {
 
 bench_cxl() {
 	local f name i
-	modprobe nd_e820 || fail "modprobe nd_e820"
-	modprobe nd_pmem || fail "modprobe nd_pmem"
-	modprobe dax_pmem || fail "modprobe dax_pmem"
-	modprobe device_dax || fail "modprobe device_dax"
-	ndctl list -N -R || true
-	ndctl create-namespace -f -e namespace0.0 -m devdax -a 4096 ||
-		fail "ndctl create-namespace"
-	wait_for /dev/dax0.0
+	devdax
 	for i in $(seq "$ROUNDS"); do
 		/vflash/bench/cxl.sh -k "$KO" -x /dev/dax0.0 -w 100000 \
 			-o "/tmp/bench$i" >"/tmp/bench$i.out" ||

@@ -70,13 +70,7 @@ vphase() {
 bench_icount_cxl() {
 	local s _
 
-	modprobe nd_e820 || fail "modprobe nd_e820"
-	modprobe nd_pmem || fail "modprobe nd_pmem"
-	modprobe dax_pmem || fail "modprobe dax_pmem"
-	modprobe device_dax || fail "modprobe device_dax"
-	ndctl create-namespace -f -e namespace0.0 -m devdax -a 4096 >/dev/null ||
-		fail "ndctl create-namespace"
-	wait_for /dev/dax0.0
+	devdax >/dev/null
 	report "ICOUNT kernel $(uname -r)"
 	# vflash is loaded afresh per run: its sections are reported each
 	# time; the other modules stay where they are.
