@@ -177,42 +177,36 @@ check-zbd: modules
 		awk '{ n[$$1]++ } END { printf "check-zbd: %d passed, %d failed, %d skipped\n", n["PASS"], n["FAIL"], n["SKIP"] }'; \
 	exit $$rc
 
-# BASE's vflash.ko (default: the commit before fault injection) is built
-# under build/baseline-ko/ and carried into the VM beside this one; the
-# host's load average before and after, as for bench-fidelity.
-BASE ?= 73267b7^
-bench-faultcost: modules tools
-	@ko=$$(scripts/bench/baseline-ko.sh '$(BASE)') || exit 1; \
+# $(call beside,NAME,REV[,FILTER]): the VM benchmark NAME with REV's
+# vflash.ko (built under build/baseline-ko/) carried into the VM beside
+# this one as /vflash/base.ko; its BENCH lines (through FILTER, a pipe)
+# and the host's load average before and after, as for bench-fidelity.
+define beside
+@ko=$$(scripts/bench/baseline-ko.sh '$(2)') || exit 1; \
 	l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
-	echo "bench-faultcost: base $(BASE) = $$(git rev-parse --short '$(BASE)'), head $$(git describe --always --dirty)"; \
-	VMTEST_BASE_KO=$$ko scripts/vmtest.sh bench-faultcost; rc=$$?; \
-	sed -n 's/^BENCH //p' build/vmtest/bench-faultcost/results.txt | grep -v '^raw '; \
+	echo "$(1): base $(2) = $$(git rev-parse --short '$(2)'), head $$(git describe --always --dirty)"; \
+	VMTEST_BASE_KO=$$ko scripts/vmtest.sh $(1); rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/$(1)/results.txt $(3); \
 	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	exit $$rc
+endef
+
+# BASE (default: the commit before fault injection) beside this vflash.ko.
+BASE ?= 73267b7^
+bench-faultcost: modules tools
+	$(call beside,bench-faultcost,$(BASE),| grep -v '^raw ')
 
 # BASE (default d102433, the last commit whose dispatcher naps at most
 # 1 ms however long it idles) beside this vflash.ko, as bench-faultcost.
 bench-idle: IDLE_BASE := $(if $(filter command line,$(origin BASE)),$(BASE),d102433)
 bench-idle: modules tools
-	@ko=$$(scripts/bench/baseline-ko.sh '$(IDLE_BASE)') || exit 1; \
-	l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
-	echo "bench-idle: base $(IDLE_BASE) = $$(git rev-parse --short '$(IDLE_BASE)'), head $$(git describe --always --dirty)"; \
-	VMTEST_BASE_KO=$$ko scripts/vmtest.sh bench-idle; rc=$$?; \
-	sed -n 's/^BENCH //p' build/vmtest/bench-idle/results.txt; \
-	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
-	exit $$rc
+	$(call beside,bench-idle,$(IDLE_BASE))
 
 # BASE (default 8aecb66, the end of the first wave) beside this vflash.ko:
 # fio 4 KiB random reads at QD1 and QD32, head / base IOPS (issue 27).
 bench-base: SPEED_BASE := $(if $(filter command line,$(origin BASE)),$(BASE),8aecb66)
 bench-base: modules
-	@ko=$$(scripts/bench/baseline-ko.sh '$(SPEED_BASE)') || exit 1; \
-	l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
-	echo "bench-base: base $(SPEED_BASE) = $$(git rev-parse --short '$(SPEED_BASE)'), head $$(git describe --always --dirty)"; \
-	VMTEST_BASE_KO=$$ko scripts/vmtest.sh bench-base; rc=$$?; \
-	sed -n 's/^BENCH //p' build/vmtest/bench-base/results.txt; \
-	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
-	exit $$rc
+	$(call beside,bench-base,$(SPEED_BASE))
 
 # The VM's report, then its CDF points split into one file per curve under
 # build/bench-cxl/ and plotted there (cxl-cdf.png) with gnuplot.
