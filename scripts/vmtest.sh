@@ -220,11 +220,15 @@ BOOT_TMO=${VMTEST_BOOT_TMO:-120}
 
 # boot_vm DIR TIMEOUT SMP MEM SUITE APPEND INITRD [QEMU_ARGS]: run the
 # suite's VM to its end; returns qemu's status (timeout's 124 past
-# TIMEOUT), or 125 if the guest never printed /init's first line within
-# BOOT_TMO. QEMU_ARGS: more options, word-split (a suite's "# vmtest-qemu:").
+# TIMEOUT), or 125 if the guest never printed /init's first line: not
+# within BOOT_TMO, or it died before (a panic in early boot, before any
+# module of ours is loaded: under an overcommitted host, a soft lockup of
+# stop_machine() waiting for a vCPU the host did not run for 26 s was
+# seen at 2.7 s into a 4-vCPU boot). QEMU_ARGS: more options, word-split
+# (a suite's "# vmtest-qemu:").
 boot_vm() {
 	local dir=$1 tmo=$2 smp=$3 mem=$4 suite=$5 append=$6 initrd=$7 pid waited=0
-	local extra=${8:-}
+	local extra=${8:-} rc
 
 	: >"$dir/console.log"
 	# shellcheck disable=SC2086 # $extra: QEMU options, one per word
@@ -247,6 +251,9 @@ boot_vm() {
 		waited=$((waited + 1))
 	done
 	wait "$pid"
+	rc=$?
+	grep -q '^vmtest: suite ' "$dir/console.log" || return 125
+	return "$rc"
 }
 
 # children_cpu FILE: CPU seconds (user + system) of this shell's
@@ -311,7 +318,7 @@ run_suite() {
 	rc=$?
 	if [ "$rc" -eq 125 ]; then
 		# A boot that never reached /init ran no test: one more try.
-		echo "  $suite: the guest did not reach /init within $BOOT_TMO s; booting again"
+		echo "  $suite: the guest did not reach /init (stalled $BOOT_TMO s or died in early boot: $dir/console-stalled-boot.log); booting again"
 		mv "$dir/console.log" "$dir/console-stalled-boot.log"
 		boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append" "$initrd" "$qemu_args"
 		rc=$?
