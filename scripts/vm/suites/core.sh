@@ -64,11 +64,17 @@ test_large_size() {
 	during=$(memfree_kb)
 	used=$(((before - during) / 1024))
 	echo "MemFree dropped by $used MiB while loaded"
-	[ "$used" -ge 1984 ] || fail "only $used MiB taken for a 2 GiB device"
+	# The store itself, by vflash's count: the whole capacity.
+	[ "$(cat $SYS/stats/store_bytes)" -ge $((2 << 30)) ] ||
+		fail "store_bytes $(cat $SYS/stats/store_bytes) < 2 GiB"
+	# MemFree moves by more than the device: freed pages the kernel keeps
+	# on per-CPU lists are not in it, and the allocation takes those
+	# first (1968 MiB once on 6.12, right after a 1 GiB device went).
+	[ "$used" -ge 1920 ] || fail "only $used MiB taken for a 2 GiB device"
 	unload
 }
 
-# 20 load/unload cycles leave MemFree where it started, within 1%.
+# 20 load/unload cycles leave MemFree where it started, within 2%.
 test_cycles_release_memory() {
 	load frontend=none size=256M
 	unload
@@ -92,7 +98,9 @@ test_cycles_release_memory() {
 	# A KASAN kernel (make check-debug) quarantines freed memory before it
 	# returns to MemFree; there kmemleak's final scan is the leak check,
 	# and this bound is 5%.
-	pct=1
+	# 2 %: MemFree wanders by tens of MB on 6.12 without a leak (it fell
+	# 64 MB once, 1.7 %, and rose 17 MB the next run of the same code).
+	pct=2
 	[ -e /sys/kernel/debug/kmemleak ] && pct=5
 	[ $((diff * 100)) -le $((before * pct)) ] ||
 		fail "MemFree fell by $diff kB over $n cycles (limit $pct%)"
