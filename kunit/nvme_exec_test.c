@@ -1083,6 +1083,20 @@ static u16 fdp_log(struct kunit *test, u8 lid, u16 lsi, u8 lsp)
 		   NULL);
 }
 
+/*
+ * The common fields of the FDP event descriptor at @d (log 23h): type,
+ * flags, PID, NSID and RUHID.
+ */
+static void expect_fdp_event(struct kunit *test, const u8 *d, u8 type,
+			     u8 flags, u16 pid, u32 nsid, u8 ruhid)
+{
+	KUNIT_EXPECT_EQ(test, d[0], type);
+	KUNIT_EXPECT_EQ(test, d[1], flags);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(d + 2), pid);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(d + 12), nsid);
+	KUNIT_EXPECT_EQ(test, d[34], ruhid);
+}
+
 /* Handle @ph's host pages written, as the backend counted them. */
 static u64 ph_host(struct kunit *test, u32 ph)
 {
@@ -1274,11 +1288,7 @@ static void fdp_placed_writes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 2ULL);
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
-	KUNIT_EXPECT_EQ(test, b[64], 0x03);
-	KUNIT_EXPECT_EQ(test, b[65], 0x03);
-	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 66), 4);
-	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 76), 1U);
-	KUNIT_EXPECT_EQ(test, b[98], 0);
+	expect_fdp_event(test, b + 64, 0x03, 0x03, 4, 1, 0);
 	/* The controller events: none (no data moved). */
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
@@ -1494,10 +1504,7 @@ static void fdp_media_reallocated_by_gc(struct kunit *test)
 	KUNIT_ASSERT_GT(test, ev.moved_pages, 0ULL);
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
-	KUNIT_EXPECT_EQ(test, b[64], 0x80);
-	KUNIT_EXPECT_EQ(test, b[65], 0x07);
-	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 66), 2);
-	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 76), 1U);
+	expect_fdp_event(test, b + 64, 0x80, 0x07, 2, 1, 2);
 	KUNIT_EXPECT_EQ(test, b[80], 1);
 	/* 4 KiB blocks: a page is a block. */
 	KUNIT_EXPECT_EQ(test, (u64)get_unaligned_le16(b + 82),
@@ -1505,7 +1512,6 @@ static void fdp_media_reallocated_by_gc(struct kunit *test)
 	/* The backend's last page moved: namespace 1 starts at page 0. */
 	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 84), ev.moved_lpn);
 	KUNIT_EXPECT_LT(test, get_unaligned_le64(b + 84), 128ULL);
-	KUNIT_EXPECT_EQ(test, b[98], 2);
 	/* The host events: none. */
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
@@ -1565,11 +1571,7 @@ static void fdp_retired_block_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 2U);
 	/* 81h: PIV, LV; PID and RUHID 1, no NSID. */
-	KUNIT_EXPECT_EQ(test, b[64], 0x81);
-	KUNIT_EXPECT_EQ(test, b[65], 0x05);
-	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 66), 1);
-	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 76), 0U);
-	KUNIT_EXPECT_EQ(test, b[98], 1);
+	expect_fdp_event(test, b + 64, 0x81, 0x05, 1, 0, 1);
 	/* 80h: the pages moved off, one of blocks 0-13 named. */
 	KUNIT_EXPECT_EQ(test, b[128], 0x80);
 	KUNIT_EXPECT_EQ(test, b[129], 0x07);
