@@ -780,6 +780,7 @@ static u16 create_sq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 		.kva = kva, .size = size, .cqid = vfn_cdw(cmd, 11) >> 16,
 		.live = true,
 	};
+	c->sq_scan = max(c->sq_scan, qid + 1);
 	return 0;
 }
 

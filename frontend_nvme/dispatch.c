@@ -294,6 +294,7 @@ static void kill_queues(struct vfn_ctrl *c)
 		spin_unlock(&c->cq_lock[q]);
 		c->sq[q].live = false;
 	}
+	c->sq_scan = 0;
 	for (q = 0; q <= c->nr_workers; q++) {
 		spin_lock(&c->heap[q].lock);
 		c->heap[q].nr = 0;
@@ -344,6 +345,7 @@ static void enable(struct vfn_ctrl *c, u32 cc)
 		return;
 	}
 	c->sq[0] = (struct vfn_queue) { .kva = sq, .size = sqs, .live = true };
+	c->sq_scan = max(c->sq_scan, 1U);
 	spin_lock(&c->cq_lock[0]);
 	c->cq[0] = (struct vfn_queue) {
 		.kva = cq, .size = cqs, .phase = 1, .irq_enabled = true,
@@ -728,7 +730,8 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 	}
 	on = handle_cc(c, c->raise);
 	if (on) {
-		for (q = 0; q <= VFN_MAX_IOQ; q++)
+		/* Only the ids an SQ has had since the reset. */
+		for (q = 0; q < c->sq_scan; q++)
 			if (c->sq[q].live)
 				busy |= fetch(c, q);
 	}

@@ -157,6 +157,8 @@ struct vfn_ctrl_ops {
  * @cq_lock: protects the matching @cq's tail, phase, head, live and gen
  *	against the dispatcher (create, delete, reset) and whichever thread
  *	posts to it
+ * @sq_scan: one past the highest SQ id created since the last reset: the
+ *	dispatcher polls the SQs below it (dispatcher only)
  * @granted_ioq: VFN_MAX_IOQ once Set Features Number of Queues was
  *	accepted, 0 before (Create takes every queue id either way)
  * @heap: completion heaps: 0 for the dispatcher (admin, and I/O when
@@ -252,6 +254,7 @@ struct vfn_ctrl {
 	struct vfn_queue sq[VFN_MAX_IOQ + 1];
 	struct vfn_queue cq[VFN_MAX_IOQ + 1];
 	spinlock_t cq_lock[VFN_MAX_IOQ + 1];	/* see the kernel-doc above */
+	u32 sq_scan;
 	u32 granted_ioq;
 	struct vfn_heap heap[VFN_MAX_WORKERS + 1];
 	u32 nr_workers;

@@ -382,6 +382,48 @@ static void bring_up(struct kunit *test, struct rig *r, u32 cq_size)
 }
 
 /*
+ * The dispatcher polls only the SQ ids created since the last reset
+ * (sq_scan): an SQ created with the highest id is polled at once, and a
+ * reset forgets them all.
+ */
+static void highest_sq_is_polled(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct nvme_command *sq = hkva(r, P_BUF2);
+	struct nvme_command cmd = { };
+
+	bring_up(test, r, QSIZE);
+	KUNIT_EXPECT_EQ(test, r->c->sq_scan, 2U);
+	cmd.create_sq.opcode = nvme_admin_create_sq;
+	cmd.create_sq.prp1 = cpu_to_le64(hpage(r, P_BUF2));
+	cmd.create_sq.sqid = cpu_to_le16(VFN_MAX_IOQ);
+	cmd.create_sq.qsize = cpu_to_le16(QSIZE - 1);
+	cmd.create_sq.sq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG);
+	cmd.create_sq.cqid = cpu_to_le16(1);
+	admin_ok(test, r, cmd);
+	KUNIT_EXPECT_EQ(test, r->c->sq_scan, VFN_MAX_IOQ + 1);
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.rw.opcode = nvme_cmd_read;
+	cmd.rw.command_id = 0x200;
+	cmd.rw.nsid = cpu_to_le32(1);
+	cmd.rw.dptr.prp1 = cpu_to_le64(hpage(r, P_BUF));
+	sq[0] = cmd;
+	vfn_set_reg32(r->c, VFN_DB_OFF + 2 * VFN_MAX_IOQ * 4, 1);
+	KUNIT_ASSERT_TRUE(test, pass(r));
+	worker(r, ktime_get_ns() + NSEC_PER_SEC);
+	KUNIT_ASSERT_EQ(test, posted(r, P_IOCQ), 1U);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(cqe(r, P_IOCQ, 0)->sq_id),
+			VFN_MAX_IOQ);
+	KUNIT_EXPECT_EQ(test, status_of(r, P_IOCQ, 0), 0);
+
+	vfn_set_reg32(r->c, NVME_REG_CC, 0);
+	pass(r);
+	KUNIT_EXPECT_EQ(test, vfn_reg32(r->c, NVME_REG_CSTS), 0U);
+	KUNIT_EXPECT_EQ(test, r->c->sq_scan, 0U);
+}
+
+/*
  * The regression of issue 13: a 256-range whole-namespace Deallocate and
  * a Read behind it; the host disables the controller while the Deallocate
  * runs (here: the moment the device maps its range list). The device
@@ -819,6 +861,7 @@ static void dispatch_suite_exit(struct kunit_suite *suite)
 }
 
 static struct kunit_case nvme_dispatch_cases[] = {
+	KUNIT_CASE(highest_sq_is_polled),
 	KUNIT_CASE(disable_during_dsm),
 	KUNIT_CASE(disable_drops_pending),
 	KUNIT_CASE(bus_master_off),
