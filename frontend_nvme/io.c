@@ -153,7 +153,8 @@ static __always_inline u64 submit(struct vfn_ctrl *c, enum vflash_io op,
  * there are hits, served by the cache (a write leaves them dirty for the
  * cache to write back) at the firmware's overhead and no NAND time; the
  * runs of other pages go to flash. Without one, the whole range goes to
- * flash.
+ * flash; a device the NVMe frontend alone drives never has one and
+ * skips the cache's SRCU read section (a full barrier at each end).
  */
 static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op,
 					 u64 lpn, u64 count, u64 now)
@@ -164,6 +165,9 @@ static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op,
 	struct vflash_cache *cache;
 	int idx;
 
+	/* Only a CXL frontend on the same device gives it a cache. */
+	if (c->vdev->cfg.nr_fe == 1)
+		return submit(c, op, lpn, count, now);
 	cache = vflash_flash_cache_begin(f, &idx);
 	for (i = 0; cache && i < count; i++) {
 		if (!vflash_cache_block_access(cache, lpn + i, write)) {
