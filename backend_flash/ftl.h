@@ -141,6 +141,8 @@ struct vf_block {
  * @bg_end_ns: their ends
  * @bg_last: the ring's newest entry
  * @channel: the channel it sits on
+ * @undo_used: a power-loss log record was ever attached to one of its
+ *	slots (undo.c): until then no program has one to stamp
  * @trace_req: the request id whose submit holds @lock, 0 while background
  *	work does: the id of the vflash_nand events charged meanwhile
  */
@@ -164,6 +166,7 @@ struct vf_die {
 	u64 bg_end_ns[VF_BG_SPANS];
 	u32 bg_last;
 	u32 channel;
+	bool undo_used;
 };
 
 /**
@@ -611,6 +614,142 @@ static inline u64 vf_host_xfer(struct vflash_flash *f, u64 t, u32 n,
 }
 
 /*
+ * The mapping's and the write buffer's steps of a host page write, inline:
+ * every write runs them (ftl.c and timing.c keep the rest).
+ */
+
+/**
+ * vf_invalidate() - a slot's page has been displaced
+ * @f: the device
+ * @slot: the slot whose logical page now lives elsewhere (or nowhere)
+ *
+ * Called by whoever displaced it from l2p, without the slot's die lock,
+ * with preemption disabled: GC waits for a victim's count to reach zero.
+ * The slot's p2l entry stays as it is: no page of its group maps to the
+ * slot any more, which is what makes it invalid (vf_p2l_owner()).
+ */
+static __always_inline void vf_invalidate(struct vflash_flash *f, u32 slot)
+{
+	atomic_dec(&f->blocks[vf_block_of(f, slot)].valid);
+}
+
+/**
+ * vf_seal_if_full() - a stream's open block that filled up becomes a GC
+ *	candidate
+ * @f: the device
+ * @die: the block's die, locked
+ * @b: the block
+ * @stream: the stream it is open for
+ * @r: its region
+ * @now: the current time, its seal time
+ */
+static __always_inline void vf_seal_if_full(struct vflash_flash *f,
+					    struct vf_die *die, u32 b,
+					    enum vf_stream stream,
+					    enum vf_region r, u64 now)
+{
+	struct vf_block *blk = &f->blocks[b];
+
+	if (blk->wp < f->slots[r])
+		return;
+	blk->state = VF_BLK_FULL;
+	blk->seal_seq = atomic64_inc_return(&f->seal_seq);
+	blk->seal_ns = now;
+	die->open[stream][r] = VF_INVALID;
+}
+
+/* vf_alloc_slot() (ftl.c), inline for the host write path. */
+static __always_inline u32 vf_alloc_slot_inline(struct vflash_flash *f,
+						struct vf_die *die, u32 d,
+						enum vf_stream stream,
+						enum vf_region r, u64 *now)
+{
+	u32 b = die->open[stream][r];
+	struct vf_block *blk;
+	u32 slot;
+
+	if (b == VF_INVALID) {
+		u32 reserve = stream == VF_GC ? 0 : VF_GC_RESERVE +
+					vf_failures_possible(f);
+
+		if (die->nr_free[r] <= reserve)
+			return VF_INVALID;
+		b = die->free_head[r];
+		blk = &f->blocks[b];
+		die->free_head[r] = blk->next;
+		die->nr_free[r]--;
+		blk->next = VF_INVALID;
+		blk->state = VF_BLK_OPEN;
+		blk->stream = stream;
+		blk->wp = 0;
+		die->open[stream][r] = b;
+	}
+	blk = &f->blocks[b];
+	slot = b * f->stride + blk->wp++;
+	vf_seal_if_full(f, die, b, stream, r, *now);
+	return slot;
+}
+
+/**
+ * vf_wb_retire() - drop programs that ended by @t from the write buffer
+ * @f: the device
+ * @die: the die, locked
+ * @t: the time
+ */
+static __always_inline void vf_wb_retire(struct vflash_flash *f,
+					 struct vf_die *die, u64 t)
+{
+	while (die->wb_count && die->wb_end_ns[die->wb_head] <= t) {
+		die->wb_used -= die->wb_slots[die->wb_head];
+		die->wb_head = (die->wb_head + 1) % f->wb_fifo_len;
+		die->wb_count--;
+	}
+}
+
+/**
+ * vf_wb_admit() - admit one host page into the die's write-buffer share
+ * @f: the device
+ * @die: the die, locked
+ * @t: when the page is ready
+ *
+ * Return: @t, or, if the share is full, when enough programs have ended.
+ */
+static __always_inline u64 vf_wb_admit(struct vflash_flash *f,
+				       struct vf_die *die, u64 t)
+{
+	u64 cap64 = vf_knob(f, VFLASH_KNOB_WRITE_BUFFER_BYTES) /
+		    VFLASH_LPAGE_SIZE / f->nr_dies;
+	u32 cap = max_t(u64, cap64, 2 * f->unit[VF_MAIN]);
+
+	vf_wb_retire(f, die, t);
+	if (unlikely(die->wb_used + die->wb_pending + 1 > cap)) {
+		vf_count(f, VFLASH_STAT_WB_STALLS, 1);
+		while (die->wb_count &&
+		       die->wb_used + die->wb_pending + 1 > cap) {
+			t = max(t, die->wb_end_ns[die->wb_head]);
+			vf_wb_retire(f, die, t);
+		}
+	}
+	die->wb_pending++;
+	return t;
+}
+
+/*
+ * vf_program_fails() - is the program of a host page to fail?
+ * @f: the device
+ * @lpn: the logical page the host writes
+ *
+ * Asks the program_fail rule (counted per page written); one static
+ * branch while no rule is armed. True if the program of the unit the page
+ * is written into fails.
+ */
+static __always_inline bool vf_program_fails(struct vflash_flash *f, u64 lpn)
+{
+	return vf_fault(f, &f->program_fail, VFLASH_STAT_FAULT_PROGRAM_FAILS,
+			lpn);
+}
+
+/*
  * The backend's files call each other in one direction only, from the
  * bottom up: timing.c (die, channel and host-link timelines, the write
  * buffer) and ftl.c (the mapping) know nothing above them; gc.c cleans
@@ -629,24 +768,36 @@ u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
 	       u64 now, enum vflash_work work);
 u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
 	     enum vflash_work work);
-void vf_wb_retire(struct vflash_flash *f, struct vf_die *die, u64 t);
-u64 vf_wb_admit(struct vflash_flash *f, struct vf_die *die, u64 t);
 void vf_wb_push(struct vflash_flash *f, struct vf_die *die, u64 end,
 		u32 slots);
 
 /* ftl.c */
 u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 		  enum vf_stream stream, enum vf_region r, u64 *now);
-void vf_seal_if_full(struct vflash_flash *f, struct vf_die *die, u32 b,
-		     enum vf_stream stream, enum vf_region r, u64 now);
-void vf_invalidate(struct vflash_flash *f, u32 slot);
 u32 vf_pad_unit(struct vflash_flash *f, u32 b, enum vf_region r);
 
 /* undo.c */
 int vf_undo_alloc(struct vflash_flash *f);
 void vf_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
 		    struct vflash_undo *u);
-void vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk, u64 end_ns);
+void __vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
+			  u64 end_ns);
+
+/**
+ * vf_undo_programmed() - the unit just filled in a host block is charged
+ * @f: the device
+ * @d: the block's die, locked
+ * @blk: the block; its write pointer is at the end of the unit
+ * @end_ns: when the program ends: the pages' durable time
+ *
+ * One predictable branch on a die that never had a log record attached.
+ */
+static __always_inline void vf_undo_programmed(struct vflash_flash *f, u32 d,
+					       u32 blk, u64 end_ns)
+{
+	if (unlikely(f->dies[d].undo_used))
+		__vf_undo_programmed(f, d, blk, end_ns);
+}
 
 /* gc.c */
 bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
@@ -656,7 +807,6 @@ u32 vf_free_high(const struct vflash_flash *f, enum vf_region r);
 void vf_stop_worker(struct vflash_flash *f);
 bool vf_erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 		    enum vflash_work work, u64 *now);
-bool vf_program_fails(struct vflash_flash *f, u64 lpn);
 void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
 		       u32 b, u64 now);
 

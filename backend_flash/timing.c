@@ -288,53 +288,6 @@ u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
 }
 
 /**
- * vf_wb_retire() - drop programs that ended by @t from the write buffer
- * @f: the device
- * @die: the die, locked
- * @t: the time
- */
-void vf_wb_retire(struct vflash_flash *f, struct vf_die *die, u64 t)
-{
-	while (die->wb_count && die->wb_end_ns[die->wb_head] <= t) {
-		die->wb_used -= die->wb_slots[die->wb_head];
-		die->wb_head = (die->wb_head + 1) % f->wb_fifo_len;
-		die->wb_count--;
-	}
-}
-
-static u32 wb_capacity(const struct vflash_flash *f)
-{
-	u64 cap = vf_knob(f, VFLASH_KNOB_WRITE_BUFFER_BYTES) /
-		  VFLASH_LPAGE_SIZE / f->nr_dies;
-
-	return max_t(u64, cap, 2 * f->unit[VF_MAIN]);
-}
-
-/**
- * vf_wb_admit() - admit one host page into the die's write-buffer share
- * @f: the device
- * @die: the die, locked
- * @t: when the page is ready
- *
- * Return: @t, or, if the share is full, when enough programs have ended.
- */
-u64 vf_wb_admit(struct vflash_flash *f, struct vf_die *die, u64 t)
-{
-	u32 cap = wb_capacity(f);
-
-	vf_wb_retire(f, die, t);
-	if (die->wb_used + die->wb_pending + 1 > cap) {
-		vf_count(f, VFLASH_STAT_WB_STALLS, 1);
-		while (die->wb_count && die->wb_used + die->wb_pending + 1 > cap) {
-			t = max(t, die->wb_end_ns[die->wb_head]);
-			vf_wb_retire(f, die, t);
-		}
-	}
-	die->wb_pending++;
-	return t;
-}
-
-/**
  * vf_wb_push() - a program of buffered host slots is charged
  * @f: the device
  * @die: the die, locked
