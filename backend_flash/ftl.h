@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 
 #include "backend_flash/fault_rule.h"
@@ -749,6 +750,113 @@ static __always_inline bool vf_program_fails(struct vflash_flash *f, u64 lpn)
 			lpn);
 }
 
+/* timing.c, for the inline die read below */
+u32 __vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
+		      u64 k_pe, u64 k_age);
+void vf_bg_note(struct vf_die *die, u64 start, u64 end);
+void vf_bg_shift(struct vf_die *die, u64 start, u64 t);
+u64 vf_bg_wait(const struct vf_die *die, u64 from, u64 to);
+void vf_trace_die_read(struct vflash_flash *f, struct vf_die *die, u32 blk,
+		       enum vflash_work work, u64 start, u64 end);
+DECLARE_TRACEPOINT(vflash_nand);
+
+/* @die's number on @f. */
+static inline u32 vf_die_index(const struct vflash_flash *f,
+			       const struct vf_die *die)
+{
+	return die - f->dies;
+}
+
+/**
+ * vf_read_time() - array read time of the page in a slot
+ * @f: the device
+ * @slot: the slot
+ *
+ * Return: tR in ns, by region, cell type and (QLC) page type.
+ */
+static __always_inline u64 vf_read_time(const struct vflash_flash *f,
+					u32 slot)
+{
+	u32 blk = vf_block_of(f, slot);
+
+	if (vf_region_of(f, blk) == VF_SLC)
+		return vf_knob(f, VFLASH_KNOB_SLC_READ_NS);
+	if (f->prof->cell == VFLASH_CELL_QLC) {
+		u32 type = (slot % f->stride / f->lpp) % 4;
+
+		return vf_knob(f, VFLASH_KNOB_QLC_READ_L_NS + type);
+	}
+	return vf_knob(f, VFLASH_KNOB_MAIN_READ_NS);
+}
+
+/**
+ * vf_read_retries() - the read retries a block's wear and data age cost
+ * @f: the device
+ * @blk: the block read; its die is locked
+ * @now: when the read starts
+ *
+ * See __vf_read_retries() (timing.c); inline, one test while both of its
+ * coefficients are 0 (the default).
+ *
+ * Return: the retries; 0 while both coefficients are 0.
+ */
+static __always_inline u32 vf_read_retries(const struct vflash_flash *f,
+					   u32 blk, u64 now)
+{
+	u64 k_pe = vf_knob(f, VFLASH_KNOB_READ_RETRY_PE_MILLI);
+	u64 k_age = vf_knob(f, VFLASH_KNOB_READ_RETRY_AGE_MILLI);
+
+	if (!k_pe && !k_age)
+		return 0;
+	return __vf_read_retries(f, blk, now, k_pe, k_age);
+}
+
+/* vf_die_read() (timing.c), inline for the host read path. */
+static __always_inline u64 vf_die_read_inline(struct vflash_flash *f,
+					      struct vf_die *die, u32 slot,
+					      u64 now, enum vflash_work work,
+					      struct vflash_latency *lat)
+{
+	const struct vflash_maintenance_ops *m =
+		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
+	bool host = work == VFLASH_WORK_HOST;
+	u32 retries = vf_read_retries(f, vf_block_of(f, slot), now);
+	u64 t = vf_read_time(f, slot) * (1 + retries);
+	u64 start;
+
+	if (retries)
+		vf_count(f, VFLASH_STAT_READ_RETRIES, retries);
+	if (die->busy_until_ns <= now)
+		die->deferred_ns = 0;
+	if (host && m->read_priority &&
+	    die->busy_until_ns > max(now, die->fg_busy_until_ns) &&
+	    die->deferred_ns < vf_knob(f, VFLASH_KNOB_MAX_DEFER_NS)) {
+		start = max(now, die->fg_busy_until_ns);
+		die->busy_until_ns += t;
+		die->deferred_ns += t;
+		vf_bg_shift(die, start, t);
+		vf_count(f, VFLASH_STAT_READ_PREEMPTS, 1);
+	} else {
+		start = max(now, die->busy_until_ns);
+		die->busy_until_ns = start + t;
+	}
+	if (host)
+		die->fg_busy_until_ns = max(die->fg_busy_until_ns, start + t);
+	else
+		vf_bg_note(die, start, start + t);
+	if (lat) {
+		lat->die_wait_ns = start - now;
+		lat->bg_wait_ns = vf_bg_wait(die, now, start);
+		lat->array_ns = t;
+	}
+	vf_count(f, VFLASH_STAT_NAND_READ_PAGES, 1);
+	/* Untraced, one branch: the event's arguments only behind it. */
+	if (tracepoint_enabled(vflash_nand))
+		vf_trace_die_read(f, die, vf_block_of(f, slot), work, start,
+				  start + t);
+	return start + t;
+}
+
 /*
  * The backend's files call each other in one direction only, from the
  * bottom up: timing.c (die, channel and host-link timelines, the write
@@ -760,8 +868,6 @@ static __always_inline bool vf_program_fails(struct vflash_flash *f, u64 lpn)
  */
 
 /* timing.c */
-u64 vf_read_time(const struct vflash_flash *f, u32 slot);
-u32 vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now);
 u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
 		u64 now, enum vflash_work work, struct vflash_latency *lat);
 u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,

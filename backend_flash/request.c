@@ -169,7 +169,7 @@ static __always_inline u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 	die = &f->dies[d];
 	spin_lock(&die->lock);
 	die->trace_req = id;
-	ready = vf_die_read(f, die, slot, now, VFLASH_WORK_HOST, lat);
+	ready = vf_die_read_inline(f, die, slot, now, VFLASH_WORK_HOST, lat);
 	if (f->hybrid && vf_region_of(f, vf_block_of(f, slot)) == VF_MAIN) {
 		const struct vflash_migration_ops *mig =
 			vf_ops(f, VFLASH_POLICY_MIGRATION);
