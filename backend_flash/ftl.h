@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 
 #include "backend_flash/fault_rule.h"
@@ -141,6 +142,8 @@ struct vf_block {
  * @bg_end_ns: their ends
  * @bg_last: the ring's newest entry
  * @channel: the channel it sits on
+ * @undo_used: a power-loss log record was ever attached to one of its
+ *	slots (undo.c): until then no program has one to stamp
  * @trace_req: the request id whose submit holds @lock, 0 while background
  *	work does: the id of the vflash_nand events charged meanwhile
  */
@@ -164,6 +167,7 @@ struct vf_die {
 	u64 bg_end_ns[VF_BG_SPANS];
 	u32 bg_last;
 	u32 channel;
+	bool undo_used;
 };
 
 /**
@@ -611,6 +615,249 @@ static inline u64 vf_host_xfer(struct vflash_flash *f, u64 t, u32 n,
 }
 
 /*
+ * The mapping's and the write buffer's steps of a host page write, inline:
+ * every write runs them (ftl.c and timing.c keep the rest).
+ */
+
+/**
+ * vf_invalidate() - a slot's page has been displaced
+ * @f: the device
+ * @slot: the slot whose logical page now lives elsewhere (or nowhere)
+ *
+ * Called by whoever displaced it from l2p, without the slot's die lock,
+ * with preemption disabled: GC waits for a victim's count to reach zero.
+ * The slot's p2l entry stays as it is: no page of its group maps to the
+ * slot any more, which is what makes it invalid (vf_p2l_owner()).
+ */
+static __always_inline void vf_invalidate(struct vflash_flash *f, u32 slot)
+{
+	atomic_dec(&f->blocks[vf_block_of(f, slot)].valid);
+}
+
+/**
+ * vf_seal_if_full() - a stream's open block that filled up becomes a GC
+ *	candidate
+ * @f: the device
+ * @die: the block's die, locked
+ * @b: the block
+ * @stream: the stream it is open for
+ * @r: its region
+ * @now: the current time, its seal time
+ */
+static __always_inline void vf_seal_if_full(struct vflash_flash *f,
+					    struct vf_die *die, u32 b,
+					    enum vf_stream stream,
+					    enum vf_region r, u64 now)
+{
+	struct vf_block *blk = &f->blocks[b];
+
+	if (blk->wp < f->slots[r])
+		return;
+	blk->state = VF_BLK_FULL;
+	blk->seal_seq = atomic64_inc_return(&f->seal_seq);
+	blk->seal_ns = now;
+	die->open[stream][r] = VF_INVALID;
+}
+
+/* vf_alloc_slot() (ftl.c), inline for the host write path. */
+static __always_inline u32 vf_alloc_slot_inline(struct vflash_flash *f,
+						struct vf_die *die, u32 d,
+						enum vf_stream stream,
+						enum vf_region r, u64 *now)
+{
+	u32 b = die->open[stream][r];
+	struct vf_block *blk;
+	u32 slot;
+
+	if (b == VF_INVALID) {
+		u32 reserve = stream == VF_GC ? 0 : VF_GC_RESERVE +
+					vf_failures_possible(f);
+
+		if (die->nr_free[r] <= reserve)
+			return VF_INVALID;
+		b = die->free_head[r];
+		blk = &f->blocks[b];
+		die->free_head[r] = blk->next;
+		die->nr_free[r]--;
+		blk->next = VF_INVALID;
+		blk->state = VF_BLK_OPEN;
+		blk->stream = stream;
+		blk->wp = 0;
+		die->open[stream][r] = b;
+	}
+	blk = &f->blocks[b];
+	slot = b * f->stride + blk->wp++;
+	vf_seal_if_full(f, die, b, stream, r, *now);
+	return slot;
+}
+
+/**
+ * vf_wb_retire() - drop programs that ended by @t from the write buffer
+ * @f: the device
+ * @die: the die, locked
+ * @t: the time
+ */
+static __always_inline void vf_wb_retire(struct vflash_flash *f,
+					 struct vf_die *die, u64 t)
+{
+	while (die->wb_count && die->wb_end_ns[die->wb_head] <= t) {
+		die->wb_used -= die->wb_slots[die->wb_head];
+		die->wb_head = (die->wb_head + 1) % f->wb_fifo_len;
+		die->wb_count--;
+	}
+}
+
+/**
+ * vf_wb_admit() - admit one host page into the die's write-buffer share
+ * @f: the device
+ * @die: the die, locked
+ * @t: when the page is ready
+ *
+ * Return: @t, or, if the share is full, when enough programs have ended.
+ */
+static __always_inline u64 vf_wb_admit(struct vflash_flash *f,
+				       struct vf_die *die, u64 t)
+{
+	u64 cap64 = vf_knob(f, VFLASH_KNOB_WRITE_BUFFER_BYTES) /
+		    VFLASH_LPAGE_SIZE / f->nr_dies;
+	u32 cap = max_t(u64, cap64, 2 * f->unit[VF_MAIN]);
+
+	vf_wb_retire(f, die, t);
+	if (unlikely(die->wb_used + die->wb_pending + 1 > cap)) {
+		vf_count(f, VFLASH_STAT_WB_STALLS, 1);
+		while (die->wb_count &&
+		       die->wb_used + die->wb_pending + 1 > cap) {
+			t = max(t, die->wb_end_ns[die->wb_head]);
+			vf_wb_retire(f, die, t);
+		}
+	}
+	die->wb_pending++;
+	return t;
+}
+
+/*
+ * vf_program_fails() - is the program of a host page to fail?
+ * @f: the device
+ * @lpn: the logical page the host writes
+ *
+ * Asks the program_fail rule (counted per page written); one static
+ * branch while no rule is armed. True if the program of the unit the page
+ * is written into fails.
+ */
+static __always_inline bool vf_program_fails(struct vflash_flash *f, u64 lpn)
+{
+	return vf_fault(f, &f->program_fail, VFLASH_STAT_FAULT_PROGRAM_FAILS,
+			lpn);
+}
+
+/* timing.c, for the inline die read below */
+u32 __vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
+		      u64 k_pe, u64 k_age);
+void vf_bg_note(struct vf_die *die, u64 start, u64 end);
+void vf_bg_shift(struct vf_die *die, u64 start, u64 t);
+u64 vf_bg_wait(const struct vf_die *die, u64 from, u64 to);
+void vf_trace_die_read(struct vflash_flash *f, struct vf_die *die, u32 blk,
+		       enum vflash_work work, u64 start, u64 end);
+DECLARE_TRACEPOINT(vflash_nand);
+
+/* @die's number on @f. */
+static inline u32 vf_die_index(const struct vflash_flash *f,
+			       const struct vf_die *die)
+{
+	return die - f->dies;
+}
+
+/**
+ * vf_read_time() - array read time of the page in a slot
+ * @f: the device
+ * @slot: the slot
+ *
+ * Return: tR in ns, by region, cell type and (QLC) page type.
+ */
+static __always_inline u64 vf_read_time(const struct vflash_flash *f,
+					u32 slot)
+{
+	u32 blk = vf_block_of(f, slot);
+
+	if (vf_region_of(f, blk) == VF_SLC)
+		return vf_knob(f, VFLASH_KNOB_SLC_READ_NS);
+	if (f->prof->cell == VFLASH_CELL_QLC) {
+		u32 type = (slot % f->stride / f->lpp) % 4;
+
+		return vf_knob(f, VFLASH_KNOB_QLC_READ_L_NS + type);
+	}
+	return vf_knob(f, VFLASH_KNOB_MAIN_READ_NS);
+}
+
+/**
+ * vf_read_retries() - the read retries a block's wear and data age cost
+ * @f: the device
+ * @blk: the block read; its die is locked
+ * @now: when the read starts
+ *
+ * See __vf_read_retries() (timing.c); inline, one test while both of its
+ * coefficients are 0 (the default).
+ *
+ * Return: the retries; 0 while both coefficients are 0.
+ */
+static __always_inline u32 vf_read_retries(const struct vflash_flash *f,
+					   u32 blk, u64 now)
+{
+	u64 k_pe = vf_knob(f, VFLASH_KNOB_READ_RETRY_PE_MILLI);
+	u64 k_age = vf_knob(f, VFLASH_KNOB_READ_RETRY_AGE_MILLI);
+
+	if (!k_pe && !k_age)
+		return 0;
+	return __vf_read_retries(f, blk, now, k_pe, k_age);
+}
+
+/* vf_die_read() (timing.c), inline for the host read path. */
+static __always_inline u64 vf_die_read_inline(struct vflash_flash *f,
+					      struct vf_die *die, u32 slot,
+					      u64 now, enum vflash_work work,
+					      struct vflash_latency *lat)
+{
+	const struct vflash_maintenance_ops *m =
+		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
+	bool host = work == VFLASH_WORK_HOST;
+	u32 retries = vf_read_retries(f, vf_block_of(f, slot), now);
+	u64 t = vf_read_time(f, slot) * (1 + retries);
+	u64 start;
+
+	if (retries)
+		vf_count(f, VFLASH_STAT_READ_RETRIES, retries);
+	if (die->busy_until_ns <= now)
+		die->deferred_ns = 0;
+	if (host && m->read_priority &&
+	    die->busy_until_ns > max(now, die->fg_busy_until_ns) &&
+	    die->deferred_ns < vf_knob(f, VFLASH_KNOB_MAX_DEFER_NS)) {
+		start = max(now, die->fg_busy_until_ns);
+		die->busy_until_ns += t;
+		die->deferred_ns += t;
+		vf_bg_shift(die, start, t);
+		vf_count(f, VFLASH_STAT_READ_PREEMPTS, 1);
+	} else {
+		start = max(now, die->busy_until_ns);
+		die->busy_until_ns = start + t;
+	}
+	if (host)
+		die->fg_busy_until_ns = max(die->fg_busy_until_ns, start + t);
+	else
+		vf_bg_note(die, start, start + t);
+	if (lat) {
+		lat->die_wait_ns = start - now;
+		lat->bg_wait_ns = vf_bg_wait(die, now, start);
+		lat->array_ns = t;
+	}
+	vf_count(f, VFLASH_STAT_NAND_READ_PAGES, 1);
+	/* Untraced, one branch: the event's arguments only behind it. */
+	if (tracepoint_enabled(vflash_nand))
+		vf_trace_die_read(f, die, vf_block_of(f, slot), work, start,
+				  start + t);
+	return start + t;
+}
+
+/*
  * The backend's files call each other in one direction only, from the
  * bottom up: timing.c (die, channel and host-link timelines, the write
  * buffer) and ftl.c (the mapping) know nothing above them; gc.c cleans
@@ -621,32 +868,42 @@ static inline u64 vf_host_xfer(struct vflash_flash *f, u64 t, u32 n,
  */
 
 /* timing.c */
-u64 vf_read_time(const struct vflash_flash *f, u32 slot);
-u32 vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now);
 u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
 		u64 now, enum vflash_work work, struct vflash_latency *lat);
 u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
 	       u64 now, enum vflash_work work);
 u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
 	     enum vflash_work work);
-void vf_wb_retire(struct vflash_flash *f, struct vf_die *die, u64 t);
-u64 vf_wb_admit(struct vflash_flash *f, struct vf_die *die, u64 t);
 void vf_wb_push(struct vflash_flash *f, struct vf_die *die, u64 end,
 		u32 slots);
 
 /* ftl.c */
 u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 		  enum vf_stream stream, enum vf_region r, u64 *now);
-void vf_seal_if_full(struct vflash_flash *f, struct vf_die *die, u32 b,
-		     enum vf_stream stream, enum vf_region r, u64 now);
-void vf_invalidate(struct vflash_flash *f, u32 slot);
 u32 vf_pad_unit(struct vflash_flash *f, u32 b, enum vf_region r);
 
 /* undo.c */
 int vf_undo_alloc(struct vflash_flash *f);
 void vf_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
 		    struct vflash_undo *u);
-void vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk, u64 end_ns);
+void __vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
+			  u64 end_ns);
+
+/**
+ * vf_undo_programmed() - the unit just filled in a host block is charged
+ * @f: the device
+ * @d: the block's die, locked
+ * @blk: the block; its write pointer is at the end of the unit
+ * @end_ns: when the program ends: the pages' durable time
+ *
+ * One predictable branch on a die that never had a log record attached.
+ */
+static __always_inline void vf_undo_programmed(struct vflash_flash *f, u32 d,
+					       u32 blk, u64 end_ns)
+{
+	if (unlikely(f->dies[d].undo_used))
+		__vf_undo_programmed(f, d, blk, end_ns);
+}
 
 /* gc.c */
 bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
@@ -656,7 +913,6 @@ u32 vf_free_high(const struct vflash_flash *f, enum vf_region r);
 void vf_stop_worker(struct vflash_flash *f);
 bool vf_erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 		    enum vflash_work work, u64 *now);
-bool vf_program_fails(struct vflash_flash *f, u64 lpn);
 void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
 		       u32 b, u64 now);
 

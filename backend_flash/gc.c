@@ -321,22 +321,6 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 	return freed && stayed < f->slots[r];
 }
 
-/**
- * vf_program_fails() - is the program of a host page to fail?
- * @f: the device
- * @lpn: the logical page the host writes
- *
- * Asks the program_fail rule (counted per page written); one static
- * branch while no rule is armed.
- *
- * Return: true if the program of the unit the page is written into fails.
- */
-bool vf_program_fails(struct vflash_flash *f, u64 lpn)
-{
-	return vf_fault(f, &f->program_fail, VFLASH_STAT_FAULT_PROGRAM_FAILS,
-			lpn);
-}
-
 /* Program the partly filled units of the GC and migration streams, padded. */
 static void program_partial_units(struct vflash_flash *f, struct vf_die *die,
 				  u64 now)

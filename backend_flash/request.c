@@ -19,8 +19,9 @@
  * policy says so or when there is no free block; spill a full SLC region
  * to QLC; fall back to the main region.
  */
-static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
-		     enum vf_stream stream, u64 *t)
+static __always_inline u32 host_slot(struct vflash_flash *f,
+				     struct vf_die *die, u32 d,
+				     enum vf_stream stream, u64 *t)
 {
 	const struct vflash_maintenance_ops *m =
 		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
@@ -37,7 +38,7 @@ static u32 host_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
 			     vf_clean(f, die, d, r, t); rounds--)
 				;
 		}
-		slot = vf_alloc_slot(f, die, d, stream, r, t);
+		slot = vf_alloc_slot_inline(f, die, d, stream, r, t);
 		for (rounds = f->blocks_per_die;
 		     rounds && slot == VF_INVALID && vf_clean(f, die, d, r, t);
 		     rounds--)
@@ -168,7 +169,7 @@ static __always_inline u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 	die = &f->dies[d];
 	spin_lock(&die->lock);
 	die->trace_req = id;
-	ready = vf_die_read(f, die, slot, now, VFLASH_WORK_HOST, lat);
+	ready = vf_die_read_inline(f, die, slot, now, VFLASH_WORK_HOST, lat);
 	if (f->hybrid && vf_region_of(f, vf_block_of(f, slot)) == VF_MAIN) {
 		const struct vflash_migration_ops *mig =
 			vf_ops(f, VFLASH_POLICY_MIGRATION);
@@ -454,6 +455,37 @@ u64 vflash_flash_new_req_id(struct vflash_flash *f)
 	return atomic64_inc_return(&f->req_id);
 }
 
+/* vflash_flash_submit_tagged() with a new request id and no queue. */
+static noinline u64 submit_untagged(struct vflash_flash *f, enum vflash_fe fe,
+				    enum vflash_io op, u64 lpn, u32 count,
+				    u64 now_ns,
+				    struct vflash_undo *const *undo)
+{
+	struct vflash_req_tag none = { };
+
+	return vflash_flash_submit_tagged(f, fe, op, lpn, count, now_ns, undo,
+					  &none);
+}
+
+/*
+ * vflash_flash_submit_tagged() while its trace event is enabled: with the
+ * latency breakdown, out of line, so that the untraced path neither
+ * reserves nor clears it.
+ */
+static noinline u64 submit_traced(struct vflash_flash *f, enum vflash_fe fe,
+				  enum vflash_io op, u64 lpn, u32 count,
+				  u64 now_ns, struct vflash_undo *const *undo,
+				  struct vflash_req_tag *tag)
+{
+	struct vflash_latency lat;
+	u64 due;
+
+	due = submit(f, op, lpn, count, now_ns, &lat, undo, tag->id, tag->ph);
+	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
+				    &lat, tag);
+	return due;
+}
+
 /**
  * vflash_flash_submit_tagged() - a frontend's request through the flash model
  * @f: the device
@@ -484,22 +516,15 @@ u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
 			       u64 now_ns, struct vflash_undo *const *undo,
 			       struct vflash_req_tag *tag)
 {
-	struct vflash_req_tag none = { };
-	/* The latency breakdown is the trace event's alone: only for it. */
-	bool traced = trace_vflash_request_submit_enabled();
-	struct vflash_latency lat;
-	u64 due;
-
-	if (!tag)
-		tag = &none;
+	if (unlikely(!tag))
+		return submit_untagged(f, fe, op, lpn, count, now_ns, undo);
 	if (!tag->id)
 		tag->id = vflash_flash_new_req_id(f);
-	due = submit(f, op, lpn, count, now_ns, traced ? &lat : NULL, undo,
-		     tag->id, tag->ph);
-	if (traced)
-		trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns,
-					    due, &lat, tag);
-	return due;
+	/* The latency breakdown is the trace event's alone: only for it. */
+	if (trace_vflash_request_submit_enabled())
+		return submit_traced(f, fe, op, lpn, count, now_ns, undo, tag);
+	return submit(f, op, lpn, count, now_ns, NULL, undo, tag->id,
+		      tag->ph);
 }
 
 /**

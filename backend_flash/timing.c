@@ -14,27 +14,6 @@
 #include "backend_flash/ftl.h"
 #include "backend_flash/trace.h"
 
-/**
- * vf_read_time() - array read time of the page in a slot
- * @f: the device
- * @slot: the slot
- *
- * Return: tR in ns, by region, cell type and (QLC) page type.
- */
-u64 vf_read_time(const struct vflash_flash *f, u32 slot)
-{
-	u32 blk = vf_block_of(f, slot);
-
-	if (vf_region_of(f, blk) == VF_SLC)
-		return vf_knob(f, VFLASH_KNOB_SLC_READ_NS);
-	if (f->prof->cell == VFLASH_CELL_QLC) {
-		u32 type = (slot % f->stride / f->lpp) % 4;
-
-		return vf_knob(f, VFLASH_KNOB_QLC_READ_L_NS + type);
-	}
-	return vf_knob(f, VFLASH_KNOB_MAIN_READ_NS);
-}
-
 /* Wear beyond this many times the rated cycles counts as this much. */
 #define RETRY_WEAR_CAP		64
 /* Ages beyond 2^53 ns (104 days) count as that: the fixed point fits. */
@@ -58,10 +37,12 @@ static u64 log2_1p_milli(u64 age, u64 unit)
 }
 
 /**
- * vf_read_retries() - the read retries a block's wear and data age cost
+ * __vf_read_retries() - the read retries a block's wear and data age cost
  * @f: the device
  * @blk: the block read; its die is locked
  * @now: when the read starts
+ * @k_pe: the read_retry_pe_milli knob
+ * @k_age: the read_retry_age_milli knob (one of the two is not 0)
  *
  * r = min(read_retry_max, floor(k_pe * (pe / rated)^2 +
  * k_age * log2(1 + age / age_unit))), with pe the block's erase count,
@@ -69,17 +50,17 @@ static u64 log2_1p_milli(u64 age, u64 unit)
  * sealed (0 while it is open) and the k in thousandths
  * (docs/faults-design.md). Integers only.
  *
- * Return: r; 0 while both coefficients are 0 (the default).
+ * The inline vf_read_retries() (ftl.h) answers 0 while both coefficients
+ * are 0 (the default) and calls this with them otherwise.
+ *
+ * Return: r.
  */
-u32 vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now)
+u32 __vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
+		      u64 k_pe, u64 k_age)
 {
-	u64 k_pe = vf_knob(f, VFLASH_KNOB_READ_RETRY_PE_MILLI);
-	u64 k_age = vf_knob(f, VFLASH_KNOB_READ_RETRY_AGE_MILLI);
 	const struct vf_block *b = &f->blocks[blk];
 	u64 milli = 0, rated, wear;
 
-	if (!k_pe && !k_age)
-		return 0;
 	if (k_pe) {
 		rated = vf_knob(f, vf_region_of(f, blk) == VF_SLC ?
 				   VFLASH_KNOB_SLC_PE_CYCLES :
@@ -98,17 +79,12 @@ u32 vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now)
 		     vf_knob(f, VFLASH_KNOB_READ_RETRY_MAX));
 }
 
-static u32 die_index(const struct vflash_flash *f, const struct vf_die *die)
-{
-	return die - f->dies;
-}
-
 /*
  * Background work occupies [@start, @end) of the die's timeline. Spans
  * that touch are merged, so a GC pass (reads, programs and an erase back
  * to back under the die lock) takes one entry.
  */
-static void bg_note(struct vf_die *die, u64 start, u64 end)
+void vf_bg_note(struct vf_die *die, u64 start, u64 end)
 {
 	u32 i = die->bg_last;
 
@@ -129,7 +105,7 @@ static void bg_note(struct vf_die *die, u64 start, u64 end)
  * pushed it back by @t: move the remembered spans with it. A span that
  * @start cuts is stretched rather than split (over-counts by at most @t).
  */
-static void bg_shift(struct vf_die *die, u64 start, u64 t)
+void vf_bg_shift(struct vf_die *die, u64 start, u64 t)
 {
 	u32 i;
 
@@ -143,7 +119,7 @@ static void bg_shift(struct vf_die *die, u64 start, u64 t)
 }
 
 /* How much of [@from, @to) the die spent on remembered background work. */
-static u64 bg_wait(const struct vf_die *die, u64 from, u64 to)
+u64 vf_bg_wait(const struct vf_die *die, u64 from, u64 to)
 {
 	u64 sum = 0;
 	u32 i;
@@ -178,45 +154,15 @@ static u64 bg_wait(const struct vf_die *die, u64 from, u64 to)
 u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
 		u64 now, enum vflash_work work, struct vflash_latency *lat)
 {
-	const struct vflash_maintenance_ops *m =
-		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
-	bool host = work == VFLASH_WORK_HOST;
-	u32 retries = vf_read_retries(f, vf_block_of(f, slot), now);
-	u64 t = vf_read_time(f, slot) * (1 + retries);
-	u64 start;
+	return vf_die_read_inline(f, die, slot, now, work, lat);
+}
 
-	if (retries)
-		vf_count(f, VFLASH_STAT_READ_RETRIES, retries);
-	if (die->busy_until_ns <= now)
-		die->deferred_ns = 0;
-	if (host && m->read_priority &&
-	    die->busy_until_ns > max(now, die->fg_busy_until_ns) &&
-	    die->deferred_ns < vf_knob(f, VFLASH_KNOB_MAX_DEFER_NS)) {
-		start = max(now, die->fg_busy_until_ns);
-		die->busy_until_ns += t;
-		die->deferred_ns += t;
-		bg_shift(die, start, t);
-		vf_count(f, VFLASH_STAT_READ_PREEMPTS, 1);
-	} else {
-		start = max(now, die->busy_until_ns);
-		die->busy_until_ns = start + t;
-	}
-	if (host)
-		die->fg_busy_until_ns = max(die->fg_busy_until_ns, start + t);
-	else
-		bg_note(die, start, start + t);
-	if (lat) {
-		lat->die_wait_ns = start - now;
-		lat->bg_wait_ns = bg_wait(die, now, start);
-		lat->array_ns = t;
-	}
-	vf_count(f, VFLASH_STAT_NAND_READ_PAGES, 1);
-	/* Untraced, one branch: the event's arguments only behind it. */
-	if (trace_vflash_nand_enabled())
-		trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_READ,
-				  work, vf_block_of(f, slot), start, start + t,
-				  die->trace_req);
-	return start + t;
+/* The vflash_nand event of a die read (vf_die_read_inline()). */
+void vf_trace_die_read(struct vflash_flash *f, struct vf_die *die, u32 blk,
+		       enum vflash_work work, u64 start, u64 end)
+{
+	trace_vflash_nand(f->id, vf_die_index(f, die), VFLASH_NAND_READ, work,
+			  blk, start, end, die->trace_req);
 }
 
 /**
@@ -248,14 +194,14 @@ u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
 	if (host)
 		die->fg_busy_until_ns = max(die->fg_busy_until_ns, end);
 	else
-		bg_note(die, start, end);
+		vf_bg_note(die, start, end);
 	vf_count(f, VFLASH_STAT_NAND_PROGRAM_PAGES, f->unit[r]);
 	/* Padding included: the placement handle's media writes. */
 	if (vf_is_host_stream(stream))
 		this_cpu_add(f->stats->ph_media_pages[vf_stream_handle(stream)],
 			     f->unit[r]);
 	if (trace_vflash_nand_enabled())
-		trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_PROGRAM,
+		trace_vflash_nand(f->id, vf_die_index(f, die), VFLASH_NAND_PROGRAM,
 				  work, blk, start, end, die->trace_req);
 	return end;
 }
@@ -279,59 +225,12 @@ u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
 						   VFLASH_KNOB_MAIN_ERASE_NS);
 
 	die->busy_until_ns = end;
-	bg_note(die, start, end);
+	vf_bg_note(die, start, end);
 	vf_count(f, VFLASH_STAT_NAND_ERASE_BLOCKS, 1);
 	this_cpu_add(f->stats->erased_slots, f->slots[r]);
-	trace_vflash_nand(f->id, die_index(f, die), VFLASH_NAND_ERASE, work,
+	trace_vflash_nand(f->id, vf_die_index(f, die), VFLASH_NAND_ERASE, work,
 			  blk, start, end, die->trace_req);
 	return end;
-}
-
-/**
- * vf_wb_retire() - drop programs that ended by @t from the write buffer
- * @f: the device
- * @die: the die, locked
- * @t: the time
- */
-void vf_wb_retire(struct vflash_flash *f, struct vf_die *die, u64 t)
-{
-	while (die->wb_count && die->wb_end_ns[die->wb_head] <= t) {
-		die->wb_used -= die->wb_slots[die->wb_head];
-		die->wb_head = (die->wb_head + 1) % f->wb_fifo_len;
-		die->wb_count--;
-	}
-}
-
-static u32 wb_capacity(const struct vflash_flash *f)
-{
-	u64 cap = vf_knob(f, VFLASH_KNOB_WRITE_BUFFER_BYTES) /
-		  VFLASH_LPAGE_SIZE / f->nr_dies;
-
-	return max_t(u64, cap, 2 * f->unit[VF_MAIN]);
-}
-
-/**
- * vf_wb_admit() - admit one host page into the die's write-buffer share
- * @f: the device
- * @die: the die, locked
- * @t: when the page is ready
- *
- * Return: @t, or, if the share is full, when enough programs have ended.
- */
-u64 vf_wb_admit(struct vflash_flash *f, struct vf_die *die, u64 t)
-{
-	u32 cap = wb_capacity(f);
-
-	vf_wb_retire(f, die, t);
-	if (die->wb_used + die->wb_pending + 1 > cap) {
-		vf_count(f, VFLASH_STAT_WB_STALLS, 1);
-		while (die->wb_count && die->wb_used + die->wb_pending + 1 > cap) {
-			t = max(t, die->wb_end_ns[die->wb_head]);
-			vf_wb_retire(f, die, t);
-		}
-	}
-	die->wb_pending++;
-	return t;
 }
 
 /**

@@ -52,19 +52,21 @@ void vf_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
 	enum vf_region r = vf_region_of(f, vf_block_of(f, slot));
 
 	WRITE_ONCE(u->end_ns, U64_MAX);
+	f->dies[d].undo_used = true;
 	u->die = d;
 	u->slot = slot;
 	*wait_of(f, d, r, slot) = u;
 }
 
 /**
- * vf_undo_programmed() - the unit just filled in a host block is charged
+ * __vf_undo_programmed() - vf_undo_programmed() on a die that had records
  * @f: the device
  * @d: the block's die, locked
  * @blk: the block; its write pointer is at the end of the unit
  * @end_ns: when the program ends: the pages' durable time
  */
-void vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk, u64 end_ns)
+void __vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
+			  u64 end_ns)
 {
 	enum vf_region r = vf_region_of(f, blk);
 	struct vflash_undo **w = wait_of(f, d, r, blk * f->stride);
