@@ -15,6 +15,7 @@
 # make bench-faultcost [BASE=rev] fast paths of BASE's vflash.ko vs this one, faults unarmed/armed
 # make bench-idle [BASE=rev]   CPU an idle NVMe device costs, BASE's vflash.ko vs this one
 # make bench-base [BASE=rev]   NVMe QD1/QD32 read IOPS, BASE's vflash.ko (8aecb66) vs this one
+# make bench-threads NVMe QD1/QD32 read IOPS of the dispatcher/worker layouts (cpus=, workers=)
 # make bench-peer NVMEVIRT=DIR [MODE=zns] vflash beside NVMeVirt (a checkout of it) in one VM boot
 # make check-zbd FIO_SRC=DIR BLKTESTS=DIR fio's t/zbd and blktests' zbd/ (checkouts of them) on a zoned namespace
 # make bench-crash crashcheck's long run: 1000 power cuts checked, 100 ext4+sqlite cuts
@@ -37,7 +38,8 @@ export KDIR
 
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp study-apps \
-	bench-faultcost bench-crash bench-idle bench-peer bench-icount check-zbd bench-base bench-icount-cxl
+	bench-faultcost bench-crash bench-idle bench-peer bench-icount check-zbd bench-base bench-icount-cxl \
+	bench-threads
 
 all: modules tools
 
@@ -207,6 +209,12 @@ bench-idle: modules tools
 bench-base: SPEED_BASE := $(if $(filter command line,$(origin BASE)),$(BASE),8aecb66)
 bench-base: modules
 	$(call beside,bench-base,$(SPEED_BASE))
+
+# The NVMe frontend's thread layouts (cpus=, workers=) side by side.
+bench-threads: modules
+	@scripts/vmtest.sh bench-threads; rc=$$?; \
+	sed -n 's/^BENCH //p' build/vmtest/bench-threads/results.txt; \
+	exit $$rc
 
 # The VM's report, then its CDF points split into one file per curve under
 # build/bench-cxl/ and plotted there (cxl-cdf.png) with gnuplot.

@@ -40,9 +40,10 @@
 #                (default 1G,1025M: its first MiB holds its BAR, the rest
 #                is the 1 GiB device)
 #   -c CPUS      NVMeVirt's cpus= (dispatcher, then I/O workers; default 2,3)
-#   -a PARAMS    vflash's CPU parameters (default "cpus=3 spin_us=500": its
-#                threads on CPU 3, spinning for completions due within
-#                500 us)
+#   -a PARAMS    vflash's CPU parameters (default "cpus=3 spin_us=500
+#                workers=0": its dispatcher on CPU 3, posting the
+#                completions itself, spinning for those due within 500 us;
+#                on one CPU a completion worker only adds switches)
 #   -p PROFILE   vflash's profile (default samsung-970pro)
 #   -C CPUS      the CPUs fio runs on (default 0-1)
 #   -r ROUNDS    rounds (default 3)
@@ -75,7 +76,7 @@ VKO=/vflash/vflash.ko
 NKO=/vflash/nvmev.ko
 MEMMAP=1G,1025M
 NCPUS=2,3
-VCPUS="cpus=3 spin_us=500"
+VCPUS="cpus=3 spin_us=500 workers=0"
 PROFILE=samsung-970pro
 FIOCPUS=0-1
 ROUNDS=3

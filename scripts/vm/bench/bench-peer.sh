@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make bench-peer NVMEVIRT=DIR`: scripts/bench/peer.sh -m conv in the
 # project's VM: vflash (frontend=nvme profile=samsung-970pro, cpus=3
-# spin_us=500) beside NVMeVirt's 970 PRO build (cpus=2,3) and null_blk in
+# spin_us=500 workers=0) beside NVMeVirt's 970 PRO build (cpus=2,3) and null_blk in
 # one boot, fio on vCPUs 0-1. NVMeVirt is built on the host from the
 # checkout NVMEVIRT names (scripts/bench/nvmevirt-build.sh, the prep step)
 # and its 1 GiB device lives in the range memmap= reserves. Kernel
