@@ -11,6 +11,7 @@
 # make bench-nvme fio on vflash (nvme, tlc) and null_blk in the VM (4 vCPUs)
 # make bench-cxl  mmap_lat on vflash (cxl) and devdax in the VM, CDF plot
 # make bench-icount-cxl guest kernel instructions per CXL miss and devdax fault
+# make bench-icount-kernel [BASE=rev] kernel-wide instructions per NVMe command, BASE's vflash.ko (8aecb66) and this one
 # make bench-fidelity lateness and measured/model ratios of a slowed model in the VM
 # make bench-faultcost [BASE=rev] fast paths of BASE's vflash.ko vs this one, faults unarmed/armed
 # make bench-idle [BASE=rev]   CPU an idle NVMe device costs, BASE's vflash.ko vs this one
@@ -39,7 +40,7 @@ export KDIR
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp study-apps \
 	bench-faultcost bench-crash bench-idle bench-peer bench-icount check-zbd bench-base bench-icount-cxl \
-	bench-threads
+	bench-threads bench-icount-kernel
 
 all: modules tools
 
@@ -209,6 +210,19 @@ bench-idle: modules tools
 bench-base: SPEED_BASE := $(if $(filter command line,$(origin BASE)),$(BASE),8aecb66)
 bench-base: modules
 	$(call beside,bench-base,$(SPEED_BASE))
+
+# Instructions per QD1 command over the whole guest kernel: BASE's
+# vflash.ko (default 8aecb66) booted, then this one, and the two compared.
+bench-icount-kernel: KBASE := $(if $(filter command line,$(origin BASE)),$(BASE),8aecb66)
+bench-icount-kernel: modules tools
+	@ko=$$(scripts/bench/baseline-ko.sh '$(KBASE)') || exit 1; \
+	out=build/bench-icount-kernel; rm -rf $$out; mkdir -p $$out; \
+	VMTEST_KO=$$ko scripts/vmtest.sh bench-icount-kernel || exit 1; \
+	cp -r build/vmtest/bench-icount-kernel $$out/base; \
+	scripts/vmtest.sh bench-icount-kernel || exit 1; \
+	cp -r build/vmtest/bench-icount-kernel $$out/head; \
+	echo "bench-icount-kernel: base $(KBASE), head $$(git describe --always --dirty)"; \
+	scripts/bench/icount/kernel-report.py $$out/base:$$ko $$out/head:$(CURDIR)/vflash.ko | sed 's/^BENCH //'
 
 # The NVMe frontend's thread layouts (cpus=, workers=) side by side.
 bench-threads: modules
