@@ -30,14 +30,7 @@ PASS_FNS = (report.PASS_FN, "fetch")
 def run(arg):
     d, _, ko = arg.partition(":")
     ko = ko or report.default_ko(d)
-    bases, phases = {}, []
-    with open(os.path.join(d, "results.txt")) as fh:
-        for line in fh:
-            f = line.split()
-            if len(f) >= 4 and f[:2] == ["ICOUNT", "section"]:
-                bases[f[2]] = int(f[3], 16)
-            elif len(f) == 4 and f[:2] == ["ICOUNT", "phase"]:
-                phases.append((f[2], int(f[3])))
+    bases, phases = report.icount_lines(d)
     funcs = report.functions(ko, bases)
     syms = [(f[0], "vflash:" + f[2]) for f in funcs]
     with open(os.path.join(d, "files", "kallsyms")) as fh:

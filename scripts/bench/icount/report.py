@@ -123,6 +123,20 @@ def default_ko(d):
     return "vflash.ko"
 
 
+def icount_lines(d):
+    """The guest's ICOUNT lines in DIR/results.txt: ({section: address},
+    [(phase, commands)])."""
+    bases, phases = {}, []
+    with open(os.path.join(d, "results.txt")) as fh:
+        for line in fh:
+            f = line.split()
+            if len(f) >= 4 and f[:2] == ["ICOUNT", "section"]:
+                bases[f[2]] = int(f[3], 16)
+            elif len(f) == 4 and f[:2] == ["ICOUNT", "phase"]:
+                phases.append((f[2], int(f[3])))
+    return bases, phases
+
+
 def main():
     ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1])
     ap.add_argument("--ko")
@@ -130,14 +144,7 @@ def main():
     ap.add_argument("dir")
     a = ap.parse_args()
     ko = a.ko or default_ko(a.dir)
-    bases, phases = {}, []
-    with open(os.path.join(a.dir, "results.txt")) as fh:
-        for line in fh:
-            f = line.split()
-            if len(f) >= 4 and f[:2] == ["ICOUNT", "section"]:
-                bases[f[2]] = int(f[3], 16)
-            elif len(f) == 4 and f[:2] == ["ICOUNT", "phase"]:
-                phases.append((f[2], int(f[3])))
+    bases, phases = icount_lines(a.dir)
     ok = True
     kinds = [p[0] for p in phases]
     if not bases or not kinds or kinds != ["idle", "read", "write"] * (len(kinds) // 3):
