@@ -241,6 +241,12 @@ unload() {
 	rmmod vflash || fail "rmmod vflash"
 }
 
+# median_lower: the middle line of stdin's numbers (the lower of two
+# middles), for the benchmarks' medians of integer ratios
+median_lower() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
 memfree_kb() {
 	sed -n 's/^MemFree: *\([0-9]*\) kB/\1/p' /proc/meminfo
 }

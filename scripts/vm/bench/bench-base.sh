@@ -51,11 +51,6 @@ arm() {
 	echo "$name $(iops /tmp/qd1.json) $(iops /tmp/qd32.json)"
 }
 
-# median: the middle line of stdin's numbers (the lower of two middles)
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-
 bench_base() {
 	local r q w b h b1 b32 h1 h32
 	[ -f /vflash/base.ko ] || fail "no /vflash/base.ko (make bench-base builds it)"
@@ -89,7 +84,7 @@ bench_base() {
 	done
 	for w in 1 0; do
 		for q in 1 32; do
-			r=$(median </tmp/ratio$q-w$w)
+			r=$(median_lower </tmp/ratio$q-w$w)
 			report "BENCH head/base workers=$w QD$q: median $((r / 1000)).$(printf %03d $((r % 1000))) (rounds: $(tr '\n' ' ' </tmp/ratio$q-w$w | sed 's/ $//'), x1000; target >= 1.000: $([ "$r" -ge 1000 ] && echo met || echo MISS))"
 		done
 	done

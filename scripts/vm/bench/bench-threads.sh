@@ -43,11 +43,6 @@ layout() {
 	rmmod vflash || fail "rmmod"
 }
 
-# median: the middle line of stdin's numbers (the lower of two middles)
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-
 bench_threads() {
 	local r l name first line
 	need_configfs
@@ -68,7 +63,7 @@ bench_threads() {
 	done
 	for l in $LAYOUTS; do
 		name=${l%%:*}
-		report "BENCH $name / ${LAYOUTS%%:*} IOPS: QD1 $(cut -d' ' -f1 "/tmp/rel-$name" | median), QD32 $(cut -d' ' -f2 "/tmp/rel-$name" | median) (x1000; rounds: $(tr '\n' ',' <"/tmp/rel-$name" | sed 's/,$//'))"
+		report "BENCH $name / ${LAYOUTS%%:*} IOPS: QD1 $(cut -d' ' -f1 "/tmp/rel-$name" | median_lower), QD32 $(cut -d' ' -f2 "/tmp/rel-$name" | median_lower) (x1000; rounds: $(tr '\n' ',' <"/tmp/rel-$name" | sed 's/,$//'))"
 	done
 }
 
