@@ -22,11 +22,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
 
-# A build older than vfn_dispatch_once() polls in fetch(), once per live
-# SQ a pass: proportional to the passes, which is all the rate needs.
-PASS_FNS = (report.PASS_FN, "fetch")
-
-
 def run(arg):
     d, _, ko = arg.partition(":")
     ko = ko or report.default_ko(d)
@@ -45,7 +40,7 @@ def run(arg):
         i = bisect.bisect_right(starts, va) - 1
         return syms[i][1] if i >= 0 else "?"
 
-    entry = next((f[0] for fn in PASS_FNS for f in funcs if f[2] == fn), None)
+    entry = report.pass_entry(funcs)
     snaps = report.snapshots(os.path.join(d, "icount.out"))
     if entry is None or len(snaps) < 2 * len(phases) or not phases:
         sys.exit(f"kernel-report: {d}: no pass function, or snapshots missing")
@@ -59,14 +54,8 @@ def run(arg):
         for i in (k + 1, k + 2):
             op, n = phases[i]
             dd = report.delta(snaps[2 * i], snaps[2 * i + 1])
-            passes = dd.get(entry, [0, 0])[1]
-            per = {}
-            for va, (c, e) in dd.items():
-                left = max(0.0, e - passes * idle.get(va, [0, 0])[1] / ipasses)
-                if left:
-                    fn = name(va)
-                    per[fn] = per.get(fn, 0) + c / e * left / n
-            out[op].append(per)
+            per = report.added(dd, idle, entry, ipasses, name)
+            out[op].append({fn: v / n for fn, v in per.items()})
     return {op: sorted(rs, key=lambda p: sum(p.values()))[len(rs) // 2]
             for op, rs in out.items()}
 

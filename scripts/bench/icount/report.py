@@ -90,9 +90,10 @@ def snapshots(path):
 PASS_FN = "vfn_dispatch_once"
 
 # The loops that poll and drain: they run per pass, whether or not a
-# command is there. Every other function runs only for a command.
+# command is there. Every other function runs only for a command. drain
+# and raise_irqs are their names in builds before 2026-12-03 (8aecb66).
 LOOPS = {"dispatch_fn", "vfn_dispatch_once", "worker_fn", "vfn_drain",
-         "fetch", "vfn_sq_avail", "vfn_raise_irqs"}
+         "fetch", "vfn_sq_avail", "vfn_raise_irqs", "drain", "raise_irqs"}
 
 # Run by the clock, not by commands: the background worker's periodic
 # cleaning pass and the dispatcher's nap. How often they run in a phase
@@ -121,6 +122,34 @@ def default_ko(d):
     if m and m.group(1):
         return os.path.join("build", "ko" + m.group(1), "vflash.ko")
     return "vflash.ko"
+
+
+def added(d, idle, entry, ipasses, name):
+    """Per function (name(address)), the instructions a phase's commands
+    added to the polling: per block, its executions less the phase's
+    passes times its executions per idle pass (never below 0), times its
+    instructions per execution. d and idle are delta()s, entry the pass
+    counter's address, ipasses its executions in idle."""
+    passes = d.get(entry, [0, 0])[1]
+    per = {}
+    for va, (c, e) in d.items():
+        left = max(0.0, e - passes * idle.get(va, [0, 0])[1] / ipasses)
+        if left:
+            fn = name(va)
+            per[fn] = per.get(fn, 0) + c / e * left
+    return per
+
+
+def pass_entry(funcs):
+    """The address whose executions count the dispatcher's passes:
+    PASS_FN's, or in a build without it (8aecb66 polls inline in
+    dispatch_fn) fetch()'s, run once per live SQ a pass: proportional to
+    the passes, which is all the idle rates need. None if neither."""
+    for fn in (PASS_FN, "fetch"):
+        entry = next((f[0] for f in funcs if f[2] == fn), None)
+        if entry is not None:
+            return entry
+    return None
 
 
 def icount_lines(d):
@@ -152,10 +181,10 @@ def main():
         return 1
     funcs = functions(ko, bases)
     starts = [f[0] for f in funcs]
-    entry = next((f[0] for f in funcs if f[2] == PASS_FN), None)
+    entry = pass_entry(funcs)
     snaps = snapshots(os.path.join(a.dir, "icount.out"))
     if entry is None or len(snaps) < 2 * len(phases):
-        print(f"FAIL icount: {len(snaps)} snapshots, want {2 * len(phases)}; {PASS_FN} {'missing' if entry is None else 'found'}")
+        print(f"FAIL icount: {len(snaps)} snapshots, want {2 * len(phases)}; {PASS_FN} or fetch {'missing' if entry is None else 'found'}")
         return 1
     results = {"read": [], "write": []}
     for r in range(len(phases) // 3):
@@ -172,13 +201,8 @@ def main():
             d = delta(snaps[2 * i], snaps[2 * i + 1])
             passes = d.get(entry, [0, 0])[1]
             total = sum(c for c, _ in d.values())
-            per = {}
-            for va, (c, e) in d.items():
-                rate = idle.get(va, [0, 0])[1] / ipasses
-                left = max(0.0, e - passes * rate)
-                if left:
-                    name = name_of(va, funcs, starts)
-                    per[name] = per.get(name, 0) + c / e * left
+            per = added(d, idle, entry, ipasses,
+                        lambda va: name_of(va, funcs, starts))
             cmd = sum(per.values()) / n
             exact = 0
             for va, (c, e) in d.items():
