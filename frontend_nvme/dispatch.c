@@ -120,25 +120,33 @@ static u32 *doorbell(struct vfn_ctrl *c, u32 qid, bool cq)
 	return c->bar + VFN_DB_OFF + (2 * qid + cq) * 4;
 }
 
-static struct vfn_heap *heap_of(struct vfn_ctrl *c, u16 cqid)
+static __always_inline struct vfn_heap *heap_of(struct vfn_ctrl *c,
+						u16 cqid)
 {
-	if (!cqid || !c->nr_workers)
-		return &c->heap[0];
-	return &c->heap[1 + (cqid - 1) % c->nr_workers];
+	return &c->heap[c->cq_heap[cqid]];
 }
 
 /*
  * An I/O command's entry is in its CQ, its vector about to be raised: how
- * late is that against the model? @now is the drain's time: the clock is
- * read again, as posting takes time, but never taken as earlier (KUnit
- * drains at times of its choosing).
+ * late is that against the model? @at is the drain's clock reading; while
+ * *@fresh (nothing posted since it was taken, a few dozen instructions
+ * ago) it is the posting time; later completions of the drain read the
+ * clock again, as posting takes time, but never take it as earlier than
+ * @at (KUnit drains at times of its choosing). @final: a completion
+ * posted before its due time at shutdown, on purpose, has no lateness.
  */
 static __always_inline void count_lateness(struct vfn_ctrl *c,
-					   const struct vfn_cmd *cmd, u64 now)
+					   const struct vfn_cmd *cmd, u64 at,
+					   bool *fresh, bool final)
 {
 	struct vflash_flash *f = c->vdev->flash;
+	u64 now = at;
 
-	now = max(now, ktime_get_ns());
+	if (!*fresh)
+		now = max(at, ktime_get_ns());
+	*fresh = false;
+	if (final && now < cmd->model_due_ns)
+		return;
 	vflash_flash_record_lateness(f, cmd->model_due_ns, now);
 	/* Its arguments are worked out only while the event is on. */
 	if (trace_vflash_request_complete_enabled())
@@ -166,8 +174,8 @@ static __always_inline void host_activity(struct vfn_ctrl *c, u64 now)
 }
 
 /*
- * Post one completion at @now (0 for one posted before its due time on
- * purpose, which has no lateness). Return: true if done with it: posted,
+ * Post one completion; @at, @fresh and @final are for its lateness
+ * (count_lateness()). Return: true if done with it: posted,
  * or dropped because its CQ was deleted or reset since its command was
  * fetched; false if it must wait: its CQ is full or the host has turned
  * DMA off. Then *@retry_ns says how long, the CQ's backoff, which doubles with
@@ -175,7 +183,8 @@ static __always_inline void host_activity(struct vfn_ctrl *c, u64 now)
  * VFN_CQ_BACKOFF_MAX_NS, not a spinning thread.
  */
 static __always_inline bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
-				 u64 now, unsigned long *raise, u64 *retry_ns)
+				 u64 at, bool *fresh, bool final,
+				 unsigned long *raise, u64 *retry_ns)
 {
 	struct vfn_queue *cq = &c->cq[cmd->cqid];
 	struct nvme_completion e = cmd->cqe;
@@ -191,7 +200,7 @@ static __always_inline bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
 		if (ok) {
 			*backoff = 0;
 			if (cmd->timed)
-				count_lateness(c, cmd, now);
+				count_lateness(c, cmd, at, fresh, final);
 			if (cq->irq_enabled)
 				__set_bit(cmd->cqid, raise);
 		} else {
@@ -235,7 +244,9 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
  * vfn_drain() - post the completions of a heap that are due
  * @c: the controller
  * @h: the heap; the caller is its owner (or holds off its owner)
- * @now: post what is due by then
+ * @now: post what is due by then: a clock reading taken just before the
+ *	call (the first completion's lateness is counted at it), or U64_MAX
+ *	with @final
  * @final: drop instead of keeping what cannot be posted (shutdown)
  * @raise: CQs owed an interrupt are marked here
  *
@@ -247,7 +258,9 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
 u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 	      unsigned long *raise)
 {
-	u64 next, retry_ns;
+	/* A shutdown drains at U64_MAX: its lateness is on the clock. */
+	u64 next, retry_ns, at = final ? ktime_get_ns() : now;
+	bool fresh = true;
 	u32 n, posted = 0;
 
 	do {
@@ -263,7 +276,7 @@ u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 			struct vfn_cmd *top = &h->cmd[0];
 
 			n++;
-			if (post(c, top, now, raise, &retry_ns)) {
+			if (post(c, top, at, &fresh, final, raise, &retry_ns)) {
 				posted++;
 				heap_pop(h);
 			} else if (final) {
@@ -559,6 +572,7 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 		.sc = NVME_SC_ABORT_QUEUE,
 	};
 	u32 n = vfn_sq_avail(sq, READ_ONCE(*doorbell(c, qid, false)));
+	bool fresh = false;	/* untimed: no lateness to count */
 	u64 retry_ns;
 	u32 i, kept;
 
@@ -571,7 +585,7 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 		if (le16_to_cpu(e->cqe.sq_id) == qid) {
 			/* Posted before its time on purpose: not a lateness. */
 			e->timed = false;
-			if (post(c, e, 0, c->raise, &retry_ns))
+			if (post(c, e, 0, &fresh, true, c->raise, &retry_ns))
 				continue;
 			e->due_ns = 0;
 		}
@@ -586,7 +600,7 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 		dma_rmb();
 		rec.cqe.command_id = READ_ONCE(cmd->common.command_id);
 		WRITE_ONCE(sq->head, vfn_ring_next(sq->head, sq->size));
-		if (!post(c, &rec, 0, c->raise, &retry_ns) &&
+		if (!post(c, &rec, 0, &fresh, true, c->raise, &retry_ns) &&
 		    h->nr < VFN_INFLIGHT)
 			heap_push(h, &rec);
 	}
@@ -926,10 +940,18 @@ static void stop_threads(struct vfn_ctrl *c)
 
 /**
  * vfn_dispatch_init() - the registers and queues of a controller at reset
- * @c: the controller, BAR0 and heaps set up
+ * @c: the controller, BAR0, heaps and nr_workers set up
+ *
+ * Also fixes which thread posts to each CQ (cq_heap).
  */
 void vfn_dispatch_init(struct vfn_ctrl *c)
 {
+	u32 q;
+
+	/* Admin and, without workers, I/O on heap 0; else round-robin. */
+	for (q = 0; q <= VFN_MAX_IOQ; q++)
+		c->cq_heap[q] = q && c->nr_workers ?
+				1 + (q - 1) % c->nr_workers : 0;
 	vfn_set_reg32(c, NVME_REG_CAP, CAP_LO);
 	vfn_set_reg32(c, NVME_REG_CAP + 4,
 		      CAP_HI | (vfn_nstab_zoned(&c->nst) ? CAP_HI_CSS_IOCS : 0));

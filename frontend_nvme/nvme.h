@@ -165,6 +165,8 @@ struct vfn_ctrl_ops {
  *	there are no workers), 1..@nr_workers for the completion workers
  * @nr_workers: completion workers; I/O CQ q is posted by worker
  *	1 + (q - 1) % @nr_workers
+ * @cq_heap: per CQ id, the index in @heap of the thread that posts to it
+ *	(from @nr_workers, by vfn_dispatch_init()): no division per command
  * @cpus: CPUs the threads are bound to, round-robin; empty: unbound
  * @last_busy_ns: when the dispatcher last fetched a command or a
  *	completion was posted (the host then submits again); READ_ONCE and
@@ -258,6 +260,7 @@ struct vfn_ctrl {
 	u32 granted_ioq;
 	struct vfn_heap heap[VFN_MAX_WORKERS + 1];
 	u32 nr_workers;
+	u8 cq_heap[VFN_MAX_IOQ + 1];
 	cpumask_var_t cpus;
 	u64 last_busy_ns;
 	u64 poll_idle_ns;

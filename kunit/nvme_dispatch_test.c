@@ -615,6 +615,69 @@ static void io_completion_counts_lateness(struct kunit *test)
 }
 
 /*
+ * A shutdown (CC.SHN) completes what is in flight at once, before its due
+ * time on purpose: that is no lateness (regression: the shutdown's drain
+ * at U64_MAX counted U64_MAX - due), and no early completion either.
+ */
+static void shutdown_completion_is_not_late(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct vflash_flash *f = r->vdev->flash;
+	struct vflash_faults *ft = &r->vdev->faults;
+
+	bring_up(test, r, QSIZE);
+	/* Due 10 s from now: still in flight at the shutdown. */
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_DELAY,
+					       "delay_ns", "10000000000"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_DELAY,
+					       "range", "all"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_DELAY,
+					       "armed", "1"), 0);
+	io(r, nvme_cmd_read, 0, 1, hpage(r, P_BUF));
+	ring_iosq(r);
+	KUNIT_ASSERT_TRUE(test, pass(r));
+	KUNIT_ASSERT_EQ(test, posted(r, P_IOCQ), 0U);
+	vfn_set_reg32(r->c, NVME_REG_CC, NVME_CC_ENABLE | NVME_CC_SHN_NORMAL);
+	pass(r);
+	KUNIT_EXPECT_TRUE(test, vfn_reg32(r->c, NVME_REG_CSTS) &
+			  NVME_CSTS_SHST_CMPLT);
+	KUNIT_EXPECT_EQ(test, posted(r, P_IOCQ), 1U);
+	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_max(f), 0ULL);
+	KUNIT_EXPECT_EQ(test,
+			vflash_flash_stat(f, VFLASH_STAT_EARLY_COMPLETIONS), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_DELAY,
+					       "armed", "0"), 0);
+}
+
+/*
+ * Which thread posts to a CQ is fixed when the controller is set up:
+ * admin on the dispatcher's heap, I/O CQ q on worker 1 + (q - 1) %
+ * workers, every CQ on the dispatcher's without workers.
+ */
+static void cq_heaps_round_robin(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct vfn_ctrl *c = r->c;
+	u32 q;
+
+	/* Heaps 2 and 3 only need their locks: a reset empties them. */
+	spin_lock_init(&c->heap[2].lock);
+	spin_lock_init(&c->heap[3].lock);
+	c->nr_workers = 3;
+	vfn_dispatch_init(c);
+	KUNIT_EXPECT_EQ(test, c->cq_heap[0], 0);
+	for (q = 1; q <= VFN_MAX_IOQ; q++)
+		KUNIT_EXPECT_EQ(test, c->cq_heap[q], 1 + (q - 1) % 3);
+	c->nr_workers = 0;
+	vfn_dispatch_init(c);
+	for (q = 0; q <= VFN_MAX_IOQ; q++)
+		KUNIT_EXPECT_EQ(test, c->cq_heap[q], 0);
+	c->nr_workers = 1;
+	vfn_dispatch_init(c);
+	KUNIT_EXPECT_EQ(test, c->cq_heap[VFN_MAX_IOQ], 1);
+}
+
+/*
  * A full CQ whose head does not move: each failed try waits twice as
  * long as the last, up to VFN_CQ_BACKOFF_MAX_NS, so the worker sleeps
  * instead of spinning; once the host moves the head, the rest is posted.
@@ -867,6 +930,8 @@ static struct kunit_case nvme_dispatch_cases[] = {
 	KUNIT_CASE(bus_master_off),
 	KUNIT_CASE(delete_sq_completes_queued),
 	KUNIT_CASE(io_completion_counts_lateness),
+	KUNIT_CASE(shutdown_completion_is_not_late),
+	KUNIT_CASE(cq_heaps_round_robin),
 	KUNIT_CASE(full_cq_backs_off),
 	KUNIT_CASE(dsm_ranges_merge),
 	KUNIT_CASE(power_cut_after_posters_stop),

@@ -12,9 +12,11 @@
 # alike: the first 512 MiB written sequentially (a read of a never-written
 # page costs no flash time), then fio 4 KiB random reads over them, 2 s
 # ramp and RUNTIME seconds, at QD1 (psync) and QD32 (libaio), fio on
-# vCPUs 0-2. Prints each round's IOPS and, per layout and queue depth, the
-# median of the rounds' head / base ratios. The issue's target: >= 1.0 at
-# both depths.
+# vCPUs 0-2. Prints each round's IOPS and fio's own CPU use at QD32 (user
+# plus system, % of one vCPU: near 100, the guest's submitting thread, not
+# the device, sets the pace) and, per layout and queue depth, the median
+# of the rounds' head / base ratios. The issue's target: >= 1.0 at both
+# depths.
 # vmtest-mem: 4G
 # vmtest-smp: 4
 # vmtest-timeout: 1500
@@ -28,7 +30,13 @@ iops() {
 	jq -r '.jobs[0].read.iops | floor' "$1"
 }
 
-# arm NAME KO WORKERS: one round of one arm; prints "NAME qd1_iops qd32_iops"
+# fio_cpu FILE: fio's job's user plus system CPU, % of one CPU, an integer
+fio_cpu() {
+	jq -r '.jobs[0].usr_cpu + .jobs[0].sys_cpu | floor' "$1"
+}
+
+# arm NAME KO WORKERS: one round of one arm; prints "NAME qd1_iops
+# qd32_iops qd32_fio_cpu"
 arm() {
 	local name=$1 ko=$2 ns
 	need_configfs
@@ -48,17 +56,19 @@ arm() {
 		--ramp_time=2 --runtime="$RUNTIME" --cpus_allowed=0-2 \
 		--output-format=json >/tmp/qd32.json 2>/dev/null || fail "fio QD32"
 	rmmod vflash || fail "rmmod"
-	echo "$name $(iops /tmp/qd1.json) $(iops /tmp/qd32.json)"
+	echo "$name $(iops /tmp/qd1.json) $(iops /tmp/qd32.json) $(fio_cpu /tmp/qd32.json)"
 }
 
 bench_base() {
 	local r q w b h b1 b32 h1 h32
 	[ -f /vflash/base.ko ] || fail "no /vflash/base.ko (make bench-base builds it)"
 	report "BENCH load $BASE_LOAD workers=1 and workers=0, ${RUNTIME} s a job, $ROUNDS rounds"
-	report "BENCH round arm qd1_iops qd32_iops"
+	report "BENCH round arm qd1_iops qd32_iops qd32_fio_cpu%"
 	for w in 1 0; do
 		: >/tmp/ratio1-w$w
 		: >/tmp/ratio32-w$w
+		: >/tmp/cpu-base-w$w
+		: >/tmp/cpu-head-w$w
 	done
 	for r in $(seq "$ROUNDS"); do
 		for w in 1 0; do
@@ -74,9 +84,11 @@ bench_base() {
 			# shellcheck disable=SC2086 # split the arm's line
 			set -- $b
 			b1=$2 b32=$3
+			echo "$4" >>/tmp/cpu-base-w$w
 			# shellcheck disable=SC2086
 			set -- $h
 			h1=$2 h32=$3
+			echo "$4" >>/tmp/cpu-head-w$w
 			if [ "$b1" -le 0 ] || [ "$b32" -le 0 ]; then fail "base: no IOPS"; fi
 			echo "$((h1 * 1000 / b1))" >>/tmp/ratio1-w$w
 			echo "$((h32 * 1000 / b32))" >>/tmp/ratio32-w$w
@@ -87,6 +99,7 @@ bench_base() {
 			r=$(median_lower </tmp/ratio$q-w$w)
 			report "BENCH head/base workers=$w QD$q: median $((r / 1000)).$(printf %03d $((r % 1000))) (rounds: $(tr '\n' ' ' </tmp/ratio$q-w$w | sed 's/ $//'), x1000; target >= 1.000: $([ "$r" -ge 1000 ] && echo met || echo MISS))"
 		done
+		report "BENCH fio's CPU at QD32, workers=$w: base $(median_lower </tmp/cpu-base-w$w) %, head $(median_lower </tmp/cpu-head-w$w) % of one vCPU (medians; near 100: the submitting thread sets the pace)"
 	done
 }
 
