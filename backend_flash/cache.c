@@ -461,6 +461,7 @@ static void vc_make_room_in_set(struct vflash_cache *c, u64 lpn)
 		if (slot == VC_NO_SLOT)
 			break;
 		vc_evict_slot(c, slot);
+		vc_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
 	}
 	if (conflict)
 		vc_count(c, VFLASH_CACHE_CONFLICT_MISSES);
@@ -497,7 +498,9 @@ static u32 vc_claim_slot(struct vflash_cache *c, u64 lpn, bool demand)
 		 * is evictable, every other slot is in transit: take a
 		 * reserved one, or let one land, unless we are being killed.
 		 */
-		if (!vflash_cache_evict_one(c)) {
+		if (vflash_cache_evict_one(c)) {
+			vc_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
+		} else {
 			slot = vc_take_free(c);
 			if (slot != VC_NO_SLOT)
 				break;
@@ -507,8 +510,10 @@ static u32 vc_claim_slot(struct vflash_cache *c, u64 lpn, bool demand)
 			 * pages: borrow a slot from another set, or no fill
 			 * would ever age them (docs/cxl-design.md, 15).
 			 */
-			if (READ_ONCE(c->sets) && vc_borrow(c))
+			if (READ_ONCE(c->sets) && vc_borrow(c)) {
+				vc_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
 				continue;
+			}
 			if (fatal_signal_pending(current))
 				return VC_NO_SLOT;
 			cond_resched();

@@ -39,6 +39,9 @@ struct vflash_flash;
  *	(a block Deallocate)
  * @VFLASH_CACHE_CONFLICT_MISSES: set-associative: demand misses that
  *	evicted a page of their full set while the free pool had slots
+ * @VFLASH_CACHE_DIRECT_EVICTIONS: pages a demand miss evicted itself (the
+ *	free pool at its reserve, or its set full), in its fault, rather
+ *	than the background evictor ahead of it
  * @VFLASH_CACHE_STAT_NR: number of counters
  */
 enum vflash_cache_stat {
@@ -52,6 +55,7 @@ enum vflash_cache_stat {
 	VFLASH_CACHE_BLOCK_WRITE_HITS,
 	VFLASH_CACHE_INVALIDATIONS,
 	VFLASH_CACHE_CONFLICT_MISSES,
+	VFLASH_CACHE_DIRECT_EVICTIONS,
 	VFLASH_CACHE_STAT_NR,
 };
 

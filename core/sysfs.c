@@ -49,6 +49,7 @@ enum {
 	STAT_BLOCK_WRITE_HITS,
 	STAT_INVALIDATIONS,
 	STAT_CONFLICT_MISSES,
+	STAT_DIRECT_EVICTIONS,
 	STAT_RESIDENT_PAGES,
 	STAT_MISS_P50,
 	STAT_MISS_P99,
@@ -80,6 +81,7 @@ static const char * const derived_names[] = {
 	[STAT_BLOCK_WRITE_HITS - VFLASH_STAT_NR] = "block_write_hits",
 	[STAT_INVALIDATIONS - VFLASH_STAT_NR] = "cache_invalidations",
 	[STAT_CONFLICT_MISSES - VFLASH_STAT_NR] = "conflict_misses",
+	[STAT_DIRECT_EVICTIONS - VFLASH_STAT_NR] = "direct_evictions",
 	[STAT_RESIDENT_PAGES - VFLASH_STAT_NR] = "resident_pages",
 	[STAT_MISS_P50 - VFLASH_STAT_NR] = "miss_latency_p50_ns",
 	[STAT_MISS_P99 - VFLASH_STAT_NR] = "miss_latency_p99_ns",
@@ -143,7 +145,7 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 	case STAT_MODEL_READ:
 		val = vflash_flash_model_read_ns(f);
 		break;
-	case STAT_MISSES ... STAT_CONFLICT_MISSES:
+	case STAT_MISSES ... STAT_DIRECT_EVICTIONS:
 		val = vflash_flash_cache_stat(f, VFLASH_CACHE_MISSES +
 					      (i - STAT_MISSES));
 		break;

@@ -272,6 +272,8 @@ static void full_cache_evicts_by_policy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (int)vflash_cache_page_state(fk->c, 0),
 			(int)VFLASH_PAGE_ABSENT);
 	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_EVICTIONS), 2ULL);
+	/* Both in the misses' own faults: no evictor ran. */
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_DIRECT_EVICTIONS), 2ULL);
 	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_REFAULTS), 0ULL);
 	/* Page 0 again: a refault. */
 	KUNIT_EXPECT_TRUE(test, touch(test, fk, 0, false));
@@ -406,6 +408,8 @@ static void reclaim_to_the_high_watermark(struct kunit *test)
 	for (i = 37; i < 40; i++)
 		touch(test, fk, i, false);
 	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_EVICTIONS), 7ULL);
+	/* All seven by the evictor's reclaim, none in a miss. */
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_DIRECT_EVICTIONS), 0ULL);
 }
 
 /* Hot pages (Accessed bit always set) against a stream of cold ones. */
@@ -1330,6 +1334,9 @@ static void direct_mapped_evicts_the_conflicting_page(struct kunit *test)
 	}
 	/* A full cache: no free slot anywhere, so no conflict miss. */
 	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_CONFLICT_MISSES), 1ULL);
+	/* Every eviction was a miss's own, in its set. */
+	KUNIT_EXPECT_EQ(test, stat(fk, VFLASH_CACHE_DIRECT_EVICTIONS),
+			(u64)fk->nr_unmapped);
 	for (i = 0; i < 16; i++)
 		KUNIT_EXPECT_EQ(test, vflash_cache_set_used(fk->c, i), 1U);
 	/* Nothing is over capacity: the evictor finds nothing to trim. */

@@ -173,14 +173,15 @@ vunload() {
 
 # run NAME ARGS...: mmap_lat ARGS, its line printed as "NAME key=value...";
 # the line stays in $LINE. With a vflash target the kernel's miss
-# count and median join it.
+# count and median join it, and its evictions: all, and those the misses
+# did themselves (direct; the rest the background evictor did).
 run() {
 	name=$1
 	shift
 	LINE=$("$MAPLAT" "$@") || die "mmap_lat $*"
 	case " $* " in
 	*" $DEV "*)
-		LINE="$LINE kmisses=$(cat $SYS/stats/misses) kmiss_p50_ns=$(cat $SYS/stats/miss_latency_p50_ns) kmiss_p99_ns=$(cat $SYS/stats/miss_latency_p99_ns)"
+		LINE="$LINE kmisses=$(cat $SYS/stats/misses) kmiss_p50_ns=$(cat $SYS/stats/miss_latency_p50_ns) kmiss_p99_ns=$(cat $SYS/stats/miss_latency_p99_ns) kevictions=$(cat $SYS/stats/evictions) kdirect=$(cat $SYS/stats/direct_evictions)"
 		;;
 	esac
 	echo "$name $LINE"

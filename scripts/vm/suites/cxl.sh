@@ -77,6 +77,9 @@ test_integrity() {
 	[ "$(stat prefetch_issued)" -gt 0 ] || fail "next-n issued no prefetch"
 	[ "$(stat prefetch_hits)" -gt 0 ] || fail "no prefetch was used"
 	[ "$(stat dirty_writebacks)" -gt 0 ] || fail "no dirty writeback"
+	# Some evictions are the misses' own, never more than all of them.
+	[ "$(stat direct_evictions)" -le "$(stat evictions)" ] ||
+		fail "more direct evictions than evictions"
 	unload
 }
 
@@ -289,6 +292,7 @@ test_ways() {
 		cxl_check fillat $DEV $((CACHE / 4096)) 4096 $w
 		expect_eq "$(stat evictions)" $w "evictions with $w ways"
 		expect_eq "$(stat conflict_misses)" $w "conflict misses with $w ways"
+		expect_eq "$(stat direct_evictions)" $w "direct evictions with $w ways"
 		expect_eq "$(stat resident_pages)" $((34 - w)) "resident pages with $w ways"
 		cxl_check verifyat $DEV 0 4096 $w || fail "page 0, ways $w"
 		unload
