@@ -32,10 +32,12 @@
 # loaded when the script starts. The devdax device is only read.
 #
 # Output: one line per measurement (mmap_lat's key=value line, plus the
-# kernel's own miss count, p50 and p99 for vflash), then one line per
+# kernel's own miss count, p50 and p99, evictions and direct evictions
+# for vflash), then one line per
 # ratio with its target and PASS or MISS (a missed target is reported,
 # not an error), then control ratios without targets: the zero-time
-# miss without eviction against devdax, devdax's own two-thread
+# miss without eviction against devdax, the same with the evictor
+# further ahead (free pool 10-20 %), devdax's own two-thread
 # first-touch p50 against one thread, and the two-thread ratio of cylon
 # misses within the cache (no eviction).
 # With -o DIR, the CDFs (mmap_lat --cdf) go to DIR/cdf-NAME.txt, among
@@ -256,6 +258,16 @@ vload cylon zero
 run vflash-zero-miss --target $DEV $FT --cdf "$OUT/cdf-vflash-zero-miss.txt"
 overhead=$(field "$LINE" p50_ns)
 vunload
+# The same with the evictor working further ahead (free pool refilled
+# from 10 % to 20 % of the slots, against 1 % to 3 %): how much of the
+# miss's cost is evicting in the fault (kdirect) rather than the
+# evictor's unmaps and their TLB-flush IPIs (for comparison).
+vload cylon zero
+echo 20 >$SYS/config/cache_free_high_pct
+echo 10 >$SYS/config/cache_free_low_pct
+run vflash-zero-miss-ahead --target $DEV $FT
+ahead=$(field "$LINE" p50_ns)
+vunload
 # The same within the cache: no eviction at all (for comparison).
 vload cylon zero
 run vflash-zero-miss-noevict --target $DEV --ws "$((CACHE_BYTES / 2))" \
@@ -307,6 +319,7 @@ ratio miss_overhead "$(div "$overhead" "$dax_ft")" "<=1.2 (zero-time miss p50 / 
 ratio cylon_miss "$(div "$cy1" "$((model + overhead))")" "0.9-1.1 (cylon miss p50 / (model read $model + overhead $overhead ns))" within0.1
 ratio two_threads "$(div "$cy2" "$cy1")" "<=1.05 (cylon miss p50, 2 threads / 1 thread)" le1.05
 control miss_overhead_noevict "$(div "$noevict" "$dax_ft")" "zero-time miss p50 within the cache, no eviction / devdax first-touch p50"
+control miss_overhead_ahead "$(div "$ahead" "$dax_ft")" "zero-time miss p50, free pool refilled from 10 % to 20 % of the slots / devdax first-touch p50"
 control cylon_miss_noevict "$(div "$cy1" "$((model + noevict))")" "cylon miss p50 / (model read + the zero-time miss p50 without eviction, $noevict ns): slow misses leave the evictor time to keep the free pool filled"
 control two_threads_devdax "$(div "$dax_ft2" "$dax_ft")" "devdax first-touch p50, 2 threads / 1 thread"
 control two_threads_noevict "$(div "$ne2" "$ne1")" "cylon miss p50 within the cache, no eviction, 2 threads / 1 thread"

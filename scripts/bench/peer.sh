@@ -215,6 +215,12 @@ iops() {
 		"$OUT/$1.json"
 }
 
+# fiocpu TAG: the job's user plus system CPU, % of one CPU, an integer:
+# near 100, fio's own thread, not the device, set the pace
+fiocpu() {
+	jq -r '.jobs[0].usr_cpu + .jobs[0].sys_cpu | floor' "$OUT/$1.json"
+}
+
 # randreads TAG DEVICE [FIO_ARGS...]: 4 KiB random reads over the region
 # at QD1 (psync) and QD32 (libaio): TAG-qd1, TAG-qd32
 randreads() {
@@ -280,7 +286,8 @@ bench_conv() {
 			v=$(iops "vflash-r$r-$t")
 			n=$(iops "nvmevirt-r$r-$t")
 			b=$(iops "null_blk-r$r-$t")
-			echo "$r $t $v $n $b" >>"$OUT/iops"
+			echo "$r $t $v $n $b $(fiocpu "vflash-r$r-$t")" \
+				"$(fiocpu "nvmevirt-r$r-$t") $(fiocpu "null_blk-r$r-$t")" >>"$OUT/iops"
 			awk -v v="$v" -v n="$n" 'BEGIN { print v / n }' >>"$OUT/ratio-nvmevirt-$t"
 			awk -v v="$v" -v b="$b" 'BEGIN { print v / b }' >>"$OUT/ratio-null_blk-$t"
 		done
@@ -291,9 +298,9 @@ bench_conv() {
 	echo "vflash ($VPARAMS) vs NVMeVirt ($(cat "${NKO%/*}/nvmevirt.txt" 2>/dev/null ||
 		echo "$NKO"); $NPARAMS) vs null_blk; fio 4 KiB random reads over" \
 		"$REGION of each 1 GiB device, ${RUNTIME}s a job, fio on CPUs $FIOCPUS"
-	echo "IOPS per round:"
-	printf '  %-5s %-5s %10s %10s %10s\n' round QD vflash NVMeVirt null_blk
-	awk '{ printf "  %-5s %-5s %10.0f %10.0f %10.0f\n", $1, $2, $3, $4, $5 }' "$OUT/iops"
+	echo "IOPS per round, and fio's CPU (user + system, % of one CPU; near 100: fio sets the pace):"
+	printf '  %-5s %-5s %10s %10s %10s   %s\n' round QD vflash NVMeVirt null_blk "fio CPU % (vflash NVMeVirt null_blk)"
+	awk '{ printf "  %-5s %-5s %10.0f %10.0f %10.0f   %3d %3d %3d\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$OUT/iops"
 	echo "ratios (median of the rounds' ratios):"
 	ratio_line "vflash / NVMeVirt, QD1" "$OUT/ratio-nvmevirt-qd1" 4
 	ratio_line "vflash / NVMeVirt, QD32" "$OUT/ratio-nvmevirt-qd32" 2.5
