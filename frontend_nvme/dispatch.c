@@ -129,11 +129,12 @@ static __always_inline struct vfn_heap *heap_of(struct vfn_ctrl *c,
 /*
  * An I/O command's entry is in its CQ, its vector about to be raised: how
  * late is that against the model? @at is the drain's clock reading; while
- * *@fresh (nothing posted since it was taken, a few dozen instructions
- * ago) it is the posting time; later completions of the drain read the
- * clock again, as posting takes time, but never take it as earlier than
- * @at (KUnit drains at times of its choosing). @final: a completion
- * posted before its due time at shutdown, on purpose, has no lateness.
+ * *@fresh (nothing posted since it was taken, just before the drain
+ * locked its heap) it is the posting time; later completions of the
+ * drain read the clock again, as posting takes time, but never take it
+ * as earlier than @at (KUnit drains at times of its choosing). @final: a
+ * completion posted before its due time at shutdown, on purpose, has no
+ * lateness.
  */
 static __always_inline void count_lateness(struct vfn_ctrl *c,
 					   const struct vfn_cmd *cmd, u64 at,
