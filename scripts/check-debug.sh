@@ -25,10 +25,13 @@ finish() {
 }
 
 echo "== debug kernel"
+t0=$SECONDS
 if ! "$REPO/scripts/debug-kernel.sh"; then
 	echo "check-debug: FAIL debug-kernel (cannot build it)"
 	finish 0 1 0
 fi
+# Built or reused: CI's time on a fresh machine depends on which.
+echo "check-debug: debug kernel ready in $((SECONDS - t0)) s"
 
 echo "== build vflash.ko for the debug kernel"
 ko=$BUILD/debug-ko

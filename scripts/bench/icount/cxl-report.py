@@ -206,7 +206,8 @@ def main():
                   % (a_, b_, med[a_][5] / med[b_][5], med[a_][5],
                      med[b_][5]))
 
-    for name in ("vflash-zero-1t", "vflash-zero-2t", "devdax-1t"):
+    for name in ("vflash-zero-1t", "vflash-zero-2t", "vflash-zero-noevict-1t",
+                 "devdax-1t"):
         if name not in med:
             continue
         funcs, faults = med[name][3], med[name][4]

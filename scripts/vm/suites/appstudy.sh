@@ -8,10 +8,12 @@
 # mechanism check passing; memcached's part of the study is left to make
 # study-apps, its serving is the first test), whose CSV goes to the host,
 # where report-apps.sh makes the table and the plots (the vmtest-host
-# line). Under the debug kernel the study runs sqlite3 and graphrank only
+# line). Not booted under the debug kernel unless named (apps runs its
+# kernel paths there); named, the study runs sqlite3 and graphrank only
 # (redis runs under the apps suite there).
 # vmtest-mem: 1G
 # vmtest-timeout: 300
+# vmtest-debug-skip: the study is programs driving mmap misses, fork and region frees that apps runs under the debug kernel (redis, sqlite3, threads, fork, kill); CI's time is near its budget
 # vmtest-host: scripts/study/report-apps.sh
 
 SYS=/sys/class/vflash/vflash0
