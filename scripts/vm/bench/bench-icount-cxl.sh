@@ -25,11 +25,12 @@ ZERO_KNOBS="slc_read_ns main_read_ns qlc_read_l_ns qlc_read_cl_ns
 	qlc_read_cu_ns qlc_read_u_ns slc_prog_ns main_prog_ns slc_erase_ns
 	main_erase_ns channel_xfer_ns host_xfer_ns fw_overhead_ns"
 
-# vload_zero: as scripts/bench/cxl.sh's "vload cylon zero"
+# vload_zero [CACHE]: as scripts/bench/cxl.sh's "vload cylon zero", with
+# a cache of CACHE bytes (default CACHE_BYTES)
 vload_zero() {
 	local k
 
-	load frontend=cxl profile=cylon size=512M cache_size=$CACHE_BYTES
+	load frontend=cxl profile=cylon size=512M cache_size=${1:-$CACHE_BYTES}
 	wait_for /dev/vflash0
 	echo none >$SYS/policy/prefetch || fail "policy/prefetch"
 	echo 100000 >$SYS/config/wait_spin_ns || fail "wait_spin_ns"
@@ -51,12 +52,12 @@ phase() {
 	report "ICOUNT line $1 $line"
 }
 
-# vphase NAME WS THREADS: phase on a freshly loaded zero-time vflash,
-# its fault count vflash's own misses
+# vphase NAME WS THREADS [CACHE]: phase on a freshly loaded zero-time
+# vflash (a cache of CACHE bytes), its fault count vflash's own misses
 vphase() {
 	local s
 
-	vload_zero
+	vload_zero "${4:-}"
 	for s in /sys/module/vflash/sections/.*; do
 		[ -f "$s" ] || continue
 		report "ICOUNT section ${s##*/} $(cat "$s")"
@@ -79,7 +80,10 @@ bench_icount_cxl() {
 		phase devdax-2t $((MISS_WS / 4096)) /dev/dax0.0 $MISS_WS 2
 		vphase vflash-zero-1t $MISS_WS 1
 		vphase vflash-zero-2t $MISS_WS 2
-		vphase vflash-zero-noevict-1t $((CACHE_BYTES / 2)) 1
+		# As many faults as the other phases (the kernel's background
+		# work, timer ticks and the like, spread over as many), in a
+		# cache twice the working set: no eviction.
+		vphase vflash-zero-noevict-1t $MISS_WS 1 $((2 * MISS_WS))
 	done
 	# Text symbols of the kernel and of the modules still loaded (the
 	# addresses are the host's to map: nokaslr).
