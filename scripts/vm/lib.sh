@@ -69,6 +69,19 @@ run_test() {
 	return 0
 }
 
+# run_test_not_debug NAME REASON COMMAND...: run_test NAME COMMAND..., but
+# under the debug kernel only a "SKIP NAME (debug kernel: REASON)" line
+# (CI's time, or a path that kernel cannot take; docs/testing.md lists them)
+run_test_not_debug() {
+	local name=$1 reason=$2
+	shift 2
+	if debug_kernel; then
+		report "SKIP $name (debug kernel: $reason)"
+	else
+		run_test "$name" "$@"
+	fi
+}
+
 fail() {
 	echo "vmtest: FAIL: $*"
 	exit 1

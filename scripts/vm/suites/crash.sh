@@ -247,16 +247,8 @@ run_test nvme_4k test_nvme_4k
 # Under the debug kernel (CI's time; each about 40 s there): the 512-byte
 # runs go through the same code with another shift, which the Debian
 # kernels' passes cover; the 4 KiB runs keep both frontends and faults.
-if debug_kernel; then
-	report "SKIP nvme_512 (debug kernel: nvme_4k runs its paths)"
-else
-	run_test nvme_512 test_nvme_512
-fi
+run_test_not_debug nvme_512 "nvme_4k runs its paths" test_nvme_512
 run_test dual_4k test_dual_4k
-if debug_kernel; then
-	report "SKIP dual_512 (debug kernel: dual_4k runs its paths)"
-else
-	run_test dual_512 test_dual_512
-fi
+run_test_not_debug dual_512 "dual_4k runs its paths" test_dual_512
 run_test oracle_catches test_oracle_catches
 run_test ext4_sqlite test_ext4_sqlite

@@ -322,11 +322,7 @@ run_test write_fault test_write_fault
 # after an nvme device was removed (nvme_timeout -> shutdown_lock,
 # nvme_remove -> namespaces_rwsem, reset_work's nvme_sync_queues ->
 # timeout_work), whatever the device: not a test of vflash.
-if debug_kernel; then
-	report "SKIP timeout (debug kernel: lockdep in the nvme driver's timeout and reset path)"
-else
-	run_test timeout test_timeout
-fi
+run_test_not_debug timeout "lockdep in the nvme driver's timeout and reset path" test_timeout
 run_test delay test_delay
 run_test delay_workers0 test_delay_workers0
 run_test read_only test_read_only

@@ -362,8 +362,4 @@ run_test bad_params test_bad_params
 run_test fuzz test_fuzz
 # Under the debug kernel (CI's time; 97 s of its 316): the study drives
 # the load placed_writes, update and fuzz already run there.
-if debug_kernel; then
-	report "SKIP study (debug kernel: placed_writes, update and fuzz run its paths)"
-else
-	run_test study test_study
-fi
+run_test_not_debug study "placed_writes, update and fuzz run its paths" test_study

@@ -579,26 +579,14 @@ run_test smart_log_counts test_smart_log_counts
 run_test discard_and_zeroes test_discard_and_zeroes
 # Under the debug kernel powercut's ext4 test makes, loads, replays and
 # checks an ext4 file system on vflash (CI's time).
-if debug_kernel; then
-	report "SKIP ext4 (debug kernel: powercut's ext4 runs mkfs.ext4, a journal and e2fsck on vflash)"
-else
-	run_test ext4 test_ext4
-fi
+run_test_not_debug ext4 "powercut's ext4 runs mkfs.ext4, a journal and e2fsck on vflash" test_ext4
 run_test io_uring test_io_uring
 run_test io_uring_passthrough test_io_uring_passthrough
 run_test fio_gc_rand_4k test_fio_gc randwrite 4k
 # Under the debug kernel (CI's time): GC runs in fio_gc_rand_4k and
 # switch_under_load, and every profile loads in core's every_profile_loads.
-if debug_kernel; then
-	report "SKIP fio_gc_seq_128k (debug kernel: GC runs in fio_gc_rand_4k)"
-else
-	run_test fio_gc_seq_128k test_fio_gc write 128k
-fi
+run_test_not_debug fio_gc_seq_128k "GC runs in fio_gc_rand_4k" test_fio_gc write 128k
 run_test load_unload_cycles test_load_unload_cycles
-if debug_kernel; then
-	report "SKIP every_profile (debug kernel: core's every_profile_loads)"
-else
-	run_test every_profile test_every_profile
-fi
+run_test_not_debug every_profile "core's every_profile_loads" test_every_profile
 run_test switch_under_load test_switch_under_load
 run_test rmmod_while_mounted test_rmmod_while_mounted

@@ -398,10 +398,6 @@ run_test load_cut test_load_cut
 debug_kernel || run_test load_cut_rule test_load_cut_rule
 run_test load_cut_plp test_load_cut_plp
 run_test ext4 test_ext4
-if debug_kernel; then
-	report "SKIP fatal (debug kernel: lockdep in the nvme driver's timeout and reset path)"
-else
-	run_test fatal test_fatal
-fi
+run_test_not_debug fatal "lockdep in the nvme driver's timeout and reset path" test_fatal
 run_test read_only_discard test_read_only_discard
 run_test bad_input test_bad_input

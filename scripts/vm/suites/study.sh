@@ -86,9 +86,5 @@ study_usage() {
 }
 
 run_test study-maintenance-tiny tiny_study
-if debug_kernel; then
-	report "SKIP study-maintenance-catches (debug kernel: too slow for the mechanisms)"
-else
-	run_test study-maintenance-catches study_catches
-fi
+run_test_not_debug study-maintenance-catches "too slow for the mechanisms" study_catches
 run_test study-maintenance-usage study_usage
