@@ -31,6 +31,23 @@ die() {
 	exit 1
 }
 
+# ksrc_link_vflash: link the repository into $KSRC as drivers/vflash, with
+# a line each in drivers/Kconfig and drivers/Makefile, for KUnit (its
+# tests build only with CONFIG_KUNIT). Each step only if not yet done:
+# .ci/run builds the debug kernel from the same tree while KUnit runs.
+ksrc_link_vflash() {
+	[ "$(readlink "$KSRC/drivers/vflash")" = "$REPO" ] ||
+		ln -sfn "$REPO" "$KSRC/drivers/vflash"
+	if ! grep -q 'drivers/vflash/kunit/Kconfig' "$KSRC/drivers/Kconfig"; then
+		tac "$KSRC/drivers/Kconfig" |
+			sed '0,/^endmenu/s//endmenu\nsource "drivers\/vflash\/kunit\/Kconfig"/' |
+			tac >"$KSRC/drivers/Kconfig.vflash" &&
+			mv "$KSRC/drivers/Kconfig.vflash" "$KSRC/drivers/Kconfig"
+	fi
+	grep -q 'CONFIG_VFLASH_KUNIT_TEST' "$KSRC/drivers/Makefile" ||
+		echo 'obj-$(CONFIG_VFLASH_KUNIT_TEST) += vflash/' >>"$KSRC/drivers/Makefile"
+}
+
 # build_ko_copy KDIR DIR LOG: build vflash.ko with W=1 against KDIR from a
 # copy of the sources in DIR (so the repository's own objects, built for
 # another kernel, stay as they are); the make output goes to LOG. Fails if

@@ -26,8 +26,11 @@ fi
 echo "debug-kernel: building in $OUT ($key); this takes a while"
 rm -f "$OUT/.key" "$OUT/bzImage"
 mkdir -p "$OUT/build"
-# The KUnit rig links the repository into drivers/; the x86 build must not
-# see it (kunit/Kconfig only applies with CONFIG_KUNIT, which is off here).
+# The KUnit rig links the repository into drivers/ (kunit/Kconfig only
+# applies with CONFIG_KUNIT, which is off here). Linked first, so that
+# KUnit finds the tree as it needs it and changes nothing in it while
+# this build runs beside it (.ci/run).
+ksrc_link_vflash
 make -s -C "$KSRC" O="$OUT/build" x86_64_defconfig
 "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$OUT/build" \
 	"$OUT/build/.config" "$FRAG" >/dev/null

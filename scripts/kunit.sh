@@ -27,16 +27,7 @@ exec 9>"$VFLASH_CACHE/kunit$KSFX.lock"
 flock 9
 
 # Link the repository into the tree; idempotent.
-ln -sfn "$REPO" "$KSRC/drivers/vflash"
-if ! grep -q 'drivers/vflash/kunit/Kconfig' "$KSRC/drivers/Kconfig"; then
-	# Before the final endmenu of drivers/Kconfig.
-	tac "$KSRC/drivers/Kconfig" |
-		sed '0,/^endmenu/s//endmenu\nsource "drivers\/vflash\/kunit\/Kconfig"/' |
-		tac >"$KSRC/drivers/Kconfig.vflash" &&
-		mv "$KSRC/drivers/Kconfig.vflash" "$KSRC/drivers/Kconfig"
-fi
-grep -q 'CONFIG_VFLASH_KUNIT_TEST' "$KSRC/drivers/Makefile" ||
-	echo 'obj-$(CONFIG_VFLASH_KUNIT_TEST) += vflash/' >>"$KSRC/drivers/Makefile"
+ksrc_link_vflash
 
 builddir=$VFLASH_CACHE/kunit-build$KSFX
 # Objects built from another clone may be newer than this clone's sources,

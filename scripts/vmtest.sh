@@ -268,66 +268,37 @@ children_cpu() {
 	rm -f "$1.times"
 }
 
-run_suite() {
-	local suite=$1 file=$REPO/scripts/vm/suites/$1.sh dir=$VMDIR/$1
-	local mem smp append tmo rc pass fail skip done_ok t0 t1 c0 c1 host prep initrd
-	local qemu_args
-	local console splatmod n
+# suite_file SUITE: its script (a suite's, else a benchmark's)
+suite_file() {
+	if [ -f "$REPO/scripts/vm/suites/$1.sh" ]; then
+		echo "$REPO/scripts/vm/suites/$1.sh"
+	else
+		echo "$REPO/scripts/vm/bench/$1.sh"
+	fi
+}
 
-	[ -f "$file" ] || file=$REPO/scripts/vm/bench/$1.sh
-	echo "0 1 0" >"$dir.counts"	# until the suite ends
-	[ -f "$file" ] || { echo "vmtest: no suite $suite" >&2; return; }
-	# "# vmtest-debug-skip: REASON": not booted under the debug kernel,
-	# unless named on the command line.
-	skip=$(directive "$file" debug-skip)
-	if [ "${VMTEST_FLAVOUR:-debian}" = debug ] && [ -n "$skip" ] &&
-		[ "$named" -eq 0 ]; then
-		echo "  $suite: SKIP (debug kernel: $skip)"
-		echo "vmtest: $suite: 0 passed, 0 failed, 1 skipped (0 s)"
-		echo "0 0 1" >"$dir.counts"
-		return
-	fi
-	mem=$(directive "$file" mem)
-	smp=$(directive "$file" smp)
-	append=$(directive "$file" append)
-	tmo=$(directive "$file" timeout)
-	tmo=$((${tmo:-300} * TIME_SCALE))
-	# "# vmtest-qemu: ARGS": more QEMU options, @DIR@ standing for the
-	# suite's log directory (make bench-icount's plugin).
-	qemu_args=$(directive "$file" qemu)
-	qemu_args=${qemu_args//@DIR@/$dir}
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	t0=$(date +%s)
-	children_cpu "$dir/cpu0"
-	# "# vmtest-prep: COMMAND": host-side work before the boot (run as
-	# COMMAND DIR); DIR/overlay/ goes on top of the initramfs, as a second
-	# cpio archive the kernel unpacks after the first.
-	initrd=$VMDIR/initramfs.cpio
-	prep=$(directive "$file" prep)
-	if [ -n "$prep" ]; then
-		(cd "$REPO" && $prep "$dir") >"$dir/prep.log" 2>&1 ||
-			echo "FAIL $suite-prep ($prep exited $?; see $dir/prep.log)" >>"$dir/prep.log"
-		if [ -d "$dir/overlay" ]; then
-			(cd "$dir/overlay" && find . | cpio -o -H newc --quiet) >"$dir/overlay.cpio"
-			cat "$VMDIR/initramfs.cpio" "$dir/overlay.cpio" >"$dir/initramfs.cpio"
-			initrd=$dir/initramfs.cpio
-		fi
-	fi
-	boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append" "$initrd" "$qemu_args"
-	rc=$?
-	if [ "$rc" -eq 125 ]; then
-		# A boot that never reached /init ran no test: one more try.
-		echo "  $suite: the guest did not reach /init (stalled $BOOT_TMO s or died in early boot: $dir/console-stalled-boot.log); booting again"
-		mv "$dir/console.log" "$dir/console-stalled-boot.log"
-		boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$suite" "$append" "$initrd" "$qemu_args"
-		rc=$?
-	fi
-	t1=$(date +%s)
-	children_cpu "$dir/cpu1"
-	c0=$(cat "$dir/cpu0") c1=$(cat "$dir/cpu1")
+# debug_skipped SUITE: true (and SUITE counted as one skip) if it has a
+# "# vmtest-debug-skip: REASON" line, the kernel is the debug one and it
+# was not named on the command line
+debug_skipped() {
+	local skip
 
-	tr -d '\r' <"$dir/results.log" >"$dir/results.txt"
+	skip=$(directive "$(suite_file "$1")" debug-skip)
+	[ "${VMTEST_FLAVOUR:-debian}" = debug ] && [ -n "$skip" ] &&
+		[ "$named" -eq 0 ] || return 1
+	echo "  $1: SKIP (debug kernel: $skip)"
+	echo "vmtest: $1: 0 passed, 0 failed, 1 skipped (0 s)"
+	echo "0 0 1" >"$VMDIR/$1.counts"
+}
+
+# finish_suite SUITE QEMU_RC TIMEOUT WHEN: count, print and check what
+# the suite's results.txt and console.log (in its directory) say; WHEN
+# ends its last line (its time)
+finish_suite() {
+	local suite=$1 rc=$2 tmo=$3 when=$4 dir=$VMDIR/$1 file host
+	local pass fail skip done_ok console splatmod n
+
+	file=$(suite_file "$suite")
 	[ ! -f "$dir/prep.log" ] || grep -E '^(PASS|FAIL|SKIP) ' "$dir/prep.log" >>"$dir/results.txt"
 	extract_files "$dir"
 	# "# vmtest-host: COMMAND": host-side tests on what the suite left
@@ -393,8 +364,135 @@ run_suite() {
 		[ "$done_ok" -eq 1 ] || tr -d '\r' <"$dir/console.log" | tail -n 12 | sed 's/^/    /'
 		echo "  $suite: logs in $dir"
 	fi
-	echo "vmtest: $suite: $pass passed, $fail failed, $skip skipped ($((t1 - t0)) s, $((c1 - c0)) s CPU)"
+	echo "vmtest: $suite: $pass passed, $fail failed, $skip skipped ($when)"
 	echo "$pass $fail $skip" >"$dir.counts"
+}
+
+# run_suites SUITE...: boot one VM for the suites (a batch, if more than
+# one: they share the first one's memory, CPUs, kernel command line and
+# QEMU options, which make_batches saw to), run them one after another
+# and count each.
+run_suites() {
+	local first=$1 file mem smp append tmo=0 t qemu_args prep initrd dir s
+	local rc t0 t1 c0 c1 name list overlays='' took
+
+	name=$(IFS=+; echo "$*")
+	list=$(IFS=,; echo "$*")
+	file=$(suite_file "$first")
+	mem=$(directive "$file" mem)
+	smp=$(directive "$file" smp)
+	append=$(directive "$file" append)
+	for s; do
+		echo "0 1 0" >"$VMDIR/$s.counts"	# until the suite ends
+		[ -f "$(suite_file "$s")" ] || { echo "vmtest: no suite $s" >&2; return; }
+		t=$(directive "$(suite_file "$s")" timeout)
+		tmo=$((tmo + ${t:-300} * TIME_SCALE))
+		rm -rf "${VMDIR:?}/$s"
+		mkdir -p "$VMDIR/$s"
+	done
+	dir=$VMDIR/$first
+	if [ $# -gt 1 ]; then
+		dir=$VMDIR/batch-$name
+		rm -rf "$dir"
+		mkdir -p "$dir"
+	fi
+	# "# vmtest-qemu: ARGS": more QEMU options, @DIR@ standing for the
+	# suite's log directory (make bench-icount's plugin).
+	qemu_args=$(directive "$file" qemu)
+	qemu_args=${qemu_args//@DIR@/$dir}
+	t0=$(date +%s)
+	children_cpu "$dir/cpu0"
+	# "# vmtest-prep: COMMAND": host-side work before the boot (run as
+	# COMMAND DIR); DIR/overlay/ goes on top of the initramfs, as a second
+	# cpio archive the kernel unpacks after the first.
+	initrd=$VMDIR/initramfs.cpio
+	for s; do
+		prep=$(directive "$(suite_file "$s")" prep)
+		[ -n "$prep" ] || continue
+		(cd "$REPO" && $prep "$VMDIR/$s") >"$VMDIR/$s/prep.log" 2>&1 ||
+			echo "FAIL $s-prep ($prep exited $?; see $VMDIR/$s/prep.log)" >>"$VMDIR/$s/prep.log"
+		if [ -d "$VMDIR/$s/overlay" ]; then
+			(cd "$VMDIR/$s/overlay" && find . | cpio -o -H newc --quiet) >"$VMDIR/$s/overlay.cpio"
+			overlays="$overlays $VMDIR/$s/overlay.cpio"
+		fi
+	done
+	if [ -n "$overlays" ]; then
+		# shellcheck disable=SC2086 # one path per word
+		cat "$VMDIR/initramfs.cpio" $overlays >"$dir/initramfs.cpio"
+		initrd=$dir/initramfs.cpio
+	fi
+	boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$list" "$append" "$initrd" "$qemu_args"
+	rc=$?
+	if [ "$rc" -eq 125 ]; then
+		# A boot that never reached /init ran no test: one more try.
+		echo "  $name: the guest did not reach /init (stalled $BOOT_TMO s or died in early boot: $dir/console-stalled-boot.log); booting again"
+		mv "$dir/console.log" "$dir/console-stalled-boot.log"
+		boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$list" "$append" "$initrd" "$qemu_args"
+		rc=$?
+	fi
+	t1=$(date +%s)
+	children_cpu "$dir/cpu1"
+	c0=$(cat "$dir/cpu0") c1=$(cat "$dir/cpu1")
+
+	tr -d '\r' <"$dir/results.log" >"$dir/results.txt"
+	if [ $# -eq 1 ]; then
+		finish_suite "$first" "$rc" "$tmo" "$((t1 - t0)) s, $((c1 - c0)) s CPU"
+		return
+	fi
+	# A batch: the results port and the console split at the lines
+	# /init prints before each suite (the boot's lines go with the
+	# first suite's, the kmemleak scan's after the last with the batch's).
+	for s; do
+		: >"$VMDIR/$s/results.txt"
+		: >"$VMDIR/$s/console.log"
+	done
+	awk -v d="$VMDIR" -v s="$first" '
+		BEGIN { out = d "/" s "/results.txt" }
+		/^SUITE / { out = d "/" $2 "/results.txt"; next }
+		{ print >out }' "$dir/results.txt"
+	tr -d '\r' <"$dir/console.log" | awk -v d="$VMDIR" -v s="$first" -v end="$dir/console-end.log" '
+		BEGIN { out = d "/" s "/console.log"; printf "" >end }
+		/^vmtest: suite [^ ]+ on / { out = d "/" $3 "/console.log" }
+		/^vmtest: batch end$/ { out = end }
+		{ print >out }'
+	for s; do
+		took=$(sed -n "s/^vmtest: suite $s took \([0-9]*\) s$/\1/p" "$VMDIR/$s/console.log")
+		finish_suite "$s" "$rc" "$tmo" "${took:-?} s in the guest, in batch $name"
+	done
+	# The batch's end (its kmemleak scan) fails the batch's last suite.
+	if grep -Eq "$SPLAT" "$dir/console-end.log"; then
+		echo "  $name: FAIL kernel log after the batch's last suite (its kmemleak scan) shows a problem:"
+		grep -En "$SPLAT" "$dir/console-end.log" | head -n 5 | sed 's/^/    /'
+		echo "  $name: logs in $dir"
+		read -r p f k <"$VMDIR/$s.counts"
+		echo "$p $((f + 1)) $k" >"$VMDIR/$s.counts"
+	fi
+	echo "vmtest: $name: a batch of $# suites in one boot ($((t1 - t0)) s, $((c1 - c0)) s CPU)"
+}
+
+# make_batches MAX SUITE...: the suites in groups of at most MAX that can
+# share a boot (the same memory, CPUs, kernel command line and QEMU
+# options; a suite with QEMU options of its own runs alone), one group a
+# line, comma-separated, each after its timeouts' sum and a tab, in the
+# order of their first suites
+make_batches() {
+	local max=$1 s f
+
+	shift
+	for s; do
+		f=$(suite_file "$s")
+		printf '%s\t%s\t%s|%s|%s|%s\n' "$s" "$(directive "$f" timeout)" \
+			"$(directive "$f" mem)" "$(directive "$f" smp)" \
+			"$(directive "$f" append)" "$(directive "$f" qemu)"
+	done | awk -F'\t' -v max="$max" '
+		{ k = $3
+		  if (k !~ /\|$/) k = k $1
+		  if (!(k in cur) || n[k] == max) { cur[k] = ++nb; n[k] = 0 }
+		  b = cur[k]
+		  batch[b] = batch[b] (n[k] ? "," : "") $1
+		  tmo[b] += $2 == "" ? 300 : $2
+		  n[k]++ }
+		END { for (i = 1; i <= nb; i++) print tmo[i] "\t" batch[i] }'
 }
 
 build_initramfs || die "vmtest: cannot build the initramfs"
@@ -410,7 +508,7 @@ case $jobs in '' | *[!0-9]* | 0) die "vmtest: VMTEST_JOBS=$jobs is not a positiv
 # Several at a time, the whole list starts with the suites of the longest
 # timeout (the longest suites), so that none of them is left running alone
 # at the end.
-# (A suite without a timeout line has run_suite's default, 300 s.)
+# (A suite without a timeout line has run_suites' default, 300 s.)
 if [ "$jobs" -gt 1 ] && [ "$named" -eq 0 ]; then
 	n=$#
 	set -- $(for s in "$@"; do
@@ -419,21 +517,40 @@ if [ "$jobs" -gt 1 ] && [ "$named" -eq 0 ]; then
 	done | sort -k1,1nr -k2,2 | awk '{ print $2 }')
 	[ $# -eq "$n" ] || die "vmtest: lost suites ordering $n of them: $*"
 fi
-running=0
+# VMTEST_BATCH=N: up to N suites in one boot (make_batches), default 1,
+# and 4 under the debug kernel, whose boot and kmemleak scan cost ~40 s
+# of CPU a boot (docs/testing.md).
+batch=${VMTEST_BATCH:-}
+[ -n "$batch" ] || { [ "$TIME_SCALE" -eq 1 ] && batch=1 || batch=4; }
+case $batch in '' | *[!0-9]* | 0) die "vmtest: VMTEST_BATCH=$batch is not a positive number" ;; esac
+torun=
 for s in "$@"; do
+	debug_skipped "$s" || torun="$torun $s"
+done
+# Several at a time, the longest batches (by their timeouts) first, as
+# with the suites above.
+# shellcheck disable=SC2086 # suite names, one per word
+units=$(make_batches "$batch" $torun |
+	if [ "$jobs" -gt 1 ] && [ "$named" -eq 0 ]; then sort -s -k1,1nr; else cat; fi |
+	cut -f 2)
+all="$*"
+running=0
+for u in $units; do
+	# shellcheck disable=SC2046 # a batch's suites, one per word
+	set -- $(echo "$u" | tr , ' ')
 	if [ "$jobs" -eq 1 ]; then
-		run_suite "$s"
+		run_suites "$@"
 		continue
 	fi
 	if [ "$running" -ge "$jobs" ]; then
 		wait -n
 		running=$((running - 1))
 	fi
-	(run_suite "$s" >"$VMDIR/$s.out" 2>&1; flock "$VMDIR/.print.lock" cat "$VMDIR/$s.out") &
+	(run_suites "$@" >"$VMDIR/${u//,/+}.out" 2>&1; flock "$VMDIR/.print.lock" cat "$VMDIR/${u//,/+}.out") &
 	running=$((running + 1))
 done
 wait
-for s in "$@"; do
+for s in $all; do
 	read -r p f k <"$VMDIR/$s.counts" || { p=0 f=1 k=0; }
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
