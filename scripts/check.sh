@@ -16,11 +16,13 @@
 # and on every further line, against that line's headers, source and
 # Debian kernel: the W=1 build (of a copy of the sources, in
 # build/ko-LINE, so the repository's vflash.ko stays the first line's),
-# sparse, KUnit and every VM suite again. It ends with one line
-# "N passed, N failed, N skipped" that counts KUnit cases and VM tests of
-# every line together; each build and static check counts as one test. A
-# stage that cannot run counts as a failure. Exit status is non-zero if
-# anything failed.
+# sparse, KUnit and the VM suites again: those with a "# vmtest-once:"
+# line (the studies) are not booted there, and the others share boots,
+# four at a time (VMTEST_REPEAT=1, VMTEST_BATCH=4; docs/testing.md).
+# It ends with one line "N passed, N failed, N skipped" that counts
+# KUnit cases and VM tests of every line together; each build and static
+# check counts as one test. A stage that cannot run counts as a failure.
+# Exit status is non-zero if anything failed.
 set -uo pipefail
 # make check KERNEL=6.12, or KERNELS="6.1 6.12" for both
 lines=${KERNELS:-${KERNEL:-6.1}}
@@ -29,6 +31,7 @@ lines=${KERNELS:-${KERNEL:-6.1}}
 # on a fresh machine for the same C code, which that line's W=1 build,
 # sparse and VM suites cover (docs/testing.md).
 kunit_lines=${KUNIT_KERNELS:-$lines}
+first_line=${lines%% *}
 # Suites booted at a time (scripts/vmtest.sh): a suite's QEMU keeps about
 # one of the 2 cores busy, so two halve the VM stage (docs/testing.md).
 export VMTEST_JOBS=${VMTEST_JOBS:-2}
@@ -67,7 +70,7 @@ one_test() {
 }
 
 build_w1() {
-	make -C "$REPO" W=1 modules tools 2>&1 | tee "$BUILD/build.log"
+	make -C "$REPO" W=1 -j"$(nproc)" modules tools 2>&1 | tee "$BUILD/build.log"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
 	! grep -E '(warning|error):|WARNING:' "$BUILD/build.log"
 }
@@ -109,7 +112,13 @@ kunit_and_vm() {
 	fi
 
 	echo "== vmtest ($KERNEL)"
-	if [ "$1" -eq 1 ]; then
+	if [ "$1" -eq 1 ] && [ "$KERNEL" != "$first_line" ]; then
+		# A repeat on another line: the suites with a "vmtest-once"
+		# line (the studies) are not booted again, and the others
+		# share boots, four at a time (docs/testing.md).
+		VMTEST_REPEAT=1 VMTEST_BATCH=${VMTEST_BATCH:-4} "$REPO/scripts/vmtest.sh"
+		add_counts "$BUILD/vmtest$KSFX.counts"
+	elif [ "$1" -eq 1 ]; then
 		"$REPO/scripts/vmtest.sh"
 		add_counts "$BUILD/vmtest$KSFX.counts"
 	else

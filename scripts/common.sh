@@ -34,7 +34,7 @@ die() {
 # ksrc_link_vflash: link the repository into $KSRC as drivers/vflash, with
 # a line each in drivers/Kconfig and drivers/Makefile, for KUnit (its
 # tests build only with CONFIG_KUNIT). Each step only if not yet done:
-# .ci/run builds the debug kernel from the same tree while KUnit runs.
+# scripts/kunit.sh and scripts/debug-kernel.sh both call it.
 ksrc_link_vflash() {
 	[ "$(readlink "$KSRC/drivers/vflash")" = "$REPO" ] ||
 		ln -sfn "$REPO" "$KSRC/drivers/vflash"
@@ -59,6 +59,6 @@ build_ko_copy() {
 	mkdir -p "$dir"
 	(cd "$REPO" && tar -c --exclude=./build --exclude=./.git . | tar -x -C "$dir")
 	make -C "$kdir" M="$dir" W=1 clean >/dev/null 2>&1
-	make -C "$kdir" M="$dir" W=1 modules >"$log" 2>&1 || return 1
+	make -C "$kdir" M="$dir" W=1 -j"$(nproc)" modules >"$log" 2>&1 || return 1
 	! grep -E '(warning|error):|WARNING:' "$log"
 }

@@ -27,9 +27,8 @@ echo "debug-kernel: building in $OUT ($key); this takes a while"
 rm -f "$OUT/.key" "$OUT/bzImage"
 mkdir -p "$OUT/build"
 # The KUnit rig links the repository into drivers/ (kunit/Kconfig only
-# applies with CONFIG_KUNIT, which is off here). Linked first, so that
-# KUnit finds the tree as it needs it and changes nothing in it while
-# this build runs beside it (.ci/run).
+# applies with CONFIG_KUNIT, which is off here): linked here too, so that
+# the tree is the same whichever ran first.
 ksrc_link_vflash
 make -s -C "$KSRC" O="$OUT/build" x86_64_defconfig
 "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$OUT/build" \

@@ -10,7 +10,7 @@ set -uo pipefail
 [ -n "$KDIR" ] || die "sparse: no kernel headers; run scripts/setup.sh"
 command -v sparse >/dev/null || die "sparse: not installed; run scripts/setup.sh"
 mkdir -p "$BUILD"
-make -C "$KDIR" M="${1:-$REPO}" C=2 CHECK=sparse modules 2>&1 |
+make -C "$KDIR" M="${1:-$REPO}" C=2 CHECK=sparse -j"$(nproc)" modules 2>&1 |
 	tee "$BUILD/sparse$KSFX.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
 ! grep -E '(warning|error):' "$BUILD/sparse$KSFX.log"

@@ -28,6 +28,10 @@
 # failing it; they are counted and shown instead.
 # With VMTEST_BASE_KO=PATH the initramfs also carries that module as
 # /vflash/base.ko (a baseline for make bench-faultcost).
+# VMTEST_BATCH=N runs up to N suites in one boot (default 1; 4 under the
+# debug kernel): see run_suites and make_batches. With VMTEST_REPEAT=1
+# (make check's second kernel line) a suite with a "# vmtest-once:
+# REASON" line is not booted unless named, and counts as one skip.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -277,16 +281,25 @@ suite_file() {
 	fi
 }
 
-# debug_skipped SUITE: true (and SUITE counted as one skip) if it has a
-# "# vmtest-debug-skip: REASON" line, the kernel is the debug one and it
-# was not named on the command line
-debug_skipped() {
-	local skip
+# not_here SUITE: true (and SUITE counted as one skip) if it is not booted
+# this time: the kernel is the debug one and SUITE has a
+# "# vmtest-debug-skip: REASON" line, or this is a repeat on another
+# kernel line (VMTEST_REPEAT=1, make check's second and later lines) and
+# it has a "# vmtest-once: REASON" line; a suite named on the command
+# line always runs
+not_here() {
+	local why=
 
-	skip=$(directive "$(suite_file "$1")" debug-skip)
-	[ "${VMTEST_FLAVOUR:-debian}" = debug ] && [ -n "$skip" ] &&
-		[ "$named" -eq 0 ] || return 1
-	echo "  $1: SKIP (debug kernel: $skip)"
+	[ "$named" -eq 0 ] || return 1
+	[ "${VMTEST_FLAVOUR:-debian}" != debug ] ||
+		why=$(directive "$(suite_file "$1")" debug-skip)
+	[ -n "$why" ] || [ "${VMTEST_REPEAT:-0}" != 1 ] || {
+		why=$(directive "$(suite_file "$1")" once)
+		[ -z "$why" ] || why="once: $why"
+	}
+	[ -n "$why" ] || return 1
+	[ "${VMTEST_FLAVOUR:-debian}" != debug ] || why="debug kernel: $why"
+	echo "  $1: SKIP ($why)"
 	echo "vmtest: $1: 0 passed, 0 failed, 1 skipped (0 s)"
 	echo "0 0 1" >"$VMDIR/$1.counts"
 }
@@ -525,7 +538,7 @@ batch=${VMTEST_BATCH:-}
 case $batch in '' | *[!0-9]* | 0) die "vmtest: VMTEST_BATCH=$batch is not a positive number" ;; esac
 torun=
 for s in "$@"; do
-	debug_skipped "$s" || torun="$torun $s"
+	not_here "$s" || torun="$torun $s"
 done
 # Several at a time, the longest batches (by their timeouts) first, as
 # with the suites above.

@@ -13,6 +13,7 @@
 # (redis runs under the apps suite there).
 # vmtest-mem: 1G
 # vmtest-timeout: 300
+# vmtest-once: the study scripts do not depend on the kernel line; the paths they drive run there in apps
 # vmtest-debug-skip: the study is programs driving mmap misses, fork and region frees that apps runs under the debug kernel (redis, sqlite3, threads, fork, kill); CI's time is near its budget
 # vmtest-host: scripts/study/report-apps.sh
 

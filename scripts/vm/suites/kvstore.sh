@@ -9,6 +9,7 @@
 # the same seed; bad arguments exit 2.
 # vmtest-mem: 2G
 # vmtest-timeout: 240
+# vmtest-once: a key-value store driving mmap faults, eviction and writeback, which cxl and cxlrace run there
 # vmtest-debug-skip: a key-value store on /dev/vflash0; its kernel paths (mmap faults, eviction, writeback) run under the debug kernel in cxl and cxlrace, and CI's time is near its budget
 
 DEV=/dev/vflash0

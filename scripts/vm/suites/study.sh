@@ -10,6 +10,7 @@
 # vmtest-smp: 4
 # vmtest-timeout: 600
 # vmtest-host: scripts/study/smoke-host.sh
+# vmtest-once: the study scripts do not depend on the kernel line; the paths they drive run there in core, nvme and backend
 # vmtest-debug-skip: the study is scripts driving loads, fio and policy switches that core, nvme and backend run under the debug kernel; CI's time is near its budget
 
 STUDY=/vflash/study/maintenance.sh

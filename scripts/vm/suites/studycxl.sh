@@ -10,6 +10,7 @@
 # it, asks for stores but makes none), naming the cell and the counter.
 # Bad options are refused. make study-cxl runs the full study.
 # vmtest-mem: 2G
+# vmtest-once: the study scripts do not depend on the kernel line; the paths they drive run there in cxl and cxlrace
 # vmtest-debug-skip: the study is scripts driving mmap misses, prefetch and policy switches that cxl and cxlrace run under the debug kernel; CI's time is near its budget
 # vmtest-smp: 2
 # vmtest-timeout: 300
