@@ -112,14 +112,14 @@ kunit_and_vm() {
 	fi
 
 	echo "== vmtest ($KERNEL)"
-	if [ "$1" -eq 1 ] && [ "$KERNEL" != "$first_line" ]; then
+	if [ "$1" -eq 1 ]; then
+		local repeat=()
 		# A repeat on another line: the suites with a "vmtest-once"
 		# line (the studies) are not booted again, and the others
 		# share boots, four at a time (docs/testing.md).
-		VMTEST_REPEAT=1 VMTEST_BATCH=${VMTEST_BATCH:-4} "$REPO/scripts/vmtest.sh"
-		add_counts "$BUILD/vmtest$KSFX.counts"
-	elif [ "$1" -eq 1 ]; then
-		"$REPO/scripts/vmtest.sh"
+		[ "$KERNEL" = "$first_line" ] ||
+			repeat=(VMTEST_REPEAT=1 "VMTEST_BATCH=${VMTEST_BATCH:-4}")
+		env "${repeat[@]}" "$REPO/scripts/vmtest.sh"
 		add_counts "$BUILD/vmtest$KSFX.counts"
 	else
 		echo "check: vmtest not run: the module did not build for $KERNEL"
