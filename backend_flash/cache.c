@@ -208,6 +208,18 @@ static u64 vc_now(struct vflash_cache *c)
 }
 
 /**
+ * vflash_cache_now() - the cache's clock
+ * @c: the cache
+ *
+ * Return: the time on the clock of vflash_cache_get_at()'s @now_ns (its
+ * user's struct vflash_cache_host.now_ns, else ktime_get_ns()).
+ */
+u64 vflash_cache_now(struct vflash_cache *c)
+{
+	return vc_now(c);
+}
+
+/**
  * vflash_cache_wait_until() - wait for a point in time
  * @deadline_ns: on the ktime_get_ns() clock
  * @spin_ns: spin for this much at the end, sleep before
@@ -556,8 +568,9 @@ static void vc_publish(struct vflash_cache *c, u64 lpn, u32 w)
 
 /*
  * Issue the NAND read that fills @slot with @lpn, whose word was @w
- * (ABSENT): claim the page, ask the backend, publish it RESIDENT, and
- * store when its read completes in @ready_ns, its request id in @req_id.
+ * (ABSENT), arriving at the device at @now: claim the page, ask the
+ * backend, publish it RESIDENT, and store when its read completes in
+ * @ready_ns, its request id in @req_id.
  * A demand fill returns with
  * the slot pinned, so the page stays the loader's until it is mapped
  * (vflash_cache_put()); a prefetch enters the eviction policy at once,
@@ -566,7 +579,7 @@ static void vc_publish(struct vflash_cache *c, u64 lpn, u32 w)
  * never sees an unset one there), if another fill won the page.
  */
 static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
-		    bool prefetch, u64 *now, u64 *ready_ns, u64 *req_id)
+		    bool prefetch, u64 now, u64 *ready_ns, u64 *req_id)
 {
 	struct vflash_req_tag tag = { };
 	struct vc_slot *s = &c->slots[slot];
@@ -591,13 +604,12 @@ static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
 		vc_put_free(c, slot);
 		return false;
 	}
-	*now = vc_now(c);
 	ready = vflash_flash_submit_tagged(c->f, VFLASH_FE_CXL, VFLASH_IO_READ,
-					   lpn, 1, *now, NULL, &tag);
+					   lpn, 1, now, NULL, &tag);
 	*req_id = tag.id;
 	/* Pairs with the acquire in vflash_cache_get(). */
 	smp_store_release(&s->ready_ns, ready);
-	trace_vflash_cxl_fill(dev, lpn, slot, prefetch, *now, ready);
+	trace_vflash_cxl_fill(dev, lpn, slot, prefetch, now, ready);
 	if (prefetch) {
 		trace_vflash_cxl_prefetch_issue(dev, lpn, slot);
 		vc_count(c, VFLASH_CACHE_PREFETCH_ISSUED);
@@ -646,9 +658,10 @@ static int vc_wait_ready(struct vflash_cache *c, u64 ready, u64 *now,
 	return 0;
 }
 
-static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
+/* Prefetches after a miss on @lpn that arrived at @now; issued at @now. */
+static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn, u64 now)
 {
-	u64 out[VFLASH_PREFETCH_MAX], now, ready, id;
+	u64 out[VFLASH_PREFETCH_MAX], ready, id;
 	u32 n, i;
 
 	/*
@@ -670,30 +683,36 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn)
 		slot = vc_claim_slot(c, out[i], false);
 		if (slot == VC_NO_SLOT)
 			break;
-		vc_fill(c, out[i], w, slot, true, &now, &ready, &id);
+		vc_fill(c, out[i], w, slot, true, now, &ready, &id);
 	}
 }
 
 /**
- * vflash_cache_get() - make a page resident, wait for it, and pin it
+ * vflash_cache_get_at() - make a page resident, wait for it, and pin it
  * @c: the cache
  * @lpn: the page, below the device's size
  * @write: the access writes: the page becomes dirty
  * @stream: the access stream, for prefetch (the faulting mapping)
+ * @now_ns: when the access arrived, on vflash_cache_now()'s clock (the
+ *	fault's entry)
  * @pin: receives the page's slot; vflash_cache_put() releases it
  *
  * A resident page is pinned at once, once its NAND read has completed (a
  * prefetch still in flight, or another thread's miss, is waited for). An
  * absent one is a miss: a slot is claimed (evicting one page if the free
- * pool is empty), the backend's read time is waited, and prefetches are
- * issued. While pinned, the page cannot be evicted: map it, then put it.
+ * pool is empty), the backend's read is submitted as arriving at @now_ns
+ * (or at the clock's last reading, if this call has waited since), so
+ * the time vflash spends before it overlaps the modelled read rather than
+ * adding to it (and shows in the lateness, if it outlasts it), the read
+ * time is waited, and prefetches are issued. While pinned, the page
+ * cannot be evicted: map it, then put it.
  *
  * Return: 0, or -EINTR if a fatal signal ended a wait (nothing pinned).
  */
-int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
-		     struct vflash_cache_pin *pin)
+int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
+			u64 stream, u64 now_ns, struct vflash_cache_pin *pin)
 {
-	u64 waited = 0, now = 0, ready, id = 0;
+	u64 waited = 0, now = now_ns, ready, id = 0;
 	bool missed = false;
 	u32 w, slot, gen;
 	struct vc_slot *s;
@@ -707,15 +726,14 @@ int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
 			slot = vc_claim_slot(c, lpn, true);
 			if (slot == VC_NO_SLOT)
 				return -EINTR;
-			if (!vc_fill(c, lpn, w, slot, false, &now, &ready,
-				     &id))
+			if (!vc_fill(c, lpn, w, slot, false, now, &ready, &id))
 				continue;
 			/* Pinned by the fill: no re-check needed. */
 			missed = true;
 			s = &c->slots[slot];
 			/* Static ops tables: see vc_prefetch(). */
 			if (!READ_ONCE(c->pf_ops)->demand_only)
-				vc_prefetch(c, stream, lpn);
+				vc_prefetch(c, stream, lpn, now);
 			ret = vc_wait_ready(c, ready, &now, &waited);
 			if (ret) {
 				atomic_dec(&s->pins);

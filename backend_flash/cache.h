@@ -153,8 +153,18 @@ struct vflash_cache *vflash_cache_create(struct vflash_flash *f,
 					 const struct vflash_cache_params *p);
 void vflash_cache_destroy(struct vflash_cache *c);
 
-int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write, u64 stream,
-		     struct vflash_cache_pin *pin);
+u64 vflash_cache_now(struct vflash_cache *c);
+int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
+			u64 stream, u64 now_ns, struct vflash_cache_pin *pin);
+
+/* vflash_cache_get_at() of an access arriving now. */
+static inline int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write,
+				   u64 stream, struct vflash_cache_pin *pin)
+{
+	return vflash_cache_get_at(c, lpn, write, stream, vflash_cache_now(c),
+				   pin);
+}
+
 void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin);
 int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 			 struct vflash_cache_pin *pin);

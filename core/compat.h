@@ -52,6 +52,48 @@ static inline pte_t vflash_pte_mkwrite(pte_t pte)
 }
 #endif
 
+/**
+ * vflash_pte_apply() - call @fn on the PTE of @addr in the page table @pmd
+ *	points to, under the PTE's lock, for a fault handler holding mmap_lock
+ * @mm: the mm
+ * @pmd: the fault's PMD (vmf->pmd)
+ * @addr: the address
+ * @fn: called as apply_to_page_range() calls it
+ * @data: its argument
+ *
+ * apply_to_page_range() on one page, without its walk from the PGD.
+ *
+ * Return: true if @fn ran, false if there is no page table of PTEs there
+ * (none yet, or no kernel export to reach it with): the caller then walks
+ * with apply_to_page_range(), which allocates one. On 6.1 the PTE is
+ * reached with pte_offset_map_lock(), all inline: a page table of a VMA
+ * of ours is freed only under mmap_lock taken for write (khugepaged skips
+ * VM_MIXEDMAP). Since 6.5 that is __pte_offset_map_lock(), out of line
+ * and not exported: always false there.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+static inline bool vflash_pte_apply(struct mm_struct *mm, pmd_t *pmd,
+				    unsigned long addr, pte_fn_t fn, void *data)
+{
+	pmd_t pmdval = READ_ONCE(*pmd);
+	spinlock_t *ptl;	/* the PTE's */
+	pte_t *pte;
+
+	if (pmd_none(pmdval) || pmd_trans_huge(pmdval) || pmd_bad(pmdval))
+		return false;
+	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
+	fn(pte, addr, data);
+	pte_unmap_unlock(pte, ptl);
+	return true;
+}
+#else
+static inline bool vflash_pte_apply(struct mm_struct *mm, pmd_t *pmd,
+				    unsigned long addr, pte_fn_t fn, void *data)
+{
+	return false;
+}
+#endif
+
 /* The NVMe frontend's interrupts (frontend_nvme/pci.c), x86 only. */
 #ifdef CONFIG_X86
 /*

@@ -78,56 +78,82 @@ struct vfc_pte_match {
 	unsigned long pfn;
 	struct vfc_dev *d;
 	u64 lpn;
+	bool write;	/* vfc_insert(): map it writable and dirty */
 	bool young;	/* the PTE maps it, Accessed bit set (vfc_vma_young()) */
 };
 
-/* apply_to_existing_page_range() callback, under the PTE's lock. */
-static int vfc_pte_mkwrite_one(pte_t *ptep, unsigned long addr, void *data)
+/*
+ * apply_to_page_range() callback, under the PTE's lock: the PTE
+ * vfc_insert() makes. An empty one gets @m->pfn, special (no struct page
+ * is refcounted; vm_normal_page() gives none in a VM_MIXEDMAP VMA),
+ * read-only through vm_page_prot, or writable and dirty for a write. A
+ * present one mapping @m->pfn is made writable and dirty for a write;
+ * any other present one is left alone (another fault's, or under
+ * store=none the page of zeros a read mapped: the access faults again,
+ * through vfc_pfn_mkwrite()).
+ */
+static int vfc_pte_set_one(pte_t *ptep, unsigned long addr, void *data)
 {
 	struct vfc_pte_match *m = data;
 	pte_t pte = ptep_get(ptep);
 
-	if (!pte_present(pte) || pte_pfn(pte) != m->pfn)
+	if (pte_none(pte))
+		pte = pte_mkspecial(pfn_pte(m->pfn, m->vma->vm_page_prot));
+	else if (!m->write || !pte_present(pte) || pte_pfn(pte) != m->pfn)
 		return 0;
 	/*
 	 * Permissions only grow: no TLB flush (a stale read-only entry
 	 * takes a spurious fault, which the core fixes up).
 	 */
-	pte = pte_mkdirty(vflash_pte_mkwrite(pte_mkyoung(pte)));
+	if (m->write)
+		pte = pte_mkdirty(vflash_pte_mkwrite(pte_mkyoung(pte)));
 	set_pte_at(m->vma->vm_mm, addr, ptep, pte);
 	update_mmu_cache(m->vma, addr, ptep);
 	return 0;
 }
 
 /*
- * vfc_insert() - map @pfn at @addr, writable if @write
+ * vfc_insert() - map @pfn at @vmf's address, writable if @write
  *
  * vm_page_prot of a writable shared mapping is read-only (we have
  * pfn_mkwrite): a read maps read-only and the first write then goes
  * through vfc_pfn_mkwrite(). A write (a write fault, or that first write)
- * makes the PTE writable and dirty in place, while the caller holds the
- * page pinned in the cache (vflash_cache_mkwrite() says why). The kernel
- * has no exported call that maps a RAM pfn writable into a mixed mapping
- * on every line we support (vmf_insert_mixed_prot() and
- * vmf_insert_mixed_mkwrite() are gone or unexported by 6.12), so the PTE
- * is changed here, as the core's own wp fault would.
+ * makes the PTE writable and dirty, while the caller holds the page
+ * pinned in the cache (vflash_cache_mkwrite() says why).
+ *
+ * The PTE is written here, as the core's insert_pfn() would, rather than
+ * through vmf_insert_mixed(): that adds the PAT memtype lookup of the pfn
+ * (track_pfn_insert(), a walk of the iomem resources to learn the pfn is
+ * RAM, about 380 instructions, as many as the rest of a zero-time miss
+ * costs vflash; docs/performance.md), whose answer is known for a page
+ * of ours: RAM the module allocated and never changed the memtype of, so
+ * write-back, vm_page_prot's cache mode (vfc_mmap() leaves it as mmap()
+ * made it). A write is also saved a second walk (the kernel has no
+ * exported call that maps a RAM pfn writable into a mixed mapping on
+ * every line we support: vmf_insert_mixed_prot() and
+ * vmf_insert_mixed_mkwrite() are gone or unexported by 6.12). The PTE is
+ * reached from the fault's PMD where the kernel line allows it
+ * (vflash_pte_apply()), else by apply_to_page_range().
  *
  * Return: VM_FAULT_NOPAGE when done (or when the PTE was zapped before it
- * could be made writable: the access faults again), or an error.
+ * could be made writable: the access faults again), VM_FAULT_OOM if a
+ * page table could not be allocated.
  */
-static vm_fault_t vfc_insert(struct vm_area_struct *vma, unsigned long addr,
-			     unsigned long pfn, bool write)
+static vm_fault_t vfc_insert(struct vm_fault *vmf, unsigned long pfn,
+			     bool write)
 {
-	struct vfc_pte_match m = { .vma = vma, .pfn = pfn };
-	vm_fault_t ret;
+	struct vm_area_struct *vma = vmf->vma;
+	struct vfc_pte_match m = { .vma = vma, .pfn = pfn, .write = write };
+	int err;
 
-	ret = vmf_insert_mixed(vma, addr, pfn_to_pfn_t(pfn));
-	if (!write || ret != VM_FAULT_NOPAGE)
-		return ret;
-	/* Finds no PTE if it was zapped meanwhile: the access faults again. */
-	apply_to_existing_page_range(vma->vm_mm, addr, PAGE_SIZE,
-				     vfc_pte_mkwrite_one, &m);
-	return VM_FAULT_NOPAGE;
+	if (vflash_pte_apply(vma->vm_mm, vmf->pmd, vmf->address,
+			     vfc_pte_set_one, &m))
+		return VM_FAULT_NOPAGE;
+	err = apply_to_page_range(vma->vm_mm, vmf->address, PAGE_SIZE,
+				  vfc_pte_set_one, &m);
+	if (err == -ENOMEM)
+		return VM_FAULT_OOM;
+	return err ? VM_FAULT_SIGBUS : VM_FAULT_NOPAGE;
 }
 
 /*
@@ -138,9 +164,7 @@ static vm_fault_t vfc_insert(struct vm_area_struct *vma, unsigned long addr,
  * mapping (io.c), so no store can land after its copy unseen.
  */
 static vm_fault_t vfc_insert_writable(struct vfc_dev *d,
-				      struct vm_area_struct *vma,
-				      unsigned long addr, unsigned long pfn,
-				      pgoff_t pgoff)
+				      struct vm_fault *vmf, unsigned long pfn)
 {
 	struct vflash_powerloss *pl = &d->vdev->faults.pl;
 	bool logged = false;
@@ -149,8 +173,8 @@ static vm_fault_t vfc_insert_writable(struct vfc_dev *d,
 	if (static_branch_unlikely(&vflash_faults_armed))
 		logged = vflash_pl_lock(pl);
 	if (logged)
-		vflash_pl_settle(pl, pgoff, 1);
-	ret = vfc_insert(vma, addr, pfn, true);
+		vflash_pl_settle(pl, vmf->pgoff, 1);
+	ret = vfc_insert(vmf, pfn, true);
 	if (logged)
 		vflash_pl_unlock(pl);
 	return ret;
@@ -197,7 +221,7 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	struct vfc_dev *d = vf->d;
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	struct vflash_cache_pin pin;
-	u64 start = ktime_get_ns();
+	u64 start = vflash_cache_now(d->cache);
 	unsigned long pfn;
 	vm_fault_t ret;
 	bool was_armed, poisoned;
@@ -212,17 +236,17 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 	was_armed = vflash_fault_armed(&d->vdev->faults, VFLASH_FAULT_POISON);
 	if (vflash_fault(&d->vdev->faults, VFLASH_FAULT_POISON, vmf->pgoff, 1))
 		return vfc_poisoned(vmf);
-	if (vflash_cache_get(d->cache, vmf->pgoff, write, vfc_stream(vma),
-			     &pin))
+	if (vflash_cache_get_at(d->cache, vmf->pgoff, write, vfc_stream(vma),
+				start, &pin))
 		return vfc_fault_killed(vmf);
 	if (vflash_store_pfn(&d->vdev->backing, vmf->pgoff, write, &pfn)) {
 		vflash_cache_put(d->cache, &pin);
 		return vfc_no_memory(d, vmf);
 	}
 	if (write)
-		ret = vfc_insert_writable(d, vma, vmf->address, pfn, vmf->pgoff);
+		ret = vfc_insert_writable(d, vmf, pfn);
 	else
-		ret = vfc_insert(vma, vmf->address, pfn, false);
+		ret = vfc_insert(vmf, pfn, false);
 	poisoned = ret == VM_FAULT_NOPAGE &&
 		   vfc_poisoned_since(d, vmf, was_armed);
 	vflash_cache_put(d->cache, &pin);
@@ -294,7 +318,7 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 		return vfc_no_memory(d, vmf);
 	}
 	/* Upgrades the read-only PTE in place (or maps it, if zapped). */
-	ret = vfc_insert_writable(d, vmf->vma, vmf->address, pfn, vmf->pgoff);
+	ret = vfc_insert_writable(d, vmf, pfn);
 	poisoned = ret == VM_FAULT_NOPAGE &&
 		   vfc_poisoned_since(d, vmf, was_armed);
 	vflash_cache_put(d->cache, &pin);
