@@ -486,7 +486,8 @@ static void vc_make_room_in_set(struct vflash_cache *c, u64 lpn)
  * if a prefetch finds the pool empty, or a fatal signal is pending while
  * nothing is evictable.
  */
-static u32 vc_claim_slot(struct vflash_cache *c, u64 lpn, bool demand)
+static __always_inline u32 vc_claim_slot(struct vflash_cache *c, u64 lpn,
+					 bool demand)
 {
 	const struct vflash_cache_host *h = c->p.host;
 	u32 reserve = demand ? vc_prefetch_reserve(c) : 0;
@@ -578,8 +579,9 @@ static void vc_publish(struct vflash_cache *c, u64 lpn, u32 w)
  * slot back in the pool (its old deadline restored, so a stale reader
  * never sees an unset one there), if another fill won the page.
  */
-static bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w, u32 slot,
-		    bool prefetch, u64 now, u64 *ready_ns, u64 *req_id)
+static __always_inline bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w,
+				    u32 slot, bool prefetch, u64 now,
+				    u64 *ready_ns, u64 *req_id)
 {
 	struct vflash_req_tag tag = { };
 	struct vc_slot *s = &c->slots[slot];

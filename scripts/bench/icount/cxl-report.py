@@ -26,10 +26,13 @@ spin of a TLB-flush IPI's sender waiting for the other CPU
 (smp_call_function_many_cond(), whose count grows with how long the
 other vCPU takes, i.e. with the host's load) and vflash's GC worker (its
 own timer). Prints "BENCH icount-cxl" lines: per phase and round the
-instructions of work per fault (of which vflash.ko, other modules), all
-of them, the IPI wait and the GC worker; the median round's (by work);
-the ratios the issue asks about, of work per fault (vflash zero-time miss
-/ devdax first touch; two threads / one) and of all instructions; and
+instructions of work per fault (of which vflash.ko, other modules, and
+the work on vCPU 0, where the guest pins a one-thread phase's faulting
+thread, vflash's evictor on vCPU 1), all of them, the IPI wait and the
+GC worker; the median round's (by work); the ratios the issue asks
+about, of work per fault (vflash zero-time miss / devdax first touch;
+two threads / one; one thread on its own vCPU, what its timed p50 sees)
+and of all instructions; and
 the functions that take the most of the median round's zero-time miss
 and devdax fault (all instructions). PASS/FAIL lines for vmtest: every
 phase seen with a count above zero.
@@ -56,6 +59,14 @@ WAITING = ("smp_call_function_many_cond",)
 # fault: its share grows with the phase's length. Reported apart.
 GC_WORKER = ("worker_fn", "vflash_flash_maintain")
 
+# The plugin's per-vCPU execution columns (icount.c's NR_VCPUS).
+NR_VCPUS = 8
+
+# The guest script pins a one-thread phase's faulting thread to this vCPU
+# (and vflash's evictor to another): what ran there is the fault's own
+# path, and the TLB-flush IPIs it took from the evictor.
+FAULT_VCPU = 0
+
 
 def map_functions(path):
     """(start, name) of the text symbols of a System.map or kallsyms."""
@@ -81,10 +92,12 @@ def snapshots(path):
             elif f[0] == "end":
                 snaps.append(cur)
             else:
-                e = cur.setdefault(int(f[0], 16), [0, 0])
+                e = cur.setdefault(int(f[0], 16), [0, 0, [0] * NR_VCPUS])
                 # Several translations of one address: add their runs.
                 e[0] = int(f[1])
                 e[1] += int(f[2])
+                for v, n in enumerate(f[3:3 + NR_VCPUS]):
+                    e[2][v] += int(n)
     return snaps
 
 
@@ -156,14 +169,19 @@ def main():
         s0, s1 = snaps[2 * k], snaps[2 * k + 1]
         tot = {"vmlinux": 0, "vflash": 0, "modules": 0}
         funcs = {}
-        for addr, (insns, execs) in s1.items():
-            d = execs - s0.get(addr, [0, 0])[1]
+        on_fault_cpu = 0    # work on FAULT_VCPU
+        for addr, (insns, execs, vexecs) in s1.items():
+            old = s0.get(addr, [0, 0, [0] * NR_VCPUS])
+            d = execs - old[1]
             if d <= 0:
                 continue
             owner, fn = sym.where(addr)
             key = "modules" if owner not in tot else owner
             tot[key] += insns * d
             funcs[fn] = funcs.get(fn, 0) + insns * d
+            if fn not in WAITING and fn not in GC_WORKER:
+                on_fault_cpu += insns * (vexecs[FAULT_VCPU] -
+                                         old[2][FAULT_VCPU])
         total = sum(tot.values())
         wait = sum(funcs.get(fn, 0) for fn in WAITING)
         gc = sum(funcs.get(fn, 0) for fn in GC_WORKER)
@@ -171,12 +189,13 @@ def main():
         per.setdefault(name, []).append(
             (work / faults, (tot["vflash"] - gc) / faults,
              tot["modules"] / faults, funcs, faults, total / faults,
-             wait / faults, gc / faults))
+             wait / faults, gc / faults, on_fault_cpu / faults))
         print("BENCH icount-cxl %s round %d: %.0f instructions of work per "
-              "fault (vflash.ko %.0f, other modules %.0f); all %.0f, of "
-              "which IPI wait %.0f, GC worker %.0f; %d faults"
+              "fault (vflash.ko %.0f, other modules %.0f; on vCPU %d %.0f); "
+              "all %.0f, of which IPI wait %.0f, GC worker %.0f; %d faults"
               % (name, len(per[name]), work / faults,
                  (tot["vflash"] - gc) / faults, tot["modules"] / faults,
+                 FAULT_VCPU, on_fault_cpu / faults,
                  total / faults, wait / faults, gc / faults, faults))
 
     med = {}
@@ -188,6 +207,13 @@ def main():
               "%.0f) rounds: %s"
               % (name, r[0], r[1], r[2], r[5], r[6], r[7],
                  " ".join("%.0f" % x[0] for x in rounds)))
+        if name.endswith("-1t"):
+            fc = sorted(x[8] for x in rounds)[(len(rounds) - 1) // 2]
+            med[name + "@cpu"] = (fc,)
+            print("BENCH icount-cxl %s median on the faulting thread's vCPU "
+                  "%d: %.0f of work per fault, rounds: %s"
+                  % (name, FAULT_VCPU, fc,
+                     " ".join("%.0f" % x[8] for x in rounds)))
 
     def ratio(label, a_, b_):
         if a_ in med and b_ in med and med[b_][0]:
@@ -198,6 +224,12 @@ def main():
     ratio("miss_2t_vs_1t", "vflash-zero-2t", "vflash-zero-1t")
     ratio("devdax_2t_vs_1t", "devdax-2t", "devdax-1t")
     ratio("noevict_vs_devdax_1t", "vflash-zero-noevict-1t", "devdax-1t")
+    # What the timed p50 (bench-cxl) sees: the faulting thread's own vCPU
+    # (its faults and the IPIs it takes), not the evictor's on the other.
+    ratio("miss_vs_devdax_1t_faulting_vcpu", "vflash-zero-1t@cpu",
+          "devdax-1t@cpu")
+    ratio("noevict_vs_devdax_1t_faulting_vcpu", "vflash-zero-noevict-1t@cpu",
+          "devdax-1t@cpu")
     for a_, b_ in (("vflash-zero-1t", "devdax-1t"),
                    ("vflash-zero-2t", "vflash-zero-1t")):
         if a_ in med and b_ in med and med[b_][5]:

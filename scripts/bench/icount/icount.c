@@ -16,9 +16,10 @@
  * usage: qemu-system-x86_64 ... -plugin PATH/icount.so,lo=HEX,hi=HEX,out=FILE
  *
  * FILE gets, per mark (and a final one at exit), a line "mark N", then
- * "VADDR INSNS EXECS" per block address seen so far (hex, decimal,
- * decimal), then "end". scripts/bench/icount/report.py attributes them
- * to vflash.ko's functions.
+ * "VADDR INSNS EXECS E0 ... E7" per block address seen so far (hex, then
+ * decimal): its executions on all vCPUs, then on vCPU 0 to 7 (vCPUs
+ * beyond count in E7), then "end". scripts/bench/icount/report.py
+ * attributes them to vflash.ko's functions.
  *
  * The QEMU plugin API (QEMU 7.2, API version 1) is declared here, from
  * its documentation: Debian ships QEMU with plugin support but without
@@ -67,10 +68,13 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
 /* One translation of a block; several may share an address. */
+#define NR_VCPUS 8
+
 struct block {
 	uint64_t vaddr;
 	uint64_t insns;
 	uint64_t execs;		/* atomic */
+	uint64_t vcpu_execs[NR_VCPUS];	/* atomic */
 	struct block *next;
 };
 
@@ -84,20 +88,29 @@ static void block_exec(unsigned int vcpu, void *udata)
 {
 	struct block *b = udata;
 
-	(void)vcpu;
+	if (vcpu >= NR_VCPUS)
+		vcpu = NR_VCPUS - 1;
 	__atomic_fetch_add(&b->execs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->vcpu_execs[vcpu], 1, __ATOMIC_RELAXED);
 }
 
 static void dump(void)
 {
 	struct block *b;
+	int v;
 
 	pthread_mutex_lock(&lock);
 	fprintf(out, "mark %u\n", marks++);
-	for (b = blocks; b; b = b->next)
-		fprintf(out, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", b->vaddr,
+	for (b = blocks; b; b = b->next) {
+		fprintf(out, "%" PRIx64 " %" PRIu64 " %" PRIu64, b->vaddr,
 			b->insns,
 			__atomic_load_n(&b->execs, __ATOMIC_RELAXED));
+		for (v = 0; v < NR_VCPUS; v++)
+			fprintf(out, " %" PRIu64,
+				__atomic_load_n(&b->vcpu_execs[v],
+						__ATOMIC_RELAXED));
+		fputc('\n', out);
+	}
 	fprintf(out, "end\n");
 	fflush(out);
 	pthread_mutex_unlock(&lock);

@@ -42,14 +42,30 @@ vload_zero() {
 	echo 0 >$SYS/stats/reset || fail "stats/reset"
 }
 
-# phase NAME FAULTS TARGET WS THREADS: one marked first-touch run
+# phase NAME FAULTS TARGET WS THREADS: one marked first-touch run; with
+# one thread, on vCPU 0 (the report's FAULT_VCPU), so that what that vCPU
+# runs is the faults' own path (vphase moves vflash's evictor off it)
 phase() {
-	local line
+	local line cpus=0-1
 
+	[ "$5" = 1 ] && cpus=0
 	report "ICOUNT phase $1 $2"
-	line=$(mmap_lat --target "$3" --ws "$4" --map-size "$4" --first-touch \
-		--threads "$5" --mark) || fail "mmap_lat $1"
+	line=$(taskset -c $cpus mmap_lat --target "$3" --ws "$4" \
+		--map-size "$4" --first-touch --threads "$5" --mark) ||
+		fail "mmap_lat $1"
 	report "ICOUNT line $1 $line"
+}
+
+# evictor_to CPU: pin vflash0's evictor thread to vCPU CPU
+evictor_to() {
+	local p
+
+	for p in /proc/[0-9]*; do
+		[ "$(cat "$p/comm" 2>/dev/null)" = vflash0-evict ] || continue
+		taskset -pc "$1" "${p##*/}" >/dev/null || fail "taskset evictor"
+		return
+	done
+	fail "no vflash0-evict thread"
 }
 
 # vphase NAME WS THREADS [CACHE]: phase on a freshly loaded zero-time
@@ -58,6 +74,7 @@ vphase() {
 	local s
 
 	vload_zero "${4:-}"
+	evictor_to 1
 	for s in /sys/module/vflash/sections/.*; do
 		[ -f "$s" ] || continue
 		report "ICOUNT section ${s##*/} $(cat "$s")"
