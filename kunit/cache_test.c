@@ -253,6 +253,37 @@ static void miss_then_hit(struct kunit *test)
 			1ULL);
 }
 
+/*
+ * A miss's NAND read arrives at the device when the access did
+ * (vflash_cache_get_at()'s @now_ns, a fault's entry), not when vflash
+ * got round to submitting it: the 2 us vflash spent first overlap the
+ * modelled read, which then completes at arrival + the idle read.
+ */
+static void miss_is_submitted_at_its_arrival(struct kunit *test)
+{
+	struct fake *fk = mk(test, 16, 2, "fifo", false);
+	struct vflash_cache_pin pin;
+	u64 t = fk->now, idle_read, arrival;
+
+	/* What one read on an idle device takes, arriving now. */
+	KUNIT_ASSERT_EQ(test, vflash_cache_get(fk->c, 5, false, 1, &pin), 0);
+	KUNIT_ASSERT_TRUE(test, pin.missed);
+	idle_read = pin.due_ns - t;
+	vflash_cache_put(fk->c, &pin);
+	KUNIT_ASSERT_GT(test, idle_read, 2000ULL);
+
+	fk->now += 10 * NSEC_PER_MSEC;	/* every die idle again */
+	arrival = fk->now;
+	fk->now += 2000;
+	KUNIT_ASSERT_EQ(test, vflash_cache_get_at(fk->c, 9, false, 1, arrival,
+						  &pin), 0);
+	KUNIT_EXPECT_TRUE(test, pin.missed);
+	KUNIT_EXPECT_EQ(test, pin.due_ns, arrival + idle_read);
+	KUNIT_EXPECT_EQ(test, pin.waited_ns, idle_read - 2000);
+	KUNIT_EXPECT_EQ(test, fk->now, arrival + idle_read);
+	vflash_cache_put(fk->c, &pin);
+}
+
 static void full_cache_evicts_by_policy(struct kunit *test)
 {
 	struct fake *fk = mk(test, 8, 2, "fifo", false);
@@ -1527,6 +1558,7 @@ static void concurrent_misses_in_sets(struct kunit *test)
 
 static struct kunit_case cache_test_cases[] = {
 	KUNIT_CASE(miss_then_hit),
+	KUNIT_CASE(miss_is_submitted_at_its_arrival),
 	KUNIT_CASE(full_cache_evicts_by_policy),
 	KUNIT_CASE(young_fills_are_never_evicted),
 	KUNIT_CASE(dirty_pages_are_written_back),
