@@ -94,6 +94,30 @@ static inline bool vflash_pte_apply(struct mm_struct *mm, pmd_t *pmd,
 }
 #endif
 
+/*
+ * Per-VMA locks: on 6.12 a fault is first tried under its VMA's read lock
+ * alone, and a ->fault is called so only if the VMA's ops have a
+ * ->map_pages; otherwise the core drops the VMA lock and starts the fault
+ * again under mmap_lock (mm/memory.c:vmf_can_call_fault()), walking the
+ * page tables twice. vflash_map_pages(fn) is the ->map_pages to give the
+ * ops for that (NULL on 6.1, which has no per-VMA locks), and
+ * vflash_release_fault_lock() drops whichever lock the fault holds
+ * (release_fault_lock(), not on 6.1).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define vflash_map_pages(fn)	(fn)
+static inline void vflash_release_fault_lock(struct vm_fault *vmf)
+{
+	release_fault_lock(vmf);
+}
+#else
+#define vflash_map_pages(fn)	NULL
+static inline void vflash_release_fault_lock(struct vm_fault *vmf)
+{
+	mmap_read_unlock(vmf->vma->vm_mm);
+}
+#endif
+
 /* The NVMe frontend's interrupts (frontend_nvme/pci.c), x86 only. */
 #ifdef CONFIG_X86
 /*
