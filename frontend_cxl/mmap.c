@@ -345,9 +345,9 @@ static void vfc_close(struct vm_area_struct *vma)
  * the cache counts (a hit is a reference the eviction policy hears). The
  * callback is there for what its presence does on 6.12: vfc_fault() and
  * vfc_pfn_mkwrite() are then called under the VMA's lock, where without
- * it the core retries every fault under mmap_lock, about 950 instructions
- * more (docs/kernels.md); and a fault that waits its NAND read holds no
- * lock of the whole mm.
+ * it the core retries every fault under mmap_lock, about 740 instructions
+ * more a miss (docs/kernels.md); and a fault that waits its NAND read
+ * holds no lock of the whole mm.
  */
 static vm_fault_t __maybe_unused vfc_map_pages(struct vm_fault *vmf,
 					       pgoff_t start_pgoff,
