@@ -67,14 +67,13 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
-/* One translation of a block; several may share an address. */
 #define NR_VCPUS 8
 
+/* One translation of a block; several may share an address. */
 struct block {
 	uint64_t vaddr;
 	uint64_t insns;
-	uint64_t execs;		/* atomic */
-	uint64_t vcpu_execs[NR_VCPUS];	/* atomic */
+	uint64_t vcpu_execs[NR_VCPUS];	/* atomic; their sum is EXECS */
 	struct block *next;
 };
 
@@ -90,25 +89,28 @@ static void block_exec(unsigned int vcpu, void *udata)
 
 	if (vcpu >= NR_VCPUS)
 		vcpu = NR_VCPUS - 1;
-	__atomic_fetch_add(&b->execs, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&b->vcpu_execs[vcpu], 1, __ATOMIC_RELAXED);
 }
 
 static void dump(void)
 {
+	uint64_t execs[NR_VCPUS], all;
 	struct block *b;
 	int v;
 
 	pthread_mutex_lock(&lock);
 	fprintf(out, "mark %u\n", marks++);
 	for (b = blocks; b; b = b->next) {
+		all = 0;
+		for (v = 0; v < NR_VCPUS; v++) {
+			execs[v] = __atomic_load_n(&b->vcpu_execs[v],
+						   __ATOMIC_RELAXED);
+			all += execs[v];
+		}
 		fprintf(out, "%" PRIx64 " %" PRIu64 " %" PRIu64, b->vaddr,
-			b->insns,
-			__atomic_load_n(&b->execs, __ATOMIC_RELAXED));
+			b->insns, all);
 		for (v = 0; v < NR_VCPUS; v++)
-			fprintf(out, " %" PRIu64,
-				__atomic_load_n(&b->vcpu_execs[v],
-						__ATOMIC_RELAXED));
+			fprintf(out, " %" PRIu64, execs[v]);
 		fputc('\n', out);
 	}
 	fprintf(out, "end\n");
