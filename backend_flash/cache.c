@@ -638,7 +638,8 @@ static __always_inline bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w,
 
 /*
  * Wait until @ready (a fill's set deadline); @now is a lower bound of the
- * clock (a reading from before, or 0), updated; @waited grows by the wait.
+ * clock (a reading from before: at first the access's arrival), updated;
+ * @waited grows by the wait.
  * A read that was ready by then (a zero-latency miss) costs no clock read.
  */
 static int vc_wait_ready(struct vflash_cache *c, u64 ready, u64 *now,

@@ -266,7 +266,8 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 		return VM_FAULT_SIGBUS;
 	}
 	if (pin.missed) {
-		u64 done = ktime_get_ns();
+		/* On the clock of @start and of the read's due time. */
+		u64 done = vflash_cache_now(d->cache);
 
 		this_cpu_inc(*vf->misses);
 		vflash_flash_record_miss_latency(d->flash, done - start);
