@@ -291,14 +291,15 @@ not_here() {
 	local why=
 
 	[ "$named" -eq 0 ] || return 1
-	[ "${VMTEST_FLAVOUR:-debian}" != debug ] ||
+	if [ "${VMTEST_FLAVOUR:-debian}" = debug ]; then
 		why=$(directive "$(suite_file "$1")" debug-skip)
-	[ -n "$why" ] || [ "${VMTEST_REPEAT:-0}" != 1 ] || {
+		[ -z "$why" ] || why="debug kernel: $why"
+	fi
+	if [ -z "$why" ] && [ "${VMTEST_REPEAT:-0}" = 1 ]; then
 		why=$(directive "$(suite_file "$1")" once)
 		[ -z "$why" ] || why="once: $why"
-	}
+	fi
 	[ -n "$why" ] || return 1
-	[ "${VMTEST_FLAVOUR:-debian}" != debug ] || why="debug kernel: $why"
 	echo "  $1: SKIP ($why)"
 	echo "vmtest: $1: 0 passed, 0 failed, 1 skipped (0 s)"
 	echo "0 0 1" >"$VMDIR/$1.counts"
