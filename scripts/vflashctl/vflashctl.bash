@@ -76,6 +76,7 @@ _vflashctl() {
 			return
 		fi
 		mapfile -t words < <(_vflashctl_devices)
+		[[ " ${COMP_WORDS[*]:2:COMP_CWORD-2} " == *" --controller "* ]] || words+=(--controller)
 		words+=(--help)
 		;;
 	faults)
