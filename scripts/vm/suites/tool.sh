@@ -417,6 +417,11 @@ test_multi_devices() {
 	c=$(basename "$(dirname "$c")")
 	expect_match "$(vflashctl status vflash1)" "  nvme: controller $c, PCI 1[0-9a-f]{4}:00:00\.0, nqn\.2026-11\.io\.vflash:vflash1" "status: vflash1's controller"
 	expect_match "$(vflashctl status vflash1)" "  node: $ns1\$" "status: vflash1's namespace"
+	# --controller: that controller's character device, a vflash model;
+	# the CXL device has none (exit 1)
+	expect_eq "$(vflashctl namespace --controller vflash1)" "/dev/$c" "namespace --controller vflash1"
+	expect_match "$(cat "/sys/class/nvme/$c/model")" '^vflash' "the controller's model"
+	fails namespace --controller vflash2
 	expect_eq "$(vflashctl status vflash1 | grep -c '^vflash')" 1 "status DEV: that device only"
 	expect_eq "$(vflashctl status | grep -c '^vflash')" 3 "status: every device"
 	expect_match "$(vflashctl status vflash1)" "made by: configfs /sys/kernel/config/vflash/fast" "made by configfs"
