@@ -3,77 +3,56 @@
  * crashcheck: a crash-consistency checker for vflash's NVMe frontend, in
  * the style of dm-log-writes, CrashMonkey and ALICE (docs/crashcheck.md).
  *
- * Several threads issue a seeded random mix of NVMe commands through the
- * passthrough ioctls (NVME_IOCTL_IO_CMD on the namespace's block device,
- * NVME_IOCTL_ADMIN_CMD on its controller for Set Features), so that the
- * checker, not the block layer, decides every bit: Write, Write with FUA,
- * Flush, Dataset Management Deallocate, Write Zeroes with and without
- * DEAC (and with FUA), Read; on the dual frontend (frontend=nvme,cxl) also
- * CXL stores through a MAP_SHARED mapping of /dev/vflash0. Each thread
- * owns a disjoint set of LBAs (chunks of --chunk 4 KiB pages, chunk c
- * belonging to thread c % threads), so every LBA's history is sequential
- * and the oracle is exact. Each round sets the volatile write cache on or
- * off (Set Features 06h; a power cut resets features, so every round sets
- * it after the power-up), arms faults/power_cut, runs the load, cuts the
- * power (by writing faults/power_cut/cut after a random number of
- * operations, or by the rule itself at its random `after`-th command),
- * waits for the namespace to come back, reads every LBA and checks it.
- * With --faults, program and erase failures are armed in some rounds, so
- * that GC moves and retires blocks under the load.
+ * Threads issue a seeded random mix of NVMe commands through the
+ * passthrough ioctls (NVME_IOCTL_IO_CMD/IO64_CMD on a namespace's block
+ * device, NVME_IOCTL_ADMIN_CMD on its controller for Set Features), so
+ * that the checker, not the block layer, decides every bit: Write, Write
+ * with FUA, Flush, Dataset Management Deallocate, Write Zeroes with and
+ * without DEAC (and with FUA), Read; with --fdp the writes carry a
+ * placement directive (DTYPE 2h, DSPEC a random placement handle); on a
+ * zoned namespace Write at the write pointer, Zone Append, Zone
+ * Management Send (Reset, Finish, Open, Close), Flush, Read and Report
+ * Zones; on the dual frontend (frontend=nvme,cxl) also CXL stores through
+ * a MAP_SHARED mapping of /dev/vflash0. --threads threads per namespace
+ * (32: 32 commands in flight per namespace, one each), on --namespaces
+ * namespaces (made with Namespace Management; one is deleted and made
+ * anew between some rounds). Each thread owns a disjoint set of LBAs
+ * (chunks, or whole zones), so every LBA's history is sequential and the
+ * oracle is exact.
  *
- * Every LBA written holds a self-describing record: magic, seed, LBA,
- * write id, checksum, and the rest a pattern from them, so a read tells
- * exactly which write (or zeros) the LBA holds. A write id names its round,
- * thread and operation.
+ * Every LBA holds a self-describing record (magic, seed, namespace and
+ * LBA, write id, checksum, a pattern): before the first round every LBA
+ * of a conventional namespace is written durably with a record of its
+ * own, and every round starts by writing the LBAs that read zeros again
+ * (durably, fresh records), so zeros are a value that only a zeroing
+ * command of the round (or, on a zoned namespace, an unwritten block)
+ * can explain. Each round sets the write cache on or off, arms
+ * faults/power_cut, runs the load, ends (a cut; or a controller reset, a
+ * clean shutdown, an injected timeout or delay with the kernel's
+ * recovery, then a cut), waits for the namespaces to come back, reads
+ * every LBA and checks it against the durability rules
+ * (docs/crashcheck.md has the table; docs/faults.md the contract).
  *
- * The oracle: the durability rules (NVMe base specification, as vflash
- * implements them; docs/crashcheck.md):
- *
- *   operation                                     durable
- *   --------------------------------------------  ------------------------
- *   Write, Write Zeroes without DEAC; write       once a Flush *submitted
- *     cache on; no FUA                              after the write's
- *                                                   completion* completed
- *   Write, Write Zeroes without DEAC, with FUA    at its completion
- *   any Write or Write Zeroes while the write
- *     cache is off                                at its completion
- *   Dataset Management Deallocate, Write Zeroes   at its completion (the
- *     with DEAC                                     LBAs read zeros:
- *                                                   DLFEAT)
- *   CXL store (dual)                              once the store executed
- *   anything in flight at the cut (submitted,     may or may not have taken
- *     no successful completion)                     effect, per LBA
- *
- * So after a cut an LBA may hold the value of its newest durable
- * operation (or of the baseline read after the previous cut, if none is
- * durable), or of any operation on it issued after that one. Zeros are the
- * value of "never written" and of a deallocation. Anything else (a third
- * value, a torn or corrupt record, another LBA's record) is a violation:
- * the seed, round, LBA, what it held and the allowed set with every
- * operation's history are printed and the exit status is 1. The values
- * read become the next round's baseline. A Read during a round must
- * return exactly the value of the LBA's last operation (they all
- * completed: the history is sequential).
- *
- * "Submitted after the completion" is decided by one global ticket
- * counter: a write takes a ticket when its ioctl returned, a Flush one
- * before its ioctl starts; a Flush covers the writes whose ticket is
- * smaller than its own. A write that completed while a Flush was being
- * submitted may be left uncovered (more values allowed), never the
- * opposite.
+ * Liveness: the LBAs whose value after a cut is older than their newest
+ * completed operation are counted ("taken back"); a run that had rounds
+ * with the write cache on and without power-loss protection ending in a
+ * plain cut, and in which nothing was ever taken back, fails (exit 4):
+ * the power-loss log must be alive for the check to mean anything.
  *
  * usage: crashcheck [options]   (crashcheck -h lists them)
  * The seed is printed first; --seed S replays a run's operations and its
  * cut points (the interleaving of the threads is the scheduler's).
  * The last line: "crashcheck: cuts N, LBAs checked M, violations V".
  * Exit status: 0 no violation, 1 violations, 2 usage, 3 the rig failed
- * (no device, an I/O error without a cut, the device did not come back).
+ * (no device, an I/O error without a cut, the device did not come back),
+ * 4 nothing was ever taken back (the log is not alive).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <linux/nvme_ioctl.h>
 #include <pthread.h>
@@ -92,10 +71,12 @@
 
 #define PAGE		4096
 #define MAGIC		0x316b636863727363ULL	/* "csrchck1" */
-#define MAX_THREADS	32
+#define MAX_THREADS	1024
+#define MAX_NS		8
 #define READ_CHUNK	(128 * 1024)
 #define VAL_ZERO	0ULL
 #define VAL_CORRUPT	UINT64_MAX
+#define BASE_TID	0xffeU	/* the thread id of baseline records */
 
 #define SYSDEV		"/sys/class/vflash/vflash0"
 #define FAULTS		"/sys/kernel/debug/vflash/vflash0/faults"
@@ -106,17 +87,44 @@
 #define OP_READ		0x02
 #define OP_WZ		0x08
 #define OP_DSM		0x09
+#define OP_ZMS		0x79
+#define OP_ZMR		0x7a
+#define OP_ZAPPEND	0x7d
+#define ADM_IDENTIFY	0x06
 #define ADM_SET_FEAT	0x09
 #define ADM_GET_FEAT	0x0a
 #define FEAT_VWC	0x06
 #define CDW12_FUA	(1U << 30)
 #define CDW12_DEAC	(1U << 25)
+#define CDW12_DTYPE_PL	(2U << 20)	/* Data Placement directive */
 #define DSM_AD		(1U << 2)
+#define ZSA_CLOSE	1
+#define ZSA_FINISH	2
+#define ZSA_OPEN	3
+#define ZSA_RESET	4
+/* zone states (Report Zones, ZS) */
+#define ZS_EMPTY	1
+#define ZS_IOPEN	2
+#define ZS_EOPEN	3
+#define ZS_CLOSED	4
+#define ZS_RO		0xd
+#define ZS_FULL		0xe
+#define ZS_OFFLINE	0xf
 
-enum kind { K_WRITE, K_WZ, K_DEAC, K_DSM, K_CXL, K_FLUSH, K_READ };
+enum kind {
+	K_WRITE, K_WZ, K_DEAC, K_DSM, K_CXL, K_FLUSH, K_READ,
+	K_APPEND, K_ZRESET, K_ZFINISH, K_ZOPEN, K_ZCLOSE,
+};
 static const char *const kind_name[] = {
 	"write", "write-zeroes", "write-zeroes+deac", "deallocate",
-	"cxl-store", "flush", "read",
+	"cxl-store", "flush", "read", "zone-append", "zone-reset",
+	"zone-finish", "zone-open", "zone-close",
+};
+
+/* How a round ends before its cut. */
+enum ending { E_CUT, E_RESET, E_SHUTDOWN, E_TIMEOUT, E_DELAY, E_NR };
+static const char *const ending_name[] = {
+	"cut", "reset", "shutdown", "timeout", "delay",
 };
 
 /* Status of an operation. */
@@ -126,12 +134,13 @@ struct op {
 	uint64_t wid;		/* value written (0: zeros) */
 	uint64_t sub;		/* ticket before submission */
 	uint64_t done;		/* ticket after completion, 0 if none */
-	uint64_t slba;		/* first LBA (first range for DSM) */
+	uint64_t slba;		/* first LBA (first range for DSM; zone ops: the zone) */
 	uint32_t nlb;		/* LBAs (all ranges for DSM) */
 	uint8_t kind;
 	uint8_t fua;
 	uint8_t vwc_off;
 	uint8_t status;
+	uint16_t dspec;		/* --fdp: the placement handle */
 	int err;		/* ioctl: <0 errno, >0 NVMe status */
 };
 
@@ -142,13 +151,40 @@ struct lent {
 	uint32_t *idx;		/* indexes into the owner's op table */
 };
 
+/* A zone of a zoned namespace (LBAs absolute). */
+struct zone {
+	uint64_t zs, cap;	/* first LBA, writable LBAs */
+	uint64_t base_wp;	/* write pointer at the round's start */
+	uint64_t wp;		/* the load's: after the last op issued */
+	bool full;		/* the load's: Full (by writes or Finish) */
+	bool open;		/* the load's: open (implicitly or explicitly) */
+	uint32_t n, cap_ops;
+	uint32_t *idx;		/* the round's ops on the zone */
+};
+
+struct nsx {
+	unsigned int i;		/* index (0: namespace 1) */
+	unsigned int nsid;
+	char name[256];
+	int fd;
+	uint64_t nlba, nchunks;
+	struct lent *lents;
+	_Atomic uint64_t max_flush;	/* largest ticket of a completed flush */
+	unsigned int w0;	/* its first worker */
+	bool zoned;
+	uint64_t zlbas;		/* zone size in LBAs */
+	uint32_t nzones;
+	struct zone *zones;
+};
+
 struct worker {
 	pthread_t th;
-	unsigned int id;
+	unsigned int id;	/* global */
+	unsigned int li;	/* within its namespace */
+	struct nsx *ns;
 	uint64_t rng;
 	struct op *ops;
 	uint32_t nops, cap;
-	int fd;			/* namespace */
 	unsigned char *buf, *rbuf;
 	/* results of the round (the main thread watches the first two) */
 	_Atomic uint64_t done_ops;
@@ -157,41 +193,45 @@ struct worker {
 	int fail_err;
 	uint8_t fail_kind;
 	uint64_t read_violations;
-	uint32_t *hot;		/* hot chunks of the round */
+	uint32_t *hot;		/* hot chunks (zones) of the round */
 	uint32_t nhot;
 };
 
 /* options */
 static uint64_t seed;
-static unsigned int nr_threads = 4, cuts_wanted = 10, ops_per_round = 200;
-static unsigned int chunk_pages = 8, max_seconds;
+static unsigned int tpn = 32, cuts_wanted = 10, ops_per_round = 24;
+static unsigned int chunk_pages = 8, max_seconds, nr_ns = 1, fdp_handles;
 static int vwc_mode = -1;	/* -1: random per round, 0 off, 1 on */
 static int cut_mode = -1;	/* -1: mix, 0 file, 1 rule */
-static bool use_cxl, use_faults, tamper;
+static bool use_cxl, use_faults, tamper, use_plp, recycle = true;
+static unsigned int endings_mask = 1U << E_CUT;
 static unsigned int prog_ppm = 2000;
 static unsigned int max_detail = 10;
 
 /* device */
-static char ns_name[256], ctrl_name[256];
-static int ns_fd = -1, ctrl_fd = -1;
-static unsigned int nsid, lbs, lpp;
-static uint64_t nlba, npages, nchunks;
+static char ctrl_name[256];
+static int ctrl_fd = -1;
+static unsigned int lbs, lpp;
 static unsigned char *cxl_map;
-static uint64_t cxl_bytes;
+static struct nsx nss[MAX_NS];
+static unsigned int nr_threads;
 
 /* oracle */
-static struct lent *lents;
 static struct worker workers[MAX_THREADS];
 static _Atomic uint64_t tick = 1;
-static _Atomic uint64_t max_flush;	/* largest ticket of a completed flush */
 static _Atomic uint64_t ops_done;
 static atomic_bool stop;
 static unsigned int round_no;
 static int round_vwc_off;
+static uint64_t sd_tick;	/* a clean shutdown's: completed writes durable */
+static uint64_t end_tick;	/* errors after it are the round's ending's */
+static enum ending round_end;
 
 /* totals */
 static uint64_t t_cuts, t_checked, t_violations, t_ops, t_rolled, t_rule_cuts;
-static uint64_t t_inflight, t_rig_errors, t_fault_rounds;
+static uint64_t t_inflight, t_rig_errors, t_fault_rounds, t_taken, t_live_rounds;
+static uint64_t t_ends[E_NR], t_recycled, t_base_lbas;
+static long long lost0;
 
 static void die(const char *fmt, ...)
 {
@@ -202,6 +242,7 @@ static void die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, " (seed %" PRIu64 ", round %u)\n", seed, round_no);
 	va_end(ap);
+	fflush(stdout);
 	exit(3);
 }
 
@@ -226,6 +267,14 @@ static uint64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		die("out of memory");
+	return p;
 }
 
 /* ---- files ---- */
@@ -310,15 +359,21 @@ static uint64_t csum(const unsigned char *b)
 	return h;
 }
 
-static void fill(unsigned char *b, uint64_t lba, uint64_t wid)
+/* A record's key: the namespace's NSID and the LBA. */
+static uint64_t key(const struct nsx *ns, uint64_t lba)
 {
-	uint64_t x = seed ^ wid * 0x9e3779b97f4a7c15ULL ^ lba * 0xc2b2ae3d27d4eb4fULL;
+	return (uint64_t)ns->nsid << 48 | lba;
+}
+
+static void fill(unsigned char *b, uint64_t k, uint64_t wid)
+{
+	uint64_t x = seed ^ wid * 0x9e3779b97f4a7c15ULL ^ k * 0xc2b2ae3d27d4eb4fULL;
 	uint64_t *w = (uint64_t *)b;
 	unsigned int i;
 
 	w[0] = MAGIC;
 	w[1] = seed;
-	w[2] = lba;
+	w[2] = k;
 	w[3] = wid;
 	for (i = 5; i < lbs / 8; i++)
 		w[i] = rnd(&x);
@@ -329,7 +384,7 @@ static void fill(unsigned char *b, uint64_t lba, uint64_t wid)
  * The value an LBA's bytes hold: VAL_ZERO, a write id, or VAL_CORRUPT
  * (with what is wrong in @why).
  */
-static uint64_t decode(const unsigned char *b, uint64_t lba, char *why,
+static uint64_t decode(const unsigned char *b, uint64_t k, char *why,
 		       size_t len)
 {
 	static __thread unsigned char *tmp;
@@ -343,44 +398,66 @@ static uint64_t decode(const unsigned char *b, uint64_t lba, char *why,
 		return VAL_ZERO;
 	if (!tmp && !(tmp = malloc(PAGE)))
 		die("out of memory");
-	if (w[0] == MAGIC && w[1] == seed && w[2] == lba && w[3] &&
+	if (w[0] == MAGIC && w[1] == seed && w[2] == k && w[3] &&
 	    w[3] != VAL_CORRUPT) {
-		fill(tmp, lba, w[3]);
+		fill(tmp, k, w[3]);
 		if (!memcmp(tmp, b, lbs))
 			return w[3];
 	}
 	if (why)
 		snprintf(why, len,
-			 "corrupt: magic %s, seed %" PRIu64 ", lba %" PRIu64
-			 ", wid %#" PRIx64 ", checksum %s",
-			 w[0] == MAGIC ? "ok" : "bad", w[1], w[2], w[3],
+			 "corrupt: magic %s, seed %" PRIu64 ", nsid %" PRIu64
+			 " lba %" PRIu64 ", wid %#" PRIx64 ", checksum %s",
+			 w[0] == MAGIC ? "ok" : "bad", w[1], w[2] >> 48,
+			 (uint64_t)(w[2] & 0xffffffffffffULL), w[3],
 			 w[4] == csum(b) ? "ok" : "bad");
 	return VAL_CORRUPT;
 }
 
+/* round: bits 63-44, thread + 1: 43-32, op + 1: 31-0 */
 static uint64_t mkwid(unsigned int thread, uint32_t idx)
 {
-	return (uint64_t)round_no << 40 | (uint64_t)(thread + 1) << 32 |
+	return (uint64_t)round_no << 44 | (uint64_t)(thread + 1) << 32 |
 	       (idx + 1);
+}
+
+static uint64_t base_wid(void)
+{
+	return mkwid(BASE_TID, 0);
 }
 
 static void describe(uint64_t v, char *out, size_t len)
 {
+	uint64_t t = (v >> 32) & 0xfff;
+
 	if (v == VAL_ZERO)
 		snprintf(out, len, "zeros");
 	else if (v == VAL_CORRUPT)
 		snprintf(out, len, "corrupt");
+	else if (t == BASE_TID + 1)
+		snprintf(out, len, "wid %#" PRIx64 " (round %" PRIu64
+			 " baseline)", v, v >> 44);
 	else
 		snprintf(out, len, "wid %#" PRIx64 " (round %" PRIu64
-			 " thread %" PRIu64 " op %" PRIu64 ")", v, v >> 40,
-			 (uint64_t)(((v >> 32) & 0xff) - 1),
-			 (uint64_t)((v & 0xffffffffULL) - 1));
+			 " thread %" PRIu64 " op %" PRIu64 ")", v, v >> 44,
+			 t - 1, (uint64_t)((v & 0xffffffffULL) - 1));
 }
 
 /* ---- devices ---- */
 
-/* vflash's live namespace other than @not: its name in ns_name */
-static bool find_ns(const char *not)
+static bool held(const char *name, char (*names)[256], unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* vflash's live block device of @nsid, not one of @not: into @out */
+static bool find_ns(unsigned int nsid, char (*not)[256], unsigned int nnot,
+		    char *out, size_t len)
 {
 	char path[512], s[128];
 	struct dirent *d;
@@ -396,10 +473,13 @@ static bool find_ns(const char *not)
 		/* nvmeXnY only (nvmeXcYnZ are hidden paths) */
 		if (sscanf(d->d_name, "nvme%un%u%c", &a, &b, &tail) != 2)
 			continue;
-		if (not && !strcmp(not, d->d_name))
+		if (held(d->d_name, not, nnot))
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/%s/size", d->d_name);
 		if (read_num(path) <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/nsid", d->d_name);
+		if (read_num(path) != (long long)nsid)
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/%s/device/model",
 			 d->d_name);
@@ -408,7 +488,7 @@ static bool find_ns(const char *not)
 		snprintf(path, sizeof(path), "/dev/%s", d->d_name);
 		if (access(path, F_OK))
 			continue;
-		snprintf(ns_name, sizeof(ns_name), "%s", d->d_name);
+		snprintf(out, len, "%s", d->d_name);
 		found = true;
 	}
 	closedir(dir);
@@ -452,39 +532,51 @@ static bool find_ctrl(const char *not)
 }
 
 /* The ioctl's result: 0, an NVMe status (> 0), or -errno. */
-static int passthru(int fd, unsigned long req, struct nvme_passthru_cmd *c)
+static int passthru(int fd, unsigned long req, void *c)
 {
 	int rc = ioctl(fd, req, c);
 
 	return rc < 0 ? -errno : rc;
 }
 
-static int nvme_rw(int fd, uint8_t opc, uint64_t slba, uint32_t nlb,
-		   uint32_t flags, void *buf)
+static int nvme_io(const struct nsx *ns, uint8_t opc, uint64_t slba,
+		   uint32_t nlb, uint32_t cdw12, uint32_t cdw13, void *buf,
+		   uint64_t *result)
 {
-	struct nvme_passthru_cmd c;
+	struct nvme_passthru_cmd64 c;
+	int rc;
 
 	memset(&c, 0, sizeof(c));
 	c.opcode = opc;
-	c.nsid = nsid;
+	c.nsid = ns->nsid;
 	c.cdw10 = (uint32_t)slba;
 	c.cdw11 = (uint32_t)(slba >> 32);
-	c.cdw12 = (nlb - 1) | flags;
+	c.cdw12 = (nlb - 1) | cdw12;
+	c.cdw13 = cdw13;
 	if (buf) {
 		c.addr = (uintptr_t)buf;
 		c.data_len = nlb * lbs;
 	}
-	return passthru(fd, NVME_IOCTL_IO_CMD, &c);
+	rc = passthru(ns->fd, NVME_IOCTL_IO64_CMD, &c);
+	if (result)
+		*result = c.result;
+	return rc;
 }
 
-static int nvme_flush(int fd)
+static int nvme_rw(const struct nsx *ns, uint8_t opc, uint64_t slba,
+		   uint32_t nlb, uint32_t flags, void *buf)
+{
+	return nvme_io(ns, opc, slba, nlb, flags, 0, buf, NULL);
+}
+
+static int nvme_flush(const struct nsx *ns)
 {
 	struct nvme_passthru_cmd c;
 
 	memset(&c, 0, sizeof(c));
 	c.opcode = OP_FLUSH;
-	c.nsid = nsid;
-	return passthru(fd, NVME_IOCTL_IO_CMD, &c);
+	c.nsid = ns->nsid;
+	return passthru(ns->fd, NVME_IOCTL_IO_CMD, &c);
 }
 
 struct dsm_range {
@@ -493,18 +585,88 @@ struct dsm_range {
 	uint64_t slba;
 };
 
-static int nvme_dsm(int fd, struct dsm_range *r, unsigned int nr)
+static int nvme_dsm(const struct nsx *ns, struct dsm_range *r,
+		    unsigned int nr)
 {
 	struct nvme_passthru_cmd c;
 
 	memset(&c, 0, sizeof(c));
 	c.opcode = OP_DSM;
-	c.nsid = nsid;
+	c.nsid = ns->nsid;
 	c.addr = (uintptr_t)r;
 	c.data_len = nr * sizeof(*r);
 	c.cdw10 = nr - 1;
 	c.cdw11 = DSM_AD;
-	return passthru(fd, NVME_IOCTL_IO_CMD, &c);
+	return passthru(ns->fd, NVME_IOCTL_IO_CMD, &c);
+}
+
+static int zone_send(const struct nsx *ns, uint64_t zslba, unsigned int zsa)
+{
+	struct nvme_passthru_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = OP_ZMS;
+	c.nsid = ns->nsid;
+	c.cdw10 = (uint32_t)zslba;
+	c.cdw11 = (uint32_t)(zslba >> 32);
+	c.cdw13 = zsa;
+	return passthru(ns->fd, NVME_IOCTL_IO_CMD, &c);
+}
+
+/*
+ * Report Zones: each zone's state and write pointer (a Full zone's: its
+ * end of capacity), its capacity into ns->zones[].cap.
+ */
+static void report_zones(struct nsx *ns, uint8_t *state, uint64_t *wp)
+{
+	const uint32_t per = 255, len = 64 + per * 64;
+	uint8_t *b;
+	uint32_t z = 0, i, n;
+
+	if (posix_memalign((void **)&b, PAGE, len))
+		die("out of memory");
+	while (z < ns->nzones) {
+		struct nvme_passthru_cmd c;
+		uint64_t zslba = (uint64_t)z * ns->zlbas;
+		int rc;
+
+		memset(&c, 0, sizeof(c));
+		memset(b, 0, len);
+		c.opcode = OP_ZMR;
+		c.nsid = ns->nsid;
+		c.addr = (uintptr_t)b;
+		c.data_len = len;
+		c.cdw10 = (uint32_t)zslba;
+		c.cdw11 = (uint32_t)(zslba >> 32);
+		c.cdw12 = len / 4 - 1;
+		c.cdw13 = 1U << 16;	/* Report Zones, all states, partial */
+		rc = passthru(ns->fd, NVME_IOCTL_IO_CMD, &c);
+		if (rc)
+			die("Report Zones on %s at zone %u: %d", ns->name, z, rc);
+		memcpy(&n, b, 4);
+		if (!n)
+			die("Report Zones on %s at zone %u: no zone", ns->name, z);
+		for (i = 0; i < n && i < per && z < ns->nzones; i++, z++) {
+			const uint8_t *d = b + 64 + i * 64;
+			uint64_t cap, zs, p;
+
+			memcpy(&cap, d + 8, 8);
+			memcpy(&zs, d + 16, 8);
+			memcpy(&p, d + 24, 8);
+			if (zs != (uint64_t)z * ns->zlbas)
+				die("Report Zones on %s: zone %u starts at %" PRIu64,
+				    ns->name, z, zs);
+			ns->zones[z].cap = cap;
+			state[z] = d[1] >> 4;
+			wp[z] = state[z] == ZS_FULL ? zs + cap : p;
+		}
+	}
+	free(b);
+}
+
+static int admin(struct nvme_passthru_cmd *c)
+{
+	return passthru(ctrl_fd, NVME_IOCTL_ADMIN_CMD, c);
 }
 
 static int set_vwc(bool on)
@@ -516,90 +678,174 @@ static int set_vwc(bool on)
 	c.opcode = ADM_SET_FEAT;
 	c.cdw10 = FEAT_VWC;
 	c.cdw11 = on;
-	rc = passthru(ctrl_fd, NVME_IOCTL_ADMIN_CMD, &c);
+	rc = admin(&c);
 	if (rc)
 		return rc;
 	memset(&c, 0, sizeof(c));
 	c.opcode = ADM_GET_FEAT;
 	c.cdw10 = FEAT_VWC;
-	rc = passthru(ctrl_fd, NVME_IOCTL_ADMIN_CMD, &c);
+	rc = admin(&c);
 	if (rc)
 		return rc;
 	return (c.result & 1) == on ? 0 : -EIO;
 }
 
-/*
- * Wait (up to 30 s) for vflash's namespace and controller other than
- * @old_ns/@old_ctrl (held open by the caller, so their names are not
- * reused), open them and read LBA 0 through them.
- */
-static void attach(const char *old_ns, const char *old_ctrl)
+/* Unallocated NVM capacity (Identify Controller UNVMCAP), bytes */
+static uint64_t unvmcap(void)
 {
-	uint64_t t0 = now_ms();
-	unsigned char *b;
-	char path[300];
-	int fd, cfd, rc;
+	struct nvme_passthru_cmd c;
+	uint8_t *b;
+	uint64_t v;
 
 	if (posix_memalign((void **)&b, PAGE, PAGE))
 		die("out of memory");
-	for (;;) {
-		if (now_ms() - t0 > 30000)
-			die("vflash's namespace did not come back within 30 s");
-		if (!find_ns(old_ns) || !find_ctrl(old_ctrl)) {
-			usleep(20000);
-			continue;
-		}
-		snprintf(path, sizeof(path), "/dev/%s", ns_name);
-		fd = open(path, O_RDWR);
-		if (fd < 0) {
-			usleep(20000);
-			continue;
-		}
-		snprintf(path, sizeof(path), "/dev/%s", ctrl_name);
-		cfd = open(path, O_RDWR);
-		if (cfd < 0) {
-			close(fd);
-			usleep(20000);
-			continue;
-		}
-		rc = ioctl(fd, NVME_IOCTL_ID);
-		if (rc <= 0) {
-			close(fd);
-			close(cfd);
-			usleep(20000);
-			continue;
-		}
-		nsid = rc;
-		if (ioctl(fd, BLKSSZGET, &rc) || (rc != 512 && rc != 4096))
-			die("%s: logical block size %d", ns_name, rc);
-		lbs = rc;
-		if (nvme_rw(fd, OP_READ, 0, 1, 0, b)) {
-			close(fd);
-			close(cfd);
-			usleep(20000);
-			continue;
-		}
-		ns_fd = fd;
-		ctrl_fd = cfd;
-		break;
-	}
+	memset(&c, 0, sizeof(c));
+	c.opcode = ADM_IDENTIFY;
+	c.addr = (uintptr_t)b;
+	c.data_len = PAGE;
+	c.cdw10 = 1;
+	if (admin(&c))
+		die("Identify Controller failed");
+	memcpy(&v, b + 296, 8);
 	free(b);
+	return v;
 }
 
-static void detect_geometry(void)
+/* Open @ns's block device (its name set); read LBA 0 through it. */
+static bool open_ns(struct nsx *ns)
+{
+	unsigned char *b;
+	char path[300];
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "/dev/%s", ns->name);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return false;
+	rc = ioctl(fd, NVME_IOCTL_ID);
+	if (rc != (int)ns->nsid) {
+		close(fd);
+		return false;
+	}
+	if (ioctl(fd, BLKSSZGET, &rc) || (rc != 512 && rc != 4096))
+		die("%s: logical block size %d", ns->name, rc);
+	if (lbs && (unsigned int)rc != lbs)
+		die("%s: logical block size %d, not %u", ns->name, rc, lbs);
+	lbs = rc;
+	lpp = PAGE / lbs;
+	if (posix_memalign((void **)&b, PAGE, PAGE))
+		die("out of memory");
+	ns->fd = fd;
+	rc = nvme_rw(ns, OP_READ, 0, 1, 0, b);
+	free(b);
+	if (rc) {
+		ns->fd = -1;
+		close(fd);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Wait (up to 30 s) for vflash's controller and every namespace, as
+ * nodes other than the ones held open now (so their names are not
+ * reused), and open them. The old descriptors are closed afterwards.
+ */
+static void reattach(void)
+{
+	char old[MAX_NS + 1][256], old_ctrl[256];
+	int ofd[MAX_NS], ocfd = ctrl_fd;
+	uint64_t t0 = now_ms();
+	unsigned int i, nold = 0;
+
+	snprintf(old_ctrl, sizeof(old_ctrl), "%s", ctrl_name);
+	for (i = 0; i < nr_ns; i++) {
+		ofd[i] = nss[i].fd;
+		if (nss[i].fd >= 0)
+			snprintf(old[nold++], 256, "%s", nss[i].name);
+		nss[i].fd = -1;
+	}
+	for (;;) {
+		bool all = true;
+		char path[300];
+
+		if (now_ms() - t0 > 30000)
+			die("vflash's namespaces did not come back within 30 s");
+		if (ctrl_fd == ocfd || ctrl_fd < 0) {
+			if (!find_ctrl(old_ctrl[0] && ocfd >= 0 ? old_ctrl : NULL)) {
+				usleep(20000);
+				continue;
+			}
+			snprintf(path, sizeof(path), "/dev/%s", ctrl_name);
+			ctrl_fd = open(path, O_RDWR);
+			if (ctrl_fd < 0) {
+				usleep(20000);
+				continue;
+			}
+		}
+		for (i = 0; i < nr_ns; i++) {
+			struct nsx *ns = &nss[i];
+
+			if (ns->fd >= 0)
+				continue;
+			if (!find_ns(ns->nsid, old, nold, ns->name,
+				     sizeof(ns->name)) || !open_ns(ns))
+				all = false;
+		}
+		if (all)
+			break;
+		usleep(20000);
+	}
+	for (i = 0; i < nr_ns; i++)
+		if (ofd[i] >= 0)
+			close(ofd[i]);
+	if (ocfd >= 0 && ocfd != ctrl_fd)
+		close(ocfd);
+}
+
+static void geometry(struct nsx *ns)
 {
 	unsigned long long bytes;
+	char path[300], s[64];
 
-	if (ioctl(ns_fd, BLKGETSIZE64, &bytes))
+	if (ioctl(ns->fd, BLKGETSIZE64, &bytes))
 		die("BLKGETSIZE64: %s", strerror(errno));
-	lpp = PAGE / lbs;
-	nlba = bytes / lbs;
-	npages = bytes / PAGE;
-	nchunks = npages / chunk_pages;
-	if (nchunks < nr_threads)
-		die("%llu bytes: fewer chunks than threads", bytes);
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/zoned", ns->name);
+	ns->zoned = !read_str(path, s, sizeof(s)) && strcmp(s, "none");
+	if (ns->zoned) {
+		uint8_t *st;
+		uint64_t *wp;
+		uint32_t z;
+
+		snprintf(path, sizeof(path), "/sys/block/%s/queue/chunk_sectors",
+			 ns->name);
+		ns->zlbas = (uint64_t)read_num(path) * 512 / lbs;
+		if (!ns->zlbas)
+			die("%s: no zone size", ns->name);
+		ns->nzones = bytes / lbs / ns->zlbas;
+		if (ns->nzones < tpn)
+			die("%s: %u zones, fewer than %u threads", ns->name,
+			    ns->nzones, tpn);
+		ns->nlba = (uint64_t)ns->nzones * ns->zlbas;
+		ns->nchunks = ns->nzones;
+		free(ns->zones);
+		ns->zones = calloc(ns->nzones, sizeof(*ns->zones));
+		st = calloc(ns->nzones, 1);
+		wp = calloc(ns->nzones, sizeof(*wp));
+		if (!ns->zones || !st || !wp)
+			die("out of memory");
+		for (z = 0; z < ns->nzones; z++)
+			ns->zones[z].zs = (uint64_t)z * ns->zlbas;
+		report_zones(ns, st, wp);
+		free(st);
+		free(wp);
+		return;
+	}
+	ns->nchunks = bytes / PAGE / chunk_pages;
+	if (ns->nchunks < tpn)
+		die("%s: %llu bytes: fewer chunks than threads", ns->name, bytes);
 	/* The owned chunks only: a tail that is not a whole chunk is left. */
-	nlba = nchunks * chunk_pages * lpp;
+	ns->nlba = ns->nchunks * chunk_pages * lpp;
 }
 
 static void map_cxl(void)
@@ -616,8 +862,76 @@ static void map_cxl(void)
 	cxl_map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (cxl_map == MAP_FAILED)
 		die("mmap /dev/vflash0: %s", strerror(errno));
-	cxl_bytes = size;
 	close(fd);
+}
+
+/* ---- namespaces: made with nvme-cli (Namespace Management) ---- */
+
+static int shell(const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+/* Make and attach a namespace of @bytes; return its NSID. */
+static unsigned int ns_create(uint64_t bytes, bool zoned)
+{
+	char cmd[512], line[256];
+	unsigned int nsid = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "nvme create-ns /dev/%s --nsze=%" PRIu64 " --ncap=%" PRIu64
+		 " --flbas=0%s 2>&1", ctrl_name, bytes / lbs, bytes / lbs,
+		 zoned ? " --csi=2" : "");
+	p = popen(cmd, "r");
+	if (!p)
+		die("popen");
+	while (fgets(line, sizeof(line), p)) {
+		char *s = strstr(line, "nsid:");
+
+		if (s)
+			nsid = strtoul(s + 5, NULL, 0);
+	}
+	pclose(p);
+	if (!nsid)
+		die("%s: no NSID", cmd);
+	if (shell("nvme attach-ns /dev/%s --namespace-id=%u --controllers=1 >/dev/null 2>&1",
+		  ctrl_name, nsid))
+		die("nvme attach-ns %u failed", nsid);
+	return nsid;
+}
+
+static void ns_delete(unsigned int nsid)
+{
+	if (shell("nvme detach-ns /dev/%s --namespace-id=%u --controllers=1 >/dev/null 2>&1",
+		  ctrl_name, nsid))
+		die("nvme detach-ns %u failed", nsid);
+	if (shell("nvme delete-ns /dev/%s --namespace-id=%u >/dev/null 2>&1",
+		  ctrl_name, nsid))
+		die("nvme delete-ns %u failed", nsid);
+}
+
+/* Wait for the block device of a new namespace and open it. */
+static void ns_open_new(struct nsx *ns)
+{
+	char none[1][256] = { "" };
+	uint64_t t0 = now_ms();
+
+	ns->fd = -1;
+	for (;;) {
+		if (now_ms() - t0 > 30000)
+			die("namespace %u did not appear within 30 s", ns->nsid);
+		if (find_ns(ns->nsid, none, 0, ns->name, sizeof(ns->name)) &&
+		    open_ns(ns))
+			return;
+		usleep(20000);
+	}
 }
 
 /* ---- the load ---- */
@@ -629,9 +943,7 @@ static uint32_t new_op(struct worker *w, enum kind k, uint64_t slba,
 
 	if (w->nops == w->cap) {
 		w->cap = w->cap ? w->cap * 2 : 1024;
-		w->ops = realloc(w->ops, w->cap * sizeof(*w->ops));
-		if (!w->ops)
-			die("out of memory");
+		w->ops = xrealloc(w->ops, w->cap * sizeof(*w->ops));
 	}
 	o = &w->ops[w->nops];
 	memset(o, 0, sizeof(*o));
@@ -639,41 +951,51 @@ static uint32_t new_op(struct worker *w, enum kind k, uint64_t slba,
 	o->slba = slba;
 	o->nlb = nlb;
 	o->vwc_off = round_vwc_off;
-	o->wid = (k == K_WRITE || k == K_CXL) ? mkwid(w->id, w->nops) : VAL_ZERO;
+	o->wid = (k == K_WRITE || k == K_CXL || k == K_APPEND) ?
+		 mkwid(w->id, w->nops) : VAL_ZERO;
 	return w->nops++;
 }
 
 /* The op joins the history of its LBAs (before it is submitted). */
-static void push(uint64_t slba, uint32_t nlb, uint32_t idx)
+static void push(struct nsx *ns, uint64_t slba, uint32_t nlb, uint32_t idx)
 {
 	uint64_t l;
 
 	for (l = slba; l < slba + nlb; l++) {
-		struct lent *e = &lents[l];
+		struct lent *e = &ns->lents[l];
 
 		if (e->n == e->cap) {
 			e->cap = e->cap ? e->cap * 2 : 4;
-			e->idx = realloc(e->idx, e->cap * sizeof(*e->idx));
-			if (!e->idx)
-				die("out of memory");
+			e->idx = xrealloc(e->idx, e->cap * sizeof(*e->idx));
 		}
 		e->idx[e->n++] = idx;
 	}
 }
 
-static unsigned int owner(uint64_t lba)
+static void zpush(struct zone *z, uint32_t idx)
 {
-	return (lba / lpp / chunk_pages) % nr_threads;
+	if (z->n == z->cap_ops) {
+		z->cap_ops = z->cap_ops ? z->cap_ops * 2 : 8;
+		z->idx = xrealloc(z->idx, z->cap_ops * sizeof(*z->idx));
+	}
+	z->idx[z->n++] = idx;
 }
 
-/* A chunk of @w: one of the round's hot ones mostly, so LBAs get rewritten. */
+static struct worker *owner(const struct nsx *ns, uint64_t lba)
+{
+	uint64_t c = ns->zoned ? lba / ns->zlbas : lba / lpp / chunk_pages;
+
+	return &workers[ns->w0 + c % tpn];
+}
+
+/* A chunk (zone) of @w: one of the round's hot ones mostly. */
 static uint64_t pick_chunk(struct worker *w)
 {
-	uint64_t mine = (nchunks - w->id + nr_threads - 1) / nr_threads;
+	uint64_t mine = (w->ns->nchunks - w->li + tpn - 1) / tpn;
 
 	if (w->nhot && below(&w->rng, 10) < 7)
 		return w->hot[below(&w->rng, w->nhot)];
-	return w->id + below(&w->rng, mine) * nr_threads;
+	return w->li + below(&w->rng, mine) * tpn;
 }
 
 static void pick_range(struct worker *w, uint64_t *slba, uint32_t *nlb)
@@ -694,58 +1016,63 @@ static void pick_range(struct worker *w, uint64_t *slba, uint32_t *nlb)
 		*nlb = 1 + below(&w->rng, *nlb < 2 * lpp ? *nlb : 2 * lpp);
 }
 
-static void print_history(uint64_t lba)
+static void print_op(const struct worker *w, uint32_t i)
 {
-	struct lent *e = &lents[lba];
-	struct worker *w = &workers[owner(lba)];
+	const struct op *o = &w->ops[i];
+	char d[96];
+
+	describe(o->wid, d, sizeof(d));
+	printf("    op %u: %s%s%s lbas %" PRIu64 "+%u -> %s; ticket %" PRIu64
+	       ", %s", i, kind_name[o->kind], o->fua ? " fua" : "",
+	       o->vwc_off && (o->kind == K_WRITE || o->kind == K_WZ ||
+			      o->kind == K_APPEND) ? " (vwc off)" : "",
+	       o->slba, o->nlb, d, o->sub,
+	       o->status == S_OK ? "completed" :
+	       o->status == S_FAILED ? "failed" : "in flight");
+	if (o->status == S_OK)
+		printf(" at ticket %" PRIu64, o->done);
+	if (o->status == S_FAILED)
+		printf(" (%d)", o->err);
+	if (fdp_handles && (o->kind == K_WRITE || o->kind == K_WZ))
+		printf(", placement handle %u", o->dspec);
+	printf("\n");
+}
+
+static void print_history(struct nsx *ns, uint64_t lba)
+{
+	struct lent *e = &ns->lents[lba];
+	struct worker *w = owner(ns, lba);
 	char d[96];
 	uint32_t i;
 
 	describe(e->base, d, sizeof(d));
 	printf("    baseline: %s\n", d);
-	for (i = 0; i < e->n; i++) {
-		struct op *o = &w->ops[e->idx[i]];
-
-		describe(o->wid, d, sizeof(d));
-		printf("    op %u: %s%s%s lbas %" PRIu64 "+%u -> %s; ticket %" PRIu64
-		       ", %s", e->idx[i], kind_name[o->kind],
-		       o->fua ? " fua" : "",
-		       o->vwc_off && (o->kind == K_WRITE || o->kind == K_WZ) ?
-		       " (vwc off)" : "",
-		       o->slba, o->nlb, d, o->sub,
-		       o->status == S_OK ? "completed" :
-		       o->status == S_FAILED ? "failed" : "in flight");
-		if (o->status == S_OK)
-			printf(" at ticket %" PRIu64, o->done);
-		if (o->status == S_FAILED)
-			printf(" (%d)", o->err);
-		printf("\n");
-	}
-	printf("    newest completed flush submitted at ticket %" PRIu64 "\n",
-	       atomic_load(&max_flush));
+	for (i = 0; i < e->n; i++)
+		print_op(w, e->idx[i]);
+	printf("    newest completed flush on the namespace submitted at ticket %" PRIu64 "%s\n",
+	       atomic_load(&ns->max_flush),
+	       sd_tick ? "; a clean shutdown made completed writes durable" : "");
 }
 
 /* The value @lba must read while nothing is in flight on it. */
-static uint64_t current_value(uint64_t lba)
+static uint64_t current_value(struct nsx *ns, uint64_t lba)
 {
-	struct lent *e = &lents[lba];
+	struct lent *e = &ns->lents[lba];
 
 	if (!e->n)
 		return e->base;
-	return workers[owner(lba)].ops[e->idx[e->n - 1]].wid;
+	return owner(ns, lba)->ops[e->idx[e->n - 1]].wid;
 }
 
-static void do_read(struct worker *w, uint64_t slba, uint32_t nlb, int rc)
+static void do_read(struct worker *w, uint64_t slba, uint32_t nlb)
 {
 	char why[160], d1[96], d2[96];
 	uint32_t i;
 
-	if (rc)
-		return;
 	for (i = 0; i < nlb; i++) {
-		uint64_t want = current_value(slba + i);
-		uint64_t got = decode(w->rbuf + (size_t)i * lbs, slba + i, why,
-				      sizeof(why));
+		uint64_t want = current_value(w->ns, slba + i);
+		uint64_t got = decode(w->rbuf + (size_t)i * lbs,
+				      key(w->ns, slba + i), why, sizeof(why));
 
 		if (got == want)
 			continue;
@@ -754,28 +1081,298 @@ static void do_read(struct worker *w, uint64_t slba, uint32_t nlb, int rc)
 			continue;
 		describe(got, d1, sizeof(d1));
 		describe(want, d2, sizeof(d2));
-		printf("VIOLATION seed %" PRIu64 " round %u lba %" PRIu64
+		printf("VIOLATION seed %" PRIu64 " round %u nsid %u lba %" PRIu64
 		       ": a read during the load returned %s%s%s, want %s (the last completed op)\n",
-		       seed, round_no, slba + i, d1,
+		       seed, round_no, w->ns->nsid, slba + i, d1,
 		       got == VAL_CORRUPT ? ": " : "",
 		       got == VAL_CORRUPT ? why : "", d2);
 	}
 }
 
-static bool durable(const struct op *o)
+/* Durable by itself (not counting a zone's later FUA write). */
+static bool durable(const struct nsx *ns, const struct op *o)
 {
 	if (o->status != S_OK)
 		return false;
+	if (use_plp)
+		return true;
 	switch (o->kind) {
 	case K_DSM:
 	case K_DEAC:
 	case K_CXL:
+	case K_ZRESET:
 		return true;
 	case K_WRITE:
 	case K_WZ:
-		return o->fua || o->vwc_off || o->done < atomic_load(&max_flush);
+	case K_APPEND:
+		return o->fua || o->vwc_off ||
+		       o->done < atomic_load(&ns->max_flush) ||
+		       (sd_tick && o->done < sd_tick);
 	}
 	return false;
+}
+
+static void fail_op(struct worker *w, struct op *o, enum kind k, int rc)
+{
+	o->status = S_FAILED;
+	o->err = rc;
+	w->failed = true;
+	w->fail_err = rc;
+	w->fail_kind = k;
+	w->fail_tick = atomic_fetch_add(&tick, 1);
+}
+
+static void op_done(struct worker *w, struct op *o)
+{
+	o->done = atomic_fetch_add(&tick, 1);
+	o->status = S_OK;
+	if (o->kind == K_FLUSH) {
+		uint64_t m = atomic_load(&w->ns->max_flush);
+
+		while (m < o->sub &&
+		       !atomic_compare_exchange_weak(&w->ns->max_flush, &m,
+						     o->sub))
+			;
+	}
+	w->done_ops++;
+	atomic_fetch_add(&ops_done, 1);
+}
+
+/* Conventional namespaces: one command. Return: false to stop. */
+static bool conv_op(struct worker *w)
+{
+	struct nsx *ns = w->ns;
+	uint64_t r = below(&w->rng, 100), slba = 0, l;
+	uint32_t nlb = 0, idx, flags = 0, cdw13 = 0, j;
+	struct dsm_range rg[3];
+	unsigned int nr = 0;
+	enum kind k;
+	struct op *o;
+	int rc = 0;
+
+	if (use_cxl && ns->i == 0 && r < 12)
+		k = K_CXL;
+	else if (r < 40)
+		k = K_WRITE;
+	else if (r < 50)
+		k = K_FLUSH;
+	else if (r < 58)
+		k = K_DSM;
+	else if (r < 70)
+		k = K_WZ;
+	else if (r < 80)
+		k = K_DEAC;
+	else if (r < 88)
+		k = K_READ;
+	else
+		k = K_WRITE;
+	if (k == K_CXL) {
+		uint64_t page = pick_chunk(w) * chunk_pages +
+				below(&w->rng, chunk_pages);
+
+		slba = page * lpp;
+		nlb = lpp;
+	} else if (k == K_DSM) {
+		nr = 1 + below(&w->rng, 3);
+		for (j = 0; j < nr; j++) {
+			pick_range(w, &rg[j].slba, &rg[j].nlb);
+			rg[j].cattr = 0;
+		}
+		slba = rg[0].slba;
+		nlb = rg[0].nlb;
+	} else if (k != K_FLUSH) {
+		pick_range(w, &slba, &nlb);
+	}
+	if (k == K_WRITE || k == K_WZ || k == K_DEAC)
+		flags = below(&w->rng, 4) == 0 ? CDW12_FUA : 0;
+	idx = new_op(w, k, slba, nlb);
+	o = &w->ops[idx];
+	o->fua = !!flags;
+	if (fdp_handles && (k == K_WRITE || k == K_WZ)) {
+		o->dspec = below(&w->rng, fdp_handles);
+		flags |= CDW12_DTYPE_PL;
+		cdw13 = (uint32_t)o->dspec << 16;
+	}
+	if (k == K_DSM) {
+		for (j = 0; j < nr; j++)
+			push(ns, rg[j].slba, rg[j].nlb, idx);
+	} else if (k != K_FLUSH && k != K_READ) {
+		push(ns, slba, nlb, idx);
+	}
+	if (k == K_WRITE || k == K_CXL)
+		for (l = 0; l < nlb; l++)
+			fill(w->buf + l * lbs, key(ns, slba + l), o->wid);
+	o->sub = atomic_fetch_add(&tick, 1);
+	switch (k) {
+	case K_WRITE:
+		rc = nvme_io(ns, OP_WRITE, slba, nlb, flags, cdw13, w->buf, NULL);
+		break;
+	case K_WZ:
+		rc = nvme_io(ns, OP_WZ, slba, nlb, flags, cdw13, NULL, NULL);
+		break;
+	case K_DEAC:
+		rc = nvme_rw(ns, OP_WZ, slba, nlb, flags | CDW12_DEAC, NULL);
+		break;
+	case K_DSM:
+		rc = nvme_dsm(ns, rg, nr);
+		break;
+	case K_FLUSH:
+		rc = nvme_flush(ns);
+		break;
+	case K_READ:
+		rc = nvme_rw(ns, OP_READ, slba, nlb, 0, w->rbuf);
+		break;
+	case K_CXL:
+		memcpy(cxl_map + slba / lpp * PAGE, w->buf, PAGE);
+		break;
+	default:
+		break;
+	}
+	if (rc) {
+		fail_op(w, o, k, rc);
+		return false;
+	}
+	op_done(w, o);
+	if (k == K_READ)
+		do_read(w, slba, nlb);
+	return true;
+}
+
+/*
+ * Zoned namespaces: one command on one of the thread's zones. The
+ * thread's zones are sequential histories: one command in flight each.
+ */
+static bool zoned_op(struct worker *w)
+{
+	struct nsx *ns = w->ns;
+	uint64_t zi = pick_chunk(w), r = below(&w->rng, 100), slba = 0, res = 0;
+	struct zone *z = &ns->zones[zi];
+	uint32_t nlb = 0, idx, flags = 0, l;
+	enum kind k;
+	struct op *o;
+	int rc = 0;
+
+	if (z->full) {
+		k = r < 60 ? K_ZRESET : r < 80 ? K_FLUSH : K_READ;
+	} else if (r < 32) {
+		k = K_WRITE;
+	} else if (r < 52) {
+		k = K_APPEND;
+	} else if (r < 62) {
+		k = K_FLUSH;
+	} else if (r < 72) {
+		k = K_READ;
+	} else if (r < 77) {
+		k = K_ZRESET;
+	} else if (r < 80) {
+		k = K_ZFINISH;
+	} else if (r < 88) {
+		k = K_ZOPEN;
+	} else {
+		k = z->open ? K_ZCLOSE : K_WRITE;
+	}
+	if (k == K_READ && z->wp == z->zs && !z->full)
+		k = K_WRITE;
+	if (k == K_WRITE || k == K_APPEND) {
+		uint64_t room = z->zs + z->cap - z->wp, most = 2 * lpp;
+
+		if (below(&w->rng, 3) == 0)
+			most = (uint64_t)chunk_pages * lpp;
+		slba = z->wp;
+		nlb = 1 + below(&w->rng, room < most ? room : most);
+		flags = below(&w->rng, 4) == 0 ? CDW12_FUA : 0;
+	} else if (k == K_READ) {
+		uint64_t end = z->full ? z->zs + z->cap : z->wp;
+
+		slba = z->zs + below(&w->rng, end - z->zs);
+		nlb = 1 + below(&w->rng, end - slba < 2 * lpp ? end - slba : 2 * lpp);
+	} else if (k != K_FLUSH) {
+		slba = z->zs;
+		nlb = k == K_ZRESET ? (uint32_t)ns->zlbas : 0;
+	}
+	idx = new_op(w, k, slba, nlb);
+	o = &w->ops[idx];
+	o->fua = !!flags;
+	if (k != K_FLUSH && k != K_READ)
+		zpush(z, idx);
+	if (k == K_WRITE || k == K_APPEND || k == K_ZRESET)
+		push(ns, slba, nlb, idx);
+	if (k == K_WRITE || k == K_APPEND)
+		for (l = 0; l < nlb; l++)
+			fill(w->buf + (size_t)l * lbs, key(ns, slba + l), o->wid);
+	o->sub = atomic_fetch_add(&tick, 1);
+	switch (k) {
+	case K_WRITE:
+		rc = nvme_rw(ns, OP_WRITE, slba, nlb, flags, w->buf);
+		break;
+	case K_APPEND:
+		rc = nvme_io(ns, OP_ZAPPEND, z->zs, nlb, flags, 0, w->buf, &res);
+		break;
+	case K_FLUSH:
+		rc = nvme_flush(ns);
+		break;
+	case K_READ:
+		rc = nvme_rw(ns, OP_READ, slba, nlb, 0, w->rbuf);
+		break;
+	case K_ZRESET:
+		rc = zone_send(ns, z->zs, ZSA_RESET);
+		break;
+	case K_ZFINISH:
+		rc = zone_send(ns, z->zs, ZSA_FINISH);
+		break;
+	case K_ZOPEN:
+		rc = zone_send(ns, z->zs, ZSA_OPEN);
+		break;
+	case K_ZCLOSE:
+		rc = zone_send(ns, z->zs, ZSA_CLOSE);
+		break;
+	default:
+		break;
+	}
+	if (rc) {
+		fail_op(w, o, k, rc);
+		return false;
+	}
+	if (k == K_APPEND && res != slba) {
+		w->read_violations++;
+		printf("VIOLATION seed %" PRIu64 " round %u nsid %u lba %" PRIu64
+		       ": Zone Append to zone %" PRIu64 " returned LBA %" PRIu64
+		       ", the write pointer was %" PRIu64 "\n", seed, round_no,
+		       ns->nsid, slba, z->zs, res, slba);
+	}
+	op_done(w, o);
+	switch (k) {
+	case K_WRITE:
+	case K_APPEND:
+		z->wp += nlb;
+		z->open = true;
+		if (z->wp == z->zs + z->cap) {
+			z->full = true;
+			z->open = false;
+		}
+		break;
+	case K_ZRESET:
+		z->wp = z->zs;
+		z->full = false;
+		z->open = false;
+		break;
+	case K_ZFINISH:
+		z->full = true;
+		z->open = false;
+		break;
+	case K_ZOPEN:
+		z->open = true;
+		break;
+	case K_ZCLOSE:
+		z->open = false;
+		break;
+	case K_READ:
+		do_read(w, slba, nlb);
+		break;
+	default:
+		break;
+	}
+	return true;
 }
 
 static void *worker_main(void *arg)
@@ -783,126 +1380,25 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	unsigned int i;
 
-	for (i = 0; i < ops_per_round && !atomic_load(&stop); i++) {
-		uint64_t r = below(&w->rng, 100), slba = 0, l;
-		uint32_t nlb = 0, idx, flags = 0, j;
-		struct dsm_range rg[3];
-		unsigned int nr = 0;
-		enum kind k;
-		struct op *o;
-		int rc = 0;
-
-		if (use_cxl && r < 12)
-			k = K_CXL;
-		else if (r < 40)
-			k = K_WRITE;
-		else if (r < 50)
-			k = K_FLUSH;
-		else if (r < 58)
-			k = K_DSM;
-		else if (r < 70)
-			k = K_WZ;
-		else if (r < 80)
-			k = K_DEAC;
-		else if (r < 88)
-			k = K_READ;
-		else
-			k = K_WRITE;
-		if (k == K_CXL) {
-			uint64_t page = pick_chunk(w) * chunk_pages +
-					below(&w->rng, chunk_pages);
-
-			slba = page * lpp;
-			nlb = lpp;
-		} else if (k == K_DSM) {
-			nr = 1 + below(&w->rng, 3);
-			for (j = 0; j < nr; j++) {
-				pick_range(w, &rg[j].slba, &rg[j].nlb);
-				rg[j].cattr = 0;
-			}
-			slba = rg[0].slba;
-			nlb = rg[0].nlb;
-		} else if (k != K_FLUSH) {
-			pick_range(w, &slba, &nlb);
-		}
-		if (k == K_WRITE || k == K_WZ || k == K_DEAC)
-			flags = below(&w->rng, 4) == 0 ? CDW12_FUA : 0;
-		idx = new_op(w, k, slba, nlb);
-		o = &w->ops[idx];
-		o->fua = !!flags;
-		if (k == K_DSM) {
-			for (j = 0; j < nr; j++)
-				push(rg[j].slba, rg[j].nlb, idx);
-		} else if (k != K_FLUSH && k != K_READ) {
-			push(slba, nlb, idx);
-		}
-		if (k == K_WRITE || k == K_CXL)
-			for (l = 0; l < nlb; l++)
-				fill(w->buf + l * lbs, slba + l, o->wid);
-		o->sub = atomic_fetch_add(&tick, 1);
-		switch (k) {
-		case K_WRITE:
-			rc = nvme_rw(w->fd, OP_WRITE, slba, nlb, flags, w->buf);
+	for (i = 0; i < ops_per_round && !atomic_load(&stop); i++)
+		if (!(w->ns->zoned ? zoned_op(w) : conv_op(w)))
 			break;
-		case K_WZ:
-			rc = nvme_rw(w->fd, OP_WZ, slba, nlb, flags, NULL);
-			break;
-		case K_DEAC:
-			rc = nvme_rw(w->fd, OP_WZ, slba, nlb,
-				     flags | CDW12_DEAC, NULL);
-			break;
-		case K_DSM:
-			rc = nvme_dsm(w->fd, rg, nr);
-			break;
-		case K_FLUSH:
-			rc = nvme_flush(w->fd);
-			break;
-		case K_READ:
-			rc = nvme_rw(w->fd, OP_READ, slba, nlb, 0, w->rbuf);
-			break;
-		case K_CXL:
-			memcpy(cxl_map + slba / lpp * PAGE, w->buf, PAGE);
-			break;
-		}
-		if (rc) {
-			o->status = S_FAILED;
-			o->err = rc;
-			w->failed = true;
-			w->fail_err = rc;
-			w->fail_kind = k;
-			w->fail_tick = atomic_fetch_add(&tick, 1);
-			break;
-		}
-		o->done = atomic_fetch_add(&tick, 1);
-		o->status = S_OK;
-		if (k == K_FLUSH) {
-			uint64_t m = atomic_load(&max_flush);
-
-			while (m < o->sub &&
-			       !atomic_compare_exchange_weak(&max_flush, &m,
-							     o->sub))
-				;
-		}
-		if (k == K_READ)
-			do_read(w, slba, nlb, rc);
-		w->done_ops++;
-		atomic_fetch_add(&ops_done, 1);
-	}
 	return NULL;
 }
 
 /* ---- the check ---- */
 
 /* Is @got allowed for @lba? Prints the violation if not. */
-static bool check_lba(uint64_t lba, uint64_t got, const char *why,
-		      uint64_t *rolled, unsigned int *printed)
+static bool check_lba(struct nsx *ns, uint64_t lba, uint64_t got,
+		      const char *why, uint64_t *rolled, uint64_t *taken,
+		      unsigned int *printed)
 {
-	struct lent *e = &lents[lba];
-	struct worker *w = &workers[owner(lba)];
+	struct lent *e = &ns->lents[lba];
+	struct worker *w = owner(ns, lba);
 	uint64_t allowed[64];
 	unsigned int na = 0, k;
+	int i, c = -1;
 	char d[96];
-	int i;
 
 	for (i = (int)e->n - 1; i >= 0; i--) {
 		struct op *o = &w->ops[e->idx[i]];
@@ -911,24 +1407,38 @@ static bool check_lba(uint64_t lba, uint64_t got, const char *why,
 			;
 		if (k == na && na < 64)
 			allowed[na++] = o->wid;
-		if (durable(o))
+		if (c < 0 && o->status == S_OK)
+			c = i;
+		if (durable(ns, o))
 			break;
 	}
 	for (k = 0; k < na && allowed[k] != e->base; k++)
 		;
 	if (i < 0 && k == na && na < 64)
 		allowed[na++] = e->base;
-	if (got != current_value(lba))
+	if (got != current_value(ns, lba))
 		(*rolled)++;
-	for (k = 0; k < na; k++)
-		if (allowed[k] == got && got != VAL_CORRUPT)
-			return true;
+	for (k = 0; k < na; k++) {
+		int j;
+
+		if (allowed[k] != got || got == VAL_CORRUPT)
+			continue;
+		/* Older than the newest completed op: taken back. */
+		if (c >= 0) {
+			for (j = c; j < (int)e->n; j++)
+				if (w->ops[e->idx[j]].wid == got)
+					break;
+			if (j == (int)e->n)
+				(*taken)++;
+		}
+		return true;
+	}
 	if (++*printed > max_detail)
 		return false;
 	describe(got, d, sizeof(d));
-	printf("VIOLATION seed %" PRIu64 " round %u lba %" PRIu64
+	printf("VIOLATION seed %" PRIu64 " round %u nsid %u lba %" PRIu64
 	       " (4 KiB page %" PRIu64 ", thread %u): holds %s%s%s\n",
-	       seed, round_no, lba, lba / lpp, owner(lba), d,
+	       seed, round_no, ns->nsid, lba, lba / lpp, w->id, d,
 	       got == VAL_CORRUPT ? ": " : "", got == VAL_CORRUPT ? why : "");
 	/* What kind of violation: a durable op taken back, or a third value. */
 	if (i >= 0) {
@@ -941,9 +1451,11 @@ static bool check_lba(uint64_t lba, uint64_t got, const char *why,
 		printf("  => %s: the completed %s%s (op %u, durable: %s)\n",
 		       older ? "taken back" : "a value never written here since the baseline",
 		       kind_name[o->kind], o->fua ? " with FUA" : "", e->idx[i],
+		       use_plp ? "power-loss protection" :
 		       o->kind == K_DSM || o->kind == K_DEAC ? "deallocated at completion" :
 		       o->kind == K_CXL ? "a CXL store" :
 		       o->fua ? "FUA" : o->vwc_off ? "write cache off" :
+		       sd_tick && o->done < sd_tick ? "a clean shutdown followed" :
 		       "a later flush completed");
 	} else {
 		printf("  => a value never written here since the baseline\n");
@@ -954,109 +1466,436 @@ static bool check_lba(uint64_t lba, uint64_t got, const char *why,
 		printf("%s %s", k ? "," : "", d);
 	}
 	printf("\n  history (oldest first):\n");
-	print_history(lba);
+	print_history(ns, lba);
 	return false;
+}
+
+static const char *zs_name(unsigned int s)
+{
+	switch (s) {
+	case ZS_EMPTY: return "empty";
+	case ZS_IOPEN: return "implicitly open";
+	case ZS_EOPEN: return "explicitly open";
+	case ZS_CLOSED: return "closed";
+	case ZS_RO: return "read-only";
+	case ZS_FULL: return "full";
+	case ZS_OFFLINE: return "offline";
+	}
+	return "?";
+}
+
+/*
+ * The zoned rule (docs/faults.md): after a cut a zone's write pointer
+ * is back at its durable point at most (the first LBA whose write was
+ * taken back); every LBA below it holds its write since the last reset
+ * (or its baseline), every LBA from it up reads zeros; the state is
+ * Empty at the zone's start, Full at its capacity, else Closed. A Reset
+ * is durable at its completion; a Flush, a FUA write (with every
+ * earlier write of its zone), a write with the cache off and a clean
+ * shutdown make writes durable; a Finish keeps the zone Full if nothing
+ * below was taken back, and must if all of it was durable.
+ * @v: the values read; returns the violations (printed up to the limit).
+ */
+static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
+			   uint64_t wp, const uint64_t *v, uint64_t *rolled,
+			   uint64_t *taken, unsigned int *printed)
+{
+	struct worker *w = owner(ns, z->zs);
+	uint64_t start = z->base_wp, dur = z->base_wp, top = z->base_wp;
+	uint64_t end = z->zs + z->cap, l, bad = 0, first_bad = UINT64_MAX;
+	bool reset = false, fin_any = false, fin_done = false, skip_last = false;
+	bool reset_may = false;
+	uint32_t i, n = z->n, fin_at = 0;
+	char what[256] = "";
+
+	/* A reset not known to have completed may have taken effect. */
+	if (n && w->ops[z->idx[n - 1]].kind == K_ZRESET &&
+	    w->ops[z->idx[n - 1]].status != S_OK) {
+		reset_may = true;
+		skip_last = true;
+	}
+	for (i = 0; i < n - skip_last; i++) {
+		struct op *o = &w->ops[z->idx[i]];
+
+		switch (o->kind) {
+		case K_ZRESET:
+			/* only the last one can be other than completed */
+			start = dur = top = z->zs;
+			reset = true;
+			fin_any = fin_done = false;
+			break;
+		case K_WRITE:
+		case K_APPEND:
+			top = o->slba + o->nlb;
+			if (durable(ns, o))
+				dur = top;	/* and every earlier write */
+			break;
+		case K_ZFINISH:
+			fin_any = true;
+			fin_at = top;
+			fin_done = o->status == S_OK;
+			break;
+		default:
+			break;
+		}
+	}
+	if (fin_done && dur >= fin_at)
+		dur = end;	/* Finish over durable data: durable */
+	(void)reset;
+	/* The in-flight reset took effect: empty, every LBA zeros. */
+	if (reset_may && wp == z->zs && state == ZS_EMPTY) {
+		for (l = z->zs; l < end && !v[l - z->zs]; l++)
+			;
+		if (l == end)
+			goto ok;
+	}
+	if (wp < dur || wp > (fin_any ? end : top))
+		snprintf(what, sizeof(what),
+			 "write pointer %" PRIu64 " outside [%" PRIu64 ", %" PRIu64
+			 "] (durable point, highest written%s)", wp, dur,
+			 fin_any ? end : top, fin_any ? " or finished" : "");
+	else if (state != (wp == z->zs ? ZS_EMPTY : wp == end ? ZS_FULL : ZS_CLOSED))
+		snprintf(what, sizeof(what), "state %s with the write pointer at %" PRIu64,
+			 zs_name(state), wp);
+	for (l = z->zs; l < end; l++) {
+		uint64_t want = VAL_ZERO, got = v[l - z->zs];
+
+		if (l < wp) {
+			struct lent *e = &ns->lents[l];
+
+			want = l < start ? e->base : VAL_ZERO;
+			for (i = 0; i < e->n; i++) {
+				struct op *o = &w->ops[e->idx[i]];
+
+				if (skip_last && e->idx[i] == z->idx[n - 1])
+					continue;
+				want = o->wid;
+			}
+		}
+		if (got != want && first_bad == UINT64_MAX)
+			first_bad = l;
+		if (got != current_value(ns, l))
+			(*rolled)++;
+	}
+	if (!what[0] && first_bad != UINT64_MAX)
+		snprintf(what, sizeof(what), "LBA %" PRIu64 " does not hold %s",
+			 first_bad, first_bad < wp ? "its write below the write pointer" :
+			 "zeros at or above the write pointer");
+	if (what[0]) {
+		bad = 1;
+		if (++*printed <= max_detail) {
+			char d[96];
+
+			printf("VIOLATION seed %" PRIu64 " round %u nsid %u zone %" PRIu64
+			       " (LBAs %" PRIu64 "+%" PRIu64 ", thread %u): %s\n",
+			       seed, round_no, ns->nsid, z->zs / ns->zlbas, z->zs,
+			       z->cap, w->id, what);
+			printf("  after the cut: %s, write pointer %" PRIu64
+			       "; baseline write pointer %" PRIu64 "\n",
+			       zs_name(state), wp, z->base_wp);
+			if (first_bad != UINT64_MAX) {
+				describe(v[first_bad - z->zs], d, sizeof(d));
+				printf("  LBA %" PRIu64 " holds %s; its history:\n",
+				       first_bad, d);
+				print_history(ns, first_bad);
+			}
+			printf("  the zone's commands this round (oldest first):\n");
+			for (i = 0; i < n; i++)
+				print_op(w, z->idx[i]);
+		}
+		return bad;
+	}
+ok:
+	/* Taken back: completed writes at or above the new write pointer. */
+	for (i = 0; i < n; i++) {
+		struct op *o = &w->ops[z->idx[i]];
+
+		if ((o->kind == K_WRITE || o->kind == K_APPEND) &&
+		    o->status == S_OK && o->slba + o->nlb > wp &&
+		    !(reset_may && wp == z->zs && state == ZS_EMPTY))
+			*taken += o->slba + o->nlb - (o->slba > wp ? o->slba : wp);
+	}
+	return 0;
 }
 
 /*
  * --tamper: the checker's own test. After the cut, undo one durable
- * operation behind the device's back (write, with FUA while the rule is
- * disarmed, the value its LBA held before it), as a device that lost it
- * would; the check must report that LBA. Without such an LBA, write a
- * third value into one without history.
+ * operation behind the device's back, as a device that lost it would;
+ * the check must report it. Conventional: an LBA put back to its value
+ * before its newest durable op (write, with FUA while the rule is
+ * disarmed), or a third value if there is none. Zoned: a zone holding
+ * durable data is reset.
  */
 static void do_tamper(void)
 {
+	struct nsx *ns = &nss[0];
 	unsigned char *b;
 	uint64_t lba, prev = 0, cur;
 	int rc;
 
+	if (ns->zoned) {
+		uint32_t zi;
+
+		for (zi = 0; zi < ns->nzones; zi++) {
+			struct zone *z = &ns->zones[zi];
+			struct worker *w = owner(ns, z->zs);
+			uint32_t i;
+			bool d = z->base_wp > z->zs;
+
+			for (i = 0; i < z->n; i++) {
+				struct op *o = &w->ops[z->idx[i]];
+
+				if (o->kind == K_ZRESET)
+					d = false;
+				if ((o->kind == K_WRITE || o->kind == K_APPEND) &&
+				    durable(ns, o))
+					d = true;
+			}
+			if (d)
+				break;
+		}
+		if (zi == ns->nzones)
+			die("--tamper: no zone with durable data");
+		printf("crashcheck: tamper: zone %u (LBA %" PRIu64 ") reset behind the checker's back\n",
+		       zi, ns->zones[zi].zs);
+		rc = zone_send(ns, ns->zones[zi].zs, ZSA_RESET);
+		if (rc)
+			die("--tamper: resetting zone %u: %d", zi, rc);
+		return;
+	}
 	if (posix_memalign((void **)&b, PAGE, PAGE))
 		die("out of memory");
-	for (lba = 0; lba < nlba; lba++) {
-		struct lent *e = &lents[lba];
-		struct worker *w = &workers[owner(lba)];
+	for (lba = 0; lba < ns->nlba; lba++) {
+		struct lent *e = &ns->lents[lba];
+		struct worker *w = owner(ns, lba);
 
-		if (!e->n || !durable(&w->ops[e->idx[e->n - 1]]))
+		if (!e->n || !durable(ns, &w->ops[e->idx[e->n - 1]]))
 			continue;
 		cur = w->ops[e->idx[e->n - 1]].wid;
 		prev = e->n > 1 ? w->ops[e->idx[e->n - 2]].wid : e->base;
 		if (prev != cur)
 			break;
 	}
-	if (lba == nlba) {
-		for (lba = 0; lba < nlba && lents[lba].n; lba++)
-			;
-		if (lba == nlba)
-			die("--tamper: no LBA to tamper with");
-		prev = mkwid(owner(lba), 0xfffffff0);
-		printf("crashcheck: tamper: LBA %" PRIu64 " gets a third value, wid %#" PRIx64 "\n",
-		       lba, prev);
+	if (lba == ns->nlba) {
+		lba = 0;
+		prev = mkwid(owner(ns, lba)->id, 0xfffffff0);
+		printf("crashcheck: tamper: nsid %u LBA %" PRIu64 " gets a third value, wid %#" PRIx64 "\n",
+		       ns->nsid, lba, prev);
 	} else {
-		printf("crashcheck: tamper: LBA %" PRIu64 " put back to the value before its newest durable op (%#" PRIx64 ")\n",
-		       lba, prev);
+		printf("crashcheck: tamper: nsid %u LBA %" PRIu64 " put back to the value before its newest durable op (%#" PRIx64 ")\n",
+		       ns->nsid, lba, prev);
 	}
 	if (prev == VAL_ZERO) {
-		rc = nvme_rw(ns_fd, OP_WZ, lba, 1, CDW12_FUA, NULL);
+		rc = nvme_rw(ns, OP_WZ, lba, 1, CDW12_FUA, NULL);
 	} else {
-		fill(b, lba, prev);
-		rc = nvme_rw(ns_fd, OP_WRITE, lba, 1, CDW12_FUA, b);
+		fill(b, key(ns, lba), prev);
+		rc = nvme_rw(ns, OP_WRITE, lba, 1, CDW12_FUA, b);
 	}
 	if (rc)
 		die("--tamper: writing LBA %" PRIu64 ": %d", lba, rc);
 	free(b);
 }
 
-/* Read every LBA; check it; it becomes the baseline. Return: violations. */
-static uint64_t check_all(uint64_t *rolled)
+/* Read @n LBAs from @lba into @v (values). */
+static void read_values(struct nsx *ns, uint64_t lba, uint64_t n, uint64_t *v,
+			unsigned char *b, char (*why)[160])
 {
-	uint32_t per = READ_CHUNK / lbs, n, i;
-	unsigned char *b;
+	uint32_t per = READ_CHUNK / lbs, m, i;
+	uint64_t done;
+	int rc;
+
+	for (done = 0; done < n; done += m) {
+		m = n - done < per ? n - done : per;
+		rc = nvme_rw(ns, OP_READ, lba + done, m, 0, b);
+		if (rc)
+			die("reading %s LBAs %" PRIu64 "+%u after the cut: %d",
+			    ns->name, lba + done, m, rc);
+		for (i = 0; i < m; i++)
+			v[done + i] = decode(b + (size_t)i * lbs,
+					     key(ns, lba + done + i),
+					     why ? why[done + i] : NULL, 160);
+	}
+}
+
+static void clear_history(struct nsx *ns)
+{
+	uint64_t l;
+	uint32_t z;
+
+	for (l = 0; l < ns->nlba; l++)
+		ns->lents[l].n = 0;
+	if (ns->zoned)
+		for (z = 0; z < ns->nzones; z++)
+			ns->zones[z].n = 0;
+}
+
+/*
+ * Read every LBA of @ns; check it; it becomes the baseline. Return the
+ * violations. A violating LBA is zeroed (a zone reset) while the rule
+ * is disarmed, so the next rounds start from a known value.
+ */
+static uint64_t check_ns(struct nsx *ns, uint64_t *rolled, uint64_t *taken)
+{
+	uint64_t per = READ_CHUNK / lbs, lba, n, i, bad = 0, *badlba = NULL;
+	uint64_t nbad = 0, *v;
+	char (*why)[160];
 	unsigned int printed = 0;
-	uint64_t lba, bad = 0, *badlba = NULL, nbad = 0;
-	char why[160];
+	unsigned char *b;
 	int rc;
 
 	if (posix_memalign((void **)&b, PAGE, READ_CHUNK))
 		die("out of memory");
-	for (lba = 0; lba < nlba; lba += n) {
-		n = nlba - lba < per ? nlba - lba : per;
-		rc = nvme_rw(ns_fd, OP_READ, lba, n, 0, b);
-		if (rc)
-			die("reading LBAs %" PRIu64 "+%u after the cut: %d", lba,
-			    n, rc);
-		for (i = 0; i < n; i++) {
-			uint64_t got = decode(b + (size_t)i * lbs, lba + i, why,
-					      sizeof(why));
+	if (ns->zoned) {
+		uint8_t *st = calloc(ns->nzones, 1);
+		uint64_t *wp = calloc(ns->nzones, sizeof(*wp));
+		uint32_t z;
 
-			if (!check_lba(lba + i, got, why, rolled, &printed)) {
+		v = calloc(ns->zlbas, sizeof(*v));
+		if (!st || !wp || !v)
+			die("out of memory");
+		report_zones(ns, st, wp);
+		for (z = 0; z < ns->nzones; z++) {
+			struct zone *zn = &ns->zones[z];
+			uint64_t nb;
+
+			read_values(ns, zn->zs, ns->zlbas, v, b, NULL);
+			nb = check_zone(ns, zn, st[z], wp[z], v, rolled, taken,
+					&printed);
+			bad += nb;
+			if (nb) {
+				rc = zone_send(ns, zn->zs, ZSA_RESET);
+				if (rc)
+					die("resetting zone %u: %d", z, rc);
+				wp[z] = zn->zs;
+				st[z] = ZS_EMPTY;
+				memset(v, 0, ns->zlbas * sizeof(*v));
+			}
+			for (i = 0; i < ns->zlbas; i++)
+				ns->lents[zn->zs + i].base = v[i];
+			zn->base_wp = zn->wp = wp[z];
+			zn->full = st[z] == ZS_FULL;
+			zn->open = false;
+			zn->n = 0;
+		}
+		free(st);
+		free(wp);
+		free(v);
+		clear_history(ns);
+		if (printed > max_detail)
+			printf("  (%u more violations in this round not shown)\n",
+			       printed - max_detail);
+		free(b);
+		return bad;
+	}
+	v = malloc(per * sizeof(*v));
+	why = malloc(per * sizeof(*why));
+	if (!v || !why)
+		die("out of memory");
+	for (lba = 0; lba < ns->nlba; lba += n) {
+		n = ns->nlba - lba < per ? ns->nlba - lba : per;
+		read_values(ns, lba, n, v, b, why);
+		for (i = 0; i < n; i++) {
+			if (!check_lba(ns, lba + i, v[i], why[i], rolled, taken,
+				       &printed)) {
 				bad++;
-				badlba = realloc(badlba, (nbad + 1) * sizeof(*badlba));
-				if (!badlba)
-					die("out of memory");
+				badlba = xrealloc(badlba, (nbad + 1) * sizeof(*badlba));
 				badlba[nbad++] = lba + i;
 			}
-			lents[lba + i].base = got;
-			lents[lba + i].n = 0;
+			ns->lents[lba + i].base = v[i];
 		}
 	}
+	clear_history(ns);
 	if (printed > max_detail)
 		printf("  (%u more violations in this round not shown)\n",
 		       printed - max_detail);
-	/*
-	 * A violating LBA is zeroed for good (the rule is disarmed: nothing
-	 * is logged, so it is durable), so that the next rounds start from
-	 * a known value.
-	 */
 	for (i = 0; i < nbad; i++) {
-		rc = nvme_rw(ns_fd, OP_WZ, badlba[i], 1, CDW12_FUA, NULL);
+		rc = nvme_rw(ns, OP_WZ, badlba[i], 1, CDW12_FUA, NULL);
 		if (rc)
 			die("zeroing LBA %" PRIu64 ": %d", badlba[i], rc);
-		lents[badlba[i]].base = VAL_ZERO;
+		ns->lents[badlba[i]].base = VAL_ZERO;
 	}
 	free(badlba);
+	free(v);
+	free(why);
 	free(b);
 	return bad;
+}
+
+/*
+ * The baseline (the power-cut rule disarmed: nothing is logged, so what
+ * is written is durable; a Flush on top): every LBA of a conventional
+ * namespace that reads zeros (@all: every LBA) gets a record of its own
+ * (this round's baseline write id). On a zoned namespace zeros are the
+ * unwritten blocks above the write pointers: with @all, every zone is
+ * reset and written durably up to a random point.
+ */
+static void write_baseline(struct nsx *ns, bool all, uint64_t *rng)
+{
+	uint32_t per = READ_CHUNK / lbs, n, k;
+	uint64_t wid = base_wid(), lba;
+	unsigned char *b;
+	int rc;
+
+	if (posix_memalign((void **)&b, PAGE, READ_CHUNK))
+		die("out of memory");
+	if (ns->zoned) {
+		uint32_t z;
+
+		if (!all) {
+			free(b);
+			return;
+		}
+		for (z = 0; z < ns->nzones; z++) {
+			struct zone *zn = &ns->zones[z];
+			uint64_t fillto;
+
+			rc = zone_send(ns, zn->zs, ZSA_RESET);
+			if (rc)
+				die("baseline: resetting zone %u: %d", z, rc);
+			fillto = zn->zs + below(rng, zn->cap / 2 + 1);
+			for (lba = zn->zs; lba < zn->zs + ns->zlbas; lba++)
+				ns->lents[lba].base = VAL_ZERO;
+			for (lba = zn->zs; lba < fillto; lba += n) {
+				n = fillto - lba < per ? fillto - lba : per;
+				for (k = 0; k < n; k++) {
+					fill(b + (size_t)k * lbs, key(ns, lba + k), wid);
+					ns->lents[lba + k].base = wid;
+				}
+				rc = nvme_rw(ns, OP_WRITE, lba, n, CDW12_FUA, b);
+				if (rc)
+					die("baseline: writing zone %u: %d", z, rc);
+				t_base_lbas += n;
+			}
+			zn->base_wp = zn->wp = fillto;
+			zn->full = false;
+			zn->open = false;
+			zn->n = 0;
+		}
+		if (nvme_flush(ns))
+			die("baseline: flush failed");
+		free(b);
+		return;
+	}
+	for (lba = 0; lba < ns->nlba; lba += n) {
+		/* a run of LBAs to write, at most a chunk's worth */
+		while (lba < ns->nlba && !all && ns->lents[lba].base != VAL_ZERO)
+			lba++;
+		for (n = 0; lba + n < ns->nlba && n < per &&
+		     (all || ns->lents[lba + n].base == VAL_ZERO); n++) {
+			fill(b + (size_t)n * lbs, key(ns, lba + n), wid);
+			ns->lents[lba + n].base = wid;
+		}
+		if (!n)
+			break;
+		rc = nvme_rw(ns, OP_WRITE, lba, n, CDW12_FUA, b);
+		if (rc)
+			die("baseline: writing %s LBAs %" PRIu64 "+%u: %d",
+			    ns->name, lba, n, rc);
+		t_base_lbas += n;
+	}
+	if (nvme_flush(ns))
+		die("baseline: flush failed");
+	free(b);
 }
 
 /* ---- rounds ---- */
@@ -1065,6 +1904,17 @@ static uint64_t check_all(uint64_t *rolled)
 static bool device_error(int err)
 {
 	return err > 0 && (err & 0x7ff) < 0x300;
+}
+
+/*
+ * An error a round's ending explains: the host's (aborted, no path,
+ * the device gone), or the controller's aborts of a reset (Command
+ * Abort Requested 07h, Aborted due to SQ Deletion 08h).
+ */
+static bool ending_error(int err)
+{
+	return !device_error(err) || (err & 0x7ff) == 0x07 ||
+	       (err & 0x7ff) == 0x08;
 }
 
 static void arm_faults(uint64_t *rng)
@@ -1090,35 +1940,167 @@ static void arm_faults(uint64_t *rng)
 	}
 }
 
+/* --fdp: the placement policy, die-affinity in half the rounds. */
+static void pick_placement(uint64_t *rng)
+{
+	static char first[64];
+	char s[256], *p, *q;
+
+	if (read_str(SYSDEV "/policy/placement", s, sizeof(s)))
+		return;
+	if (!first[0] && (p = strchr(s, '[')) && (q = strchr(p, ']'))) {
+		*q = 0;
+		snprintf(first, sizeof(first), "%s", p + 1);
+	}
+	if (!first[0])
+		return;
+	if (write_str(SYSDEV "/policy/placement",
+		      below(rng, 2) ? "die-affinity" : first))
+		die("cannot switch the placement policy");
+}
+
+/* The round's ending: the first rounds take each enabled one in turn. */
+static enum ending pick_ending(uint64_t *rng)
+{
+	unsigned int list[E_NR], n = 0, e;
+
+	for (e = E_RESET; e < E_NR; e++)
+		if (endings_mask & 1U << e)
+			list[n++] = e;
+	if (!n)
+		return E_CUT;
+	if (round_no >= 3 && round_no - 3 < n)
+		return list[round_no - 3];
+	if (round_no < 3 || ((endings_mask & 1U << E_CUT) && below(rng, 2)))
+		return E_CUT;
+	return list[below(rng, n)];
+}
+
+static bool nvme_state_live(void)
+{
+	char path[320], s[32];
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/state", ctrl_name);
+	return !read_str(path, s, sizeof(s)) && !strcmp(s, "live");
+}
+
+/* The PCI address of the controller, for unbind/bind */
+static void pci_addr(char *out, size_t len)
+{
+	char path[300], link[256], *b;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/device", ctrl_name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		die("%s: %s", path, strerror(errno));
+	link[n] = 0;
+	b = strrchr(link, '/');
+	snprintf(out, len, "%s", b ? b + 1 : link);
+}
+
+static void cut_now(uint64_t *cut_tick)
+{
+	int rc;
+
+	*cut_tick = atomic_fetch_add(&tick, 1);
+	rc = write_str(FAULTS "/power_cut/cut", "1");
+	if (rc)
+		die("cutting the power: %s", strerror(-rc));
+}
+
+/* Wait until the workers stopped or @target ops completed. */
+static void wait_ops(uint64_t target)
+{
+	unsigned int i;
+
+	for (;;) {
+		bool all_stopped = true;
+
+		for (i = 0; i < nr_threads; i++)
+			if (!workers[i].failed &&
+			    workers[i].done_ops < ops_per_round)
+				all_stopped = false;
+		if (all_stopped || atomic_load(&ops_done) >= target)
+			return;
+		usleep(100);
+	}
+}
+
+/* Namespace Management between rounds: the last namespace made anew. */
+static void recycle_ns(void)
+{
+	struct nsx *ns = &nss[nr_ns - 1];
+	uint64_t bytes = ns->zoned ? (uint64_t)ns->nzones * ns->zlbas * lbs :
+			 0;
+	unsigned long long size;
+	unsigned int old = ns->nsid;
+
+	if (ioctl(ns->fd, BLKGETSIZE64, &size))
+		die("BLKGETSIZE64: %s", strerror(errno));
+	if (!bytes)
+		bytes = size;
+	close(ns->fd);
+	ns->fd = -1;
+	ns_delete(ns->nsid);
+	ns->nsid = ns_create(bytes, ns->zoned);
+	ns_open_new(ns);
+	geometry(ns);
+	printf("round %u: namespace %u deleted, namespace %u (%s) made in its place\n",
+	       round_no, old, ns->nsid, ns->name);
+	t_recycled++;
+}
+
 static void run_round(uint64_t *rng)
 {
 	uint64_t total = (uint64_t)nr_threads * ops_per_round;
-	uint64_t target = 0, after = 0, cut_tick = 0, rolled = 0, bad, inflight = 0;
-	uint64_t t0 = now_ms(), rops = 0, read_bad = 0, t_cut, t_back, t_chk;
-	long long cuts0 = stat_get("fault_power_cuts");
+	uint64_t target = 0, after = 0, cut_tick = 0, rolled = 0, taken = 0;
+	uint64_t bad = 0, inflight = 0, t0 = now_ms(), rops = 0, read_bad = 0;
+	uint64_t t_cut, t_back, t_chk;
+	long long cuts0 = stat_get("fault_power_cuts"), lostr = stat_get("power_cut_lost_writes");
 	bool vwc_on, by_rule, fell_back = false, rig_err = false;
-	char old_ns[256], old_ctrl[256];
+	char ends[96] = "";
 	unsigned int i, j;
 	int rc;
 
 	round_no++;
-	/*
-	 * Mixed, a run's first two rounds are the write cache on with a cut
-	 * by hand, then off with the rule's cut; then on 2/3 of the rounds,
-	 * the rule in 1/3, at random.
-	 */
+	sd_tick = 0;
+	end_tick = 0;
+	if (nr_ns > 1 && recycle && round_no > 1 && round_no % 3 == 0)
+		recycle_ns();
+	/* Zeros read after the last cut get fresh records (durable). */
+	for (i = 0; i < nr_ns; i++)
+		write_baseline(&nss[i], false, rng);
 	vwc_on = vwc_mode < 0 ? below(rng, 3) != 0 : vwc_mode;
 	by_rule = cut_mode < 0 ? below(rng, 3) == 0 : cut_mode;
 	if (round_no <= 2 && vwc_mode < 0)
 		vwc_on = round_no == 1;
 	if (round_no <= 2 && cut_mode < 0)
 		by_rule = round_no == 2;
+	round_end = pick_ending(rng);
+	if (round_end != E_CUT)
+		by_rule = false;
 	round_vwc_off = !vwc_on;
 	rc = set_vwc(vwc_on);
 	if (rc)
 		die("Set Features VWC=%d on %s: %d", vwc_on, ctrl_name, rc);
+	if (fdp_handles)
+		pick_placement(rng);
 	if (use_faults)
 		arm_faults(rng);
+	if (round_end == E_TIMEOUT || round_end == E_DELAY) {
+		const char *r = round_end == E_TIMEOUT ? "timeout" : "delay";
+
+		rule_set(r, "armed", "0");
+		rule_set(r, "range", "all");
+		rule_set(r, "probability", "1000000");
+		rule_set(r, "times", "1");
+		rule_set(r, "after", "%" PRIu64, below(rng, total / 2));
+		if (round_end == E_DELAY)
+			rule_set(r, "delay_ns", "%" PRIu64,
+				 below(rng, 2) ? 300000000ULL : 2500000000ULL);
+		rule_set(r, "armed", "1");
+	}
 	rule_set("power_cut", "armed", "0");
 	if (by_rule) {
 		/*
@@ -1135,58 +2117,99 @@ static void run_round(uint64_t *rng)
 	}
 	rule_set("power_cut", "armed", "1");
 
-	atomic_store(&max_flush, 0);
 	atomic_store(&ops_done, 0);
 	atomic_store(&stop, false);
+	for (i = 0; i < nr_ns; i++)
+		atomic_store(&nss[i].max_flush, 0);
 	for (i = 0; i < nr_threads; i++) {
 		struct worker *w = &workers[i];
-		uint64_t mine = (nchunks - i + nr_threads - 1) / nr_threads;
+		uint64_t mine = (w->ns->nchunks - w->li + tpn - 1) / tpn;
 
-		w->id = i;
 		w->rng = seed ^ (uint64_t)round_no * 0x100000001b3ULL ^
-			 (uint64_t)(i + 1) << 56;
+			 (uint64_t)(i + 1) << 52;
 		w->nops = 0;
 		w->done_ops = 0;
 		w->failed = false;
 		w->read_violations = 0;
-		w->fd = ns_fd;
-		w->nhot = 1 + below(&w->rng, 8);
+		w->nhot = 1 + below(&w->rng, mine < 8 ? mine : 8);
 		for (j = 0; j < w->nhot; j++)
-			w->hot[j] = i + below(&w->rng, mine) * nr_threads;
+			w->hot[j] = w->li + below(&w->rng, mine) * tpn;
 		if (pthread_create(&w->th, NULL, worker_main, w))
 			die("pthread_create");
 	}
-	if (!by_rule) {
-		unsigned int delay = below(rng, 2000);
-
-		for (;;) {
-			bool all_stopped = true;
-
-			for (i = 0; i < nr_threads; i++)
-				if (!workers[i].failed &&
-				    workers[i].done_ops < ops_per_round)
-					all_stopped = false;
-			if (all_stopped || atomic_load(&ops_done) >= target)
-				break;
-			usleep(100);
-		}
-		usleep(delay);
-		cut_tick = atomic_fetch_add(&tick, 1);
-		rc = write_str(FAULTS "/power_cut/cut", "1");
-		if (rc)
-			die("cutting the power: %s", strerror(-rc));
+	switch (round_end) {
+	case E_CUT:
+		if (by_rule)
+			break;
+		wait_ops(target);
+		usleep(below(rng, 2000));
+		cut_now(&cut_tick);
 		atomic_store(&stop, true);
+		break;
+	case E_RESET: {
+		char path[320];
+
+		wait_ops(target);
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
+			 ctrl_name);
+		end_tick = atomic_fetch_add(&tick, 1);
+		/* returns once the reset is done; the load goes on */
+		rc = write_str(path, "1");
+		if (rc)
+			die("%s: %s", path, strerror(-rc));
+		usleep(below(rng, 5000));
+		cut_now(&cut_tick);
+		atomic_store(&stop, true);
+		break;
 	}
-	for (i = 0; i < nr_threads; i++)
-		pthread_join(workers[i].th, NULL);
+	case E_SHUTDOWN: {
+		char addr[256];
+
+		wait_ops(target);
+		pci_addr(addr, sizeof(addr));
+		end_tick = atomic_fetch_add(&tick, 1);
+		/* nvme_remove: the namespaces go, then CC.SHN, SHST complete */
+		rc = write_str("/sys/bus/pci/drivers/nvme/unbind", addr);
+		if (rc)
+			die("unbinding %s: %s", addr, strerror(-rc));
+		sd_tick = atomic_fetch_add(&tick, 1);
+		atomic_store(&stop, true);
+		for (i = 0; i < nr_threads; i++)
+			pthread_join(workers[i].th, NULL);
+		rc = write_str("/sys/bus/pci/drivers/nvme/bind", addr);
+		if (rc)
+			die("binding %s: %s", addr, strerror(-rc));
+		reattach();
+		cut_now(&cut_tick);
+		break;
+	}
+	case E_TIMEOUT:
+	case E_DELAY: {
+		const char *r = round_end == E_TIMEOUT ? "timeout" : "delay";
+		uint64_t t = now_ms();
+
+		/* the load ends; the kernel recovers the lost command */
+		wait_ops(total);
+		while (!nvme_state_live() && now_ms() - t < 30000)
+			usleep(10000);
+		snprintf(ends, sizeof(ends), ", %s injected %lld", r,
+			 rule_get(r, "injected"));
+		rule_set(r, "armed", "0");
+		cut_now(&cut_tick);
+		atomic_store(&stop, true);
+		break;
+	}
+	default:
+		break;
+	}
+	if (round_end != E_SHUTDOWN)
+		for (i = 0; i < nr_threads; i++)
+			pthread_join(workers[i].th, NULL);
 	t_cut = now_ms();
 	if (by_rule && stat_get("fault_power_cuts") == cuts0) {
 		/* The rule's command never came: cut by hand. */
 		fell_back = true;
-		cut_tick = atomic_fetch_add(&tick, 1);
-		rc = write_str(FAULTS "/power_cut/cut", "1");
-		if (rc)
-			die("cutting the power: %s", strerror(-rc));
+		cut_now(&cut_tick);
 	}
 	if (stat_get("fault_power_cuts") != cuts0 + 1)
 		die("fault_power_cuts went from %lld to %lld", cuts0,
@@ -1203,9 +2226,13 @@ static void run_round(uint64_t *rng)
 		if (!w->failed)
 			continue;
 		/*
-		 * A failure before the cut, or one the device returned (a
-		 * powered-off device returns nothing), is not the cut's.
+		 * A failure before the cut (or the round's ending), or one
+		 * the device returned (a powered-off device returns
+		 * nothing), is not the cut's.
 		 */
+		if (round_end != E_CUT && w->fail_tick >= end_tick &&
+		    ending_error(w->fail_err))
+			continue;
 		if (device_error(w->fail_err) ||
 		    (!by_rule && w->fail_tick < cut_tick) ||
 		    (by_rule && fell_back)) {
@@ -1216,37 +2243,37 @@ static void run_round(uint64_t *rng)
 	}
 	if (rig_err)
 		t_rig_errors++;
-	/* Hold the old nodes while looking, so their names are not reused. */
-	snprintf(old_ns, sizeof(old_ns), "%s", ns_name);
-	snprintf(old_ctrl, sizeof(old_ctrl), "%s", ctrl_name);
-	{
-		int ofd = ns_fd, ocfd = ctrl_fd;
-
-		attach(old_ns, old_ctrl);
-		close(ofd);
-		close(ocfd);
-	}
+	reattach();
 	t_back = now_ms();
 	if (tamper && t_cuts + 1 == cuts_wanted)
 		do_tamper();
-	bad = check_all(&rolled);
+	for (i = 0; i < nr_ns; i++)
+		bad += check_ns(&nss[i], &rolled, &taken);
 	t_chk = now_ms();
 	t_cuts++;
+	t_ends[round_end]++;
 	t_rule_cuts += by_rule && !fell_back;
-	t_checked += nlba;
+	for (i = 0; i < nr_ns; i++)
+		t_checked += nss[i].nlba;
 	t_violations += bad + read_bad;
 	t_ops += rops;
 	t_rolled += rolled;
 	t_inflight += inflight;
-	printf("round %u: vwc %s, cut %s%s %" PRIu64 ", %" PRIu64
+	t_taken += taken;
+	if (vwc_on && !use_plp && round_end != E_SHUTDOWN)
+		t_live_rounds++;
+	printf("round %u: vwc %s, end %s%s, cut %s%s %" PRIu64 ", %" PRIu64
 	       " ops, %" PRIu64 " not completed, %" PRIu64
-	       " LBAs not at their last value, %" PRIu64 " violations, %s -> %s, %" PRIu64 " ms (load+cut %" PRIu64 ", back %" PRIu64 ", check %" PRIu64 ")\n",
-	       round_no, vwc_on ? "on" : "off",
+	       " LBAs not at their last value, %" PRIu64 " taken back (%lld page writes), %" PRIu64
+	       " violations, %s, %" PRIu64 " ms (load+cut %" PRIu64 ", back %" PRIu64 ", check %" PRIu64 ")\n",
+	       round_no, vwc_on ? "on" : "off", ending_name[round_end], ends,
 	       by_rule && !fell_back ? "by the rule after" : "by hand after",
 	       by_rule && !fell_back ? "" : " ops",
 	       by_rule && !fell_back ? after : (uint64_t)atomic_load(&ops_done),
-	       rops, inflight, rolled, bad + read_bad, old_ns, ns_name,
-	       now_ms() - t0, t_cut - t0, t_back - t_cut, t_chk - t_back);
+	       rops, inflight, rolled, taken,
+	       stat_get("power_cut_lost_writes") - lostr, bad + read_bad,
+	       nss[0].name, now_ms() - t0, t_cut - t0, t_back - t_cut,
+	       t_chk - t_back);
 	fflush(stdout);
 }
 
@@ -1255,11 +2282,13 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: crashcheck [--seed S] [--cuts N] [--seconds S] [--threads T]\n"
 		"	[--ops N] [--chunk PAGES] [--vwc on|off|mix] [--cut file|rule|mix]\n"
-		"	[--cxl] [--faults] [--program-ppm PPM] [--detail N] [--tamper]\n"
+		"	[--cxl] [--faults] [--program-ppm PPM] [--fdp N] [--namespaces K]\n"
+		"	[--no-recycle] [--endings LIST] [--plp] [--detail N] [--tamper]\n"
 		"  --cuts N       rounds, each ending in a power cut (default 10)\n"
 		"  --seconds S    start no round after S seconds (default: no limit)\n"
-		"  --threads T    load threads, each owning its LBAs (default 4)\n"
-		"  --ops N        operations per thread per round at most (default 200)\n"
+		"  --threads T    load threads per namespace, each owning its LBAs\n"
+		"                 (zones) with one command in flight (default 32)\n"
+		"  --ops N        operations per thread per round at most (default 24)\n"
 		"  --chunk PAGES  4 KiB pages per owned chunk (default 8)\n"
 		"  --vwc MODE     volatile write cache each round (default mix: on 2/3)\n"
 		"  --cut MODE     by writing power_cut/cut, by the rule's `after`,\n"
@@ -1267,9 +2296,20 @@ static void usage(void)
 		"  --cxl          CXL stores into /dev/vflash0 (frontend=nvme,cxl)\n"
 		"  --faults       arm program_fail (PPM, once) and erase_fail (once) in\n"
 		"                 some rounds while spare blocks last\n"
+		"  --fdp N        writes carry the placement directive, DSPEC 0 to N-1\n"
+		"                 (fdp=1 fdp_ruhs=N); die-affinity placement half the rounds\n"
+		"  --namespaces K K namespaces (the missing ones made from the unallocated\n"
+		"                 capacity); every third round the last one is deleted and\n"
+		"                 made anew (not with --no-recycle)\n"
+		"  --endings LIST comma-separated: cut, reset (controller reset under\n"
+		"                 load), shutdown (driver unbind: a clean shutdown, then\n"
+		"                 bind), timeout, delay (an injected fault and the\n"
+		"                 kernel's recovery); each followed by a cut (default cut)\n"
+		"  --plp          power-loss protection on: every acknowledged write\n"
+		"                 must survive (no liveness check)\n"
 		"  --detail N     violations printed in full per round (default 10)\n"
-		"  --tamper       the checker's own test: after the last cut, put one\n"
-		"                 LBA back to its value before a durable op; the check\n"
+		"  --tamper       the checker's own test: after the last cut, undo one\n"
+		"                 durable write behind the device's back; the check\n"
 		"                 must report it (exit status 1)\n");
 	exit(2);
 }
@@ -1286,10 +2326,64 @@ static int parse_mode(const char *s, const char *a, const char *b)
 	return 0;
 }
 
+static unsigned int parse_endings(const char *s)
+{
+	char buf[128], *t, *save = NULL;
+	unsigned int m = 0, e;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		for (e = 0; e < E_NR && strcmp(t, ending_name[e]); e++)
+			;
+		if (e == E_NR)
+			usage();
+		m |= 1U << e;
+	}
+	return m;
+}
+
+/* Set up the namespaces: namespace 1 and the ones to make. */
+static void setup_namespaces(void)
+{
+	uint64_t cap, each;
+	unsigned int i;
+
+	nss[0].i = 0;
+	nss[0].nsid = 1;
+	nss[0].fd = -1;
+	nr_ns = nr_ns ? nr_ns : 1;
+	{
+		unsigned int want = nr_ns;
+
+		nr_ns = 1;
+		reattach();
+		nr_ns = want;
+	}
+	geometry(&nss[0]);
+	if (nr_ns == 1)
+		return;
+	cap = unvmcap();
+	each = cap / (nr_ns - 1);
+	if (nss[0].zoned)
+		each -= each % (nss[0].zlbas * lbs);
+	else
+		each -= each % (PAGE * chunk_pages);
+	if (!each)
+		die("no unallocated capacity for %u more namespaces (load with ns1_size=)",
+		    nr_ns - 1);
+	for (i = 1; i < nr_ns; i++) {
+		nss[i].i = i;
+		nss[i].nsid = ns_create(each, nss[0].zoned);
+		ns_open_new(&nss[i]);
+		geometry(&nss[i]);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	uint64_t rng, t0, i;
+	uint64_t rng, t0;
 	bool seeded = false;
+	unsigned int i, j;
 	int a;
 
 	for (a = 1; a < argc; a++) {
@@ -1307,6 +2401,14 @@ int main(int argc, char **argv)
 			tamper = true;
 			continue;
 		}
+		if (!strcmp(o, "--plp")) {
+			use_plp = true;
+			continue;
+		}
+		if (!strcmp(o, "--no-recycle")) {
+			recycle = false;
+			continue;
+		}
 		if (!v)
 			usage();
 		a++;
@@ -1318,7 +2420,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(o, "--seconds")) {
 			max_seconds = atoi(v);
 		} else if (!strcmp(o, "--threads")) {
-			nr_threads = atoi(v);
+			tpn = atoi(v);
 		} else if (!strcmp(o, "--ops")) {
 			ops_per_round = atoi(v);
 		} else if (!strcmp(o, "--chunk")) {
@@ -1329,16 +2431,27 @@ int main(int argc, char **argv)
 			cut_mode = parse_mode(v, "file", "rule");
 		} else if (!strcmp(o, "--program-ppm")) {
 			prog_ppm = atoi(v);
+		} else if (!strcmp(o, "--fdp")) {
+			fdp_handles = atoi(v);
+			if (!fdp_handles || fdp_handles > 16)
+				usage();
+		} else if (!strcmp(o, "--namespaces")) {
+			nr_ns = atoi(v);
+			if (!nr_ns || nr_ns > MAX_NS)
+				usage();
+		} else if (!strcmp(o, "--endings")) {
+			endings_mask = parse_endings(v);
 		} else if (!strcmp(o, "--detail")) {
 			max_detail = atoi(v);
 		} else {
 			usage();
 		}
 	}
-	if (!nr_threads || nr_threads > MAX_THREADS || !ops_per_round ||
+	if (!tpn || tpn * nr_ns > MAX_THREADS || !ops_per_round ||
 	    !chunk_pages || chunk_pages > 64 || !cuts_wanted ||
-	    prog_ppm > 1000000)
+	    prog_ppm > 1000000 || !endings_mask)
 		usage();
+	nr_threads = tpn * nr_ns;
 	if (!seeded) {
 		struct timespec ts;
 
@@ -1350,63 +2463,57 @@ int main(int argc, char **argv)
 	       seed, seed);
 	fflush(stdout);
 	rng = seed;
-	attach(NULL, NULL);
-	detect_geometry();
+	if (use_plp) {
+		int rc;
+
+		rule_set("power_cut", "armed", "0");
+		rc = write_str(FAULTS "/plp", "1");
+		if (rc)
+			die(FAULTS "/plp: %s", strerror(-rc));
+	}
+	setup_namespaces();
 	if (use_cxl)
 		map_cxl();
-	printf("crashcheck: %s (%s), %" PRIu64 " LBAs of %u bytes, %u threads, %u ops a round, chunks of %u pages%s%s\n",
-	       ns_name, ctrl_name, nlba, lbs, nr_threads, ops_per_round,
-	       chunk_pages, use_cxl ? ", CXL stores" : "",
-	       use_faults ? ", program/erase faults" : "");
-	lents = calloc(nlba, sizeof(*lents));
-	if (!lents)
-		die("out of memory");
-	for (a = 0; a < (int)nr_threads; a++) {
-		struct worker *w = &workers[a];
+	for (i = 0; i < nr_ns; i++) {
+		struct nsx *ns = &nss[i];
 
-		if (posix_memalign((void **)&w->buf, PAGE, chunk_pages * PAGE) ||
-		    posix_memalign((void **)&w->rbuf, PAGE, chunk_pages * PAGE) ||
-		    !(w->hot = calloc(8, sizeof(*w->hot))))
+		ns->w0 = i * tpn;
+		ns->lents = calloc(ns->nlba, sizeof(*ns->lents));
+		if (!ns->lents)
 			die("out of memory");
-	}
-	/* The baseline: what the device holds now. */
-	{
-		uint64_t rolled = 0, bad;
+		printf("crashcheck: nsid %u %s (%s), %" PRIu64 " LBAs of %u bytes%s",
+		       ns->nsid, ns->name, ctrl_name, ns->nlba, lbs,
+		       ns->zoned ? ", zoned" : "");
+		if (ns->zoned)
+			printf(" (%u zones of %" PRIu64 " LBAs, capacity %" PRIu64 ")",
+			       ns->nzones, ns->zlbas, ns->zones[0].cap);
+		printf("\n");
+		for (j = 0; j < tpn; j++) {
+			struct worker *w = &workers[ns->w0 + j];
 
-		round_no = 0;
-		bad = 0;
-		for (i = 0; i < nlba; i++)
-			lents[i].base = VAL_ZERO;
-		/* Whatever is there counts: read it as the first baseline. */
-		{
-			uint32_t per = READ_CHUNK / lbs, n, k;
-			unsigned char *b;
-
-			if (posix_memalign((void **)&b, PAGE, READ_CHUNK))
+			w->id = ns->w0 + j;
+			w->li = j;
+			w->ns = ns;
+			if (posix_memalign((void **)&w->buf, PAGE, chunk_pages * PAGE) ||
+			    posix_memalign((void **)&w->rbuf, PAGE, chunk_pages * PAGE) ||
+			    !(w->hot = calloc(8, sizeof(*w->hot))))
 				die("out of memory");
-			for (i = 0; i < nlba; i += n) {
-				n = nlba - i < per ? nlba - i : per;
-				if (nvme_rw(ns_fd, OP_READ, i, n, 0, b))
-					die("reading the baseline");
-				for (k = 0; k < n; k++) {
-					uint64_t v = decode(b + (size_t)k * lbs,
-							    i + k, NULL, 0);
-
-					if (v == VAL_CORRUPT) {
-						/* not ours: make it zeros, durably */
-						if (nvme_rw(ns_fd, OP_WZ, i + k, 1,
-							    CDW12_FUA, NULL))
-							die("zeroing the baseline");
-						v = VAL_ZERO;
-					}
-					lents[i + k].base = v;
-				}
-			}
-			free(b);
 		}
-		(void)rolled;
-		(void)bad;
 	}
+	printf("crashcheck: %u threads a namespace, %u ops a round, chunks of %u pages%s%s%s%s, endings",
+	       tpn, ops_per_round, chunk_pages, use_cxl ? ", CXL stores" : "",
+	       use_faults ? ", program/erase faults" : "",
+	       fdp_handles ? ", FDP placement directives" : "",
+	       use_plp ? ", power-loss protection" : "");
+	for (i = 0; i < E_NR; i++)
+		if (endings_mask & 1U << i)
+			printf(" %s", ending_name[i]);
+	printf("\n");
+	/* The first baseline: every LBA a record of its own, durable. */
+	round_no = 0;
+	for (i = 0; i < nr_ns; i++)
+		write_baseline(&nss[i], true, &rng);
+	lost0 = stat_get("power_cut_lost_writes");
 	t0 = now_ms();
 	while (t_cuts < cuts_wanted &&
 	       (!max_seconds || now_ms() - t0 < max_seconds * 1000ULL))
@@ -1416,6 +2523,14 @@ int main(int argc, char **argv)
 	       " rounds with flash faults armed, %" PRIu64 " ms, %" PRIu64 " ms per cut\n",
 	       t_ops, t_inflight, t_rolled, t_rule_cuts, t_fault_rounds,
 	       now_ms() - t0, t_cuts ? (now_ms() - t0) / t_cuts : 0);
+	printf("crashcheck: endings");
+	for (i = 0; i < E_NR; i++)
+		printf(" %s %" PRIu64, ending_name[i], t_ends[i]);
+	printf(", namespaces made anew %" PRIu64 ", baseline LBAs written %" PRIu64 "\n",
+	       t_recycled, t_base_lbas);
+	printf("crashcheck: taken back %" PRIu64 " LBAs in %" PRIu64
+	       " rounds with the write cache on and a cut, power_cut_lost_writes %lld\n",
+	       t_taken, t_live_rounds, stat_get("power_cut_lost_writes") - lost0);
 	if (t_rig_errors)
 		printf("crashcheck: %" PRIu64 " rounds had I/O errors not caused by a cut\n",
 		       t_rig_errors);
@@ -1423,5 +2538,13 @@ int main(int argc, char **argv)
 	       t_cuts, t_checked, t_violations);
 	if (t_violations)
 		return 1;
-	return t_rig_errors ? 3 : 0;
+	if (t_rig_errors)
+		return 3;
+	if (!use_plp && t_live_rounds && !t_taken) {
+		printf("crashcheck: LIVENESS: no cut took anything back in %" PRIu64
+		       " rounds with the write cache on: the power-loss log is not alive\n",
+		       t_live_rounds);
+		return 4;
+	}
+	return 0;
 }

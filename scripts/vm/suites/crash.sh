@@ -120,9 +120,9 @@ test_oracle_catches() {
 	crashcheck --cuts 2 --tamper >/tmp/cc.out 2>&1 || rc=$?
 	grep -v '^    ' /tmp/cc.out | head -n 20
 	expect_eq "$rc" 1 "crashcheck --tamper's exit status"
-	lba=$(sed -n 's/^crashcheck: tamper: LBA \([0-9]*\) .*/\1/p' /tmp/cc.out)
+	lba=$(sed -n 's/^crashcheck: tamper: nsid 1 LBA \([0-9]*\) .*/\1/p' /tmp/cc.out)
 	[ -n "$lba" ] || fail "no tamper line"
-	grep -q "^VIOLATION seed [0-9]* round 2 lba $lba " /tmp/cc.out ||
+	grep -q "^VIOLATION seed [0-9]* round 2 nsid 1 lba $lba " /tmp/cc.out ||
 		fail "the tampered LBA $lba was not reported"
 	expect_match "$(tail -n 1 /tmp/cc.out)" "violations [1-9]" "the last line"
 	rc=0
