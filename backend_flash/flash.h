@@ -82,6 +82,8 @@ enum vflash_nand_op {
  * @cid: the frontend's command id (NVMe: the CID), or 0
  * @ph: a write's placement handle (write stream; NVMe FDP), 0 for the
  *	default one (vflash_flash_submit_placed())
+ * @sync: a write completes only once durable (enum vflash_sync; NVMe
+ *	FUA, or a write while the host turned the write cache off)
  *
  * One host command that submits several requests (a write and a flush)
  * passes the same tag to each: they share its id, as does its completion.
@@ -93,6 +95,23 @@ struct vflash_req_tag {
 	u16 qid;
 	u16 cid;
 	u16 ph;
+	u8 sync;
+};
+
+/**
+ * enum vflash_sync - how durable a write is at its completion
+ * @VFLASH_SYNC_NONE: in the write buffer (a later flush makes it durable)
+ * @VFLASH_SYNC_PAGES: its own pages on flash: the dies they were placed
+ *	on (as the write placed them, whatever moves them later) program
+ *	their buffered host data
+ * @VFLASH_SYNC_STREAM: as @VFLASH_SYNC_PAGES, and every page buffered in
+ *	its placement handle's open blocks on any die (a zone's earlier
+ *	writes: a zone is durable as a prefix, docs/faults.md)
+ */
+enum vflash_sync {
+	VFLASH_SYNC_NONE,
+	VFLASH_SYNC_PAGES,
+	VFLASH_SYNC_STREAM,
 };
 
 /**
@@ -343,11 +362,14 @@ enum vflash_knob {
  * @slot: the page's slot on that die; @die and @slot are written under
  *	the die's lock while the owner holds the record's log, and read
  *	by vflash_flash_undo_detach() under the same lock
+ * @wait: where the backend parked it among the die's waiting records
+ *	(backend_flash/undo.c); written and read as @slot is
  */
 struct vflash_undo {
 	u64 end_ns;
 	u32 die;
 	u32 slot;
+	u32 wait;
 };
 
 /*
@@ -464,6 +486,7 @@ struct vflash_health {
 
 void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h);
 bool vflash_flash_write_refused(struct vflash_flash *f);
+bool vflash_flash_out_of_room(const struct vflash_flash *f);
 u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille);
 u64 vflash_flash_model_read_ns(const struct vflash_flash *f);
 void vflash_flash_reset_stats(struct vflash_flash *f);

@@ -262,8 +262,9 @@ struct vf_zone_map {
  * @cache_lock: serialises attaching and detaching the device DRAM cache
  *	with sysfs calls that reach it (policy switches, knobs, stats)
  * @cache: the device DRAM cache of the frontend that uses one, or NULL
- * @undo_wait: per die, per region, the log records of host pages whose
- *	unit is still filling (undo.c); under the die's lock
+ * @undo_wait: per die, host placement handle and region, the log records
+ *	of host pages whose unit is still filling (undo.c); under the die's
+ *	lock
  * @program_fail: the device's program_fail rule, or NULL; READ_ONCE, set
  *	by the fault registry (core/faults.c) while no request runs
  * @erase_fail: its erase_fail rule, or NULL; the same

@@ -49,15 +49,19 @@ static __always_inline u32 host_slot(struct vflash_flash *f,
 	return VF_INVALID;
 }
 
+/* Dies a synchronous write remembers in a bitmap; beyond, it flushes all. */
+#define VF_SYNC_DIES	256
+
 /*
  * Write one logical page whose data crossed the host link at @t into the
  * stream of placement handle @ph; returns when the write buffer took it,
  * *@clean_ns is how much of that wait went to cleaning. @u, if not NULL,
- * is told when the page is durable.
+ * is told when the page is durable. @dies, if not NULL (a synchronous
+ * write), gets the bit of the die the page went to.
  */
 static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 				      u64 *clean_ns, struct vflash_undo *u,
-				      u64 id, u32 ph)
+				      u64 id, u32 ph, unsigned long *dies)
 {
 	const struct vflash_placement_ops *pl =
 		vf_ops(f, VFLASH_POLICY_PLACEMENT);
@@ -97,6 +101,8 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 			vf_invalidate(f, old);
 		if (u)
 			vf_undo_attach(f, d, slot, u);
+		if (dies && d < VF_SYNC_DIES)
+			__set_bit(d, dies);
 		if (unlikely(vf_program_fails(f, lpn))) {
 			vf_program_failed(f, die, d, b, at);
 		} else if (f->blocks[b].wp % f->unit[vf_region_of(f, b)] == 0) {
@@ -333,7 +339,7 @@ static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
 				       u32 count, u64 now,
 				       struct vflash_latency *lat,
 				       struct vflash_undo *const *undo, u64 id,
-				       u32 ph)
+				       u32 ph, unsigned long *dies)
 {
 	u64 t = vf_host_xfer(f, now, count, lat ? &lat->host_wait_ns : NULL,
 			     lat ? &lat->host_ns : NULL);
@@ -342,7 +348,7 @@ static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
 
 	for (i = 0; i < count; i++) {
 		end = write_page(f, lpn + i, t, &clean_ns,
-				 undo ? undo[i] : NULL, id, ph);
+				 undo ? undo[i] : NULL, id, ph, dies);
 		if (end > done || !i) {
 			done = max(done, end);
 			if (lat)
@@ -356,9 +362,47 @@ static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
 	return done;
 }
 
+/*
+ * A write that completes once durable (@sync, enum vflash_sync): written
+ * as write_pages() writes, then the dies its pages went to (with
+ * VFLASH_SYNC_STREAM also every die with an open block of its stream)
+ * program their buffered host data. The dies are those the write placed
+ * its pages on, not where the pages are by then: a write of the same
+ * pages in between (a CXL write-back on a dual device) may have moved
+ * them. Returns when those programs end; *@data_ns when the write
+ * buffer had the data.
+ */
+static noinline u64 write_sync(struct vflash_flash *f, u64 lpn, u32 count,
+			       u64 now, struct vflash_latency *lat,
+			       struct vflash_undo *const *undo, u64 id, u32 ph,
+			       u8 sync, u64 *data_ns)
+{
+	enum vf_stream s = vf_host_stream(ph);
+	DECLARE_BITMAP(dies, VF_SYNC_DIES);
+	u64 t, done;
+	u32 d, r;
+
+	bitmap_zero(dies, VF_SYNC_DIES);
+	t = write_pages(f, lpn, count, now, lat, undo, id, ph, dies);
+	done = t;
+	for (d = 0; d < f->nr_dies; d++) {
+		bool want = d >= VF_SYNC_DIES || test_bit(d, dies);
+
+		for (r = 0; !want && sync == VFLASH_SYNC_STREAM &&
+		     r < VF_NR_REGIONS; r++)
+			want = READ_ONCE(f->dies[d].open[s][r]) != VF_INVALID;
+		if (want)
+			done = max(done, flush_die(f, d, t, id));
+	}
+	if (lat)
+		lat->die_wait_ns += done - t;
+	*data_ns = t;
+	return done;
+}
+
 static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo, u64 id, u32 ph);
+		  struct vflash_undo *const *undo, u64 id, u32 ph, u8 sync);
 
 /**
  * vflash_flash_submit_lat() - run one request through the flash model
@@ -385,18 +429,19 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 			    u64 lpn, u32 count, u64 now_ns,
 			    struct vflash_latency *lat)
 {
-	return submit(f, op, lpn, count, now_ns, lat, NULL, 0, 0);
+	return submit(f, op, lpn, count, now_ns, lat, NULL, 0, 0, 0);
 }
 
 /*
  * vflash_flash_submit_lat(), with log records for a write's pages, its
- * request id and the placement handle @ph its pages go to.
+ * request id, the placement handle @ph its pages go to and how durable
+ * it is at its completion (@sync, enum vflash_sync).
  */
 static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 				  u64 lpn, u32 count, u64 now_ns,
 				  struct vflash_latency *lat,
 				  struct vflash_undo *const *undo, u64 id,
-				  u32 ph)
+				  u32 ph, u8 sync)
 {
 	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
@@ -416,8 +461,17 @@ static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 		vf_record_read_latency(f, done + fw - now_ns);
 		break;
 	case VFLASH_IO_WRITE:
-		done = write_pages(f, lpn, count, now_ns, lat, undo, id,
-				   ph < f->nr_ph ? ph : 0);
+		if (ph >= f->nr_ph)
+			ph = 0;
+		if (likely(!sync)) {
+			done = write_pages(f, lpn, count, now_ns, lat, undo, id,
+					   ph, NULL);
+			break;
+		}
+		/* Durable at completion: never earlier, whatever the overhead. */
+		durable = write_sync(f, lpn, count, now_ns, lat, undo, id, ph,
+				     sync, &done);
+		done = durable;
 		break;
 	case VFLASH_IO_TRIM:
 		for (i = 0; i < count; i++)
@@ -480,7 +534,8 @@ static noinline u64 submit_traced(struct vflash_flash *f, enum vflash_fe fe,
 	struct vflash_latency lat;
 	u64 due;
 
-	due = submit(f, op, lpn, count, now_ns, &lat, undo, tag->id, tag->ph);
+	due = submit(f, op, lpn, count, now_ns, &lat, undo, tag->id, tag->ph,
+		     tag->sync);
 	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
 				    &lat, tag);
 	return due;
@@ -524,7 +579,7 @@ u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
 	if (trace_vflash_request_submit_enabled())
 		return submit_traced(f, fe, op, lpn, count, now_ns, undo, tag);
 	return submit(f, op, lpn, count, now_ns, NULL, undo, tag->id,
-		      tag->ph);
+		      tag->ph, tag->sync);
 }
 
 /**

@@ -155,6 +155,22 @@ u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc)
 }
 
 /**
+ * vflash_flash_out_of_room() - did a write find no room on any die?
+ * @f: the device
+ *
+ * Once a write found no slot on any die (bad blocks left GC no room),
+ * the pages it could not place keep their old place in the FTL: the
+ * frontend fails that write (its data never reached flash) and every
+ * later one (vflash_flash_write_refused()). Lock-free, counts nothing.
+ *
+ * Return: true from the first such write on.
+ */
+bool vflash_flash_out_of_room(const struct vflash_flash *f)
+{
+	return READ_ONCE(f->no_room);
+}
+
+/**
  * vflash_flash_write_refused() - is a host write to be refused?
  * @f: the device
  *

@@ -7,22 +7,35 @@
  * Until then (the unit is still filling in the write buffer) it reads
  * U64_MAX: a power cut loses it.
  *
- * Each die has, per region, one array of unit[r] pointers: a die has one
- * open host block per region, and only the unit being filled in it has
- * pages not yet programmed. The arrays are under the die's lock.
+ * Each die has, per host placement handle and region, one array of
+ * unit[r] pointers: a die has one open block per host stream (placement
+ * handle: NVMe FDP's reclaim unit handles, ZNS's zone handles) and
+ * region, and only the unit being filled in each has pages not yet
+ * programmed. The arrays are under the die's lock; a record remembers
+ * its place (vflash_undo.wait), so that it can be found again after its
+ * block's stream changed (erased and reopened for another).
  */
 #include <linux/slab.h>
 
 #include "backend_flash/ftl.h"
 
-/* The waiting pointer of @slot (a host slot of region @r on die @d). */
-static struct vflash_undo **wait_of(struct vflash_flash *f, u32 d,
-				    enum vf_region r, u32 slot)
+/* Waiting pointers of one die and placement handle: both regions' units. */
+static u32 per_handle(const struct vflash_flash *f)
 {
-	u32 base = d * (f->unit[VF_SLC] + f->unit[VF_MAIN]) +
+	return f->unit[VF_SLC] + f->unit[VF_MAIN];
+}
+
+/*
+ * The index of the waiting pointer of @slot: a slot of die @d's open
+ * block of host stream @s in region @r. Each host stream has its own.
+ */
+static u32 wait_index(const struct vflash_flash *f, u32 d, u32 s,
+		      enum vf_region r, u32 slot)
+{
+	u32 base = (d * f->nr_ph + vf_stream_handle(s)) * per_handle(f) +
 		   (r == VF_MAIN ? f->unit[VF_SLC] : 0);
 
-	return &f->undo_wait[base + slot % f->stride % f->unit[r]];
+	return base + slot % f->stride % f->unit[r];
 }
 
 /**
@@ -33,8 +46,7 @@ static struct vflash_undo **wait_of(struct vflash_flash *f, u32 d,
  */
 int vf_undo_alloc(struct vflash_flash *f)
 {
-	f->undo_wait = kcalloc((size_t)f->nr_dies *
-			       (f->unit[VF_SLC] + f->unit[VF_MAIN]),
+	f->undo_wait = kcalloc((size_t)f->nr_dies * f->nr_ph * per_handle(f),
 			       sizeof(*f->undo_wait), GFP_KERNEL);
 	return f->undo_wait ? 0 : -ENOMEM;
 }
@@ -43,19 +55,21 @@ int vf_undo_alloc(struct vflash_flash *f)
  * vf_undo_attach() - a logged page got a host slot
  * @f: the device
  * @d: the slot's die, locked
- * @slot: the slot, in the die's open host block
+ * @slot: the slot, in the die's open block of a host stream
  * @u: the page's log record; its end time becomes U64_MAX
  */
 void vf_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
 		    struct vflash_undo *u)
 {
-	enum vf_region r = vf_region_of(f, vf_block_of(f, slot));
+	u32 b = vf_block_of(f, slot);
 
 	WRITE_ONCE(u->end_ns, U64_MAX);
 	f->dies[d].undo_used = true;
 	u->die = d;
 	u->slot = slot;
-	*wait_of(f, d, r, slot) = u;
+	u->wait = wait_index(f, d, f->blocks[b].stream, vf_region_of(f, b),
+			     slot);
+	f->undo_wait[u->wait] = u;
 }
 
 /**
@@ -69,9 +83,14 @@ void __vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
 			  u64 end_ns)
 {
 	enum vf_region r = vf_region_of(f, blk);
-	struct vflash_undo **w = wait_of(f, d, r, blk * f->stride);
+	struct vflash_undo **w;
 	u32 i;
 
+	/* Only a host stream's units hold logged pages. */
+	if (!vf_is_host_stream(f->blocks[blk].stream))
+		return;
+	w = &f->undo_wait[wait_index(f, d, f->blocks[blk].stream, r,
+				     blk * f->stride)];
 	for (i = 0; i < f->unit[r]; i++) {
 		if (!w[i])
 			continue;
@@ -89,7 +108,7 @@ void __vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
  */
 void vflash_flash_undo_forget(struct vflash_flash *f)
 {
-	u32 per_die = f->unit[VF_SLC] + f->unit[VF_MAIN], d;
+	u32 per_die = f->nr_ph * per_handle(f), d;
 
 	for (d = 0; d < f->nr_dies; d++) {
 		struct vf_die *die = &f->dies[d];
@@ -112,16 +131,13 @@ void vflash_flash_undo_forget(struct vflash_flash *f)
  */
 void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u)
 {
-	struct vflash_undo **w;
 	struct vf_die *die;
 
 	if (u->die >= f->nr_dies)
 		return;
 	die = &f->dies[u->die];
 	spin_lock(&die->lock);
-	w = wait_of(f, u->die, vf_region_of(f, vf_block_of(f, u->slot)),
-		    u->slot);
-	if (*w == u)
-		*w = NULL;
+	if (f->undo_wait[u->wait] == u)
+		f->undo_wait[u->wait] = NULL;
 	spin_unlock(&die->lock);
 }

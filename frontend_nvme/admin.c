@@ -784,7 +784,8 @@ static u16 create_sq(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	return 0;
 }
 
-static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd)
+static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd,
+			struct vfn_cmd *out)
 {
 	u32 qid = vfn_cdw(cmd, 10) & 0xffff;
 	u16 sc = vfn_check_delete(cmd, c->sq, c->cq);
@@ -792,8 +793,12 @@ static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	if (sc)
 		return sc;
 	if (cmd->common.opcode == nvme_admin_delete_sq) {
-		/* Its commands complete first, the unfetched ones aborted. */
-		vfn_sq_delete(c, qid);
+		/*
+		 * Its commands complete first, at their own time (a Flush
+		 * when its programs end), the unfetched ones aborted.
+		 */
+		out->due_ns = vfn_sq_delete(c, qid, out->due_ns);
+		out->wait_sq = qid;
 		c->sq[qid].live = false;
 		return 0;
 	}
@@ -912,7 +917,8 @@ static u16 ns_attach(struct vfn_ctrl *c, const struct nvme_command *cmd)
  * @out: its completion; status in cqe.status (host order, no phase), or
  *	due_ns = U64_MAX for a command that stays outstanding (AER). Its
  *	due_ns comes in as the time the command was fetched, on the
- *	backend's clock, and stays so: admin commands complete at once.
+ *	backend's clock, and stays so: admin commands complete at once,
+ *	but a Delete I/O SQ, which waits for the SQ's executed commands.
  */
 void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	       struct vfn_cmd *out)
@@ -946,7 +952,7 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		break;
 	case nvme_admin_delete_cq:
 	case nvme_admin_delete_sq:
-		sc = delete_queue(c, cmd);
+		sc = delete_queue(c, cmd, out);
 		break;
 	case nvme_admin_abort_cmd:
 		result = 1;	/* not aborted: every command completes */

@@ -46,6 +46,8 @@
 #define FETCH_BURST		32
 /* Completions posted per hold of a heap's lock. */
 #define POST_BATCH		16
+/* A Delete I/O SQ whose SQ still has completions to post looks again then. */
+#define VFN_DELETE_RETRY_NS	10000
 #define IDLE_SLEEP_US		100
 #define IDLE_SLEEP_MAX_US	1000
 /*
@@ -241,6 +243,27 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
 	}
 }
 
+/*
+ * Whether a completion of SQ @qid is still in the heap of its CQ. @held:
+ * a heap whose lock the caller holds (heap 0, whose drain asks).
+ */
+static bool sq_completions_left(struct vfn_ctrl *c, u16 qid,
+				struct vfn_heap *held)
+{
+	struct vfn_heap *h = heap_of(c, c->sq[qid].cqid);
+	bool left = false;
+	u32 i;
+
+	if (h != held)
+		spin_lock_nested(&h->lock, SINGLE_DEPTH_NESTING);
+	for (i = 0; i < h->nr && !left; i++)
+		left = le16_to_cpu(h->cmd[i].cqe.sq_id) == qid &&
+		       !h->cmd[i].wait_sq;
+	if (h != held)
+		spin_unlock(&h->lock);
+	return left;
+}
+
 /**
  * vfn_drain() - post the completions of a heap that are due
  * @c: the controller
@@ -277,6 +300,13 @@ u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 			struct vfn_cmd *top = &h->cmd[0];
 
 			n++;
+			/* A Delete I/O SQ waits for its SQ's completions. */
+			if (unlikely(top->wait_sq) && !final &&
+			    sq_completions_left(c, top->wait_sq, h)) {
+				top->due_ns = now + VFN_DELETE_RETRY_NS;
+				heap_sift_down(h, 0);
+				continue;
+			}
 			if (post(c, top, at, &fresh, final, raise, &retry_ns)) {
 				posted++;
 				heap_pop(h);
@@ -330,6 +360,7 @@ static void reset(struct vfn_ctrl *c)
 	c->ops->admin_reset(c);
 	c->enabled = false;
 	c->shutdown = false;
+	c->shn_done_ns = 0;
 	vfn_set_reg32(c, NVME_REG_CSTS, 0);
 }
 
@@ -341,6 +372,8 @@ static void enable(struct vfn_ctrl *c, u32 cc)
 	void *sq = NULL, *cq = NULL;
 
 	c->enabled = true;
+	/* In use again: a cut from now on is unsafe until the next shutdown. */
+	c->shut_clean = false;
 	/*
 	 * 4 KiB pages, the NVM command set (or every set CAP.CSS offers),
 	 * round robin; else a fatal status.
@@ -408,10 +441,62 @@ void vfn_aen(struct vfn_ctrl *c, u32 result)
 	spin_unlock(&c->heap[0].lock);
 }
 
+/*
+ * CC.SHN: fetch nothing more, complete the held AERs as aborted, and
+ * commit the write cache: every partly filled program unit is programmed
+ * (padded), as a Flush does. Shutdown processing (SHST 01b) lasts until
+ * those programs and every command already executed are done.
+ */
+static void shutdown_begin(struct vfn_ctrl *c)
+{
+	struct vflash_req_tag tag = { };
+	u64 now = ktime_get_ns(), done;
+	u32 q;
+
+	abort_aers(c);
+	c->shutdown = true;
+	done = vflash_flash_submit_tagged(c->vdev->flash, VFLASH_FE_NVME,
+					  VFLASH_IO_FLUSH, 0, 0, now, NULL,
+					  &tag);
+	for (q = 0; q <= c->nr_workers; q++) {
+		struct vfn_heap *h = &c->heap[q];
+		u32 i;
+
+		spin_lock(&h->lock);
+		for (i = 0; i < h->nr; i++)
+			done = max(done, h->cmd[i].due_ns);
+		spin_unlock(&h->lock);
+	}
+	c->shn_done_ns = max(done, 1ULL);
+	vfn_set_reg32(c, NVME_REG_CSTS,
+		      (vfn_reg32(c, NVME_REG_CSTS) & ~NVME_CSTS_SHST_MASK) |
+		      NVME_CSTS_SHST_OCCUR);
+}
+
+/*
+ * The shutdown's programs have ended: post what is left, stop the queues
+ * and report shutdown complete (SHST 10b); a power cut from now until the
+ * next enable is a safe one.
+ */
+static void shutdown_end(struct vfn_ctrl *c, unsigned long *raise)
+{
+	u32 q;
+
+	for (q = 0; q <= c->nr_workers; q++)
+		vfn_drain(c, &c->heap[q], U64_MAX, true, raise);
+	vfn_raise_irqs(c, raise);
+	kill_queues(c);
+	c->shn_done_ns = 0;
+	c->shut_clean = true;
+	vfn_set_reg32(c, NVME_REG_CSTS,
+		      (vfn_reg32(c, NVME_REG_CSTS) & ~NVME_CSTS_SHST_MASK) |
+		      NVME_CSTS_SHST_CMPLT);
+}
+
 /* Act on CC; returns true if the controller takes commands. */
 static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 {
-	u32 cc = vfn_reg32(c, NVME_REG_CC), q;
+	u32 cc = vfn_reg32(c, NVME_REG_CC);
 
 	/*
 	 * Without power no register works; the power work brings it back
@@ -423,20 +508,10 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 		enable(c, cc);
 	else if (!(cc & NVME_CC_ENABLE) && c->enabled)
 		reset(c);
-	if (c->enabled && (cc & NVME_CC_SHN_MASK) && !c->shutdown) {
-		/*
-		 * Complete what is in flight, the held AERs as aborted, then
-		 * report shutdown done.
-		 */
-		abort_aers(c);
-		for (q = 0; q <= c->nr_workers; q++)
-			vfn_drain(c, &c->heap[q], U64_MAX, true, raise);
-		vfn_raise_irqs(c, raise);
-		kill_queues(c);
-		c->shutdown = true;
-		vfn_set_reg32(c, NVME_REG_CSTS,
-			      vfn_reg32(c, NVME_REG_CSTS) | NVME_CSTS_SHST_CMPLT);
-	}
+	if (c->enabled && (cc & NVME_CC_SHN_MASK) && !c->shutdown)
+		shutdown_begin(c);
+	if (c->shn_done_ns && ktime_get_ns() >= c->shn_done_ns)
+		shutdown_end(c, raise);
 	return c->enabled && !c->shutdown &&
 	       !(vfn_reg32(c, NVME_REG_CSTS) & NVME_CSTS_CFS);
 }
@@ -543,28 +618,23 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
 	return done;
 }
 
-/* Rebuild the heap order of all of @h. Caller holds h->lock. */
-static void heapify(struct vfn_heap *h)
-{
-	u32 i;
-
-	for (i = h->nr / 2; i-- > 0;)
-		heap_sift_down(h, i);
-}
-
 /**
- * vfn_sq_delete() - complete everything of an I/O SQ about to be deleted
+ * vfn_sq_delete() - finish an I/O SQ about to be deleted
  * @c: the controller; called by the dispatcher, before the Delete I/O SQ
  *	command's own completion is queued
  * @qid: the SQ, live
+ * @now: the clock of the Delete's fetch
  *
- * Commands already executed are posted now, with their own status,
- * instead of when the model says; commands submitted but not fetched are
- * completed with Command Aborted due to SQ Deletion. Both reach the CQ
- * before the Delete's completion reaches the admin CQ. One that cannot
- * be posted now (the CQ full, DMA off) stays in its heap, due at once.
+ * Commands submitted but not fetched are completed with Command Aborted
+ * due to SQ Deletion. Commands already executed keep their status and
+ * their due time: a Flush or a FUA write is not acknowledged before its
+ * programs end (a cut in between would take back data the host was told
+ * are durable). The Delete's completion is due at the latest of them,
+ * and is held until each of them is in the CQ (vfn_cmd.wait_sq).
+ *
+ * Return: when the last of the SQ's executed commands is due, or @now.
  */
-void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
+u64 vfn_sq_delete(struct vfn_ctrl *c, u16 qid, u64 now)
 {
 	struct vfn_queue *sq = &c->sq[qid];
 	struct vfn_heap *h = heap_of(c, sq->cqid);
@@ -574,26 +644,14 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 	};
 	u32 n = vfn_sq_avail(sq, READ_ONCE(*doorbell(c, qid, false)));
 	bool fresh = false;	/* untimed: no lateness to count */
-	u64 retry_ns;
-	u32 i, kept;
+	u64 retry_ns, last = now;
+	u32 i;
 
 	rec.cqe.sq_id = cpu_to_le16(qid);
-	/* Holding the lock, no popped batch of the owner is in flight. */
 	spin_lock(&h->lock);
-	for (i = 0, kept = 0; i < h->nr; i++) {
-		struct vfn_cmd *e = &h->cmd[i];
-
-		if (le16_to_cpu(e->cqe.sq_id) == qid) {
-			/* Posted before its time on purpose: not a lateness. */
-			e->timed = false;
-			if (post(c, e, 0, &fresh, true, c->raise, &retry_ns))
-				continue;
-			e->due_ns = 0;
-		}
-		h->cmd[kept++] = *e;
-	}
-	h->nr = kept;
-	heapify(h);
+	for (i = 0; i < h->nr; i++)
+		if (le16_to_cpu(h->cmd[i].cqe.sq_id) == qid)
+			last = max(last, h->cmd[i].due_ns);
 	while (n-- && vfn_host_allows_dma(c)) {
 		const struct nvme_command *cmd =
 			(struct nvme_command *)sq->kva + sq->head;
@@ -606,6 +664,7 @@ void vfn_sq_delete(struct vfn_ctrl *c, u16 qid)
 			heap_push(h, &rec);
 	}
 	spin_unlock(&h->lock);
+	return last;
 }
 
 /**
@@ -648,6 +707,10 @@ void vfn_power_off(struct vfn_ctrl *c)
 	 * came before ours. Read the other way round, a Flush falling due in
 	 * between would be posted, and its data taken back by the cut.
 	 */
+	/* SMART counts a cut that no completed shutdown came before. */
+	if (!c->shut_clean)
+		c->unsafe_shutdowns++;
+	c->shut_clean = false;
 	reset(c);
 	now = c->cut_clock ? c->cut_clock(c) : ktime_get_ns();
 	vfn_set_reg32(c, NVME_REG_CSTS, ~0U);
@@ -659,7 +722,6 @@ void vfn_power_off(struct vfn_ctrl *c)
 	dev_info(&c->vdev->dev, "power cut: %llu of %llu logged page writes taken back\n",
 		 lost, logged);
 	vflash_fault_disarm(ft, VFLASH_FAULT_POWER_CUT);
-	c->unsafe_shutdowns++;
 	/* KUnit's controllers have no PCI function to remove. */
 	if (c->power_work.func)
 		queue_work(system_unbound_wq, &c->power_work);
@@ -752,6 +814,9 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 	}
 	now = ktime_get_ns();
 	*next = vfn_drain(c, &c->heap[0], now, false, c->raise);
+	/* A shutdown in progress completes at its time. */
+	if (c->shn_done_ns)
+		*next = min(*next, c->shn_done_ns);
 	/* Housekeeping only FDP needs: no indirect call per pass without. */
 	if (on && c->fdp.nruh && c->ops->tick)
 		c->ops->tick(c, now);

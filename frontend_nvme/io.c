@@ -224,6 +224,7 @@ static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
  * (nothing stored).
  */
 static __always_inline u16 store_write(struct vfn_ctrl *c,
+				       const struct vfn_nsd *nd,
 				       const struct vfn_io_req *r,
 				       bool (*store)(struct vfn_ctrl *c,
 						     const struct vfn_io_req *r),
@@ -257,25 +258,34 @@ static __always_inline u16 store_write(struct vfn_ctrl *c,
 	 * at completion, goes to flash whole; any other may be absorbed by
 	 * the device DRAM cache.
 	 */
-	if (!logged && !sync && !r->ph)
+	if (!logged && !sync && !r->ph) {
 		*due_ns = submit_cached(c, VFLASH_IO_WRITE, r->lpn,
 					r->nr_lpages, now);
-	else
+	} else {
+		/*
+		 * FUA, or write-through when the host turned the write cache
+		 * off: complete once the pages are on flash, those of the
+		 * dies the backend placed them on (under the log's lock: a
+		 * cut cannot come between). In a zone, with every earlier
+		 * write of the zone: a zone is durable as a prefix.
+		 */
+		if (sync)
+			c->tag.sync = nd->ns.zoned ? VFLASH_SYNC_STREAM :
+						     VFLASH_SYNC_PAGES;
 		*due_ns = vflash_flash_submit_tagged(c->vdev->flash,
 						     VFLASH_FE_NVME,
 						     VFLASH_IO_WRITE, r->lpn,
 						     r->nr_lpages, now, undo,
 						     &c->tag);
+		c->tag.sync = VFLASH_SYNC_NONE;
+	}
 	/*
-	 * FUA, or write-through when the host turned the write cache off:
-	 * complete once the pages are on flash (under the log's lock: a
-	 * cut cannot come between).
+	 * Pages no die had room for (bad blocks left GC none): the device
+	 * is read-only from now on, and this write failed. Its log records
+	 * were never attached: a cut takes the pages back.
 	 */
-	if (sync)
-		*due_ns = max(*due_ns,
-			      vflash_flash_sync_pages(c->vdev->flash, r->lpn,
-						      r->nr_lpages, now,
-						      c->tag.id));
+	if (unlikely(vflash_flash_out_of_room(c->vdev->flash)))
+		sc = VFN_SC(NVME_SC_WRITE_FAULT);
 out:
 	if (logged)
 		vflash_pl_unlock(pl);
@@ -443,7 +453,7 @@ static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
 					     r->lpn);
 			return VFN_SC(NVME_SC_CAP_EXCEEDED);
 		}
-		return store_write(c, r, store_data, now, &out->due_ns);
+		return store_write(c, nd, r, store_data, now, &out->due_ns);
 	}
 	c->host_read_cmds++;
 	c->host_read_units += r->len_bytes >> 9;
@@ -520,7 +530,7 @@ static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		return sc;
 	/* Zeros written as data: logged, FUA and the write cache apply. */
 	if (!r->deallocate)
-		return store_write(c, r, store_zeroes, now, &out->due_ns);
+		return store_write(c, nd, r, store_zeroes, now, &out->due_ns);
 	if (!deallocate(c, r, now, &out->due_ns))
 		return SC_ABANDONED;
 	/* Partly covered pages, at most one at each end, are rewritten. */

@@ -60,6 +60,8 @@ struct vfn_ctrl;
  * @count: the I/O command's logical pages
  * @op: the backend operation of an I/O command (enum vflash_io)
  * @timed: an I/O command the model timed: its lateness is counted
+ * @wait_sq: a Delete I/O SQ's completion: the SQ it deleted, whose
+ *	executed commands are all posted before it; else 0
  */
 struct vfn_cmd {
 	u64 id;
@@ -73,6 +75,7 @@ struct vfn_cmd {
 	u32 count;
 	u8 op;
 	bool timed;
+	u16 wait_sq;
 };
 
 /**
@@ -150,7 +153,12 @@ struct vfn_ctrl_ops {
  * @enabled: CC.EN as last seen by the dispatcher
  * @iocs: CC.CSS selected every I/O command set (110b) at the enable, so
  *	a zoned namespace may be attached
- * @shutdown: CC.SHN acted on
+ * @shutdown: CC.SHN acted on: nothing more is fetched
+ * @shn_done_ns: while a shutdown is processing (CSTS.SHST 01b), when the
+ *	programs of the write cache it committed end: then it reports
+ *	complete; 0 otherwise
+ * @shut_clean: a shutdown completed (SHST 10b) since the controller was
+ *	last enabled: a power cut now is not an unsafe shutdown
  * @sq: submission queues, 0 = admin; dispatcher only (the head is read
  *	by the posting threads with READ_ONCE)
  * @cq: completion queues, 0 = admin; each under its @cq_lock
@@ -219,7 +227,8 @@ struct vfn_ctrl_ops {
  * @power_work: removes the function as a surprise removal would, powers
  *	the controller up again and rescans the bus
  * @power_cycles: power-ups after the first, for SMART (power work)
- * @unsafe_shutdowns: power cuts, for SMART (dispatcher)
+ * @unsafe_shutdowns: power cuts without a completed shutdown before them,
+ *	for SMART (dispatcher)
  * @cq_backoff_ns: under the matching @cq_lock: how long a completion
  *	that found the CQ full (or the host's DMA off) waits before the
  *	next try; doubles per failure up to VFN_CQ_BACKOFF_MAX_NS, 0 after
@@ -253,6 +262,8 @@ struct vfn_ctrl {
 	bool enabled;
 	bool iocs;
 	bool shutdown;
+	u64 shn_done_ns;
+	bool shut_clean;
 	struct vfn_queue sq[VFN_MAX_IOQ + 1];
 	struct vfn_queue cq[VFN_MAX_IOQ + 1];
 	spinlock_t cq_lock[VFN_MAX_IOQ + 1];	/* see the kernel-doc above */
@@ -402,7 +413,7 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next);
 u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 	      unsigned long *raise);
 void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise);
-void vfn_sq_delete(struct vfn_ctrl *c, u16 qid);
+u64 vfn_sq_delete(struct vfn_ctrl *c, u16 qid, u64 now);
 void vfn_fatal(struct vfn_ctrl *c);
 void vfn_power_off(struct vfn_ctrl *c);
 int vfn_request_cut(struct vfn_ctrl *c, unsigned long timeout);

@@ -531,9 +531,10 @@ static void bus_master_off(struct kunit *test)
 }
 
 /*
- * Delete I/O SQ with commands in flight: the executed ones are posted
- * with their own status, the ones submitted but not fetched with Command
- * Aborted due to SQ Deletion, all before the Delete's own completion.
+ * Delete I/O SQ with commands in flight: the ones submitted but not
+ * fetched are posted at once with Command Aborted due to SQ Deletion; the
+ * executed ones with their own status at their own due time; the
+ * Delete's own completion only once all five are in the CQ.
  */
 static void delete_sq_completes_queued(struct kunit *test)
 {
@@ -557,11 +558,21 @@ static void delete_sq_completes_queued(struct kunit *test)
 	del.delete_queue.qid = cpu_to_le16(1);
 	admin(r, del);
 	pass(r);
-
+	/* The two aborted are there; the Delete waits for the three reads. */
+	KUNIT_EXPECT_EQ(test, posted(r, P_IOCQ), 2U);
+	for (i = 0; i < 20 && posted(r, P_ACQ) == acq; i++) {
+		usleep_range(1000, 2000);
+		pass(r);
+	}
+	KUNIT_EXPECT_EQ(test, posted(r, P_ACQ), acq);
+	worker(r, ktime_get_ns() + NSEC_PER_SEC);
+	KUNIT_ASSERT_EQ(test, posted(r, P_IOCQ), 5U);
+	for (i = 0; i < 200 && posted(r, P_ACQ) == acq; i++) {
+		usleep_range(1000, 2000);
+		pass(r);
+	}
 	KUNIT_ASSERT_EQ(test, posted(r, P_ACQ), acq + 1);
 	KUNIT_EXPECT_EQ(test, status_of(r, P_ACQ, acq), 0);
-	/* By the time the Delete's completion is there, all five are. */
-	KUNIT_ASSERT_EQ(test, posted(r, P_IOCQ), 5U);
 	for (i = 0; i < 5; i++) {
 		struct nvme_completion *e = cqe(r, P_IOCQ, i);
 
@@ -575,13 +586,63 @@ static void delete_sq_completes_queued(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cids, 0x1f);
 	KUNIT_EXPECT_EQ(test, ok, 3U);
 	KUNIT_EXPECT_EQ(test, aborted, 2U);
-	/* Posted before their due time on purpose: not early completions. */
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(r->vdev->flash,
 						VFLASH_STAT_EARLY_COMPLETIONS), 0ULL);
 	KUNIT_EXPECT_GT(test, r->vectors[1], 0U);
 	/* Nothing is left to post later. */
 	worker(r, ktime_get_ns() + NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, posted(r, P_IOCQ), 5U);
+}
+
+/*
+ * Regression (issue 37, 2): a controller reset deletes the I/O SQs while
+ * a Flush is in flight; the Delete posted it at once, and the host took
+ * it as a success (fsync returned) while the programs it waits for were
+ * still running: a cut then took back data the host was told are
+ * durable. The Flush must reach the CQ only at its due time.
+ */
+static void delete_sq_keeps_flush_due_time(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct vflash_flash *f = r->vdev->flash;
+	struct nvme_command del = { };
+	u64 flush_due, now;
+	u32 acq;
+
+	bring_up(test, r, QSIZE);
+	/* Programs of 10 s: the Flush is due long after the Delete. */
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_MAIN_PROG_NS,
+						    10ULL * NSEC_PER_SEC), 0);
+	io(r, nvme_cmd_write, 5, 1, hpage(r, P_BUF));
+	ring_iosq(r);
+	KUNIT_ASSERT_TRUE(test, pass(r));
+	worker(r, r->c->heap[1].cmd[0].due_ns);
+	KUNIT_ASSERT_EQ(test, posted(r, P_IOCQ), 1U);	/* the Write's ack */
+	io(r, nvme_cmd_flush, 0, 1, 0);
+	ring_iosq(r);
+	KUNIT_ASSERT_TRUE(test, pass(r));
+	KUNIT_ASSERT_EQ(test, READ_ONCE(r->c->heap[1].nr), 1U);
+	flush_due = r->c->heap[1].cmd[0].due_ns;
+	now = ktime_get_ns();
+	KUNIT_ASSERT_GT(test, flush_due, now + NSEC_PER_SEC);
+
+	acq = r->asq_tail;
+	del.delete_queue.opcode = nvme_admin_delete_sq;
+	del.delete_queue.qid = cpu_to_le16(1);
+	admin(r, del);
+	pass(r);
+	worker(r, ktime_get_ns());
+	KUNIT_EXPECT_EQ_MSG(test, posted(r, P_IOCQ), 1U,
+			    "the Flush, due at %llu, posted at %llu",
+			    flush_due, ktime_get_ns());
+	KUNIT_EXPECT_EQ(test, posted(r, P_ACQ), acq);
+	/* At its time the Flush goes, then the Delete. */
+	worker(r, flush_due);
+	KUNIT_EXPECT_EQ(test, posted(r, P_IOCQ), 2U);
+	KUNIT_EXPECT_EQ(test, status_of(r, P_IOCQ, 1), 0);
+	KUNIT_EXPECT_EQ(test, r->c->heap[0].nr, 1U);
+	KUNIT_EXPECT_EQ(test, r->c->heap[0].cmd[0].wait_sq, 1);
+	KUNIT_EXPECT_GE(test, r->c->heap[0].cmd[0].due_ns, flush_due);
 }
 
 /*
@@ -615,20 +676,23 @@ static void io_completion_counts_lateness(struct kunit *test)
 }
 
 /*
- * A shutdown (CC.SHN) completes what is in flight at once, before its due
- * time on purpose: that is no lateness (regression: the shutdown's drain
- * at U64_MAX counted U64_MAX - due), and no early completion either.
+ * A shutdown (CC.SHN) lets what is in flight complete at its time and
+ * reports SHST complete only then (shutdown processing, SHST 01b, until
+ * then); a completion posted by the shutdown's final drain is no
+ * lateness (regression: the drain at U64_MAX counted U64_MAX - due), and
+ * no early completion either.
  */
 static void shutdown_completion_is_not_late(struct kunit *test)
 {
 	struct rig *r = test->priv;
 	struct vflash_flash *f = r->vdev->flash;
 	struct vflash_faults *ft = &r->vdev->faults;
+	u32 i;
 
 	bring_up(test, r, QSIZE);
-	/* Due 10 s from now: still in flight at the shutdown. */
+	/* Due 20 ms from now: still in flight at the shutdown. */
 	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_DELAY,
-					       "delay_ns", "10000000000"), 0);
+					       "delay_ns", "20000000"), 0);
 	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_DELAY,
 					       "range", "all"), 0);
 	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_DELAY,
@@ -639,14 +703,81 @@ static void shutdown_completion_is_not_late(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, posted(r, P_IOCQ), 0U);
 	vfn_set_reg32(r->c, NVME_REG_CC, NVME_CC_ENABLE | NVME_CC_SHN_NORMAL);
 	pass(r);
-	KUNIT_EXPECT_TRUE(test, vfn_reg32(r->c, NVME_REG_CSTS) &
-			  NVME_CSTS_SHST_CMPLT);
+	KUNIT_EXPECT_EQ(test, vfn_reg32(r->c, NVME_REG_CSTS) &
+			NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_OCCUR);
+	KUNIT_EXPECT_EQ(test, posted(r, P_IOCQ), 0U);
+	for (i = 0; i < 500 && !(vfn_reg32(r->c, NVME_REG_CSTS) &
+				 NVME_CSTS_SHST_CMPLT); i++) {
+		usleep_range(1000, 2000);
+		pass(r);
+	}
+	KUNIT_EXPECT_EQ(test, vfn_reg32(r->c, NVME_REG_CSTS) &
+			NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_CMPLT);
 	KUNIT_EXPECT_EQ(test, posted(r, P_IOCQ), 1U);
-	KUNIT_EXPECT_EQ(test, vflash_flash_lateness_max(f), 0ULL);
+	KUNIT_EXPECT_LT(test, vflash_flash_lateness_max(f), NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test,
 			vflash_flash_stat(f, VFLASH_STAT_EARLY_COMPLETIONS), 0ULL);
 	KUNIT_EXPECT_EQ(test, vflash_fault_set(ft, VFLASH_FAULT_DELAY,
 					       "armed", "0"), 0);
+}
+
+/*
+ * Regression (issue 37, 3): a clean shutdown left partly filled program
+ * units unprogrammed, so a cut after it took back a write the host had
+ * no reason to flush (Linux sends none at unbind), and SMART counted the
+ * cut as unsafe. CC.SHN commits the write cache and reports complete
+ * once those programs end; a cut then takes nothing back and is no
+ * unsafe shutdown; a cut after the next enable is one.
+ */
+static void shutdown_commits_write_cache(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct vflash_faults *ft = &r->vdev->faults;
+	enum vflash_fault pc = VFLASH_FAULT_POWER_CUT;
+	u32 i;
+
+	bring_up(test, r, QSIZE);
+	memset(dev_block(r, 9), 0x11, 4096);	/* before arming: durable */
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, pc, "probability", "0"), 0);
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(ft, pc, "armed", "1"), 0);
+	memset(hkva(r, P_BUF), 0xcd, PAGE_SIZE);
+	io(r, nvme_cmd_write, 9, 1, hpage(r, P_BUF));
+	ring_iosq(r);
+	KUNIT_ASSERT_TRUE(test, pass(r));
+	worker(r, r->c->heap[1].cmd[0].due_ns);
+	KUNIT_ASSERT_EQ(test, posted(r, P_IOCQ), 1U);	/* in the buffer */
+
+	vfn_set_reg32(r->c, NVME_REG_CC, NVME_CC_ENABLE | NVME_CC_SHN_NORMAL);
+	pass(r);
+	KUNIT_EXPECT_TRUE(test, r->c->shn_done_ns > 0);
+	for (i = 0; i < 500 && !(vfn_reg32(r->c, NVME_REG_CSTS) &
+				 NVME_CSTS_SHST_CMPLT); i++) {
+		usleep_range(1000, 2000);
+		pass(r);
+	}
+	KUNIT_ASSERT_TRUE(test, vfn_reg32(r->c, NVME_REG_CSTS) &
+			  NVME_CSTS_SHST_CMPLT);
+	r->c->cut_clock = NULL;
+	vfn_power_off(r->c);
+	KUNIT_EXPECT_EQ(test,
+			vflash_flash_stat(r->vdev->flash,
+					  VFLASH_STAT_POWER_CUT_LOST_WRITES),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, dev_block(r, 9)[0], 0xcd);
+	KUNIT_EXPECT_EQ(test, r->c->unsafe_shutdowns, 0ULL);
+	/* Powered up and enabled again: the next cut is an unsafe one. */
+	WRITE_ONCE(r->c->unpowered, false);
+	vfn_set_reg32(r->c, NVME_REG_CC, 0);
+	pass(r);
+	vfn_set_reg32(r->c, NVME_REG_CC, NVME_CC_ENABLE);
+	pass(r);
+	KUNIT_EXPECT_EQ(test, vfn_reg32(r->c, NVME_REG_CSTS), NVME_CSTS_RDY);
+	vfn_power_off(r->c);
+	KUNIT_EXPECT_EQ(test, r->c->unsafe_shutdowns, 1ULL);
+	/* And one right after another cut too. */
+	WRITE_ONCE(r->c->unpowered, false);
+	vfn_power_off(r->c);
+	KUNIT_EXPECT_EQ(test, r->c->unsafe_shutdowns, 2ULL);
 }
 
 /*
@@ -929,8 +1060,10 @@ static struct kunit_case nvme_dispatch_cases[] = {
 	KUNIT_CASE(disable_drops_pending),
 	KUNIT_CASE(bus_master_off),
 	KUNIT_CASE(delete_sq_completes_queued),
+	KUNIT_CASE(delete_sq_keeps_flush_due_time),
 	KUNIT_CASE(io_completion_counts_lateness),
 	KUNIT_CASE(shutdown_completion_is_not_late),
+	KUNIT_CASE(shutdown_commits_write_cache),
 	KUNIT_CASE(cq_heaps_round_robin),
 	KUNIT_CASE(full_cq_backs_off),
 	KUNIT_CASE(dsm_ranges_merge),

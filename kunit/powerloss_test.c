@@ -89,6 +89,50 @@ static void durable_when_programmed(struct kunit *test)
 }
 
 /*
+ * Regression (issue 37): the backend kept one waiting record per slot of
+ * a die's unit and region, as if a die had one open host block; with two
+ * placement handles (FDP, zones) two pages at the same offset of their
+ * handles' units on one die took the same place, and a flush stamped only
+ * the second: the first stayed "never durable" and a cut took it back.
+ */
+static void flush_stamps_every_handle(struct kunit *test)
+{
+	struct vflash_profile *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct vflash_undo u = { 0 }, v = { 0 }, *pu = &u, *pv = &v;
+	const struct vflash_policy *aff;
+	struct vflash_flash *f;
+	u64 now = 1000000;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	*p = *vflash_profile_find("tlc");
+	p->placement_handles = 2;
+	f = vflash_flash_create(p, 16ULL << 20);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	aff = vflash_policy_find(VFLASH_POLICY_PLACEMENT, "die-affinity");
+	KUNIT_ASSERT_NOT_NULL(test, aff);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_policy(f, aff), 0);
+	u.die = U32_MAX;
+	v.die = U32_MAX;
+	/* Pages 0 and 1: one die, each the first page of its handle's unit. */
+	vflash_flash_submit_placed(f, VFLASH_FE_NVME, 0, 1, now, &pu, 0);
+	vflash_flash_submit_placed(f, VFLASH_FE_NVME, 1, 1, now, &pv, 1);
+	KUNIT_EXPECT_EQ(test, u.die, v.die);
+	KUNIT_EXPECT_EQ(test, u.end_ns, U64_MAX);
+	KUNIT_EXPECT_EQ(test, v.end_ns, U64_MAX);
+	vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, now);
+	KUNIT_EXPECT_NE(test, u.end_ns, U64_MAX);
+	KUNIT_EXPECT_NE(test, v.end_ns, U64_MAX);
+	/* Detaching one leaves the other handle's waiting record in place. */
+	vflash_flash_submit_placed(f, VFLASH_FE_NVME, 0, 1, now, &pu, 0);
+	vflash_flash_submit_placed(f, VFLASH_FE_NVME, 1, 1, now, &pv, 1);
+	vflash_flash_undo_detach(f, &u);
+	vflash_flash_sync_pages(f, 1, 1, now, 0);
+	KUNIT_EXPECT_EQ(test, u.end_ns, U64_MAX);
+	KUNIT_EXPECT_NE(test, v.end_ns, U64_MAX);
+	vflash_flash_destroy(f);
+}
+
+/*
  * Filling a unit on one die programs it: with stripe placement the die
  * of a page comes round again after nr_dies writes.
  */
@@ -363,6 +407,7 @@ static void power_cut_files(struct kunit *test)
 static struct kunit_case powerloss_test_cases[] = {
 	KUNIT_CASE(durable_when_programmed),
 	KUNIT_CASE(unit_fill_stamps),
+	KUNIT_CASE(flush_stamps_every_handle),
 	KUNIT_CASE(cut_keeps_newest_durable),
 	KUNIT_CASE(durable_entries_pruned),
 	KUNIT_CASE(prune_keeps_a_newer_durable_write),
