@@ -1505,7 +1505,7 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 	uint64_t end = z->zs + z->cap, l, bad = 0, first_bad = UINT64_MAX;
 	bool reset = false, fin_any = false, fin_done = false, skip_last = false;
 	bool reset_may = false;
-	uint32_t i, n = z->n, fin_at = 0;
+	uint32_t i, n = z->n, fin_at = 0, first = 0;
 	char what[256] = "";
 
 	/* A reset not known to have completed may have taken effect. */
@@ -1522,6 +1522,7 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 			/* only the last one can be other than completed */
 			start = dur = top = z->zs;
 			reset = true;
+			first = i + 1;
 			fin_any = fin_done = false;
 			break;
 		case K_WRITE:
@@ -1554,9 +1555,6 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 			 "write pointer %" PRIu64 " outside [%" PRIu64 ", %" PRIu64
 			 "] (durable point, highest written%s)", wp, dur,
 			 fin_any ? end : top, fin_any ? " or finished" : "");
-	else if (state != (wp == z->zs ? ZS_EMPTY : wp == end ? ZS_FULL : ZS_CLOSED))
-		snprintf(what, sizeof(what), "state %s with the write pointer at %" PRIu64,
-			 zs_name(state), wp);
 	for (l = z->zs; l < end; l++) {
 		uint64_t want = VAL_ZERO, got = v[l - z->zs];
 
@@ -1581,6 +1579,11 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 		snprintf(what, sizeof(what), "LBA %" PRIu64 " does not hold %s",
 			 first_bad, first_bad < wp ? "its write below the write pointer" :
 			 "zeros at or above the write pointer");
+	if (!what[0] &&
+	    state != (wp == z->zs ? ZS_EMPTY : wp == end ? ZS_FULL : ZS_CLOSED))
+		snprintf(what, sizeof(what), "state %s with the write pointer at %" PRIu64
+			 " (after a cut: empty at the zone's start, full at its capacity, else closed)",
+			 zs_name(state), wp);
 	if (what[0]) {
 		bad = 1;
 		if (++*printed <= max_detail) {
@@ -1607,7 +1610,7 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 	}
 ok:
 	/* Taken back: completed writes at or above the new write pointer. */
-	for (i = 0; i < n; i++) {
+	for (i = first; i < n; i++) {
 		struct op *o = &w->ops[z->idx[i]];
 
 		if ((o->kind == K_WRITE || o->kind == K_APPEND) &&
@@ -2028,7 +2031,9 @@ static void wait_ops(uint64_t target)
 }
 
 /* Namespace Management between rounds: the last namespace made anew. */
-static void recycle_ns(void)
+static void write_baseline(struct nsx *ns, bool all, uint64_t *rng);
+
+static void recycle_ns(uint64_t *rng)
 {
 	struct nsx *ns = &nss[nr_ns - 1];
 	uint64_t bytes = ns->zoned ? (uint64_t)ns->nzones * ns->zlbas * lbs :
@@ -2046,6 +2051,8 @@ static void recycle_ns(void)
 	ns->nsid = ns_create(bytes, ns->zoned);
 	ns_open_new(ns);
 	geometry(ns);
+	clear_history(ns);
+	write_baseline(ns, true, rng);
 	printf("round %u: namespace %u deleted, namespace %u (%s) made in its place\n",
 	       round_no, old, ns->nsid, ns->name);
 	t_recycled++;
@@ -2067,7 +2074,7 @@ static void run_round(uint64_t *rng)
 	sd_tick = 0;
 	end_tick = 0;
 	if (nr_ns > 1 && recycle && round_no > 1 && round_no % 3 == 0)
-		recycle_ns();
+		recycle_ns(rng);
 	/* Zeros read after the last cut get fresh records (durable). */
 	for (i = 0; i < nr_ns; i++)
 		write_baseline(&nss[i], false, rng);
@@ -2157,6 +2164,8 @@ static void run_round(uint64_t *rng)
 		rc = write_str(path, "1");
 		if (rc)
 			die("%s: %s", path, strerror(-rc));
+		snprintf(ends, sizeof(ends), ", reset at ticket %" PRIu64 " to %" PRIu64,
+			 end_tick, (uint64_t)atomic_load(&tick));
 		usleep(below(rng, 5000));
 		cut_now(&cut_tick);
 		atomic_store(&stop, true);
@@ -2173,6 +2182,8 @@ static void run_round(uint64_t *rng)
 		if (rc)
 			die("unbinding %s: %s", addr, strerror(-rc));
 		sd_tick = atomic_fetch_add(&tick, 1);
+		snprintf(ends, sizeof(ends), ", unbind at ticket %" PRIu64 " to %" PRIu64,
+			 end_tick, sd_tick);
 		atomic_store(&stop, true);
 		for (i = 0; i < nr_threads; i++)
 			pthread_join(workers[i].th, NULL);
@@ -2192,8 +2203,8 @@ static void run_round(uint64_t *rng)
 		wait_ops(total);
 		while (!nvme_state_live() && now_ms() - t < 30000)
 			usleep(10000);
-		snprintf(ends, sizeof(ends), ", %s injected %lld", r,
-			 rule_get(r, "injected"));
+		snprintf(ends, sizeof(ends), ", %s injected %lld, recovered by ticket %" PRIu64,
+			 r, rule_get(r, "injected"), (uint64_t)atomic_load(&tick));
 		rule_set(r, "armed", "0");
 		cut_now(&cut_tick);
 		atomic_store(&stop, true);

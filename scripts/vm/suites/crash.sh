@@ -1,35 +1,50 @@
 # SPDX-License-Identifier: GPL-2.0
 # Crash consistency (docs/crashcheck.md): crashcheck (scripts/vm/crashcheck.c)
-# drives a seeded random mix of NVMe commands through the passthrough
-# ioctls (Write, Write FUA, Flush, Deallocate, Write Zeroes with and
-# without DEAC and FUA, Read; CXL stores on frontend=nvme,cxl), cuts the
-# power at random points (by hand and by the rule), and checks every LBA
-# against what the NVMe durability rules allow; on 4 KiB and 512-byte
-# LBAs, the write cache on and off per round, program and erase faults
-# armed in part (GC runs: watermarks raised). The checker's own oracle
-# fails on a tampered LBA. ext4 with sqlite3 (WAL, synchronous=FULL)
-# loses power repeatedly: the journal replays, e2fsck -fn is clean,
-# PRAGMA integrity_check is ok and no committed row is lost.
+# drives 32 threads a namespace of seeded random NVMe commands through the
+# passthrough ioctls (Write, Write FUA, Flush, Deallocate, Write Zeroes
+# with and without DEAC and FUA, Read; FDP placement directives; Zone
+# Append, Zone Management Send and Report Zones on zoned namespaces; CXL
+# stores on frontend=nvme,cxl), ends rounds by a cut, a controller reset,
+# a clean shutdown (unbind), an injected timeout or delay, then a cut,
+# and checks every LBA (and every zone's write pointer and state) against
+# what the durability rules allow, from a baseline of distinct durable
+# records. The device matrix in cells (conventional 4 KiB/store=full and
+# 512 B/store=sparse with flash faults and GC, FDP, zoned, several
+# namespaces with a delete and create, qlc-hybrid with migration, plp,
+# dual with CXL stores), each cell's variant (LBA size, store, handles,
+# which cells get the timeout and delay endings) from a rotation seed
+# printed first; every cell also runs --tamper (the oracle fails, exit
+# 1), and a run must have taken something back (the power-loss log is
+# alive). ext4 with sqlite3 (WAL, synchronous=FULL) loses power
+# repeatedly: the journal replays, e2fsck -fn is clean, PRAGMA
+# integrity_check is ok and no committed row is lost.
 # vmtest-mem: 2G
-# vmtest-timeout: 480
+# vmtest-timeout: 600
 
 SYS=/sys/class/vflash/vflash0
 F=/sys/kernel/debug/vflash/vflash0/faults
 
-# Cuts per crashcheck run: 4 runs here, the ext4/sqlite test's on top
-# (docs/testing.md: at least 500 cuts across make check on both kernel
-# lines and the debug pass).
-CUTS=${CUTS:-$(debug_less 55 16)}
+# Cuts per cell (each cell also makes one --tamper cut), the ext4/sqlite
+# test's cuts; operations per thread per round at most (the cut comes
+# after a random number of them); SIZE: the devices' (zoned: 128 KiB
+# zones, 4 a thread).
+CUTS=${CUTS:-$(debug_less 9 4)}
 FS_CUTS=${FS_CUTS:-$(debug_less 8 2)}
-# Operations per thread per round at most (the cut comes after a random
-# number of them); SIZE: the crashcheck devices'.
-OPS=${OPS:-150}
+OPS=${OPS:-16}
 SIZE=${SIZE:-16M}
+# The rotation: which variant each cell runs (docs/crashcheck.md, "The
+# matrix"). CRASH_ROTATION=N reruns a suite's choices.
+ROT=${CRASH_ROTATION:-$(($(date +%s) % 1000000))}
 
 stat() { cat "$SYS/stats/$1"; }
 
 rule() {
 	echo "$3" >"$F/$1/$2" || fail "$F/$1/$2 refused $3"
+}
+
+# pick N SALT: a number below N from the rotation seed and SALT
+pick() {
+	echo $(((ROT * 1103515245 + $2 * 12345 + ($2 * ROT) % 65521) % 2147483648 / 7 % $1))
 }
 
 load_cc() {
@@ -41,9 +56,9 @@ load_cc() {
 }
 
 # GC from the start: watermarks raised, and the device written over 8
-# times with zeros (the baseline crashcheck reads), so that tlc's 8 MiB
-# blocks are sealed with stale pages on every die before the first round
-# (14 rounds of the debug kernel's pass alone started no GC).
+# times with zeros before crashcheck writes its baseline, so that tlc's
+# 8 MiB blocks are sealed with stale pages on every die before the first
+# round.
 gc_soon() {
 	local i mib
 	echo 90 >$SYS/config/gc_high_pct || fail "gc_high_pct"
@@ -56,79 +71,158 @@ gc_soon() {
 	echo "preconditioned: gc_runs $(stat gc_runs)"
 }
 
-# cc ARGS...: run crashcheck; it must end with no violation, and its
-# rounds must have had the write cache on and off and both kinds of cut.
+# cc CUTS ARGS...: run crashcheck; it must end with no violation, the
+# log alive (something taken back: exit 4 otherwise), rounds with the
+# write cache on and off, both kinds of cut, and every ending asked for.
 cc() {
-	local rc=0
-	crashcheck --cuts "$CUTS" --ops "$OPS" "$@" >/tmp/cc.out 2>&1 || rc=$?
+	local rc=0 cuts=$1 e
+	shift
+	crashcheck --cuts "$cuts" --ops "$OPS" "$@" >/tmp/cc.out 2>&1 || rc=$?
 	grep -v "^round " /tmp/cc.out | head -n 400
 	grep '^round ' /tmp/cc.out | tail -n 3
+	echo "crash: rerun: insmod vflash.ko $CELL_PARAMS; crashcheck --seed $(sed -n 's/^crashcheck: seed \([0-9]*\) .*/\1/p' /tmp/cc.out) --cuts $cuts --ops $OPS $*"
 	expect_eq "$rc" 0 "crashcheck's exit status"
 	expect_match "$(tail -n 1 /tmp/cc.out)" \
-		"^crashcheck: cuts $CUTS, LBAs checked [1-9][0-9]*, violations 0$" \
+		"^crashcheck: cuts $cuts, LBAs checked [1-9][0-9]*, violations 0$" \
 		"crashcheck's last line"
 	grep -q '^round .*vwc on' /tmp/cc.out || fail "no round with the write cache on"
 	grep -q '^round .*vwc off' /tmp/cc.out || fail "no round with the write cache off"
 	grep -q '^round .*cut by the rule' /tmp/cc.out || fail "no cut by the rule"
 	grep -q '^round .*cut by hand' /tmp/cc.out || fail "no cut by hand"
+	for e in $(echo "$ENDINGS" | tr , ' '); do
+		grep -q "^round .*end $e" /tmp/cc.out || fail "no round ended by $e"
+	done
 }
 
-# The flash faults the run armed fired, and GC ran.
-expect_flash_work() {
-	[ "$(stat gc_runs)" -gt 0 ] || fail "GC never ran"
+# tamper ARGS...: the checker's own test on the cell's device: after one
+# cut an acknowledged durable write (a zone's durable data) is undone
+# behind the device's back; crashcheck must report it and exit 1.
+tamper() {
+	local rc=0
+	crashcheck --cuts 1 --ops 8 --tamper "$@" >/tmp/cc-t.out 2>&1 || rc=$?
+	grep -v '^    ' /tmp/cc-t.out | grep -v '^  ' | head -n 12
+	expect_eq "$rc" 1 "crashcheck --tamper's exit status"
+	grep -q '^crashcheck: tamper: ' /tmp/cc-t.out || fail "no tamper line"
+	grep -q '^VIOLATION seed [0-9]* round 1 nsid 1 ' /tmp/cc-t.out ||
+		fail "the tampered write was not reported"
+	expect_match "$(tail -n 1 /tmp/cc-t.out)" "violations [1-9]" "the last line"
+}
+
+# cell NAME SETUP CCARGS PARAMS...: load vflash with PARAMS, run SETUP,
+# crashcheck CCARGS (with the endings in ENDINGS) for CUTS cuts plus one
+# per extra ending, its tamper run, and check what SETUP's "after_NAME"
+# checks, if defined.
+cell() {
+	local name=$1 setup=$2 args=$3 n
+	shift 3
+	CELL_PARAMS="$*"
+	echo "crash: cell $name (rotation $ROT): $CELL_PARAMS; crashcheck $args --endings $ENDINGS"
+	load_cc "$@"
+	$setup
+	n=$(echo "$ENDINGS" | tr , '\n' | grep -vc '^cut$' || true)
+	# shellcheck disable=SC2086 # words
+	cc $((CUTS > n + 2 ? CUTS : n + 2)) $args --endings "$ENDINGS"
+	echo "lost page writes $(stat power_cut_lost_writes), gc_runs $(stat gc_runs), migrated $(stat migrated_pages), power cuts $(stat fault_power_cuts)"
+	! type "after_$name" >/dev/null 2>&1 || "after_$name"
+	# shellcheck disable=SC2086
+	tamper $args
+	unload
+}
+
+none() { :; }
+
+# Flash faults and GC: watermarks raised, the device written over; GC
+# must run during the load (not only before it) and the faults fire.
+flash_setup() {
+	gc_soon
+	GC0=$(stat gc_runs)
+}
+after_flash() {
+	[ "$(stat gc_runs)" -gt "$GC0" ] || fail "GC did not run during the load (gc_runs $GC0 before)"
 	[ "$(($(stat fault_program_fails) + $(stat fault_erase_fails)))" -gt 0 ] ||
 		fail "no program or erase failure"
-	echo "gc_runs $(stat gc_runs), program fails $(stat fault_program_fails), erase fails $(stat fault_erase_fails), bad blocks $(stat bad_blocks)"
+	echo "gc_runs $GC0 -> $(stat gc_runs), program fails $(stat fault_program_fails), erase fails $(stat fault_erase_fails), bad blocks $(stat bad_blocks)"
+}
+after_conv_4k() { after_flash; }
+after_conv_512() { after_flash; }
+
+# qlc-hybrid: host writes land in SLC; migration (read-heat) moves them
+# to QLC in the background, the watermarks raised so it runs under the
+# load.
+qlc_setup() {
+	echo read-heat >$SYS/policy/migration || fail "migration policy"
+	echo background >$SYS/policy/maintenance || fail "maintenance policy"
+	echo 90 >$SYS/config/gc_high_pct || fail "gc_high_pct"
+	echo 50 >$SYS/config/gc_low_pct || fail "gc_low_pct"
+	MIG0=$(stat migrated_pages)
+}
+after_qlc() {
+	[ "$(stat migrated_pages)" -gt "$MIG0" ] ||
+		fail "migration moved nothing during the load ($MIG0 before)"
 }
 
-test_nvme_4k() {
-	load_cc frontend=nvme size="$SIZE" profile=tlc
-	gc_soon
-	cc --faults
-	expect_flash_work
-	unload
+# plp: nothing is taken back, not even a page the log would have kept.
+plp_setup() { LOST0=$(stat power_cut_lost_writes); }
+after_plp() {
+	expect_eq "$(stat power_cut_lost_writes)" "$LOST0" "power_cut_lost_writes with plp"
+	grep -q '^crashcheck: taken back 0 LBAs' /tmp/cc.out || fail "an LBA taken back with plp"
 }
 
-test_nvme_512() {
-	load_cc frontend=nvme size="$SIZE" profile=tlc lba_size=512
-	gc_soon
-	cc --faults
-	expect_flash_work
-	unload
+# The rotation's choices for this run
+lba() { [ "$(pick 2 "$1")" = 0 ] && echo 4096 || echo 512; }
+store() { [ "$(pick 2 "$1")" = 0 ] && echo full || echo sparse; }
+# The timeout ending (about 6 s a round: two io_timeouts and a reset)
+# goes to one cell a run, the delay ending to another.
+CELLS="fdp zoned ns qlc plp dual"
+TO_CELL=$(echo $CELLS | cut -d' ' -f$(($(pick 6 7) + 1)))
+DL_CELL=$(echo $CELLS | cut -d' ' -f$(($(pick 6 8) + 1)))
+endings() {
+	local e=cut,reset,shutdown
+	[ "$1" != "$TO_CELL" ] || e=$e,timeout
+	[ "$1" != "$DL_CELL" ] || e=$e,delay
+	echo $e
 }
+HANDLES=$((2 << $(pick 3 9)))
+NSK=$((2 + $(pick 2 10)))
 
-test_dual_4k() {
-	load_cc frontend=nvme,cxl size="$SIZE" cache_size=1M profile=tlc
-	gc_soon
-	cc --cxl --faults
-	expect_flash_work
-	unload
-}
-
-test_dual_512() {
-	load_cc frontend=nvme,cxl size="$SIZE" cache_size=1M profile=tlc lba_size=512
-	cc --cxl
-	unload
-}
-
-# The oracle can fail: an LBA put back behind the device's back after the
-# last cut (as a device that lost a durable write would) is reported, with
-# exit status 1; bad arguments exit 2.
-test_oracle_catches() {
-	local rc=0 lba
-	load_cc frontend=nvme size=16M profile=tlc
-	crashcheck --cuts 2 --tamper >/tmp/cc.out 2>&1 || rc=$?
-	grep -v '^    ' /tmp/cc.out | head -n 20
-	expect_eq "$rc" 1 "crashcheck --tamper's exit status"
-	lba=$(sed -n 's/^crashcheck: tamper: nsid 1 LBA \([0-9]*\) .*/\1/p' /tmp/cc.out)
-	[ -n "$lba" ] || fail "no tamper line"
-	grep -q "^VIOLATION seed [0-9]* round 2 nsid 1 lba $lba " /tmp/cc.out ||
-		fail "the tampered LBA $lba was not reported"
-	expect_match "$(tail -n 1 /tmp/cc.out)" "violations [1-9]" "the last line"
-	rc=0
+test_conv_4k() {
+	ENDINGS=cut,reset,shutdown
+	cell conv_4k flash_setup "--faults" frontend=nvme size="$SIZE" profile=tlc store=full
+	local rc=0
 	crashcheck --cuts 0 >/dev/null 2>&1 || rc=$?
 	expect_eq "$rc" 2 "crashcheck --cuts 0"
-	unload
+}
+test_conv_512() {
+	ENDINGS=cut,delay
+	cell conv_512 flash_setup "--faults" frontend=nvme size="$SIZE" profile=tlc lba_size=512 store=sparse
+}
+test_fdp() {
+	ENDINGS=$(endings fdp)
+	cell fdp none "--fdp $HANDLES" frontend=nvme size="$SIZE" profile=tlc \
+		lba_size="$(lba 1)" fdp=1 fdp_ruhs="$HANDLES"
+}
+test_zoned() {
+	ENDINGS=$(endings zoned)
+	cell zoned none "" frontend=nvme size="$SIZE" profile=tlc \
+		lba_size="$(lba 2)" zoned=1 zone_size=128K
+}
+test_ns() {
+	ENDINGS=$(endings ns)
+	cell ns none "--namespaces $NSK" frontend=nvme size=$((NSK * 8))M profile=tlc \
+		lba_size="$(lba 3)" store="$(store 4)" ns1_size=8M
+}
+test_qlc() {
+	ENDINGS=$(endings qlc)
+	cell qlc qlc_setup "" frontend=nvme size=32M profile=qlc-hybrid store="$(store 5)"
+}
+test_plp() {
+	ENDINGS=$(endings plp)
+	cell plp plp_setup "--plp" frontend=nvme size="$SIZE" profile=tlc lba_size="$(lba 6)"
+}
+test_dual() {
+	ENDINGS=$(endings dual)
+	cell dual none "--cxl" frontend=nvme,cxl size="$SIZE" cache_size=1M profile=tlc \
+		lba_size="$(lba 11)"
 }
 
 # ext4 with sqlite3 in WAL mode, synchronous=FULL, one process per
@@ -243,12 +337,13 @@ test_ext4_sqlite() {
 # its functions only.
 [ -n "${CRASH_FUNCTIONS_ONLY:-}" ] && return 0
 
-run_test nvme_4k test_nvme_4k
-# Under the debug kernel (CI's time; each about 40 s there): the 512-byte
-# runs go through the same code with another shift, which the Debian
-# kernels' passes cover; the 4 KiB runs keep both frontends and faults.
-run_test_not_debug nvme_512 "nvme_4k runs its paths" test_nvme_512
-run_test dual_4k test_dual_4k
-run_test_not_debug dual_512 "dual_4k runs its paths" test_dual_512
-run_test oracle_catches test_oracle_catches
+echo "crash: rotation $ROT (CRASH_ROTATION=$ROT reruns it): timeout ending in $TO_CELL, delay in $DL_CELL, $HANDLES FDP handles, $NSK namespaces"
+run_test conv_4k test_conv_4k
+run_test conv_512 test_conv_512
+run_test fdp test_fdp
+run_test zoned test_zoned
+run_test ns test_ns
+run_test qlc test_qlc
+run_test plp test_plp
+run_test dual test_dual
 run_test ext4_sqlite test_ext4_sqlite
