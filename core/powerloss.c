@@ -232,6 +232,7 @@ static struct vflash_pl_rec *rec_of(struct vflash_undo *u)
  * @pl: the log, locked by vflash_pl_lock()
  * @lpn: first logical page
  * @count: pages, at least 1
+ * @first_off: the write's first byte in page @lpn (below a page)
  *
  * Copies each page's current contents; the write's data may be stored
  * once this returns, and its records go to vflash_flash_submit_undo()
@@ -242,7 +243,7 @@ static struct vflash_pl_rec *rec_of(struct vflash_undo *u)
  * NULL if memory ran out (nothing logged, nothing changed).
  */
 struct vflash_undo *const *vflash_pl_log(struct vflash_powerloss *pl,
-					 u64 lpn, u32 count)
+					 u64 lpn, u32 count, u32 first_off)
 {
 	struct vflash_pl_rec *r;
 	u32 i, linked;
@@ -261,6 +262,7 @@ struct vflash_undo *const *vflash_pl_log(struct vflash_powerloss *pl,
 		if (!r)
 			goto free;
 		pl->undo[i] = &r->u;
+		r->off = i ? 0 : first_off;
 		pl->nr_pages++;
 		if (!(i % 512))
 			cond_resched();
@@ -345,6 +347,10 @@ static void restore(struct vflash_backing *b, u64 lpn,
  * vflash_pl_cut() - power is cut at @now_ns: take back what was not durable
  * @pl: the log
  * @now_ns: the time of the cut, on the backend's clock
+ * @taken: NULL, or called for every page that lost a write, once restored,
+ *	with the first byte the oldest write it lost covered (a frontend's
+ *	zones move their write pointers back there); under the log's lock
+ * @arg: its first argument
  *
  * Page by page, the newest write durable by @now_ns decides: every newer
  * write is taken back and the page gets the shadow of the oldest of them
@@ -356,7 +362,8 @@ static void restore(struct vflash_backing *b, u64 lpn,
  *
  * Return: the logged page writes taken back.
  */
-u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns)
+u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns,
+		  void (*taken)(void *arg, u64 lpn, u32 off), void *arg)
 {
 	struct vflash_pl_rec *r, *oldest_lost;
 	unsigned long lpn;
@@ -375,6 +382,8 @@ u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns)
 		}
 		if (oldest_lost && has_data(pl))
 			restore(pl->backing, lpn, oldest_lost);
+		if (oldest_lost && taken)
+			taken(arg, lpn, oldest_lost->off);
 		cond_resched();
 	}
 	free_all(pl);

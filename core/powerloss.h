@@ -21,11 +21,15 @@ struct vflash_backing;
  * @older: the page's previous logged write, or NULL
  * @shadow: the page's contents before the write; NULL if they were all
  *	zeros or the device keeps no data
+ * @off: the first byte of the page the write covers (0 but for the first
+ *	page of a write that does not start on a page): a cut that takes it
+ *	back takes the page back from there (a zone's write pointer)
  */
 struct vflash_pl_rec {
 	struct vflash_undo u;
 	struct vflash_pl_rec *older;
 	struct page *shadow;
+	u32 off;
 };
 
 /**
@@ -63,8 +67,9 @@ void vflash_pl_stop(struct vflash_powerloss *pl);
 bool vflash_pl_lock(struct vflash_powerloss *pl);
 void vflash_pl_unlock(struct vflash_powerloss *pl);
 struct vflash_undo *const *vflash_pl_log(struct vflash_powerloss *pl,
-					 u64 lpn, u32 count);
+					 u64 lpn, u32 count, u32 first_off);
 void vflash_pl_settle(struct vflash_powerloss *pl, u64 lpn, u64 count);
-u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns);
+u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns,
+		  void (*taken)(void *arg, u64 lpn, u32 off), void *arg);
 
 #endif /* VFLASH_POWERLOSS_H */

@@ -95,10 +95,11 @@ static __always_inline bool move_data(struct vfn_ctrl *c, u64 pos,
 
 /*
  * Zero the device's bytes [pos, pos + len), in steps of ZERO_STEP_PAGES
- * with a look at CC and Bus Master between them. Return: false if the
- * host turned DMA off meanwhile (the command is to be abandoned).
+ * with a look at CC and Bus Master between them (unless @always: the
+ * device's own doing, no command's). Return: false if the host turned DMA
+ * off meanwhile (the command is to be abandoned).
  */
-static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
+static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len, bool always)
 {
 	u64 n_pages = 0;
 
@@ -111,7 +112,7 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len)
 		pos += n;
 		len -= n;
 		if (!(++n_pages % ZERO_STEP_PAGES)) {
-			if (!vfn_host_allows_dma(c))
+			if (!always && !vfn_host_allows_dma(c))
 				return false;
 			cond_resched();
 		}
@@ -240,7 +241,8 @@ static __always_inline u16 store_write(struct vfn_ctrl *c,
 		logged = vflash_pl_lock(pl);
 	if (logged) {
 		uncache(c, r->lpn, r->nr_lpages, false);
-		undo = vflash_pl_log(pl, r->lpn, r->nr_lpages);
+		undo = vflash_pl_log(pl, r->lpn, r->nr_lpages,
+				     r->pos_bytes & (VFLASH_LPAGE_SIZE - 1));
 		if (!undo) {
 			dev_warn_ratelimited(&c->vdev->dev,
 					     "power-loss log: no memory for a write of %llu pages at page %llu\n",
@@ -300,7 +302,7 @@ static __always_inline bool store_data(struct vfn_ctrl *c,
 
 static bool store_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r)
 {
-	return zero_bytes(c, r->pos_bytes, r->len_bytes);
+	return zero_bytes(c, r->pos_bytes, r->len_bytes, false);
 }
 
 /* A zoned namespace's transitions since the last call, into stats/. */
@@ -495,7 +497,7 @@ static bool discard(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		uncache(c, r->full_lpn, r->nr_full, true);
 	if (static_branch_unlikely(&vflash_faults_armed))
 		logged = vflash_pl_lock(pl);
-	ok = zero_bytes(c, r->pos_bytes, r->len_bytes);
+	ok = zero_bytes(c, r->pos_bytes, r->len_bytes, false);
 	/* Cut short: what was zeroed stays zeroed, settle it all. */
 	if (logged) {
 		vflash_pl_settle(pl, r->lpn, r->nr_lpages);
@@ -781,6 +783,83 @@ static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 				      ph, nd->ns.id, vfn_ctrl_ms(c, now));
 	}
 	return 0;
+}
+
+/*
+ * The cut took back page @lpn's writes from byte @off on: the zone that
+ * holds that byte is durable up to there at most (vflash_pl_cut()'s
+ * taken()).
+ */
+static void cut_taken(void *arg, u64 lpn, u32 off)
+{
+	struct vfn_ctrl *c = arg;
+	u64 pos = (lpn << VFLASH_LPAGE_SHIFT) + off;
+	u32 i;
+
+	for (i = 0; i < VFN_MAX_NS; i++) {
+		struct vfn_nsd *nd = &c->nst.nsd[i];
+		u64 start = nd->ns.base << VFLASH_LPAGE_SHIFT;
+
+		if (!nd->allocated || !nd->ns.zoned || pos < start ||
+		    pos - start >= nd->ns.nsze << nd->ns.lba_shift)
+			continue;
+		vfn_zone_lost(&nd->zns, (pos - start) >> nd->ns.lba_shift);
+		return;
+	}
+}
+
+/* Discard a zone's blocks [@from, @to) that a cut left beyond its pointer. */
+static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
+			u64 to, u64 now)
+{
+	struct vfn_io_req r;
+
+	if (vfn_lba_range(&nd->ns, from, to - from, &r))
+		return;
+	if (r.nr_full)
+		uncache(c, r.full_lpn, r.nr_full, true);
+	zero_bytes(c, r.pos_bytes, r.len_bytes, true);
+	if (r.nr_full)
+		vflash_flash_zone_reset(c->vdev->flash, r.full_lpn, r.nr_full,
+					now);
+}
+
+/**
+ * vfn_io_power_cut() - the power-loss log's cut, and the zones after it
+ * @c: the controller, powered off: no command runs
+ * @now: the instant of the cut, on the backend's clock
+ *
+ * Takes back every write not durable at @now (vflash_pl_cut()). A zoned
+ * namespace is durable as a prefix of each zone, as a drive that writes a
+ * zone in order recovers it: a zone that lost a block has its write
+ * pointer there, every block from there on reads zeros (even one whose
+ * program had ended), and it is Empty or Closed (vfn_zone_cut()).
+ * Dispatcher only.
+ *
+ * Return: the logged page writes taken back.
+ */
+u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now)
+{
+	u64 lost, from, to;
+	u32 i, z, moved = 0;
+
+	lost = vflash_pl_cut(&c->vdev->faults.pl, now,
+			     vfn_nstab_zoned(&c->nst) ? cut_taken : NULL, c);
+	for (i = 0; i < VFN_MAX_NS; i++) {
+		struct vfn_nsd *nd = &c->nst.nsd[i];
+
+		for (z = 0; nd->allocated && nd->ns.zoned &&
+		     z < nd->zns.nr_zones; z++) {
+			if (!vfn_zone_cut(&nd->zns, z, &from, &to))
+				continue;
+			cut_discard(c, nd, from, to, now);
+			moved++;
+		}
+	}
+	if (moved)
+		dev_info(&c->vdev->dev, "power cut: %u zones' write pointers back at their durable point\n",
+			 moved);
+	return lost;
 }
 
 /**

@@ -404,6 +404,7 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now);
 bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now);
+u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now);
 
 /* dispatch.c: the core; it calls the files above only through c->ops */
 int vfn_dispatch_start(struct vfn_ctrl *c);

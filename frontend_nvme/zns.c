@@ -368,6 +368,63 @@ void vfn_zone_set_read_only(struct vfn_zoned *z, u32 zone)
 		set_state(z, &z->zones[zone], VFN_ZS_RDONLY);
 }
 
+/**
+ * vfn_zone_lost() - a power cut took back block @lba's data
+ * @z: the zones
+ * @lba: a block of the namespace
+ *
+ * The block's zone is durable up to @lba at most: its write pointer goes
+ * back there if it was beyond (docs/faults.md, zoned namespaces); the
+ * rest is vfn_zone_cut()'s, once every block the cut took back was told.
+ */
+void vfn_zone_lost(struct vfn_zoned *z, u64 lba)
+{
+	struct vfn_zone *zn;
+
+	if (lba >= (u64)z->nr_zones * z->zsze)
+		return;
+	zn = &z->zones[vfn_zone_of(z, lba)];
+	if (zn->state != VFN_ZS_OFFLINE && lba < zn->wp)
+		zn->wp = lba;
+}
+
+/**
+ * vfn_zone_cut() - after a power cut, a zone at its durable point
+ * @z: the zones
+ * @i: a zone
+ * @from: set to the zone's new write pointer, if it moved
+ * @to: set to the end of the data written beyond it
+ *
+ * A zone whose write pointer vfn_zone_lost() moved back below its
+ * written data keeps what is below: it is Empty if nothing is, else
+ * Closed (its open resource went with the power; a Read Only zone stays
+ * so). A Full zone that would take an active resource the zones do not
+ * have stays Full (its write pointer at the capacity's end, as a Finish
+ * leaves it). The caller discards [@from, @to).
+ *
+ * Return: true if the zone lost data: [@from, @to) is to be discarded.
+ */
+bool vfn_zone_cut(struct vfn_zoned *z, u32 i, u64 *from, u64 *to)
+{
+	struct vfn_zone *zn = &z->zones[i];
+
+	if (zn->wp >= zn->written)
+		return false;
+	*from = zn->wp;
+	*to = zn->written;
+	zn->written = zn->wp;
+	if (zn->state == VFN_ZS_RDONLY)
+		return true;
+	if (zn->wp == zslba(z, i)) {
+		set_state(z, zn, VFN_ZS_EMPTY);
+	} else if (zn->state == VFN_ZS_FULL && active_full(z)) {
+		zn->wp = zslba(z, i) + z->zcap;
+	} else {
+		set_state(z, zn, VFN_ZS_CLOSED);
+	}
+	return true;
+}
+
 static bool matches(enum vfn_zone_filter f, u8 s)
 {
 	static const u8 state_of[] = {

@@ -130,6 +130,8 @@ u16 vfn_zone_read(const struct vfn_zoned *z, u64 slba, u32 nlb);
 u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
 		  bool all);
 void vfn_zone_set_read_only(struct vfn_zoned *z, u32 zone);
+void vfn_zone_lost(struct vfn_zoned *z, u64 lba);
+bool vfn_zone_cut(struct vfn_zoned *z, u32 i, u64 *from, u64 *to);
 u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
 		    enum vfn_zone_filter filter, bool partial, void *buf,
 		    size_t len);

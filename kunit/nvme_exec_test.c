@@ -564,7 +564,7 @@ static void cut_keeps_discards_and_durable_zeroes(struct kunit *test)
 	/* The control: an unflushed write is taken back by a cut. */
 	log_writes(test);
 	unflushed_write(test, 20);
-	vflash_pl_cut(&ft->pl, 1);
+	vflash_pl_cut(&ft->pl, 1, NULL, NULL);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 20 * PG, 0x5a, PG));
 
 	/* Discarded (10: Deallocate, 12: Write Zeroes with DEAC): zeros. */
@@ -577,7 +577,7 @@ static void cut_keeps_discards_and_durable_zeroes(struct kunit *test)
 				     9 * PG, 0), 0);
 	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 12, 1, 0,
 					 WZ_DEAC, 0, 0), 0);
-	vflash_pl_cut(&ft->pl, 1);
+	vflash_pl_cut(&ft->pl, 1, NULL, NULL);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 10 * PG, 0, PG));
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 12 * PG, 0, PG));
 
@@ -586,7 +586,7 @@ static void cut_keeps_discards_and_durable_zeroes(struct kunit *test)
 	unflushed_write(test, 14);
 	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write_zeroes, 14, 1, 0,
 					 NVME_RW_FUA, 0, 0), 0);
-	vflash_pl_cut(&ft->pl, e->last.due_ns);
+	vflash_pl_cut(&ft->pl, e->last.due_ns, NULL, NULL);
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 14 * PG, 0, PG));
 }
 
@@ -931,6 +931,88 @@ static void zoned_handles_lent_and_erased(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_GC_COPIED_PAGES),
 			0ULL);
 	c->nr_zph = 0;
+	unmake_zoned(test);
+}
+
+/* Program time of every region of the rig's flash. */
+static void prog_ns(struct kunit *test, u64 ns)
+{
+	struct vflash_flash *f = ((struct admin_env *)test->priv)->vdev->flash;
+
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_SLC_PROG_NS,
+						    ns), 0);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(f, VFLASH_KNOB_MAIN_PROG_NS,
+						    ns), 0);
+}
+
+/*
+ * Regression (issue 37, 6): a cut took back data below a zone's write
+ * pointer and left the pointer and the zone's state as they were: the
+ * host saw written-but-zero holes, which no drive shows. A zone is
+ * durable as a prefix: its write pointer goes back to the first block
+ * taken back, every block from there reads zeros (one whose program had
+ * ended too, and the FTL forgets it), and the zone is Empty or Closed. A
+ * zone the cut took nothing from keeps its pointer and state.
+ */
+static void zoned_cut_rewinds_write_pointer(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_flash *f = e->vdev->flash;
+	struct vfn_zoned *z;
+	u64 cut;
+	u32 i;
+
+	make_zoned(test, 16, 0, 0);
+	z = zones(test);
+	e->c->wce = true;
+	log_writes(test);
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	/* Zone 3 full and flushed; zone 0 four blocks flushed. */
+	write_blocks(test, 48, 64);
+	write_blocks(test, 0, 4);
+	KUNIT_ASSERT_EQ(test, run_io(test, nvme_cmd_flush, 0, 1, 0, 0, 0), 0);
+	/*
+	 * Programs of 10 s: nothing written so is durable by the cut, but
+	 * block 17, on the other die at once: durable, above block 16.
+	 */
+	prog_ns(test, 10ULL * NSEC_PER_SEC);
+	write_blocks(test, 16, 17);
+	prog_ns(test, 1000);
+	write_blocks(test, 17, 18);
+	KUNIT_ASSERT_NE(test, vf_die_of_block(f, vf_block_of(f, f->l2p[16])),
+			vf_die_of_block(f, vf_block_of(f, f->l2p[17])));
+	prog_ns(test, 10ULL * NSEC_PER_SEC);
+	write_blocks(test, 4, 8);
+	write_blocks(test, 32, 35);
+	cut = ktime_get_ns() + NSEC_PER_SEC;
+	KUNIT_EXPECT_EQ(test, vfn_io_power_cut(e->c, cut), 8ULL);
+
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 4ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 4ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].state, VFN_ZS_CLOSED);
+	KUNIT_EXPECT_EQ(test, z->zones[2].wp, 32ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[2].state, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, 16ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[1].state, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, z->zones[3].wp, 64ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[3].state, VFN_ZS_FULL);
+	KUNIT_EXPECT_EQ(test, z->nr_iopen + z->nr_eopen, 0U);
+	KUNIT_EXPECT_EQ(test, z->nr_closed, 1U);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, all_bytes(e->store + i * PG, 0xaa, PG));
+	for (i = 48; i < 64; i++)
+		KUNIT_EXPECT_TRUE(test, all_bytes(e->store + i * PG, 0xaa, PG));
+	for (i = 4; i < 48; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, all_bytes(e->store + i * PG, 0, PG),
+				      "block %u", i);
+	/* The durable block above zone 1's pointer: gone from the FTL too. */
+	KUNIT_EXPECT_EQ(test, f->l2p[17], VF_INVALID);
+	/* The zone takes writes at its pointer again. */
+	prog_ns(test, 100000);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 4, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 16, 1, 0, 3 * PG, 0),
+			0);
 	unmake_zoned(test);
 }
 
@@ -1965,6 +2047,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(zoned_writes_and_append),
 	KUNIT_CASE(zoned_reset_discards),
 	KUNIT_CASE(zoned_handles_lent_and_erased),
+	KUNIT_CASE(zoned_cut_rewinds_write_pointer),
 	KUNIT_CASE(zoned_read_only_and_offline),
 	KUNIT_CASE(zoned_discovery),
 	KUNIT_CASE(fdp_identify_and_logs),

@@ -167,7 +167,7 @@ static void logged_write(struct kunit *test, struct pl_env *e, u64 lpn,
 	struct vflash_undo *const *undo;
 
 	KUNIT_ASSERT_TRUE(test, vflash_pl_lock(&e->pl));
-	undo = vflash_pl_log(&e->pl, lpn, 1);
+	undo = vflash_pl_log(&e->pl, lpn, 1, 0);
 	KUNIT_ASSERT_NOT_NULL(test, undo);
 	set_page(e, lpn, val);
 	undo[0]->end_ns = end;
@@ -204,7 +204,7 @@ static void cut_keeps_newest_durable(struct kunit *test)
 	logged_write(test, e, 3, 'B', 40);
 	logged_write(test, e, 3, 'C', 12);
 	KUNIT_EXPECT_EQ(test, e->pl.nr_pages, 9ULL);
-	KUNIT_EXPECT_EQ(test, vflash_pl_cut(&e->pl, 20), 4ULL);
+	KUNIT_EXPECT_EQ(test, vflash_pl_cut(&e->pl, 20, NULL, NULL), 4ULL);
 	KUNIT_EXPECT_EQ(test, page_val(e, 0), 'B');
 	KUNIT_EXPECT_EQ(test, page_val(e, 1), 'C');
 	KUNIT_EXPECT_EQ(test, page_val(e, 2), 'A');
@@ -212,7 +212,7 @@ static void cut_keeps_newest_durable(struct kunit *test)
 	/* The log is freed and off; a second cut takes nothing back. */
 	KUNIT_EXPECT_EQ(test, e->pl.nr_pages, 0ULL);
 	KUNIT_EXPECT_FALSE(test, vflash_pl_lock(&e->pl));
-	KUNIT_EXPECT_EQ(test, vflash_pl_cut(&e->pl, 100), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_pl_cut(&e->pl, 100, NULL, NULL), 0ULL);
 }
 
 /* Entries whose pages are all durable are freed as writes go on. */
@@ -250,7 +250,7 @@ static void prune_keeps_a_newer_durable_write(struct kunit *test)
 	/* Enough durable writes elsewhere for a prune. */
 	for (i = 0; i < 70; i++)
 		logged_write(test, e, 4 + i % 8, 'x', 1);
-	vflash_pl_cut(&e->pl, 20);
+	vflash_pl_cut(&e->pl, 20, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, page_val(e, 3), 'C');
 }
 
@@ -294,7 +294,7 @@ static void settled_pages_survive(struct kunit *test)
 	vflash_pl_unlock(&e->pl);
 	KUNIT_EXPECT_EQ(test, e->pl.nr_pages, 0ULL);
 	logged_write(test, e, 6, 'C', U64_MAX);
-	KUNIT_EXPECT_EQ(test, vflash_pl_cut(&e->pl, 100), 1ULL);
+	KUNIT_EXPECT_EQ(test, vflash_pl_cut(&e->pl, 100, NULL, NULL), 1ULL);
 	KUNIT_EXPECT_EQ(test, page_val(e, 5), 'B');
 	KUNIT_EXPECT_EQ(test, page_val(e, 6), 'B');
 }
@@ -346,7 +346,7 @@ static void cut_matches_reference(struct kunit *test)
 				cur[lpn] = val;
 			}
 		}
-		vflash_pl_cut(&e->pl, 20);
+		vflash_pl_cut(&e->pl, 20, NULL, NULL);
 		for (i = 0; i < PAGES; i++)
 			KUNIT_EXPECT_EQ_MSG(test, page_val(e, i), want[i],
 					    "round %u page %u", round, i);
