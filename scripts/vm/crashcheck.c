@@ -225,6 +225,12 @@ static unsigned int round_no;
 static int round_vwc_off;
 static uint64_t sd_tick;	/* a clean shutdown's: completed writes durable */
 static uint64_t end_tick;	/* errors after it are the round's ending's */
+/*
+ * A controller reset sets the features back to their defaults (the write
+ * cache on): a write with the cache set off is durable at its completion
+ * only if it completed before the reset began (before this ticket).
+ */
+static uint64_t vwc_until;
 static enum ending round_end;
 
 /* totals */
@@ -1049,9 +1055,13 @@ static void print_history(struct nsx *ns, uint64_t lba)
 	printf("    baseline: %s\n", d);
 	for (i = 0; i < e->n; i++)
 		print_op(w, e->idx[i]);
-	printf("    newest completed flush on the namespace submitted at ticket %" PRIu64 "%s\n",
+	printf("    newest completed flush on the namespace submitted at ticket %" PRIu64 "%s",
 	       atomic_load(&ns->max_flush),
 	       sd_tick ? "; a clean shutdown made completed writes durable" : "");
+	if (vwc_until != UINT64_MAX)
+		printf("; a controller reset from ticket %" PRIu64
+		       " put the write cache back on", vwc_until);
+	printf("\n");
 }
 
 /* The value @lba must read while nothing is in flight on it. */
@@ -1105,7 +1115,7 @@ static bool durable(const struct nsx *ns, const struct op *o)
 	case K_WRITE:
 	case K_WZ:
 	case K_APPEND:
-		return o->fua || o->vwc_off ||
+		return o->fua || (o->vwc_off && o->done < vwc_until) ||
 		       o->done < atomic_load(&ns->max_flush) ||
 		       (sd_tick && o->done < sd_tick);
 	}
@@ -1454,7 +1464,7 @@ static bool check_lba(struct nsx *ns, uint64_t lba, uint64_t got,
 		       use_plp ? "power-loss protection" :
 		       o->kind == K_DSM || o->kind == K_DEAC ? "deallocated at completion" :
 		       o->kind == K_CXL ? "a CXL store" :
-		       o->fua ? "FUA" : o->vwc_off ? "write cache off" :
+		       o->fua ? "FUA" : o->vwc_off && o->done < vwc_until ? "write cache off" :
 		       sd_tick && o->done < sd_tick ? "a clean shutdown followed" :
 		       "a later flush completed");
 	} else {
@@ -2073,6 +2083,7 @@ static void run_round(uint64_t *rng)
 	round_no++;
 	sd_tick = 0;
 	end_tick = 0;
+	vwc_until = UINT64_MAX;
 	if (nr_ns > 1 && recycle && round_no > 1 && round_no % 3 == 0)
 		recycle_ns(rng);
 	/* Zeros read after the last cut get fresh records (durable). */
@@ -2160,6 +2171,7 @@ static void run_round(uint64_t *rng)
 		snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
 			 ctrl_name);
 		end_tick = atomic_fetch_add(&tick, 1);
+		vwc_until = end_tick;
 		/* returns once the reset is done; the load goes on */
 		rc = write_str(path, "1");
 		if (rc)
@@ -2197,14 +2209,47 @@ static void run_round(uint64_t *rng)
 	case E_TIMEOUT:
 	case E_DELAY: {
 		const char *r = round_end == E_TIMEOUT ? "timeout" : "delay";
-		uint64_t t = now_ms();
+		uint64_t t = now_ms(), seen = 0;
 
-		/* the load ends; the kernel recovers the lost command */
-		wait_ops(total);
+		/*
+		 * The load ends; the kernel recovers the lost command (a
+		 * reset, after two timeouts). The first moment the
+		 * controller is seen out of the live state is taken as the
+		 * reset's start: a command the reset controller executed
+		 * completes after that (the reset takes far longer than a
+		 * poll), so a write completed before it met the write cache
+		 * as the round set it.
+		 */
+		for (;;) {
+			bool all_stopped = true;
+
+			for (i = 0; i < nr_threads; i++)
+				if (!workers[i].failed &&
+				    workers[i].done_ops < ops_per_round)
+					all_stopped = false;
+			if (!seen && !nvme_state_live())
+				seen = atomic_fetch_add(&tick, 1);
+			if (all_stopped)
+				break;
+			usleep(200);
+		}
 		while (!nvme_state_live() && now_ms() - t < 30000)
 			usleep(10000);
-		snprintf(ends, sizeof(ends), ", %s injected %lld, recovered by ticket %" PRIu64,
-			 r, rule_get(r, "injected"), (uint64_t)atomic_load(&tick));
+		if (seen) {
+			vwc_until = seen;
+		} else if (!vwc_on) {
+			/* no reset seen: the write cache must still be off */
+			struct nvme_passthru_cmd c;
+
+			memset(&c, 0, sizeof(c));
+			c.opcode = ADM_GET_FEAT;
+			c.cdw10 = FEAT_VWC;
+			if (admin(&c) || (c.result & 1))
+				vwc_until = 0;
+		}
+		snprintf(ends, sizeof(ends), ", %s injected %lld, reset seen at ticket %" PRIu64
+			 ", recovered by ticket %" PRIu64, r, rule_get(r, "injected"),
+			 seen, (uint64_t)atomic_load(&tick));
 		rule_set(r, "armed", "0");
 		cut_now(&cut_tick);
 		atomic_store(&stop, true);
@@ -2354,10 +2399,12 @@ static unsigned int parse_endings(const char *s)
 }
 
 /* Set up the namespaces: namespace 1 and the ones to make. */
+static unsigned int existing_namespaces(void);
+
 static void setup_namespaces(void)
 {
 	uint64_t cap, each;
-	unsigned int i;
+	unsigned int i, have;
 
 	nss[0].i = 0;
 	nss[0].nsid = 1;
@@ -2373,21 +2420,43 @@ static void setup_namespaces(void)
 	geometry(&nss[0]);
 	if (nr_ns == 1)
 		return;
+	have = existing_namespaces();
+	if (have == nr_ns)
+		return;
 	cap = unvmcap();
-	each = cap / (nr_ns - 1);
+	each = cap / (nr_ns - have);
 	if (nss[0].zoned)
 		each -= each % (nss[0].zlbas * lbs);
 	else
 		each -= each % (PAGE * chunk_pages);
 	if (!each)
 		die("no unallocated capacity for %u more namespaces (load with ns1_size=)",
-		    nr_ns - 1);
-	for (i = 1; i < nr_ns; i++) {
+		    nr_ns - have);
+	for (i = have; i < nr_ns; i++) {
 		nss[i].i = i;
 		nss[i].nsid = ns_create(each, nss[0].zoned);
 		ns_open_new(&nss[i]);
 		geometry(&nss[i]);
 	}
+}
+
+/* The namespaces other than 1 that vflash's controller has already. */
+static unsigned int existing_namespaces(void)
+{
+	char none[1][256] = { "" };
+	unsigned int nsid, n = 1;
+
+	for (nsid = 2; nsid <= 32 && n < nr_ns; nsid++) {
+		struct nsx *ns = &nss[n];
+
+		ns->nsid = nsid;
+		if (!find_ns(nsid, none, 0, ns->name, sizeof(ns->name)) ||
+		    !open_ns(ns))
+			continue;
+		ns->i = n++;
+		geometry(ns);
+	}
+	return n;
 }
 
 int main(int argc, char **argv)
