@@ -415,13 +415,12 @@ bool vfn_zone_cut(struct vfn_zoned *z, u32 i, u64 *from, u64 *to)
 	zn->written = zn->wp;
 	if (zn->state == VFN_ZS_RDONLY)
 		return true;
-	if (zn->wp == zslba(z, i)) {
+	if (zn->wp == zslba(z, i))
 		set_state(z, zn, VFN_ZS_EMPTY);
-	} else if (zn->state == VFN_ZS_FULL && active_full(z)) {
+	else if (zn->state == VFN_ZS_FULL && active_full(z))
 		zn->wp = zslba(z, i) + z->zcap;
-	} else {
+	else
 		set_state(z, zn, VFN_ZS_CLOSED);
-	}
 	return true;
 }
 
