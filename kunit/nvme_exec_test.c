@@ -590,6 +590,41 @@ static void cut_keeps_discards_and_durable_zeroes(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 14 * PG, 0, PG));
 }
 
+/*
+ * Regression (issue 37, 4): a write that found no slot on any die (bad
+ * blocks left GC no room) was acknowledged, even with FUA, though its
+ * pages never reached flash and no Flush could make them durable. It
+ * fails with Write Fault; the device refuses every later write.
+ */
+static void write_without_room_fails(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_flash *f = e->vdev->flash;
+	u32 d, r, s;
+
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	KUNIT_ASSERT_EQ(test, run_io(test, nvme_cmd_write, 5, 1, 0, 3 * PG, 0),
+			0);
+	/* No free block and no open one on any die; one bad block. */
+	for (d = 0; d < f->nr_dies; d++) {
+		spin_lock(&f->dies[d].lock);
+		for (r = 0; r < VF_NR_REGIONS; r++) {
+			f->dies[d].nr_free[r] = 0;
+			f->dies[d].free_head[r] = VF_INVALID;
+			for (s = 0; s < VF_NR_STREAMS; s++)
+				f->dies[d].open[s][r] = VF_INVALID;
+		}
+		spin_unlock(&f->dies[d].lock);
+	}
+	atomic_set(&f->nr_bad[VF_SLC], 1);
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write, 6, 1, 0,
+					 NVME_RW_FUA, 3 * PG, 0),
+			DNR(NVME_SC_WRITE_FAULT));
+	KUNIT_EXPECT_TRUE(test, vflash_flash_out_of_room(f));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 7, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_NS_WRITE_PROTECTED));
+}
+
 /* Past the end: LBA Out of Range, nothing moved. */
 static void read_past_the_end(struct kunit *test)
 {
@@ -2044,6 +2079,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(injected_faults),
 	KUNIT_CASE(write_zeroes_honours_fua_and_write_cache),
 	KUNIT_CASE(cut_keeps_discards_and_durable_zeroes),
+	KUNIT_CASE(write_without_room_fails),
 	KUNIT_CASE(zoned_writes_and_append),
 	KUNIT_CASE(zoned_reset_discards),
 	KUNIT_CASE(zoned_handles_lent_and_erased),

@@ -133,6 +133,48 @@ static void flush_stamps_every_handle(struct kunit *test)
 }
 
 /*
+ * Issue 37, 5: a FUA write found the dies to program through the mapping
+ * after it was written, so a write of the same page in between (a CXL
+ * write-back on a dual device) moved it and the FUA completed before its
+ * own program. A synchronous write programs the dies it placed its pages
+ * on, in the same call: its records are stamped, its due time is after
+ * their programs, and nothing that moves the page later changes that.
+ * With VFLASH_SYNC_STREAM the handle's earlier buffered pages on other
+ * dies (a zone's) are programmed as well.
+ */
+static void sync_write_programs_its_own_dies(struct kunit *test)
+{
+	struct pl_env *e = env(test);
+	struct vflash_undo u = { 0 }, v = { 0 }, w = { 0 };
+	struct vflash_undo *pu = &u, *pv = &v, *pw = &w;
+	struct vflash_req_tag tag = { .sync = VFLASH_SYNC_PAGES };
+	u64 now = 1000000, due, end;
+
+	due = vflash_flash_submit_tagged(e->f, VFLASH_FE_NVME, VFLASH_IO_WRITE,
+					 3, 1, now, &pu, &tag);
+	KUNIT_ASSERT_NE(test, u.end_ns, U64_MAX);
+	KUNIT_EXPECT_GE(test, due, u.end_ns);
+	end = u.end_ns;
+	/* The page written again elsewhere: the first write stays durable. */
+	vflash_flash_submit(e->f, VFLASH_IO_WRITE, 3, 1, now);
+	vflash_flash_submit(e->f, VFLASH_IO_FLUSH, 0, 0, now);
+	KUNIT_EXPECT_EQ(test, u.end_ns, end);
+	/* Pages only: another die's buffered page is left buffered. */
+	vflash_flash_submit_undo(e->f, VFLASH_FE_NVME, 5, 1, now, &pv);
+	tag = (struct vflash_req_tag) { .sync = VFLASH_SYNC_PAGES };
+	vflash_flash_submit_tagged(e->f, VFLASH_FE_NVME, VFLASH_IO_WRITE, 6, 1,
+				   now, &pw, &tag);
+	KUNIT_EXPECT_NE(test, w.end_ns, U64_MAX);
+	KUNIT_ASSERT_NE(test, v.die, w.die);
+	KUNIT_EXPECT_EQ(test, v.end_ns, U64_MAX);
+	/* The stream: it is programmed too. */
+	tag = (struct vflash_req_tag) { .sync = VFLASH_SYNC_STREAM };
+	vflash_flash_submit_tagged(e->f, VFLASH_FE_NVME, VFLASH_IO_WRITE, 7, 1,
+				   now, &pw, &tag);
+	KUNIT_EXPECT_NE(test, v.end_ns, U64_MAX);
+}
+
+/*
  * Filling a unit on one die programs it: with stripe placement the die
  * of a page comes round again after nr_dies writes.
  */
@@ -408,6 +450,7 @@ static struct kunit_case powerloss_test_cases[] = {
 	KUNIT_CASE(durable_when_programmed),
 	KUNIT_CASE(unit_fill_stamps),
 	KUNIT_CASE(flush_stamps_every_handle),
+	KUNIT_CASE(sync_write_programs_its_own_dies),
 	KUNIT_CASE(cut_keeps_newest_durable),
 	KUNIT_CASE(durable_entries_pruned),
 	KUNIT_CASE(prune_keeps_a_newer_durable_write),
