@@ -19,7 +19,7 @@
 # make bench-threads NVMe QD1/QD32 read IOPS of the dispatcher/worker layouts (cpus=, workers=)
 # make bench-peer NVMEVIRT=DIR [MODE=zns] vflash beside NVMeVirt (a checkout of it) in one VM boot
 # make check-zbd FIO_SRC=DIR BLKTESTS=DIR fio's t/zbd and blktests' zbd/ (checkouts of them) on a zoned namespace
-# make bench-crash crashcheck's long run: 1000 power cuts checked, 100 ext4+sqlite cuts
+# make bench-crash crashcheck's long run: the device matrix, 5130 power cuts checked, 100 ext4+sqlite cuts
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
 # make study-apps redis, memcached, sqlite3, a graph: DRAM vs the CXL device (docs/studies.md)
@@ -140,8 +140,9 @@ bench-icount-cxl: modules tools
 	@scripts/vmtest.sh bench-icount-cxl; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-icount-cxl/host.log; exit $$rc
 
-# The crash suite's long version (docs/crashcheck.md): cuts tried, LBAs
-# checked, violations per run.
+# The crash suite's long version (docs/crashcheck.md): every cell of the
+# device matrix long; cuts, LBAs checked, violations, seeds per cell
+# (docs/results/2026-12-05-crash-matrix.md).
 bench-crash: modules tools
 	@scripts/vmtest.sh bench-crash; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-crash/results.txt; exit $$rc

@@ -28,7 +28,7 @@ F=/sys/kernel/debug/vflash/vflash0/faults
 # test's cuts; operations per thread per round at most (the cut comes
 # after a random number of them); SIZE: the devices' (zoned: 128 KiB
 # zones, 4 a thread).
-CUTS=${CUTS:-$(debug_less 9 4)}
+CUTS=${CUTS:-$(debug_less 8 4)}
 FS_CUTS=${FS_CUTS:-$(debug_less 8 2)}
 OPS=${OPS:-16}
 SIZE=${SIZE:-16M}
@@ -116,6 +116,7 @@ cell() {
 	local name=$1 setup=$2 args=$3 n
 	shift 3
 	CELL_PARAMS="$*"
+	echo "$CELL_PARAMS" >/tmp/cc.params
 	echo "crash: cell $name (rotation $ROT): $CELL_PARAMS; crashcheck $args --endings $ENDINGS"
 	load_cc "$@"
 	$setup
