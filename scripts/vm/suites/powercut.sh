@@ -387,9 +387,156 @@ test_bad_input() {
 	expect_gone
 }
 
+# ctrl_of DEV: the sysfs directory of DEV's controller
+ctrl_of() {
+	local b=${1#/dev/}
+
+	readlink -f "/sys/block/$b/device"
+}
+
+# Issue 37 (1): with FDP, two writes on two handles at the same unit
+# offset of one die (die-affinity: LBAs 0 and 1 share a die), then a
+# Flush: a cut keeps both (the log's waiting records were one per die,
+# so the Flush stamped only one of them and the cut took the other back).
+test_fdp_flush_keeps_both_handles() {
+	load_nvme fdp=1 fdp_ruhs=2
+	echo die-affinity >$SYS/policy/placement || fail "placement"
+	dd if=/dev/urandom of=/tmp/a bs=4096 count=1 2>/dev/null
+	dd if=/dev/urandom of=/tmp/b bs=4096 count=1 2>/dev/null
+	rule power_cut probability 0
+	rule power_cut armed 1
+	nvme write "$DEV" -s 0 -c 0 -z 4096 -d /tmp/a --dir-type=2 \
+		--dir-spec=0 >/dev/null || fail "placed write, handle 0"
+	nvme write "$DEV" -s 1 -c 0 -z 4096 -d /tmp/b --dir-type=2 \
+		--dir-spec=1 >/dev/null || fail "placed write, handle 1"
+	nvme flush "$DEV" >/dev/null || fail "nvme flush"
+	dmesg -c >/dev/null
+	cut_power
+	DEV=$(wait_ns)
+	dmesg | grep 'power cut:'
+	expect_eq "$(stat power_cut_lost_writes)" 0 "writes taken back"
+	expect_block 0 /tmp/a
+	expect_block 1 /tmp/b
+	unload
+}
+
+# Issue 37 (2): a Flush in flight (programs of 4 s) when the controller
+# resets: its success may reach the host only once its programs ended,
+# so a cut right after it returned keeps the data. A Delete I/O SQ
+# posted it at once, and the cut took the write back.
+test_reset_keeps_flush_honest() {
+	local rc ctrl
+
+	load_nvme
+	echo 30 >/sys/module/nvme_core/parameters/io_timeout
+	ctrl=$(ctrl_of "$DEV")
+	dd if=/dev/urandom of=/tmp/a bs=4096 count=1 2>/dev/null
+	rule power_cut probability 0
+	rule power_cut armed 1
+	echo 4000000000 >$SYS/config/main_prog_ns || fail "main_prog_ns"
+	put /tmp/a 100			# acknowledged, in the write buffer
+	(nvme flush "$DEV" >/dev/null 2>&1; echo $? >/tmp/flush.rc) &
+	sleep 0.5
+	echo 1 >"$ctrl/reset_controller" || fail "reset_controller"
+	wait
+	rc=$(cat /tmp/flush.rc)
+	echo "the Flush returned $rc"
+	cut_power
+	DEV=$(wait_ns)
+	echo 10000000 >$SYS/config/main_prog_ns
+	if [ "$rc" = 0 ]; then
+		expect_block 100 /tmp/a
+	else
+		echo "the Flush failed: nothing to hold the cut to"
+	fi
+	echo 2 >/sys/module/nvme_core/parameters/io_timeout
+	unload
+}
+
+# Issue 37 (3): a write without FUA, then the driver unbinds (a clean
+# shutdown: CC.SHN, and Linux sends no Flush), then a cut: the shutdown
+# committed the write cache, so nothing is taken back, and SMART counts
+# no unsafe shutdown; a cut without a shutdown before it counts one.
+test_shutdown_commits_cache() {
+	local ctrl b
+
+	load_nvme
+	ctrl=$(ctrl_of "$DEV")
+	b=$(basename "$(readlink -f "$ctrl/device")")
+	dd if=/dev/urandom of=/tmp/a bs=4096 count=1 2>/dev/null
+	rule power_cut probability 0
+	rule power_cut armed 1
+	put /tmp/a 100			# acknowledged, in the write buffer
+	echo "$b" >/sys/bus/pci/drivers/nvme/unbind || fail "unbind"
+	cut_power
+	DEV=$(wait_ns)
+	expect_eq "$(stat power_cut_lost_writes)" 0 "writes taken back"
+	expect_block 100 /tmp/a
+	expect_eq "$(smart unsafe_shutdowns)" 0 "SMART unsafe shutdowns"
+	rule power_cut probability 0
+	rule power_cut armed 1
+	cut_power
+	DEV=$(wait_ns)
+	expect_eq "$(smart unsafe_shutdowns)" 1 "SMART unsafe shutdowns"
+	unload
+}
+
+# zone_at ZONE FIELD: Report Zones' FIELD (wp, state) of zone ZONE
+zone_at() {
+	nvme zns report-zones "$DEV" -o json >/tmp/zones.json ||
+		fail "nvme zns report-zones"
+	jq -r ".zone_list[$1].$2" /tmp/zones.json
+}
+
+# Issue 37 (6): after a cut a zone is durable as a prefix (docs/faults.md):
+# zone 0 keeps its flushed blocks and its write pointer goes back to the
+# first block taken back; zone 1, written but never flushed, is Empty;
+# the blocks beyond the pointers read zeros. The pointers stayed where
+# they were, over blocks the cut had zeroed.
+test_zoned_cut_rewinds() {
+	local zsz
+
+	load_nvme zoned=1 zone_size=1M
+	zsz=256
+	dd if=/dev/urandom of=/tmp/z bs=4096 count=8 2>/dev/null
+	dd if=/dev/zero of=/tmp/zero bs=4096 count=1 2>/dev/null
+	rule power_cut probability 0
+	rule power_cut armed 1
+	nvme write "$DEV" -s 0 -c 3 -z 16384 -d /tmp/z >/dev/null ||
+		fail "zone 0, blocks 0-3"
+	nvme flush "$DEV" >/dev/null || fail "nvme flush"
+	nvme write "$DEV" -s 4 -c 1 -z 8192 -d /tmp/z >/dev/null ||
+		fail "zone 0, blocks 4-5"
+	nvme write "$DEV" -s $zsz -c 1 -z 8192 -d /tmp/z >/dev/null ||
+		fail "zone 1, blocks 0-1"
+	expect_eq "$(zone_at 0 wp)" 6 "zone 0's pointer before the cut"
+	dmesg -c >/dev/null
+	cut_power
+	DEV=$(wait_ns)
+	dmesg | grep 'power cut:'
+	[ "$(stat power_cut_lost_writes)" -ge 3 ] ||
+		fail "the unflushed writes were kept"
+	expect_eq "$(zone_at 0 wp)" 4 "zone 0's pointer after the cut"
+	expect_eq "$(zone_at 0 state)" CLOSED "zone 0's state"
+	expect_eq "$(zone_at 1 wp)" $zsz "zone 1's pointer"
+	expect_eq "$(zone_at 1 state)" EMPTY "zone 1's state"
+	dd if=/tmp/z of=/tmp/z4 bs=4096 count=1 skip=3 2>/dev/null
+	expect_block 3 /tmp/z4
+	expect_block 4 /tmp/zero
+	expect_block $zsz /tmp/zero
+	# Zone 0 takes a write at its pointer again.
+	nvme write "$DEV" -s 4 -c 0 -z 4096 -d /tmp/z >/dev/null ||
+		fail "zone 0 at its pointer after the cut"
+	unload
+}
+
 run_test cut test_cut
 run_test cut_plp test_cut_plp
 run_test cxl_store_survives test_cxl_store_survives
+run_test fdp_flush_keeps_both_handles test_fdp_flush_keeps_both_handles
+run_test reset_keeps_flush_honest test_reset_keeps_flush_honest
+run_test shutdown_commits_cache test_shutdown_commits_cache
+run_test zoned_cut_rewinds test_zoned_cut_rewinds
 run_test log_memory_refused test_log_memory_refused
 run_test cut_restores_without_memory test_cut_restores_without_memory
 run_test load_cut test_load_cut
