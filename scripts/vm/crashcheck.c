@@ -2083,6 +2083,33 @@ static void recycle_ns(uint64_t *rng)
 	t_recycled++;
 }
 
+/*
+ * Slow programs: some rounds set the program times to SLOW_PROG_NS, so
+ * that Flush and FUA commands, and the programs a clean shutdown or a
+ * reset waits for, are in flight when the round ends and its cut comes.
+ */
+#define SLOW_PROG_NS	"40000000"
+
+static void slow_programs(bool on)
+{
+	static char saved[2][32];
+	static const char *const knob[2] = {
+		SYSDEV "/config/main_prog_ns", SYSDEV "/config/slc_prog_ns",
+	};
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (on) {
+			if (read_str(knob[i], saved[i], sizeof(saved[i])))
+				die("%s: cannot read it", knob[i]);
+			if (write_str(knob[i], SLOW_PROG_NS))
+				die("%s: refused " SLOW_PROG_NS, knob[i]);
+		} else if (write_str(knob[i], saved[i])) {
+			die("%s: refused %s", knob[i], saved[i]);
+		}
+	}
+}
+
 static void run_round(uint64_t *rng)
 {
 	uint64_t total = (uint64_t)nr_threads * ops_per_round;
@@ -2090,7 +2117,7 @@ static void run_round(uint64_t *rng)
 	uint64_t bad = 0, inflight = 0, t0 = now_ms(), rops = 0, read_bad = 0;
 	uint64_t t_cut, t_back, t_chk;
 	long long cuts0 = stat_get("fault_power_cuts"), lostr = stat_get("power_cut_lost_writes");
-	bool vwc_on, by_rule, fell_back = false, rig_err = false;
+	bool vwc_on, by_rule, fell_back = false, rig_err = false, slow;
 	char ends[96] = "";
 	unsigned int i, j;
 	int rc;
@@ -2112,6 +2139,11 @@ static void run_round(uint64_t *rng)
 		by_rule = round_no == 2;
 	round_end = pick_ending(rng);
 	round_no_flush = round_no == 1 && vwc_on && !by_rule;
+	/* half the resets and shutdowns, a sixth of the plain cuts */
+	slow = round_no > 2 && below(rng, round_end == E_RESET ||
+					   round_end == E_SHUTDOWN ? 2 : 6) == 0;
+	if (round_end == E_TIMEOUT || round_end == E_DELAY)
+		slow = false;
 	if (round_end != E_CUT)
 		by_rule = false;
 	round_vwc_off = !vwc_on;
@@ -2150,6 +2182,8 @@ static void run_round(uint64_t *rng)
 		rule_set("power_cut", "after", "0");
 	}
 	rule_set("power_cut", "armed", "1");
+	if (slow)
+		slow_programs(true);
 
 	atomic_store(&ops_done, 0);
 	atomic_store(&stop, false);
@@ -2194,7 +2228,8 @@ static void run_round(uint64_t *rng)
 			die("%s: %s", path, strerror(-rc));
 		snprintf(ends, sizeof(ends), ", reset at ticket %" PRIu64 " to %" PRIu64,
 			 end_tick, (uint64_t)atomic_load(&tick));
-		usleep(below(rng, 5000));
+		if (!slow)
+			usleep(below(rng, 5000));
 		cut_now(&cut_tick);
 		atomic_store(&stop, true);
 		break;
@@ -2283,6 +2318,8 @@ static void run_round(uint64_t *rng)
 		fell_back = true;
 		cut_now(&cut_tick);
 	}
+	if (slow)
+		slow_programs(false);
 	if (stat_get("fault_power_cuts") != cuts0 + 1)
 		die("fault_power_cuts went from %lld to %lld", cuts0,
 		    stat_get("fault_power_cuts"));
@@ -2334,11 +2371,12 @@ static void run_round(uint64_t *rng)
 	t_taken += taken;
 	if (vwc_on && !use_plp && round_end != E_SHUTDOWN)
 		t_live_rounds++;
-	printf("round %u: vwc %s%s, end %s%s, cut %s%s %" PRIu64 ", %" PRIu64
+	printf("round %u: vwc %s%s%s, end %s%s, cut %s%s %" PRIu64 ", %" PRIu64
 	       " ops, %" PRIu64 " not completed, %" PRIu64
 	       " LBAs not at their last value, %" PRIu64 " taken back (%lld page writes), %" PRIu64
 	       " violations, %s, %" PRIu64 " ms (load+cut %" PRIu64 ", back %" PRIu64 ", check %" PRIu64 ")\n",
 	       round_no, vwc_on ? "on" : "off", round_no_flush ? " (no flush, no FUA)" : "",
+	       slow ? ", programs " SLOW_PROG_NS " ns" : "",
 	       ending_name[round_end], ends,
 	       by_rule && !fell_back ? "by the rule after" : "by hand after",
 	       by_rule && !fell_back ? "" : " ops",
