@@ -1292,7 +1292,12 @@ static bool zoned_op(struct worker *w)
 	} else if (r < 88) {
 		k = K_ZOPEN;
 	} else {
-		k = z->open ? K_ZCLOSE : K_WRITE;
+		/*
+		 * Close only a zone with data: one the load opened while
+		 * empty may be Empty again after a controller reset, and
+		 * closing an Empty zone is an invalid transition.
+		 */
+		k = z->open && z->wp > z->zs ? K_ZCLOSE : K_WRITE;
 	}
 	if (k == K_READ && z->wp == z->zs && !z->full)
 		k = K_WRITE;
