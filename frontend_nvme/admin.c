@@ -333,7 +333,7 @@ void vfn_admin_reset(struct vfn_ctrl *c)
 {
 	vfn_features_default(&c->feat);
 	vfn_fdp_events_default(&c->fdp);
-	c->aen_pending = 0;
+	c->aen_nr = 0;
 	c->zone_aen_masked = false;
 	c->ns_aen_masked = false;
 	c->wce = c->feat.wce;
@@ -972,10 +972,11 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			sc = SC(NVME_SC_ASYNC_LIMIT);
 			break;
 		}
-		/* An event no request was held for completes this one. */
-		if (c->aen_pending) {
-			result = c->aen_pending;
-			c->aen_pending = 0;
+		/* The oldest event no request was held for completes this one. */
+		if (c->aen_nr) {
+			result = c->aen_queue[0];
+			memmove(c->aen_queue, c->aen_queue + 1,
+				--c->aen_nr * sizeof(c->aen_queue[0]));
 			sc = 0;
 			break;
 		}

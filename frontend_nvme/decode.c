@@ -35,6 +35,8 @@ u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
 
 /* Zone Management Send: Select All, CDW13 bit 8. */
 #define ZMS_SELECT_ALL		BIT(0)
+/* Zone Send Action Specific Option, CDW13 bit 9: with Open, ZRWAA. */
+#define ZMS_ZRWAA		BIT(1)
 /*
  * Zone Management Send and Receive (Zoned Namespace Command Set 1.1,
  * 3.4.2 and 3.4.3): the zone named by SLBA must be in the namespace (but
@@ -52,6 +54,10 @@ static u16 decode_zone_mgmt(const struct nvme_command *cmd,
 		req->zsa = cmd->zms.zsa;
 		req->select_all = cmd->zms.select_all & ZMS_SELECT_ALL;
 		if (req->zsa < NVME_ZONE_CLOSE || req->zsa > NVME_ZONE_OFFLINE)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		/* Open with ZRWAA: no Zone Random Write Area to allocate. */
+		if (req->zsa == NVME_ZONE_OPEN &&
+		    (cmd->zms.select_all & ZMS_ZRWAA))
 			return VFN_SC(NVME_SC_INVALID_FIELD);
 		if (!req->select_all && req->slba >= ns->nsze)
 			return VFN_SC(NVME_SC_LBA_RANGE);

@@ -422,16 +422,21 @@ static void abort_aers(struct vfn_ctrl *c)
  * @result: completion dword 0 of the Asynchronous Event Request (type,
  *	information, log page)
  *
- * Completes a held request at once, or keeps the event for the next one
- * the host sends (one event kept; the host reads the log page to learn
- * the rest). Dispatcher only.
+ * Completes a held request at once, or queues the event for the next
+ * ones the host sends, in order (an event already queued is not queued
+ * twice: the host learns the rest from its log page). Dispatcher only.
  */
 void vfn_aen(struct vfn_ctrl *c, u32 result)
 {
 	struct vfn_cmd rec = { .due_ns = 0, .gen = c->cq[0].gen };
+	u32 i;
 
 	if (!c->nr_aer) {
-		c->aen_pending = result;
+		for (i = 0; i < c->aen_nr; i++)
+			if (c->aen_queue[i] == result)
+				return;
+		if (!WARN_ON_ONCE(c->aen_nr == VFN_AEN_QUEUE))
+			c->aen_queue[c->aen_nr++] = result;
 		return;
 	}
 	rec.cqe.command_id = c->aer_cid[--c->nr_aer];

@@ -395,6 +395,7 @@ static void zone_handles_sweep(struct vfn_ctrl *c, u64 now)
 static u16 zone_write_zoned(struct vfn_ctrl *c, struct vfn_nsd *nd,
 			    struct vfn_io_req *r, struct vfn_cmd *out)
 {
+	u8 was = nd->zns.zones[vfn_zone_of(&nd->zns, r->slba)].state;
 	bool append = r->opcode == nvme_cmd_zone_append;
 	u64 lba;
 	u16 sc;
@@ -403,6 +404,9 @@ static u16 zone_write_zoned(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	zone_stats(c, nd);
 	if (sc)
 		return sc;
+	r->zone_took = true;
+	r->zone_was = was;
+	r->zone_lba = lba;
 	/* The zone's pages go to its handle; a zone now Full gives it back later. */
 	r->ph = zone_handle(c, nd, vfn_zone_of(&nd->zns, r->slba));
 	c->tag.ph = r->ph;
@@ -996,6 +1000,11 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			out->due_ns = submit(c, VFLASH_IO_FLUSH, 0, 0, now);
 			break;
 		}
+	}
+	/* A refused write changes nothing: not its zone's pointer either. */
+	if (sc && r.zone_took) {
+		vfn_zone_write_undo(&nd->zns, r.zone_lba, r.nlb, r.zone_was);
+		zone_stats(c, nd);
 	}
 	/* Zones that went Full, Empty, Read Only, Offline: their handles. */
 	if (nd && nd->ns.zoned)

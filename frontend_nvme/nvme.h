@@ -41,6 +41,7 @@ struct vfn_ctrl;
 #define VFN_CFG_SIZE		256
 #define VFN_MAX_WORKERS		8
 #define VFN_AERL		3		/* AERs held: AERL + 1 */
+#define VFN_AEN_QUEUE		8		/* events kept for later AERs */
 /* Async Event Configuration: Zone Descriptor Changed Notices. */
 #define VFN_AEC_ZONE_CHANGED	BIT(27)
 /* Asynchronous event information: Zone Descriptor Changed (Notice). */
@@ -196,8 +197,11 @@ struct vfn_ctrl_ops {
  * @attach_ns: when the controller came up, for SMART power-on hours
  * @nr_aer: asynchronous event requests held
  * @aer_cid: their command ids, completed (aborted) at shutdown
- * @aen_pending: an event no request was held for (its completion dword
- *	0), or 0; the next Asynchronous Event Request completes with it
+ * @aen_queue: events no request was held for (their completion dword
+ *	0), oldest first; each Asynchronous Event Request the host sends
+ *	completes with the oldest. An event of each kind at most: one kind
+ *	is masked until the host reads its log, so none is lost
+ * @aen_nr: events in @aen_queue
  * @zone_aen_masked: a Zone Descriptor Changed event was reported and a
  *	Changed Zone List not read since: no further one until it is
  * @ns_aen_masked: a Namespace Attribute Changed event was reported and
@@ -288,7 +292,8 @@ struct vfn_ctrl {
 	u64 attach_ns;
 	u32 nr_aer;
 	__u16 aer_cid[VFN_AERL + 1];
-	u32 aen_pending;
+	u32 aen_queue[VFN_AEN_QUEUE];
+	u32 aen_nr;
 	bool zone_aen_masked;
 	bool ns_aen_masked;
 	void *ident;

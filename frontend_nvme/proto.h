@@ -365,6 +365,10 @@ static inline bool vfn_nsid_valid(u32 nsid)
  * @ph: the placement handle the write's pages go to (0 unless @placed
  *	names another valid one; set by the I/O path, not by decoding)
  * @nr_pids: I/O Management Send (RUH Update): identifiers in the buffer
+ * @zone_took: a write to a zone was given its place (the write pointer
+ *	moved); if it fails later, vfn_zone_write_undo() puts it back
+ * @zone_was: its zone's state before
+ * @zone_lba: its first block
  */
 struct vfn_io_req {
 	u8 opcode;
@@ -388,6 +392,9 @@ struct vfn_io_req {
 	u16 pid;
 	u16 ph;
 	u32 nr_pids;
+	bool zone_took;
+	u8 zone_was;
+	u64 zone_lba;
 };
 
 u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,

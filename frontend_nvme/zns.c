@@ -211,6 +211,33 @@ u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
 }
 
 /**
+ * vfn_zone_write_undo() - a write vfn_zone_write() took failed later
+ * @z: the zones
+ * @lba: the first block it was given
+ * @nlb: its blocks
+ * @was: the zone's state before it
+ *
+ * The write pointer goes back to @lba and the zone to @was (an implicit
+ * open is no longer counted): a refused write changes nothing. (An
+ * implicitly open zone that the write's implicit open closed stays
+ * closed: that left its data alone.)
+ */
+void vfn_zone_write_undo(struct vfn_zoned *z, u64 lba, u32 nlb, u8 was)
+{
+	struct vfn_zone *zn = &z->zones[vfn_zone_of(z, lba)];
+
+	if (zn->wp != lba + nlb)
+		return;
+	zn->wp = lba;
+	zn->written = lba;
+	if ((was == VFN_ZS_EMPTY || was == VFN_ZS_CLOSED) &&
+	    z->count[VFN_ZC_IMPLICIT_OPEN])
+		z->count[VFN_ZC_IMPLICIT_OPEN]--;
+	if (zn->state != was)
+		set_state(z, zn, was);
+}
+
+/**
  * vfn_zone_read() - may blocks [@slba, @slba + @nlb) be read?
  * @z: the zones
  * @slba: first block
@@ -315,7 +342,8 @@ static bool selected(enum vfn_zone_action act, u8 s)
 /**
  * vfn_zone_send() - a Zone Management Send action
  * @z: the zones
- * @slba: a block of the zone (ignored with @all)
+ * @slba: the zone's first block (ignored with @all); any other block is
+ *	Invalid Field in Command
  * @act: the action
  * @all: Select All: every zone in a state the action applies to
  *
@@ -331,6 +359,9 @@ u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
 	u16 sc;
 
 	if (act < VFN_ZSA_CLOSE || act > VFN_ZSA_OFFLINE)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	/* Without Select All, SLBA must be a zone's first block (ZNS 1.1). */
+	if (!all && (slba & (z->zsze - 1)))
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	if (!all)
 		return send_one(z, vfn_zone_of(z, slba), act);

@@ -126,6 +126,7 @@ static inline u32 vfn_zone_of(const struct vfn_zoned *z, u64 lba)
 
 u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
 		   u64 *lba);
+void vfn_zone_write_undo(struct vfn_zoned *z, u64 lba, u32 nlb, u8 was);
 u16 vfn_zone_read(const struct vfn_zoned *z, u64 slba, u32 nlb);
 u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
 		  bool all);

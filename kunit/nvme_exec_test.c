@@ -625,6 +625,46 @@ static void write_without_room_fails(struct kunit *test)
 			DNR(NVME_SC_NS_WRITE_PROTECTED));
 }
 
+/* The oldest event queued for the next Asynchronous Event Request, or 0. */
+static u32 aen_head(const struct vfn_ctrl *c)
+{
+	return c->aen_nr ? c->aen_queue[0] : 0;
+}
+
+/*
+ * Regression (issue 38): one event was kept for the next Asynchronous
+ * Event Request; a second of another kind overwrote it, and the first
+ * kind stayed masked for good (its log never read): an attach and a
+ * zone gone read-only in one window, and Linux never rescanned. Events
+ * queue in order, each kind once.
+ */
+static void aen_events_queue(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vfn_ctrl *c = e->c;
+	u32 ns = NVME_AER_NOTICE | NVME_AER_NOTICE_NS_CHANGED << 8 |
+		 NVME_LOG_CHANGED_NS << 16;
+	u32 zone = NVME_AER_NOTICE | VFN_AER_ZONE_CHANGED << 8 |
+		   VFN_LOG_CHANGED_ZONES << 16;
+	u32 res = 0;
+
+	/* The first admin command after the enable resets the features. */
+	KUNIT_ASSERT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  NVME_FEAT_ASYNC_EVENT, 0, 0, 0, NULL), 0);
+	KUNIT_ASSERT_EQ(test, c->aen_nr, 0U);
+	vfn_aen(c, ns);
+	vfn_aen(c, zone);
+	vfn_aen(c, ns);
+	KUNIT_EXPECT_EQ(test, c->aen_nr, 2U);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_async_event, 0, 0, 0, 0, 0,
+				  &res), 0);
+	KUNIT_EXPECT_EQ(test, res, ns);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_async_event, 0, 0, 0, 0, 0,
+				  &res), 0);
+	KUNIT_EXPECT_EQ(test, res, zone);
+	KUNIT_EXPECT_EQ(test, c->aen_nr, 0U);
+}
+
 /* Past the end: LBA Out of Range, nothing moved. */
 static void read_past_the_end(struct kunit *test)
 {
@@ -966,6 +1006,38 @@ static void zoned_handles_lent_and_erased(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_GC_COPIED_PAGES),
 			0ULL);
 	c->nr_zph = 0;
+	unmake_zoned(test);
+}
+
+/*
+ * Regression (issue 38): a zoned write refused after the zone took it (an
+ * injected Write Fault here) moved the write pointer past blocks never
+ * written. A refused write changes nothing: the pointer and the state
+ * stay, and the next write at the pointer is taken.
+ */
+static void zoned_failed_write_keeps_pointer(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vfn_zoned *z;
+
+	make_zoned(test, 16, 0, 0);
+	z = zones(test);
+	write_blocks(test, 0, 2);
+	arm(test, VFLASH_FAULT_WRITE_FAULT, "2-2", "1");
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 2, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_WRITE_FAULT));
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 2ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].state, VFN_ZS_IOPEN);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 2, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 3ULL);
+	/* In an empty zone: it stays Empty. */
+	arm(test, VFLASH_FAULT_WRITE_FAULT, "16-16", "1");
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 16, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_WRITE_FAULT));
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, 16ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[1].state, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, z->nr_iopen, 1U);
 	unmake_zoned(test);
 }
 
@@ -1810,7 +1882,7 @@ static void ns_management_commands(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0,
 				  NVME_FEAT_ASYNC_EVENT, BIT(8), 0, 0, NULL), 0);
 	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, true), 0);
-	KUNIT_EXPECT_EQ(test, c->aen_pending, 0x040002U);
+	KUNIT_EXPECT_EQ(test, aen_head(c), 0x040002U);
 	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_ACTIVE_LIST, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4), 2U);
 	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_ACTIVE_LIST, 0, 1), 0);
@@ -1829,10 +1901,10 @@ static void ns_management_commands(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_async_event, 0, 0, 0, 0, 0,
 				  &res), 0);
 	KUNIT_EXPECT_EQ(test, res, 0x040002U);
-	KUNIT_EXPECT_EQ(test, c->aen_pending, 0U);
+	KUNIT_EXPECT_EQ(test, aen_head(c), 0U);
 	/* Masked until the list is read: a detach reports nothing. */
 	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, false), 0);
-	KUNIT_EXPECT_EQ(test, c->aen_pending, 0U);
+	KUNIT_EXPECT_EQ(test, aen_head(c), 0U);
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
 				  NVME_LOG_CHANGED_NS | BIT(15) | 1023 << 16,
 				  0, 0, 5 * PG, NULL), 0);
@@ -1849,7 +1921,7 @@ static void ns_management_commands(struct kunit *test)
 				  5 * PG, NULL), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
 	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, true), 0);
-	KUNIT_EXPECT_EQ(test, c->aen_pending, 0x040002U);
+	KUNIT_EXPECT_EQ(test, aen_head(c), 0x040002U);
 
 	/* Refusals. */
 	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, true),
@@ -1874,12 +1946,12 @@ static void ns_management_commands(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, vfn_ns_find(&c->nst, 2, true));
 
 	/* Delete the attached namespace: no event for the host that asked. */
-	c->aen_pending = 0;
+	c->aen_nr = 0;
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
 				  NVME_LOG_CHANGED_NS | 1023 << 16, 0, 0,
 				  5 * PG, NULL), 0);
 	KUNIT_EXPECT_EQ(test, ns_delete(test, 2), 0);
-	KUNIT_EXPECT_EQ(test, c->aen_pending, 0U);
+	KUNIT_EXPECT_EQ(test, aen_head(c), 0U);
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
 				  NVME_LOG_CHANGED_NS | 1023 << 16, 0, 0,
 				  5 * PG, NULL), 0);
@@ -2080,10 +2152,12 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(write_zeroes_honours_fua_and_write_cache),
 	KUNIT_CASE(cut_keeps_discards_and_durable_zeroes),
 	KUNIT_CASE(write_without_room_fails),
+	KUNIT_CASE(aen_events_queue),
 	KUNIT_CASE(zoned_writes_and_append),
 	KUNIT_CASE(zoned_reset_discards),
 	KUNIT_CASE(zoned_handles_lent_and_erased),
 	KUNIT_CASE(zoned_cut_rewinds_write_pointer),
+	KUNIT_CASE(zoned_failed_write_keeps_pointer),
 	KUNIT_CASE(zoned_read_only_and_offline),
 	KUNIT_CASE(zoned_discovery),
 	KUNIT_CASE(fdp_identify_and_logs),

@@ -176,7 +176,7 @@ static void every_transition(struct kunit *test)
 
 			make_state(test, z, 3, states[s]);
 			wp = z->zones[3].wp;
-			sc = vfn_zone_send(z, 3 * ZSZE + 1, a, false);
+			sc = vfn_zone_send(z, 3 * ZSZE, a, false);
 			if (to[a][s]) {
 				KUNIT_EXPECT_EQ_MSG(test, sc, 0,
 						    "action %u state %u", a,
@@ -196,6 +196,59 @@ static void every_transition(struct kunit *test)
 			test->priv = NULL;
 		}
 	}
+}
+
+/*
+ * Regression (issue 38): without Select All, an SLBA that is not a zone's
+ * first block was taken as the zone holding it (nvme-cli's reset-zone -s
+ * 1 reset zone 0). It is Invalid Field in Command, and nothing changes.
+ */
+static void send_needs_zone_start(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 0, 0);
+	u64 lba;
+	u32 a;
+
+	KUNIT_ASSERT_EQ(test, vfn_zone_write(z, 0, 4, false, &lba), 0);
+	for (a = VFN_ZSA_CLOSE; a <= VFN_ZSA_OFFLINE; a++) {
+		KUNIT_EXPECT_EQ_MSG(test, vfn_zone_send(z, 1, a, false),
+				    SC(NVME_SC_INVALID_FIELD), "action %u", a);
+		KUNIT_EXPECT_EQ_MSG(test, vfn_zone_send(z, ZSZE - 1, a, false),
+				    SC(NVME_SC_INVALID_FIELD), "action %u", a);
+		KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_IOPEN);
+		KUNIT_EXPECT_EQ(test, z->zones[0].wp, 4ULL);
+	}
+	/* With Select All, SLBA is ignored. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 1, VFN_ZSA_CLOSE, true), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_CLOSED);
+}
+
+/*
+ * Regression (issue 38): a write the zone took and that failed later (an
+ * injected Write Fault, no memory for its data, a log without memory)
+ * left the write pointer moved past blocks never written. The undo puts
+ * the pointer and the state back.
+ */
+static void failed_write_undone(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 0, 0);
+	u64 lba;
+
+	KUNIT_ASSERT_EQ(test, vfn_zone_write(z, 0, 4, false, &lba), 0);
+	vfn_zone_write_undo(z, lba, 4, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 0ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 0ULL);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, z->nr_iopen, 0U);
+	KUNIT_EXPECT_EQ(test, z->count[VFN_ZC_IMPLICIT_OPEN], 0ULL);
+	/* A write that filled the zone: back to open, not Full. */
+	KUNIT_ASSERT_EQ(test, vfn_zone_write(z, 0, ZCAP - 1, false, &lba), 0);
+	KUNIT_ASSERT_EQ(test, vfn_zone_write(z, ZCAP - 1, 1, false, &lba), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_FULL);
+	vfn_zone_write_undo(z, lba, 1, VFN_ZS_IOPEN);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_IOPEN);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, ZCAP - 1);
+	KUNIT_EXPECT_EQ(test, z->nr_iopen, 1U);
 }
 
 /* Write pointers after Reset, Finish and Close of an unwritten zone. */
@@ -394,6 +447,8 @@ static struct kunit_case zns_cases[] = {
 	KUNIT_CASE(geometry_is_checked),
 	KUNIT_CASE(writes_follow_the_write_pointer),
 	KUNIT_CASE(every_transition),
+	KUNIT_CASE(send_needs_zone_start),
+	KUNIT_CASE(failed_write_undone),
 	KUNIT_CASE(write_pointers_of_actions),
 	KUNIT_CASE(open_and_active_resources),
 	KUNIT_CASE(select_all),
