@@ -4,7 +4,8 @@
 # Boot the Debian kernel whose headers built vflash.ko in QEMU (TCG), once
 # per suite, with an initramfs that carries busybox, kmod, fio, nvme-cli,
 # ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, blkzone, btrfs-progs, mkfs.f2fs, trace-cmd, redis,
-# memcached and memaslap (if the host has them), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
+# memcached and memaslap (if found: from $VFLASH_CACHE/guest-root, where
+# setup.sh unpacks them, else the host's), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
 # scripts/trace/ and scripts/study/.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
@@ -87,17 +88,29 @@ GUEST_PROGRAMS="/usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr
 # (features, inode ratio) from mke2fs.conf; btrfs's pthread_cancel()
 # loads libgcc_s at run time (ldd does not list it).
 GUEST_FILES="/etc/mke2fs.conf /lib/x86_64-linux-gnu/libgcc_s.so.1"
-# Programs carried if the host has them (a suite skips what needs them).
+# Programs carried if found (a suite skips what needs them): from
+# GUEST_ROOT, where setup.sh unpacks the guest-only packages (redis,
+# memcached: never installed on the host, whose services Debian would
+# start), else from the host.
 GUEST_OPTIONAL_PROGRAMS="/usr/bin/trace-cmd /usr/bin/redis-server /usr/bin/redis-benchmark
 	/usr/bin/redis-cli /usr/bin/memcached /usr/bin/memcaslap"
+GUEST_ROOT=$VFLASH_CACHE/guest-root
+# Where ldd looks first for a program of GUEST_ROOT: the libraries that
+# setup.sh unpacked beside it because the host lacks them.
+GUEST_ROOT_LIBS=$GUEST_ROOT/lib/x86_64-linux-gnu:$GUEST_ROOT/usr/lib/x86_64-linux-gnu
 
 # carry PROGRAM PATH: PROGRAM into the initramfs as PATH, with the shared
-# libraries it loads (none for a static one)
+# libraries it loads (none for a static one); a library of GUEST_ROOT
+# goes where it would be on an installed system
 carry() {
-	local lib
+	local lib dst libpath=
+
+	case $1 in "$GUEST_ROOT"/*) libpath=$GUEST_ROOT_LIBS ;; esac
 	cp "$1" "$root$2"
-	for lib in $(ldd "$1" 2>/dev/null | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
-		[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
+	for lib in $(LD_LIBRARY_PATH=$libpath ldd "$1" 2>/dev/null |
+		awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+		dst=${lib#"$GUEST_ROOT"}
+		[ -e "$root$dst" ] || { mkdir -p "$root$(dirname "$dst")"; cp -L "$lib" "$root$dst"; }
 	done
 }
 
@@ -107,11 +120,15 @@ build_initramfs() {
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,vflash/suites,vflash/bench}
 	cp /bin/busybox "$root/bin/busybox"
-	for p in $GUEST_PROGRAMS $GUEST_OPTIONAL_PROGRAMS; do
-		case " $GUEST_OPTIONAL_PROGRAMS " in
-		*" $p "*) [ -x "$p" ] || continue ;;
-		esac
+	for p in $GUEST_PROGRAMS; do
 		carry "$p" "$p"
+	done
+	for p in $GUEST_OPTIONAL_PROGRAMS; do
+		if [ -x "$GUEST_ROOT$p" ]; then
+			carry "$GUEST_ROOT$p" "$p"
+		elif [ -x "$p" ]; then
+			carry "$p" "$p"
+		fi
 	done
 	for p in $GUEST_FILES; do
 		cp "$p" "$root$p"
