@@ -26,9 +26,32 @@
 # make install    vflash.ko into /lib/modules/<release>/extra (depmod), vflashctl
 #                 and its helpers under PREFIX (/usr/local), the udev rule and
 #                 a modprobe.d example; DESTDIR=, INSTALL_MOD_PATH=, PREFIX=,
-#                 KDIR= or KERNELRELEASE= (docs/install.md)
+#                 KDIR= or KERNELRELEASE= (docs/install.md). Into / for a kernel
+#                 other than the running one only with KDIR=, KERNELRELEASE= or
+#                 FORCE=1
 # make uninstall  removes what make install put there (same variables)
 # make clean
+
+# Why KDIR is what it is: said by `make` when it is not the running
+# kernel's, and checked by `make install`, which installs for another
+# kernel than the running one only when asked (KERNELRELEASE=, KDIR= on
+# the command line, or FORCE=1; docs/install.md).
+ifneq ($(KERNELRELEASE),)
+KDIR_WHY := KERNELRELEASE=$(KERNELRELEASE) asks for it
+KDIR_ASKED := 1
+else ifeq ($(origin KDIR),command line)
+KDIR_WHY := KDIR= asks for it
+KDIR_ASKED := 1
+else ifeq ($(origin KDIR),environment)
+KDIR_WHY := KDIR in the environment asks for it
+else ifneq ($(KERNEL),)
+KDIR_WHY := KERNEL=$(KERNEL) asks for that line's newest headers
+else
+KDIR_WHY := the running kernel has no headers (/lib/modules/$(shell uname -r)/build), so the newest 6.1 headers (scripts/kdir.sh, docs/kernels.md); modprobe on this host cannot load it
+endif
+ifeq ($(FORCE),1)
+KDIR_ASKED := 1
+endif
 
 # make install KERNELRELEASE=<release>: that kernel's headers
 ifneq ($(KERNELRELEASE),)
@@ -91,6 +114,9 @@ scripts/vm/mkzonefs: scripts/vm/mkzonefs.c
 
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers found: run scripts/setup.sh or pass KDIR=" >&2; exit 1; }
+	@rel=$$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$$/\1/p' "$(KDIR)/include/generated/utsrelease.h" 2>/dev/null); \
+	[ "$$rel" = "$$(uname -r)" ] || \
+		echo "*** vflash: building vflash.ko for kernel $$rel ($(KDIR)), NOT the running kernel $$(uname -r): $(KDIR_WHY)" >&2
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 clean:
@@ -254,7 +280,8 @@ SYSCONFDIR ?= /etc
 INSTALL_MOD_PATH ?= $(DESTDIR)
 install:
 	DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" PREFIX="$(PREFIX)" \
-		SYSCONFDIR="$(SYSCONFDIR)" scripts/install/install.sh install
+		SYSCONFDIR="$(SYSCONFDIR)" VFLASH_OTHER_KERNEL="$(KDIR_ASKED)" \
+		scripts/install/install.sh install
 uninstall:
 	DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" PREFIX="$(PREFIX)" \
 		SYSCONFDIR="$(SYSCONFDIR)" scripts/install/install.sh uninstall

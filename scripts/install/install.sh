@@ -44,6 +44,7 @@ release=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
 [ -n "$release" ] ||
 	{ echo "install: no kernel release in $KDIR (not a kernel build directory?)" >&2; exit 1; }
 modlib=$INSTALL_MOD_PATH/lib/modules/$release
+running=$(uname -r)
 bindir=$DESTDIR$PREFIX/bin
 libexec=$DESTDIR$PREFIX/libexec/vflash
 share=$DESTDIR$PREFIX/share/vflash
@@ -92,6 +93,22 @@ do_install() {
 	for f in vflash.ko scripts/bench/mmap_lat; do
 		[ -f "$REPO/$f" ] || { echo "install: no $f: build first (make)" >&2; exit 1; }
 	done
+	# The module must be the one built for the kernel it goes to.
+	built=$(modinfo -F vermagic "$REPO/vflash.ko" 2>/dev/null | cut -d ' ' -f 1)
+	if [ -n "$built" ] && [ "$built" != "$release" ]; then
+		echo "install: vflash.ko was built for kernel $built, not for $release ($KDIR): make clean, then make with the same KDIR/KERNEL/KERNELRELEASE as this make install" >&2
+		exit 1
+	fi
+	# Into the live system (no staging root), a kernel other than the
+	# running one only when asked: modprobe would not find it.
+	if [ -z "$INSTALL_MOD_PATH" ] && [ "$release" != "$running" ] &&
+		[ "${VFLASH_OTHER_KERNEL:-}" != 1 ]; then
+		echo "install: refusing to install vflash.ko for kernel $release ($KDIR)," >&2
+		echo "install: which is not the running kernel $running: modprobe vflash would not find it." >&2
+		echo "install: Build for the running kernel (apt-get install linux-headers-$running; make clean; make)," >&2
+		echo "install: or install for $release on purpose: make install KERNELRELEASE=$release (or FORCE=1)." >&2
+		exit 1
+	fi
 	# Debian's headers ask for every module to be signed with a key they
 	# do not ship: leave the module unsigned (as dkms does without a MOK).
 	# extra/ on every kernel (6.12's modules_install defaults to updates/).
