@@ -74,7 +74,7 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	pad_copy(id->fr, sizeof(id->fr), "1.0");
 	id->mdts = VFN_MDTS;
 	id->cntlid = cpu_to_le16(VFN_CNTLID);
-	id->ver = cpu_to_le32(0x00010400);
+	id->ver = cpu_to_le32(VFN_VERSION);
 	id->cntrltype = 1;
 	/* Namespace Management and Attachment. */
 	id->oacs = cpu_to_le16(NVME_CTRL_OACS_NS_MNGT_SUPP);
@@ -167,6 +167,22 @@ static void identify_ns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 	ns_guid(c, nd, id->nguid);
 	if (c->fdp.nruh)
 		id->endgid = cpu_to_le16(VFN_FDP_ENDGID);
+}
+
+/*
+ * I/O Command Set Independent Identify Namespace (CNS 08h) of @nd: what
+ * Identify Namespace says of it whatever its command set; it is ready.
+ */
+static void identify_ns_indep(struct vfn_ctrl *c, const struct vfn_nsd *nd)
+{
+	struct nvme_id_ns_cs_indep *id = c->ident;
+
+	BUILD_BUG_ON(sizeof(*id) != 4096);
+	if (VFLASH_LPAGE_SIZE >> c->nst.lba_shift > 1)
+		id->nsfeat |= NVME_NS_FEAT_IO_OPT;
+	if (c->fdp.nruh)
+		id->endgid = cpu_to_le16(VFN_FDP_ENDGID);
+	id->nstat = NVME_NSTAT_NRDY;
 }
 
 /* A zone limit as MAR and MOR give it: 0's based, all ones for none. */
@@ -271,6 +287,11 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	case NVME_ID_CNS_CTRL:
 		identify_ctrl(c);
 		break;
+	case NVME_ID_CNS_NS_CS_INDEP:
+		nd = vfn_ns_find(t, nsid, true);
+		if (nd)
+			identify_ns_indep(c, nd);
+		break;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
 	case NVME_ID_CNS_NS_PRESENT_LIST:
 		vfn_ns_list(t, nsid, cns == NVME_ID_CNS_NS_ACTIVE_LIST, -1,
@@ -295,8 +316,9 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 			break;
 		}
 		nd = vfn_ns_find(t, nsid, cns == NVME_ID_CNS_CS_NS);
+		/* Not a namespace of that command set (NVMe Base 2.0, 5.17). */
 		if (nd && zns && !nd->ns.zoned)
-			return SC(NVME_SC_INVALID_FIELD);
+			return SC(VFN_SC_INVALID_IOCS);
 		if (nd && zns)
 			identify_ns_zns(c, nd);
 		break;
@@ -608,6 +630,12 @@ static const u8 zns_ops[] = {
 	nvme_cmd_zone_mgmt_send, nvme_cmd_zone_mgmt_recv, nvme_cmd_zone_append,
 };
 
+/* The I/O commands that change the contents of logical blocks. */
+static const u8 lbcc_ops[] = {
+	nvme_cmd_write, nvme_cmd_write_zeroes, nvme_cmd_dsm,
+	nvme_cmd_zone_mgmt_send, nvme_cmd_zone_append,
+};
+
 /* The I/O commands of a namespace with Flexible Data Placement. */
 static const u8 fdp_ops[] = {
 	VFN_CMD_IO_MGMT_RECV, VFN_CMD_IO_MGMT_SEND,
@@ -615,7 +643,8 @@ static const u8 fdp_ops[] = {
 
 /*
  * Commands Supported and Effects (log 05h) for command set @csi: every
- * command vflash executes is marked supported (CSUPP). Namespace
+ * command vflash executes is marked supported (CSUPP), and those that
+ * change logical blocks' contents so (LBCC). Namespace
  * Management and Attachment change the namespace inventory (NIC): the
  * host rescans its namespaces after one (Linux does, once the command
  * completes), which is how it learns of a delete, for which the
@@ -639,9 +668,33 @@ static u16 effects_log(struct vfn_ctrl *c, u8 csi)
 		log->iocs[nvm_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
 	for (i = 0; csi == NVME_CSI_ZNS && i < ARRAY_SIZE(zns_ops); i++)
 		log->iocs[zns_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
+	/* What changes logical blocks' contents (LBCC). */
+	for (i = 0; i < ARRAY_SIZE(lbcc_ops); i++)
+		if (log->iocs[lbcc_ops[i]])
+			log->iocs[lbcc_ops[i]] |=
+				cpu_to_le32(NVME_CMD_EFFECTS_LBCC);
 	for (i = 0; c->fdp.nruh && i < ARRAY_SIZE(fdp_ops); i++)
 		log->iocs[fdp_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
 	return 0;
+}
+
+/*
+ * Supported Log Pages (log 00h): LSUPP (bit 0) in the dword of every log
+ * page this controller returns.
+ */
+static void supported_logs(struct vfn_ctrl *c)
+{
+	__le32 *d = c->ident;
+	u32 lid;
+
+	for (lid = 0; lid < 256; lid++) {
+		if (!vfn_log_bytes(lid) ||
+		    (lid == VFN_LOG_CHANGED_ZONES && !vfn_nstab_zoned(&c->nst)) ||
+		    (lid >= VFN_LOG_FDP_CONFIGS && lid <= VFN_LOG_FDP_EVENTS &&
+		     !c->fdp.nruh))
+			continue;
+		d[lid] = cpu_to_le32(BIT(0));
+	}
 }
 
 /*
@@ -697,6 +750,9 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		return to_host(c, cmd, off, off < size ? size - off : 0, len);
 	}
 	switch (lid) {
+	case VFN_LOG_SUPPORTED:
+		supported_logs(c);
+		break;
 	case NVME_LOG_CMD_EFFECTS:
 		sc = effects_log(c, cmd->get_log_page.csi);
 		if (sc)

@@ -253,6 +253,7 @@ static u16 check_identify(const struct nvme_command *cmd)
 		       0 : VFN_SC(NVME_SC_INVALID_NS);
 	case NVME_ID_CNS_NS_DESC_LIST:
 	case NVME_ID_CNS_NS_PRESENT:
+	case NVME_ID_CNS_NS_CS_INDEP:
 		return valid ? 0 : VFN_SC(NVME_SC_INVALID_NS);
 	case NVME_ID_CNS_CTRL:
 	case NVME_ID_CNS_CTRL_LIST:
@@ -333,6 +334,7 @@ static u16 check_features(const struct nvme_command *cmd)
 	case NVME_FEAT_IRQ_CONFIG:
 	case NVME_FEAT_WRITE_ATOMIC:
 	case NVME_FEAT_ASYNC_EVENT:
+	case VFN_FEAT_IOCS_PROFILE:
 	case VFN_FEAT_FDP:
 	case VFN_FEAT_FDP_EVENTS:
 		return 0;
@@ -428,6 +430,11 @@ u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11)
 		 */
 		f->async_event = cdw11 & (0xff | NVME_AEN_CFG_NS_ATTR | BIT(27));
 		return 0;
+	case VFN_FEAT_IOCS_PROFILE:
+		/* One combination of command sets (CNS 1Ch): index 0. */
+		if (cdw11 & 0x1ff)
+			return VFN_SC(VFN_SC_IOCS_COMBINATION_REJECTED);
+		return 0;
 	default:
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	}
@@ -484,6 +491,9 @@ u16 vfn_feature_get(const struct vfn_features *f, u8 fid, u32 cdw11,
 	case NVME_FEAT_ASYNC_EVENT:
 		*result = f->async_event;
 		return 0;
+	case VFN_FEAT_IOCS_PROFILE:
+		*result = 0;
+		return 0;
 	default:
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	}
@@ -500,6 +510,8 @@ u16 vfn_feature_get(const struct vfn_features *f, u8 fid, u32 cdw11,
 u32 vfn_log_bytes(u8 lid)
 {
 	switch (lid) {
+	case VFN_LOG_SUPPORTED:
+		return VFN_SUPPORTED_LOG_BYTES;
 	case NVME_LOG_ERROR:
 		return VFN_ERR_LOG_BYTES;
 	case NVME_LOG_SMART:

@@ -66,7 +66,6 @@
 #define CAP_LO		(VFN_MQES | BIT(16) | 0x14 << 24)
 #define CAP_HI		BIT(37 - 32)
 #define CAP_HI_CSS_IOCS	BIT(43 - 32)
-#define VS_1_4		0x00010400
 
 static __always_inline void heap_swap(struct vfn_cmd *a, struct vfn_cmd *b)
 {
@@ -1026,7 +1025,7 @@ void vfn_dispatch_init(struct vfn_ctrl *c)
 	vfn_set_reg32(c, NVME_REG_CAP, CAP_LO);
 	vfn_set_reg32(c, NVME_REG_CAP + 4,
 		      CAP_HI | (vfn_nstab_zoned(&c->nst) ? CAP_HI_CSS_IOCS : 0));
-	vfn_set_reg32(c, NVME_REG_VS, VS_1_4);
+	vfn_set_reg32(c, NVME_REG_VS, VFN_VERSION);
 	reset(c);
 }
 

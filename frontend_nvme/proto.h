@@ -36,6 +36,11 @@
 #define VFN_EFFECTS_LOG_BYTES	4096U
 #define VFN_ZONE_LOG_BYTES	4096U		/* Changed Zone List */
 #define VFN_LOG_CHANGED_ZONES	0xbf
+/* Supported Log Pages (NVMe Base 2.0, 5.16.1.1): a dword per log id. */
+#define VFN_LOG_SUPPORTED	0x00
+#define VFN_SUPPORTED_LOG_BYTES	1024
+/* Command specific status: Invalid I/O Command Set (NVMe Base 2.0). */
+#define VFN_SC_INVALID_IOCS	0x12c
 #define VFN_NS_LIST_BYTES	4096U		/* Changed Namespace List */
 
 /*
@@ -51,6 +56,16 @@
 /* Command specific status: I/O Command Set Not Supported, Not Enabled. */
 #define VFN_SC_IOCS_NOT_SUPPORTED	0x129
 #define VFN_SC_IOCS_NOT_ENABLED		0x12a
+/* Set Features I/O Command Set Profile: a combination it does not have. */
+#define VFN_SC_IOCS_COMBINATION_REJECTED	0x12b
+/* Feature 19h: I/O Command Set Profile (the IOCS combination index). */
+#define VFN_FEAT_IOCS_PROFILE		0x19
+
+/*
+ * The NVMe version the controller implements (VS, Identify Controller
+ * VER): 2.1, for the command sets (2.0: ZNS, CSI, CNS 1Ch) and FDP (2.1).
+ */
+#define VFN_VERSION		0x00020100
 
 /* A status code that retrying cannot fix: Do Not Retry set. */
 #define VFN_SC(x)		((x) | NVME_STATUS_DNR)

@@ -1178,7 +1178,7 @@ static void zoned_discovery(struct kunit *test)
 				     3 * PG, 0), DNR(NVME_SC_INVALID_OPCODE));
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1,
 				  NVME_ID_CNS_CS_NS, NVME_CSI_ZNS << 24, 0,
-				  5 * PG, NULL), DNR(NVME_SC_INVALID_FIELD));
+				  5 * PG, NULL), DNR(VFN_SC_INVALID_IOCS));
 	/* CNS 01h does not read CSI. */
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 0,
 				  NVME_ID_CNS_CTRL, NVME_CSI_ZNS << 24, 0,
@@ -1186,7 +1186,7 @@ static void zoned_discovery(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 0, effects,
 				  0, 0, 5 * PG, NULL), 0);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(log->iocs[nvme_cmd_write]),
-			NVME_CMD_EFFECTS_CSUPP);
+			NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(log->iocs[nvme_cmd_zone_append]), 0U);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(log->acs[nvme_admin_identify]),
 			NVME_CMD_EFFECTS_CSUPP);
@@ -2039,6 +2039,66 @@ static void ns_io_isolation(struct kunit *test)
 }
 
 /*
+ * Regression (issue 38): NVMe 2.x identities a host reads: VS and
+ * Identify Controller VER say 2.1 (ZNS, CSI and CNS 1Ch need 2.0, FDP
+ * 2.1; they said 1.4); CNS 08h (I/O Command Set Independent Identify
+ * Namespace) and log 00h (Supported Log Pages) exist; the Commands
+ * Supported and Effects log marks the commands that change blocks
+ * (LBCC); Feature 19h (I/O Command Set Profile) reads 0 and takes index
+ * 0 only.
+ */
+static void nvme2_identities(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *b = e->mem + 5 * PG;
+	u32 res = 1;
+
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CTRL, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 80), 0x00020100U);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_CS_INDEP, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, b[14] & NVME_NSTAT_NRDY, NVME_NSTAT_NRDY);
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_CS_INDEP, 0, 0),
+			DNR(NVME_SC_INVALID_NS));
+	/* An inactive NSID: zeros. */
+	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_NS_CS_INDEP, 0, 7), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(b, 0, PG));
+
+	memset(b, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  VFN_LOG_SUPPORTED | 255 << 16, 0, 0, 5 * PG,
+				  NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4 * NVME_LOG_SMART), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4 * NVME_LOG_CMD_EFFECTS),
+			1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4 * 0x06), 0U);
+	/* The zoned command set's log as the controller has it; no FDP. */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4 * VFN_LOG_CHANGED_ZONES),
+			vfn_nstab_zoned(&e->c->nst) ? 1U : 0U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 4 * VFN_LOG_FDP_CONFIGS),
+			0U);
+
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_CMD_EFFECTS | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 1024 + 4 * nvme_cmd_write),
+			NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 1024 + 4 * nvme_cmd_dsm),
+			NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 1024 + 4 * nvme_cmd_read),
+			NVME_CMD_EFFECTS_CSUPP);
+
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0,
+				  VFN_FEAT_IOCS_PROFILE, 0, 0, 0, &res), 0);
+	KUNIT_EXPECT_EQ(test, res, 0U);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0,
+				  VFN_FEAT_IOCS_PROFILE, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 0,
+				  VFN_FEAT_IOCS_PROFILE, 1, 0, 0, NULL),
+			DNR(VFN_SC_IOCS_COMBINATION_REJECTED));
+}
+
+/*
  * A zoned namespace made by Namespace Management beside a conventional
  * one: its own zones from its block 0, Zone Append and the zoned
  * Identify on it, not on the conventional one.
@@ -2068,8 +2128,11 @@ static void ns_zoned_beside_conventional(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 2),
 			0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 2816), 16ULL);
+	/* Namespace 1 is not a zoned one: Invalid I/O Command Set. */
 	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CS_NS, NVME_CSI_ZNS, 1),
-			DNR(NVME_SC_INVALID_FIELD));
+			DNR(VFN_SC_INVALID_IOCS));
+	KUNIT_EXPECT_EQ(test, ident(test, VFN_ID_CNS_CS_NS_ALLOC, NVME_CSI_ZNS,
+				    1), DNR(VFN_SC_INVALID_IOCS));
 	KUNIT_EXPECT_EQ(test, ident(test, NVME_ID_CNS_CS_NS, NVME_CSI_ZNS,
 				    NVME_NSID_ALL), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 2816), 16ULL);
@@ -2169,6 +2232,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(fdp_retired_block_events),
 	KUNIT_CASE(ns_io_isolation),
 	KUNIT_CASE(ns_zoned_beside_conventional),
+	KUNIT_CASE(nvme2_identities),
 	{}
 };
 

@@ -404,7 +404,7 @@ static void identify_nsid_rules(struct kunit *test)
 		{ VFN_ID_CNS_CS_NS_ALLOC, NVME_CSI_ZNS, NVME_NSID_ALL,
 		  DNR(NVME_SC_INVALID_NS) },
 		{ VFN_ID_CNS_CS_NS_ALLOC, 3, 5, DNR(NVME_SC_INVALID_FIELD) },
-		{ 0x08, 0, 1, DNR(NVME_SC_INVALID_FIELD) },
+		{ 0x08, 0, 1, 0 },
 		{ 0x14, 0, 1, DNR(NVME_SC_INVALID_FIELD) },
 	};
 	struct nvme_command c;
