@@ -42,7 +42,7 @@ MODULE_PARM_DESC(memmap_size,
 static char *profile;
 module_param(profile, charp, 0444);
 MODULE_PARM_DESC(profile,
-		 "Flash model: qlc-hybrid, znand, cylon, tlc, samsung-970pro, optane, cxdvirt-znand (default "
+		 "Flash model: qlc-hybrid, znand, cylon, tlc, samsung-970pro, optane, cxdvirt-znand, zn540 (default "
 		 VFLASH_DEFAULT_PROFILE ")");
 
 static char *channels;
