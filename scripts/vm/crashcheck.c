@@ -1609,11 +1609,37 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 		snprintf(what, sizeof(what), "LBA %" PRIu64 " does not hold %s",
 			 first_bad, first_bad < wp ? "its write below the write pointer" :
 			 "zeros at or above the write pointer");
-	if (!what[0] &&
-	    state != (wp == z->zs ? ZS_EMPTY : wp == end ? ZS_FULL : ZS_CLOSED))
-		snprintf(what, sizeof(what), "state %s with the write pointer at %" PRIu64
-			 " (after a cut: empty at the zone's start, full at its capacity, else closed)",
-			 zs_name(state), wp);
+	/*
+	 * The state: a zone that lost data (a completed write at or above
+	 * the new write pointer) is Empty at its start, else Closed; one
+	 * that lost nothing keeps its state (docs/faults.md), which must
+	 * fit its write pointer.
+	 */
+	if (!what[0]) {
+		bool lost = false, fits;
+
+		for (i = first; i < n - skip_last; i++) {
+			struct op *o = &w->ops[z->idx[i]];
+
+			if ((o->kind == K_WRITE || o->kind == K_APPEND) &&
+			    o->status == S_OK && o->slba + o->nlb > wp)
+				lost = true;
+		}
+		if (wp == end)
+			fits = state == ZS_FULL;
+		else if (lost)
+			fits = state == (wp == z->zs ? ZS_EMPTY : ZS_CLOSED);
+		else if (wp == z->zs)
+			fits = state == ZS_EMPTY || state == ZS_EOPEN;
+		else
+			fits = state == ZS_IOPEN || state == ZS_EOPEN ||
+			       state == ZS_CLOSED;
+		if (!fits)
+			snprintf(what, sizeof(what), "state %s with the write pointer at %" PRIu64
+				 " (%s)", zs_name(state), wp,
+				 lost ? "a zone that lost data: empty at its start, else closed" :
+				 "a zone that lost nothing keeps its state, which must fit its pointer");
+	}
 	if (what[0]) {
 		bad = 1;
 		if (++*printed <= max_detail) {
