@@ -429,6 +429,39 @@ test_zone_backend() {
 	unload
 }
 
+# Issue 38, as a host sees it with nvme-cli: a Zone Management Send whose
+# SLBA is not a zone's start is refused and changes nothing (reset-zone
+# -s 1 reset zone 0); the controller says NVMe 2.1 (VS and VER); Identify
+# CNS 08h and the Supported Log Pages log answer.
+test_conformance() {
+	local ver
+	load_zoned
+	make_pattern
+	write_at 0 4 || fail "4 blocks into zone 0"
+	expect_eq "$(zone_field 0 wp)" 4 "zone 0's write pointer"
+	nvme zns reset-zone $DEV --start-lba=1 2>/dev/null &&
+		fail "reset-zone at block 1 of zone 0 succeeded"
+	nvme zns finish-zone $DEV --start-lba=$((ZS + 3)) 2>/dev/null &&
+		fail "finish-zone inside zone 1 succeeded"
+	expect_eq "$(zone_field 0 wp)" 4 "zone 0's write pointer after them"
+	expect_state 1 EMPTY
+	nvme zns reset-zone $DEV --start-lba=0 || fail "reset-zone 0"
+	expect_eq "$(zone_field 0 wp)" 0 "zone 0's write pointer after reset"
+	ver=$(nvme id-ctrl $CTRL -o json | jq -r .ver) || fail "id-ctrl"
+	expect_eq "$ver" $((0x20100)) "Identify Controller VER"
+	nvme admin-passthru $CTRL --opcode=0x06 --namespace-id=1 --cdw10=8 \
+		--data-len=4096 -r -b >/tmp/indep.bin || fail "Identify CNS 08h"
+	expect_eq "$(od -An -tu1 -j14 -N1 /tmp/indep.bin | tr -d ' ')" 1 \
+		"CNS 08h NSTAT: ready"
+	nvme get-log $CTRL --log-id=0 --log-len=1024 -b >/tmp/slp.bin ||
+		fail "Supported Log Pages"
+	expect_eq "$(od -An -tu4 -j$((4 * 2)) -N4 /tmp/slp.bin | tr -d ' ')" 1 \
+		"log 02h supported"
+	expect_eq "$(od -An -tu4 -j$((4 * 0xbf)) -N4 /tmp/slp.bin | tr -d ' ')" 1 \
+		"log BFh supported"
+	unload
+}
+
 run_test discovery test_discovery
 run_test writes_at_the_write_pointer test_writes_at_the_write_pointer
 run_test zone_append test_zone_append
@@ -444,3 +477,4 @@ run_test fuzz test_fuzz
 run_test zn540_profile test_zn540_profile
 run_test not_zoned test_not_zoned
 run_test bad_params test_bad_params
+run_test conformance test_conformance
