@@ -133,6 +133,7 @@ one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl 
 	"$REPO"/scripts/install/*.sh "$REPO"/scripts/vflashctl/vflashctl.bash
 one_test help-complete "$REPO/scripts/help-check.sh"
 one_test doc-safety "$REPO/scripts/doc-safety.py"
+one_test doc-xref "$REPO/scripts/doc-xref.py"
 one_test layers "$REPO/scripts/layer-check.py" --selftest
 
 for KERNEL in $lines; do
