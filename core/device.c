@@ -56,6 +56,15 @@ static ssize_t profile_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(profile);
 
+/* store: what holds the data, as configured (store=; full with memmap=) */
+static ssize_t store_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  vflash_store_mode_name(to_vflash_dev(dev)->cfg.store));
+}
+static DEVICE_ATTR_RO(store);
+
 /* geometry/: the flash model in force, the profile's with the overrides. */
 #define VFLASH_GEOM_ATTR(_name, _field)					\
 static ssize_t _name##_show(struct device *dev,				\
@@ -90,6 +99,7 @@ static struct attribute *vflash_dev_attrs[] = {
 	&dev_attr_frontend.attr,
 	&dev_attr_size.attr,
 	&dev_attr_profile.attr,
+	&dev_attr_store.attr,
 	NULL,
 };
 

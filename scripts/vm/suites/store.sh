@@ -45,6 +45,7 @@ expect_pattern() {
 
 test_full_default() {
 	load_nvme size=64M
+	expect_eq "$(cat $SYS/store)" full "sysfs store, the default"
 	# Every page at load, plus the chunk table.
 	[ "$(stat store_bytes)" -ge $((64 << 20)) ] ||
 		fail "store_bytes $(stat store_bytes) < 64 MiB"
@@ -56,6 +57,7 @@ test_full_default() {
 test_sparse_nvme() {
 	local b0 b1 b2 b3
 	load_nvme size=1G store=sparse
+	expect_eq "$(cat $SYS/store)" sparse "sysfs store"
 	b0=$(stat store_bytes)
 	# Nothing but the chunk table: far below the capacity.
 	[ "$b0" -lt $((1 << 20)) ] || fail "store_bytes at load: $b0"
@@ -90,6 +92,7 @@ test_sparse_nvme() {
 test_none_nvme() {
 	local b0 w0
 	load_nvme size=1G store=none
+	expect_eq "$(cat $SYS/store)" none "sysfs store"
 	b0=$(stat store_bytes)
 	expect_eq "$b0" 8192 "store_bytes of store=none (the scratch and zero pages)"
 	w0=$(stat host_write_pages)
