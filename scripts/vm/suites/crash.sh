@@ -179,8 +179,8 @@ store() { [ "$(pick 2 "$1")" = 0 ] && echo full || echo sparse; }
 # The timeout ending (about 6 s a round: two io_timeouts and a reset)
 # goes to one cell a run, the delay ending to another.
 CELLS="fdp zoned ns qlc plp dual"
-TO_CELL=$(echo $CELLS | cut -d' ' -f$(($(pick 6 7) + 1)))
-DL_CELL=$(echo $CELLS | cut -d' ' -f$(($(pick 6 8) + 1)))
+TO_CELL=$(echo "$CELLS" | cut -d' ' -f$(($(pick 6 7) + 1)))
+DL_CELL=$(echo "$CELLS" | cut -d' ' -f$(($(pick 6 8) + 1)))
 endings() {
 	local e=cut,reset,shutdown
 	[ "$1" != "$TO_CELL" ] || e=$e,timeout
