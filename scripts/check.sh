@@ -69,6 +69,22 @@ one_test() {
 	return 1
 }
 
+# setup_usage: scripts/setup.sh -h prints its usage and does nothing else
+# (it once ran the installer), an unknown argument exits 2
+setup_usage() {
+	local out rc=0 cache=$BUILD/setup-usage-cache
+
+	rm -rf "$cache"
+	out=$(VFLASH_CACHE=$cache "$REPO/scripts/setup.sh" -h </dev/null) ||
+		{ echo "setup.sh -h: exit status $?"; return 1; }
+	echo "$out" | grep -q '^usage: scripts/setup.sh' ||
+		{ echo "setup.sh -h: no usage line"; return 1; }
+	[ ! -e "$cache" ] || { echo "setup.sh -h made $cache: it ran"; return 1; }
+	VFLASH_CACHE=$cache "$REPO/scripts/setup.sh" --frob </dev/null >/dev/null 2>&1 || rc=$?
+	[ "$rc" -eq 2 ] || { echo "setup.sh --frob: exit status $rc, not 2"; return 1; }
+	[ ! -e "$cache" ] || { echo "setup.sh --frob made $cache: it ran"; return 1; }
+}
+
 build_w1() {
 	make -C "$REPO" W=1 -j"$(nproc)" modules tools 2>&1 | tee "$BUILD/build.log"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
@@ -134,6 +150,7 @@ one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl 
 one_test help-complete "$REPO/scripts/help-check.sh"
 one_test doc-safety "$REPO/scripts/doc-safety.py"
 one_test doc-xref "$REPO/scripts/doc-xref.py"
+one_test setup-usage setup_usage
 one_test layers "$REPO/scripts/layer-check.py" --selftest
 
 for KERNEL in $lines; do
