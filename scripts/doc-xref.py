@@ -20,7 +20,7 @@ miss as "doc-xref: KIND NAME: what is wrong":
                       docs/parameters.md's sysfs table, every plain name
                       in its first column is one, and every DIR/ there
                       is a directory vflash makes (geometry, policy,
-                      stats, config, placement)
+                      stats, config, placement, faults)
   policy kinds        every kind of policy/registry.c's kind_names is
                       named in docs/parameters.md ("Kinds:")
   stats counters      every stats/ name (backend_flash/stats.c's
@@ -55,7 +55,7 @@ import tempfile
 
 KERNEL_DIRS = ("core", "module", "frontend_nvme", "frontend_cxl",
                "backend_flash", "policy")
-SYSFS_DIRS = {"geometry", "policy", "stats", "config", "placement"}
+SYSFS_DIRS = {"geometry", "policy", "stats", "config", "placement", "faults"}
 # where stats/ and config/ names are documented: the backend's, the
 # cache's, zoned namespaces', fault injection's and FDP's pages
 COUNTER_DOCS = ("parameters.md", "backend.md", "cxl.md", "zns.md",
