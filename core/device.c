@@ -264,6 +264,12 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 	}
 
 	vflash_debugfs_add(vdev);
+	ret = vflash_faults_add_sysfs(&vdev->faults, &vdev->dev.kobj);
+	if (ret) {
+		pr_err("cannot create the fault files of " VFLASH_NAME "%d (%d)\n",
+		       vdev->id, ret);
+		goto err_debugfs;
+	}
 
 	for (; vdev->nr_attached < cfg->nr_fe; vdev->nr_attached++) {
 		ret = cfg->fe[vdev->nr_attached]->attach(vdev);
@@ -278,6 +284,8 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 
 err_detach:
 	detach_frontends(vdev);
+	vflash_faults_remove_sysfs(&vdev->faults);
+err_debugfs:
 	vflash_debugfs_remove(vdev);
 err_del:
 	device_del(&vdev->dev);
@@ -306,6 +314,7 @@ err_ida:
 void vflash_dev_destroy(struct vflash_dev *vdev)
 {
 	detach_frontends(vdev);
+	vflash_faults_remove_sysfs(&vdev->faults);
 	vflash_debugfs_remove(vdev);
 	device_del(&vdev->dev);
 	vflash_faults_destroy(&vdev->faults);

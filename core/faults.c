@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fault injection rules, per device, in debugfs:
- * /sys/kernel/debug/vflash/vflashN/faults/<fault>/ with the files
+ * Fault injection rules, per device, in sysfs and, the same files, in
+ * debugfs: /sys/class/vflash/vflashN/faults/<fault>/ (sysfs works under
+ * kernel lockdown, which refuses debugfs writes: Secure Boot) and
+ * /sys/kernel/debug/vflash/vflashN/faults/<fault>/, with the files
  *
  *   armed        0 or 1
  *   range        "all" or "FIRST-LAST", logical 4 KiB pages, inclusive
@@ -28,6 +30,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/kobject.h>
 #include <linux/kernel.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -376,19 +379,14 @@ static ssize_t plp_read(struct file *file, char __user *ubuf, size_t count,
 
 /*
  * faults/plp: power-loss protection, 0 or 1; changed while power_cut is
- * disarmed, since arming decides whether writes are logged.
+ * disarmed, since arming decides whether writes are logged. Return: 0,
+ * -EINVAL or -EBUSY (one dmesg line each).
  */
-static ssize_t plp_write(struct file *file, const char __user *ubuf,
-			 size_t count, loff_t *ppos)
+static int set_plp(struct vflash_faults *ft, const char *buf)
 {
-	struct vflash_faults *ft = file_inode(file)->i_private;
-	char buf[24];
-	int ret = user_value(buf, sizeof(buf), ubuf, count);
+	int ret = 0;
 	u8 v;
 
-	if (ret)
-		return ret;
-	ret = count;
 	if (kstrtou8(buf, 0, &v) || v > 1) {
 		pr_err("%s: faults/plp=%s: not 0 or 1\n", ft->name, buf);
 		return -EINVAL;
@@ -403,6 +401,18 @@ static ssize_t plp_write(struct file *file, const char __user *ubuf,
 	}
 	mutex_unlock(&ft->lock);
 	return ret;
+}
+
+static ssize_t plp_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	struct vflash_faults *ft = file_inode(file)->i_private;
+	char buf[24];
+	int ret = user_value(buf, sizeof(buf), ubuf, count);
+
+	if (!ret)
+		ret = set_plp(ft, buf);
+	return ret ? ret : count;
 }
 
 static const struct file_operations plp_fops = {
@@ -482,6 +492,203 @@ void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent)
 		}
 	}
 	debugfs_create_file("plp", 0600, ft->dir, ft, &plp_fops);
+}
+
+/*
+ * The same files in sysfs: /sys/class/vflash/vflashN/faults/, a kobject
+ * per rule whose attributes are the files it has (has_file()).
+ */
+
+/**
+ * struct fault_kobj - the sysfs directory of one rule
+ * @kobj: faults/<fault>/
+ * @ft: the device's rules
+ * @fault: the rule's fault
+ */
+struct fault_kobj {
+	struct kobject kobj;
+	struct vflash_faults *ft;
+	u8 fault;
+};
+
+static ssize_t rule_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf);
+static ssize_t rule_store(struct kobject *kobj, struct kobj_attribute *attr,
+			  const char *buf, size_t count);
+
+/* One attribute per file, in enum fault_file's order. */
+static struct kobj_attribute rule_attrs[NR_FILES] = {
+	[FILE_ARMED] = __ATTR(armed, 0600, rule_show, rule_store),
+	[FILE_RANGE] = __ATTR(range, 0600, rule_show, rule_store),
+	[FILE_PROBABILITY] = __ATTR(probability, 0600, rule_show, rule_store),
+	[FILE_AFTER] = __ATTR(after, 0600, rule_show, rule_store),
+	[FILE_TIMES] = __ATTR(times, 0600, rule_show, rule_store),
+	[FILE_DELAY_NS] = __ATTR(delay_ns, 0600, rule_show, rule_store),
+	[FILE_MATCHED] = __ATTR(matched, 0400, rule_show, NULL),
+	[FILE_INJECTED] = __ATTR(injected, 0400, rule_show, NULL),
+	[FILE_CUT] = __ATTR(cut, 0200, NULL, rule_store),
+};
+
+static struct attribute *rule_attr_ptrs[NR_FILES + 1] = {
+	&rule_attrs[FILE_ARMED].attr, &rule_attrs[FILE_RANGE].attr,
+	&rule_attrs[FILE_PROBABILITY].attr, &rule_attrs[FILE_AFTER].attr,
+	&rule_attrs[FILE_TIMES].attr, &rule_attrs[FILE_DELAY_NS].attr,
+	&rule_attrs[FILE_MATCHED].attr, &rule_attrs[FILE_INJECTED].attr,
+	&rule_attrs[FILE_CUT].attr, NULL,
+};
+
+static struct fault_kobj *to_fault_kobj(struct kobject *kobj)
+{
+	return container_of(kobj, struct fault_kobj, kobj);
+}
+
+static ssize_t rule_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	struct fault_kobj *fk = to_fault_kobj(kobj);
+	int len;
+
+	mutex_lock(&fk->ft->lock);
+	len = show(fk->ft, fk->fault, attr - rule_attrs, buf, PAGE_SIZE);
+	mutex_unlock(&fk->ft->lock);
+	return len;
+}
+
+static ssize_t rule_store(struct kobject *kobj, struct kobj_attribute *attr,
+			  const char *buf, size_t count)
+{
+	struct fault_kobj *fk = to_fault_kobj(kobj);
+	char val[48];
+	int ret;
+
+	if (count >= sizeof(val))
+		return -EINVAL;
+	strscpy(val, buf, sizeof(val));
+	ret = vflash_fault_set(fk->ft, fk->fault,
+			       file_names[attr - rule_attrs], strim(val));
+	return ret ? ret : count;
+}
+
+static umode_t rule_visible(struct kobject *kobj, struct attribute *attr,
+			    int n)
+{
+	return has_file(to_fault_kobj(kobj)->fault, n) ? attr->mode : 0;
+}
+
+static const struct attribute_group rule_group = {
+	.attrs = rule_attr_ptrs,
+	.is_visible = rule_visible,
+};
+
+static const struct attribute_group *rule_groups[] = { &rule_group, NULL };
+
+static void rule_release(struct kobject *kobj)
+{
+	kfree(to_fault_kobj(kobj));
+}
+
+static const struct kobj_type rule_ktype = {
+	.release = rule_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = rule_groups,
+};
+
+static ssize_t plp_show(struct kobject *kobj, struct kobj_attribute *attr,
+			char *buf)
+{
+	struct vflash_faults *ft = to_fault_kobj(kobj)->ft;
+
+	return sysfs_emit(buf, "%d\n", READ_ONCE(ft->plp));
+}
+
+static ssize_t plp_store(struct kobject *kobj, struct kobj_attribute *attr,
+			 const char *buf, size_t count)
+{
+	char val[24];
+	int ret;
+
+	if (count >= sizeof(val))
+		return -EINVAL;
+	strscpy(val, buf, sizeof(val));
+	ret = set_plp(to_fault_kobj(kobj)->ft, strim(val));
+	return ret ? ret : count;
+}
+
+static struct kobj_attribute plp_attr = __ATTR(plp, 0600, plp_show, plp_store);
+static struct attribute *faultdir_attrs[] = { &plp_attr.attr, NULL };
+ATTRIBUTE_GROUPS(faultdir);
+
+static const struct kobj_type dir_ktype = {
+	.release = rule_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = faultdir_groups,
+};
+
+/* A kobject @name under @parent of type @ktype for rule @fault, or NULL. */
+static struct kobject *add_kobj(struct vflash_faults *ft, u8 fault,
+				const struct kobj_type *ktype,
+				struct kobject *parent, const char *name)
+{
+	struct fault_kobj *fk = kzalloc(sizeof(*fk), GFP_KERNEL);
+
+	if (!fk)
+		return NULL;
+	fk->ft = ft;
+	fk->fault = fault;
+	if (kobject_init_and_add(&fk->kobj, ktype, parent, "%s", name)) {
+		kobject_put(&fk->kobj);
+		return NULL;
+	}
+	return &fk->kobj;
+}
+
+/**
+ * vflash_faults_add_sysfs() - create faults/ under a device's sysfs directory
+ * @ft: the rules
+ * @parent: the device's kobject
+ *
+ * The same files as in debugfs, writable under kernel lockdown.
+ *
+ * Return: 0 or -ENOMEM (nothing left behind).
+ */
+int vflash_faults_add_sysfs(struct vflash_faults *ft, struct kobject *parent)
+{
+	int i;
+
+	ft->kdir = add_kobj(ft, 0, &dir_ktype, parent, "faults");
+	if (!ft->kdir)
+		return -ENOMEM;
+	for (i = 0; i < VFLASH_NR_FAULTS; i++) {
+		ft->krule[i] = add_kobj(ft, i, &rule_ktype, ft->kdir,
+					fault_names[i]);
+		if (!ft->krule[i]) {
+			vflash_faults_remove_sysfs(ft);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * vflash_faults_remove_sysfs() - remove faults/ from sysfs
+ * @ft: the rules; a store in progress is waited for
+ */
+void vflash_faults_remove_sysfs(struct vflash_faults *ft)
+{
+	int i;
+
+	for (i = 0; i < VFLASH_NR_FAULTS; i++) {
+		if (!ft->krule[i])
+			continue;
+		kobject_del(ft->krule[i]);
+		kobject_put(ft->krule[i]);
+		ft->krule[i] = NULL;
+	}
+	if (ft->kdir) {
+		kobject_del(ft->kdir);
+		kobject_put(ft->kdir);
+		ft->kdir = NULL;
+	}
 }
 
 /**

@@ -16,6 +16,7 @@
 #include "core/powerloss.h"
 
 struct dentry;
+struct kobject;
 struct fault_file_id;
 struct vflash_flash;
 
@@ -68,6 +69,8 @@ enum vflash_fault {
  * @name: the device's name, for dmesg lines
  * @dir: the debugfs directory faults/
  * @ids: the debugfs files' private data
+ * @kdir: the sysfs directory faults/, or NULL
+ * @krule: its directory per rule
  * @armed_hook: called, under @lock, when a rule has just been armed (the
  *	CXL frontend unmaps a newly poisoned range, so that its next access
  *	faults); NULL if no frontend asked
@@ -88,6 +91,8 @@ struct vflash_faults {
 	char name[16];
 	struct dentry *dir;
 	struct fault_file_id *ids;
+	struct kobject *kdir;
+	struct kobject *krule[VFLASH_NR_FAULTS];
 	void (*armed_hook)(void *priv, enum vflash_fault fault, u64 first,
 			   u64 last);
 	void *hook_priv;
@@ -147,6 +152,8 @@ static inline bool vflash_fault_armed(struct vflash_faults *ft,
 int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
 		       u64 nr_lpages, const char *name);
 void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent);
+int vflash_faults_add_sysfs(struct vflash_faults *ft, struct kobject *parent);
+void vflash_faults_remove_sysfs(struct vflash_faults *ft);
 void vflash_faults_destroy(struct vflash_faults *ft);
 void vflash_faults_set_cut_hook(struct vflash_faults *ft,
 				int (*hook)(void *priv), void *priv);

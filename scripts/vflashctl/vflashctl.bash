@@ -91,7 +91,7 @@ _vflashctl() {
 		'')
 			mapfile -t words < <(_vflashctl_devices)
 			[[ -n $dev ]] && words=()
-			words+=(arm disarm --help)
+			words+=(arm disarm cut --help)
 			;;
 		arm)
 			if [[ -z ${nonopt[i + 1]:-} ]]; then

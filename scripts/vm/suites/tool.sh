@@ -543,6 +543,18 @@ test_faults() {
 	out=$(vflashctl faults disarm all)
 	expect_eq "$(echo "$out" | grep -c ' armed')" 0 "disarm all"
 	expect_eq "$(cat $F/read_error/armed)" 0 "read_error disarmed"
+	# cut: refused unless power_cut is armed (logging); then it cuts and
+	# says what it took back
+	rc=0
+	"$VCTL" faults cut >/dev/null 2>&1 || rc=$?
+	expect_eq "$rc" 1 "cut without power_cut armed"
+	vflashctl faults arm power_cut probability=0 >/dev/null
+	dd if=/dev/urandom of=/dev/nvme0n1 bs=4k seek=3 count=1 oflag=direct \
+		conv=notrunc 2>/dev/null || fail "a write before the cut"
+	out=$(vflashctl faults cut)
+	echo "$out"
+	expect_match "$out" '^vflash0: power cut: [1-9][0-9]* logged page writes taken back$' "cut's line"
+	wait_ns >/dev/null
 	vflashctl down
 }
 
