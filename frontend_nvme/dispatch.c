@@ -720,7 +720,7 @@ void vfn_power_off(struct vfn_ctrl *c)
 	vfn_set_reg32(c, NVME_REG_CSTS, ~0U);
 	WRITE_ONCE(c->absent, true);
 	WRITE_ONCE(c->unpowered, true);
-	lost = vfn_io_power_cut(c, now);
+	lost = c->ops->power_cut(c, now);
 	vflash_flash_count(c->vdev->flash, VFLASH_STAT_POWER_CUT_LOST_WRITES,
 			   lost);
 	dev_info(&c->vdev->dev, "power cut: %llu of %llu logged page writes taken back\n",

@@ -557,6 +557,7 @@ static const struct vfn_ctrl_ops vfn_ops = {
 	.admin = vfn_admin,
 	.admin_reset = vfn_admin_reset,
 	.io = vfn_io,
+	.power_cut = vfn_io_power_cut,
 	.raise_irq = vfn_raise_irq,
 	.tick = vfn_admin_tick,
 };

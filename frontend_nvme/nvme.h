@@ -107,6 +107,9 @@ struct vfn_heap {
  * @tick: housekeeping the dispatcher runs once per pass while the
  *	controller is enabled, @now the time of the pass; cheap unless it
  *	is due (admin.c: vfn_admin_tick()); may be NULL
+ * @power_cut: at a power cut, take back what was not durable and move
+ *	zones back to their durable point (io.c: vfn_io_power_cut());
+ *	returns the page writes taken back
  *
  * The controller's pieces call dispatch.c, its core, directly; the core
  * calls them back only through this table, as the nvme host driver's
@@ -121,6 +124,7 @@ struct vfn_ctrl_ops {
 		   struct vfn_cmd *out, u64 now);
 	void (*raise_irq)(struct vfn_ctrl *c, u16 vector);
 	void (*tick)(struct vfn_ctrl *c, u64 now);
+	u64 (*power_cut)(struct vfn_ctrl *c, u64 now);
 };
 
 /**

@@ -79,6 +79,7 @@ static const struct vfn_ctrl_ops rig_ops = {
 	.admin = vfn_admin,
 	.admin_reset = vfn_admin_reset,
 	.io = vfn_io,
+	.power_cut = vfn_io_power_cut,
 	.raise_irq = fake_raise_irq,
 };
 

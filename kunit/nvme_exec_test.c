@@ -72,6 +72,7 @@ static const struct vfn_ctrl_ops env_ops = {
 	.admin = vfn_admin,
 	.admin_reset = vfn_admin_reset,
 	.io = vfn_io,
+	.power_cut = vfn_io_power_cut,
 	.raise_irq = no_irq,
 };
 
