@@ -23,6 +23,9 @@
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
 # make study-apps redis, memcached, sqlite3, a graph: DRAM vs the CXL device (docs/studies.md)
+# make try        the test VM with vflash loaded and a shell on its console, for
+#                 a host that cannot load it (docs/try.md): ARGS="frontend=cxl
+#                 size=1G", FRONTEND=cxl; DEMO=1 a one-minute tour instead
 # make install    vflash.ko into /lib/modules/<release>/extra (depmod), vflashctl
 #                 and its helpers under PREFIX (/usr/local), the udev rule and
 #                 a modprobe.d example; DESTDIR=, INSTALL_MOD_PATH=, PREFIX=,
@@ -270,6 +273,13 @@ bench-cxl: modules tools
 # the plots under build/vmtest/study-*/report/ (docs/studies.md).
 study-maintenance study-cxl study-fdp study-apps: modules tools
 	scripts/vmtest.sh $@
+
+# The test VM (QEMU TCG) with vflash.ko loaded: ARGS= its parameters,
+# FRONTEND= nvme or cxl; a shell on the console, or with DEMO=1 the tour
+# (scripts/try.sh, docs/try.md).
+.PHONY: try
+try: modules tools
+	@ARGS='$(ARGS)' FRONTEND='$(FRONTEND)' DEMO='$(DEMO)' scripts/try.sh
 
 # scripts/install/install.sh does the work; the kernel release comes from KDIR.
 # Like the kernel's modules_install, install builds nothing: `make` first

@@ -35,15 +35,13 @@
 # REASON" line is not booted unless named, and counts as one skip.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
+. "$REPO/scripts/vm/boot.sh"
 
 # Which kernel the VM boots: Debian's (the headers vflash.ko was built
 # against) or the debug kernel of scripts/debug-kernel.sh (check-debug).
 case ${VMTEST_FLAVOUR:-debian} in
 debian)
-	KVER=$(kernel_release)
-	[ -n "$KVER" ] || die "vmtest: cannot tell the kernel release of $KDIR"
-	MODROOT=$VFLASH_CACHE/image-$KVER
-	VMLINUZ=$MODROOT/boot/vmlinuz-$KVER
+	vm_debian_kernel
 	# The default line's module is the repository's own; another
 	# line's is built by make check in build/ko-LINE.
 	KO=${VMTEST_KO:-$REPO/vflash.ko}
@@ -72,135 +70,9 @@ echo "0 1 0" >"$counts"	# until proven otherwise: the stage failed
 [ -f "$VMLINUZ" ] || die "vmtest: no kernel $VMLINUZ; run scripts/setup.sh (or scripts/debug-kernel.sh)"
 [ -f "$KO" ] || die "vmtest: no $KO; build it first"
 
-# Kernel modules the suites use, with whatever they depend on
-# (crc32_generic: the crc32 the ns suite's f2fs.ko asks the crypto API for).
-GUEST_MODULES="libnvdimm nd_pmem nd_e820 nd_btt device_dax dax_pmem kmem configfs null_blk
-	nvmet nvmet_tcp nvme_tcp nvme_fabrics zonefs btrfs crc32_generic"
-# The guest's fio: Debian's, built static without the engines that load
-# 64 shared libraries at every start (scripts/guest-fio.sh, run by
-# setup.sh), else Debian's own binary.
-GUEST_FIO=$VFLASH_CACHE/guest-fio/fio
-# Dynamically linked programs the suites use.
-GUEST_PROGRAMS="/usr/sbin/nvme /usr/bin/ndctl /usr/bin/daxctl /usr/bin/kmod /usr/bin/jq
-	/usr/sbin/mke2fs /usr/sbin/e2fsck /usr/bin/sqlite3 /usr/sbin/blkzone
-	/usr/sbin/mkfs.btrfs /usr/bin/btrfs /usr/sbin/mkfs.f2fs"
-# Files they read: mke2fs takes its defaults for each file system type
-# (features, inode ratio) from mke2fs.conf; btrfs's pthread_cancel()
-# loads libgcc_s at run time (ldd does not list it).
-GUEST_FILES="/etc/mke2fs.conf /lib/x86_64-linux-gnu/libgcc_s.so.1"
-# Programs carried if found (a suite skips what needs them): from
-# GUEST_ROOT, where setup.sh unpacks the guest-only packages (redis,
-# memcached: never installed on the host, whose services Debian would
-# start), else from the host.
-GUEST_OPTIONAL_PROGRAMS="/usr/bin/trace-cmd /usr/bin/redis-server /usr/bin/redis-benchmark
-	/usr/bin/redis-cli /usr/bin/memcached /usr/bin/memcaslap"
-GUEST_ROOT=$VFLASH_CACHE/guest-root
-# Where ldd looks first for a program of GUEST_ROOT: the libraries that
-# setup.sh unpacked beside it because the host lacks them.
-GUEST_ROOT_LIBS=$GUEST_ROOT/lib/x86_64-linux-gnu:$GUEST_ROOT/usr/lib/x86_64-linux-gnu
-
-# carry PROGRAM PATH: PROGRAM into the initramfs as PATH, with the shared
-# libraries it loads (none for a static one); a library of GUEST_ROOT
-# goes where it would be on an installed system
-carry() {
-	local lib dst libpath=
-
-	case $1 in "$GUEST_ROOT"/*) libpath=$GUEST_ROOT_LIBS ;; esac
-	cp "$1" "$root$2"
-	for lib in $(LD_LIBRARY_PATH=$libpath ldd "$1" 2>/dev/null |
-		awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
-		dst=${lib#"$GUEST_ROOT"}
-		[ -e "$root$dst" ] || { mkdir -p "$root$(dirname "$dst")"; cp -L "$lib" "$root$dst"; }
-	done
-}
-
+# The initramfs (scripts/vm/boot.sh says what it carries).
 build_initramfs() {
-	local root=$VMDIR/root m p fio=$GUEST_FIO
-
-	rm -rf "$root"
-	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,vflash/suites,vflash/bench}
-	cp /bin/busybox "$root/bin/busybox"
-	for p in $GUEST_PROGRAMS; do
-		carry "$p" "$p"
-	done
-	for p in $GUEST_OPTIONAL_PROGRAMS; do
-		if [ -x "$GUEST_ROOT$p" ]; then
-			carry "$GUEST_ROOT$p" "$p"
-		elif [ -x "$p" ]; then
-			carry "$p" "$p"
-		fi
-	done
-	for p in $GUEST_FILES; do
-		cp "$p" "$root$p"
-	done
-	if [ ! -x "$fio" ]; then
-		echo "vmtest: no $fio (scripts/setup.sh builds it): the VM carries Debian's fio, slower to start" >&2
-		fio=/usr/bin/fio
-	fi
-	carry "$fio" /usr/bin/fio
-	for p in insmod rmmod lsmod modprobe modinfo depmod; do
-		ln -s /usr/bin/kmod "$root/sbin/$p"
-	done
-	# The names e2fsprogs installs them under too; busybox has an mke2fs
-	# of its own (ext2 only), but no mkfs.ext4 or e2fsck.
-	ln -s mke2fs "$root/usr/sbin/mkfs.ext4"
-	ln -s e2fsck "$root/usr/sbin/fsck.ext4"
-
-	# The modules, their dependencies, and a modules.dep for modprobe.
-	local moddir=$MODROOT/lib/modules/$KVER
-	local want=" " queue=$GUEST_MODULES name dep path
-	while [ -n "${queue// /}" ]; do
-		set -- $queue
-		name=$1
-		shift
-		queue="$*"
-		case "$want" in *" $name "*) continue ;; esac
-		want="$want$name "
-		# A module's file may spell its name with '-' (nvme-tcp.ko).
-		path=$(find "$moddir/kernel" -name "$name.ko*" -o \
-			-name "${name//_/-}.ko*" | head -n 1)
-		[ -n "$path" ] || { echo "vmtest: no module $name" >&2; continue; }
-		mkdir -p "$(dirname "$root/${path#"$MODROOT"/}")"
-		cp "$path" "$root/${path#"$MODROOT"/}"
-		for dep in $(modinfo -F depends "$path" | tr ',' ' '); do
-			queue="$queue ${dep//-/_}"
-		done
-	done
-	cp "$moddir"/modules.builtin* "$moddir"/modules.order "$root/lib/modules/$KVER/"
-	depmod -b "$root" "$KVER"
-
-	cp "$KO" "$root/vflash/"
-	# Another module to compare with (make bench-faultcost), if given.
-	if [ -n "${VMTEST_BASE_KO:-}" ]; then
-		cp "$VMTEST_BASE_KO" "$root/vflash/base.ko" || return 1
-	fi
-	cp "$REPO/scripts/vm/lib.sh" "$root/vflash/"
-	cp "$REPO"/scripts/vm/suites/*.sh "$REPO"/scripts/vm/bench/*.sh \
-		"$root/vflash/suites/"
-	cp "$REPO"/scripts/bench/*.sh "$root/vflash/bench/"
-	mkdir -p "$root/vflash/trace" "$root/vflash/study"
-	cp "$REPO"/scripts/trace/*.sh "$REPO"/scripts/trace/*.awk "$root/vflash/trace/"
-	cp "$REPO"/scripts/study/*.sh "$root/vflash/study/"
-	cp "$REPO/scripts/vm/init" "$root/init"
-	# The static test tools (make tools), if built.
-	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
-		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/study/kvstore" \
-		"$REPO/scripts/vm/plcheck" "$REPO/scripts/vm/crashcheck" \
-		"$REPO/scripts/vm/mkzonefs" "$REPO/scripts/study/fdpload" \
-		"$REPO/scripts/bench/icount/ioloop"; do
-		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
-	done
-	# The apps suite: vflashctl run, its shim and a dynamic test program.
-	if [ -x "$REPO/scripts/vm/apps_check" ] && [ -f "$REPO/scripts/shim/libvflash-shim.so" ]; then
-		carry "$REPO/scripts/vm/apps_check" /usr/bin/apps_check
-		[ -x "$REPO/scripts/study/graphrank" ] &&
-			carry "$REPO/scripts/study/graphrank" /usr/bin/graphrank
-		mkdir -p "$root/usr/lib/vflash"
-		cp "$REPO/scripts/shim/libvflash-shim.so" "$root/usr/lib/vflash/"
-		cp "$REPO/scripts/vflashctl/vflashctl" "$root/usr/bin/vflashctl"
-	fi
-	chmod +x "$root/init"
-	(cd "$root" && find . | cpio -o -H newc --quiet) >"$VMDIR/initramfs.cpio"
+	initramfs_root "$VMDIR/root" && initramfs_pack "$VMDIR/root" "$VMDIR/initramfs.cpio"
 }
 
 # extract_files DIR: the files a suite sent as "FILE NAME LINE" lines
@@ -222,8 +94,8 @@ directive() {
 	sed -n "s/^# vmtest-$2: *//p" "$1" | head -n 1
 }
 
-# Console lines that fail a suite whatever its tests said.
-SPLAT='Kernel panic|Oops|BUG:|WARNING:|general protection fault|Call Trace:|soft lockup|hung_task|blocked for more than|UBSAN:|KASAN|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|kmemleak:.*suspected|unreferenced object|ODEBUG:'
+# Console lines that fail a suite whatever its tests said: SPLAT
+# (scripts/vm/boot.sh).
 
 total_pass=0
 total_fail=0
@@ -252,12 +124,10 @@ boot_vm() {
 	local extra=${8:-} rc
 
 	: >"$dir/console.log"
+	vm_qemu_argv "$smp" "$mem" "$initrd" \
+		"vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmtimeout=$tmo $append"
 	# shellcheck disable=SC2086 # $extra: QEMU options, one per word
-	timeout -k 5 "$tmo" qemu-system-x86_64 \
-		-M pc -accel tcg,thread=multi -cpu max,la57=off -smp "$smp" -m "$mem" \
-		-nodefaults -no-user-config -display none -no-reboot \
-		-kernel "$VMLINUZ" -initrd "$initrd" \
-		-append "console=ttyS0 clocksource=tsc tsc=reliable panic=-1 oops=panic softlockup_panic=1 vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmtimeout=$tmo $append" \
+	timeout -k 5 "$tmo" "${QEMU_ARGV[@]}" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \
 		$extra </dev/null >"$dir/qemu.log" 2>&1 &
 	pid=$!
