@@ -5,9 +5,11 @@
 # KERNELS (default: KERNEL, itself 6.1 by default; docs/kernels.md). CI
 # runs both Debian 12 lines: make check KERNELS="6.1 6.12". On the first
 # line:
-#   1. build vflash.ko with W=1 (any compiler or modpost warning fails it)
+#   1. build vflash.ko with W=1 (any compiler or modpost warning fails it);
+#      with it, make try DEMO=1's tour in the VM     (scripts/try.sh)
 #   2. static checks: sparse (C=2), checkpatch --strict, shellcheck over
-#      scripts/study/ and over vflashctl and scripts/install/, the
+#      scripts/study/, over vflashctl and scripts/install/ and over make
+#      try's scripts, the
 #      layering of docs/architecture.md (scripts/layer-check.py)
 #   3. KUnit suites under UML                       (scripts/kunit.sh)
 #      (on the lines of KUNIT_KERNELS, default all; a line left out counts
@@ -147,6 +149,8 @@ one_test checkpatch "$REPO/scripts/checkpatch.sh"
 one_test shellcheck-study shellcheck -x "$REPO"/scripts/study/*.sh
 one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl \
 	"$REPO"/scripts/install/*.sh "$REPO"/scripts/vflashctl/vflashctl.bash
+one_test shellcheck-try shellcheck -x "$REPO"/scripts/try.sh "$REPO"/scripts/vm/try.sh \
+	"$REPO"/scripts/vm/boot.sh
 one_test help-complete "$REPO/scripts/help-check.sh"
 one_test doc-safety "$REPO/scripts/doc-safety.py"
 one_test doc-xref "$REPO/scripts/doc-xref.py"
@@ -172,6 +176,8 @@ for KERNEL in $lines; do
 	if [ -z "$KSFX" ]; then
 		one_test "build-W=1 ($KERNEL)" build_w1 || built=0
 		one_test "sparse ($KERNEL)" sparse_quiet
+		# make try DEMO=1 (docs/try.md): about 25 s in the VM
+		[ "$built" -eq 0 ] || one_test "try-demo ($KERNEL)" env DEMO=1 "$REPO/scripts/try.sh"
 	else
 		kodir=$BUILD/ko$KSFX
 		one_test "build-W=1 ($KERNEL)" build_line_w1 "$kodir" || built=0

@@ -15,9 +15,10 @@
 
 SYS=/sys/class/vflash/vflash0
 
-# summary STEP TEXT: a line of the tour's summary (the host prints them)
+# summary STEP TEXT: a line of the tour's summary, which the host prints
+# at the end (the console has said it already, in the step's own lines)
 summary() {
-	report "SUMMARY $*"
+	echo "SUMMARY $*" >"$RESULTS"
 }
 
 # faults_dir: vflash0's fault rules: sysfs's faults/ where the module
@@ -56,7 +57,9 @@ demo_fio() {
 		# shellcheck disable=SC2086 # three numbers
 		set -- $r
 		[ "${1:-0}" -gt 0 ] || fail "fio $rw did no I/O: '$r'"
-		summary fio "$rw 4 KiB, queue depth 16, 3 s on $DEV: $1 IOPS, completion latency p50 $2 us, p99 $3 us"
+		r="$rw 4 KiB, queue depth 16, 3 s on $DEV: $1 IOPS, completion latency p50 $2 us, p99 $3 us"
+		echo "try: fio $r"
+		summary fio "$r"
 	done
 }
 
@@ -168,7 +171,7 @@ demo_power_cut() {
 
 demo() {
 	echo "try: the tour: fio on NVMe, mmap_lat on CXL, a policy switch, a power cut"
-	report "PLAN 4"
+	echo "PLAN 4" >"$RESULTS"
 	run_test fio demo_fio
 	run_test mmap_lat demo_mmap_lat
 	run_test policy demo_policy
@@ -203,9 +206,10 @@ vflash in the test VM. Try:
   vflashctl status                  the device, its namespace, policies, counters
   ns=\$(vflashctl namespace)         the NVMe namespace by its model (never guess
                                     /dev/nvme0n1); here \$ns is set: ${dev:-none}
-  fio --name=r --filename="\$ns" --direct=1 --ioengine=io_uring --rw=randread \\
-      --bs=4k --iodepth=16 --runtime=5 --time_based
-  nvme list; nvme id-ctrl "\$(vflashctl namespace --controller)"
+  fio --name=r --filename="\${ns:?no vflash namespace}" --direct=1 --rw=randread \\
+      --ioengine=io_uring --bs=4k --iodepth=16 --runtime=5 --time_based
+  nvme list                         every NVMe namespace; vflash's model is "vflash ..."
+  ctrl=\$(vflashctl namespace --controller); nvme id-ctrl "\${ctrl:?no vflash controller}"
   mmap_lat --target /dev/vflash0 --ws 64M --accesses 20000    (frontend=cxl)
   cat $SYS/policy/eviction; echo lru >$SYS/policy/eviction
   vflashctl faults                  the fault rules (power_cut: docs/faults.md)
