@@ -198,7 +198,7 @@ shell() {
 		vflashctl status
 	else
 		echo "try: the load failed; the kernel said:"
-		dmesg | grep vflash | tail -n 3
+		dmesg | grep vflash | tail -n 1
 	fi
 	cat <<EOF
 
