@@ -242,6 +242,18 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
 	}
 }
 
+/* Whether heap @h, locked, holds a completion of SQ @qid. */
+static bool sq_left_in(const struct vfn_heap *h, u16 qid)
+{
+	u32 i;
+
+	for (i = 0; i < h->nr; i++)
+		if (le16_to_cpu(h->cmd[i].cqe.sq_id) == qid &&
+		    !h->cmd[i].wait_sq)
+			return true;
+	return false;
+}
+
 /*
  * Whether a completion of SQ @qid is still in the heap of its CQ. @held:
  * a heap whose lock the caller holds (heap 0, whose drain asks).
@@ -250,16 +262,13 @@ static bool sq_completions_left(struct vfn_ctrl *c, u16 qid,
 				struct vfn_heap *held)
 {
 	struct vfn_heap *h = heap_of(c, c->sq[qid].cqid);
-	bool left = false;
-	u32 i;
+	bool left;
 
-	if (h != held)
-		spin_lock_nested(&h->lock, SINGLE_DEPTH_NESTING);
-	for (i = 0; i < h->nr && !left; i++)
-		left = le16_to_cpu(h->cmd[i].cqe.sq_id) == qid &&
-		       !h->cmd[i].wait_sq;
-	if (h != held)
-		spin_unlock(&h->lock);
+	if (h == held)
+		return sq_left_in(h, qid);
+	spin_lock_nested(&h->lock, SINGLE_DEPTH_NESTING);
+	left = sq_left_in(h, qid);
+	spin_unlock(&h->lock);
 	return left;
 }
 
