@@ -35,13 +35,14 @@ usage() {
 }
 
 demo=${DEMO:-0}
+given=${ARGS:+1}${FRONTEND:+1}
 # shellcheck disable=SC2206 # ARGS: words
 params=(${ARGS:-})
 for a in "$@"; do
 	case $a in
 	--demo) demo=1 ;;
 	-h | --help) usage 0 ;;
-	*=*) params+=("$a") ;;
+	*=*) params+=("$a") given=1 ;;
 	*) echo "try: '$a' is not PARAM=VALUE" >&2; usage 2 >&2 ;;
 	esac
 done
@@ -58,13 +59,13 @@ for a in "${params[@]}"; do
 done
 if [ -n "${FRONTEND:-}" ]; then
 	[ -z "$fe" ] || [ "$fe" = "$FRONTEND" ] ||
-		die "try: FRONTEND=$FRONTEND but the parameters say frontend=$fe"
+		{ echo "try: FRONTEND=$FRONTEND but the parameters say frontend=$fe" >&2; exit 2; }
 	[ -n "$fe" ] || params=("frontend=$FRONTEND" "${params[@]}")
 elif [ -z "$fe" ]; then
 	params=(frontend=nvme "${params[@]}")
 fi
-[ "$demo" -eq 0 ] || [ ${#params[@]} -eq 1 ] ||
-	echo "try: the demo loads its own devices; ignoring ${params[*]}" >&2
+[ "$demo" -eq 0 ] || [ -z "$given" ] ||
+	echo "try: the tour loads its own devices; ignoring ${params[*]}" >&2
 
 vm_debian_kernel
 KO=$REPO/vflash.ko

@@ -105,11 +105,14 @@ demo_policy() {
 	before=$(cat $SYS/policy/eviction)
 	expect_match "$before" '\[fifo\]' "policy/eviction"
 	echo "try: policy/eviction: $before"
-	# 64 MiB through the 16 MiB cache: evicting all along
-	mmap_lat --target /dev/vflash0 --ws 64M --mode rand --accesses 20000 \
+	# 32 MiB through the 16 MiB cache: evicting all along; the switch
+	# once the first evictions show
+	mmap_lat --target /dev/vflash0 --ws 32M --mode rand --accesses 10000 \
 		>/tmp/mmap_lat.out &
 	pid=$!
-	sleep 1
+	while [ "$(cat $SYS/stats/evictions)" -eq 0 ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.1
+	done
 	! kill -0 $pid 2>/dev/null || under=yes
 	echo lru >$SYS/policy/eviction || fail "switching to lru"
 	wait $pid || fail "mmap_lat under the switch"
