@@ -216,6 +216,7 @@ vflash in the test VM. Try:
   mmap_lat --target /dev/vflash0 --ws 64M --accesses 20000    (frontend=cxl)
   cat $SYS/policy/eviction; echo lru >$SYS/policy/eviction
   vflashctl faults                  the fault rules (power_cut: docs/faults.md)
+  dmesg | grep vflash               what the module said (the console shows errors only)
   vflashctl down; vflashctl up --frontend cxl --size 256M     load it again
 Leave: poweroff (or exit, Ctrl-D); Ctrl-A X kills the VM.
 EOF
