@@ -6,7 +6,8 @@
 # runs both Debian 12 lines: make check KERNELS="6.1 6.12". On the first
 # line:
 #   1. build vflash.ko with W=1 (any compiler or modpost warning fails it);
-#      with it, make try DEMO=1's tour in the VM     (scripts/try.sh)
+#      with it, make try DEMO=1's tour in the VM and make try's shell
+#      with piped input                              (scripts/try.sh)
 #   2. static checks: sparse (C=2), checkpatch --strict, shellcheck over
 #      scripts/study/, over vflashctl and scripts/install/ and over make
 #      try's scripts, the
@@ -104,6 +105,22 @@ build_line_w1() {
 		{ cat "$BUILD/build$KSFX.log"; return 1; }
 }
 
+# try_shell: make try's shell with its input piped (docs/try.md): the
+# lines run at the guest's prompt (the 42 is the guest's arithmetic, not
+# the echoed input) and the VM ends when the input does. Their input once
+# never reached the guest (a background job's stdin is /dev/null).
+try_shell() {
+	local out=$BUILD/try-shell.out
+
+	# shellcheck disable=SC2016 # the guest's shell expands it
+	printf 'vflashctl status | head -n 1\necho "try-shell-$((6 * 7))"\n' |
+		timeout 300 "$REPO/scripts/try.sh" >"$out" 2>&1 &&
+		grep -q '^vflash0: frontend nvme' "$out" && grep -q '^try-shell-42' "$out" &&
+		return 0
+	tail -n 20 "$out"
+	return 1
+}
+
 # sparse prints every file it checks: show only what it reports.
 sparse_quiet() {
 	"$REPO/scripts/sparse.sh" "$@" >"$BUILD/sparse$KSFX.out" 2>&1 && return 0
@@ -178,6 +195,7 @@ for KERNEL in $lines; do
 		one_test "sparse ($KERNEL)" sparse_quiet
 		# make try DEMO=1 (docs/try.md): about 25 s in the VM
 		[ "$built" -eq 0 ] || one_test "try-demo ($KERNEL)" env DEMO=1 "$REPO/scripts/try.sh"
+		[ "$built" -eq 0 ] || one_test "try-shell ($KERNEL)" try_shell
 	else
 		kodir=$BUILD/ko$KSFX
 		one_test "build-W=1 ($KERNEL)" build_line_w1 "$kodir" || built=0
