@@ -113,8 +113,12 @@ test_identify_nsids() {
 	expect_status 0x400b "CNS 05h NSID 33" $CTRL admin 0x06 33 5 0 0 4096
 	expect_status 0x4002 "CNS 03h NSID 2 (inactive)" \
 		$CTRL admin 0x06 2 3 0 0 4096
-	expect_status 0x4002 "CNS 05h CSI 2" \
+	# The controller has the zoned set, namespace 1 is not zoned:
+	# Invalid I/O Command Set (12Ch, DNR; NVMe Base 2.0, 5.17).
+	expect_status 0x412c "CNS 05h CSI 2 on a conventional namespace" \
 		$CTRL admin 0x06 1 5 $((2 << 24)) 0 4096
+	# CNS 08h answers for an active namespace (NVMe 2.0).
+	expect_status 0x0 "CNS 08h NSID 1" $CTRL admin 0x06 1 8 0 0 4096
 	expect_status 0x0 "CNS 06h CSI 0" $CTRL admin 0x06 0 6 0 0 4096
 	expect_status 0x400b "CNS 02h NSID FFFFFFFEh" \
 		$CTRL admin 0x06 0xfffffffe 2 0 0 4096
