@@ -676,6 +676,18 @@ static void io_completion_counts_lateness(struct kunit *test)
 			vflash_flash_stat(f, VFLASH_STAT_EARLY_COMPLETIONS), 0ULL);
 }
 
+/* Dispatcher passes until the shutdown reports complete, 1 s at most. */
+static void shutdown_wait(struct rig *r)
+{
+	u32 i;
+
+	for (i = 0; i < 500 && !(vfn_reg32(r->c, NVME_REG_CSTS) &
+				 NVME_CSTS_SHST_CMPLT); i++) {
+		usleep_range(1000, 2000);
+		pass(r);
+	}
+}
+
 /*
  * A shutdown (CC.SHN) lets what is in flight complete at its time and
  * reports SHST complete only then (shutdown processing, SHST 01b, until
@@ -688,7 +700,6 @@ static void shutdown_completion_is_not_late(struct kunit *test)
 	struct rig *r = test->priv;
 	struct vflash_flash *f = r->vdev->flash;
 	struct vflash_faults *ft = &r->vdev->faults;
-	u32 i;
 
 	bring_up(test, r, QSIZE);
 	/* Due 20 ms from now: still in flight at the shutdown. */
@@ -707,11 +718,7 @@ static void shutdown_completion_is_not_late(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vfn_reg32(r->c, NVME_REG_CSTS) &
 			NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_OCCUR);
 	KUNIT_EXPECT_EQ(test, posted(r, P_IOCQ), 0U);
-	for (i = 0; i < 500 && !(vfn_reg32(r->c, NVME_REG_CSTS) &
-				 NVME_CSTS_SHST_CMPLT); i++) {
-		usleep_range(1000, 2000);
-		pass(r);
-	}
+	shutdown_wait(r);
 	KUNIT_EXPECT_EQ(test, vfn_reg32(r->c, NVME_REG_CSTS) &
 			NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_CMPLT);
 	KUNIT_EXPECT_EQ(test, posted(r, P_IOCQ), 1U);
@@ -735,7 +742,6 @@ static void shutdown_commits_write_cache(struct kunit *test)
 	struct rig *r = test->priv;
 	struct vflash_faults *ft = &r->vdev->faults;
 	enum vflash_fault pc = VFLASH_FAULT_POWER_CUT;
-	u32 i;
 
 	bring_up(test, r, QSIZE);
 	memset(dev_block(r, 9), 0x11, 4096);	/* before arming: durable */
@@ -751,11 +757,7 @@ static void shutdown_commits_write_cache(struct kunit *test)
 	vfn_set_reg32(r->c, NVME_REG_CC, NVME_CC_ENABLE | NVME_CC_SHN_NORMAL);
 	pass(r);
 	KUNIT_EXPECT_TRUE(test, r->c->shn_done_ns > 0);
-	for (i = 0; i < 500 && !(vfn_reg32(r->c, NVME_REG_CSTS) &
-				 NVME_CSTS_SHST_CMPLT); i++) {
-		usleep_range(1000, 2000);
-		pass(r);
-	}
+	shutdown_wait(r);
 	KUNIT_ASSERT_TRUE(test, vfn_reg32(r->c, NVME_REG_CSTS) &
 			  NVME_CSTS_SHST_CMPLT);
 	r->c->cut_clock = NULL;

@@ -1018,7 +1018,6 @@ static void zoned_handles_lent_and_erased(struct kunit *test)
  */
 static void zoned_failed_write_keeps_pointer(struct kunit *test)
 {
-	struct admin_env *e = test->priv;
 	struct vfn_zoned *z;
 
 	make_zoned(test, 16, 0, 0);
