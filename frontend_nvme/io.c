@@ -484,10 +484,11 @@ static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
  * backend erases at once the blocks this empties, and the reset
  * completes when the erases end. Durable at once: while the
  * power-loss log is on, the pages it touches are settled, so a cut never
- * brings back what they held (docs/faults.md).
+ * brings back what they held (docs/faults.md). @always: the device's own
+ * doing (after a cut), which the host's DMA going off does not cut short.
  */
 static bool discard(struct vfn_ctrl *c, const struct vfn_io_req *r,
-		    u64 now, u64 *due_ns, bool zone)
+		    u64 now, u64 *due_ns, bool zone, bool always)
 {
 	struct vflash_powerloss *pl = &c->vdev->faults.pl;
 	bool logged = false, ok;
@@ -501,7 +502,7 @@ static bool discard(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		uncache(c, r->full_lpn, r->nr_full, true);
 	if (static_branch_unlikely(&vflash_faults_armed))
 		logged = vflash_pl_lock(pl);
-	ok = zero_bytes(c, r->pos_bytes, r->len_bytes, false);
+	ok = zero_bytes(c, r->pos_bytes, r->len_bytes, always);
 	/* Cut short: what was zeroed stays zeroed, settle it all. */
 	if (logged) {
 		vflash_pl_settle(pl, r->lpn, r->nr_lpages);
@@ -523,7 +524,7 @@ static bool discard(struct vfn_ctrl *c, const struct vfn_io_req *r,
 static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		       u64 now, u64 *due_ns)
 {
-	return discard(c, r, now, due_ns, false);
+	return discard(c, r, now, due_ns, false, false);
 }
 
 static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_nsd *nd,
@@ -647,7 +648,7 @@ static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 		if (zn->ph)
 			zone_unlend(c, zn->ph, now);
 		vfn_lba_range(&nd->ns, start, zn->written - start, &one);
-		if (!discard(c, &one, now, due_ns, true))
+		if (!discard(c, &one, now, due_ns, true, false))
 			return false;
 		zn->written = start;
 	}
@@ -817,15 +818,10 @@ static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
 			u64 to, u64 now)
 {
 	struct vfn_io_req r;
+	u64 due = now;
 
-	if (vfn_lba_range(&nd->ns, from, to - from, &r))
-		return;
-	if (r.nr_full)
-		uncache(c, r.full_lpn, r.nr_full, true);
-	zero_bytes(c, r.pos_bytes, r.len_bytes, true);
-	if (r.nr_full)
-		vflash_flash_zone_reset(c->vdev->flash, r.full_lpn, r.nr_full,
-					now);
+	if (!vfn_lba_range(&nd->ns, from, to - from, &r))
+		discard(c, &r, now, &due, true, true);
 }
 
 /**
