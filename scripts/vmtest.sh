@@ -33,6 +33,10 @@
 # debug kernel): see run_suites and make_batches. With VMTEST_REPEAT=1
 # (make check's second kernel line) a suite with a "# vmtest-once:
 # REASON" line is not booted unless named, and counts as one skip.
+# A suite's "# vmtest-env: VAR..." line passes those host variables, if
+# set, to the guest (on the kernel command line: one word each).
+# VMTEST_TIMEOUT=S: each suite's timeout in place of its own (a long
+# benchmark run: BC_SECONDS=100000 VMTEST_TIMEOUT=14400 make bench-crash).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 . "$REPO/scripts/vm/boot.sh"
@@ -284,10 +288,21 @@ run_suites() {
 	smp=$(directive "$file" smp)
 	append=$(directive "$file" append)
 	for s; do
+		# "# vmtest-env: VAR...": each VAR set on the host goes to the
+		# guest as VAR=VALUE on the kernel command line (the kernel
+		# gives init the words it does not know as its environment):
+		# a benchmark's knobs (BC_CUTS=... make bench-crash). A value
+		# is one word: no blanks.
+		[ -f "$(suite_file "$s")" ] || continue
+		for t in $(directive "$(suite_file "$s")" env); do
+			[ -z "${!t:-}" ] || append="$append $t=${!t}"
+		done
+	done
+	for s; do
 		echo "0 1 0" >"$VMDIR/$s.counts"	# until the suite ends
 		[ -f "$(suite_file "$s")" ] || { echo "vmtest: no suite $s" >&2; return; }
 		t=$(directive "$(suite_file "$s")" timeout)
-		tmo=$((tmo + ${t:-300} * TIME_SCALE))
+		tmo=$((tmo + ${VMTEST_TIMEOUT:-${t:-300}} * TIME_SCALE))
 		rm -rf "${VMDIR:?}/$s"
 		mkdir -p "$VMDIR/$s"
 	done

@@ -2175,6 +2175,15 @@ static void run_round(uint64_t *rng)
 					   round_end == E_SHUTDOWN ? 2 : 6) == 0;
 	if (round_end == E_TIMEOUT || round_end == E_DELAY)
 		slow = false;
+	/*
+	 * The liveness round programs slowly: the writes it completed in the
+	 * last SLOW_PROG_NS before its cut are still being programmed, so
+	 * the cut takes them back even where programs are quick (SLC) and a
+	 * background flush empties the cache between writes (qlc-hybrid
+	 * with maintenance=background found nothing to take back).
+	 */
+	if (round_no_flush)
+		slow = true;
 	if (round_end != E_CUT)
 		by_rule = false;
 	round_vwc_off = !vwc_on;
@@ -2208,7 +2217,9 @@ static void run_round(uint64_t *rng)
 		rule_set("power_cut", "probability", "1000000");
 		rule_set("power_cut", "after", "%" PRIu64, after);
 	} else {
-		target = below(rng, total);
+		/* the liveness round cuts after a quarter of its ops at least */
+		target = round_no_flush ? total / 4 + below(rng, total - total / 4) :
+					  below(rng, total);
 		rule_set("power_cut", "probability", "0");
 		rule_set("power_cut", "after", "0");
 	}

@@ -20,6 +20,7 @@
 # integrity_check is ok and no committed row is lost.
 # vmtest-mem: 2G
 # vmtest-timeout: 600
+# vmtest-env: CRASH_ROTATION CUTS FS_CUTS
 
 SYS=/sys/class/vflash/vflash0
 F=/sys/kernel/debug/vflash/vflash0/faults
@@ -181,6 +182,18 @@ store() { [ "$(pick 2 "$1")" = 0 ] && echo full || echo sparse; }
 CELLS="fdp zoned ns qlc plp dual"
 TO_CELL=$(echo "$CELLS" | cut -d' ' -f$(($(pick 6 7) + 1)))
 DL_CELL=$(echo "$CELLS" | cut -d' ' -f$(($(pick 6 8) + 1)))
+# Not under the debug kernel: its (6.1) nvme driver's timeout handler
+# takes dev->shutdown_lock inside timeout_work (nvme_timeout ->
+# nvme_dev_disable), nvme_remove (a cut's hot removal) takes
+# namespaces_rwsem under shutdown_lock and nvme_reset_work flushes
+# timeout_work under namespaces_rwsem (nvme_sync_queues): once a boot has
+# had a cut, a reset and an I/O timeout that resets, lockdep reports that
+# circle, in the kernel's driver, not in vflash (6.9 made namespaces_rwsem
+# an SRCU: the Debian 6.12 line has no such circle). As the faults
+# suite's timeout test: the timeout ending runs on the Debian kernels.
+if debug_kernel; then
+	TO_CELL=none
+fi
 endings() {
 	local e=cut,reset,shutdown
 	[ "$1" != "$TO_CELL" ] || e=$e,timeout
