@@ -84,6 +84,9 @@ enum vflash_nand_op {
  *	default one (vflash_flash_submit_placed())
  * @sync: a write completes only once durable (enum vflash_sync; NVMe
  *	FUA, or a write while the host turned the write cache off)
+ * @local: the data stay inside the device (NVMe Copy: a read of its
+ *	source, a write of its destination): no host-link transfer is
+ *	charged or counted
  *
  * One host command that submits several requests (a write and a flush)
  * passes the same tag to each: they share its id, as does its completion.
@@ -96,6 +99,7 @@ struct vflash_req_tag {
 	u16 cid;
 	u16 ph;
 	u8 sync;
+	bool local;
 };
 
 /**
@@ -215,6 +219,8 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  *	because of the zone handles, the same way
  * @VFLASH_STAT_ZONE_ERASE_BLOCKS: blocks vflash_flash_zone_reset() erased
  *	(also in @VFLASH_STAT_NAND_ERASE_BLOCKS)
+ * @VFLASH_STAT_HOST_XFER_PAGES: 4 KiB transfers over the host link (reads
+ *	and writes whose data cross it; not a device-internal copy's)
  * @VFLASH_STAT_NR: number of counters
  */
 enum vflash_stat {
@@ -257,6 +263,7 @@ enum vflash_stat {
 	VFLASH_STAT_ZONE_HOST_PAGES,
 	VFLASH_STAT_ZONE_MEDIA_PAGES,
 	VFLASH_STAT_ZONE_ERASE_BLOCKS,
+	VFLASH_STAT_HOST_XFER_PAGES,
 	VFLASH_STAT_NR,
 };
 

@@ -305,12 +305,29 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 }
 
 /*
+ * @count 4 KiB transfers over the host link from @t, counted; none for
+ * data that stay in the device (@local: NVMe Copy). Returns their end.
+ */
+static __always_inline u64 link_xfer(struct vflash_flash *f, u64 t,
+				     u32 count, bool local,
+				     struct vflash_latency *lat)
+{
+	if (local)
+		return t;
+	vf_count(f, VFLASH_STAT_HOST_XFER_PAGES, count);
+	return vf_host_xfer(f, t, count, lat ? &lat->host_wait_ns : NULL,
+			    lat ? &lat->host_ns : NULL);
+}
+
+/*
  * Read @count pages from @lpn at @now; returns the model's completion.
  * @lat: receives the breakdown of the slowest page, or NULL.
+ * @local: the data stay in the device: no host-link transfer.
  */
 static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn,
 				      u32 count, u64 now,
-				      struct vflash_latency *lat, u64 id)
+				      struct vflash_latency *lat, u64 id,
+				      bool local)
 {
 	struct vflash_latency page;
 	u64 done = now, end;
@@ -324,8 +341,7 @@ static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn,
 				*lat = page;
 		}
 	}
-	done = vf_host_xfer(f, done, count, lat ? &lat->host_wait_ns : NULL,
-			    lat ? &lat->host_ns : NULL);
+	done = link_xfer(f, done, count, local, lat);
 	vf_count(f, VFLASH_STAT_HOST_READ_PAGES, count);
 	return done;
 }
@@ -334,15 +350,15 @@ static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn,
  * Write @count pages from @lpn at @now; returns the model's completion.
  * @undo: NULL, or the pages' log records (power loss), @count of them.
  * @lat: receives the breakdown, or NULL.
+ * @local: the data come from inside the device: no host-link transfer.
  */
 static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
 				       u32 count, u64 now,
 				       struct vflash_latency *lat,
 				       struct vflash_undo *const *undo, u64 id,
-				       u32 ph, unsigned long *dies)
+				       u32 ph, unsigned long *dies, bool local)
 {
-	u64 t = vf_host_xfer(f, now, count, lat ? &lat->host_wait_ns : NULL,
-			     lat ? &lat->host_ns : NULL);
+	u64 t = link_xfer(f, now, count, local, lat);
 	u64 done = t, end, clean_ns;
 	u32 i;
 
@@ -375,7 +391,7 @@ static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
 static noinline u64 write_sync(struct vflash_flash *f, u64 lpn, u32 count,
 			       u64 now, struct vflash_latency *lat,
 			       struct vflash_undo *const *undo, u64 id, u32 ph,
-			       u8 sync, u64 *data_ns)
+			       u8 sync, bool local, u64 *data_ns)
 {
 	enum vf_stream s = vf_host_stream(ph);
 	DECLARE_BITMAP(dies, VF_SYNC_DIES);
@@ -383,7 +399,7 @@ static noinline u64 write_sync(struct vflash_flash *f, u64 lpn, u32 count,
 	u32 d, r;
 
 	bitmap_zero(dies, VF_SYNC_DIES);
-	t = write_pages(f, lpn, count, now, lat, undo, id, ph, dies);
+	t = write_pages(f, lpn, count, now, lat, undo, id, ph, dies, local);
 	done = t;
 	for (d = 0; d < f->nr_dies; d++) {
 		bool want = d >= VF_SYNC_DIES || test_bit(d, dies);
@@ -402,7 +418,8 @@ static noinline u64 write_sync(struct vflash_flash *f, u64 lpn, u32 count,
 
 static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
 		  u32 count, u64 now_ns, struct vflash_latency *lat,
-		  struct vflash_undo *const *undo, u64 id, u32 ph, u8 sync);
+		  struct vflash_undo *const *undo, u64 id, u32 ph, u8 sync,
+		  bool local);
 
 /**
  * vflash_flash_submit_lat() - run one request through the flash model
@@ -429,7 +446,7 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 			    u64 lpn, u32 count, u64 now_ns,
 			    struct vflash_latency *lat)
 {
-	return submit(f, op, lpn, count, now_ns, lat, NULL, 0, 0, 0);
+	return submit(f, op, lpn, count, now_ns, lat, NULL, 0, 0, 0, false);
 }
 
 /*
@@ -441,7 +458,7 @@ static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 				  u64 lpn, u32 count, u64 now_ns,
 				  struct vflash_latency *lat,
 				  struct vflash_undo *const *undo, u64 id,
-				  u32 ph, u8 sync)
+				  u32 ph, u8 sync, bool local)
 {
 	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
@@ -457,7 +474,7 @@ static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 
 	switch (op) {
 	case VFLASH_IO_READ:
-		done = read_pages(f, lpn, count, now_ns, lat, id);
+		done = read_pages(f, lpn, count, now_ns, lat, id, local);
 		vf_record_read_latency(f, done + fw - now_ns);
 		break;
 	case VFLASH_IO_WRITE:
@@ -465,12 +482,12 @@ static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 			ph = 0;
 		if (likely(!sync)) {
 			done = write_pages(f, lpn, count, now_ns, lat, undo, id,
-					   ph, NULL);
+					   ph, NULL, local);
 			break;
 		}
 		/* Durable at completion: never earlier, whatever the overhead. */
 		durable = write_sync(f, lpn, count, now_ns, lat, undo, id, ph,
-				     sync, &done);
+				     sync, local, &done);
 		done = durable;
 		break;
 	case VFLASH_IO_TRIM:
@@ -535,7 +552,7 @@ static noinline u64 submit_traced(struct vflash_flash *f, enum vflash_fe fe,
 	u64 due;
 
 	due = submit(f, op, lpn, count, now_ns, &lat, undo, tag->id, tag->ph,
-		     tag->sync);
+		     tag->sync, tag->local);
 	trace_vflash_request_submit(f->id, fe, op, lpn, count, now_ns, due,
 				    &lat, tag);
 	return due;
@@ -579,7 +596,7 @@ u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
 	if (trace_vflash_request_submit_enabled())
 		return submit_traced(f, fe, op, lpn, count, now_ns, undo, tag);
 	return submit(f, op, lpn, count, now_ns, NULL, undo, tag->id,
-		      tag->ph, tag->sync);
+		      tag->ph, tag->sync, tag->local);
 }
 
 /**

@@ -54,6 +54,7 @@ static const char * const stat_names[VFLASH_STAT_NR] = {
 	[VFLASH_STAT_ZONE_HOST_PAGES] = "zone_host_pages",
 	[VFLASH_STAT_ZONE_MEDIA_PAGES] = "zone_media_pages",
 	[VFLASH_STAT_ZONE_ERASE_BLOCKS] = "zone_erase_blocks",
+	[VFLASH_STAT_HOST_XFER_PAGES] = "host_xfer_pages",
 };
 
 /**

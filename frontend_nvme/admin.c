@@ -106,7 +106,11 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->oaes = cpu_to_le32(NVME_AEN_CFG_NS_ATTR |
 			       (vfn_nstab_zoned(t) ? VFN_AEC_ZONE_CHANGED : 0));
 	id->oncs = cpu_to_le16(NVME_CTRL_ONCS_COMPARE | NVME_CTRL_ONCS_DSM |
-			       NVME_CTRL_ONCS_WRITE_ZEROES);
+			       NVME_CTRL_ONCS_WRITE_ZEROES |
+			       NVME_CTRL_ONCS_WRITE_UNCORRECTABLE |
+			       VFN_ONCS_VERIFY | VFN_ONCS_COPY);
+	/* Copy: Source Range Entries of descriptor format 0 (OCFS bit 0). */
+	put_unaligned_le16(BIT(0), (u8 *)id + VFN_ID_CTRL_OCFS);
 	/* Present; Flush takes NSID FFFFFFFFh (bits 2:1 = 11b). */
 	id->vwc = NVME_CTRL_VWC_PRESENT | 0x06;
 	/* Flexible Data Placement: one endurance group holds everything. */
@@ -157,6 +161,12 @@ static void identify_ns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 		id->npwg = cpu_to_le16(per_page);
 		id->nows = cpu_to_le16(per_page);
 	}
+	/* Copy's limits, in blocks (docs/nvme.md, Copy). */
+	put_unaligned_le16(VFN_COPY_MSSRL_BYTES >> c->nst.lba_shift,
+			   (u8 *)id + VFN_ID_NS_MSSRL);
+	put_unaligned_le32(VFN_COPY_MCL_BYTES >> c->nst.lba_shift,
+			   (u8 *)id + VFN_ID_NS_MCL);
+	*((u8 *)id + VFN_ID_NS_MSRC) = VFN_COPY_MSRC;
 	if (!nd)
 		return;
 	id->nsze = cpu_to_le64(nd->ns.nsze);
@@ -623,7 +633,8 @@ static const u8 admin_ops[] = {
 /* The I/O commands of every namespace, then those of a zoned one. */
 static const u8 nvm_ops[] = {
 	nvme_cmd_flush, nvme_cmd_write, nvme_cmd_read, nvme_cmd_compare,
-	nvme_cmd_write_zeroes, nvme_cmd_dsm,
+	nvme_cmd_write_zeroes, nvme_cmd_dsm, nvme_cmd_write_uncor,
+	nvme_cmd_verify, VFN_CMD_COPY,
 };
 
 static const u8 zns_ops[] = {
@@ -633,7 +644,8 @@ static const u8 zns_ops[] = {
 /* The I/O commands that change the contents of logical blocks. */
 static const u8 lbcc_ops[] = {
 	nvme_cmd_write, nvme_cmd_write_zeroes, nvme_cmd_dsm,
-	nvme_cmd_zone_mgmt_send, nvme_cmd_zone_append,
+	nvme_cmd_zone_mgmt_send, nvme_cmd_zone_append, nvme_cmd_write_uncor,
+	VFN_CMD_COPY,
 };
 
 /* The I/O commands of a namespace with Flexible Data Placement. */

@@ -96,6 +96,77 @@ static u16 decode_directive(const struct nvme_command *cmd,
 	return 0;
 }
 
+/* Copy: CDW12 bits 7:0 NR (0's based), 11:8 the descriptor format, 30 FUA. */
+#define COPY_NR(cdw12)		(((cdw12) & 0xff) + 1)
+#define COPY_DESFMT(cdw12)	(((cdw12) >> 8) & 0xf)
+#define COPY_FUA		BIT(30)
+
+/*
+ * Copy (NVM Command Set 1.0c, 3.3.1): descriptor format 0 only (OCFS bit
+ * 0), at most MSRC + 1 ranges, SDLBA in the namespace. The ranges are in
+ * host memory: vfn_copy_check() takes them once they are read. The
+ * request names the destination's first block, so that fault rules see
+ * where the copy writes.
+ */
+static u16 decode_copy(const struct nvme_command *cmd,
+		       const struct vfn_ns *ns, struct vfn_io_req *req)
+{
+	u32 cdw12 = vfn_cdw(cmd, 12);
+	u64 sdlba = vfn_cdw(cmd, 10) | (u64)vfn_cdw(cmd, 11) << 32;
+	u16 sc;
+
+	if (COPY_DESFMT(cdw12))
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->nr_ranges = COPY_NR(cdw12);
+	if (req->nr_ranges > VFN_COPY_MSRC + 1)
+		return VFN_SC(VFN_SC_CMD_SIZE_LIMIT);
+	req->xfer_bytes = req->nr_ranges * VFN_COPY_DESC_BYTES;
+	req->fua = cdw12 & COPY_FUA;
+	sc = decode_directive(cmd, ns, req);
+	if (sc)
+		return sc;
+	return __vfn_lba_range(ns, sdlba, 1, req);
+}
+
+/**
+ * vfn_copy_check() - check a Copy's source ranges against the limits
+ * @ns: the namespace
+ * @sdlba: the destination's first block (in the namespace: decoded)
+ * @desc: the Source Range Entries (format 0), as read from the host
+ * @nr: how many
+ * @total: receives the blocks to copy, the ranges' sum
+ *
+ * In order: each range's length (at most MSSRL: Command Size Limit
+ * Exceeded) and place (in the namespace: LBA Out of Range), the sum (at
+ * most MCL: Command Size Limit Exceeded), the destination (in the
+ * namespace: LBA Out of Range).
+ *
+ * Return: 0 or the NVMe status to complete the Copy with.
+ */
+u16 vfn_copy_check(const struct vfn_ns *ns, u64 sdlba,
+		   const struct vfn_copy_desc *desc, u32 nr, u64 *total)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		u64 slba = le64_to_cpu(desc[i].slba);
+		u32 nlb = le16_to_cpu(desc[i].nlb) + 1;
+
+		if (nlb > vfn_copy_mssrl(ns))
+			return VFN_SC(VFN_SC_CMD_SIZE_LIMIT);
+		if (slba >= ns->nsze || nlb > ns->nsze - slba)
+			return VFN_SC(NVME_SC_LBA_RANGE);
+		sum += nlb;
+	}
+	if (sum > vfn_copy_mcl(ns))
+		return VFN_SC(VFN_SC_CMD_SIZE_LIMIT);
+	if (sdlba >= ns->nsze || sum > ns->nsze - sdlba)
+		return VFN_SC(NVME_SC_LBA_RANGE);
+	*total = sum;
+	return 0;
+}
+
 /* I/O Management: CDW10 bits 7:0 the operation, 31:16 its specific field. */
 #define IOM_MO(cdw10)		((cdw10) & 0xff)
 #define IOM_MOS(cdw10)		((cdw10) >> 16)
@@ -139,7 +210,8 @@ static u16 decode_io_mgmt(const struct nvme_command *cmd,
  * Invalid Field; Flush also takes the broadcast NSID), the block range
  * (LBA Out of Range) and the transfer size (Invalid Field above MDTS).
  * Dataset Management ranges are in host memory and are checked by the
- * caller with vfn_lba_range(). A zoned namespace also takes Zone Append,
+ * caller with vfn_lba_range(), Copy's with vfn_copy_check(); Verify and
+ * Write Uncorrectable move no data, so MDTS does not bound them. A zoned namespace also takes Zone Append,
  * Zone Management Send and Receive; the zones' own checks are
  * vfn_zone_write() and the rest of zns.c.
  *
@@ -163,6 +235,9 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	case nvme_cmd_compare:
 	case nvme_cmd_write_zeroes:
 	case nvme_cmd_dsm:
+	case nvme_cmd_write_uncor:
+	case nvme_cmd_verify:
+	case VFN_CMD_COPY:
 		break;
 	case nvme_cmd_zone_append:
 	case nvme_cmd_zone_mgmt_send:
@@ -213,6 +288,13 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 				       le64_to_cpu(cmd->write_zeroes.slba),
 				       le16_to_cpu(cmd->write_zeroes.length) + 1,
 				       req);
+	case nvme_cmd_write_uncor:
+	case nvme_cmd_verify:
+		/* No data transfer: no MDTS; no VSL, no WUSL (CNS 06h). */
+		return __vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
+				       le16_to_cpu(cmd->rw.length) + 1, req);
+	case VFN_CMD_COPY:
+		return decode_copy(cmd, ns, req);
 	case nvme_cmd_dsm:
 		req->nr_ranges = (le32_to_cpu(cmd->dsm.nr) & 0xff) + 1;
 		req->deallocate = le32_to_cpu(cmd->dsm.attributes) &

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NVM commands: Read, Write, Flush, Write Zeroes, Dataset Management,
- * Compare. Data moves at once; the completion is due when the flash
+ * Compare, Verify, Write Uncorrectable, Copy. Data moves at once; the completion is due when the flash
  * backend says (never earlier). Logical blocks are 512 bytes or 4 KiB
  * (lba_size=); the backend works in 4 KiB pages, so a command is charged
  * for every page it touches, and a partial-page write programs the whole
@@ -139,6 +139,26 @@ static __always_inline bool store_pages(struct vfn_ctrl *c,
 						   __GFP_RETRY_MAYFAIL)))
 			return false;
 	return true;
+}
+
+/* The device blocks of @r (vfn_uncor's unit): every namespace's format. */
+static __always_inline u64 dev_block(const struct vfn_ctrl *c,
+				     const struct vfn_io_req *r)
+{
+	return r->pos_bytes >> c->nst.lba_shift;
+}
+
+/*
+ * Does a read of @r fail with Unrecovered Read Error: a block Write
+ * Uncorrectable marked, or an armed read error rule (which counts it)?
+ */
+static __always_inline bool read_fails(struct vfn_ctrl *c,
+				       const struct vfn_io_req *r)
+{
+	return vfn_uncor_any(&c->nst.uncor, dev_block(c, r),
+			     r->len_bytes >> c->nst.lba_shift) ||
+	       vflash_fault(&c->vdev->faults, VFLASH_FAULT_READ_ERROR, r->lpn,
+			    r->nr_lpages);
 }
 
 static __always_inline u64 submit(struct vfn_ctrl *c, enum vflash_io op,
@@ -465,9 +485,11 @@ static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	c->host_read_units += r->len_bytes >> 9;
 	out->due_ns = submit_cached(c, VFLASH_IO_READ, r->lpn, r->nr_lpages,
 				    now);
-	/* An injected read error fails when the read would have completed. */
-	if (vflash_fault(&c->vdev->faults, VFLASH_FAULT_READ_ERROR, r->lpn,
-			 r->nr_lpages))
+	/*
+	 * A marked block, or an injected read error, fails when the read
+	 * would have completed; nothing moves.
+	 */
+	if (read_fails(c, r))
 		return VFN_SC(NVME_SC_READ_ERROR);
 	if (r->opcode == nvme_cmd_read) {
 		move_data(c, r->pos_bytes, TO_HOST);
@@ -503,6 +525,10 @@ static bool discard(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	if (static_branch_unlikely(&vflash_faults_armed))
 		logged = vflash_pl_lock(pl);
 	ok = zero_bytes(c, r->pos_bytes, r->len_bytes, always);
+	/* Deallocated blocks read as zeros: no longer uncorrectable. */
+	if (ok)
+		vfn_uncor_clear(&c->nst.uncor, dev_block(c, r),
+				r->len_bytes >> c->nst.lba_shift);
 	/* Cut short: what was zeroed stays zeroed, settle it all. */
 	if (logged) {
 		vflash_pl_settle(pl, r->lpn, r->nr_lpages);
@@ -739,6 +765,228 @@ static u16 write_protected(struct vfn_ctrl *c, struct vfn_nsd *nd,
 }
 
 /*
+ * Verify: the blocks are read on the flash (timed as a read, the data
+ * crossing no host link) and checked; a marked block or an armed read
+ * error rule fails it with Unrecovered Read Error. SMART counts it as a
+ * read command, with no data units.
+ */
+static u16 verify(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		  struct vfn_cmd *out, u64 now)
+{
+	out->op = VFLASH_IO_READ;
+	c->host_read_cmds++;
+	c->tag.local = true;
+	out->due_ns = submit_cached(c, VFLASH_IO_READ, r->lpn, r->nr_lpages,
+				    now);
+	c->tag.local = false;
+	return read_fails(c, r) ? VFN_SC(NVME_SC_READ_ERROR) : 0;
+}
+
+/*
+ * Write Uncorrectable: the blocks are marked, as a drive's FTL marks them,
+ * so that reads of them fail until they are written again; no NAND
+ * operation, the firmware's time only. A zoned namespace's write pointer
+ * stays where it is. Return: 0, or Internal Error (nothing marked) if
+ * memory for the marks ran out.
+ */
+static u16 write_uncor(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		       struct vfn_cmd *out, u64 now)
+{
+	out->lpn = 0;
+	out->count = 0;
+	if (vfn_uncor_mark(&c->nst.uncor, dev_block(c, r), r->nlb))
+		return VFN_SC(NVME_SC_INTERNAL);
+	out->due_ns = now + vflash_flash_knob(c->vdev->flash,
+					      VFLASH_KNOB_FW_OVERHEAD_NS);
+	return 0;
+}
+
+/* Copy @len device bytes from @pos into @to. */
+static void bytes_out(struct vfn_ctrl *c, u64 pos, u64 len, u8 *to)
+{
+	while (len) {
+		u32 in = pos & (VFLASH_LPAGE_SIZE - 1);
+		u32 n = min_t(u64, len, VFLASH_LPAGE_SIZE - in);
+
+		memcpy(to, vflash_store_read_page(&c->vdev->backing,
+						  pos >> VFLASH_LPAGE_SHIFT) + in,
+		       n);
+		to += n;
+		pos += n;
+		len -= n;
+	}
+}
+
+/* Copy @len bytes from @from to the device at @pos (pages stored first). */
+static void bytes_in(struct vfn_ctrl *c, u64 pos, u64 len, const u8 *from)
+{
+	while (len) {
+		u32 in = pos & (VFLASH_LPAGE_SIZE - 1);
+		u32 n = min_t(u64, len, VFLASH_LPAGE_SIZE - in);
+		u8 *dev = vflash_store_write_page(&c->vdev->backing,
+						  pos >> VFLASH_LPAGE_SHIFT,
+						  GFP_KERNEL);
+
+		if (!IS_ERR_OR_NULL(dev))
+			memcpy(dev + in, from, n);
+		from += n;
+		pos += n;
+		len -= n;
+	}
+}
+
+/*
+ * Copy's store_write() step: the first @r->nr_ranges source ranges (in
+ * c->ident as device byte ranges, vfn_blocks) one after another, each
+ * through @r->bounce, into the destination from @r->pos_bytes on: a range
+ * that overlaps the destination, or one that an earlier range wrote,
+ * reads what was there before its own turn.
+ */
+static bool store_copy(struct vfn_ctrl *c, const struct vfn_io_req *r)
+{
+	const struct vfn_blocks *src = c->ident;
+	u64 to = r->pos_bytes;
+	u32 i;
+
+	for (i = 0; i < r->nr_ranges; i++) {
+		u64 len = src[i].end - src[i].start;
+
+		bytes_out(c, src[i].start, len, r->bounce);
+		bytes_in(c, to, len, r->bounce);
+		to += len;
+	}
+	return true;
+}
+
+/*
+ * Copy (NVM Command Set 1.0c, 3.3.1; Zoned Namespace Command Set 1.1,
+ * 3.4.1), descriptor format 0. Everything is checked before anything
+ * moves (the limits, every range, the destination's write protection and,
+ * on a zoned namespace, its zone's rules for the whole copy); a refusal
+ * changes nothing. Then the source ranges are read on the flash (local:
+ * no host-link transfer) and the destination is written as a Write
+ * writes it (power-loss log, FUA, the write cache, the zone's handle),
+ * from when the last read ends. A source range that cannot be read
+ * (a marked block, a read error rule) ends the copy before it: the ranges
+ * before it are copied, and the completion, Unrecovered Read Error, has in
+ * dword 0 the number of that range (the specification's report of
+ * partial progress); a zone's write pointer moves past what was copied.
+ */
+static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		const struct nvme_command *cmd, struct vfn_io_req *r,
+		struct vfn_cmd *out, u64 now)
+{
+	struct vfn_copy_desc *desc = c->ident;
+	struct vfn_blocks *src = c->ident;
+	u32 nr = r->nr_ranges, good;
+	u64 total, done = 0, max_len = 0, read_due = now, lba;
+	struct vfn_io_req one;
+	u8 was = 0;
+	u16 sc;
+
+	BUILD_BUG_ON(sizeof(*desc) != VFN_COPY_DESC_BYTES);
+	BUILD_BUG_ON((VFN_COPY_MSRC + 1) * VFN_COPY_DESC_BYTES > 4096);
+	out->op = VFLASH_IO_WRITE;
+	sc = vfn_map_data(c, cmd, r->xfer_bytes);
+	if (sc)
+		return sc;
+	vfn_buf_copy(&c->buf, desc, false);
+	sc = vfn_copy_check(&nd->ns, r->slba, desc, nr, &total);
+	if (sc)
+		return sc;
+	vfn_lba_range(&nd->ns, r->slba, total, &one);
+	if (vflash_fault(&c->vdev->faults, VFLASH_FAULT_READ_ONLY, one.lpn,
+			 one.nr_lpages))
+		return write_protected(c, nd, &one);
+	if (vflash_flash_write_refused(c->vdev->flash))
+		return VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
+	/* The whole copy must fit its zone: else refused, nothing moved. */
+	if (nd->ns.zoned) {
+		was = nd->zns.zones[vfn_zone_of(&nd->zns, r->slba)].state;
+		sc = vfn_zone_write(&nd->zns, r->slba, total, false, &lba);
+		if (!sc)
+			vfn_zone_write_undo(&nd->zns, lba, total, was);
+		zone_stats(c, nd);
+		if (sc)
+			return sc;
+	}
+	/* Sources: in place, entry i becomes device bytes (entry i read first). */
+	for (good = 0; good < nr; good++) {
+		u64 slba = le64_to_cpu(desc[good].slba);
+		u32 nlb = le16_to_cpu(desc[good].nlb) + 1;
+
+		if (nd->ns.zoned) {
+			sc = vfn_zone_read(&nd->zns, slba, nlb);
+			if (sc)
+				return sc;
+		}
+		vfn_lba_range(&nd->ns, slba, nlb, &one);
+		src[good] = (struct vfn_blocks) { one.pos_bytes,
+						  one.pos_bytes + one.len_bytes };
+	}
+	/* The ranges that can be read, up to the first that cannot. */
+	for (good = 0; good < nr; good++) {
+		one = (struct vfn_io_req) {
+			.pos_bytes = src[good].start,
+			.len_bytes = src[good].end - src[good].start,
+			.lpn = src[good].start >> VFLASH_LPAGE_SHIFT,
+		};
+		one.nr_lpages = DIV_ROUND_UP_ULL(src[good].end,
+						 VFLASH_LPAGE_SIZE) - one.lpn;
+		c->tag.local = true;
+		read_due = max(read_due, submit_cached(c, VFLASH_IO_READ,
+						       one.lpn, one.nr_lpages,
+						       now));
+		c->tag.local = false;
+		if (read_fails(c, &one))
+			break;
+		done += one.len_bytes >> nd->ns.lba_shift;
+		max_len = max(max_len, one.len_bytes);
+	}
+	out->cqe.result.u32 = cpu_to_le32(good);
+	out->due_ns = read_due;
+	if (!good)
+		return VFN_SC(NVME_SC_READ_ERROR);
+	/* The destination: what was copied, as a write of it. */
+	vfn_lba_range(&nd->ns, r->slba, done, r);
+	r->nr_ranges = good;
+	out->lpn = r->lpn;
+	out->count = r->nr_lpages;
+	r->bounce = kvmalloc(max_len, GFP_KERNEL);
+	if (!r->bounce)
+		return VFN_SC(NVME_SC_INTERNAL);
+	sc = zone_write(c, nd, r, out);
+	/* An injected Write Fault: the program is charged, the data lost. */
+	if (!sc && vflash_fault(&c->vdev->faults, VFLASH_FAULT_WRITE_FAULT,
+				r->lpn, r->nr_lpages)) {
+		c->tag.local = true;
+		out->due_ns = submit(c, VFLASH_IO_WRITE, r->lpn, r->nr_lpages,
+				     read_due);
+		c->tag.local = false;
+		sc = VFN_SC(NVME_SC_WRITE_FAULT);
+	}
+	if (!sc && !store_pages(c, r))
+		sc = VFN_SC(NVME_SC_CAP_EXCEEDED);
+	if (!sc) {
+		c->tag.local = true;
+		sc = store_write(c, nd, r, store_copy, read_due, &out->due_ns);
+		c->tag.local = false;
+	}
+	kvfree(r->bounce);
+	r->bounce = NULL;
+	if (sc)
+		return sc;
+	vfn_uncor_clear(&c->nst.uncor, dev_block(c, r), r->nlb);
+	if (good == nr) {
+		out->cqe.result.u32 = 0;
+		return 0;
+	}
+	/* Partly done, as dword 0 says: the zone keeps what was copied. */
+	r->zone_took = false;
+	return VFN_SC(NVME_SC_READ_ERROR);
+}
+
+/*
  * I/O Management Receive, Reclaim Unit Handle Status: per handle, the
  * logical blocks its reclaim unit can still take.
  */
@@ -932,6 +1180,7 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	/* A write-protected range refuses writes at once, nothing charged. */
 	if (!sc && (r.opcode == nvme_cmd_write ||
 		    r.opcode == nvme_cmd_write_zeroes ||
+		    r.opcode == nvme_cmd_write_uncor ||
 		    r.opcode == nvme_cmd_zone_append)) {
 		if (vflash_fault(ft, VFLASH_FAULT_READ_ONLY, r.lpn, r.nr_lpages))
 			sc = write_protected(c, nd, &r);
@@ -940,7 +1189,9 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	}
 	/* An offline zone has nothing to read. */
 	if (!sc && nd && nd->ns.zoned && (r.opcode == nvme_cmd_read ||
-					  r.opcode == nvme_cmd_compare))
+					  r.opcode == nvme_cmd_compare ||
+					  r.opcode == nvme_cmd_verify ||
+					  r.opcode == nvme_cmd_write_uncor))
 		sc = vfn_zone_read(&nd->zns, r.slba, r.nlb);
 	out->due_ns = now;
 	out->lpn = 0;
@@ -970,6 +1221,15 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			out->op = VFLASH_IO_TRIM;
 			sc = dsm(c, nd, cmd, &r, out, now);
 			break;
+		case nvme_cmd_verify:
+			sc = verify(c, &r, out, now);
+			break;
+		case nvme_cmd_write_uncor:
+			sc = write_uncor(c, &r, out, now);
+			break;
+		case VFN_CMD_COPY:
+			sc = copy(c, nd, cmd, &r, out, now);
+			break;
 		case nvme_cmd_zone_mgmt_send:
 			out->lpn = 0;
 			out->count = 0;
@@ -997,6 +1257,11 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			break;
 		}
 	}
+	/* Written blocks are no longer uncorrectable (Copy: its own). */
+	if (unlikely(c->nst.uncor.nr) && !sc && (r.opcode == nvme_cmd_write ||
+		    r.opcode == nvme_cmd_write_zeroes ||
+		    r.opcode == nvme_cmd_zone_append))
+		vfn_uncor_clear(&c->nst.uncor, dev_block(c, &r), r.nlb);
 	/* A refused write changes nothing: not its zone's pointer either. */
 	if (sc && r.zone_took) {
 		vfn_zone_write_undo(&nd->zns, r.zone_lba, r.nlb, r.zone_was);

@@ -47,6 +47,7 @@ void vfn_nstab_init(struct vfn_nstab *t, u64 cap_pages, u8 lba_shift,
 	t->nr_ph = nr_ph;
 	if (zgeo)
 		t->zgeo = *zgeo;
+	vfn_uncor_init(&t->uncor);
 }
 
 static void free_nsd(struct vfn_nsd *nd)
@@ -66,6 +67,7 @@ void vfn_nstab_exit(struct vfn_nstab *t)
 
 	for (i = 0; i < VFN_MAX_NS; i++)
 		free_nsd(&t->nsd[i]);
+	vfn_uncor_exit(&t->uncor);
 }
 
 /**

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 #include "frontend_nvme/proto.h"
+#include "frontend_nvme/uncor.h"
 #include "frontend_nvme/zns.h"
 
 #define VFN_ZONES_CHANGED_MAX	511		/* Changed Zone List entries */
@@ -70,6 +71,8 @@ struct vfn_nsd {
  * @nsd: NSID n at [n - 1]
  * @changed: NSIDs whose namespace was attached, detached or deleted
  *	since the Changed Namespace List (log 04h) was last read
+ * @uncor: the blocks Write Uncorrectable marked, on the device (every
+ *	namespace's; a deleted namespace's are cleared with its data)
  *
  * Owned by the NVMe dispatcher, which executes every command: no lock.
  */
@@ -81,6 +84,7 @@ struct vfn_nstab {
 	u32 serial;
 	struct vfn_nsd nsd[VFN_MAX_NS];
 	DECLARE_BITMAP(changed, VFN_MAX_NS + 1);
+	struct vfn_uncor uncor;
 };
 
 /**

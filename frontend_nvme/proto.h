@@ -67,6 +67,26 @@
  */
 #define VFN_VERSION		0x00020100
 
+/*
+ * Copy (NVM Command Set 1.0c, 3.3.1), Verify and Write Uncorrectable:
+ * the opcode Linux 6.1's header lacks, the ONCS bits, the Copy limits of
+ * Identify Namespace (MSRC 0's based; MSSRL and MCL in bytes here, in
+ * blocks there) and the status for a limit exceeded.
+ */
+#define VFN_CMD_COPY			0x19
+#define VFN_ONCS_VERIFY			BIT(7)
+#define VFN_ONCS_COPY			BIT(8)
+#define VFN_COPY_DESC_BYTES		32	/* Source Range Entry, format 0 */
+#define VFN_COPY_MSRC			127	/* 128 ranges: one 4 KiB list */
+#define VFN_COPY_MSSRL_BYTES		(1U << 20)
+#define VFN_COPY_MCL_BYTES		(4U << 20)
+#define VFN_SC_CMD_SIZE_LIMIT		0x183
+/* Identify Namespace (NVM): MSSRL, MCL and MSRC; Controller: OCFS. */
+#define VFN_ID_NS_MSSRL			74
+#define VFN_ID_NS_MCL			76
+#define VFN_ID_NS_MSRC			80
+#define VFN_ID_CTRL_OCFS		534
+
 /* A status code that retrying cannot fix: Do Not Retry set. */
 #define VFN_SC(x)		((x) | NVME_STATUS_DNR)
 
@@ -382,6 +402,7 @@ static inline bool vfn_nsid_valid(u32 nsid)
  * @nr_pids: I/O Management Send (RUH Update): identifiers in the buffer
  * @zone_took: a write to a zone was given its place (the write pointer
  *	moved); if it fails later, vfn_zone_write_undo() puts it back
+ * @bounce: Copy: a buffer for one source range's bytes (io.c)
  * @zone_was: its zone's state before
  * @zone_lba: its first block
  */
@@ -410,12 +431,57 @@ struct vfn_io_req {
 	bool zone_took;
 	u8 zone_was;
 	u64 zone_lba;
+	u8 *bounce;
 };
+
+/**
+ * struct vfn_copy_desc - a Copy Source Range Entry, descriptor format 0
+ * @rsvd0: reserved
+ * @slba: first source block
+ * @nlb: source blocks, 0's based
+ * @rsvd18: reserved
+ * @eilbrt: expected initial logical block reference tag (no PI: unused)
+ * @elbatm: expected logical block application tag mask (unused)
+ * @elbat: expected logical block application tag (unused)
+ */
+struct vfn_copy_desc {
+	__le64 rsvd0;
+	__le64 slba;
+	__le16 nlb;
+	u8 rsvd18[6];
+	__le32 eilbrt;
+	__le16 elbatm;
+	__le16 elbat;
+};
+
+/**
+ * vfn_copy_mssrl() - a namespace's Maximum Single Source Range Length
+ * @ns: the namespace
+ *
+ * Return: MSSRL, in logical blocks.
+ */
+static inline u32 vfn_copy_mssrl(const struct vfn_ns *ns)
+{
+	return VFN_COPY_MSSRL_BYTES >> ns->lba_shift;
+}
+
+/**
+ * vfn_copy_mcl() - a namespace's Maximum Copy Length
+ * @ns: the namespace
+ *
+ * Return: MCL, in logical blocks.
+ */
+static inline u32 vfn_copy_mcl(const struct vfn_ns *ns)
+{
+	return VFN_COPY_MCL_BYTES >> ns->lba_shift;
+}
 
 u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
 		  struct vfn_io_req *req);
 u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 		  struct vfn_io_req *req);
+u16 vfn_copy_check(const struct vfn_ns *ns, u64 sdlba,
+		   const struct vfn_copy_desc *desc, u32 nr, u64 *total);
 
 /**
  * vfn_cdw() - a command dword, host order

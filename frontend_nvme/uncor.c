@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Write Uncorrectable's marks (NVM Command Set 1.0c, 3.3.7): a sparse
+ * bitmap of device blocks in 4 KiB chunks kept in an xarray, so that a
+ * device with no mark costs nothing and one with a few costs a page per
+ * 128 MiB (4 KiB blocks) or 16 MiB (512-byte blocks) region that has
+ * marks. The I/O path (io.c) asks before a read and clears after a write.
+ */
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+
+#include "frontend_nvme/uncor.h"
+
+#define CHUNK_BYTES	(VFN_UNCOR_CHUNK_BLOCKS / 8)
+
+/**
+ * vfn_uncor_init() - no block marked
+ * @u: the marks
+ */
+void vfn_uncor_init(struct vfn_uncor *u)
+{
+	xa_init(&u->chunks);
+	u->nr = 0;
+	u->nr_chunks = 0;
+}
+
+/**
+ * vfn_uncor_exit() - forget every mark, free the chunks
+ * @u: the marks (vfn_uncor_init() done, or zero filled)
+ */
+void vfn_uncor_exit(struct vfn_uncor *u)
+{
+	unsigned long idx;
+	void *map;
+
+	/* Zero filled and never used: nothing, and no lock to take. */
+	if (!u->nr_chunks)
+		return;
+	xa_for_each(&u->chunks, idx, map)
+		kfree(map);
+	xa_destroy(&u->chunks);
+	u->nr = 0;
+	u->nr_chunks = 0;
+}
+
+/* Set bits of @map in [@s, @e). */
+static u32 weight(const unsigned long *map, u32 s, u32 e)
+{
+	u32 n = 0;
+
+	for (s = find_next_bit(map, e, s); s < e;
+	     s = find_next_bit(map, e, s + 1))
+		n++;
+	return n;
+}
+
+/* Free chunk @idx if it holds no mark. */
+static void drop_if_empty(struct vfn_uncor *u, unsigned long idx,
+			  unsigned long *map)
+{
+	if (find_first_bit(map, VFN_UNCOR_CHUNK_BLOCKS) <
+	    VFN_UNCOR_CHUNK_BLOCKS)
+		return;
+	xa_erase(&u->chunks, idx);
+	kfree(map);
+	u->nr_chunks--;
+}
+
+/*
+ * Walk the chunks of [@first, @first + @count): @fn on the bits [s, e) of
+ * each present one (with @alloc, each missing one allocated first).
+ * Return: -ENOMEM if a chunk could not be had (chunks allocated before
+ * it stay, unmarked, until the caller's clean-up).
+ */
+static int walk(struct vfn_uncor *u, u64 first, u64 count, bool alloc,
+		void (*fn)(struct vfn_uncor *u, unsigned long idx,
+			   unsigned long *map, u32 s, u32 e))
+{
+	u64 pos = first, end = first + count;
+
+	while (pos < end) {
+		unsigned long idx = pos / VFN_UNCOR_CHUNK_BLOCKS;
+		u64 base = (u64)idx * VFN_UNCOR_CHUNK_BLOCKS;
+		u32 s = pos - base;
+		u32 e = min_t(u64, end - base, VFN_UNCOR_CHUNK_BLOCKS);
+		unsigned long *map = xa_load(&u->chunks, idx);
+
+		if (!map && alloc) {
+			map = kzalloc(CHUNK_BYTES, GFP_KERNEL);
+			if (!map)
+				return -ENOMEM;
+			if (xa_err(xa_store(&u->chunks, idx, map, GFP_KERNEL))) {
+				kfree(map);
+				return -ENOMEM;
+			}
+			u->nr_chunks++;
+		}
+		if (map && fn)
+			fn(u, idx, map, s, e);
+		pos = base + e;
+	}
+	return 0;
+}
+
+static void set_fn(struct vfn_uncor *u, unsigned long idx,
+		   unsigned long *map, u32 s, u32 e)
+{
+	u->nr += (e - s) - weight(map, s, e);
+	bitmap_set(map, s, e - s);
+}
+
+static void drop_fn(struct vfn_uncor *u, unsigned long idx,
+		    unsigned long *map, u32 s, u32 e)
+{
+	drop_if_empty(u, idx, map);
+}
+
+static void clear_fn(struct vfn_uncor *u, unsigned long idx,
+		     unsigned long *map, u32 s, u32 e)
+{
+	u->nr -= weight(map, s, e);
+	bitmap_clear(map, s, e - s);
+	drop_if_empty(u, idx, map);
+}
+
+/**
+ * vfn_uncor_mark() - mark blocks uncorrectable
+ * @u: the marks
+ * @first: first device block
+ * @count: blocks
+ *
+ * All or nothing: every chunk the range needs is allocated before a bit
+ * is set.
+ *
+ * Return: 0, or -ENOMEM with nothing marked.
+ */
+int vfn_uncor_mark(struct vfn_uncor *u, u64 first, u64 count)
+{
+	if (walk(u, first, count, true, NULL)) {
+		/* Free the chunks it allocated: they hold no mark. */
+		walk(u, first, count, false, drop_fn);
+		return -ENOMEM;
+	}
+	walk(u, first, count, false, set_fn);
+	return 0;
+}
+
+/**
+ * vfn_uncor_clear() - the blocks were written or deallocated
+ * @u: the marks
+ * @first: first device block
+ * @count: blocks
+ *
+ * A chunk left without a mark is freed.
+ */
+void vfn_uncor_clear(struct vfn_uncor *u, u64 first, u64 count)
+{
+	if (u->nr_chunks)
+		walk(u, first, count, false, clear_fn);
+}
+
+/**
+ * vfn_uncor_test() - vfn_uncor_any() without its shortcut
+ * @u: the marks
+ * @first: first device block
+ * @count: blocks
+ *
+ * Return: true if a block of the range is marked.
+ */
+bool vfn_uncor_test(const struct vfn_uncor *u, u64 first, u64 count)
+{
+	u64 pos = first, end = first + count;
+
+	while (pos < end) {
+		unsigned long idx = pos / VFN_UNCOR_CHUNK_BLOCKS;
+		u64 base = (u64)idx * VFN_UNCOR_CHUNK_BLOCKS;
+		u32 s = pos - base;
+		u32 e = min_t(u64, end - base, VFN_UNCOR_CHUNK_BLOCKS);
+		/* xa_load() only reads, under RCU; it takes no const. */
+		const unsigned long *map = xa_load((struct xarray *)&u->chunks,
+						   idx);
+
+		if (map && find_next_bit(map, e, s) < e)
+			return true;
+		pos = base + e;
+	}
+	return false;
+}

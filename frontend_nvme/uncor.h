@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Write Uncorrectable's marks: the logical blocks a host marked invalid,
+ * which read as Unrecovered Read Error until they are written again
+ * (frontend_nvme/uncor.c, docs/nvme.md).
+ */
+#ifndef VFN_UNCOR_H
+#define VFN_UNCOR_H
+
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+/* Blocks per chunk of marks: one 4 KiB bitmap. */
+#define VFN_UNCOR_CHUNK_BLOCKS	(4096 * 8)
+
+/**
+ * struct vfn_uncor - the marked blocks of a controller
+ * @chunks: chunk index (device block / VFN_UNCOR_CHUNK_BLOCKS) to a
+ *	bitmap of VFN_UNCOR_CHUNK_BLOCKS bits, allocated when a block of it
+ *	is marked and freed when its last mark is cleared
+ * @nr: blocks marked; 0 lets the I/O path skip every look-up
+ * @nr_chunks: chunks allocated
+ *
+ * Blocks are counted on the device (a namespace's block b is its first
+ * backend page's first block plus b: every namespace has the one LBA
+ * format), so one structure serves every namespace and a namespace's
+ * delete clears its range. Owned by the NVMe dispatcher, which executes
+ * every command: no lock of its own (the xarray takes its internal lock
+ * for its stores and erases, and nothing else touches it).
+ */
+struct vfn_uncor {
+	struct xarray chunks;
+	u64 nr;
+	u64 nr_chunks;
+};
+
+void vfn_uncor_init(struct vfn_uncor *u);
+void vfn_uncor_exit(struct vfn_uncor *u);
+int vfn_uncor_mark(struct vfn_uncor *u, u64 first, u64 count);
+void vfn_uncor_clear(struct vfn_uncor *u, u64 first, u64 count);
+bool vfn_uncor_test(const struct vfn_uncor *u, u64 first, u64 count);
+
+/**
+ * vfn_uncor_any() - is a block of [@first, @first + @count) marked?
+ * @u: the marks
+ * @first: first device block
+ * @count: blocks
+ *
+ * Inline for the read path: with no mark anywhere, one load.
+ *
+ * Return: true if one is.
+ */
+static inline bool vfn_uncor_any(const struct vfn_uncor *u, u64 first,
+				 u64 count)
+{
+	return u->nr && vfn_uncor_test(u, first, count);
+}
+
+#endif /* VFN_UNCOR_H */
