@@ -211,8 +211,8 @@ static u16 decode_io_mgmt(const struct nvme_command *cmd,
  * (LBA Out of Range) and the transfer size (Invalid Field above MDTS).
  * Dataset Management ranges are in host memory and are checked by the
  * caller with vfn_lba_range(), Copy's with vfn_copy_check(); Verify and
- * Write Uncorrectable move no data, so MDTS does not bound them. A zoned namespace also takes Zone Append,
- * Zone Management Send and Receive; the zones' own checks are
+ * Write Uncorrectable move no data, so MDTS does not bound them. A zoned
+ * namespace also takes Zone Append, Zone Management Send and Receive; the zones' own checks are
  * vfn_zone_write() and the rest of zns.c.
  *
  * Return: 0 or the NVMe status to complete the command with.

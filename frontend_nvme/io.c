@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NVM commands: Read, Write, Flush, Write Zeroes, Dataset Management,
- * Compare, Verify, Write Uncorrectable, Copy. Data moves at once; the completion is due when the flash
- * backend says (never earlier). Logical blocks are 512 bytes or 4 KiB
+ * Compare, Verify, Write Uncorrectable, Copy. Data moves at once; the
+ * completion is due when the flash backend says (never earlier). Logical blocks are 512 bytes or 4 KiB
  * (lba_size=); the backend works in 4 KiB pages, so a command is charged
  * for every page it touches, and a partial-page write programs the whole
  * page, as a drive's read-modify-write does. With the CXL frontend on the
@@ -1258,9 +1258,9 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		}
 	}
 	/* Written blocks are no longer uncorrectable (Copy: its own). */
-	if (unlikely(c->nst.uncor.nr) && !sc && (r.opcode == nvme_cmd_write ||
-		    r.opcode == nvme_cmd_write_zeroes ||
-		    r.opcode == nvme_cmd_zone_append))
+	if (unlikely(c->nst.uncor.nr) && !sc &&
+	    (r.opcode == nvme_cmd_write || r.opcode == nvme_cmd_write_zeroes ||
+	     r.opcode == nvme_cmd_zone_append))
 		vfn_uncor_clear(&c->nst.uncor, dev_block(c, &r), r.nlb);
 	/* A refused write changes nothing: not its zone's pointer either. */
 	if (sc && r.zone_took) {

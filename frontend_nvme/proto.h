@@ -78,8 +78,8 @@
 #define VFN_ONCS_COPY			BIT(8)
 #define VFN_COPY_DESC_BYTES		32	/* Source Range Entry, format 0 */
 #define VFN_COPY_MSRC			127	/* 128 ranges: one 4 KiB list */
-#define VFN_COPY_MSSRL_BYTES		(1U << 20)
-#define VFN_COPY_MCL_BYTES		(4U << 20)
+#define VFN_COPY_MSSRL_BYTES		BIT(20)
+#define VFN_COPY_MCL_BYTES		BIT(22)
 #define VFN_SC_CMD_SIZE_LIMIT		0x183
 /* Identify Namespace (NVM): MSSRL, MCL and MSRC; Controller: OCFS. */
 #define VFN_ID_NS_MSSRL			74

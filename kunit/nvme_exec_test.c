@@ -2178,6 +2178,311 @@ static void ns_zoned_beside_conventional(struct kunit *test)
 }
 
 /* The flash backend takes its default policies from the registry. */
+
+/* Descriptor list page and the pages a test reads into. */
+#define DESC_PAGE	10
+
+/*
+ * Copy on namespace 1 to @sdlba of @nr ranges @rng ({slba, nlb}), with
+ * CDW12's other bits @cdw12 (FUA: bit 30); its status.
+ */
+static u16 run_copy(struct kunit *test, u64 sdlba, const u32 (*rng)[2],
+		    u32 nr, u32 cdw12)
+{
+	struct admin_env *e = test->priv;
+	struct vfn_copy_desc *d = (void *)(e->mem + DESC_PAGE * PG);
+	struct nvme_command cmd = { };
+	u32 i;
+
+	memset(d, 0, PG);
+	for (i = 0; i < nr; i++) {
+		d[i].slba = cpu_to_le64(rng[i][0]);
+		d[i].nlb = cpu_to_le16(rng[i][1] - 1);
+	}
+	cmd.common.opcode = VFN_CMD_COPY;
+	cmd.common.nsid = cpu_to_le32(1);
+	cmd.common.cdw10 = cpu_to_le32(lower_32_bits(sdlba));
+	cmd.common.cdw11 = cpu_to_le32(upper_32_bits(sdlba));
+	cmd.common.cdw12 = cpu_to_le32((nr - 1) | cdw12);
+	cmd.common.dptr.prp1 = cpu_to_le64(DESC_PAGE * PG);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/* Fill blocks [@from, @to) with their own number through Writes. */
+static void write_numbered(struct kunit *test, u64 from, u64 to)
+{
+	struct admin_env *e = test->priv;
+	u64 b;
+
+	for (b = from; b < to; b++) {
+		memset(e->mem + 3 * PG, (u8)b, PG);
+		KUNIT_ASSERT_EQ(test, run_io(test, nvme_cmd_write, b, 1, 0,
+					     3 * PG, 0), 0);
+	}
+}
+
+/*
+ * Write Uncorrectable marks blocks: a Read, a Compare, a Verify of any of
+ * them fails with Unrecovered Read Error (DNR), the read's buffer
+ * untouched; blocks beside them read; a Write, a Write Zeroes or a
+ * Deallocate of a block clears its mark (and only its). Verify reads on
+ * the flash (NAND read pages counted, no host-link transfer). Before,
+ * Write Uncorrectable and Verify were Invalid Command Opcode.
+ */
+static void write_uncor_and_verify(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vflash_flash *f = e->vdev->flash;
+	struct nvme_dsm_range *dr = (void *)(e->mem + 5 * PG);
+	u64 xfer, nand;
+
+	write_numbered(test, 0, 16);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_verify, 0, 16, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, 4, 4, 0, 0, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 4ULL);
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 4, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0xaa, PG));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 3, 2, 0, 3 * PG,
+				     4 * PG), DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_compare, 7, 1, 0, 3 * PG,
+				     0), DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 3, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 8, 1, 0, 3 * PG, 0),
+			0);
+	xfer = vflash_flash_stat(f, VFLASH_STAT_HOST_XFER_PAGES);
+	nand = vflash_flash_stat(f, VFLASH_STAT_NAND_READ_PAGES);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_verify, 0, 16, 0, 0, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_verify, 8, 8, 0, 0, 0), 0);
+	KUNIT_EXPECT_GT(test, e->last.due_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_HOST_XFER_PAGES),
+			xfer);
+	KUNIT_EXPECT_GE(test, vflash_flash_stat(f, VFLASH_STAT_NAND_READ_PAGES),
+			nand + 8);
+
+	/* A Write clears block 4, Write Zeroes block 5, Deallocate block 6. */
+	memset(e->mem + 3 * PG, 0x44, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 4, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 4, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 0x44, PG));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_zeroes, 5, 1, 0, 0,
+				     0), 0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_verify, 5, 1, 0, 0, 0), 0);
+	memset(dr, 0, PG);
+	dr[0].slba = cpu_to_le64(6);
+	dr[0].nlb = cpu_to_le32(1);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_dsm, 0, 1, NVME_DSMGMT_AD,
+				     5 * PG, 0), 0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_verify, 6, 1, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_verify, 7, 1, 0, 0, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 1ULL);
+
+	/* A read error rule fails a Verify too. */
+	arm(test, VFLASH_FAULT_READ_ERROR, "12-12", "1");
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_verify, 10, 4, 0, 0, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_verify, 10, 4, 0, 0, 0), 0);
+	/* Out of the namespace: LBA Out of Range, nothing marked. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, NS_BLOCKS - 1,
+				     2, 0, 0, 0), DNR(NVME_SC_LBA_RANGE));
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 1ULL);
+}
+
+/*
+ * Copy on a conventional namespace: the destination reads the sources'
+ * data, in the ranges' order; the payload crosses no host link (the
+ * backend's host_xfer_pages does not move) while NAND reads the sources
+ * and, with FUA, programs the destination before the completion; SMART's
+ * data units do not count it; a copied block's uncorrectable mark goes.
+ * Before, Copy was Invalid Command Opcode.
+ */
+static void copy_conventional(struct kunit *test)
+{
+	static const u32 two[][2] = { { 10, 3 }, { 2, 2 } };
+	static const u32 over[][2] = { { 30, 4 } };
+	struct admin_env *e = test->priv;
+	struct vflash_flash *f = e->vdev->flash;
+	u64 xfer, nand_r, nand_p, units = e->c->host_read_units;
+	u32 b;
+
+	write_numbered(test, 0, 40);
+	units = e->c->host_read_units;
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, 101, 1, 0, 0,
+				     0), 0);
+	xfer = vflash_flash_stat(f, VFLASH_STAT_HOST_XFER_PAGES);
+	nand_r = vflash_flash_stat(f, VFLASH_STAT_NAND_READ_PAGES);
+	nand_p = vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 100, two, 2, BIT(30)), 0);
+	KUNIT_EXPECT_EQ(test, e->last.lpn, 100ULL);
+	KUNIT_EXPECT_EQ(test, e->last.count, 5U);
+	for (b = 0; b < 3; b++)
+		KUNIT_EXPECT_TRUE(test, all_bytes(e->store + (100 + b) * PG,
+						  10 + b, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 103 * PG, 2, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 104 * PG, 3, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 105 * PG, 0, PG));
+	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_HOST_XFER_PAGES),
+			xfer);
+	KUNIT_EXPECT_GE(test, vflash_flash_stat(f, VFLASH_STAT_NAND_READ_PAGES),
+			nand_r + 5);
+	KUNIT_EXPECT_GE(test,
+			vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES),
+			nand_p + 5);
+	KUNIT_EXPECT_EQ(test, e->c->host_read_units, units);
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 0ULL);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 101, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 3 * PG, 11, PG));
+
+	/* Overlapping source and destination: the source as it was. */
+	KUNIT_EXPECT_EQ(test, run_copy(test, 32, over, 1, 0), 0);
+	for (b = 0; b < 4; b++)
+		KUNIT_EXPECT_TRUE(test, all_bytes(e->store + (32 + b) * PG,
+						  30 + b, PG));
+}
+
+/*
+ * Copy's refusals change nothing: a source range past the end or a
+ * destination that does not hold the copy (LBA Out of Range), a format
+ * other than 0 (Invalid Field), a write-protected destination. A source
+ * range with a marked block ends the copy before it: the ranges before
+ * it are copied, dword 0 names it, the status is Unrecovered Read Error;
+ * with the first range unreadable nothing is written.
+ */
+static void copy_refusals_and_partial(struct kunit *test)
+{
+	static const u32 past[][2] = { { 0, 1 }, { NS_BLOCKS - 1, 2 } };
+	static const u32 three[][2] = { { 0, 2 }, { 4, 2 }, { 8, 2 } };
+	struct admin_env *e = test->priv;
+
+	write_numbered(test, 0, 12);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 100, past, 2, 0),
+			DNR(NVME_SC_LBA_RANGE));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 100 * PG, 0, 2 * PG));
+	KUNIT_EXPECT_EQ(test, run_copy(test, NS_BLOCKS - 5, three, 3, 0),
+			DNR(NVME_SC_LBA_RANGE));
+	KUNIT_EXPECT_EQ(test, run_copy(test, 100, three, 3, 1 << 8),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 100 * PG, 0, 6 * PG));
+
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, 9, 1, 0, 0, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 100, three, 3, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e->last.cqe.result.u32), 2U);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 100 * PG, 0, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 102 * PG, 4, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 104 * PG, 0, 2 * PG));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, 0, 1, 0, 0, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 120, three, 3, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e->last.cqe.result.u32), 0U);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 120 * PG, 0, 6 * PG));
+
+	arm(test, VFLASH_FAULT_READ_ONLY, "200-255", "0");
+	KUNIT_EXPECT_EQ(test, run_copy(test, 200, three + 1, 1, 0),
+			DNR(NVME_SC_NS_WRITE_PROTECTED));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 200 * PG, 0, 2 * PG));
+}
+
+/*
+ * Copy on a zoned namespace (ZNS 1.1, 3.4.1): the destination follows the
+ * zone's write rules. SDLBA off the write pointer is Zone Invalid Write,
+ * across the zone's end Zone Boundary Error, into a full zone the status
+ * Zone Is Full, each changing nothing; a copy at the write pointer moves it past
+ * the copied blocks (a partial copy only past what it copied); sources
+ * may be in any zone.
+ */
+static void copy_zoned(struct kunit *test)
+{
+	static const u32 a[][2] = { { 0, 3 } };
+	static const u32 b[][2] = { { 0, 2 }, { 8, 2 } };
+	static const u32 big[][2] = { { 0, 14 } };
+	struct admin_env *e = test->priv;
+	struct vfn_zoned *z;
+	u32 i;
+
+	make_zoned(test, 16, 0, 0);
+	z = zones(test);
+	/* Zone 0: blocks 0..9 hold their numbers. */
+	write_numbered(test, 0, 10);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 17, a, 1, 0),
+			DNR(NVME_SC_ZONE_INVALID_WRITE));
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, 16ULL);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 16, a, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, 19ULL);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, all_bytes(e->store + (16 + i) * PG, i,
+						  PG));
+	/* 19 + 14 > 32: across zone 1's end. */
+	KUNIT_EXPECT_EQ(test, run_copy(test, 19, big, 1, 0),
+			DNR(NVME_SC_ZONE_BOUNDARY_ERROR));
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, 19ULL);
+	/* Zone 0 itself: at its write pointer, from its own blocks. */
+	KUNIT_EXPECT_EQ(test, run_copy(test, 10, b, 2, BIT(30)), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 14ULL);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 12 * PG, 8, PG));
+	/* Partial: the second range unreadable, the pointer past the first. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, 9, 1, 0, 0, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 19, b, 2, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e->last.cqe.result.u32), 1U);
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, 21ULL);
+	/* Full: Zone Is Full. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 32, NVME_ZONE_FINISH, false), 0);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 32, a, 1, 0),
+			DNR(NVME_SC_ZONE_FULL));
+	/* A reset clears the zone's marks with its data. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_RESET, false), 0);
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 0ULL);
+	unmake_zoned(test);
+}
+
+/*
+ * What a host reads of the three commands: ONCS bits 1 (Write
+ * Uncorrectable), 7 (Verify), 8 (Copy), OCFS format 0, MSSRL/MCL/MSRC in
+ * Identify Namespace, and the Commands Supported and Effects log marks
+ * them supported, Copy and Write Uncorrectable as changing contents.
+ */
+static void copy_identify_and_effects(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *buf = e->mem + 5 * PG;
+	const __le32 *iocs;
+
+	KUNIT_ASSERT_EQ(test, run(test, nvme_admin_identify, 0,
+				  NVME_ID_CNS_CTRL, 0, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(buf + 520) &
+			(BIT(1) | BIT(7) | BIT(8)), BIT(1) | BIT(7) | BIT(8));
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(buf + 534), 1);
+	KUNIT_ASSERT_EQ(test, run(test, nvme_admin_identify, 1, NVME_ID_CNS_NS,
+				  0, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(buf + 74), 256);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(buf + 76), 1024U);
+	KUNIT_EXPECT_EQ(test, buf[80], VFN_COPY_MSRC);
+	KUNIT_ASSERT_EQ(test, run(test, nvme_admin_get_log_page, NVME_NSID_ALL,
+				  NVME_LOG_CMD_EFFECTS | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	iocs = (const __le32 *)(buf + 1024);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(iocs[nvme_cmd_verify]),
+			NVME_CMD_EFFECTS_CSUPP);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(iocs[nvme_cmd_write_uncor]),
+			NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(iocs[VFN_CMD_COPY]),
+			NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC);
+}
+
 static int admin_suite_init(struct kunit_suite *suite)
 {
 	return vflash_policies_init();
@@ -2233,6 +2538,11 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(ns_io_isolation),
 	KUNIT_CASE(ns_zoned_beside_conventional),
 	KUNIT_CASE(nvme2_identities),
+	KUNIT_CASE(write_uncor_and_verify),
+	KUNIT_CASE(copy_conventional),
+	KUNIT_CASE(copy_refusals_and_partial),
+	KUNIT_CASE(copy_zoned),
+	KUNIT_CASE(copy_identify_and_effects),
 	{}
 };
 

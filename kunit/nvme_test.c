@@ -9,6 +9,7 @@
 #include <linux/string.h>
 
 #include "frontend_nvme/proto.h"
+#include "frontend_nvme/uncor.h"
 
 #define DNR(x)		((x) | NVME_STATUS_DNR)
 
@@ -1121,7 +1122,158 @@ static void doorbell_marks(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vfn_db_take(&m, &seen, &polled));
 }
 
+/* A Copy of namespace 1: @nr ranges, descriptor format @fmt, to @sdlba. */
+static struct nvme_command copy_cmd(u64 sdlba, u32 nr, u32 fmt)
+{
+	struct nvme_command c = { };
+
+	c.common.opcode = VFN_CMD_COPY;
+	c.common.nsid = cpu_to_le32(1);
+	c.common.cdw10 = cpu_to_le32(lower_32_bits(sdlba));
+	c.common.cdw11 = cpu_to_le32(upper_32_bits(sdlba));
+	c.common.cdw12 = cpu_to_le32((nr - 1) | fmt << 8);
+	return c;
+}
+
+/*
+ * Verify and Write Uncorrectable decode as a range without data (no MDTS:
+ * 65536 blocks pass); Copy: format 0 only (Invalid Field), at most MSRC +
+ * 1 ranges (Command Size Limit Exceeded, 183h), SDLBA in the namespace,
+ * FUA, the descriptor list's length. Before, all three were Invalid
+ * Command Opcode.
+ */
+static void copy_verify_uncor_decode(struct kunit *test)
+{
+	static const struct vfn_ns big = {
+		.nsze = 1 << 20, .id = 1, .lba_shift = 12,
+	};
+	struct nvme_command c = rw_cmd(nvme_cmd_verify, 10, 65536);
+	struct vfn_io_req r;
+
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &big, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.nlb, 65536ULL);
+	KUNIT_EXPECT_EQ(test, r.lpn, 10ULL);
+	c = rw_cmd(nvme_cmd_verify, 999, 2);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_LBA_RANGE));
+	c = rw_cmd(nvme_cmd_write_uncor, 0, 65536);
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &big, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.len_bytes, 65536ULL << 12);
+	c = rw_cmd(nvme_cmd_write_uncor, 1000, 1);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_LBA_RANGE));
+
+	c = copy_cmd(5, 3, 0);
+	c.common.cdw12 |= cpu_to_le32(BIT(30));
+	KUNIT_ASSERT_EQ(test, vfn_io_decode(&c, &ns4k, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.slba, 5ULL);
+	KUNIT_EXPECT_EQ(test, r.nr_ranges, 3U);
+	KUNIT_EXPECT_EQ(test, r.xfer_bytes, 96U);
+	KUNIT_EXPECT_TRUE(test, r.fua);
+	c = copy_cmd(5, 1, 1);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_FIELD));
+	c = copy_cmd(5, VFN_COPY_MSRC + 1, 0);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), 0);
+	c.common.cdw12 = cpu_to_le32(VFN_COPY_MSRC + 1);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(VFN_SC_CMD_SIZE_LIMIT));
+	c = copy_cmd(1000, 1, 0);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_LBA_RANGE));
+	/* A placement directive without FDP, as for a Write. */
+	c = copy_cmd(0, 1, 0);
+	c.common.cdw12 |= cpu_to_le32(2 << 20);
+	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), DNR(NVME_SC_INVALID_FIELD));
+}
+
+static void set_range(struct vfn_copy_desc *d, u64 slba, u32 nlb)
+{
+	memset(d, 0, sizeof(*d));
+	d->slba = cpu_to_le64(slba);
+	d->nlb = cpu_to_le16(nlb - 1);
+}
+
+/*
+ * The source ranges: each at most MSSRL blocks (1 MiB) and in the
+ * namespace, their sum at most MCL (4 MiB) and the destination in the
+ * namespace; the limits scale with the block size.
+ */
+static void copy_range_limits(struct kunit *test)
+{
+	static const struct vfn_ns big = {
+		.nsze = 1 << 20, .id = 1, .lba_shift = 12,
+	};
+	static const struct vfn_ns big512 = {
+		.nsze = 1 << 23, .id = 1, .lba_shift = 9,
+	};
+	struct vfn_copy_desc d[5];
+	u64 total = 0;
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, vfn_copy_mssrl(&big), 256U);
+	KUNIT_EXPECT_EQ(test, vfn_copy_mcl(&big), 1024U);
+	KUNIT_EXPECT_EQ(test, vfn_copy_mssrl(&big512), 2048U);
+	KUNIT_EXPECT_EQ(test, vfn_copy_mcl(&big512), 8192U);
+	set_range(&d[0], 100, 256);
+	set_range(&d[1], 0, 1);
+	KUNIT_EXPECT_EQ(test, vfn_copy_check(&big, 5000, d, 2, &total), 0);
+	KUNIT_EXPECT_EQ(test, total, 257ULL);
+	set_range(&d[1], 0, 257);
+	KUNIT_EXPECT_EQ(test, vfn_copy_check(&big, 5000, d, 2, &total),
+			DNR(VFN_SC_CMD_SIZE_LIMIT));
+	set_range(&d[1], (1 << 20) - 1, 2);
+	KUNIT_EXPECT_EQ(test, vfn_copy_check(&big, 5000, d, 2, &total),
+			DNR(NVME_SC_LBA_RANGE));
+	for (i = 0; i < 5; i++)
+		set_range(&d[i], i * 1000, 256);
+	KUNIT_EXPECT_EQ(test, vfn_copy_check(&big, 0, d, 4, &total), 0);
+	KUNIT_EXPECT_EQ(test, total, 1024ULL);
+	KUNIT_EXPECT_EQ(test, vfn_copy_check(&big, 0, d, 5, &total),
+			DNR(VFN_SC_CMD_SIZE_LIMIT));
+	/* The destination must hold the sum. */
+	KUNIT_EXPECT_EQ(test, vfn_copy_check(&big, (1 << 20) - 1023, d, 4,
+					     &total), DNR(NVME_SC_LBA_RANGE));
+	KUNIT_EXPECT_EQ(test, vfn_copy_check(&big, (1 << 20) - 1024, d, 4,
+					     &total), 0);
+}
+
+/*
+ * Write Uncorrectable's marks: exact counts across a chunk boundary,
+ * marking twice counts once, a partial clear, a chunk freed with its
+ * last mark, nothing left after exit.
+ */
+static void uncor_marks(struct kunit *test)
+{
+	const u64 chunk = VFN_UNCOR_CHUNK_BLOCKS;
+	struct vfn_uncor u;
+
+	vfn_uncor_init(&u);
+	KUNIT_EXPECT_FALSE(test, vfn_uncor_any(&u, 0, 1 << 20));
+	KUNIT_ASSERT_EQ(test, vfn_uncor_mark(&u, chunk - 10, 20), 0);
+	KUNIT_EXPECT_EQ(test, u.nr, 20ULL);
+	KUNIT_EXPECT_EQ(test, u.nr_chunks, 2ULL);
+	KUNIT_ASSERT_EQ(test, vfn_uncor_mark(&u, chunk - 5, 10), 0);
+	KUNIT_EXPECT_EQ(test, u.nr, 20ULL);
+	KUNIT_EXPECT_TRUE(test, vfn_uncor_any(&u, chunk + 9, 1));
+	KUNIT_EXPECT_FALSE(test, vfn_uncor_any(&u, chunk + 10, 100));
+	KUNIT_EXPECT_FALSE(test, vfn_uncor_any(&u, 0, chunk - 10));
+	KUNIT_EXPECT_TRUE(test, vfn_uncor_any(&u, 0, chunk - 9));
+	/* The second chunk's ten marks go, and the chunk with them. */
+	vfn_uncor_clear(&u, chunk, 100);
+	KUNIT_EXPECT_EQ(test, u.nr, 10ULL);
+	KUNIT_EXPECT_EQ(test, u.nr_chunks, 1ULL);
+	vfn_uncor_clear(&u, chunk - 8, 2);
+	KUNIT_EXPECT_EQ(test, u.nr, 8ULL);
+	KUNIT_EXPECT_FALSE(test, vfn_uncor_any(&u, chunk - 8, 2));
+	KUNIT_EXPECT_TRUE(test, vfn_uncor_any(&u, chunk - 10, 3));
+	KUNIT_ASSERT_EQ(test, vfn_uncor_mark(&u, 5 * chunk, 3 * chunk), 0);
+	KUNIT_EXPECT_EQ(test, u.nr, 8 + 3 * chunk);
+	KUNIT_EXPECT_EQ(test, u.nr_chunks, 4ULL);
+	vfn_uncor_exit(&u);
+	KUNIT_EXPECT_EQ(test, u.nr, 0ULL);
+	KUNIT_EXPECT_EQ(test, u.nr_chunks, 0ULL);
+}
+
 static struct kunit_case nvme_test_cases[] = {
+	KUNIT_CASE(copy_verify_uncor_decode),
+	KUNIT_CASE(copy_range_limits),
+	KUNIT_CASE(uncor_marks),
 	KUNIT_CASE(io_decode_fields),
 	KUNIT_CASE(io_decode_statuses),
 	KUNIT_CASE(lba_range_pages),
