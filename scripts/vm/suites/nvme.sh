@@ -568,6 +568,127 @@ test_odd_size_namespace() {
 	unload
 }
 
+# stat NAME: a backend counter
+stat_of() {
+	cat $SYS/stats/"$1"
+}
+
+# Write Uncorrectable, Verify and Copy through nvme-cli: Identify shows
+# them (ONCS bits 1, 7, 8; MSSRL/MCL/MSRC); a marked block fails a read
+# and a Verify with Unrecovered Read Error until written again; a Copy's
+# destination reads its sources' data, read and programmed on the flash
+# (NAND counters) with no host-link transfer (host_xfer_pages), its
+# limits and its partial progress as the specification says.
+test_uncor_verify_copy() {
+	local oncs x0 r0 p0
+	load frontend=nvme size=256M
+	wait_ready
+	nvme id-ctrl /dev/nvme0 -o json >/tmp/idc || fail "nvme id-ctrl"
+	oncs=$(json_num /tmp/idc oncs)
+	expect_eq $((oncs & 0x182)) $((0x182)) "ONCS bits 1, 7, 8"
+	nvme id-ns $DEV -o json >/tmp/idn || fail "nvme id-ns"
+	expect_eq "$(json_num /tmp/idn mssrl)" 256 MSSRL
+	expect_eq "$(json_num /tmp/idn mcl)" 1024 MCL
+	expect_eq "$(json_num /tmp/idn msrc)" 127 MSRC
+	dd if=/dev/urandom of=/tmp/src bs=4096 count=16 2>/dev/null
+	dd if=/tmp/src of=$DEV bs=4096 seek=100 oflag=direct 2>/dev/null ||
+		fail "writing the sources"
+
+	# Blocks 104-107 uncorrectable: reads and Verify fail, their
+	# neighbours do not.
+	nvme write-uncor $DEV --start-block=104 --block-count=3 ||
+		fail "nvme write-uncor"
+	! dd if=$DEV of=/dev/null bs=4096 skip=105 count=1 iflag=direct 2>/dev/null ||
+		fail "a read of an uncorrectable block succeeded"
+	expect_nvme_status 281 "a read of an uncorrectable block" \
+		nvme read $DEV --start-block=106 --block-count=0 \
+		--data-size=4096 --data=/tmp/got
+	expect_nvme_status 281 "a verify over uncorrectable blocks" \
+		nvme verify $DEV --start-block=100 --block-count=15
+	nvme verify $DEV --start-block=108 --block-count=7 ||
+		fail "verify of readable blocks"
+	dd if=$DEV of=/tmp/got bs=4096 skip=103 count=1 iflag=direct 2>/dev/null ||
+		fail "a read beside the uncorrectable blocks"
+
+	# Copy 100-103 and 108-115 to 200, FUA: on the flash, not the link.
+	x0=$(stat_of host_xfer_pages)
+	r0=$(stat_of nand_read_pages)
+	p0=$(stat_of nand_program_pages)
+	nvme copy $DEV --sdlba=200 --slbs=100,108 --blocks=3,7 \
+		--force-unit-access || fail "nvme copy"
+	expect_eq "$(stat_of host_xfer_pages)" "$x0" "host-link pages of a copy"
+	[ $(($(stat_of nand_read_pages) - r0)) -ge 12 ] ||
+		fail "NAND reads of a 12-block copy: $(($(stat_of nand_read_pages) - r0))"
+	[ $(($(stat_of nand_program_pages) - p0)) -ge 12 ] ||
+		fail "NAND programs of a 12-block FUA copy: $(($(stat_of nand_program_pages) - p0))"
+	dd if=/tmp/src of=/tmp/want bs=4096 count=4 2>/dev/null
+	dd if=/tmp/src of=/tmp/want bs=4096 skip=8 seek=4 count=8 2>/dev/null
+	dd if=$DEV of=/tmp/got bs=4096 skip=200 count=12 iflag=direct 2>/dev/null ||
+		fail "reading the copy"
+	cmp /tmp/got /tmp/want || fail "the copy's data differ from its sources"
+
+	# A source range with an uncorrectable block: the ranges before it
+	# copied, the copy fails; the destination after them untouched.
+	expect_nvme_status 281 "a copy from an uncorrectable block" \
+		nvme copy $DEV --sdlba=300 --slbs=100,104 --blocks=3,0
+	dd if=$DEV of=/tmp/got bs=4096 skip=300 count=4 iflag=direct 2>/dev/null
+	dd if=/tmp/src of=/tmp/want bs=4096 count=4 2>/dev/null
+	cmp /tmp/got /tmp/want || fail "the partial copy's first range"
+	expect_zeros 304 1 "the block after a partial copy"
+	# Limits: a range over MSSRL, a copy over MCL, the end of the
+	# namespace, a descriptor format the controller lacks.
+	expect_nvme_status 183 "a range of MSSRL + 1 blocks" \
+		nvme copy $DEV --sdlba=400 --slbs=0 --blocks=256
+	expect_nvme_status 183 "a copy of MCL + 1 blocks" \
+		nvme copy $DEV --sdlba=400 --slbs=0,0,0,0,0 --blocks=255,255,255,255,0
+	expect_nvme_status 80 "a copy past the end" \
+		nvme copy $DEV --sdlba=$((65536 - 2)) --slbs=0 --blocks=3
+	expect_nvme_status 2 "descriptor format 1" \
+		nvme copy $DEV --sdlba=400 --slbs=0 --blocks=0 --format=1
+	expect_zeros 400 4 "the destination of refused copies"
+
+	# Written again, a marked block reads; deallocated, it reads zeros.
+	dd if=/tmp/src of=$DEV bs=4096 skip=4 seek=104 count=2 oflag=direct 2>/dev/null ||
+		fail "rewriting uncorrectable blocks"
+	dd if=$DEV of=/tmp/got bs=4096 skip=104 count=2 iflag=direct 2>/dev/null ||
+		fail "a read of rewritten blocks"
+	nvme dsm $DEV --ad --slbs=106 --blocks=2 || fail "nvme dsm"
+	nvme verify $DEV --start-block=100 --block-count=15 ||
+		fail "verify after the rewrite and the deallocation"
+	expect_zeros 106 2 "deallocated uncorrectable blocks"
+	unload
+}
+
+# With 512-byte blocks: a copy between ranges that start and end inside
+# backend pages moves exactly its blocks, and a mark covers its block,
+# not its page.
+test_uncor_verify_copy_512() {
+	load frontend=nvme size=64M lba_size=512
+	wait_ready
+	dd if=/dev/urandom of=/tmp/src bs=512 count=24 2>/dev/null
+	dd if=/tmp/src of=$DEV bs=512 seek=3 oflag=direct 2>/dev/null ||
+		fail "writing the sources"
+	nvme copy $DEV --sdlba=1001 --slbs=3,20 --blocks=10,4 ||
+		fail "nvme copy of 512-byte blocks"
+	dd if=/tmp/src of=/tmp/want bs=512 count=11 2>/dev/null
+	dd if=/tmp/src of=/tmp/want bs=512 skip=17 seek=11 count=5 2>/dev/null
+	dd if=$DEV of=/tmp/got bs=512 skip=1001 count=16 iflag=direct 2>/dev/null ||
+		fail "reading the copy"
+	cmp /tmp/got /tmp/want || fail "the copy's data differ from its sources"
+	dd if=$DEV of=/tmp/got bs=512 skip=1000 count=1 iflag=direct 2>/dev/null
+	dd if=/dev/zero of=/tmp/zeros bs=512 count=1 2>/dev/null
+	cmp /tmp/got /tmp/zeros || fail "the block before the copy"
+	nvme write-uncor $DEV --start-block=1005 --block-count=0 ||
+		fail "nvme write-uncor"
+	expect_nvme_status 281 "a verify of the marked 512-byte block" \
+		nvme verify $DEV --start-block=1005 --block-count=0
+	nvme verify $DEV --start-block=1004 --block-count=0 ||
+		fail "verify of the block beside the mark, in its page"
+	nvme verify $DEV --start-block=1006 --block-count=1 ||
+		fail "verify of the blocks after the mark, in its page"
+	unload
+}
+
 run_test binds test_binds
 run_test identify_fields test_identify_fields
 run_test odd_size_namespace test_odd_size_namespace
@@ -590,3 +711,5 @@ run_test load_unload_cycles test_load_unload_cycles
 run_test_not_debug every_profile "core's every_profile_loads" test_every_profile
 run_test switch_under_load test_switch_under_load
 run_test rmmod_while_mounted test_rmmod_while_mounted
+run_test uncor_verify_copy test_uncor_verify_copy
+run_test uncor_verify_copy_512 test_uncor_verify_copy_512

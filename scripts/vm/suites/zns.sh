@@ -462,6 +462,40 @@ test_conformance() {
 	unload
 }
 
+# Copy on a zoned namespace (ZNS 1.1, 3.4.1) with nvme-cli: the
+# destination at its zone's write pointer, which moves past the copy;
+# off the pointer Zone Invalid Write, across the zone's end Zone Boundary
+# Error, into a full zone Zone Is Full, none of them writing; the copy
+# reads its sources' data, which may be in another zone.
+test_copy_zoned() {
+	local z=256	# blocks per 1 MiB zone
+	load_zoned zone_size=1M
+	make_pattern
+	write_at 0 8 || fail "writing zone 0"
+	expect_nvme_status bc "a copy off the write pointer" \
+		nvme copy $DEV --sdlba=$((z + 1)) --slbs=0 --blocks=3
+	expect_eq "$(zone_field 1 wp)" $z "zone 1's write pointer after a refused copy"
+	nvme copy $DEV --sdlba=$z --slbs=0,4 --blocks=1,3 ||
+		fail "nvme copy at the write pointer"
+	expect_eq "$(zone_field 1 wp)" $((z + 6)) "zone 1's write pointer after a copy"
+	dd if=/tmp/pattern of=/tmp/want bs=4096 count=2 2>/dev/null
+	dd if=/tmp/pattern of=/tmp/want bs=4096 skip=4 seek=2 count=4 2>/dev/null
+	dd if=$DEV of=/tmp/got bs=4096 skip=$z count=6 iflag=direct 2>/dev/null ||
+		fail "reading the copy"
+	cmp /tmp/got /tmp/want || fail "the copy's data differ from its sources"
+	# Zone 1's pointer to 6 blocks before its end: 8 more cross it.
+	write_at $((z + 6)) 244 || fail "filling zone 1"
+	expect_nvme_status b8 "a copy across the zone's end" \
+		nvme copy $DEV --sdlba=$((2 * z - 6)) --slbs=0 --blocks=7
+	expect_eq "$(zone_field 1 wp)" $((2 * z - 6)) "zone 1's write pointer after a refused copy"
+	nvme copy $DEV --sdlba=$((2 * z - 6)) --slbs=0 --blocks=5 ||
+		fail "a copy that fills the zone"
+	expect_state 1 FULL
+	expect_nvme_status b9 "a copy into a full zone" \
+		nvme copy $DEV --sdlba=$((z + 10)) --slbs=0 --blocks=0
+	unload
+}
+
 run_test discovery test_discovery
 run_test writes_at_the_write_pointer test_writes_at_the_write_pointer
 run_test zone_append test_zone_append
@@ -478,3 +512,4 @@ run_test zn540_profile test_zn540_profile
 run_test not_zoned test_not_zoned
 run_test bad_params test_bad_params
 run_test conformance test_conformance
+run_test copy_zoned test_copy_zoned
