@@ -583,15 +583,16 @@ test_uncor_verify_copy() {
 	local oncs x0 r0 p0
 	load frontend=nvme size=256M
 	wait_ready
-	nvme id-ctrl /dev/nvme0 -o json >/tmp/idc || fail "nvme id-ctrl"
-	oncs=$(json_num /tmp/idc oncs)
+	nvme id-ctrl /dev/nvme0 -o json >/tmp/copy_idc || fail "nvme id-ctrl"
+	oncs=$(json_num /tmp/copy_idc oncs)
 	expect_eq $((oncs & 0x182)) $((0x182)) "ONCS bits 1, 7, 8"
-	nvme id-ns $DEV -o json >/tmp/idn || fail "nvme id-ns"
-	expect_eq "$(json_num /tmp/idn mssrl)" 256 MSSRL
-	expect_eq "$(json_num /tmp/idn mcl)" 1024 MCL
-	expect_eq "$(json_num /tmp/idn msrc)" 127 MSRC
-	dd if=/dev/urandom of=/tmp/src bs=4096 count=16 2>/dev/null
-	dd if=/tmp/src of=$DEV bs=4096 seek=100 oflag=direct 2>/dev/null ||
+	nvme id-ns $DEV -o json >/tmp/copy_idn || fail "nvme id-ns"
+	expect_eq "$(json_num /tmp/copy_idn mssrl)" 256 MSSRL
+	expect_eq "$(json_num /tmp/copy_idn mcl)" 1024 MCL
+	expect_eq "$(json_num /tmp/copy_idn msrc)" 127 MSRC
+	dd if=/dev/urandom of=/tmp/copy_src bs=4096 count=16 2>/dev/null ||
+		fail "making the sources"
+	dd if=/tmp/copy_src of=$DEV bs=4096 seek=100 oflag=direct 2>/dev/null ||
 		fail "writing the sources"
 
 	# Blocks 104-107 uncorrectable: reads and Verify fail, their
@@ -621,19 +622,19 @@ test_uncor_verify_copy() {
 		fail "NAND reads of a 12-block copy: $(($(stat_of nand_read_pages) - r0))"
 	[ $(($(stat_of nand_program_pages) - p0)) -ge 12 ] ||
 		fail "NAND programs of a 12-block FUA copy: $(($(stat_of nand_program_pages) - p0))"
-	dd if=/tmp/src of=/tmp/want bs=4096 count=4 2>/dev/null
-	dd if=/tmp/src of=/tmp/want bs=4096 skip=8 seek=4 count=8 2>/dev/null
+	dd if=/tmp/copy_src of=/tmp/copy_want bs=4096 count=4 2>/dev/null
+	dd if=/tmp/copy_src of=/tmp/copy_want bs=4096 skip=8 seek=4 count=8 2>/dev/null
 	dd if=$DEV of=/tmp/got bs=4096 skip=200 count=12 iflag=direct 2>/dev/null ||
 		fail "reading the copy"
-	cmp /tmp/got /tmp/want || fail "the copy's data differ from its sources"
+	cmp /tmp/got /tmp/copy_want || fail "the copy's data differ from its sources"
 
 	# A source range with an uncorrectable block: the ranges before it
 	# copied, the copy fails; the destination after them untouched.
 	expect_nvme_status 281 "a copy from an uncorrectable block" \
 		nvme copy $DEV --sdlba=300 --slbs=100,104 --blocks=3,0
 	dd if=$DEV of=/tmp/got bs=4096 skip=300 count=4 iflag=direct 2>/dev/null
-	dd if=/tmp/src of=/tmp/want bs=4096 count=4 2>/dev/null
-	cmp /tmp/got /tmp/want || fail "the partial copy's first range"
+	dd if=/tmp/copy_src of=/tmp/copy_want bs=4096 count=4 2>/dev/null
+	cmp /tmp/got /tmp/copy_want || fail "the partial copy's first range"
 	expect_zeros 304 1 "the block after a partial copy"
 	# Limits: a range over MSSRL, a copy over MCL, the end of the
 	# namespace, a descriptor format the controller lacks.
@@ -648,7 +649,7 @@ test_uncor_verify_copy() {
 	expect_zeros 400 4 "the destination of refused copies"
 
 	# Written again, a marked block reads; deallocated, it reads zeros.
-	dd if=/tmp/src of=$DEV bs=4096 skip=4 seek=104 count=2 oflag=direct 2>/dev/null ||
+	dd if=/tmp/copy_src of=$DEV bs=4096 skip=4 seek=104 count=2 oflag=direct 2>/dev/null ||
 		fail "rewriting uncorrectable blocks"
 	dd if=$DEV of=/tmp/got bs=4096 skip=104 count=2 iflag=direct 2>/dev/null ||
 		fail "a read of rewritten blocks"
@@ -665,16 +666,17 @@ test_uncor_verify_copy() {
 test_uncor_verify_copy_512() {
 	load frontend=nvme size=64M lba_size=512
 	wait_ready
-	dd if=/dev/urandom of=/tmp/src bs=512 count=24 2>/dev/null
-	dd if=/tmp/src of=$DEV bs=512 seek=3 oflag=direct 2>/dev/null ||
+	dd if=/dev/urandom of=/tmp/copy_src bs=512 count=24 2>/dev/null ||
+		fail "making the sources"
+	dd if=/tmp/copy_src of=$DEV bs=512 seek=3 oflag=direct 2>/dev/null ||
 		fail "writing the sources"
 	nvme copy $DEV --sdlba=1001 --slbs=3,20 --blocks=10,4 ||
 		fail "nvme copy of 512-byte blocks"
-	dd if=/tmp/src of=/tmp/want bs=512 count=11 2>/dev/null
-	dd if=/tmp/src of=/tmp/want bs=512 skip=17 seek=11 count=5 2>/dev/null
+	dd if=/tmp/copy_src of=/tmp/copy_want bs=512 count=11 2>/dev/null
+	dd if=/tmp/copy_src of=/tmp/copy_want bs=512 skip=17 seek=11 count=5 2>/dev/null
 	dd if=$DEV of=/tmp/got bs=512 skip=1001 count=16 iflag=direct 2>/dev/null ||
 		fail "reading the copy"
-	cmp /tmp/got /tmp/want || fail "the copy's data differ from its sources"
+	cmp /tmp/got /tmp/copy_want || fail "the copy's data differ from its sources"
 	dd if=$DEV of=/tmp/got bs=512 skip=1000 count=1 iflag=direct 2>/dev/null
 	dd if=/dev/zero of=/tmp/zeros bs=512 count=1 2>/dev/null
 	cmp /tmp/got /tmp/zeros || fail "the block before the copy"

@@ -87,10 +87,10 @@ test_writes_at_the_write_pointer() {
 		--data-size=4096 --data=/tmp/pattern
 	write_at 8 8 || fail "write at the write pointer"
 	dd if=$DEV of=/tmp/got bs=4096 count=16 iflag=direct 2>/dev/null
-	head -c $((16 * 4096)) /tmp/pattern >/tmp/want8
-	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >/tmp/want
-	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >>/tmp/want
-	cmp /tmp/got /tmp/want || fail "data read back"
+	head -c $((16 * 4096)) /tmp/pattern >/tmp/copy_want8
+	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >/tmp/copy_want
+	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >>/tmp/copy_want
+	cmp /tmp/got /tmp/copy_want || fail "data read back"
 	# Past the write pointer a zone reads as zeros.
 	dd if=$DEV of=/tmp/got bs=4096 skip=16 count=4 iflag=direct 2>/dev/null
 	dd if=/dev/zero of=/tmp/zeros bs=4096 count=4 2>/dev/null
@@ -478,11 +478,11 @@ test_copy_zoned() {
 	nvme copy $DEV --sdlba=$z --slbs=0,4 --blocks=1,3 ||
 		fail "nvme copy at the write pointer"
 	expect_eq "$(zone_field 1 wp)" $((z + 6)) "zone 1's write pointer after a copy"
-	dd if=/tmp/pattern of=/tmp/want bs=4096 count=2 2>/dev/null
-	dd if=/tmp/pattern of=/tmp/want bs=4096 skip=4 seek=2 count=4 2>/dev/null
+	dd if=/tmp/pattern of=/tmp/copy_want bs=4096 count=2 2>/dev/null
+	dd if=/tmp/pattern of=/tmp/copy_want bs=4096 skip=4 seek=2 count=4 2>/dev/null
 	dd if=$DEV of=/tmp/got bs=4096 skip=$z count=6 iflag=direct 2>/dev/null ||
 		fail "reading the copy"
-	cmp /tmp/got /tmp/want || fail "the copy's data differ from its sources"
+	cmp /tmp/got /tmp/copy_want || fail "the copy's data differ from its sources"
 	# Zone 1's pointer to 6 blocks before its end: 8 more cross it.
 	write_at $((z + 6)) 244 || fail "filling zone 1"
 	expect_nvme_status b8 "a copy across the zone's end" \
