@@ -87,10 +87,10 @@ test_writes_at_the_write_pointer() {
 		--data-size=4096 --data=/tmp/pattern
 	write_at 8 8 || fail "write at the write pointer"
 	dd if=$DEV of=/tmp/got bs=4096 count=16 iflag=direct 2>/dev/null
-	head -c $((16 * 4096)) /tmp/pattern >/tmp/copy_want8
-	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >/tmp/copy_want
-	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >>/tmp/copy_want
-	cmp /tmp/got /tmp/copy_want || fail "data read back"
+	head -c $((16 * 4096)) /tmp/pattern >/tmp/want8
+	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >/tmp/want
+	dd if=/tmp/pattern bs=4096 count=8 2>/dev/null >>/tmp/want
+	cmp /tmp/got /tmp/want || fail "data read back"
 	# Past the write pointer a zone reads as zeros.
 	dd if=$DEV of=/tmp/got bs=4096 skip=16 count=4 iflag=direct 2>/dev/null
 	dd if=/dev/zero of=/tmp/zeros bs=4096 count=4 2>/dev/null
