@@ -2396,6 +2396,33 @@ static void copy_refusals_and_partial(struct kunit *test)
 }
 
 /*
+ * A copied block follows a write's power-loss rules: a Copy without FUA
+ * (write cache on) that a cut comes before its programs is taken back,
+ * the destination holds what it held; with FUA, cut once acknowledged,
+ * the destination keeps the copy.
+ */
+static void copy_power_loss(struct kunit *test)
+{
+	static const u32 one[][2] = { { 40, 1 } };
+	struct admin_env *e = test->priv;
+	struct vflash_faults *ft = &e->vdev->faults;
+
+	e->c->wce = true;
+	memset(e->store + 40 * PG, 0x77, PG);
+	memset(e->store + 30 * PG, 0x5a, PG);
+	log_writes(test);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 30, one, 1, 0), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 30 * PG, 0x77, PG));
+	vflash_pl_cut(&ft->pl, 1, NULL, NULL);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 30 * PG, 0x5a, PG));
+
+	log_writes(test);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 30, one, 1, BIT(30)), 0);
+	vflash_pl_cut(&ft->pl, e->last.due_ns, NULL, NULL);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 30 * PG, 0x77, PG));
+}
+
+/*
  * Copy on a zoned namespace (ZNS 1.1, 3.4.1): the destination follows the
  * zone's write rules. SDLBA off the write pointer is Zone Invalid Write,
  * across the zone's end Zone Boundary Error, into a full zone the status
@@ -2542,6 +2569,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(copy_conventional),
 	KUNIT_CASE(copy_refusals_and_partial),
 	KUNIT_CASE(copy_zoned),
+	KUNIT_CASE(copy_power_loss),
 	KUNIT_CASE(copy_identify_and_effects),
 	{}
 };
