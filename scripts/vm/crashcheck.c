@@ -13,7 +13,7 @@
  * zoned namespace Write at the write pointer, Zone Append, Zone
  * Management Send (Reset, Finish, Open, Close), Flush, Read and Report
  * Zones; on the dual frontend (frontend=nvme,cxl) also CXL stores through
- * a MAP_SHARED mapping of /dev/vflash0. --threads threads per namespace
+ * a MAP_SHARED mapping of /dev/vflashN. --threads threads per namespace
  * (32: 32 commands in flight per namespace, one each), on --namespaces
  * namespaces (made with Namespace Management; one is deleted and made
  * anew between some rounds). Each thread owns a disjoint set of LBAs
@@ -27,7 +27,8 @@
  * (durably, fresh records), so zeros are a value that only a zeroing
  * command of the round (or, on a zoned namespace, an unwritten block)
  * can explain. Each round sets the write cache on or off, arms
- * faults/power_cut, runs the load, ends (a cut; or a controller reset, a
+ * faults/power_cut (/sys/class/vflash/vflashN/faults/, --device: sysfs,
+ * so a locked-down host can run it), runs the load, ends (a cut; or a controller reset, a
  * clean shutdown, an injected timeout or delay with the kernel's
  * recovery, then a cut), waits for the namespaces to come back, reads
  * every LBA and checks it against the durability rules
@@ -78,8 +79,7 @@
 #define VAL_CORRUPT	UINT64_MAX
 #define BASE_TID	0xffeU	/* the thread id of baseline records */
 
-#define SYSDEV		"/sys/class/vflash/vflash0"
-#define FAULTS		"/sys/kernel/debug/vflash/vflash0/faults"
+#define NQN_PREFIX	"nqn.2026-11.io.vflash:"
 
 /* NVMe opcodes and bits */
 #define OP_FLUSH	0x00
@@ -210,6 +210,14 @@ static unsigned int max_detail = 10;
 
 /* device */
 static char ctrl_name[256];
+/*
+ * --device NAME (vflash0 by default): its sysfs directory, fault rules
+ * (sysfs: writable under kernel lockdown), the NVMe subsystem NQN its
+ * controller and namespaces are known by (no other drive is touched),
+ * and its CXL device node.
+ */
+static char dev_name[32] = "vflash0";
+static char sysdev[64], faults[80], dev_nqn[96], cxl_node[48];
 static int ctrl_fd = -1;
 static unsigned int lbs, lpp;
 static unsigned char *cxl_map;
@@ -336,7 +344,7 @@ static void rule_set(const char *rule, const char *file, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(val, sizeof(val), fmt, ap);
 	va_end(ap);
-	snprintf(path, sizeof(path), FAULTS "/%s/%s", rule, file);
+	snprintf(path, sizeof(path), "%s/%s/%s", faults, rule, file);
 	rc = write_str(path, val);
 	if (rc)
 		die("%s=%s: %s", path, val, strerror(-rc));
@@ -346,15 +354,27 @@ static long long rule_get(const char *rule, const char *file)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), FAULTS "/%s/%s", rule, file);
+	snprintf(path, sizeof(path), "%s/%s/%s", faults, rule, file);
 	return read_num(path);
+}
+
+/* Write @val into faults/@rule/@file (faults/@rule without @file) */
+static int rule_write(const char *rule, const char *file, const char *val)
+{
+	char path[256];
+
+	if (file)
+		snprintf(path, sizeof(path), "%s/%s/%s", faults, rule, file);
+	else
+		snprintf(path, sizeof(path), "%s/%s", faults, rule);
+	return write_str(path, val);
 }
 
 static long long stat_get(const char *name)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), SYSDEV "/stats/%s", name);
+	snprintf(path, sizeof(path), "%s/stats/%s", sysdev, name);
 	return read_num(path);
 }
 
@@ -467,7 +487,7 @@ static bool held(const char *name, char (*names)[256], unsigned int n)
 	return false;
 }
 
-/* vflash's live block device of @nsid, not one of @not: into @out */
+/* The device's live block device of @nsid, not one of @not: into @out */
 static bool find_ns(unsigned int nsid, char (*not)[256], unsigned int nnot,
 		    char *out, size_t len)
 {
@@ -493,9 +513,9 @@ static bool find_ns(unsigned int nsid, char (*not)[256], unsigned int nnot,
 		snprintf(path, sizeof(path), "/sys/block/%s/nsid", d->d_name);
 		if (read_num(path) != (long long)nsid)
 			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/device/model",
+		snprintf(path, sizeof(path), "/sys/block/%s/device/subsysnqn",
 			 d->d_name);
-		if (read_str(path, s, sizeof(s)) || !strstr(s, "vflash"))
+		if (read_str(path, s, sizeof(s)) || strcmp(s, dev_nqn))
 			continue;
 		snprintf(path, sizeof(path), "/dev/%s", d->d_name);
 		if (access(path, F_OK))
@@ -507,7 +527,7 @@ static bool find_ns(unsigned int nsid, char (*not)[256], unsigned int nnot,
 	return found;
 }
 
-/* vflash's live controller other than @not: its name in ctrl_name */
+/* The device's live controller other than @not: its name in ctrl_name */
 static bool find_ctrl(const char *not)
 {
 	char path[512], s[128];
@@ -525,9 +545,9 @@ static bool find_ctrl(const char *not)
 			continue;
 		if (not && !strcmp(not, d->d_name))
 			continue;
-		snprintf(path, sizeof(path), "/sys/class/nvme/%s/model",
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/subsysnqn",
 			 d->d_name);
-		if (read_str(path, s, sizeof(s)) || !strstr(s, "vflash"))
+		if (read_str(path, s, sizeof(s)) || strcmp(s, dev_nqn))
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/nvme/%s/state",
 			 d->d_name);
@@ -862,18 +882,21 @@ static void geometry(struct nsx *ns)
 
 static void map_cxl(void)
 {
-	long long size = read_num(SYSDEV "/size");
+	char path[128];
+	long long size;
 	int fd;
 
+	snprintf(path, sizeof(path), "%s/size", sysdev);
+	size = read_num(path);
 	if (size <= 0)
-		die("cannot read " SYSDEV "/size");
-	fd = open("/dev/vflash0", O_RDWR);
+		die("cannot read %s", path);
+	fd = open(cxl_node, O_RDWR);
 	if (fd < 0)
-		die("/dev/vflash0: %s (--cxl needs frontend=nvme,cxl)",
+		die("%s: %s (--cxl needs frontend=nvme,cxl)", cxl_node,
 		    strerror(errno));
 	cxl_map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (cxl_map == MAP_FAILED)
-		die("mmap /dev/vflash0: %s", strerror(errno));
+		die("mmap %s: %s", cxl_node, strerror(errno));
 	close(fd);
 }
 
@@ -2003,9 +2026,10 @@ static void arm_faults(uint64_t *rng)
 static void pick_placement(uint64_t *rng)
 {
 	static char first[64];
-	char s[256], *p, *q;
+	char s[256], path[128], *p, *q;
 
-	if (read_str(SYSDEV "/policy/placement", s, sizeof(s)))
+	snprintf(path, sizeof(path), "%s/policy/placement", sysdev);
+	if (read_str(path, s, sizeof(s)))
 		return;
 	if (!first[0] && (p = strchr(s, '[')) && (q = strchr(p, ']'))) {
 		*q = 0;
@@ -2013,8 +2037,7 @@ static void pick_placement(uint64_t *rng)
 	}
 	if (!first[0])
 		return;
-	if (write_str(SYSDEV "/policy/placement",
-		      below(rng, 2) ? "die-affinity" : first))
+	if (write_str(path, below(rng, 2) ? "die-affinity" : first))
 		die("cannot switch the placement policy");
 }
 
@@ -2063,7 +2086,7 @@ static void cut_now(uint64_t *cut_tick)
 	int rc;
 
 	*cut_tick = atomic_fetch_add(&tick, 1);
-	rc = write_str(FAULTS "/power_cut/cut", "1");
+	rc = rule_write("power_cut", "cut", "1");
 	if (rc)
 		die("cutting the power: %s", strerror(-rc));
 }
@@ -2123,12 +2146,13 @@ static void recycle_ns(uint64_t *rng)
 
 static void slow_programs(bool on)
 {
+	static const char *const name[2] = { "main_prog_ns", "slc_prog_ns" };
 	static char saved[2][32];
-	static const char *const knob[2] = {
-		SYSDEV "/config/main_prog_ns", SYSDEV "/config/slc_prog_ns",
-	};
+	char knob[2][128];
 	unsigned int i;
 
+	for (i = 0; i < 2; i++)
+		snprintf(knob[i], sizeof(knob[i]), "%s/config/%s", sysdev, name[i]);
 	for (i = 0; i < 2; i++) {
 		if (on) {
 			if (read_str(knob[i], saved[i], sizeof(saved[i])))
@@ -2437,6 +2461,9 @@ static void usage(void)
 		"	[--ops N] [--chunk PAGES] [--vwc on|off|mix] [--cut file|rule|mix]\n"
 		"	[--cxl] [--faults] [--program-ppm PPM] [--fdp N] [--namespaces K]\n"
 		"	[--no-recycle] [--endings LIST] [--plp] [--detail N] [--tamper]\n"
+		"	[--device vflashN]\n"
+		"  --device NAME  the vflash device (default vflash0): only its NVMe\n"
+		"                 namespaces (by subsystem NQN) are written\n"
 		"  --cuts N       rounds, each ending in a power cut (default 10)\n"
 		"  --seconds S    start no round after S seconds (default: no limit)\n"
 		"  --threads T    load threads per namespace, each owning its LBAs\n"
@@ -2446,7 +2473,7 @@ static void usage(void)
 		"  --vwc MODE     volatile write cache each round (default mix: on 2/3)\n"
 		"  --cut MODE     by writing power_cut/cut, by the rule's `after`,\n"
 		"                 or mix (default: the rule a third of the rounds)\n"
-		"  --cxl          CXL stores into /dev/vflash0 (frontend=nvme,cxl)\n"
+		"  --cxl          CXL stores into /dev/vflashN (frontend=nvme,cxl)\n"
 		"  --faults       arm program_fail (PPM, once) and erase_fail (once) in\n"
 		"                 some rounds while spare blocks last\n"
 		"  --fdp N        writes carry the placement directive, DSPEC 0 to N-1\n"
@@ -2620,6 +2647,13 @@ int main(int argc, char **argv)
 			endings_mask = parse_endings(v);
 		} else if (!strcmp(o, "--detail")) {
 			max_detail = atoi(v);
+		} else if (!strcmp(o, "--device")) {
+			unsigned int n;
+			char tail;
+
+			if (sscanf(v, "vflash%u%c", &n, &tail) != 1)
+				usage();
+			snprintf(dev_name, sizeof(dev_name), "vflash%u", n);
 		} else {
 			usage();
 		}
@@ -2629,6 +2663,13 @@ int main(int argc, char **argv)
 	    prog_ppm > 1000000 || !endings_mask)
 		usage();
 	nr_threads = tpn * nr_ns;
+	snprintf(sysdev, sizeof(sysdev), "/sys/class/vflash/%s", dev_name);
+	snprintf(faults, sizeof(faults), "%s/faults", sysdev);
+	snprintf(dev_nqn, sizeof(dev_nqn), NQN_PREFIX "%s", dev_name);
+	snprintf(cxl_node, sizeof(cxl_node), "/dev/%s", dev_name);
+	if (access(faults, F_OK))
+		die("no %s: vflash not loaded, no device %s, or a vflash without sysfs fault rules",
+		    faults, dev_name);
 	if (!seeded) {
 		struct timespec ts;
 
@@ -2644,9 +2685,9 @@ int main(int argc, char **argv)
 		int rc;
 
 		rule_set("power_cut", "armed", "0");
-		rc = write_str(FAULTS "/plp", "1");
+		rc = rule_write("plp", NULL, "1");
 		if (rc)
-			die(FAULTS "/plp: %s", strerror(-rc));
+			die("%s/plp: %s", faults, strerror(-rc));
 	}
 	setup_namespaces();
 	if (use_cxl)

@@ -23,7 +23,7 @@
 # vmtest-env: CRASH_ROTATION CUTS FS_CUTS
 
 SYS=/sys/class/vflash/vflash0
-F=/sys/kernel/debug/vflash/vflash0/faults
+F=/sys/class/vflash/vflash0/faults
 
 # Cuts per cell (each cell also makes one --tamper cut), the ext4/sqlite
 # test's cuts; operations per thread per round at most (the cut comes
