@@ -133,6 +133,7 @@ enum { S_INFLIGHT, S_OK, S_FAILED };
 struct op {
 	uint64_t wid;		/* value written (0: zeros) */
 	uint64_t sub;		/* ticket before submission */
+	uint64_t sub_ms;	/* when (now_ms()) */
 	uint64_t done;		/* ticket after completion, 0 if none */
 	uint64_t slba;		/* first LBA (first range for DSM; zone ops: the zone) */
 	uint32_t nlb;		/* LBAs (all ranges for DSM) */
@@ -190,6 +191,8 @@ struct worker {
 	_Atomic uint64_t done_ops;
 	atomic_bool failed;	/* an op failed: stopped */
 	uint64_t fail_tick;
+	uint64_t fail_sub;	/* the failed op's submission ticket */
+	uint64_t fail_age_ms;	/* how long it was in flight */
 	int fail_err;
 	uint8_t fail_kind;
 	uint64_t read_violations;
@@ -204,6 +207,15 @@ static unsigned int chunk_pages = 8, max_seconds, nr_ns = 1, fdp_handles;
 static int vwc_mode = -1;	/* -1: random per round, 0 off, 1 on */
 static int cut_mode = -1;	/* -1: mix, 0 file, 1 rule */
 static bool use_cxl, use_faults, tamper, use_plp, recycle = true;
+/*
+ * --stray-reset: the checker's own test of the kernel's recovery: in
+ * rounds ended by a cut by hand one command is swallowed (the timeout
+ * rule), so the kernel times it out, resets the controller (its write
+ * cache back on) and aborts it, and the checker is not told: as when a
+ * command outlives nvme_core.io_timeout on a busy host. Programs are
+ * slow, so that writes complete after the reset too.
+ */
+static bool stray_reset;
 static unsigned int endings_mask = 1U << E_CUT;
 static unsigned int prog_ppm = 2000;
 static unsigned int max_detail = 10;
@@ -250,6 +262,9 @@ static enum ending round_end;
 /* totals */
 static uint64_t t_cuts, t_checked, t_violations, t_ops, t_rolled, t_rule_cuts;
 static uint64_t t_inflight, t_rig_errors, t_fault_rounds, t_taken, t_live_rounds;
+static uint64_t t_kernel_resets;
+/* nvme_core.io_timeout: a command in flight that long meets the kernel's recovery */
+static uint64_t io_timeout_ms = 30000;
 static uint64_t t_ends[E_NR], t_recycled, t_base_lbas;
 static long long lost0;
 
@@ -1159,6 +1174,8 @@ static void fail_op(struct worker *w, struct op *o, enum kind k, int rc)
 	w->fail_err = rc;
 	w->fail_kind = k;
 	w->fail_tick = atomic_fetch_add(&tick, 1);
+	w->fail_sub = o->sub;
+	w->fail_age_ms = now_ms() - o->sub_ms;
 }
 
 static void op_done(struct worker *w, struct op *o)
@@ -1249,6 +1266,7 @@ static bool conv_op(struct worker *w)
 		for (l = 0; l < nlb; l++)
 			fill(w->buf + l * lbs, key(ns, slba + l), o->wid);
 	o->sub = atomic_fetch_add(&tick, 1);
+	o->sub_ms = now_ms();
 	switch (k) {
 	case K_WRITE:
 		rc = nvme_io(ns, OP_WRITE, slba, nlb, flags, cdw13, w->buf, NULL);
@@ -1354,6 +1372,7 @@ static bool zoned_op(struct worker *w)
 		for (l = 0; l < nlb; l++)
 			fill(w->buf + (size_t)l * lbs, key(ns, slba + l), o->wid);
 	o->sub = atomic_fetch_add(&tick, 1);
+	o->sub_ms = now_ms();
 	switch (k) {
 	case K_WRITE:
 		rc = nvme_rw(ns, OP_WRITE, slba, nlb, flags, w->buf);
@@ -2173,6 +2192,7 @@ static void run_round(uint64_t *rng)
 	uint64_t t_cut, t_back, t_chk;
 	long long cuts0 = stat_get("fault_power_cuts"), lostr = stat_get("power_cut_lost_writes");
 	bool vwc_on, by_rule, fell_back = false, rig_err = false, slow;
+	bool kernel_reset = false;
 	char ends[96] = "";
 	unsigned int i, j;
 	int rc;
@@ -2206,7 +2226,7 @@ static void run_round(uint64_t *rng)
 	 * background flush empties the cache between writes (qlc-hybrid
 	 * with maintenance=background found nothing to take back).
 	 */
-	if (round_no_flush)
+	if (round_no_flush || (stray_reset && round_end == E_CUT && !by_rule))
 		slow = true;
 	if (round_end != E_CUT)
 		by_rule = false;
@@ -2275,6 +2295,35 @@ static void run_round(uint64_t *rng)
 	case E_CUT:
 		if (by_rule)
 			break;
+		if (stray_reset) {
+			uint64_t t = now_ms();
+
+			/*
+			 * One command swallowed (the timeout rule): the
+			 * kernel times it out twice, resets the controller
+			 * and aborts it; the checker is not told.
+			 */
+			rule_set("timeout", "armed", "0");
+			rule_set("timeout", "range", "all");
+			rule_set("timeout", "probability", "1000000");
+			rule_set("timeout", "times", "1");
+			rule_set("timeout", "after", "%" PRIu64, below(rng, total / 4));
+			rule_set("timeout", "armed", "1");
+			for (;;) {
+				bool any = false;
+
+				for (i = 0; i < nr_threads; i++)
+					any |= workers[i].failed;
+				if (any || now_ms() - t > 30000)
+					break;
+				usleep(1000);
+			}
+			while (!nvme_state_live() && now_ms() - t < 60000)
+				usleep(10000);
+			rule_set("timeout", "armed", "0");
+			snprintf(ends, sizeof(ends), ", a stray reset by %" PRIu64 " ops",
+				 (uint64_t)atomic_load(&ops_done));
+		}
 		wait_ops(target);
 		usleep(below(rng, 2000));
 		cut_now(&cut_tick);
@@ -2408,6 +2457,29 @@ static void run_round(uint64_t *rng)
 		if (round_end != E_CUT && w->fail_tick >= end_tick &&
 		    ending_error(w->fail_err))
 			continue;
+		/*
+		 * The host aborted it before the cut by hand (or, whatever the
+		 * cut, after it was in flight for nvme_core.io_timeout): a
+		 * command outlived io_timeout (slow programs on a busy host),
+		 * and the kernel's recovery reset the controller, which puts the
+		 * features back to their defaults (the write cache on). Not
+		 * the rig's fault; as after a reset ending, a write with the
+		 * cache set off is durable at completion only if it
+		 * completed before that reset could begin: before the
+		 * aborted command was submitted.
+		 */
+		if (!device_error(w->fail_err) &&
+		    (((!by_rule || fell_back) && w->fail_tick < cut_tick) ||
+		     w->fail_age_ms >= io_timeout_ms)) {
+			if (!kernel_reset)
+				printf("crashcheck: round %u: thread %u's %s aborted by the host (%d) before the cut: the kernel reset the controller; writes with the cache off durable at completion only before ticket %" PRIu64 "\n",
+				       round_no, i, kind_name[w->fail_kind], w->fail_err,
+				       w->fail_sub);
+			kernel_reset = true;
+			if (w->fail_sub < vwc_until)
+				vwc_until = w->fail_sub;
+			continue;
+		}
 		if (device_error(w->fail_err) ||
 		    (!by_rule && w->fail_tick < cut_tick) ||
 		    (by_rule && fell_back)) {
@@ -2418,6 +2490,7 @@ static void run_round(uint64_t *rng)
 	}
 	if (rig_err)
 		t_rig_errors++;
+	t_kernel_resets += kernel_reset;
 	reattach();
 	t_back = now_ms();
 	if (tamper && t_cuts + 1 == cuts_wanted)
@@ -2461,6 +2534,7 @@ static void usage(void)
 		"	[--ops N] [--chunk PAGES] [--vwc on|off|mix] [--cut file|rule|mix]\n"
 		"	[--cxl] [--faults] [--program-ppm PPM] [--fdp N] [--namespaces K]\n"
 		"	[--no-recycle] [--endings LIST] [--plp] [--detail N] [--tamper]\n"
+		"	[--stray-reset]\n"
 		"	[--device vflashN]\n"
 		"  --device NAME  the vflash device (default vflash0): only its NVMe\n"
 		"                 namespaces (by subsystem NQN) are written\n"
@@ -2488,6 +2562,9 @@ static void usage(void)
 		"  --plp          power-loss protection on: every acknowledged write\n"
 		"                 must survive (no liveness check)\n"
 		"  --detail N     violations printed in full per round (default 10)\n"
+		"  --stray-reset  the checker's own test: rounds cut by hand get a command\n"
+		"                 swallowed, so the kernel resets the controller, which the\n"
+		"                 checker is not told about; programs slow\n"
 		"  --tamper       the checker's own test: after the last cut, undo one\n"
 		"                 durable write behind the device's back; the check\n"
 		"                 must report it (exit status 1)\n");
@@ -2605,6 +2682,10 @@ int main(int argc, char **argv)
 			tamper = true;
 			continue;
 		}
+		if (!strcmp(o, "--stray-reset")) {
+			stray_reset = true;
+			continue;
+		}
 		if (!strcmp(o, "--plp")) {
 			use_plp = true;
 			continue;
@@ -2670,6 +2751,8 @@ int main(int argc, char **argv)
 	if (access(faults, F_OK))
 		die("no %s: vflash not loaded, no device %s, or a vflash without sysfs fault rules",
 		    faults, dev_name);
+	if (read_num("/sys/module/nvme_core/parameters/io_timeout") > 0)
+		io_timeout_ms = read_num("/sys/module/nvme_core/parameters/io_timeout") * 1000;
 	if (!seeded) {
 		struct timespec ts;
 
@@ -2752,6 +2835,9 @@ int main(int argc, char **argv)
 	if (t_rig_errors)
 		printf("crashcheck: %" PRIu64 " rounds had I/O errors not caused by a cut\n",
 		       t_rig_errors);
+	if (t_kernel_resets)
+		printf("crashcheck: %" PRIu64 " rounds had a controller reset by the kernel's recovery (a command outlived nvme_core.io_timeout)\n",
+		       t_kernel_resets);
 	printf("crashcheck: cuts %" PRIu64 ", LBAs checked %" PRIu64 ", violations %" PRIu64 "\n",
 	       t_cuts, t_checked, t_violations);
 	if (t_violations)
