@@ -74,7 +74,7 @@ MODULE_PARM_DESC(ns1_size,
 static unsigned int fdp;
 module_param(fdp, uint, 0444);
 MODULE_PARM_DESC(fdp,
-		 "NVMe: 1 gives namespace 1 Flexible Data Placement (NVMe FDP, enabled), 0 none (default 0)");
+		 "NVMe: 1 gives namespace 1 (every handle) and namespaces created later (their placement handle lists) Flexible Data Placement (NVMe FDP, enabled), 0 none (default 0)");
 
 static unsigned int fdp_ruhs = VFN_FDP_DEFAULT_RUH;
 module_param(fdp_ruhs, uint, 0444);
