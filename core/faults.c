@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fault injection rules, per device, in sysfs and, the same files, in
- * debugfs: /sys/class/vflash/vflashN/faults/<fault>/ (sysfs works under
- * kernel lockdown, which refuses debugfs writes: Secure Boot) and
- * /sys/kernel/debug/vflash/vflashN/faults/<fault>/, with the files
+ * Fault injection rules, per device, in sysfs:
+ * /sys/class/vflash/vflashN/faults/<fault>/ (sysfs works under kernel
+ * lockdown, which refuses debugfs writes: Secure Boot), and read-only in
+ * /sys/kernel/debug/vflash/vflashN/faults/<fault>/ (no cut file), with
+ * the files
  *
  *   armed        0 or 1
  *   range        "all" or "FIRST-LAST", logical 4 KiB pages, inclusive
@@ -334,36 +335,10 @@ static ssize_t fault_file_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-/* A written value into @buf, NUL-terminated and trimmed; 0 or an errno. */
-static int user_value(char *buf, size_t size, const char __user *ubuf,
-		      size_t count)
-{
-	if (count >= size)
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	strim(buf);
-	return 0;
-}
-
-static ssize_t fault_file_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
-{
-	const struct fault_file_id *id = file_inode(file)->i_private;
-	char buf[48];
-	int ret = user_value(buf, sizeof(buf), ubuf, count);
-
-	if (!ret)
-		ret = vflash_fault_set(id->ft, id->fault, file_names[id->file],
-				       buf);
-	return ret ? ret : count;
-}
-
+/* debugfs: read-only (rules are set in sysfs) */
 static const struct file_operations fault_file_fops = {
 	.owner = THIS_MODULE,
 	.read = fault_file_read,
-	.write = fault_file_write,
 	.llseek = default_llseek,
 };
 
@@ -403,22 +378,9 @@ static int set_plp(struct vflash_faults *ft, const char *buf)
 	return ret;
 }
 
-static ssize_t plp_write(struct file *file, const char __user *ubuf,
-			 size_t count, loff_t *ppos)
-{
-	struct vflash_faults *ft = file_inode(file)->i_private;
-	char buf[24];
-	int ret = user_value(buf, sizeof(buf), ubuf, count);
-
-	if (!ret)
-		ret = set_plp(ft, buf);
-	return ret ? ret : count;
-}
-
 static const struct file_operations plp_fops = {
 	.owner = THIS_MODULE,
 	.read = plp_read,
-	.write = plp_write,
 	.llseek = default_llseek,
 };
 
@@ -462,7 +424,10 @@ int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
  * vflash_faults_add_debugfs() - create faults/ under a device's directory
  * @ft: the rules
  * @parent: the device's debugfs directory (may be an error: debugfs is
- *	optional, and so then is fault injection)
+ *	optional)
+ *
+ * A read-only copy of the sysfs tree (without the write-only power_cut/cut):
+ * the rules are set in sysfs, which kernel lockdown leaves writable.
  */
 void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent)
 {
@@ -476,22 +441,16 @@ void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent)
 		for (f = 0; f < NR_FILES; f++) {
 			struct fault_file_id *id = &ids[i * NR_FILES + f];
 
-			umode_t mode = 0600;
-
-			if (!has_file(i, f))
+			if (!has_file(i, f) || f == FILE_CUT)
 				continue;
-			if (f == FILE_MATCHED || f == FILE_INJECTED)
-				mode = 0400;
-			else if (f == FILE_CUT)
-				mode = 0200;
 			id->ft = ft;
 			id->fault = i;
 			id->file = f;
-			debugfs_create_file(file_names[f], mode, d, id,
+			debugfs_create_file(file_names[f], 0400, d, id,
 					    &fault_file_fops);
 		}
 	}
-	debugfs_create_file("plp", 0600, ft->dir, ft, &plp_fops);
+	debugfs_create_file("plp", 0400, ft->dir, ft, &plp_fops);
 }
 
 /*

@@ -392,7 +392,9 @@ static const struct vfn_nsd *ns_of_page(struct vfn_ctrl *c, u64 lpn)
 /*
  * The controller events since the last look: per handle, one Media
  * Reallocated event for the pages the backend moved out of its blocks
- * (GC, migration, a retired block), naming the last one moved, and one
+ * (GC, migration, a retired block), naming the last one moved and, as
+ * its placement identifier, the placement handle of that page's namespace
+ * that names the handle (none: PIV clear), and one
  * Implicitly Modified RUH event if the backend retired one of its open
  * blocks. Each is logged if enabled on the handle; either way it is
  * reported only once.
@@ -409,6 +411,7 @@ static void fdp_sync(struct vfn_ctrl *c, u64 now)
 		struct vflash_placement_events ev;
 		const struct vfn_nsd *nd;
 		u64 moved;
+		int pid;
 
 		vflash_flash_placement_events(f, h, &ev);
 		if (ev.units_retired != fdp->retired_seen[h]) {
@@ -422,7 +425,8 @@ static void fdp_sync(struct vfn_ctrl *c, u64 now)
 		moved = ev.moved_pages - fdp->moved_seen[h];
 		fdp->moved_seen[h] = ev.moved_pages;
 		nd = ns_of_page(c, ev.moved_lpn);
-		vfn_fdp_media_reallocated(fdp, h, moved << per_page,
+		pid = nd ? vfn_ns_pid_of(&nd->ns, h) : -1;
+		vfn_fdp_media_reallocated(fdp, h, pid, moved << per_page,
 					  nd ? nd->ns.id : 0, !!nd,
 					  nd ? (ev.moved_lpn - nd->ns.base) <<
 					       per_page : 0, ms);
@@ -456,9 +460,21 @@ static u16 fdp_events_feature(struct vfn_ctrl *c,
 			      u32 *result)
 {
 	u32 cdw11 = vfn_cdw(cmd, 11), noet = (cdw11 >> 16) & 0xff, len;
+	const struct vfn_nsd *nd;
 	u16 sc;
 
 	*result = 0;
+	/*
+	 * The placement handle is the namespace's (NSID): its list names the
+	 * reclaim unit handle the events are kept for. Without a namespace
+	 * (NSID 0 or FFFFFFFFh) it is the reclaim unit handle itself.
+	 */
+	nd = vfn_ns_find(&c->nst, le32_to_cpu(cmd->common.nsid), true);
+	if (nd) {
+		if ((cdw11 & 0xffff) >= nd->ns.nr_ph)
+			return SC(NVME_SC_INVALID_FIELD);
+		cdw11 = (cdw11 & ~0xffffU) | nd->ns.ruh[cdw11 & 0xffff];
+	}
 	memset(c->ident, 0, 4096);
 	if (!set) {
 		sc = vfn_fdp_events_get(&c->fdp, cdw11, c->ident, &len, result);
@@ -717,12 +733,14 @@ static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid,
 		   u64 now)
 {
 	struct vflash_flash *f = c->vdev->flash;
+	u8 ruha[VFN_FDP_MAX_RUH];
 
 	switch (lid) {
 	case VFN_LOG_FDP_CONFIGS:
 		return vfn_fdp_configs_log(&c->fdp, c->ident);
 	case VFN_LOG_FDP_USAGE:
-		return vfn_fdp_usage_log(&c->fdp, c->ident);
+		vfn_ns_ruh_usage(&c->nst, ruha);
+		return vfn_fdp_usage_log(&c->fdp, c->ident, ruha);
 	case VFN_LOG_FDP_STATS:
 		return vfn_fdp_stats_log(c->ident, c->host_write_units << 9,
 					 VFLASH_LPAGE_SIZE *
@@ -925,8 +943,9 @@ static u16 ns_delete(struct vfn_ctrl *c, u32 nsid, u64 now)
 
 /*
  * Namespace Management (opcode 0Dh): create (from the host's Identify
- * Namespace fields NSZE, NCAP, FLBAS, DPS, NMIC, ENDGID and the CDW11
- * CSI; the new NSID in completion dword 0) or delete.
+ * Namespace fields NSZE, NCAP, FLBAS, DPS, NMIC, ENDGID, with FDP NPHNDLS
+ * and the Placement Handle List, and the CDW11 CSI; the new NSID in
+ * completion dword 0) or delete.
  */
 static u16 ns_mgmt(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		   u32 *result, u64 now)
@@ -949,6 +968,8 @@ static u16 ns_mgmt(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		.nsze = le64_to_cpu(id->nsze), .ncap = le64_to_cpu(id->ncap),
 		.flbas = id->flbas, .dps = id->dps, .nmic = id->nmic,
 		.csi = vfn_cdw(cmd, 11) >> 24,
+		.nphndls = get_unaligned_le16((u8 *)id + VFN_NS_NPHNDLS_OFS),
+		.phndl = (const __le16 *)((u8 *)id + VFN_NS_PHNDL_OFS),
 	};
 	sc = vfn_ns_create(&c->nst, &spec, result);
 	if (sc || spec.csi != NVME_CSI_ZNS || c->zreport)

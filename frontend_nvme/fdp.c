@@ -26,10 +26,9 @@
 #define FDPA_FDPVWC		BIT(4)
 /* Reclaim unit handle type: initially isolated. */
 #define RUHT_INITIALLY_ISOLATED	0x1
-/* Log 21h: header, a usage descriptor per handle; host specified. */
+/* Log 21h: header, a usage descriptor per handle. */
 #define USAGE_HDR_BYTES		8
 #define USAGE_DESC_BYTES	8
-#define RUHA_HOST		0x1
 /* Log 23h: the event count, then events from byte 64. */
 #define EVENTS_HDR_BYTES	64
 /* RUH Status: header, a 32-byte descriptor per handle. */
@@ -141,8 +140,10 @@ bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
  * vfn_fdp_media_reallocated() - log a Media Reallocated event (80h), if
  *	it is enabled on its handle
  * @fdp: the FDP state
- * @ruh: the handle whose reclaim units held the data the device moved
- *	(with one reclaim group its placement identifier too)
+ * @ruh: the reclaim unit handle whose reclaim units held the data the
+ *	device moved (RUHID, LV)
+ * @pid: the placement identifier of @nsid that names @ruh (PIV), or -1
+ *	for none
  * @nlbam: the logical blocks moved; FFFFh stands for FFFFh or more
  * @nsid: the namespace of @lba, or 0 for none (NSIDV clear)
  * @lbav: @lba is one of the blocks moved (LBAV)
@@ -150,19 +151,20 @@ bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
  * @ms: the controller's time, in milliseconds
  *
  * Every handle is initially isolated, so every move of the host's data
- * out of its reclaim unit is one (the specification's condition).
+ * out of its reclaim unit to another (garbage collection included) is
+ * one: the specification's condition for this event type.
  *
  * Return: true if it was logged.
  */
-bool vfn_fdp_media_reallocated(struct vfn_fdp *fdp, u16 ruh, u64 nlbam,
-			       u32 nsid, bool lbav, u64 lba, u64 ms)
+bool vfn_fdp_media_reallocated(struct vfn_fdp *fdp, u16 ruh, int pid,
+			       u64 nlbam, u32 nsid, bool lbav, u64 lba, u64 ms)
 {
 	struct vfn_fdp_event *e;
-	u8 flags = VFN_FDP_EVF_PIV | VFN_FDP_EVF_LV |
+	u8 flags = VFN_FDP_EVF_LV | (pid >= 0 ? VFN_FDP_EVF_PIV : 0) |
 		   (nsid ? VFN_FDP_EVF_NSIDV : 0);
 
-	e = new_event(fdp, VFN_FDP_EVT_MEDIA_REALLOC, flags, ruh, ruh, nsid,
-		      ms);
+	e = new_event(fdp, VFN_FDP_EVT_MEDIA_REALLOC, flags,
+		      pid >= 0 ? pid : 0, ruh, nsid, ms);
 	if (!e)
 		return false;
 	e->type_specific[0] = lbav ? VFN_FDP_REALLOC_LBAV : 0;
@@ -175,23 +177,27 @@ bool vfn_fdp_media_reallocated(struct vfn_fdp *fdp, u16 ruh, u64 nlbam,
 /**
  * vfn_fdp_handle() - the reclaim unit handle a placed write goes to
  * @fdp: the FDP state
+ * @ns: the write's namespace
  * @pid: the write's placement identifier (DSPEC)
- * @nsid: the write's namespace, for the event
  * @ms: the controller's time, for the event
  *
- * With one reclaim group the identifier is the placement handle. One
- * past the handles is not an error: the write goes to handle 0 and an
- * Invalid Placement Identifier event is logged (if enabled).
+ * With one reclaim group the identifier is the namespace's placement
+ * handle, and placement handle i is the i-th entry of the namespace's
+ * Placement Handle List. One past the namespace's handles is not an
+ * error: the write goes to its placement handle 0 and an Invalid
+ * Placement Identifier event is logged (if enabled on that handle).
  *
- * Return: the handle.
+ * Return: the reclaim unit handle.
  */
-u16 vfn_fdp_handle(struct vfn_fdp *fdp, u16 pid, u32 nsid, u64 ms)
+u16 vfn_fdp_handle(struct vfn_fdp *fdp, const struct vfn_ns *ns, u16 pid,
+		   u64 ms)
 {
-	if (pid < fdp->nruh)
-		return pid;
+	if (pid < ns->nr_ph)
+		return ns->ruh[pid];
 	vfn_fdp_event(fdp, VFN_FDP_EVT_INVALID_PID,
-		      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, pid, 0, nsid, ms);
-	return 0;
+		      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV | VFN_FDP_EVF_LV,
+		      pid, ns->ruh[0], ns->id, ms);
+	return ns->ruh[0];
 }
 
 /**
@@ -214,8 +220,10 @@ u32 vfn_fdp_configs_log(const struct vfn_fdp *fdp, void *buf)
 	d[2] = FDPA_VALID | FDPA_FDPVWC;	/* RGIF 0 */
 	put_unaligned_le32(1, d + 4);		/* NRG */
 	put_unaligned_le16(fdp->nruh, d + 8);
-	put_unaligned_le16(fdp->nruh - 1, d + 10);	/* MAXPIDS */
-	put_unaligned_le32(1, d + 12);		/* NNSS */
+	/* MAXPIDS: a namespace's list may name every handle. */
+	put_unaligned_le16(fdp->nruh - 1, d + 10);
+	/* NNSS: every namespace the controller can make may use it. */
+	put_unaligned_le32(VFN_MAX_NS, d + 12);
 	put_unaligned_le64(fdp->runs_bytes, d + 16);
 	/* ERUTL 0: reclaim units have no time limit. */
 	for (i = 0; i < fdp->nruh; i++)
@@ -227,18 +235,18 @@ u32 vfn_fdp_configs_log(const struct vfn_fdp *fdp, void *buf)
  * vfn_fdp_usage_log() - log 21h, Reclaim Unit Handle Usage
  * @fdp: the FDP state (on)
  * @buf: VFN_FDP_LOG_BYTES, zeroed
+ * @ruha: per reclaim unit handle, its attributes (vfn_ns_ruh_usage())
  *
  * Return: the log's size.
  */
-u32 vfn_fdp_usage_log(const struct vfn_fdp *fdp, void *buf)
+u32 vfn_fdp_usage_log(const struct vfn_fdp *fdp, void *buf, const u8 *ruha)
 {
 	u8 *p = buf;
 	u32 i;
 
 	put_unaligned_le16(fdp->nruh, p);
-	/* Every handle is a placement handle of each conventional namespace. */
 	for (i = 0; i < fdp->nruh; i++)
-		p[USAGE_HDR_BYTES + i * USAGE_DESC_BYTES] = RUHA_HOST;
+		p[USAGE_HDR_BYTES + i * USAGE_DESC_BYTES] = ruha[i];
 	return USAGE_HDR_BYTES + USAGE_DESC_BYTES * fdp->nruh;
 }
 
@@ -400,46 +408,49 @@ u16 vfn_fdp_events_set(struct vfn_fdp *fdp, u32 cdw11, u32 cdw12,
 
 /**
  * vfn_fdp_ruh_status() - Reclaim Unit Handle Status (I/O Management
- *	Receive)
- * @fdp: the FDP state (on)
+ *	Receive) of a namespace
+ * @ns: the namespace (FDP)
  * @buf: at least RUHS_HDR_BYTES + 32 x VFN_FDP_MAX_RUH bytes, zeroed
- * @room_blocks: per handle, the logical blocks its reclaim unit can still
- *	take (RUAMW)
+ * @room_blocks: per reclaim unit handle of the configuration, the logical
+ *	blocks its reclaim unit can still take (RUAMW)
+ *
+ * A descriptor per placement handle of the namespace: its placement
+ * identifier and the reclaim unit handle its list names.
  *
  * Return: the data's size.
  */
-u32 vfn_fdp_ruh_status(const struct vfn_fdp *fdp, void *buf,
+u32 vfn_fdp_ruh_status(const struct vfn_ns *ns, void *buf,
 		       const u64 *room_blocks)
 {
 	u32 i;
 
-	put_unaligned_le16(fdp->nruh, buf + 14);
-	for (i = 0; i < fdp->nruh; i++) {
+	put_unaligned_le16(ns->nr_ph, buf + 14);
+	for (i = 0; i < ns->nr_ph; i++) {
 		u8 *d = buf + RUHS_HDR_BYTES + i * RUHS_DESC_BYTES;
 
 		put_unaligned_le16(i, d);		/* PID */
-		put_unaligned_le16(i, d + 2);		/* RUHID */
+		put_unaligned_le16(ns->ruh[i], d + 2);	/* RUHID */
 		/* EARUTR 0: no time limit. */
-		put_unaligned_le64(room_blocks[i], d + 8);
+		put_unaligned_le64(room_blocks[ns->ruh[i]], d + 8);
 	}
-	return RUHS_HDR_BYTES + RUHS_DESC_BYTES * fdp->nruh;
+	return RUHS_HDR_BYTES + RUHS_DESC_BYTES * ns->nr_ph;
 }
 
 /**
  * vfn_fdp_check_pids() - a Reclaim Unit Handle Update's identifiers
- * @fdp: the FDP state
+ * @ns: the namespace the command names
  * @pids: the placement identifiers, as the host sent them
  * @nr: how many
  *
- * Return: 0 if every one names a handle, else Invalid Field.
+ * Return: 0 if every one names a placement handle of @ns, else Invalid
+ * Field.
  */
-u16 vfn_fdp_check_pids(const struct vfn_fdp *fdp, const __le16 *pids,
-		       u32 nr)
+u16 vfn_fdp_check_pids(const struct vfn_ns *ns, const __le16 *pids, u32 nr)
 {
 	u32 i;
 
 	for (i = 0; i < nr; i++)
-		if (le16_to_cpu(pids[i]) >= fdp->nruh)
+		if (le16_to_cpu(pids[i]) >= ns->nr_ph)
 			return SC(NVME_SC_INVALID_FIELD);
 	return 0;
 }

@@ -11,6 +11,8 @@
 
 #include "backend_flash/flash.h"
 
+struct vfn_ns;
+
 #define VFN_FDP_MAX_RUH		VFLASH_FLASH_MAX_PLACEMENT
 #define VFN_FDP_DEFAULT_RUH	8
 #define VFN_FDP_ENDGID		1	/* the one endurance group */
@@ -94,11 +96,12 @@ struct vfn_fdp_ring {
 
 /**
  * struct vfn_fdp - the endurance group's FDP state
- * @nruh: reclaim unit handles (= placement handles of every conventional
- *	namespace); 0 when FDP is off
+ * @nruh: reclaim unit handles of the configuration (a namespace's
+ *	placement handles name some of them: struct vfn_ns); 0 when FDP is
+ *	off
  * @runs_bytes: reclaim unit nominal size
- * @ev_enabled: per handle, the enabled event types (bit i: the i-th type
- *	of fdp.c's ev_types[]: 00h, 03h, 80h, 81h)
+ * @ev_enabled: per reclaim unit handle, the enabled event types (bit i:
+ *	the i-th type of fdp.c's ev_types[]: 00h, 03h, 80h, 81h)
  * @host: the host events (log 23h, LSP bit 0 set)
  * @ctrl: the controller events (LSP bit 0 clear)
  * @moved_seen: per handle, the backend's count of pages moved out of its
@@ -125,11 +128,12 @@ void vfn_fdp_init(struct vfn_fdp *fdp, u16 nruh, u64 runs_bytes);
 void vfn_fdp_events_default(struct vfn_fdp *fdp);
 bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
 		   u16 ruh, u32 nsid, u64 ms);
-bool vfn_fdp_media_reallocated(struct vfn_fdp *fdp, u16 ruh, u64 nlbam,
-			       u32 nsid, bool lbav, u64 lba, u64 ms);
-u16 vfn_fdp_handle(struct vfn_fdp *fdp, u16 pid, u32 nsid, u64 ms);
+bool vfn_fdp_media_reallocated(struct vfn_fdp *fdp, u16 ruh, int pid,
+			       u64 nlbam, u32 nsid, bool lbav, u64 lba, u64 ms);
+u16 vfn_fdp_handle(struct vfn_fdp *fdp, const struct vfn_ns *ns, u16 pid,
+		   u64 ms);
 u32 vfn_fdp_configs_log(const struct vfn_fdp *fdp, void *buf);
-u32 vfn_fdp_usage_log(const struct vfn_fdp *fdp, void *buf);
+u32 vfn_fdp_usage_log(const struct vfn_fdp *fdp, void *buf, const u8 *ruha);
 u32 vfn_fdp_stats_log(void *buf, u64 hbmw, u64 mbmw, u64 mbe);
 u32 vfn_fdp_events_log(const struct vfn_fdp *fdp, void *buf, bool ctrl);
 u16 vfn_fdp_check_lsi(const struct vfn_fdp *fdp, u32 cdw11);
@@ -139,9 +143,8 @@ u16 vfn_fdp_events_get(const struct vfn_fdp *fdp, u32 cdw11, u8 *buf,
 		       u32 *len, u32 *result);
 u16 vfn_fdp_events_set(struct vfn_fdp *fdp, u32 cdw11, u32 cdw12,
 		       const u8 *types);
-u32 vfn_fdp_ruh_status(const struct vfn_fdp *fdp, void *buf,
+u32 vfn_fdp_ruh_status(const struct vfn_ns *ns, void *buf,
 		       const u64 *room_blocks);
-u16 vfn_fdp_check_pids(const struct vfn_fdp *fdp, const __le16 *pids,
-		       u32 nr);
+u16 vfn_fdp_check_pids(const struct vfn_ns *ns, const __le16 *pids, u32 nr);
 
 #endif /* VFN_FDP_H */

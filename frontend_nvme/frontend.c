@@ -74,7 +74,7 @@ MODULE_PARM_DESC(ns1_size,
 static unsigned int fdp;
 module_param(fdp, uint, 0444);
 MODULE_PARM_DESC(fdp,
-		 "NVMe: 1 gives namespace 1 Flexible Data Placement (NVMe FDP, enabled), 0 none (default 0)");
+		 "NVMe: 1 gives namespace 1 (every handle) and namespaces created later (their placement handle lists) Flexible Data Placement (NVMe FDP, enabled), 0 none (default 0)");
 
 static unsigned int fdp_ruhs = VFN_FDP_DEFAULT_RUH;
 module_param(fdp_ruhs, uint, 0444);
@@ -481,9 +481,10 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 	u64 size = c->vdev->cfg.size_bytes, ns1 = size;
 	struct vfn_zone_geo zg = { 0 };
 	u8 shift = ilog2(p->lba_size), list[4];
+	__le16 phndl[VFN_FDP_MAX_RUH];
 	struct vfn_ns_spec spec = { 0 };
 	u16 nr_ph = 0;
-	u32 nsid;
+	u32 nsid, i;
 	int ret;
 
 	if (p->ns1_size && *p->ns1_size)
@@ -541,6 +542,14 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 			return -ENOMEM;
 	}
 	spec.ncap = spec.nsze;
+	/*
+	 * FDP: namespace 1 of the load, as the factory made it, has every
+	 * reclaim unit handle, placement handle i naming handle i.
+	 */
+	for (i = 0; i < nr_ph; i++)
+		phndl[i] = cpu_to_le16(i);
+	spec.nphndls = nr_ph;
+	spec.phndl = phndl;
 	if (vfn_ns_create(&c->nst, &spec, &nsid))
 		return -ENOMEM;
 	put_unaligned_le16(1, list);

@@ -988,8 +988,9 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 }
 
 /*
- * I/O Management Receive, Reclaim Unit Handle Status: per handle, the
- * logical blocks its reclaim unit can still take.
+ * I/O Management Receive, Reclaim Unit Handle Status: per placement handle
+ * of the namespace, the reclaim unit handle and the logical blocks its
+ * reclaim unit can still take.
  */
 static u16 ruh_status(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 		      const struct nvme_command *cmd,
@@ -1004,15 +1005,16 @@ static u16 ruh_status(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 	for (i = 0; i < c->fdp.nruh; i++)
 		room[i] = vflash_flash_placement_room(c->vdev->flash, i) << shift;
 	memset(c->ident, 0, 4096);
-	size = vfn_fdp_ruh_status(&c->fdp, c->ident, room);
+	size = vfn_fdp_ruh_status(&nd->ns, c->ident, room);
 	vfn_buf_to_host(&c->buf, c->ident, min(size, r->xfer_bytes));
 	return 0;
 }
 
 /*
- * I/O Management Send, Reclaim Unit Handle Update: every listed handle
- * gets a new reclaim unit; one invalid identifier fails the command and
- * changes nothing. A reclaim unit left partly written is an event.
+ * I/O Management Send, Reclaim Unit Handle Update: the reclaim unit handle
+ * of every listed placement identifier of the namespace gets a new reclaim
+ * unit; one invalid identifier fails the command and changes nothing. A
+ * reclaim unit left partly written is an event.
  */
 static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 		      const struct nvme_command *cmd,
@@ -1025,16 +1027,16 @@ static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 	if (sc)
 		return sc;
 	vfn_buf_copy(&c->buf, c->ident, false);
-	sc = vfn_fdp_check_pids(&c->fdp, pids, r->nr_pids);
+	sc = vfn_fdp_check_pids(&nd->ns, pids, r->nr_pids);
 	if (sc)
 		return sc;
 	for (i = 0; i < r->nr_pids; i++) {
-		u16 ph = le16_to_cpu(pids[i]);
+		u16 pid = le16_to_cpu(pids[i]), ruh = nd->ns.ruh[pid];
 
-		if (vflash_flash_placement_update(c->vdev->flash, ph, now))
+		if (vflash_flash_placement_update(c->vdev->flash, ruh, now))
 			vfn_fdp_event(&c->fdp, VFN_FDP_EVT_RU_NOT_FULL,
-				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, ph,
-				      ph, nd->ns.id, vfn_ctrl_ms(c, now));
+				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, pid,
+				      ruh, nd->ns.id, vfn_ctrl_ms(c, now));
 	}
 	return 0;
 }
@@ -1201,10 +1203,16 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	if (!sc) {
 		out->lpn = r.lpn;
 		out->count = r.nr_lpages;
-		/* An invalid placement identifier: handle 0, and an event. */
+		/*
+		 * The namespace's placement handle names the reclaim unit
+		 * handle; an invalid identifier: its handle 0, and an event.
+		 */
 		if (r.placed)
-			r.ph = vfn_fdp_handle(&c->fdp, r.pid, nd->ns.id,
+			r.ph = vfn_fdp_handle(&c->fdp, &nd->ns, r.pid,
 					      vfn_ctrl_ms(c, now));
+		/* FDP, no directive: the namespace's placement handle 0. */
+		else if (nd && nd->ns.nr_ph)
+			r.ph = nd->ns.ruh[0];
 		/* The write's pages go to the handle's stream. */
 		c->tag.ph = r.ph;
 		switch (r.opcode) {

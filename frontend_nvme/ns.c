@@ -34,17 +34,17 @@ static u32 flbas_index(u8 flbas)
  * @t: the table
  * @cap_pages: the device's capacity in backend pages
  * @lba_shift: the logical block size of every namespace, log2
- * @nr_ph: placement handles of each conventional namespace (FDP), or 0
+ * @nruh: reclaim unit handles of the FDP configuration, or 0 without FDP
  * @zgeo: the zones of a zoned namespace; NULL or a zero zone size for a
  *	controller without the Zoned Namespace Command Set
  */
 void vfn_nstab_init(struct vfn_nstab *t, u64 cap_pages, u8 lba_shift,
-		    u16 nr_ph, const struct vfn_zone_geo *zgeo)
+		    u16 nruh, const struct vfn_zone_geo *zgeo)
 {
 	memset(t, 0, sizeof(*t));
 	t->cap_pages = cap_pages;
 	t->lba_shift = lba_shift;
-	t->nr_ph = nr_ph;
+	t->nruh = min_t(u16, nruh, VFLASH_FLASH_MAX_PLACEMENT);
 	if (zgeo)
 		t->zgeo = *zgeo;
 	vfn_uncor_init(&t->uncor);
@@ -149,6 +149,40 @@ static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
 	return 0;
 }
 
+/*
+ * FDP: a conventional namespace's placement handles from the create's
+ * Placement Handle List (NVM Command Set, Namespace Management): entry i
+ * is the reclaim unit handle of placement handle i. At most NRUH entries,
+ * each a handle of the configuration and none twice, else Invalid
+ * Placement Handle List. Without a list the controller chooses: one
+ * placement handle, reclaim unit handle 0.
+ */
+static u16 placement_handles(const struct vfn_nstab *t,
+			     const struct vfn_ns_spec *s, struct vfn_ns *ns)
+{
+	DECLARE_BITMAP(seen, VFLASH_FLASH_MAX_PLACEMENT) = { };
+	u32 i;
+
+	if (!s->nphndls) {
+		ns->nr_ph = 1;
+		ns->ruh[0] = 0;
+		ns->ruh_ctrl = true;
+		return 0;
+	}
+	if (s->nphndls > t->nruh || !s->phndl)
+		return VFN_SC(VFN_SC_INVALID_PHNDL_LIST);
+	for (i = 0; i < s->nphndls; i++) {
+		u16 ruh = le16_to_cpu(s->phndl[i]);
+
+		if (ruh >= t->nruh || test_bit(ruh, seen))
+			return VFN_SC(VFN_SC_INVALID_PHNDL_LIST);
+		__set_bit(ruh, seen);
+		ns->ruh[i] = ruh;
+	}
+	ns->nr_ph = s->nphndls;
+	return 0;
+}
+
 /**
  * vfn_ns_create() - Namespace Management, create
  * @t: the table
@@ -159,7 +193,9 @@ static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
  * set (I/O Command Set Not Supported: NVM, and Zoned if the controller
  * makes zoned namespaces), the format (Invalid Format: LBA format 0 only,
  * no protection information), sharing (Invalid Field: the controller is
- * the subsystem's only one, so every namespace is private), the size
+ * the subsystem's only one, so every namespace is private), with FDP the
+ * Placement Handle List of a conventional namespace (Invalid Placement
+ * Handle List, placement_handles()), the size
  * (Invalid Field for none, NCAP above NSZE, or a zoned size that is not
  * whole zones; Thin Provisioning Not Supported for NCAP below NSZE), a
  * free NSID (Namespace Identifier Unavailable once MNAN are allocated),
@@ -174,7 +210,9 @@ u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
 {
 	bool zoned = s->csi == NVME_CSI_ZNS;
 	u64 base, pages, max_blocks;
+	struct vfn_ns ph = { };
 	struct vfn_nsd *nd = NULL;
+	u16 sc;
 	u32 i;
 
 	if (s->csi != NVME_CSI_NVM && !(zoned && vfn_nstab_zoned(t)))
@@ -183,6 +221,11 @@ u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
 		return VFN_SC(NVME_SC_INVALID_FORMAT);
 	if (s->nmic & NMIC_SHARED)
 		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (t->nruh && !zoned) {
+		sc = placement_handles(t, s, &ph);
+		if (sc)
+			return sc;
+	}
 	if (!s->nsze || s->ncap > s->nsze ||
 	    (zoned && s->nsze & (t->zgeo.zsze - 1)))
 		return VFN_SC(NVME_SC_INVALID_FIELD);
@@ -202,8 +245,9 @@ u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
 	nd->ns = (struct vfn_ns) {
 		.nsze = s->nsze, .base = base, .id = nd - t->nsd + 1,
 		.lba_shift = t->lba_shift, .zoned = zoned,
-		.nr_ph = zoned ? 0 : t->nr_ph,
+		.nr_ph = ph.nr_ph, .ruh_ctrl = ph.ruh_ctrl,
 	};
+	memcpy(nd->ns.ruh, ph.ruh, sizeof(ph.ruh));
 	if (zoned && make_zones(t, nd)) {
 		memset(nd, 0, sizeof(*nd));
 		return VFN_SC(NVME_SC_INTERNAL);
@@ -363,4 +407,34 @@ u32 vfn_ns_changed_log(struct vfn_nstab *t, __le32 *log, bool clear)
 	if (clear)
 		bitmap_zero(t->changed, VFN_MAX_NS + 1);
 	return n;
+}
+
+/**
+ * vfn_ns_ruh_usage() - how the namespaces use the reclaim unit handles
+ *	(log 21h, Reclaim Unit Handle Usage)
+ * @t: the table
+ * @ruha: receives, per reclaim unit handle of the configuration, its
+ *	attributes: VFN_RUHA_HOST if a namespace's Placement Handle List
+ *	names it, else VFN_RUHA_CTRL if the controller chose it for a
+ *	namespace made without a list, else VFN_RUHA_UNUSED
+ */
+void vfn_ns_ruh_usage(const struct vfn_nstab *t, u8 *ruha)
+{
+	u32 i, j;
+
+	memset(ruha, VFN_RUHA_UNUSED, t->nruh);
+	for (i = 0; i < VFN_MAX_NS; i++) {
+		const struct vfn_ns *ns = &t->nsd[i].ns;
+
+		if (!t->nsd[i].allocated)
+			continue;
+		for (j = 0; j < ns->nr_ph; j++) {
+			u8 *a = &ruha[ns->ruh[j]];
+
+			if (!ns->ruh_ctrl)
+				*a = VFN_RUHA_HOST;
+			else if (*a == VFN_RUHA_UNUSED)
+				*a = VFN_RUHA_CTRL;
+		}
+	}
 }

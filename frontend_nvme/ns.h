@@ -65,7 +65,7 @@ struct vfn_nsd {
  * @cap_pages: the device's capacity in backend pages (TNVMCAP)
  * @lba_shift: log2 of the logical block size of every namespace (one LBA
  *	format, lba_size=)
- * @nr_ph: placement handles of every conventional namespace (FDP), or 0
+ * @nruh: reclaim unit handles of the FDP configuration, or 0 without FDP
  * @zgeo: the zones a zoned namespace gets
  * @serial: namespaces created since the load
  * @nsd: NSID n at [n - 1]
@@ -79,7 +79,7 @@ struct vfn_nsd {
 struct vfn_nstab {
 	u64 cap_pages;
 	u8 lba_shift;
-	u16 nr_ph;
+	u16 nruh;
 	struct vfn_zone_geo zgeo;
 	u32 serial;
 	struct vfn_nsd nsd[VFN_MAX_NS];
@@ -95,6 +95,10 @@ struct vfn_nstab {
  * @dps: end-to-end data protection settings (DPS)
  * @nmic: multi-path I/O and sharing (NMIC)
  * @csi: the command set (CDW11 CSI): NVM 00h or Zoned 02h
+ * @nphndls: FDP: the entries of @phndl (NPHNDLS); 0: the controller
+ *	chooses the namespace's one placement handle
+ * @phndl: FDP: the Placement Handle List, @nphndls reclaim unit handle
+ *	identifiers as the host sent them (NULL when @nphndls is 0)
  */
 struct vfn_ns_spec {
 	u64 nsze;
@@ -103,10 +107,42 @@ struct vfn_ns_spec {
 	u8 dps;
 	u8 nmic;
 	u8 csi;
+	u16 nphndls;
+	const __le16 *phndl;
 };
 
+/* NPHNDLS: the most entries a Placement Handle List has (NVM 1.1). */
+#define VFN_MAX_PHNDLS		128
+/* Where the create data structure has NPHNDLS and the list (bytes). */
+#define VFN_NS_NPHNDLS_OFS	392
+#define VFN_NS_PHNDL_OFS	512
+
+/* Log 21h, Reclaim Unit Handle Attributes: unused, host, controller. */
+#define VFN_RUHA_UNUSED		0x0
+#define VFN_RUHA_HOST		0x1
+#define VFN_RUHA_CTRL		0x2
+
+/**
+ * vfn_ns_pid_of() - the placement identifier that names a reclaim unit
+ *	handle in a namespace
+ * @ns: the namespace
+ * @ruh: the reclaim unit handle
+ *
+ * Return: the namespace's placement handle of @ruh (with one reclaim
+ * group, its placement identifier), or -1 if its list has none.
+ */
+static inline int vfn_ns_pid_of(const struct vfn_ns *ns, u16 ruh)
+{
+	int i;
+
+	for (i = 0; i < ns->nr_ph; i++)
+		if (ns->ruh[i] == ruh)
+			return i;
+	return -1;
+}
+
 void vfn_nstab_init(struct vfn_nstab *t, u64 cap_pages, u8 lba_shift,
-		    u16 nr_ph, const struct vfn_zone_geo *zgeo);
+		    u16 nruh, const struct vfn_zone_geo *zgeo);
 void vfn_nstab_exit(struct vfn_nstab *t);
 
 /**
@@ -156,5 +192,6 @@ u32 vfn_ns_list(const struct vfn_nstab *t, u32 after, bool active, int csi,
 u32 vfn_ns_ctrl_list(const struct vfn_nstab *t, u32 nsid, u16 from,
 		     u8 *buf);
 u32 vfn_ns_changed_log(struct vfn_nstab *t, __le32 *log, bool clear);
+void vfn_ns_ruh_usage(const struct vfn_nstab *t, u8 *ruha);
 
 #endif /* VFN_NS_H */

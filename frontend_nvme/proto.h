@@ -87,6 +87,13 @@
 #define VFN_ID_NS_MSRC			80
 #define VFN_ID_CTRL_OCFS		534
 
+/*
+ * Generic status (NVMe Base 2.1, TP4146): a Namespace Management create's
+ * Placement Handle List names a reclaim unit handle the configuration does
+ * not have, names one twice, or has more entries than handles.
+ */
+#define VFN_SC_INVALID_PHNDL_LIST	0x2a
+
 /* A status code that retrying cannot fix: Do Not Retry set. */
 #define VFN_SC(x)		((x) | NVME_STATUS_DNR)
 
@@ -353,6 +360,9 @@ void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len);
  * @lba_shift: log2 of the logical block size (9 or 12)
  * @zoned: a zoned namespace (Zoned Namespace Command Set, CSI 02h)
  * @nr_ph: placement handles (Flexible Data Placement), 0 without FDP
+ * @ruh: FDP: placement handle i is reclaim unit handle @ruh[i] (the
+ *	Placement Handle List it was made with), for i below @nr_ph
+ * @ruh_ctrl: FDP: the controller chose @ruh (a create without a list)
  */
 struct vfn_ns {
 	u64 nsze;
@@ -361,6 +371,8 @@ struct vfn_ns {
 	u8 lba_shift;
 	bool zoned;
 	u16 nr_ph;
+	u8 ruh[VFLASH_FLASH_MAX_PLACEMENT];
+	bool ruh_ctrl;
 };
 
 /**

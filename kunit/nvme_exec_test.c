@@ -86,12 +86,18 @@ static void setup_table_ns1(struct kunit *test, const struct vfn_zone_geo *zg,
 			    bool zoned, u16 nr_ph, u64 ns1)
 {
 	struct vfn_ctrl *c = ((struct admin_env *)test->priv)->c;
+	__le16 phndl[VFN_FDP_MAX_RUH];
 	struct vfn_ns_spec s = {
 		.nsze = ns1, .ncap = ns1,
 		.csi = zoned ? NVME_CSI_ZNS : NVME_CSI_NVM,
+		.nphndls = nr_ph, .phndl = phndl,
 	};
 	u8 list[4] = { 1, 0, VFN_CNTLID, 0 };
-	u32 nsid = 0;
+	u32 nsid = 0, i;
+
+	/* FDP: as the load makes it, every handle, in order. */
+	for (i = 0; i < nr_ph; i++)
+		phndl[i] = cpu_to_le16(i);
 
 	vfn_nstab_exit(&c->nst);
 	vfn_nstab_init(&c->nst, NS_BLOCKS, 12, nr_ph, zg);
@@ -1338,7 +1344,8 @@ static void fdp_identify_and_logs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 20), 1U);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 24), 4);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b + 26), 3);
-	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 28), 1U);
+	/* NNSS: every namespace the controller can make may use it. */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 28), (u32)VFN_MAX_NS);
 	/* RUNS: a 16-page block on each of the 2 dies. */
 	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 32), 2ULL * 16 * 4096);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 40), 0U);
@@ -1477,7 +1484,7 @@ static void fdp_placed_writes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 2ULL);
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
-	expect_fdp_event(test, b + 64, 0x03, 0x03, 4, 1, 0);
+	expect_fdp_event(test, b + 64, 0x03, 0x07, 4, 1, 0);
 	/* The controller events: none (no data moved). */
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 0U);
@@ -1589,7 +1596,7 @@ static void fdp_controller_event_ring(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, log);
 	vfn_fdp_init(fdp, 4, 1 << 20);
 	for (i = 0; i < 70; i++)
-		KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 1, 1 + i,
+		KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 1, 1, 1 + i,
 								  1, true,
 								  100 + i, i));
 	KUNIT_EXPECT_EQ(test, vfn_fdp_events_log(fdp, log, false), 64U);
@@ -1612,7 +1619,7 @@ static void fdp_controller_event_ring(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, e[34], 1);
 	}
 	/* No namespace: no NSID, no LBA; 70000 blocks reported as FFFFh. */
-	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 3, 70000, 0,
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 3, -1, 70000, 0,
 							  false, 5, 99));
 	KUNIT_EXPECT_TRUE(test, vfn_fdp_event(fdp, VFN_FDP_EVT_IMPLICIT_RUH,
 					      VFN_FDP_EVF_PIV | VFN_FDP_EVF_LV,
@@ -1621,7 +1628,8 @@ static void fdp_controller_event_ring(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(log), 63U);
 	e = log + 64 + 64 * 61;
 	KUNIT_EXPECT_EQ(test, e[0], 0x80);
-	KUNIT_EXPECT_EQ(test, e[1], 0x05);
+	/* No namespace: no placement identifier either (LV only). */
+	KUNIT_EXPECT_EQ(test, e[1], 0x04);
 	KUNIT_EXPECT_EQ(test, e[16], 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le16(e + 18), 0xffff);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le64(e + 20), 0ULL);
@@ -1636,11 +1644,11 @@ static void fdp_controller_event_ring(struct kunit *test)
 	type = VFN_FDP_EVT_MEDIA_REALLOC;
 	KUNIT_EXPECT_EQ(test, vfn_fdp_events_set(fdp, 1 | 1 << 16, 0, &type),
 			0);
-	KUNIT_EXPECT_FALSE(test, vfn_fdp_media_reallocated(fdp, 1, 1, 1, true,
+	KUNIT_EXPECT_FALSE(test, vfn_fdp_media_reallocated(fdp, 1, 1, 1, 1, true,
 							   0, 200));
 	KUNIT_EXPECT_TRUE(test, vfn_fdp_event(fdp, VFN_FDP_EVT_IMPLICIT_RUH,
 					      0, 1, 1, 0, 201));
-	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 0, 1, 1, true,
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 0, 0, 1, 1, true,
 							  0, 202));
 	vfn_fdp_events_log(fdp, log, true);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le64(log + 64 + 64 * 62 + 4),
@@ -1657,11 +1665,11 @@ static void fdp_controller_event_ring(struct kunit *test)
 	/* Enabled again, and defaults after a reset. */
 	KUNIT_EXPECT_EQ(test, vfn_fdp_events_set(fdp, 1 | 1 << 16, 1, &type),
 			0);
-	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 1, 1, 1, true,
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 1, 1, 1, 1, true,
 							  0, 203));
 	vfn_fdp_events_set(fdp, 2 | 1 << 16, 0, &type);
 	vfn_fdp_events_default(fdp);
-	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 2, 1, 1, true,
+	KUNIT_EXPECT_TRUE(test, vfn_fdp_media_reallocated(fdp, 2, 2, 1, 1, true,
 							  0, 204));
 }
 
@@ -2178,6 +2186,259 @@ static void ns_zoned_beside_conventional(struct kunit *test)
 }
 
 /* The flash backend takes its default policies from the registry. */
+/*
+ * Namespace Management create with FDP's Placement Handle List (NPHNDLS
+ * at byte 392, the list from byte 512 of the create data structure):
+ * @nph entries of @ruh into host page 7.
+ */
+static u16 ns_create_ph(struct kunit *test, u64 nsze, u16 nph,
+			const u16 *ruh, u32 *nsid)
+{
+	struct admin_env *e = test->priv;
+	u8 *id = e->mem + 7 * PG;
+	u32 i;
+
+	memset(id, 0, PG);
+	put_unaligned_le64(nsze, id);
+	put_unaligned_le64(nsze, id + 8);
+	put_unaligned_le16(nph, id + 392);
+	for (i = 0; i < nph; i++)
+		put_unaligned_le16(ruh[i], id + 512 + 2 * i);
+	return run(test, nvme_admin_ns_mgmt, 0, 0, NVME_CSI_NVM << 24, 0,
+		   7 * PG, nsid);
+}
+
+/* A 4 KiB Write of block @slba of @nsid, DTYPE 2h when @placed, DSPEC @pid. */
+static u16 write_ns_pid(struct kunit *test, u32 nsid, u64 slba, bool placed,
+			u16 pid)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.rw.opcode = nvme_cmd_write;
+	cmd.rw.nsid = cpu_to_le32(nsid);
+	cmd.rw.slba = cpu_to_le64(slba);
+	cmd.common.cdw12 = cpu_to_le32(placed ? 2 << 20 : 0);
+	cmd.common.cdw13 = cpu_to_le32((u32)pid << 16);
+	cmd.common.dptr.prp1 = cpu_to_le64(3 * PG);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/* I/O Management Receive or Send (@op) of @nsid, buffer in host page 6. */
+static u16 io_mgmt_ns(struct kunit *test, u32 nsid, u8 op, u32 cdw10,
+		      u32 cdw11)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.common.opcode = op;
+	cmd.common.nsid = cpu_to_le32(nsid);
+	cmd.common.cdw10 = cpu_to_le32(cdw10);
+	cmd.common.cdw11 = cpu_to_le32(cdw11);
+	cmd.common.dptr.prp1 = cpu_to_le64(6 * PG);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/* Handle @ph's media pages, as the backend counted them. */
+static u64 ph_media(struct kunit *test, u32 ph)
+{
+	struct admin_env *e = test->priv;
+	u64 host, media;
+
+	vflash_flash_placement_stat(e->vdev->flash, ph, &host, &media);
+	return media;
+}
+
+/*
+ * FDP, create: NPHNDLS and the Placement Handle List are the namespace's
+ * placement handles; a list naming a handle past NRUH, one twice, or more
+ * entries than handles is Invalid Placement Handle List and allocates
+ * nothing; without a list the controller gives handle 0 alone. RUH Status
+ * of each namespace shows its own handles; log 21h says who chose each
+ * handle; log 20h's NNSS is every namespace the controller can make.
+ */
+static void fdp_create_placement_handle_lists(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	static const u16 l31[] = { 3, 1 }, l4[] = { 4 }, l22[] = { 2, 2 },
+			 l5[] = { 0, 1, 2, 3, 0 };
+	u8 *b = e->mem + 5 * PG, *s = e->mem + 6 * PG;
+	u32 nsid = 0;
+
+	make_fdp(test, 4);
+	setup_table_ns1(test, NULL, false, 4, 64);
+	KUNIT_EXPECT_EQ(test, ns_create_ph(test, 64, 2, l31, &nsid), 0);
+	KUNIT_EXPECT_EQ(test, nsid, 2U);
+	KUNIT_EXPECT_EQ(test, ns_create_ph(test, 16, 1, l4, &nsid),
+			DNR(VFN_SC_INVALID_PHNDL_LIST));
+	KUNIT_EXPECT_EQ(test, ns_create_ph(test, 16, 2, l22, &nsid),
+			DNR(VFN_SC_INVALID_PHNDL_LIST));
+	KUNIT_EXPECT_EQ(test, ns_create_ph(test, 16, 5, l5, &nsid),
+			DNR(VFN_SC_INVALID_PHNDL_LIST));
+	/* The refusals allocated nothing: the next NSID is 3. */
+	KUNIT_EXPECT_EQ(test, ns_create_ph(test, 64, 0, NULL, &nsid), 0);
+	KUNIT_EXPECT_EQ(test, nsid, 3U);
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 2, true), 0);
+	KUNIT_EXPECT_EQ(test, ns_attach(test, 3, true), 0);
+
+	/* RUH Status of namespace 2: PID 0 is RUH 3, PID 1 is RUH 1. */
+	memset(s, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, io_mgmt_ns(test, 2, 0x12, 1, 1023), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(s + 14), 2);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(s + 16), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(s + 18), 3);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(s + 48), 1);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(s + 50), 1);
+	KUNIT_EXPECT_TRUE(test, all_bytes(s + 80, 0, 32));
+	/* Namespace 3, no list: one handle, RUH 0. */
+	KUNIT_EXPECT_EQ(test, io_mgmt_ns(test, 3, 0x12, 1, 1023), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(s + 14), 1);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(s + 18), 0);
+	/* Namespace 1 of the load: all four, in order. */
+	KUNIT_EXPECT_EQ(test, io_mgmt_ns(test, 1, 0x12, 1, 1023), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(s + 14), 4);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(s + 16 + 3 * 32 + 2), 3);
+
+	/* 20h: NNSS, the namespaces the configuration may have. */
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x20, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b + 28), (u32)VFN_MAX_NS);
+	/* 21h without namespace 1: 0 controller's, 1 and 3 host's, 2 unused. */
+	KUNIT_EXPECT_EQ(test, ns_delete(test, 1), 0);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x21, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(b), 4);
+	KUNIT_EXPECT_EQ(test, b[8], 2);
+	KUNIT_EXPECT_EQ(test, b[16], 1);
+	KUNIT_EXPECT_EQ(test, b[24], 0);
+	KUNIT_EXPECT_EQ(test, b[32], 1);
+}
+
+/*
+ * Two namespaces, one placement identifier: namespace 2's list is {3},
+ * namespace 3's {2}; their writes with PID 0 fill reclaim unit handles 3
+ * and 2, each its own blocks (host and media pages), none of handle 0.
+ * A write without a directive takes the namespace's placement handle 0;
+ * an identifier past its list too, with an event naming where it went.
+ * RUH Update and the FDP Events feature name the namespace's handles.
+ */
+static void fdp_namespaces_isolated(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	static const u16 l3[] = { 3 }, l2[] = { 2 };
+	u8 *b = e->mem + 5 * PG, *s = e->mem + 6 * PG;
+	u64 room3, room2;
+	u32 nsid = 0, i;
+
+	make_fdp(test, 4);
+	setup_table_ns1(test, NULL, false, 4, 64);
+	KUNIT_ASSERT_EQ(test, ns_create_ph(test, 64, 1, l3, &nsid), 0);
+	KUNIT_ASSERT_EQ(test, ns_create_ph(test, 64, 1, l2, &nsid), 0);
+	KUNIT_ASSERT_EQ(test, ns_attach(test, 2, true), 0);
+	KUNIT_ASSERT_EQ(test, ns_attach(test, 3, true), 0);
+	room3 = vflash_flash_placement_room(e->vdev->flash, 3);
+	room2 = vflash_flash_placement_room(e->vdev->flash, 2);
+	memset(e->mem + 3 * PG, 0x3c, PG);
+	for (i = 0; i < 8; i++) {
+		KUNIT_EXPECT_EQ(test, write_ns_pid(test, 2, i, true, 0), 0);
+		KUNIT_EXPECT_EQ(test, write_ns_pid(test, 3, i, true, 0), 0);
+	}
+	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_flush, 0), 0);
+	KUNIT_EXPECT_EQ(test, io_ns(test, 3, nvme_cmd_flush, 0), 0);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 3), 8ULL);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 2), 8ULL);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 0ULL);
+	KUNIT_EXPECT_GE(test, ph_media(test, 3), 8ULL);
+	KUNIT_EXPECT_GE(test, ph_media(test, 2), 8ULL);
+	KUNIT_EXPECT_EQ(test, ph_media(test, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, ph_media(test, 1), 0ULL);
+	KUNIT_EXPECT_LT(test, vflash_flash_placement_room(e->vdev->flash, 3),
+			room3);
+	KUNIT_EXPECT_LT(test, vflash_flash_placement_room(e->vdev->flash, 2),
+			room2);
+
+	/* No directive: namespace 3's placement handle 0, RUH 2. */
+	KUNIT_EXPECT_EQ(test, write_ns_pid(test, 3, 9, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 2), 9ULL);
+	/* PID 1 past namespace 2's one handle: RUH 3, and an event. */
+	KUNIT_EXPECT_EQ(test, write_ns_pid(test, 2, 9, true, 1), 0);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 3), 9ULL);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+	expect_fdp_event(test, b + 64, 0x03, 0x07, 1, 2, 3);
+	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 0ULL);
+
+	/* RUH Update of namespace 2's PID 0: RUH 3 gets a new unit. */
+	put_unaligned_le16(0, s);
+	KUNIT_EXPECT_EQ(test, io_mgmt_ns(test, 2, 0x1d, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, vflash_flash_placement_room(e->vdev->flash, 3),
+			room3);
+	KUNIT_EXPECT_LT(test, vflash_flash_placement_room(e->vdev->flash, 2),
+			room2);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 2U);
+	expect_fdp_event(test, b + 128, 0x00, 0x03, 0, 2, 3);
+	/* Its PID 1 does not exist: Invalid Field. */
+	put_unaligned_le16(1, s);
+	KUNIT_EXPECT_EQ(test, io_mgmt_ns(test, 2, 0x1d, 1, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+
+	/* Features 1Eh of namespace 3's PH 0 are RUH 2's; PH 1 is none. */
+	b[0] = 0x80;
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_set_features, 3, 0x1e,
+				  0 | 1 << 16, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1e,
+				  2 | 4 << 16, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, b[4], 0x80);
+	KUNIT_EXPECT_EQ(test, b[5], 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 0, 0x1e,
+				  3 | 4 << 16, 0, 5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, b[5], 1);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_features, 3, 0x1e,
+				  1 | 4 << 16, 0, 5 * PG, NULL),
+			DNR(NVME_SC_INVALID_FIELD));
+}
+
+/*
+ * GC of a namespace's reclaim units is Media Reallocated (80h, TP4146:
+ * the host's data of an initially isolated handle moved to another unit),
+ * its placement identifier the namespace's (PID 0 of the list {3}), its
+ * RUHID the handle's, its NSID and LBA the namespace's.
+ */
+static void fdp_gc_event_names_namespace_pid(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	const struct vflash_policy *inl;
+	struct vflash_placement_events ev;
+	static const u16 l3[] = { 3 };
+	u8 *b = e->mem + 5 * PG;
+	u32 i, nsid = 0, x = 2026;
+
+	make_fdp(test, 4);
+	setup_table_ns1(test, NULL, false, 4, 64);
+	KUNIT_ASSERT_EQ(test, ns_create_ph(test, 128, 1, l3, &nsid), 0);
+	KUNIT_ASSERT_EQ(test, ns_attach(test, 2, true), 0);
+	inl = vflash_policy_find(VFLASH_POLICY_MAINTENANCE, "inline");
+	KUNIT_ASSERT_NOT_NULL(test, inl);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_policy(e->vdev->flash, inl), 0);
+	memset(e->mem + 3 * PG, 0x42, PG);
+	for (i = 0; i < 40 * 128; i++) {
+		x = x * 1103515245 + 12345;
+		KUNIT_ASSERT_EQ(test, write_ns_pid(test, 2, (x >> 8) % 128, true,
+						   0), 0);
+	}
+	vflash_flash_placement_events(e->vdev->flash, 3, &ev);
+	KUNIT_ASSERT_GT(test, ev.moved_pages, 0ULL);
+	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
+	expect_fdp_event(test, b + 64, 0x80, 0x07, 0, 2, 3);
+	KUNIT_EXPECT_EQ(test, b[80], 1);
+	/* Namespace 2 starts at the device's page 64. */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(b + 84), ev.moved_lpn - 64);
+	KUNIT_EXPECT_LT(test, get_unaligned_le64(b + 84), 128ULL);
+}
 
 /* Descriptor list page and the pages a test reads into. */
 #define DESC_PAGE	10
@@ -2562,6 +2823,9 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(fdp_controller_event_ring),
 	KUNIT_CASE(fdp_media_reallocated_by_gc),
 	KUNIT_CASE(fdp_retired_block_events),
+	KUNIT_CASE(fdp_create_placement_handle_lists),
+	KUNIT_CASE(fdp_namespaces_isolated),
+	KUNIT_CASE(fdp_gc_event_names_namespace_pid),
 	KUNIT_CASE(ns_io_isolation),
 	KUNIT_CASE(ns_zoned_beside_conventional),
 	KUNIT_CASE(nvme2_identities),

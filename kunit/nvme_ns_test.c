@@ -328,9 +328,16 @@ static void zoned_namespaces(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vfn_nstab_zoned(t));
 	KUNIT_EXPECT_EQ(test, create(t, 64, NVME_CSI_ZNS, NULL),
 			SC(VFN_SC_IOCS_NOT_SUPPORTED));
-	/* FDP: a conventional namespace gets every placement handle. */
+	/*
+	 * FDP: a conventional namespace made without a Placement Handle List
+	 * gets one placement handle, reclaim unit handle 0, the controller's
+	 * choice.
+	 */
 	KUNIT_EXPECT_EQ(test, create(t, 64, NVME_CSI_NVM, &nsid), 0);
-	KUNIT_EXPECT_EQ(test, vfn_ns_find(t, nsid, false)->ns.nr_ph, 4);
+	nd = vfn_ns_find(t, nsid, false);
+	KUNIT_EXPECT_EQ(test, nd->ns.nr_ph, 1);
+	KUNIT_EXPECT_EQ(test, nd->ns.ruh[0], 0);
+	KUNIT_EXPECT_TRUE(test, nd->ns.ruh_ctrl);
 }
 
 /*

@@ -47,7 +47,7 @@ PACKAGES="gcc make libc6-dev bc flex bison libelf-dev libssl-dev perl
 	linux-headers-6.12-cloud-amd64 linux-source-6.12
 	qemu-system-x86 busybox-static cpio kmod fio nvme-cli ndctl daxctl
 	jq e2fsprogs sqlite3 coreutils util-linux btrfs-progs f2fs-tools git gnuplot-nox trace-cmd shellcheck
-	dkms dpkg-dev libaio-dev gawk"
+	dkms dpkg-dev libaio-dev gawk openssl"
 
 # Programs only the test VM runs, unpacked into $GUEST_ROOT, never
 # installed on the host. Daemons among them that an earlier setup.sh

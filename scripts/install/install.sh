@@ -18,6 +18,7 @@
 #                          (the kernel's modules_install), then depmod
 #   vflashctl              DESTDIR/PREFIX/bin/
 #   mmap_lat               DESTDIR/PREFIX/libexec/vflash/ (vflashctl selftest)
+#   crashcheck             DESTDIR/PREFIX/libexec/vflash/ (vflashctl crashcheck)
 #   libvflash-shim.so      DESTDIR/PREFIX/lib/vflash/ (vflashctl run), if built
 #   scripts/trace/*        DESTDIR/PREFIX/share/vflash/trace/ (trace, plot)
 #   bash completion        DESTDIR/PREFIX/share/bash-completion/completions/
@@ -79,7 +80,7 @@ man_page() {
 	echo '.nf'
 	"$v" --help | esc
 	echo '.fi'
-	for c in up down list status stats policy config faults namespace selftest run trace plot; do
+	for c in up down list status stats policy config faults crashcheck namespace selftest run trace plot; do
 		echo ".SH $(echo "$c" | tr '[:lower:]' '[:upper:]')"
 		echo '.nf'
 		"$v" help "$c" | esc
@@ -90,7 +91,7 @@ man_page() {
 }
 
 do_install() {
-	for f in vflash.ko scripts/bench/mmap_lat; do
+	for f in vflash.ko scripts/bench/mmap_lat scripts/vm/crashcheck; do
 		[ -f "$REPO/$f" ] || { echo "install: no $f: build first (make)" >&2; exit 1; }
 	done
 	# The module must be the one built for the kernel it goes to.
@@ -129,6 +130,7 @@ do_install() {
 
 	install -D -m 755 "$REPO/scripts/vflashctl/vflashctl" "$bindir/vflashctl"
 	install -D -m 755 "$REPO/scripts/bench/mmap_lat" "$libexec/mmap_lat"
+	install -D -m 755 "$REPO/scripts/vm/crashcheck" "$libexec/crashcheck"
 	if [ -f "$REPO/scripts/shim/libvflash-shim.so" ]; then
 		install -D -m 644 "$REPO/scripts/shim/libvflash-shim.so" \
 			"$DESTDIR$PREFIX/lib/vflash/libvflash-shim.so"
@@ -158,7 +160,7 @@ do_uninstall() {
 	rm -f "$modlib"/extra/vflash.ko "$modlib"/extra/vflash.ko.*
 	rmdir "$modlib/extra" 2>/dev/null || true
 	run_depmod
-	rm -f "$bindir/vflashctl" "$libexec/mmap_lat" "$compdir/vflashctl" "$mandir/vflashctl.8" \
+	rm -f "$bindir/vflashctl" "$libexec/mmap_lat" "$libexec/crashcheck" "$compdir/vflashctl" "$mandir/vflashctl.8" \
 		"$rulesdir/60-vflash.rules"
 	rm -rf "$share/trace"
 	rm -f "$DESTDIR$PREFIX/lib/vflash/libvflash-shim.so"

@@ -40,6 +40,7 @@ t_install() {
 	local f
 	make -s -C "$SRC" install DESTDIR="$ov" KDIR="$KDIR" || return 1
 	for f in usr/local/bin/vflashctl usr/local/libexec/vflash/mmap_lat \
+		usr/local/libexec/vflash/crashcheck \
 		usr/local/share/vflash/trace/record.sh usr/local/share/vflash/trace/plot.sh \
 		usr/local/share/bash-completion/completions/vflashctl \
 		usr/local/share/man/man8/vflashctl.8 \
@@ -51,7 +52,7 @@ t_install() {
 		{ echo "make install: no lib/modules/$KVER/extra/vflash.ko*"; return 1; }
 	[ -x "$ov/usr/local/bin/vflashctl" ] || return 1
 	# the man page has every command's help
-	[ "$(grep -c '^usage: vflashctl [a-z]' "$ov/usr/local/share/man/man8/vflashctl.8")" -eq 13 ] ||
+	[ "$(grep -c '^usage: vflashctl [a-z]' "$ov/usr/local/share/man/man8/vflashctl.8")" -eq 14 ] ||
 		{ echo "the man page lacks a command"; return 1; }
 	if command -v man >/dev/null; then
 		man -l "$ov/usr/local/share/man/man8/vflashctl.8" 2>&1 | grep -q 'usage: vflashctl selftest' ||

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # bash completion for vflashctl (make install puts it in
 # PREFIX/share/bash-completion/completions/vflashctl). Devices, policy
-# kinds and names, knobs come from the live /sys/class/vflash, fault rules
-# from /sys/kernel/debug/vflash/vflashN/faults.
+# kinds and names, knobs and fault rules come from the live
+# /sys/class/vflash.
 
 _vflashctl_devices() {
 	local d
@@ -21,7 +21,7 @@ _vflashctl_rules() {
 	fi
 	[[ $dev == /dev/* ]] && dev=${dev#/dev/}
 	[[ $dev == [0-9]* ]] && dev=vflash$dev
-	for d in /sys/kernel/debug/vflash/"$dev"/faults/*; do
+	for d in /sys/class/vflash/"$dev"/faults/*; do
 		[[ -d $d ]] && echo "${d##*/}"
 	done
 }
@@ -30,7 +30,7 @@ _vflashctl() {
 	local cur prev cmd dev i words=() nonopt=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local cmds="up down list status stats policy config faults namespace selftest run trace plot help"
+	local cmds="up down list status stats policy config faults crashcheck namespace selftest run trace plot help"
 
 	if ((COMP_CWORD == 1)); then
 		mapfile -t COMPREPLY < <(compgen -W "$cmds --help" -- "$cur")
@@ -107,6 +107,19 @@ _vflashctl() {
 			words+=(all)
 			;;
 		*) return ;;
+		esac
+		;;
+	crashcheck)
+		case $prev in
+		--cuts | --seconds | --threads | --ops | --seed | --fdp | --namespaces | --chunk | --program-ppm | --detail) return ;;
+		--endings) words=('cut,reset,shutdown' 'cut,reset,shutdown,timeout,delay') ;;
+		--vwc) words=(on off mix) ;;
+		--cut) words=(file rule mix) ;;
+		*)
+			((${#nonopt[@]} == 0)) && mapfile -t words < <(_vflashctl_devices)
+			words+=(--cuts --seconds --threads --ops --endings --vwc --cut --fdp
+				--namespaces --plp --cxl --faults --seed --help)
+			;;
 		esac
 		;;
 	stats)

@@ -13,7 +13,7 @@
  * zoned namespace Write at the write pointer, Zone Append, Zone
  * Management Send (Reset, Finish, Open, Close), Flush, Read and Report
  * Zones; on the dual frontend (frontend=nvme,cxl) also CXL stores through
- * a MAP_SHARED mapping of /dev/vflash0. --threads threads per namespace
+ * a MAP_SHARED mapping of /dev/vflashN. --threads threads per namespace
  * (32: 32 commands in flight per namespace, one each), on --namespaces
  * namespaces (made with Namespace Management; one is deleted and made
  * anew between some rounds). Each thread owns a disjoint set of LBAs
@@ -27,7 +27,8 @@
  * (durably, fresh records), so zeros are a value that only a zeroing
  * command of the round (or, on a zoned namespace, an unwritten block)
  * can explain. Each round sets the write cache on or off, arms
- * faults/power_cut, runs the load, ends (a cut; or a controller reset, a
+ * faults/power_cut (/sys/class/vflash/vflashN/faults/, --device: sysfs,
+ * so a locked-down host can run it), runs the load, ends (a cut; or a controller reset, a
  * clean shutdown, an injected timeout or delay with the kernel's
  * recovery, then a cut), waits for the namespaces to come back, reads
  * every LBA and checks it against the durability rules
@@ -78,8 +79,7 @@
 #define VAL_CORRUPT	UINT64_MAX
 #define BASE_TID	0xffeU	/* the thread id of baseline records */
 
-#define SYSDEV		"/sys/class/vflash/vflash0"
-#define FAULTS		"/sys/kernel/debug/vflash/vflash0/faults"
+#define NQN_PREFIX	"nqn.2026-11.io.vflash:"
 
 /* NVMe opcodes and bits */
 #define OP_FLUSH	0x00
@@ -133,6 +133,7 @@ enum { S_INFLIGHT, S_OK, S_FAILED };
 struct op {
 	uint64_t wid;		/* value written (0: zeros) */
 	uint64_t sub;		/* ticket before submission */
+	uint64_t sub_ms;	/* when (now_ms()) */
 	uint64_t done;		/* ticket after completion, 0 if none */
 	uint64_t slba;		/* first LBA (first range for DSM; zone ops: the zone) */
 	uint32_t nlb;		/* LBAs (all ranges for DSM) */
@@ -190,6 +191,8 @@ struct worker {
 	_Atomic uint64_t done_ops;
 	atomic_bool failed;	/* an op failed: stopped */
 	uint64_t fail_tick;
+	uint64_t fail_sub;	/* the failed op's submission ticket */
+	uint64_t fail_age_ms;	/* how long it was in flight */
 	int fail_err;
 	uint8_t fail_kind;
 	uint64_t read_violations;
@@ -204,12 +207,29 @@ static unsigned int chunk_pages = 8, max_seconds, nr_ns = 1, fdp_handles;
 static int vwc_mode = -1;	/* -1: random per round, 0 off, 1 on */
 static int cut_mode = -1;	/* -1: mix, 0 file, 1 rule */
 static bool use_cxl, use_faults, tamper, use_plp, recycle = true;
+/*
+ * --stray-reset: the checker's own test of the kernel's recovery: in
+ * rounds ended by a cut by hand one command is swallowed (the timeout
+ * rule), so the kernel times it out, resets the controller (its write
+ * cache back on) and aborts it, and the checker is not told: as when a
+ * command outlives nvme_core.io_timeout on a busy host. Programs are
+ * slow, so that writes complete after the reset too.
+ */
+static bool stray_reset;
 static unsigned int endings_mask = 1U << E_CUT;
 static unsigned int prog_ppm = 2000;
 static unsigned int max_detail = 10;
 
 /* device */
 static char ctrl_name[256];
+/*
+ * --device NAME (vflash0 by default): its sysfs directory, fault rules
+ * (sysfs: writable under kernel lockdown), the NVMe subsystem NQN its
+ * controller and namespaces are known by (no other drive is touched),
+ * and its CXL device node.
+ */
+static char dev_name[32] = "vflash0";
+static char sysdev[64], faults[80], dev_nqn[96], cxl_node[48];
 static int ctrl_fd = -1;
 static unsigned int lbs, lpp;
 static unsigned char *cxl_map;
@@ -242,6 +262,9 @@ static enum ending round_end;
 /* totals */
 static uint64_t t_cuts, t_checked, t_violations, t_ops, t_rolled, t_rule_cuts;
 static uint64_t t_inflight, t_rig_errors, t_fault_rounds, t_taken, t_live_rounds;
+static uint64_t t_kernel_resets;
+/* nvme_core.io_timeout: a command in flight that long meets the kernel's recovery */
+static uint64_t io_timeout_ms = 30000;
 static uint64_t t_ends[E_NR], t_recycled, t_base_lbas;
 static long long lost0;
 
@@ -336,7 +359,7 @@ static void rule_set(const char *rule, const char *file, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(val, sizeof(val), fmt, ap);
 	va_end(ap);
-	snprintf(path, sizeof(path), FAULTS "/%s/%s", rule, file);
+	snprintf(path, sizeof(path), "%s/%s/%s", faults, rule, file);
 	rc = write_str(path, val);
 	if (rc)
 		die("%s=%s: %s", path, val, strerror(-rc));
@@ -346,15 +369,27 @@ static long long rule_get(const char *rule, const char *file)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), FAULTS "/%s/%s", rule, file);
+	snprintf(path, sizeof(path), "%s/%s/%s", faults, rule, file);
 	return read_num(path);
+}
+
+/* Write @val into faults/@rule/@file (faults/@rule without @file) */
+static int rule_write(const char *rule, const char *file, const char *val)
+{
+	char path[256];
+
+	if (file)
+		snprintf(path, sizeof(path), "%s/%s/%s", faults, rule, file);
+	else
+		snprintf(path, sizeof(path), "%s/%s", faults, rule);
+	return write_str(path, val);
 }
 
 static long long stat_get(const char *name)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), SYSDEV "/stats/%s", name);
+	snprintf(path, sizeof(path), "%s/stats/%s", sysdev, name);
 	return read_num(path);
 }
 
@@ -467,7 +502,7 @@ static bool held(const char *name, char (*names)[256], unsigned int n)
 	return false;
 }
 
-/* vflash's live block device of @nsid, not one of @not: into @out */
+/* The device's live block device of @nsid, not one of @not: into @out */
 static bool find_ns(unsigned int nsid, char (*not)[256], unsigned int nnot,
 		    char *out, size_t len)
 {
@@ -493,9 +528,9 @@ static bool find_ns(unsigned int nsid, char (*not)[256], unsigned int nnot,
 		snprintf(path, sizeof(path), "/sys/block/%s/nsid", d->d_name);
 		if (read_num(path) != (long long)nsid)
 			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/device/model",
+		snprintf(path, sizeof(path), "/sys/block/%s/device/subsysnqn",
 			 d->d_name);
-		if (read_str(path, s, sizeof(s)) || !strstr(s, "vflash"))
+		if (read_str(path, s, sizeof(s)) || strcmp(s, dev_nqn))
 			continue;
 		snprintf(path, sizeof(path), "/dev/%s", d->d_name);
 		if (access(path, F_OK))
@@ -507,7 +542,7 @@ static bool find_ns(unsigned int nsid, char (*not)[256], unsigned int nnot,
 	return found;
 }
 
-/* vflash's live controller other than @not: its name in ctrl_name */
+/* The device's live controller other than @not: its name in ctrl_name */
 static bool find_ctrl(const char *not)
 {
 	char path[512], s[128];
@@ -525,9 +560,9 @@ static bool find_ctrl(const char *not)
 			continue;
 		if (not && !strcmp(not, d->d_name))
 			continue;
-		snprintf(path, sizeof(path), "/sys/class/nvme/%s/model",
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/subsysnqn",
 			 d->d_name);
-		if (read_str(path, s, sizeof(s)) || !strstr(s, "vflash"))
+		if (read_str(path, s, sizeof(s)) || strcmp(s, dev_nqn))
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/nvme/%s/state",
 			 d->d_name);
@@ -862,18 +897,21 @@ static void geometry(struct nsx *ns)
 
 static void map_cxl(void)
 {
-	long long size = read_num(SYSDEV "/size");
+	char path[128];
+	long long size;
 	int fd;
 
+	snprintf(path, sizeof(path), "%s/size", sysdev);
+	size = read_num(path);
 	if (size <= 0)
-		die("cannot read " SYSDEV "/size");
-	fd = open("/dev/vflash0", O_RDWR);
+		die("cannot read %s", path);
+	fd = open(cxl_node, O_RDWR);
 	if (fd < 0)
-		die("/dev/vflash0: %s (--cxl needs frontend=nvme,cxl)",
+		die("%s: %s (--cxl needs frontend=nvme,cxl)", cxl_node,
 		    strerror(errno));
 	cxl_map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (cxl_map == MAP_FAILED)
-		die("mmap /dev/vflash0: %s", strerror(errno));
+		die("mmap %s: %s", cxl_node, strerror(errno));
 	close(fd);
 }
 
@@ -1136,6 +1174,8 @@ static void fail_op(struct worker *w, struct op *o, enum kind k, int rc)
 	w->fail_err = rc;
 	w->fail_kind = k;
 	w->fail_tick = atomic_fetch_add(&tick, 1);
+	w->fail_sub = o->sub;
+	w->fail_age_ms = now_ms() - o->sub_ms;
 }
 
 static void op_done(struct worker *w, struct op *o)
@@ -1226,6 +1266,7 @@ static bool conv_op(struct worker *w)
 		for (l = 0; l < nlb; l++)
 			fill(w->buf + l * lbs, key(ns, slba + l), o->wid);
 	o->sub = atomic_fetch_add(&tick, 1);
+	o->sub_ms = now_ms();
 	switch (k) {
 	case K_WRITE:
 		rc = nvme_io(ns, OP_WRITE, slba, nlb, flags, cdw13, w->buf, NULL);
@@ -1331,6 +1372,7 @@ static bool zoned_op(struct worker *w)
 		for (l = 0; l < nlb; l++)
 			fill(w->buf + (size_t)l * lbs, key(ns, slba + l), o->wid);
 	o->sub = atomic_fetch_add(&tick, 1);
+	o->sub_ms = now_ms();
 	switch (k) {
 	case K_WRITE:
 		rc = nvme_rw(ns, OP_WRITE, slba, nlb, flags, w->buf);
@@ -2003,9 +2045,10 @@ static void arm_faults(uint64_t *rng)
 static void pick_placement(uint64_t *rng)
 {
 	static char first[64];
-	char s[256], *p, *q;
+	char s[256], path[128], *p, *q;
 
-	if (read_str(SYSDEV "/policy/placement", s, sizeof(s)))
+	snprintf(path, sizeof(path), "%s/policy/placement", sysdev);
+	if (read_str(path, s, sizeof(s)))
 		return;
 	if (!first[0] && (p = strchr(s, '[')) && (q = strchr(p, ']'))) {
 		*q = 0;
@@ -2013,8 +2056,7 @@ static void pick_placement(uint64_t *rng)
 	}
 	if (!first[0])
 		return;
-	if (write_str(SYSDEV "/policy/placement",
-		      below(rng, 2) ? "die-affinity" : first))
+	if (write_str(path, below(rng, 2) ? "die-affinity" : first))
 		die("cannot switch the placement policy");
 }
 
@@ -2063,7 +2105,7 @@ static void cut_now(uint64_t *cut_tick)
 	int rc;
 
 	*cut_tick = atomic_fetch_add(&tick, 1);
-	rc = write_str(FAULTS "/power_cut/cut", "1");
+	rc = rule_write("power_cut", "cut", "1");
 	if (rc)
 		die("cutting the power: %s", strerror(-rc));
 }
@@ -2123,12 +2165,13 @@ static void recycle_ns(uint64_t *rng)
 
 static void slow_programs(bool on)
 {
+	static const char *const name[2] = { "main_prog_ns", "slc_prog_ns" };
 	static char saved[2][32];
-	static const char *const knob[2] = {
-		SYSDEV "/config/main_prog_ns", SYSDEV "/config/slc_prog_ns",
-	};
+	char knob[2][128];
 	unsigned int i;
 
+	for (i = 0; i < 2; i++)
+		snprintf(knob[i], sizeof(knob[i]), "%s/config/%s", sysdev, name[i]);
 	for (i = 0; i < 2; i++) {
 		if (on) {
 			if (read_str(knob[i], saved[i], sizeof(saved[i])))
@@ -2149,6 +2192,7 @@ static void run_round(uint64_t *rng)
 	uint64_t t_cut, t_back, t_chk;
 	long long cuts0 = stat_get("fault_power_cuts"), lostr = stat_get("power_cut_lost_writes");
 	bool vwc_on, by_rule, fell_back = false, rig_err = false, slow;
+	bool kernel_reset = false;
 	char ends[96] = "";
 	unsigned int i, j;
 	int rc;
@@ -2182,7 +2226,7 @@ static void run_round(uint64_t *rng)
 	 * background flush empties the cache between writes (qlc-hybrid
 	 * with maintenance=background found nothing to take back).
 	 */
-	if (round_no_flush)
+	if (round_no_flush || (stray_reset && round_end == E_CUT && !by_rule))
 		slow = true;
 	if (round_end != E_CUT)
 		by_rule = false;
@@ -2251,6 +2295,35 @@ static void run_round(uint64_t *rng)
 	case E_CUT:
 		if (by_rule)
 			break;
+		if (stray_reset) {
+			uint64_t t = now_ms();
+
+			/*
+			 * One command swallowed (the timeout rule): the
+			 * kernel times it out twice, resets the controller
+			 * and aborts it; the checker is not told.
+			 */
+			rule_set("timeout", "armed", "0");
+			rule_set("timeout", "range", "all");
+			rule_set("timeout", "probability", "1000000");
+			rule_set("timeout", "times", "1");
+			rule_set("timeout", "after", "%" PRIu64, below(rng, total / 4));
+			rule_set("timeout", "armed", "1");
+			for (;;) {
+				bool any = false;
+
+				for (i = 0; i < nr_threads; i++)
+					any |= workers[i].failed;
+				if (any || now_ms() - t > 30000)
+					break;
+				usleep(1000);
+			}
+			while (!nvme_state_live() && now_ms() - t < 60000)
+				usleep(10000);
+			rule_set("timeout", "armed", "0");
+			snprintf(ends, sizeof(ends), ", a stray reset by %" PRIu64 " ops",
+				 (uint64_t)atomic_load(&ops_done));
+		}
 		wait_ops(target);
 		usleep(below(rng, 2000));
 		cut_now(&cut_tick);
@@ -2384,6 +2457,29 @@ static void run_round(uint64_t *rng)
 		if (round_end != E_CUT && w->fail_tick >= end_tick &&
 		    ending_error(w->fail_err))
 			continue;
+		/*
+		 * The host aborted it before the cut by hand (or, whatever the
+		 * cut, after it was in flight for nvme_core.io_timeout): a
+		 * command outlived io_timeout (slow programs on a busy host),
+		 * and the kernel's recovery reset the controller, which puts the
+		 * features back to their defaults (the write cache on). Not
+		 * the rig's fault; as after a reset ending, a write with the
+		 * cache set off is durable at completion only if it
+		 * completed before that reset could begin: before the
+		 * aborted command was submitted.
+		 */
+		if (!device_error(w->fail_err) &&
+		    (((!by_rule || fell_back) && w->fail_tick < cut_tick) ||
+		     w->fail_age_ms >= io_timeout_ms)) {
+			if (!kernel_reset)
+				printf("crashcheck: round %u: thread %u's %s aborted by the host (%d) before the cut: the kernel reset the controller; writes with the cache off durable at completion only before ticket %" PRIu64 "\n",
+				       round_no, i, kind_name[w->fail_kind], w->fail_err,
+				       w->fail_sub);
+			kernel_reset = true;
+			if (w->fail_sub < vwc_until)
+				vwc_until = w->fail_sub;
+			continue;
+		}
 		if (device_error(w->fail_err) ||
 		    (!by_rule && w->fail_tick < cut_tick) ||
 		    (by_rule && fell_back)) {
@@ -2394,6 +2490,7 @@ static void run_round(uint64_t *rng)
 	}
 	if (rig_err)
 		t_rig_errors++;
+	t_kernel_resets += kernel_reset;
 	reattach();
 	t_back = now_ms();
 	if (tamper && t_cuts + 1 == cuts_wanted)
@@ -2437,6 +2534,10 @@ static void usage(void)
 		"	[--ops N] [--chunk PAGES] [--vwc on|off|mix] [--cut file|rule|mix]\n"
 		"	[--cxl] [--faults] [--program-ppm PPM] [--fdp N] [--namespaces K]\n"
 		"	[--no-recycle] [--endings LIST] [--plp] [--detail N] [--tamper]\n"
+		"	[--stray-reset]\n"
+		"	[--device vflashN]\n"
+		"  --device NAME  the vflash device (default vflash0): only its NVMe\n"
+		"                 namespaces (by subsystem NQN) are written\n"
 		"  --cuts N       rounds, each ending in a power cut (default 10)\n"
 		"  --seconds S    start no round after S seconds (default: no limit)\n"
 		"  --threads T    load threads per namespace, each owning its LBAs\n"
@@ -2446,7 +2547,7 @@ static void usage(void)
 		"  --vwc MODE     volatile write cache each round (default mix: on 2/3)\n"
 		"  --cut MODE     by writing power_cut/cut, by the rule's `after`,\n"
 		"                 or mix (default: the rule a third of the rounds)\n"
-		"  --cxl          CXL stores into /dev/vflash0 (frontend=nvme,cxl)\n"
+		"  --cxl          CXL stores into /dev/vflashN (frontend=nvme,cxl)\n"
 		"  --faults       arm program_fail (PPM, once) and erase_fail (once) in\n"
 		"                 some rounds while spare blocks last\n"
 		"  --fdp N        writes carry the placement directive, DSPEC 0 to N-1\n"
@@ -2461,6 +2562,9 @@ static void usage(void)
 		"  --plp          power-loss protection on: every acknowledged write\n"
 		"                 must survive (no liveness check)\n"
 		"  --detail N     violations printed in full per round (default 10)\n"
+		"  --stray-reset  the checker's own test: rounds cut by hand get a command\n"
+		"                 swallowed, so the kernel resets the controller, which the\n"
+		"                 checker is not told about; programs slow\n"
 		"  --tamper       the checker's own test: after the last cut, undo one\n"
 		"                 durable write behind the device's back; the check\n"
 		"                 must report it (exit status 1)\n");
@@ -2578,6 +2682,10 @@ int main(int argc, char **argv)
 			tamper = true;
 			continue;
 		}
+		if (!strcmp(o, "--stray-reset")) {
+			stray_reset = true;
+			continue;
+		}
 		if (!strcmp(o, "--plp")) {
 			use_plp = true;
 			continue;
@@ -2620,6 +2728,13 @@ int main(int argc, char **argv)
 			endings_mask = parse_endings(v);
 		} else if (!strcmp(o, "--detail")) {
 			max_detail = atoi(v);
+		} else if (!strcmp(o, "--device")) {
+			unsigned int n;
+			char tail;
+
+			if (sscanf(v, "vflash%u%c", &n, &tail) != 1)
+				usage();
+			snprintf(dev_name, sizeof(dev_name), "vflash%u", n);
 		} else {
 			usage();
 		}
@@ -2629,6 +2744,15 @@ int main(int argc, char **argv)
 	    prog_ppm > 1000000 || !endings_mask)
 		usage();
 	nr_threads = tpn * nr_ns;
+	snprintf(sysdev, sizeof(sysdev), "/sys/class/vflash/%s", dev_name);
+	snprintf(faults, sizeof(faults), "%s/faults", sysdev);
+	snprintf(dev_nqn, sizeof(dev_nqn), NQN_PREFIX "%s", dev_name);
+	snprintf(cxl_node, sizeof(cxl_node), "/dev/%s", dev_name);
+	if (access(faults, F_OK))
+		die("no %s: vflash not loaded, no device %s, or a vflash without sysfs fault rules",
+		    faults, dev_name);
+	if (read_num("/sys/module/nvme_core/parameters/io_timeout") > 0)
+		io_timeout_ms = read_num("/sys/module/nvme_core/parameters/io_timeout") * 1000;
 	if (!seeded) {
 		struct timespec ts;
 
@@ -2644,9 +2768,9 @@ int main(int argc, char **argv)
 		int rc;
 
 		rule_set("power_cut", "armed", "0");
-		rc = write_str(FAULTS "/plp", "1");
+		rc = rule_write("plp", NULL, "1");
 		if (rc)
-			die(FAULTS "/plp: %s", strerror(-rc));
+			die("%s/plp: %s", faults, strerror(-rc));
 	}
 	setup_namespaces();
 	if (use_cxl)
@@ -2711,6 +2835,9 @@ int main(int argc, char **argv)
 	if (t_rig_errors)
 		printf("crashcheck: %" PRIu64 " rounds had I/O errors not caused by a cut\n",
 		       t_rig_errors);
+	if (t_kernel_resets)
+		printf("crashcheck: %" PRIu64 " rounds had a controller reset by the kernel's recovery (a command outlived nvme_core.io_timeout)\n",
+		       t_kernel_resets);
 	printf("crashcheck: cuts %" PRIu64 ", LBAs checked %" PRIu64 ", violations %" PRIu64 "\n",
 	       t_cuts, t_checked, t_violations);
 	if (t_violations)

@@ -21,14 +21,9 @@ summary() {
 	echo "SUMMARY $*" >"$RESULTS"
 }
 
-# faults_dir: vflash0's fault rules: sysfs's faults/ where the module
-# has it (it works under lockdown), else debugfs's
+# faults_dir: vflash0's fault rules (sysfs: it works under lockdown)
 faults_dir() {
-	if [ -d $SYS/faults ]; then
-		echo $SYS/faults
-	else
-		echo /sys/kernel/debug/vflash/vflash0/faults
-	fi
+	echo $SYS/faults
 }
 
 # --- the tour ------------------------------------------------------------

@@ -48,7 +48,7 @@ FC_CX_CACHE=16M
 FC_CX_MISS_WS=64M	# 4x the cache
 FC_CX_PAGES=65536	# FC_CX_SIZE in 4 KiB pages
 FC_SYS=/sys/class/vflash/vflash0
-FC_FAULTS=/sys/kernel/debug/vflash/vflash0/faults
+FC_FAULTS=/sys/class/vflash/vflash0/faults
 FC_RAW=/tmp/faultcost.raw
 FC_ZERO_KNOBS="slc_read_ns main_read_ns qlc_read_l_ns qlc_read_cl_ns
 	qlc_read_cu_ns qlc_read_u_ns slc_prog_ns main_prog_ns slc_erase_ns

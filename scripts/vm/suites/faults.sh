@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fault injection (core/faults.c, docs/faults.md) on frontend=nvme: each
-# rule of /sys/kernel/debug/vflash/vflash0/faults/ injects what the host
+# rule of /sys/class/vflash/vflash0/faults/ injects what the host
 # then sees (the I/O error and the kernel's message, the data left as it
 # was, the stats/ counter), only on its range, after N commands, N times,
 # at a probability; a read-only namespace refuses writes and says so in
@@ -15,7 +15,7 @@
 
 DEV=/dev/nvme0n1
 SYS=/sys/class/vflash/vflash0
-F=/sys/kernel/debug/vflash/vflash0/faults
+F=/sys/class/vflash/vflash0/faults
 
 stat() { cat $SYS/stats/$1; }
 

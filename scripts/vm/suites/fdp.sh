@@ -204,9 +204,10 @@ test_placed_writes() {
 	expect_eq "$(ruamw 0)" $((h0 - 1)) "RUAMW of handle 0 after pid 8"
 	expect_eq "$(host_events)" 1 "host events"
 	expect_eq "$(u $T.ev 64 1)" 3 "event type (invalid placement id)"
-	expect_eq "$(u $T.ev 65 1)" 3 "event flags (PIV, NSIDV)"
+	expect_eq "$(u $T.ev 65 1)" 7 "event flags (PIV, NSIDV, LV)"
 	expect_eq "$(u $T.ev 66 2)" 8 "event placement id"
 	expect_eq "$(u $T.ev 76 4)" 1 "event NSID"
+	expect_eq "$(u $T.ev 98 1)" 0 "event RUHID (where the write went)"
 	nvme fdp events $CTRL -e 1 -E
 	nvme fdp events $CTRL -e 1 -b >$T.cev || fail "controller events"
 	expect_eq "$(u $T.cev 0 4)" 0 "controller events"
@@ -315,6 +316,131 @@ test_bad_params() {
 		frontend=nvme size=64M fdp=1 zoned=1
 }
 
+# put FILE OFFSET BYTES VALUE: VALUE little-endian at OFFSET of FILE
+put() {
+	local i=0 v=$4 esc=""
+
+	while [ $i -lt "$3" ]; do
+		esc="$esc\\$(printf %03o $((v & 255)))"
+		v=$((v >> 8))
+		i=$((i + 1))
+	done
+	printf "$esc" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# create_ph BLOCKS [RUHID...]: Namespace Management create of BLOCKS
+# 4 KiB blocks with a Placement Handle List of the RUHIDs given (NPHNDLS
+# at byte 392, the list from byte 512; nvme-cli 2.3's create-ns has no
+# --nphndls/--phndls), through admin-passthru. Prints the command's
+# output: its result is the new NSID.
+create_ph() {
+	local blocks=$1 i=0 r
+	shift
+	head -c 4096 /dev/zero >$T.ns
+	put $T.ns 0 8 "$blocks"
+	put $T.ns 8 8 "$blocks"
+	put $T.ns 392 2 $#
+	for r in "$@"; do
+		put $T.ns $((512 + 2 * i)) 2 "$r"
+		i=$((i + 1))
+	done
+	nvme admin-passthru $CTRL --opcode=0x0d --cdw10=0 --data-len=4096 \
+		-i $T.ns -w 2>&1
+}
+
+# new_ns BLOCKS [RUHID...]: create_ph, then attach; the NSID in NEW_NSID
+# (nvme-cli 2.x prints "... is Success and result: 0x00000002")
+new_ns() {
+	local out hex
+	out=$(create_ph "$@") || fail "create $*: $out"
+	hex=$(echo "$out" | sed -n 's/.*result: *\(0x\)\{0,1\}\([0-9a-fA-F]*\).*/\2/p')
+	[ -n "$hex" ] || fail "create $*: no result in: $out"
+	NEW_NSID=$((0x$hex))
+	[ "$NEW_NSID" -gt 1 ] || fail "create $*: NSID $NEW_NSID in: $out"
+	nvme attach-ns $CTRL --namespace-id="$NEW_NSID" --controllers=1 \
+		>/dev/null || fail "attach-ns $NEW_NSID"
+	wait_for ${CTRL}n$NEW_NSID
+}
+
+# ph NAME H: placement/handle<H>_NAME of the device
+ph() {
+	cat /sys/class/vflash/vflash0/placement/handle$2_$1
+}
+
+# Per-namespace Placement Handle Lists (create NPHNDLS and the list):
+# namespace 2 gets reclaim unit handle 3 alone, namespace 3 handle 5;
+# both write with placement identifier 0, and each handle's own host and
+# media pages grow while handle 0's (identifier 0 of namespace 1) stay
+# put: tenant isolation. RUH Status and log 21h show each list; a bad
+# list is Invalid Placement Handle List (2Ah) with DNR and allocates
+# nothing; nvme-cli's create-ns (no list) gets handle 0 alone.
+test_ns_placement() {
+	local n2 n3 h0 m0 h3 m3 h5 m5 i n out
+	load_fdp ns1_size=64M
+	prep
+	new_ns 8192 3
+	n2=$NEW_NSID
+	new_ns 8192 5
+	n3=$NEW_NSID
+	expect_eq "$n2 $n3" "2 3" "NSIDs made"
+	nvme fdp status ${CTRL}n2 -b >$T.st || fail "RUH Status of n2"
+	expect_eq "$(u $T.st 14 2)" 1 "n2's placement handles"
+	expect_eq "$(u $T.st 16 2)" 0 "n2's PID 0"
+	expect_eq "$(u $T.st 18 2)" 3 "n2's PID 0 is RUH 3"
+	nvme fdp status ${CTRL}n3 -b >$T.st || fail "RUH Status of n3"
+	expect_eq "$(u $T.st 18 2)" 5 "n3's PID 0 is RUH 5"
+	nvme fdp status $DEV -b >$T.st || fail "RUH Status of n1"
+	expect_eq "$(u $T.st 14 2)" 8 "n1's placement handles"
+	h0=$(ph host_pages 0) m0=$(ph media_pages 0)
+	h3=$(ph host_pages 3) m3=$(ph media_pages 3)
+	h5=$(ph host_pages 5) m5=$(ph media_pages 5)
+	dd if=/dev/urandom of=$T.big bs=64k count=1 2>/dev/null
+	for i in 0 16 32 48; do
+		for n in 2 3; do
+			nvme write ${CTRL}n$n -s $i -c 15 -z 65536 -d $T.big \
+				--dir-type=2 --dir-spec=0 >/dev/null ||
+				fail "placed write to n$n at $i"
+		done
+	done
+	nvme flush ${CTRL}n2 >/dev/null || fail "flush n2"
+	nvme flush ${CTRL}n3 >/dev/null || fail "flush n3"
+	expect_eq $(($(ph host_pages 3) - h3)) 64 "RUH 3's host pages (n2)"
+	expect_eq $(($(ph host_pages 5) - h5)) 64 "RUH 5's host pages (n3)"
+	expect_eq $(($(ph host_pages 0) - h0)) 0 "RUH 0's host pages"
+	[ $(($(ph media_pages 3) - m3)) -ge 64 ] ||
+		fail "RUH 3's media pages: $(($(ph media_pages 3) - m3))"
+	[ $(($(ph media_pages 5) - m5)) -ge 64 ] ||
+		fail "RUH 5's media pages: $(($(ph media_pages 5) - m5))"
+	expect_eq $(($(ph media_pages 0) - m0)) 0 "RUH 0's media pages"
+	nvme read ${CTRL}n3 -s 16 -c 15 -z 65536 -d $T.back >/dev/null ||
+		fail "read back n3"
+	cmp $T.big $T.back || fail "n3's data"
+	# Bad lists: a handle past NRUH, one twice, more than NRUH; none
+	# allocates an NSID.
+	expect_nvme_status 2a "a list naming RUH 8 of 8" create_ph 256 8
+	expect_nvme_status 2a "a list naming RUH 1 twice" create_ph 256 1 1
+	expect_nvme_status 2a "a list of 9 handles" \
+		create_ph 256 0 1 2 3 4 5 6 7 0
+	# nvme-cli's own create-ns, no list: the controller's handle 0.
+	out=$(nvme create-ns $CTRL --nsze=256 --ncap=256 --flbas=0 2>&1) ||
+		fail "create-ns: $out"
+	expect_match "$out" "created nsid:4" "create-ns without a list"
+	nvme attach-ns $CTRL --namespace-id=4 --controllers=1 >/dev/null ||
+		fail "attach-ns 4"
+	wait_for ${CTRL}n4
+	nvme fdp status ${CTRL}n4 -b >$T.st || fail "RUH Status of n4"
+	expect_eq "$(u $T.st 14 2)" 1 "n4's placement handles"
+	expect_eq "$(u $T.st 18 2)" 0 "n4's PID 0 is RUH 0"
+	# Log 21h: namespace 1's list names all 8 (host specified).
+	nvme fdp usage $CTRL -e 1 -b >$T.us || fail "RUH usage"
+	expect_eq "$(u $T.us 0 2)" 8 "NRUH in log 21h"
+	expect_eq "$(u $T.us 8 1)" 1 "RUH 0's attributes"
+	# Log 20h: NNSS, every namespace the controller can make.
+	nvme fdp configs $CTRL -e 1 -b >$T.cfg || fail "configs"
+	expect_eq "$(u $T.cfg 28 4)" 32 NNSS
+	unload
+}
+
 # Thousands of random commands, FDP ones among them (logs, features, I/O
 # Management, placed writes): each gets a status, nothing times out, and
 # afterwards fio verify passes and every handle still takes writes.
@@ -356,6 +482,7 @@ run_test features test_features
 run_test placed_writes test_placed_writes
 run_test update test_update
 run_test ctrl_events test_ctrl_events
+run_test ns_placement test_ns_placement
 run_test fdp_off test_fdp_off
 run_test configfs test_configfs
 run_test bad_params test_bad_params

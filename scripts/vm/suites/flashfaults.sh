@@ -12,7 +12,7 @@
 
 DEV=/dev/nvme0n1
 SYS=/sys/class/vflash/vflash0
-F=/sys/kernel/debug/vflash/vflash0/faults
+F=/sys/class/vflash/vflash0/faults
 
 # The debug kernel (KASAN) moves data several times slower: each load
 # writes and verifies a quarter as much there (IO, the random writes;

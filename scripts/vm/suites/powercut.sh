@@ -13,7 +13,7 @@
 # vmtest-timeout: 400
 
 SYS=/sys/class/vflash/vflash0
-F=/sys/kernel/debug/vflash/vflash0/faults
+F=/sys/class/vflash/vflash0/faults
 
 stat() { cat $SYS/stats/$1; }
 

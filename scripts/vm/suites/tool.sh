@@ -29,7 +29,7 @@ VCTL=/usr/local/bin/vflashctl
 usage_error() {
 	local who=vflashctl
 	case $1 in
-	up | down | list | status | stats | policy | config | faults | namespace | selftest | run | trace | plot | help)
+	up | down | list | status | stats | policy | config | faults | crashcheck | namespace | selftest | run | trace | plot | help)
 		who="vflashctl $1" ;;
 	esac
 	expect_usage_error "$who" "$VCTL" "$@"
@@ -497,10 +497,39 @@ test_multi_devices() {
 	[ ! -e /sys/kernel/config/vflash ] || fail "configfs tree left"
 }
 
+# crashcheck DEV: the installed checker on the device named and on no
+# other: a second device's namespace keeps every byte; a CXL device, a
+# --device option and an unknown device are refused.
+test_crashcheck() {
+	local out rc ns0 ns1
+	vflashctl up --size 16M >/dev/null
+	vflashctl up --name cc --frontend nvme --size 16M --profile tlc >/dev/null
+	ns0=$(vflashctl namespace vflash0)
+	ns1=$(vflashctl namespace vflash1)
+	dd if=/dev/urandom of=/tmp/pat bs=1M count=16 2>/dev/null
+	dd if=/tmp/pat of="$ns0" bs=1M oflag=direct 2>/dev/null || fail "writing $ns0"
+	rc=0
+	out=$(vflashctl crashcheck vflash1 --cuts 3 --ops 8 --threads 8 2>&1) || rc=$?
+	echo "$out" | grep -v '^round' | tail -n 6
+	expect_eq "$rc" 0 "vflashctl crashcheck's exit status"
+	expect_match "$out" "^vflashctl: crashcheck on vflash1 \\(/dev/nvme[0-9]+n1\\): every LBA there is overwritten" "the warning line"
+	expect_match "$(echo "$out" | tail -n 1)" '^crashcheck: cuts 3, LBAs checked [1-9][0-9]*, violations 0$' "the last line"
+	expect_match "$out" "crashcheck: taken back [1-9]" "something taken back"
+	[ "$(cat /sys/class/vflash/vflash0/stats/fault_power_cuts)" = 0 ] || fail "vflash0 lost power"
+	cmp /tmp/pat "$(vflashctl namespace vflash0)" || fail "vflash0's namespace changed"
+	expect_eq "$(cat /sys/class/vflash/vflash1/faults/power_cut/armed)" 0 "power_cut left armed"
+	usage_error crashcheck vflash1 --device vflash0
+	usage_error crashcheck vflash7
+	vflashctl up --name mem --frontend cxl --size 16M >/dev/null
+	fails crashcheck vflash2
+	expect_match "$("$VCTL" crashcheck vflash2 2>&1)" "not an NVMe device" "a CXL device's message"
+	vflashctl down --all
+}
+
 # faults: list the rules, arm one with its files, refuse bad values
 # leaving the rule as it was, disarm; the armed rule acts.
 test_faults() {
-	local F=/sys/kernel/debug/vflash/vflash0/faults out rc
+	local F=/sys/class/vflash/vflash0/faults out rc
 	vflashctl up --size 16M >/dev/null
 	dd if=/dev/urandom of=/dev/nvme0n1 bs=4k count=16 oflag=direct 2>/dev/null
 	out=$(vflashctl faults)
@@ -618,7 +647,7 @@ if debug_kernel; then
 	run_test selftest_cxl timed test_selftest_cxl
 	run_test up_down timed test_up_down
 	run_test modprobe_conf timed test_modprobe_conf
-	for t in selftest_errors up_errors stats policy config help trace_plot udev_rule_matches multi_devices faults; do
+	for t in selftest_errors up_errors stats policy config help trace_plot udev_rule_matches multi_devices faults crashcheck; do
 		report "SKIP $t (debug kernel: vflashctl's shell logic, tested under Debian's kernel)"
 	done
 else
@@ -635,6 +664,7 @@ else
 	run_test udev_rule_matches timed test_udev_rule_matches
 	run_test multi_devices timed test_multi_devices
 	run_test faults timed test_faults
+	run_test crashcheck timed test_crashcheck
 	# last: it edits /etc/modprobe.d/vflash.conf, which the others leave alone
 	run_test modprobe_conf timed test_modprobe_conf
 fi

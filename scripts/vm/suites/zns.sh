@@ -198,7 +198,7 @@ test_read_only_zone() {
 	write_at $((5 * ZS)) 2 || fail "write zone 5"
 	# The media of zone 5's first pages goes read-only (4 KiB blocks:
 	# logical pages are blocks).
-	F=/sys/kernel/debug/vflash/vflash0/faults/read_only
+	F=/sys/class/vflash/vflash0/faults/read_only
 	echo $((5 * ZS))-$((5 * ZS + 8)) >$F/range || fail "range"
 	echo 0 >$F/times || fail "times"
 	echo 1 >$F/armed || fail "arming read_only"
