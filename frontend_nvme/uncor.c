@@ -69,6 +69,20 @@ static void drop_if_empty(struct vfn_uncor *u, unsigned long idx,
 }
 
 /*
+ * The chunk holding block @pos, and the bits [*@s, *@e) of it that
+ * [@pos, @end) covers; the next block to look at is @idx's base + *@e.
+ */
+static unsigned long span(u64 pos, u64 end, u32 *s, u32 *e)
+{
+	unsigned long idx = pos / VFN_UNCOR_CHUNK_BLOCKS;
+	u64 base = (u64)idx * VFN_UNCOR_CHUNK_BLOCKS;
+
+	*s = pos - base;
+	*e = min_t(u64, end - base, VFN_UNCOR_CHUNK_BLOCKS);
+	return idx;
+}
+
+/*
  * Walk the chunks of [@first, @first + @count): @fn on the bits [s, e) of
  * each present one (with @alloc, each missing one allocated first).
  * Return: -ENOMEM if a chunk could not be had (chunks allocated before
@@ -81,10 +95,8 @@ static int walk(struct vfn_uncor *u, u64 first, u64 count, bool alloc,
 	u64 pos = first, end = first + count;
 
 	while (pos < end) {
-		unsigned long idx = pos / VFN_UNCOR_CHUNK_BLOCKS;
-		u64 base = (u64)idx * VFN_UNCOR_CHUNK_BLOCKS;
-		u32 s = pos - base;
-		u32 e = min_t(u64, end - base, VFN_UNCOR_CHUNK_BLOCKS);
+		u32 s, e;
+		unsigned long idx = span(pos, end, &s, &e);
 		unsigned long *map = xa_load(&u->chunks, idx);
 
 		if (!map && alloc) {
@@ -99,7 +111,7 @@ static int walk(struct vfn_uncor *u, u64 first, u64 count, bool alloc,
 		}
 		if (map && fn)
 			fn(u, idx, map, s, e);
-		pos = base + e;
+		pos = (u64)idx * VFN_UNCOR_CHUNK_BLOCKS + e;
 	}
 	return 0;
 }
@@ -174,17 +186,15 @@ bool vfn_uncor_test(const struct vfn_uncor *u, u64 first, u64 count)
 	u64 pos = first, end = first + count;
 
 	while (pos < end) {
-		unsigned long idx = pos / VFN_UNCOR_CHUNK_BLOCKS;
-		u64 base = (u64)idx * VFN_UNCOR_CHUNK_BLOCKS;
-		u32 s = pos - base;
-		u32 e = min_t(u64, end - base, VFN_UNCOR_CHUNK_BLOCKS);
+		u32 s, e;
+		unsigned long idx = span(pos, end, &s, &e);
 		/* xa_load() only reads, under RCU; it takes no const. */
 		const unsigned long *map = xa_load((struct xarray *)&u->chunks,
 						   idx);
 
 		if (map && find_next_bit(map, e, s) < e)
 			return true;
-		pos = base + e;
+		pos = (u64)idx * VFN_UNCOR_CHUNK_BLOCKS + e;
 	}
 	return false;
 }

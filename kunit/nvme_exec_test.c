@@ -1297,14 +1297,14 @@ static void expect_fdp_event(struct kunit *test, const u8 *d, u8 type,
 	KUNIT_EXPECT_EQ(test, d[34], ruhid);
 }
 
-/* Handle @ph's host pages written, as the backend counted them. */
-static u64 ph_host(struct kunit *test, u32 ph)
+/* Handle @ph's host pages written (or, @media, pages programmed) */
+static u64 ph_pages(struct kunit *test, u32 ph, bool media)
 {
 	struct admin_env *e = test->priv;
-	u64 host, media;
+	u64 h, m;
 
-	vflash_flash_placement_stat(e->vdev->flash, ph, &host, &media);
-	return host;
+	vflash_flash_placement_stat(e->vdev->flash, ph, &h, &m);
+	return media ? m : h;
 }
 
 /*
@@ -1479,14 +1479,14 @@ static void fdp_placed_writes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, placed_write(test, 2, 2, 2), 0);
 	KUNIT_EXPECT_EQ(test, placed_write(test, 3, 2, 3), 0);
 	KUNIT_EXPECT_EQ(test, placed_write(test, 4, 0, 3), 0);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 2), 2ULL);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 3), 1ULL);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 1ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 2, false), 2ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 3, false), 1ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 0, false), 1ULL);
 	KUNIT_EXPECT_EQ(test, e->store[2 * PG], 0x77);
 
 	/* Placement identifier 4 of 4 handles: handle 0, one event. */
 	KUNIT_EXPECT_EQ(test, placed_write(test, 5, 2, 4), 0);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 2ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 0, false), 2ULL);
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
 	expect_fdp_event(test, b + 64, 0x03, 0x07, 4, 1, 0);
@@ -2248,16 +2248,6 @@ static u16 io_mgmt_ns(struct kunit *test, u32 nsid, u8 op, u32 cdw10,
 	return e->last.sc;
 }
 
-/* Handle @ph's media pages, as the backend counted them. */
-static u64 ph_media(struct kunit *test, u32 ph)
-{
-	struct admin_env *e = test->priv;
-	u64 host, media;
-
-	vflash_flash_placement_stat(e->vdev->flash, ph, &host, &media);
-	return media;
-}
-
 /*
  * FDP, create: NPHNDLS and the Placement Handle List are the namespace's
  * placement handles; a list naming a handle past NRUH, one twice, or more
@@ -2352,13 +2342,13 @@ static void fdp_namespaces_isolated(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, io_ns(test, 2, nvme_cmd_flush, 0), 0);
 	KUNIT_EXPECT_EQ(test, io_ns(test, 3, nvme_cmd_flush, 0), 0);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 3), 8ULL);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 2), 8ULL);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 0ULL);
-	KUNIT_EXPECT_GE(test, ph_media(test, 3), 8ULL);
-	KUNIT_EXPECT_GE(test, ph_media(test, 2), 8ULL);
-	KUNIT_EXPECT_EQ(test, ph_media(test, 0), 0ULL);
-	KUNIT_EXPECT_EQ(test, ph_media(test, 1), 0ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 3, false), 8ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 2, false), 8ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 0, false), 0ULL);
+	KUNIT_EXPECT_GE(test, ph_pages(test, 3, true), 8ULL);
+	KUNIT_EXPECT_GE(test, ph_pages(test, 2, true), 8ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 0, true), 0ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 1, true), 0ULL);
 	KUNIT_EXPECT_LT(test, vflash_flash_placement_room(e->vdev->flash, 3),
 			room3);
 	KUNIT_EXPECT_LT(test, vflash_flash_placement_room(e->vdev->flash, 2),
@@ -2366,14 +2356,14 @@ static void fdp_namespaces_isolated(struct kunit *test)
 
 	/* No directive: namespace 3's placement handle 0, RUH 2. */
 	KUNIT_EXPECT_EQ(test, write_ns_pid(test, 3, 9, false, 0), 0);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 2), 9ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 2, false), 9ULL);
 	/* PID 1 past namespace 2's one handle: RUH 3, and an event. */
 	KUNIT_EXPECT_EQ(test, write_ns_pid(test, 2, 9, true, 1), 0);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 3), 9ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 3, false), 9ULL);
 	KUNIT_EXPECT_EQ(test, fdp_log(test, 0x23, 1, 1), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(b), 1U);
 	expect_fdp_event(test, b + 64, 0x03, 0x07, 1, 2, 3);
-	KUNIT_EXPECT_EQ(test, ph_host(test, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, ph_pages(test, 0, false), 0ULL);
 
 	/* RUH Update of namespace 2's PID 0: RUH 3 gets a new unit. */
 	put_unaligned_le16(0, s);
