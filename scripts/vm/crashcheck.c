@@ -350,29 +350,6 @@ static int write_str(const char *path, const char *val)
 	return rc;
 }
 
-static void rule_set(const char *rule, const char *file, const char *fmt, ...)
-{
-	char path[256], val[64];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(val, sizeof(val), fmt, ap);
-	va_end(ap);
-	snprintf(path, sizeof(path), "%s/%s/%s", faults, rule, file);
-	rc = write_str(path, val);
-	if (rc)
-		die("%s=%s: %s", path, val, strerror(-rc));
-}
-
-static long long rule_get(const char *rule, const char *file)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s/%s", faults, rule, file);
-	return read_num(path);
-}
-
 /* Write @val into faults/@rule/@file (faults/@rule without @file) */
 static int rule_write(const char *rule, const char *file, const char *val)
 {
@@ -383,6 +360,28 @@ static int rule_write(const char *rule, const char *file, const char *val)
 	else
 		snprintf(path, sizeof(path), "%s/%s", faults, rule);
 	return write_str(path, val);
+}
+
+static void rule_set(const char *rule, const char *file, const char *fmt, ...)
+{
+	char val[64];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	rc = rule_write(rule, file, val);
+	if (rc)
+		die("%s/%s/%s=%s: %s", faults, rule, file, val, strerror(-rc));
+}
+
+static long long rule_get(const char *rule, const char *file)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", faults, rule, file);
+	return read_num(path);
 }
 
 static long long stat_get(const char *name)
