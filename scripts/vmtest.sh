@@ -174,7 +174,8 @@ suite_file() {
 
 # not_here SUITE: true (and SUITE counted as one skip) if it is not booted
 # this time: the kernel is the debug one and SUITE has a
-# "# vmtest-debug-skip: REASON" line, or this is a repeat on another
+# "# vmtest-debug-skip: REASON" line, or it is Debian's and SUITE has a
+# "# vmtest-debug-only: REASON" line, or this is a repeat on another
 # kernel line (VMTEST_REPEAT=1, make check's second and later lines) and
 # it has a "# vmtest-once: REASON" line; a suite named on the command
 # line always runs
@@ -185,6 +186,9 @@ not_here() {
 	if [ "${VMTEST_FLAVOUR:-debian}" = debug ]; then
 		why=$(directive "$(suite_file "$1")" debug-skip)
 		[ -z "$why" ] || why="debug kernel: $why"
+	else
+		why=$(directive "$(suite_file "$1")" debug-only)
+		[ -z "$why" ] || why="Debian's kernel: $why"
 	fi
 	if [ -z "$why" ] && [ "${VMTEST_REPEAT:-0}" = 1 ]; then
 		why=$(directive "$(suite_file "$1")" once)

@@ -117,6 +117,11 @@ initramfs_root() {
 	depmod -b "$root" "$KVER"
 
 	cp "$KO" "$root/vflash/"
+	# make check-debug signs its vflash.ko and keeps the unsigned build
+	# beside it: the signed suite shows lockdown refusing that one.
+	if [ -f "${KO%.ko}-unsigned.ko" ]; then
+		cp "${KO%.ko}-unsigned.ko" "$root/vflash/vflash-unsigned.ko"
+	fi
 	# Another module to compare with (make bench-faultcost), if given.
 	if [ -n "${VMTEST_BASE_KO:-}" ]; then
 		cp "$VMTEST_BASE_KO" "$root/vflash/base.ko" || return 1
