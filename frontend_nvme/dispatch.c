@@ -367,6 +367,7 @@ static void reset(struct vfn_ctrl *c)
 	c->nr_aer = 0;
 	c->ops->admin_reset(c);
 	c->enabled = false;
+	memset(&c->bad_enable, 0, sizeof(c->bad_enable));
 	c->shutdown = false;
 	c->shn_done_ns = 0;
 	vfn_set_reg32(c, NVME_REG_CSTS, 0);
@@ -396,6 +397,11 @@ static void enable(struct vfn_ctrl *c, u32 cc)
 		cq = vfn_host_kva(c, acq, cqs * sizeof(struct nvme_completion));
 	}
 	if (!sq || !cq) {
+		c->bad_enable.refused = true;
+		c->bad_enable.cc = cc;
+		c->bad_enable.aqa = aqa;
+		c->bad_enable.asq = asq;
+		c->bad_enable.acq = acq;
 		vfn_set_reg32(c, NVME_REG_CSTS, NVME_CSTS_CFS);
 		return;
 	}
@@ -507,17 +513,41 @@ static void shutdown_end(struct vfn_ctrl *c, unsigned long *raise)
 		      NVME_CSTS_SHST_CMPLT);
 }
 
+/*
+ * A refused enable (CSTS.CFS) whose CC or admin queue registers the host
+ * has since written anew: it cleared CC.EN and set it again between two of
+ * the dispatcher's looks at BAR0 (its wait for CSTS.RDY = 0 ends at once
+ * with RDY clear), which a controller that sees every write takes as a
+ * reset and a new enable.
+ */
+static bool enable_again(struct vfn_ctrl *c, u32 cc)
+{
+	if (!c->bad_enable.refused)
+		return false;
+	return c->bad_enable.cc != cc ||
+	       c->bad_enable.aqa != vfn_reg32(c, NVME_REG_AQA) ||
+	       c->bad_enable.asq != vfn_reg64(c, NVME_REG_ASQ) ||
+	       c->bad_enable.acq != vfn_reg64(c, NVME_REG_ACQ);
+}
+
 /* Act on CC; returns true if the controller takes commands. */
 static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 {
-	u32 cc = vfn_reg32(c, NVME_REG_CC);
+	u32 cc;
 
 	/*
 	 * Without power no register works; the power work brings it back
-	 * (acquire: pairs with its release, after the state it reset).
+	 * (acquire: pairs with its release, after the state it reset). CC is
+	 * read after that: read before, it could be the CC a driver wrote
+	 * before the cut, taken for an enable of the registers the power-up
+	 * cleared (a refused enable, CSTS.CFS, that the next driver's
+	 * disable-then-enable would not undo).
 	 */
 	if (smp_load_acquire(&c->unpowered))
 		return false;
+	cc = vfn_reg32(c, NVME_REG_CC);
+	if ((cc & NVME_CC_ENABLE) && c->enabled && enable_again(c, cc))
+		reset(c);
 	if ((cc & NVME_CC_ENABLE) && !c->enabled)
 		enable(c, cc);
 	else if (!(cc & NVME_CC_ENABLE) && c->enabled)

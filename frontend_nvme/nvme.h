@@ -156,6 +156,10 @@ struct vfn_ctrl_ops {
  *	owns the zones), as the zone's own vfn_zone.ph
  * @fdp: Flexible Data Placement (off: @fdp.nruh 0); dispatcher only
  * @enabled: CC.EN as last seen by the dispatcher
+ * @bad_enable: an enable refused with CSTS.CFS (@refused, while @enabled
+ *	still holds) and the registers it had (CC, AQA, ASQ, ACQ).
+ *	The dispatcher polls BAR0, so a host's CC.EN 1 -> 0 -> 1 between two
+ *	looks shows only as new registers.
  * @iocs: CC.CSS selected every I/O command set (110b) at the enable, so
  *	a zoned namespace may be attached
  * @shutdown: CC.SHN acted on: nothing more is fetched
@@ -268,6 +272,11 @@ struct vfn_ctrl {
 	struct vfn_zone *zph[VFLASH_FLASH_MAX_PLACEMENT];
 	struct vfn_fdp fdp;
 	bool enabled;
+	struct {
+		bool refused;
+		u32 cc, aqa;
+		u64 asq, acq;
+	} bad_enable;
 	bool iocs;
 	bool shutdown;
 	u64 shn_done_ns;

@@ -492,6 +492,32 @@ static void disable_drops_pending(struct kunit *test)
 }
 
 /*
+ * Regression (make bench-crash 2026-12-06, cell ns): an enable refused
+ * with CSTS.CFS (here the admin queue registers a power-up cleared, under
+ * the CC.EN a driver wrote before the cut) stayed refused through the
+ * next driver's disable and enable: its CC.EN 1 -> 0 -> 1 fell between
+ * two of the dispatcher's looks at BAR0, its wait for RDY = 0 having
+ * ended at once, and the driver gave up ("Device not ready", CSTS 0x2).
+ * New registers under CC.EN are a new enable; the same ones stay refused.
+ */
+static void refused_enable_new_registers(struct kunit *test)
+{
+	struct rig *r = test->priv;
+	struct vfn_ctrl *c = r->c;
+
+	vfn_set_reg32(c, NVME_REG_CC, NVME_CC_ENABLE);
+	pass(r);
+	KUNIT_ASSERT_EQ(test, vfn_reg32(c, NVME_REG_CSTS), NVME_CSTS_CFS);
+	pass(r);
+	KUNIT_EXPECT_EQ(test, vfn_reg32(c, NVME_REG_CSTS), NVME_CSTS_CFS);
+	/* Admin queues, CC.EN still 1 as far as the dispatcher saw: RDY. */
+	bring_up(test, r, QSIZE);
+	io(r, nvme_cmd_read, 0, 1, hpage(r, P_BUF));
+	ring_iosq(r);
+	KUNIT_EXPECT_TRUE(test, pass(r));
+}
+
+/*
  * Bus Master Enable off: no command is fetched and no completion or
  * interrupt is posted; on again, the controller goes on where it stopped.
  */
@@ -1067,6 +1093,7 @@ static struct kunit_case nvme_dispatch_cases[] = {
 	KUNIT_CASE(io_completion_counts_lateness),
 	KUNIT_CASE(shutdown_completion_is_not_late),
 	KUNIT_CASE(shutdown_commits_write_cache),
+	KUNIT_CASE(refused_enable_new_registers),
 	KUNIT_CASE(cq_heaps_round_robin),
 	KUNIT_CASE(full_cq_backs_off),
 	KUNIT_CASE(dsm_ranges_merge),
