@@ -129,7 +129,7 @@ boot_vm() {
 
 	: >"$dir/console.log"
 	vm_qemu_argv "$smp" "$mem" "$initrd" \
-		"vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmtimeout=$tmo $append"
+		"vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmrepeat=${VMTEST_REPEAT:-0} vmtimeout=$tmo $append"
 	# shellcheck disable=SC2086 # $extra: QEMU options, one per word
 	timeout -k 5 "$tmo" "${QEMU_ARGV[@]}" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \

@@ -17,11 +17,20 @@ debug_kernel() {
 	[ "$VM_FLAVOUR" = debug ]
 }
 
-# debug_less NORMAL DEBUG: NORMAL, or DEBUG under the debug kernel. The debug
-# pass is CPU-bound (docs/testing.md): there a test runs the same kernel
-# paths with less data or fewer rounds.
-debug_less() {
-	if debug_kernel; then echo "$2"; else echo "$1"; fi
+# A light run: the debug kernel (make check-debug), or a repeat of the
+# suites on make check's second kernel line (VMTEST_REPEAT=1, vmrepeat=1
+# on the kernel command line). Both are CPU-bound in CI and both run the
+# first line's assertions again (docs/testing.md): there a test runs the
+# same kernel paths with less data or fewer rounds, never fewer checks.
+VM_REPEAT=$(sed -n 's/.*vmrepeat=\([^ ]*\).*/\1/p' /proc/cmdline)
+
+light_run() {
+	debug_kernel || [ "$VM_REPEAT" = 1 ]
+}
+
+# light NORMAL LESS: NORMAL, or LESS on a light run.
+light() {
+	if light_run; then echo "$2"; else echo "$1"; fi
 }
 
 # Debian's static busybox runs its own applets before anything in PATH, and

@@ -73,7 +73,7 @@ test_ioctl_rules() {
 
 test_threads() {
 	load_apps
-	run apps_check threads 4 "$(debug_kernel && echo 800 || echo 3000)" || fail "thread stress"
+	run apps_check threads 4 "$(light 3000 800)" || fail "thread stress"
 	expect_eq "$(free_pages)" $PAGES "free region pages after the process exited"
 	unload
 }
@@ -190,7 +190,7 @@ test_redis() {
 		sleep 0.1
 	done
 	expect_eq "$(procs_field $pid 3)" private "redis-server's mode in procs"
-	out=$(redis-benchmark -p 6390 -q -n "$(debug_kernel && echo 500 || echo 3000)" -t set,get,lpush,lpop -P 4) ||
+	out=$(redis-benchmark -p 6390 -q -n "$(light 3000 500)" -t set,get,lpush,lpop -P 4) ||
 		fail "redis-benchmark: $out"
 	echo "$out"
 	expect_eq "$(echo "$out" | grep -c 'requests per second')" 4 "redis-benchmark's results"

@@ -50,7 +50,7 @@ test_memcached() {
 		sleep 0.1
 	done
 	expect_eq "$(procs_field $pid 3)" private "memcached's mode in procs"
-	out=$(memcaslap -s 127.0.0.1:11298 -x "$(debug_less 1000 300)" -T 1 -c 8 -w 1k -X 512 -v 0.5 2>&1) ||
+	out=$(memcaslap -s 127.0.0.1:11298 -x "$(light 1000 300)" -T 1 -c 8 -w 1k -X 512 -v 0.5 2>&1) ||
 		fail "memaslap: $out"
 	echo "$out"
 	expect_eq "$(echo "$out" | sed -n 's/^verify_failed: //p')" 0 "values that failed memaslap's verification"
@@ -72,7 +72,7 @@ test_memcached() {
 test_graph() {
 	local v dram dev
 	command -v graphrank >/dev/null || { echo "no graphrank in the VM"; return 0; }
-	v=$(debug_less 20000 5000)
+	v=$(light 20000 5000)
 	dram=$(graphrank "$v" 8 2 7 | grep '^answer') || fail "graphrank in DRAM"
 	load_small
 	dev=$(vflashctl run -- graphrank "$v" 8 2 7 $PROCS) || fail "graphrank under vflashctl run: $dev"
@@ -87,7 +87,7 @@ test_graph() {
 # make study-apps at its tiny scale; the host makes the report.
 test_study() {
 	local rc=0 f apps
-	apps=$(debug_less "redis sqlite graph" "sqlite graph")
+	apps=$(light "redis sqlite graph" "sqlite graph")
 	/vflash/study/apps.sh -k "$KO" -o /tmp/study-apps -s tiny -A "$apps" -f 0.5 || rc=$?
 	for f in apps.csv checks.txt; do
 		[ -f "/tmp/study-apps/$f" ] && save_file "$f" "/tmp/study-apps/$f"

@@ -29,8 +29,8 @@ F=/sys/class/vflash/vflash0/faults
 # test's cuts; operations per thread per round at most (the cut comes
 # after a random number of them); SIZE: the devices' (zoned: 128 KiB
 # zones, 4 a thread).
-CUTS=${CUTS:-$(debug_less 6 4)}
-FS_CUTS=${FS_CUTS:-$(debug_less 8 2)}
+CUTS=${CUTS:-$(light 6 4)}
+FS_CUTS=${FS_CUTS:-$(light 8 2)}
 OPS=${OPS:-16}
 SIZE=${SIZE:-16M}
 # The rotation: which variant each cell runs (docs/crashcheck.md, "The

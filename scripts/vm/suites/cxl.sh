@@ -220,7 +220,7 @@ test_switch_under_load() {
 	load_cxl
 	# 5000 touches per thread still see thousands of switch rounds
 	# (20000 took 115 s of the suite's 210 under TCG and saw 10,000+).
-	cxl_check stress $DEV $SIZE 4 "$(debug_less 5000 1000)" &
+	cxl_check stress $DEV $SIZE 4 "$(light 5000 1000)" &
 	pid=$!
 	switch_policies_while $pid "fifo clock lru s3fifo random lifo" \
 		"next-n stride none"
@@ -300,7 +300,7 @@ test_ways() {
 	load_cxl
 	# Four times the cache under the debug kernel (CI's time): every
 	# fill still evicts three cachefuls.
-	fsz=$(debug_less $SIZE $((4 * CACHE)))
+	fsz=$(light $SIZE $((4 * CACHE)))
 	for w in 1 4; do
 		echo $w >$SYS/config/cache_ways
 		for ev in fifo lifo clock lru s3fifo random; do
@@ -311,7 +311,7 @@ test_ways() {
 		done
 	done
 	echo next-n >$SYS/policy/prefetch
-	cxl_check stress $DEV $SIZE 4 "$(debug_less 5000 1000)" &
+	cxl_check stress $DEV $SIZE 4 "$(light 5000 1000)" &
 	pid=$!
 	while kill -0 $pid 2>/dev/null; do
 		for w in 1 2 4 8 16 0; do

@@ -18,7 +18,7 @@ F=/sys/class/vflash/vflash0/faults
 # writes and verifies a quarter as much there (IO, the random writes;
 # the sequential fills stay, they seal the blocks the tests need).
 IO=32M
-! debug_kernel || IO=8M
+! light_run || IO=8M
 
 stat() { cat $SYS/stats/$1; }
 

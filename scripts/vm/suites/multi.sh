@@ -19,7 +19,7 @@ EBUSY='(Device or resource busy|Resource busy)'
 # (the dual device's own suite tests that).
 NV_SIZE=64M
 FIO_OFF=32M
-if debug_kernel; then
+if light_run; then
 	FIO_SIZE=1M
 	CX_BYTES=$((512 << 10))
 else

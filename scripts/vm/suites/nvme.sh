@@ -156,7 +156,7 @@ test_data_round_trip() {
 test_fio_verify() {
 	load frontend=nvme size=256M
 	wait_for $DEV
-	fio_verify libaio randwrite 4k 16 "$(debug_less 64M 16M)"
+	fio_verify libaio randwrite 4k 16 "$(light 64M 16M)"
 	unload
 }
 
@@ -229,7 +229,7 @@ test_smart_log_counts() {
 
 	# Commands of 64 blocks after the first 126 blocks: 16 (4 under the
 	# debug kernel, where each nvme-cli run takes a second or two).
-	n=$(debug_less 16 4)
+	n=$(light 16 4)
 	blocks=$((126 + n * 64))
 
 	load frontend=nvme size=64M
@@ -374,7 +374,7 @@ test_ext4() {
 test_io_uring() {
 	load frontend=nvme size=128M
 	wait_for $DEV
-	fio_verify io_uring randrw 4k 32 "$(debug_less 32M 8M)"
+	fio_verify io_uring randrw 4k 32 "$(light 32M 8M)"
 	unload
 }
 
@@ -383,7 +383,7 @@ test_io_uring() {
 # same data seen through the block device.
 test_io_uring_passthrough() {
 	local s=/tmp/smart w0 r0 mib
-	mib=$(debug_less 8 2)
+	mib=$(light 8 2)
 	local job="--rw=randwrite --bs=4k --iodepth=16 --size=${mib}M --verify=crc32c"
 
 	load frontend=nvme size=64M
@@ -471,7 +471,7 @@ test_fio_gc() {
 
 test_load_unload_cycles() {
 	local n
-	n=$(debug_less 10 3)
+	n=$(light 10 3)
 	i=0
 	while [ $i -lt "$n" ]; do
 		load frontend=nvme size=64M
@@ -506,7 +506,7 @@ test_switch_under_load() {
 	# between 90 % and 85 % free so that GC runs on so little data; every
 	# policy is still switched dozens of times. (One pass over 16 MiB ran
 	# no GC.)
-	! debug_kernel || { loops=2 size=24M hi=90 lo=85; }
+	! light_run || { loops=2 size=24M hi=90 lo=85; }
 	load frontend=nvme size=64M
 	wait_for $DEV
 	fio --name=load --filename=$DEV --ioengine=libaio --direct=1 \

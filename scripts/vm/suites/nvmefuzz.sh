@@ -212,7 +212,7 @@ test_features() {
 # fio write + verify on the block device, small and quick
 fio_verify_short() {
 	fio --name=v --filename=$DEV --ioengine=libaio --direct=1 \
-		--rw=randwrite --bs=4k --iodepth=16 --size="$(debug_less 8M 2M)" \
+		--rw=randwrite --bs=4k --iodepth=16 --size="$(light 8M 2M)" \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--output-format=terse >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "fio verify"; }
@@ -287,7 +287,7 @@ test_ng_generic_device_512() {
 test_fuzz() {
 	local t=10 seed
 
-	! debug_kernel || t=8
+	! light_run || t=8
 	up
 	dmesg -c >/dev/null
 	seed=$(date +%s)

@@ -74,12 +74,12 @@ test_lba_512() {
 
 	# Verified I/O of single sectors, and of 4 KiB straddling pages.
 	fio --name=s512 --filename=$DEV --ioengine=libaio --direct=1 \
-		--rw=randwrite --bs=512 --iodepth=16 --offset=1M --size="$(debug_less 2M 512K)" \
+		--rw=randwrite --bs=512 --iodepth=16 --offset=1M --size="$(light 2M 512K)" \
 		--verify=crc32c --verify_fatal=1 --output-format=terse \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio 512"; }
 	fio --name=straddle --filename=$DEV --ioengine=libaio --direct=1 \
 		--rw=randwrite --bs=4k --offset=$((4 << 20)) --offset_increment=0 \
-		--size="$(debug_less 4M 1M)" --iodepth=8 --blockalign=512 --verify=crc32c \
+		--size="$(light 4M 1M)" --iodepth=8 --blockalign=512 --verify=crc32c \
 		--verify_fatal=1 --output-format=terse \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio 4k at 512"; }
 	unload
@@ -103,7 +103,7 @@ test_no_workers() {
 	[ -n "$(comm_pids vflash0-nvme)" ] || fail "no dispatcher thread"
 	[ -z "$(comm_pids vflash0-nvme-c1)" ] || fail "a worker with workers=0"
 	fio --name=w0 --filename=$DEV --ioengine=libaio --direct=1 \
-		--rw=randrw --bs=4k --iodepth=32 --size="$(debug_less 16M 4M)" --verify=crc32c \
+		--rw=randrw --bs=4k --iodepth=32 --size="$(light 16M 4M)" --verify=crc32c \
 		--verify_fatal=1 --output-format=terse \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio, workers=0"; }
 	unload
@@ -122,7 +122,7 @@ test_workers_bound_to_cpus() {
 			1 "CPUs of vflash0-nvme$k"
 	done
 	fio --name=w3 --filename=$DEV --ioengine=libaio --direct=1 \
-		--rw=randrw --bs=4k --iodepth=16 --numjobs=2 --size="$(debug_less 8M 2M)" \
+		--rw=randrw --bs=4k --iodepth=16 --numjobs=2 --size="$(light 8M 2M)" \
 		--offset_increment=8M --verify=crc32c --verify_fatal=1 \
 		--output-format=terse \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio, workers=3"; }

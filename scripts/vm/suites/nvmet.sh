@@ -142,7 +142,7 @@ test_tcp_loopback() {
 	w=$(cat $SYS/stats/host_write_pages)
 	r=$(cat $SYS/stats/host_read_pages)
 	size=32M
-	debug_kernel && size=8M
+	light_run && size=8M
 	fio --name=fabric --filename="$FABRIC" --ioengine=libaio --direct=1 \
 		--rw=randwrite --bs=4k --iodepth=16 --size=$size \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \

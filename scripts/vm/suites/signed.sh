@@ -20,7 +20,10 @@ SYS=/sys/class/vflash/vflash0
 D=/sys/kernel/debug/vflash/vflash0/faults
 
 test_unsigned_refused() {
-	# (the debug kernel has no securityfs, hence no lockdown file)
+	mount | grep -q ' /sys/kernel/security ' ||
+		mount -t securityfs none /sys/kernel/security
+	expect_eq "$(cat /sys/kernel/security/lockdown 2>/dev/null)" \
+		"none [integrity] confidentiality" "the lockdown state"
 	expect_match "$(dmesg)" "Kernel is locked down from command line" \
 		"lockdown from the command line"
 	[ -f /vflash/vflash-unsigned.ko ] || fail "no unsigned build in the initramfs"

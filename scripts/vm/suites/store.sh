@@ -103,7 +103,7 @@ test_none_nvme() {
 	zeros_at 0 1024
 	# fio with verification cannot pass; fio without it runs.
 	fio --name=w --filename=$DEV --ioengine=psync --direct=1 \
-		--rw=randwrite --bs=4k --size="$(debug_less 16M 4M)" --output-format=terse \
+		--rw=randwrite --bs=4k --size="$(light 16M 4M)" --output-format=terse \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio"; }
 	zeros_at 0 1024
 }
@@ -214,10 +214,11 @@ test_cxl_sparse_oom() {
 # is used), and reports a write amplification.
 tib_gc() {
 	local store=$1 size=1T io=1G t0 t1 n s
-	# The debug kernel sets up tables 4-5x slower, and is there for
-	# KASAN, lockdep and kmemleak on these paths, not for the scale: 16 GiB
-	# (cleaning starts after about 11 MiB of writes there).
-	if debug_kernel; then
+	# A light run (lib.sh) takes 16 GiB: the debug kernel sets up tables
+	# 4-5x slower and is there for KASAN, lockdep and kmemleak on these
+	# paths, not for the scale; the second kernel line repeats the same
+	# paths (cleaning starts after about 11 MiB of writes there).
+	if light_run; then
 		size=16G
 		io=64M
 	fi
