@@ -80,6 +80,9 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_FE(fdp, VFLASH_ARG_FDP),
 	CFS_FE(fdp_ruhs, VFLASH_ARG_FDP_RUHS),
 	CFS_FE(ns1_size, VFLASH_ARG_NS1_SIZE),
+	CFS_FE(zone_ext_bytes, VFLASH_ARG_ZONE_EXT_BYTES),
+	CFS_FE(zone_frl_s, VFLASH_ARG_ZONE_FRL_S),
+	CFS_FE(zone_rrl_s, VFLASH_ARG_ZONE_RRL_S),
 };
 
 #define CFS_NR	ARRAY_SIZE(cfs_rows)
@@ -236,6 +239,9 @@ VFLASH_CFS_ATTR(nap_max_us);
 VFLASH_CFS_ATTR(fdp);
 VFLASH_CFS_ATTR(fdp_ruhs);
 VFLASH_CFS_ATTR(ns1_size);
+VFLASH_CFS_ATTR(zone_ext_bytes);
+VFLASH_CFS_ATTR(zone_frl_s);
+VFLASH_CFS_ATTR(zone_rrl_s);
 
 /* Create the device of @cd from its attributes. */
 static int power_on(struct vflash_cfs_dev *cd)
@@ -366,6 +372,9 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_fdp,
 	&vflash_cfs_attr_fdp_ruhs,
 	&vflash_cfs_attr_ns1_size,
+	&vflash_cfs_attr_zone_ext_bytes,
+	&vflash_cfs_attr_zone_frl_s,
+	&vflash_cfs_attr_zone_rrl_s,
 	&vflash_cfs_attr_power,
 	&vflash_cfs_attr_device,
 	NULL,

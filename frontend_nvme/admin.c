@@ -202,6 +202,19 @@ static __le32 zone_limit(u32 max)
 }
 
 /*
+ * CNS 05h's descriptor extension size (ZDES, units of 64 bytes) and the
+ * Finish and Reset Recommended Limits (seconds): every zoned namespace's,
+ * from @g. RRL1-3 and FRL1-3 stay 0 (no other limits).
+ */
+static void identify_zns_ext(struct nvme_id_ns_zns *id,
+			     const struct vfn_zone_geo *g)
+{
+	id->lbafe[0].zdes = g->ext_bytes / VFN_ZONE_EXT_UNIT;
+	id->rrl = cpu_to_le32(g->rrl_s);
+	id->frl = cpu_to_le32(g->frl_s);
+}
+
+/*
  * Identify CNS 05h, CSI 02h: the zoned namespace @nd or, for NULL (NSID
  * FFFFFFFFh), what every zoned namespace of the controller gets.
  */
@@ -216,6 +229,7 @@ static void identify_ns_zns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 	id->mar = zone_limit(nd ? nd->zns.max_active : g->max_active);
 	id->mor = zone_limit(nd ? nd->zns.max_open : g->max_open);
 	id->lbafe[0].zsze = cpu_to_le64(nd ? nd->zns.zsze : g->zsze);
+	identify_zns_ext(id, g);
 }
 
 /* The command sets of this controller: NVM, and Zoned but with FDP. */
@@ -372,6 +386,9 @@ void vfn_admin_reset(struct vfn_ctrl *c)
 	c->feat_gen = c->cq[0].gen;
 }
 
+/* How often the dispatcher looks for zones due a recommendation. */
+#define ZREC_SYNC_NS		(100 * NSEC_PER_MSEC)
+
 /* How often the dispatcher looks for controller FDP events. */
 #define FDP_SYNC_NS		(10 * NSEC_PER_MSEC)
 
@@ -439,10 +456,16 @@ static void fdp_sync(struct vfn_ctrl *c, u64 now)
  * @now: the time of the dispatcher's pass
  *
  * With FDP, every FDP_SYNC_NS: the controller events the backend's
- * counts show (fdp_sync()). Otherwise one comparison.
+ * counts show (fdp_sync()). With a Finish or Reset Recommended Limit,
+ * every ZREC_SYNC_NS: the zones that reached it (vfn_zones_recommend()).
+ * Otherwise a comparison or two.
  */
 void vfn_admin_tick(struct vfn_ctrl *c, u64 now)
 {
+	if (vfn_zone_recs(c) && now >= c->zrec_next_ns) {
+		c->zrec_next_ns = now + ZREC_SYNC_NS;
+		vfn_zones_recommend(c, now);
+	}
 	if (!c->fdp.nruh || now < c->fdp.next_sync_ns)
 		return;
 	c->fdp.next_sync_ns = now + FDP_SYNC_NS;

@@ -12,6 +12,7 @@
 #include "backend_flash/flash.h"
 #include "frontend_nvme/fdp.h"
 #include "frontend_nvme/proto.h"
+#include "frontend_nvme/zns.h"
 
 /* Write Zeroes: Deallocate, CDW12 bit 25 (bit 9 of the control field). */
 #define WZ_DEAC			BIT(9)
@@ -40,10 +41,17 @@ u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
 /*
  * Zone Management Send and Receive (Zoned Namespace Command Set 1.1,
  * 3.4.2 and 3.4.3): the zone named by SLBA must be in the namespace (but
- * with Select All, which ignores it); a report is at most MDTS. Zone
- * descriptor extensions are not supported (ZDES 0): Set Zone Descriptor
- * Extension and Extended Report Zones are Invalid Field.
+ * with Select All, which ignores it); a report is at most MDTS. Set Zone
+ * Descriptor Extension (one zone, never Select All) and Extended Report
+ * Zones pass here; without extensions (ZDES 0) zns.c and io.c refuse
+ * them with Invalid Field.
  */
+/* Set Zone Descriptor Extension names one zone: Select All is refused. */
+static bool zone_set_ext(const struct vfn_io_req *req)
+{
+	return req->zsa == VFN_ZSA_SET_EXT && !req->select_all;
+}
+
 static u16 decode_zone_mgmt(const struct nvme_command *cmd,
 			    const struct vfn_ns *ns, struct vfn_io_req *req)
 {
@@ -53,7 +61,8 @@ static u16 decode_zone_mgmt(const struct nvme_command *cmd,
 		req->slba = le64_to_cpu(cmd->zms.slba);
 		req->zsa = cmd->zms.zsa;
 		req->select_all = cmd->zms.select_all & ZMS_SELECT_ALL;
-		if (req->zsa < NVME_ZONE_CLOSE || req->zsa > NVME_ZONE_OFFLINE)
+		if ((req->zsa < NVME_ZONE_CLOSE ||
+		     req->zsa > NVME_ZONE_OFFLINE) && !zone_set_ext(req))
 			return VFN_SC(NVME_SC_INVALID_FIELD);
 		/* Open with ZRWAA: no Zone Random Write Area to allocate. */
 		if (req->zsa == NVME_ZONE_OPEN &&
@@ -68,7 +77,7 @@ static u16 decode_zone_mgmt(const struct nvme_command *cmd,
 	req->zrasf = cmd->zmr.zrasf;
 	req->partial = cmd->zmr.pr & NVME_REPORT_ZONE_PARTIAL;
 	bytes = (le32_to_cpu(cmd->zmr.numd) + 1ULL) * 4;
-	if (req->zsa != NVME_ZRA_ZONE_REPORT ||
+	if ((req->zsa != VFN_ZRA_REPORT && req->zsa != VFN_ZRA_EXT_REPORT) ||
 	    req->zrasf > NVME_ZRASF_ZONE_STATE_OFFLINE ||
 	    bytes > VFN_MAX_XFER_BYTES)
 		return VFN_SC(NVME_SC_INVALID_FIELD);

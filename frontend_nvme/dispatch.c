@@ -861,8 +861,11 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 	/* A shutdown in progress completes at its time. */
 	if (c->shn_done_ns)
 		*next = min(*next, c->shn_done_ns);
-	/* Housekeeping only FDP needs: no indirect call per pass without. */
-	if (on && c->fdp.nruh && c->ops->tick)
+	/*
+	 * Housekeeping only FDP and zone recommendations need: no indirect
+	 * call per pass without.
+	 */
+	if (on && (c->fdp.nruh || vfn_zone_recs(c)) && c->ops->tick)
 		c->ops->tick(c, now);
 	vfn_raise_irqs(c, c->raise);
 	return busy;

@@ -66,6 +66,21 @@ module_param(zone_max_active, uint, 0444);
 MODULE_PARM_DESC(zone_max_active,
 		 "NVMe, zoned namespaces: most zones open or closed at once, 0 for no limit (default 0)");
 
+static unsigned int zone_ext_bytes;
+module_param(zone_ext_bytes, uint, 0444);
+MODULE_PARM_DESC(zone_ext_bytes,
+		 "NVMe, zoned namespaces: zone descriptor extension size in bytes (ZDES), a multiple of 64 up to 16320, 0 for none (default 0)");
+
+static unsigned int zone_frl_s;
+module_param(zone_frl_s, uint, 0444);
+MODULE_PARM_DESC(zone_frl_s,
+		 "NVMe, zoned namespaces: Finish Recommended Limit in seconds (FRL): an open or closed zone that old gets Finish Zone Recommended, 0 for none (default 0)");
+
+static unsigned int zone_rrl_s;
+module_param(zone_rrl_s, uint, 0444);
+MODULE_PARM_DESC(zone_rrl_s,
+		 "NVMe, zoned namespaces: Reset Recommended Limit in seconds (RRL): an open, closed or full zone that old gets Reset Zone Recommended, 0 for none (default 0)");
+
 static char *ns1_size;
 module_param(ns1_size, charp, 0444);
 MODULE_PARM_DESC(ns1_size,
@@ -104,6 +119,9 @@ struct vfn_params {
 	const char *zone_cap;
 	unsigned int zone_max_open;
 	unsigned int zone_max_active;
+	unsigned int zone_ext_bytes;
+	unsigned int zone_frl_s;
+	unsigned int zone_rrl_s;
 	unsigned int fdp;
 	unsigned int fdp_ruhs;
 	const char *ns1_size;
@@ -127,6 +145,9 @@ static const char *const arg_names[] = {
 	[VFLASH_ARG_FDP] = "fdp",
 	[VFLASH_ARG_FDP_RUHS] = "fdp_ruhs",
 	[VFLASH_ARG_NS1_SIZE] = "ns1_size",
+	[VFLASH_ARG_ZONE_EXT_BYTES] = "zone_ext_bytes",
+	[VFLASH_ARG_ZONE_FRL_S] = "zone_frl_s",
+	[VFLASH_ARG_ZONE_RRL_S] = "zone_rrl_s",
 };
 
 static bool is_nvme_arg(enum vflash_fe_arg arg)
@@ -158,6 +179,12 @@ static unsigned int *uint_field(struct vfn_params *p, enum vflash_fe_arg arg)
 		return &p->fdp;
 	case VFLASH_ARG_FDP_RUHS:
 		return &p->fdp_ruhs;
+	case VFLASH_ARG_ZONE_EXT_BYTES:
+		return &p->zone_ext_bytes;
+	case VFLASH_ARG_ZONE_FRL_S:
+		return &p->zone_frl_s;
+	case VFLASH_ARG_ZONE_RRL_S:
+		return &p->zone_rrl_s;
 	default:
 		return NULL;
 	}
@@ -294,6 +321,13 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 		pr_err("fdp_ruhs=%u: must be 1 to %u\n", p->fdp_ruhs,
 		       VFN_FDP_MAX_RUH);
 		return -EINVAL;
+	case VFLASH_ARG_ZONE_EXT_BYTES:
+		if (!(p->zone_ext_bytes % VFN_ZONE_EXT_UNIT) &&
+		    p->zone_ext_bytes <= VFN_ZONE_EXT_MAX)
+			return 0;
+		pr_err("zone_ext_bytes=%u: must be a multiple of %u up to %u\n",
+		       p->zone_ext_bytes, VFN_ZONE_EXT_UNIT, VFN_ZONE_EXT_MAX);
+		return -EINVAL;
 	default:
 		return 0;
 	}
@@ -376,6 +410,9 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 		.zone_cap = zone_cap,
 		.zone_max_open = zone_max_open,
 		.zone_max_active = zone_max_active,
+		.zone_ext_bytes = zone_ext_bytes,
+		.zone_frl_s = zone_frl_s,
+		.zone_rrl_s = zone_rrl_s,
 		.fdp = fdp,
 		.fdp_ruhs = fdp_ruhs,
 		.ns1_size = ns1_size,
@@ -419,6 +456,14 @@ static void clear_pages(struct vfn_ctrl *c, u64 first)
 		if (!(pg % 512))
 			cond_resched();
 	}
+}
+
+/* Descriptor extensions and recommendation limits of every zoned namespace. */
+static void zone_recs(const struct vfn_params *p, struct vfn_zone_geo *zg)
+{
+	zg->ext_bytes = p->zone_ext_bytes;
+	zg->frl_s = p->zone_frl_s;
+	zg->rrl_s = p->zone_rrl_s;
 }
 
 /*
@@ -467,6 +512,7 @@ static int zone_geometry(struct vfn_ctrl *c, const struct vfn_params *p,
 		.zsze = zsze >> shift, .zcap = zcap >> shift,
 		.max_active = max_active, .max_open = max_open,
 	};
+	zone_recs(p, zg);
 	return 0;
 }
 

@@ -689,7 +689,9 @@ static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	struct vfn_zoned *z = &nd->zns;
 	u32 first = r->select_all ? 0 : vfn_zone_of(z, r->slba);
 	u32 last = r->select_all ? z->nr_zones : first + 1;
-	u16 sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
+	u16 sc;
+
+	sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
 
 	zone_stats(c, nd);
 	/* A Select All that failed part way may have reset some zones. */
@@ -699,6 +701,27 @@ static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	return sc;
 }
 
+/*
+ * Set Zone Descriptor Extension: ZDES x 64 bytes from the host, then the
+ * zone's own checks (zns.c). Without extensions Invalid Field, before any
+ * transfer.
+ */
+static u16 zone_set_ext(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			const struct nvme_command *cmd,
+			const struct vfn_io_req *r)
+{
+	struct vfn_zoned *z = &nd->zns;
+	u16 sc;
+
+	if (!z->ext_bytes)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	sc = vfn_map_data(c, cmd, z->ext_bytes);
+	if (sc)
+		return sc;
+	vfn_buf_copy(&c->buf, c->zreport, false);
+	return vfn_zone_set_ext(z, r->slba, c->zreport);
+}
+
 /* Zone Management Receive: Report Zones into the host's buffer. */
 static u16 zone_report(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 		       const struct nvme_command *cmd,
@@ -706,10 +729,16 @@ static u16 zone_report(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 {
 	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
 
+	if (r->zsa == VFN_ZRA_EXT_REPORT && !nd->zns.ext_bytes)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
 	if (sc)
 		return sc;
-	vfn_zone_report(&nd->zns, r->slba, r->zrasf, r->partial, c->zreport,
-			r->xfer_bytes);
+	if (r->zsa == VFN_ZRA_EXT_REPORT)
+		vfn_zone_report_ext(&nd->zns, r->slba, r->zrasf, r->partial,
+				    c->zreport, r->xfer_bytes);
+	else
+		vfn_zone_report(&nd->zns, r->slba, r->zrasf, r->partial,
+				c->zreport, r->xfer_bytes);
 	vfn_buf_to_host(&c->buf, c->zreport, r->xfer_bytes);
 	return 0;
 }
@@ -740,6 +769,31 @@ notify:
 	c->zone_aen_masked = true;
 	vfn_aen(c, NVME_AER_NOTICE | VFN_AER_ZONE_CHANGED << 8 |
 		   VFN_LOG_CHANGED_ZONES << 16);
+}
+
+/**
+ * vfn_zones_recommend() - Finish and Reset Recommended, every zone
+ * @c: the controller
+ * @now: the model's time
+ *
+ * Each zone of an attached zoned namespace that reached a limit
+ * (vfn_zone_recommend()) goes on its namespace's Changed Zone List, with
+ * a Zone Descriptor Changed event as zone_changed() gives it. Dispatcher
+ * only, as the zones.
+ */
+void vfn_zones_recommend(struct vfn_ctrl *c, u64 now)
+{
+	u32 nsid, i;
+
+	for (nsid = 1; nsid <= VFN_MAX_NS; nsid++) {
+		struct vfn_nsd *nd = vfn_ns_find(&c->nst, nsid, true);
+
+		if (!nd || !nd->ns.zoned)
+			continue;
+		for (i = 0; i < nd->zns.nr_zones; i++)
+			if (vfn_zone_recommend(&nd->zns, i, now))
+				zone_changed(c, nd, i);
+	}
 }
 
 /*
@@ -1196,6 +1250,9 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 					  r.opcode == nvme_cmd_verify ||
 					  r.opcode == nvme_cmd_write_uncor))
 		sc = vfn_zone_read(&nd->zns, r.slba, r.nlb);
+	/* The zones' clock: a zone leaving Empty now starts its age. */
+	if (nd && nd->ns.zoned)
+		vfn_zone_clock(&nd->zns, now);
 	out->due_ns = now;
 	out->lpn = 0;
 	out->count = 0;
@@ -1242,7 +1299,10 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		case nvme_cmd_zone_mgmt_send:
 			out->lpn = 0;
 			out->count = 0;
-			sc = zone_send(c, nd, &r, out, now);
+			if (r.zsa == VFN_ZSA_SET_EXT)
+				sc = zone_set_ext(c, nd, cmd, &r);
+			else
+				sc = zone_send(c, nd, &r, out, now);
 			break;
 		case nvme_cmd_zone_mgmt_recv:
 			out->lpn = 0;

@@ -25,12 +25,18 @@
  * @zcap: writable blocks of each zone, 1 to @zsze
  * @max_active: most zones open or closed at once per namespace, 0: none
  * @max_open: most zones open at once per namespace, 0: none
+ * @ext_bytes: zone descriptor extension size (ZDES x 64), 0: none
+ * @frl_s: Finish Recommended Limit in seconds, 0: none
+ * @rrl_s: Reset Recommended Limit in seconds, 0: none
  */
 struct vfn_zone_geo {
 	u64 zsze;
 	u64 zcap;
 	u32 max_active;
 	u32 max_open;
+	u32 ext_bytes;
+	u32 frl_s;
+	u32 rrl_s;
 };
 
 /**

@@ -214,6 +214,8 @@ struct vfn_ctrl_ops {
  *	Changed Zone List not read since: no further one until it is
  * @ns_aen_masked: a Namespace Attribute Changed event was reported and
  *	the Changed Namespace List not read since: no further one until it is
+ * @zrec_next_ns: when the dispatcher's tick next looks for zones due a
+ *	Finish or Reset Recommended attribute (vfn_zones_recommend())
  * @ident: scratch page for Identify and log data
  * @buf: the current command's mapped host buffer
  * @ctrl_id: instance number, for serial and NQN
@@ -309,6 +311,7 @@ struct vfn_ctrl {
 	u32 aen_nr;
 	bool zone_aen_masked;
 	bool ns_aen_masked;
+	u64 zrec_next_ns;
 	void *ident;
 	struct vfn_buf buf;
 	int ctrl_id;
@@ -423,6 +426,13 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now);
 bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now);
 u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now);
+void vfn_zones_recommend(struct vfn_ctrl *c, u64 now);
+
+/* Zones get Finish or Reset Recommended: the tick must run (ns.h). */
+static inline bool vfn_zone_recs(const struct vfn_ctrl *c)
+{
+	return c->nst.zgeo.frl_s || c->nst.zgeo.rrl_s;
+}
 
 /* dispatch.c: the core; it calls the files above only through c->ops */
 int vfn_dispatch_start(struct vfn_ctrl *c);

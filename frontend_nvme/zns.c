@@ -66,6 +66,8 @@ int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
 void vfn_zoned_exit(struct vfn_zoned *z)
 {
 	kvfree(z->zones);
+	kvfree(z->ext);
+	z->ext = NULL;
 	z->zones = NULL;
 	z->nr_zones = 0;
 }
@@ -74,6 +76,8 @@ static u64 zslba(const struct vfn_zoned *z, u32 i)
 {
 	return (u64)i * z->zsze;
 }
+
+static void attrs_enter(struct vfn_zoned *z, struct vfn_zone *zn, u8 to);
 
 /* Leave the state's count, enter @to's; the write pointer is the caller's. */
 static void set_state(struct vfn_zoned *z, struct vfn_zone *zn, u8 to)
@@ -100,7 +104,18 @@ static void set_state(struct vfn_zoned *z, struct vfn_zone *zn, u8 to)
 		z->nr_closed++;
 		break;
 	}
+	attrs_enter(z, zn, to);
 	zn->state = to;
+}
+
+/*
+ * Whether zone @i, not written, goes Empty: not if it has a descriptor
+ * extension, which only a Reset takes away (ZNS 1.1, 3.4.2.2.6).
+ */
+static bool unused(const struct vfn_zoned *z, u32 i)
+{
+	return z->zones[i].wp == zslba(z, i) &&
+	       !(z->zones[i].za & VFN_ZA_ZDEV);
 }
 
 /* Close an open zone: Closed, or Empty if nothing was written to it. */
@@ -108,7 +123,7 @@ static void close_zone(struct vfn_zoned *z, u32 i)
 {
 	struct vfn_zone *zn = &z->zones[i];
 
-	set_state(z, zn, zn->wp == zslba(z, i) ? VFN_ZS_EMPTY : VFN_ZS_CLOSED);
+	set_state(z, zn, unused(z, i) ? VFN_ZS_EMPTY : VFN_ZS_CLOSED);
 }
 
 static bool active_full(const struct vfn_zoned *z)
@@ -335,8 +350,9 @@ static bool selected(enum vfn_zone_action act, u8 s)
 		       s == VFN_ZS_CLOSED || s == VFN_ZS_FULL;
 	case VFN_ZSA_OFFLINE:
 		return s == VFN_ZS_RDONLY;
+	default:
+		return false;
 	}
-	return false;
 }
 
 /**
@@ -446,7 +462,7 @@ bool vfn_zone_cut(struct vfn_zoned *z, u32 i, u64 *from, u64 *to)
 	zn->written = zn->wp;
 	if (zn->state == VFN_ZS_RDONLY)
 		return true;
-	if (zn->wp == zslba(z, i))
+	if (unused(z, i))
 		set_state(z, zn, VFN_ZS_EMPTY);
 	else if (zn->state == VFN_ZS_FULL && active_full(z))
 		zn->wp = zslba(z, i) + z->zcap;
@@ -472,25 +488,17 @@ static bool matches(enum vfn_zone_filter f, u8 s)
 	return f < ARRAY_SIZE(state_of) && state_of[f] == s;
 }
 
-/**
- * vfn_zone_report() - Report Zones
- * @z: the zones
- * @slba: a block of the first zone to look at
- * @filter: which zones to report
- * @partial: Partial Report: the count is of the descriptors that fit
- * @buf: the report: a 64-byte header (its first 8 bytes the count,
- *	little-endian), then 64-byte descriptors (zone type, state in bits
- *	7:4 of byte 1, capacity, first block, write pointer)
- * @len: bytes of @buf; descriptors that do not fit are left out
- *
- * Return: the descriptors written.
+/*
+ * Report Zones, or with @ext (the extension size) Extended Report Zones:
+ * each descriptor followed by @ext bytes of its zone's extension.
  */
-u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
-		    enum vfn_zone_filter filter, bool partial, void *buf,
-		    size_t len)
+static u32 report(const struct vfn_zoned *z, u64 slba,
+		  enum vfn_zone_filter filter, bool partial, u32 ext,
+		  void *buf, size_t len)
 {
+	size_t entry = VFN_ZONE_DESC_BYTES + ext;
 	size_t room = len >= VFN_ZONE_DESC_BYTES ?
-		      len / VFN_ZONE_DESC_BYTES - 1 : 0;
+		      (len - VFN_ZONE_DESC_BYTES) / entry : 0;
 	u64 count = 0;
 	u32 i, put = 0;
 	u8 *d;
@@ -504,15 +512,174 @@ u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
 		count++;
 		if (put >= room)
 			continue;
-		d = (u8 *)buf + (size_t)(put + 1) * VFN_ZONE_DESC_BYTES;
+		d = (u8 *)buf + VFN_ZONE_DESC_BYTES + (size_t)put * entry;
 		d[0] = ZT_SEQ_WRITE_REQUIRED;
 		d[1] = zn->state << 4;
+		d[2] = zn->za;
 		*(__le64 *)(d + 8) = cpu_to_le64(z->zcap);
 		*(__le64 *)(d + 16) = cpu_to_le64(zslba(z, i));
 		*(__le64 *)(d + 24) = cpu_to_le64(zn->wp);
+		if (ext && (zn->za & VFN_ZA_ZDEV))
+			memcpy(d + VFN_ZONE_DESC_BYTES,
+			       z->ext + (size_t)i * ext, ext);
 		put++;
 	}
 	if (len >= 8)
 		*(__le64 *)buf = cpu_to_le64(partial ? put : count);
 	return put;
+}
+
+/**
+ * vfn_zone_report() - Report Zones
+ * @z: the zones
+ * @slba: a block of the first zone to look at
+ * @filter: which zones to report
+ * @partial: Partial Report: the count is of the descriptors that fit
+ * @buf: the report: a 64-byte header (its first 8 bytes the count,
+ *	little-endian), then 64-byte descriptors (zone type, state in bits
+ *	7:4 of byte 1, attributes in byte 2, capacity, first block, write
+ *	pointer)
+ * @len: bytes of @buf; descriptors that do not fit are left out
+ *
+ * Return: the descriptors written.
+ */
+u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
+		    enum vfn_zone_filter filter, bool partial, void *buf,
+		    size_t len)
+{
+	return report(z, slba, filter, partial, 0, buf, len);
+}
+
+/**
+ * vfn_zoned_init_ext() - descriptor extensions and recommendation limits
+ * @z: the zones, from vfn_zoned_init()
+ * @ext_bytes: extension size: 0 (none) or a multiple of 64 up to 16320
+ * @frl_s: Finish Recommended Limit in seconds, 0 for none
+ * @rrl_s: Reset Recommended Limit in seconds, 0 for none
+ *
+ * Return: 0, -EINVAL for an extension size ZDES cannot give, or -ENOMEM
+ * (the zones then have no extensions).
+ */
+int vfn_zoned_init_ext(struct vfn_zoned *z, u32 ext_bytes, u32 frl_s,
+		       u32 rrl_s)
+{
+	if (ext_bytes % VFN_ZONE_EXT_UNIT || ext_bytes > VFN_ZONE_EXT_MAX)
+		return -EINVAL;
+	z->frl_ns = (u64)frl_s * NSEC_PER_SEC;
+	z->rrl_ns = (u64)rrl_s * NSEC_PER_SEC;
+	if (!ext_bytes)
+		return 0;
+	z->ext = kvcalloc(z->nr_zones, ext_bytes, GFP_KERNEL);
+	if (!z->ext)
+		return -ENOMEM;
+	z->ext_bytes = ext_bytes;
+	return 0;
+}
+
+/*
+ * Zone attributes on entering state @to: a zone that leaves Empty starts
+ * its age; Empty (a Reset) and Offline take the extension and every
+ * attribute away; Full ends Finish Recommended, Read Only both
+ * recommendations (neither action can follow).
+ */
+static void attrs_enter(struct vfn_zoned *z, struct vfn_zone *zn, u8 to)
+{
+	if (zn->state == VFN_ZS_EMPTY && to != VFN_ZS_EMPTY)
+		zn->since_ns = z->now_ns;
+	switch (to) {
+	case VFN_ZS_EMPTY:
+	case VFN_ZS_OFFLINE:
+		if (zn->za & VFN_ZA_ZDEV)
+			memset(z->ext + (size_t)(zn - z->zones) * z->ext_bytes,
+			       0, z->ext_bytes);
+		zn->za = 0;
+		break;
+	case VFN_ZS_FULL:
+		zn->za &= ~VFN_ZA_FZR;
+		break;
+	case VFN_ZS_RDONLY:
+		zn->za &= ~(VFN_ZA_FZR | VFN_ZA_RZR);
+		break;
+	}
+}
+
+/**
+ * vfn_zone_set_ext() - Set Zone Descriptor Extension
+ * @z: the zones
+ * @slba: the zone's first block
+ * @data: the extension, @z->ext_bytes of it
+ *
+ * An Empty zone takes the extension and an active resource and goes
+ * Closed, its Zone Descriptor Extension Valid attribute set.
+ *
+ * Return: 0, or the status that refuses it (nothing changed): Invalid
+ * Field without extensions (ZDES 0) or for an SLBA that is no zone's
+ * first block, Zone Invalid State Transition for a zone not Empty, Too
+ * Many Active Zones without an active resource.
+ */
+u16 vfn_zone_set_ext(struct vfn_zoned *z, u64 slba, const void *data)
+{
+	u32 i = vfn_zone_of(z, slba);
+
+	if (!z->ext_bytes || (slba & (z->zsze - 1)))
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (z->zones[i].state != VFN_ZS_EMPTY)
+		return VFN_SC(NVME_SC_ZONE_INVALID_TRANSITION);
+	if (active_full(z))
+		return VFN_SC(NVME_SC_ZONE_TOO_MANY_ACTIVE);
+	memcpy(z->ext + (size_t)i * z->ext_bytes, data, z->ext_bytes);
+	set_state(z, &z->zones[i], VFN_ZS_CLOSED);
+	z->zones[i].za |= VFN_ZA_ZDEV;
+	return 0;
+}
+
+/**
+ * vfn_zone_report_ext() - Extended Report Zones
+ * @z: the zones, with extensions
+ * @slba: a block of the first zone to look at
+ * @filter: which zones to report
+ * @partial: Partial Report: the count is of the descriptors that fit
+ * @buf: the report: vfn_zone_report()'s, each descriptor followed by its
+ *	zone's extension (zeros where Zone Descriptor Extension Valid is
+ *	clear)
+ * @len: bytes of @buf; a descriptor and extension that do not fit
+ *	whole are left out
+ *
+ * Return: the descriptors written.
+ */
+u32 vfn_zone_report_ext(const struct vfn_zoned *z, u64 slba,
+			enum vfn_zone_filter filter, bool partial, void *buf,
+			size_t len)
+{
+	return report(z, slba, filter, partial, z->ext_bytes, buf, len);
+}
+
+/**
+ * vfn_zone_recommend() - Finish and Reset Recommended of one zone
+ * @z: the zones
+ * @i: a zone
+ * @now: the model's time
+ *
+ * A zone Implicitly Open, Explicitly Open or Closed for the Finish
+ * Recommended Limit since it left Empty gets Finish Zone Recommended; a
+ * zone in one of those states or Full for the Reset Recommended Limit
+ * since then gets Reset Zone Recommended. The attributes stay until the
+ * zone leaves the states they apply to (attrs_enter()).
+ *
+ * Return: true if the zone's attributes changed (its descriptor changed:
+ * the caller reports it on the Changed Zone List).
+ */
+bool vfn_zone_recommend(struct vfn_zoned *z, u32 i, u64 now)
+{
+	struct vfn_zone *zn = &z->zones[i];
+	u8 was = zn->za, s = zn->state;
+	u64 age = now - min(now, zn->since_ns);
+	bool active = s == VFN_ZS_IOPEN || s == VFN_ZS_EOPEN ||
+		      s == VFN_ZS_CLOSED;
+
+	if (z->frl_ns && active && age >= z->frl_ns)
+		zn->za |= VFN_ZA_FZR;
+	if (z->rrl_ns && (active || s == VFN_ZS_FULL) && age >= z->rrl_ns)
+		zn->za |= VFN_ZA_RZR;
+	return zn->za != was;
 }

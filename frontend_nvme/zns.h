@@ -6,6 +6,7 @@
 #ifndef VFN_ZNS_H
 #define VFN_ZNS_H
 
+#include <linux/bits.h>
 #include <linux/log2.h>
 #include <linux/types.h>
 
@@ -27,7 +28,21 @@ enum vfn_zone_action {
 	VFN_ZSA_OPEN = 0x3,
 	VFN_ZSA_RESET = 0x4,
 	VFN_ZSA_OFFLINE = 0x5,
+	VFN_ZSA_SET_EXT = 0x10,	/* Set Zone Descriptor Extension */
 };
+
+/* Zone Receive Actions (Zone Management Receive, CDW13 bits 7:0). */
+#define VFN_ZRA_REPORT		0x0
+#define VFN_ZRA_EXT_REPORT	0x1	/* Extended Report Zones */
+
+/* Zone Attributes, byte 2 of a zone descriptor (ZNS 1.1, figure 37). */
+#define VFN_ZA_FZR		BIT(1)	/* Finish Zone Recommended */
+#define VFN_ZA_RZR		BIT(2)	/* Reset Zone Recommended */
+#define VFN_ZA_ZDEV		BIT(7)	/* Zone Descriptor Extension Valid */
+
+/* ZDES: extension size in units of 64 bytes, at most 255 of them. */
+#define VFN_ZONE_EXT_UNIT	64
+#define VFN_ZONE_EXT_MAX	(255 * VFN_ZONE_EXT_UNIT)
 
 /* Report Zones' Zone Receive Action Specific filter (CDW13 bits 15:8). */
 enum vfn_zone_filter {
@@ -66,6 +81,9 @@ enum vfn_zone_count {
  * @picked: selected by a Select All action in progress
  * @ph: the backend placement handle its writes go to while it is active
  *	(lent by the controller, vfn_ctrl.zph), or 0: none (handle 0, shared)
+ * @za: its Zone Attributes (VFN_ZA_*) as Report Zones gives them
+ * @since_ns: when it last left Empty (the model's clock, vfn_zoned.now_ns):
+ *	the age Finish and Reset Recommended are measured from
  */
 struct vfn_zone {
 	u64 wp;
@@ -73,6 +91,8 @@ struct vfn_zone {
 	u8 state;
 	bool picked;
 	u8 ph;
+	u8 za;
+	u64 since_ns;
 };
 
 /**
@@ -90,6 +110,12 @@ struct vfn_zone {
  *	starts (round robin)
  * @count: transitions so far, by kind (enum vfn_zone_count), for the
  *	device's stats/
+ * @ext_bytes: zone descriptor extension size (ZDES x 64), 0: none
+ * @ext: @ext_bytes per zone, zone i's at i * @ext_bytes (NULL without)
+ * @frl_ns: Finish Recommended Limit, 0: none
+ * @rrl_ns: Reset Recommended Limit, 0: none
+ * @now_ns: the model's time of the command being executed, set by the
+ *	caller before it calls in (vfn_zone_clock()); stamps @since_ns
  *
  * Owned by the controller's dispatcher, which executes every command: no
  * lock of its own.
@@ -106,6 +132,11 @@ struct vfn_zoned {
 	u32 nr_closed;
 	u32 close_next;
 	u64 count[VFN_ZC_NR];
+	u32 ext_bytes;
+	u8 *ext;
+	u64 frl_ns;
+	u64 rrl_ns;
+	u64 now_ns;
 };
 
 int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
@@ -136,5 +167,24 @@ bool vfn_zone_cut(struct vfn_zoned *z, u32 i, u64 *from, u64 *to);
 u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
 		    enum vfn_zone_filter filter, bool partial, void *buf,
 		    size_t len);
+
+/* Zone descriptor extensions and recommendations (zns.c). */
+int vfn_zoned_init_ext(struct vfn_zoned *z, u32 ext_bytes, u32 frl_s,
+		       u32 rrl_s);
+u16 vfn_zone_set_ext(struct vfn_zoned *z, u64 slba, const void *data);
+u32 vfn_zone_report_ext(const struct vfn_zoned *z, u64 slba,
+			enum vfn_zone_filter filter, bool partial, void *buf,
+			size_t len);
+bool vfn_zone_recommend(struct vfn_zoned *z, u32 i, u64 now);
+
+/**
+ * vfn_zone_clock() - the model's time of the command about to act on zones
+ * @z: the zones
+ * @now: its time (ns)
+ */
+static inline void vfn_zone_clock(struct vfn_zoned *z, u64 now)
+{
+	z->now_ns = now;
+}
 
 #endif /* VFN_ZNS_H */

@@ -1175,6 +1175,180 @@ static void zoned_read_only_and_offline(struct kunit *test)
 }
 
 /*
+ * Namespace 1 zoned (16 zones of 16 blocks) with 128-byte descriptor
+ * extensions, Finish Recommended after @frl_s s, Reset after @rrl_s s.
+ */
+static void make_zoned_ext(struct kunit *test, u32 ext, u32 frl_s, u32 rrl_s)
+{
+	struct vfn_ctrl *c = ((struct admin_env *)test->priv)->c;
+	struct vfn_zone_geo zg = {
+		.zsze = 16, .zcap = 16, .ext_bytes = ext, .frl_s = frl_s,
+		.rrl_s = rrl_s,
+	};
+
+	setup_table(test, &zg, true, 0);
+	if (!c->zreport)
+		c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->zreport);
+}
+
+/* Set Zone Descriptor Extension of @slba's zone from host page 3. */
+static u16 zone_set_ext(struct kunit *test, u64 slba, bool all)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.zms.opcode = nvme_cmd_zone_mgmt_send;
+	cmd.zms.nsid = cpu_to_le32(1);
+	cmd.zms.slba = cpu_to_le64(slba);
+	cmd.zms.zsa = NVME_ZONE_SET_DESC_EXT;
+	cmd.zms.select_all = all;
+	cmd.common.dptr.prp1 = cpu_to_le64(3 * PG);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/* Extended Report Zones from @slba into host page 6, @bytes long. */
+static u16 zone_report_ext(struct kunit *test, u64 slba, u32 bytes, u8 zrasf)
+{
+	struct admin_env *e = test->priv;
+	struct nvme_command cmd = { };
+
+	cmd.zmr.opcode = nvme_cmd_zone_mgmt_recv;
+	cmd.zmr.nsid = cpu_to_le32(1);
+	cmd.zmr.slba = cpu_to_le64(slba);
+	cmd.zmr.numd = cpu_to_le32(bytes / 4 - 1);
+	cmd.zmr.zra = VFN_ZRA_EXT_REPORT;
+	cmd.zmr.zrasf = zrasf;
+	cmd.common.dptr.prp1 = cpu_to_le64(6 * PG);
+	memset(&e->last, 0, sizeof(e->last));
+	vfn_io(e->c, &cmd, &e->last, 0);
+	return e->last.sc;
+}
+
+/*
+ * Zone descriptor extensions through the command path: Identify's ZDES,
+ * Set Zone Descriptor Extension from the host's buffer, Extended Report
+ * Zones; ZDES 0, Select All, a zone not Empty and an SLBA that is no zone
+ * start are refused with DNR and change nothing.
+ */
+static void zoned_descriptor_extensions(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *rep = e->mem + 6 * PG, *id = e->mem + 5 * PG;
+
+	make_zoned(test, 16, 0, 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1,
+				  NVME_ID_CNS_CS_NS, NVME_CSI_ZNS << 24, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, id[2816 + 8], 0);
+	KUNIT_EXPECT_EQ(test, zone_set_ext(test, 0, false),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[0].state, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, zone_report_ext(test, 0, PG, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	make_zoned_ext(test, 128, 0, 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1,
+				  NVME_ID_CNS_CS_NS, NVME_CSI_ZNS << 24, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, id[2816 + 8], 2);
+	memset(e->mem + 3 * PG, 0x5e, 128);
+	KUNIT_EXPECT_EQ(test, zone_set_ext(test, 16, true),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zone_set_ext(test, 17, false),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[1].state, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, zone_set_ext(test, 16, false), 0);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[1].state, VFN_ZS_CLOSED);
+	memset(e->mem + 3 * PG, 0x11, 128);
+	KUNIT_EXPECT_EQ(test, zone_set_ext(test, 16, false),
+			DNR(NVME_SC_ZONE_INVALID_TRANSITION));
+	/* Two entries of 64 + 128 bytes after the header. */
+	memset(rep, 0xff, PG);
+	KUNIT_EXPECT_EQ(test, zone_report_ext(test, 0, 64 + 2 * 192, 0), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(rep), 16ULL);
+	KUNIT_EXPECT_EQ(test, rep[64 + 2], 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(rep + 128, 0, 128));
+	KUNIT_EXPECT_EQ(test, rep[64 + 192 + 1], VFN_ZS_CLOSED << 4);
+	KUNIT_EXPECT_EQ(test, rep[64 + 192 + 2], (u8)VFN_ZA_ZDEV);
+	KUNIT_EXPECT_TRUE(test, all_bytes(rep + 128 + 192, 0x5e, 128));
+	/* A reset takes it away. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_RESET, false), 0);
+	KUNIT_EXPECT_EQ(test, zone_report_ext(test, 16, 64 + 192, 0), 0);
+	KUNIT_EXPECT_EQ(test, rep[64 + 2], 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(rep + 128, 0, 128));
+	unmake_zoned(test);
+}
+
+/*
+ * Finish and Reset Recommended through the dispatcher's tick: Identify's
+ * FRL and RRL, the attributes in Report Zones, the zone on the Changed
+ * Zone List once and a Zone Descriptor Changed event, masked until the
+ * log is read; without limits the tick changes nothing.
+ */
+static void zoned_recommendations(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vfn_ctrl *c = e->c;
+	u8 *log = e->mem + 5 * PG, *rep = e->mem + 6 * PG;
+	u32 zone = NVME_AER_NOTICE | VFN_AER_ZONE_CHANGED << 8 |
+		   VFN_LOG_CHANGED_ZONES << 16;
+
+	make_zoned(test, 16, 0, 0);
+	KUNIT_ASSERT_EQ(test, run(test, nvme_admin_set_features, 0,
+				  NVME_FEAT_ASYNC_EVENT, BIT(27), 0, 0, NULL),
+			0);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 0, 1, 0, 3 * PG, 0),
+			0);
+	c->zrec_next_ns = 0;
+	vfn_admin_tick(c, 1000ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[0].za, 0);
+	KUNIT_EXPECT_EQ(test, aen_head(c), 0U);
+	make_zoned_ext(test, 0, 2, 4);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1,
+				  NVME_ID_CNS_CS_NS, NVME_CSI_ZNS << 24, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(log + 12), 4U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(log + 16), 2U);
+	/* Written at model time 0 (run_io's): open from then on. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 16, 1, 0, 3 * PG, 0),
+			0);
+	c->zrec_next_ns = 0;
+	vfn_admin_tick(c, 2 * NSEC_PER_SEC - 1);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[1].za, 0);
+	c->zrec_next_ns = 0;
+	vfn_admin_tick(c, 2 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[1].za, (u8)VFN_ZA_FZR);
+	KUNIT_EXPECT_EQ(test, aen_head(c), zone);
+	KUNIT_EXPECT_EQ(test, zone_report(test, 16, 128, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, rep[64 + 2], (u8)VFN_ZA_FZR);
+	/* Reset Recommended too: the list holds the zone once, no event. */
+	c->zrec_next_ns = 0;
+	vfn_admin_tick(c, 4 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[1].za,
+			(u8)(VFN_ZA_FZR | VFN_ZA_RZR));
+	KUNIT_EXPECT_EQ(test, c->aen_nr, 1U);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 1,
+				  VFN_LOG_CHANGED_ZONES | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(log), 1);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(log + 8), 16ULL);
+	/* A Finish clears FZR, a Reset both; nothing more is reported. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_FINISH, false), 0);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[1].za, (u8)VFN_ZA_RZR);
+	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_RESET, false), 0);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[1].za, 0);
+	c->zrec_next_ns = 0;
+	vfn_admin_tick(c, 100 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_get_log_page, 1,
+				  VFN_LOG_CHANGED_ZONES | 1023 << 16, 0, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(log), 0);
+	unmake_zoned(test);
+}
+
+/*
  * A conventional namespace has no zone commands, and a controller
  * without zones answers no zoned Identify or effects log; one with zones
  * marks Zone Append, without which Linux makes the namespace read-only.
@@ -2810,6 +2984,8 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(zoned_cut_rewinds_write_pointer),
 	KUNIT_CASE(zoned_failed_write_keeps_pointer),
 	KUNIT_CASE(zoned_read_only_and_offline),
+	KUNIT_CASE(zoned_descriptor_extensions),
+	KUNIT_CASE(zoned_recommendations),
 	KUNIT_CASE(zoned_discovery),
 	KUNIT_CASE(fdp_identify_and_logs),
 	KUNIT_CASE(fdp_features),

@@ -9,7 +9,9 @@
 #include <kunit/test.h>
 #include <linux/nvme.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
+#include "core/compat.h"
 #include "frontend_nvme/proto.h"
 #include "frontend_nvme/zns.h"
 
@@ -443,6 +445,223 @@ static void counts_hold_under_random_commands(struct kunit *test)
 	}
 }
 
+/* Zones with 128-byte descriptor extensions and the limits given (s). */
+static struct vfn_zoned *zoned_ext(struct kunit *test, u32 mar, u32 frl_s,
+				   u32 rrl_s)
+{
+	struct vfn_zoned *z = zoned(test, mar, mar);
+
+	KUNIT_ASSERT_EQ(test, vfn_zoned_init_ext(z, 128, frl_s, rrl_s), 0);
+	return z;
+}
+
+static void ext_sizes_checked(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 0, 0);
+
+	KUNIT_EXPECT_EQ(test, vfn_zoned_init_ext(z, 100, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_init_ext(z, 256 * 64, 0, 0), -EINVAL);
+	KUNIT_EXPECT_NULL(test, z->ext);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_init_ext(z, 255 * 64, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, z->ext_bytes, 255U * 64);
+}
+
+/*
+ * Set Zone Descriptor Extension: an Empty zone takes it and goes Closed
+ * with ZDEV and an active resource; every other state, no extensions, an
+ * SLBA that is no zone start and a missing active resource are refused,
+ * nothing changed.
+ */
+static void set_ext_rules(struct kunit *test)
+{
+	static const u8 refused[] = {
+		VFN_ZS_IOPEN, VFN_ZS_EOPEN, VFN_ZS_CLOSED, VFN_ZS_FULL,
+		VFN_ZS_RDONLY, VFN_ZS_OFFLINE,
+	};
+	struct vfn_zoned *z = zoned_ext(test, 12, 0, 0);
+	struct vfn_zoned *none;
+	u8 data[128], zero[128] = { };
+	u32 k;
+
+	memset(data, 0xa5, sizeof(data));
+	for (k = 0; k < ARRAY_SIZE(refused); k++) {
+		make_state(test, z, k + 1, refused[k]);
+		KUNIT_EXPECT_EQ(test, vfn_zone_set_ext(z, (k + 1) * ZSZE, data),
+				SC(NVME_SC_ZONE_INVALID_TRANSITION));
+		KUNIT_EXPECT_EQ(test, state(z, k + 1), refused[k]);
+		KUNIT_EXPECT_EQ(test, z->zones[k + 1].za & VFN_ZA_ZDEV, 0);
+	}
+	KUNIT_EXPECT_EQ(test, vfn_zone_set_ext(z, 1, data),
+			SC(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, z->nr_closed, 1U);
+	KUNIT_EXPECT_EQ(test, vfn_zone_set_ext(z, 0, data), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_CLOSED);
+	KUNIT_EXPECT_EQ(test, z->zones[0].za, (u8)VFN_ZA_ZDEV);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 0ULL);
+	KUNIT_EXPECT_EQ(test, z->nr_closed, 2U);
+	KUNIT_EXPECT_EQ(test, memcmp(z->ext, data, 128), 0);
+	/* Once set, the zone is not Empty: a second set is refused. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_set_ext(z, 0, zero),
+			SC(NVME_SC_ZONE_INVALID_TRANSITION));
+	KUNIT_EXPECT_EQ(test, memcmp(z->ext, data, 128), 0);
+	/* Active: 1, 2 open, 3 closed, 0 extension: 4 of 12; 8 more. */
+	for (k = 8; k < 16 && z->nr_iopen + z->nr_eopen + z->nr_closed < 12;
+	     k++)
+		KUNIT_ASSERT_EQ(test, vfn_zone_set_ext(z, k * ZSZE, data), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_set_ext(z, 7 * ZSZE, data),
+			SC(NVME_SC_ZONE_TOO_MANY_ACTIVE));
+	KUNIT_EXPECT_EQ(test, state(z, 7), VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, memcmp(z->ext + 7 * 128, zero, 128), 0);
+	/* ZDES 0: Invalid Field. */
+	none = kunit_kzalloc(test, sizeof(*none), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, none);
+	KUNIT_ASSERT_EQ(test, vfn_zoned_init(none, NR_ZONES * ZSZE, ZSZE, ZCAP,
+					     0, 0), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_set_ext(none, 0, data),
+			SC(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, none->zones[0].state, VFN_ZS_EMPTY);
+	vfn_zoned_exit(none);
+}
+
+/*
+ * The extension stays through writes, Close, Finish, Read Only and a cut
+ * that takes every block back (Closed, not Empty); Reset and Offline take
+ * it away, its bytes zeroed.
+ */
+static void ext_lifetime(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned_ext(test, 0, 0, 0);
+	u8 data[128], zero[128] = { };
+	u64 from, to;
+
+	memset(data, 0x3c, sizeof(data));
+	KUNIT_ASSERT_EQ(test, vfn_zone_set_ext(z, 0, data), 0);
+	/* Opened and closed again with nothing written: still Closed. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_OPEN, false), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_CLOSE, false), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_CLOSED);
+	KUNIT_EXPECT_EQ(test, wr(z, 0, 4), 0);
+	/* A cut takes all four blocks back: Closed, extension kept. */
+	vfn_zone_lost(z, 0);
+	KUNIT_EXPECT_TRUE(test, vfn_zone_cut(z, 0, &from, &to));
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_CLOSED);
+	KUNIT_EXPECT_EQ(test, z->zones[0].za, (u8)VFN_ZA_ZDEV);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_FINISH, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].za, (u8)VFN_ZA_ZDEV);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_RESET, false), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, z->zones[0].za, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(z->ext, zero, 128), 0);
+	/* Read Only keeps it, Offline takes it. */
+	KUNIT_ASSERT_EQ(test, vfn_zone_set_ext(z, ZSZE, data), 0);
+	vfn_zone_set_read_only(z, 1);
+	KUNIT_EXPECT_EQ(test, z->zones[1].za, (u8)VFN_ZA_ZDEV);
+	KUNIT_EXPECT_EQ(test, memcmp(z->ext + 128, data, 128), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, ZSZE, VFN_ZSA_OFFLINE, false),
+			0);
+	KUNIT_EXPECT_EQ(test, z->zones[1].za, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(z->ext + 128, zero, 128), 0);
+}
+
+/*
+ * Extended Report Zones: each descriptor (ZDEV in its attributes)
+ * followed by its extension, zeros without one; the filter, Partial
+ * Report and a buffer that holds part of an entry.
+ */
+static void ext_report(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned_ext(test, 0, 0, 0);
+	size_t entry = 64 + 128, len = 64 + 3 * entry;
+	u8 *buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	u8 data[128];
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(data, 0x77, sizeof(data));
+	KUNIT_ASSERT_EQ(test, vfn_zone_set_ext(z, 2 * ZSZE, data), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_report_ext(z, ZSZE, VFN_ZRAS_ALL, false,
+						  buf, len), 3U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(buf), (u64)NR_ZONES - 1);
+	/* Zone 1: no extension. */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(buf + 64 + 16), (u64)ZSZE);
+	KUNIT_EXPECT_EQ(test, buf[64 + 2], 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 128, 0, 128));
+	/* Zone 2: Closed, ZDEV, its extension. */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(buf + 64 + entry + 16),
+			2ULL * ZSZE);
+	KUNIT_EXPECT_EQ(test, buf[64 + entry + 1], VFN_ZS_CLOSED << 4);
+	KUNIT_EXPECT_EQ(test, buf[64 + entry + 2], (u8)VFN_ZA_ZDEV);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 128 + entry, data, 128), 0);
+	/* Report Zones has the attribute, without the extension. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_report(z, 2 * ZSZE, VFN_ZRAS_ALL, false,
+					      buf, 128), 1U);
+	KUNIT_EXPECT_EQ(test, buf[64 + 2], (u8)VFN_ZA_ZDEV);
+	/* The filter; Partial Report counts what fits (a part entry: none). */
+	KUNIT_EXPECT_EQ(test, vfn_zone_report_ext(z, 0, VFN_ZRAS_CLOSED, false,
+						  buf, 64 + entry), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 128, data, 128), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_report_ext(z, 0, VFN_ZRAS_EMPTY, true,
+						  buf, 64 + entry + 64), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, vfn_zone_report_ext(z, 0, VFN_ZRAS_EMPTY, false,
+						  buf, 64 + entry - 1), 0U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(buf), (u64)NR_ZONES - 1);
+}
+
+#define S(x)	((u64)(x) * NSEC_PER_SEC)
+
+/*
+ * Finish Recommended after FRL seconds open or closed, Reset Recommended
+ * after RRL seconds open, closed or full, from when the zone left Empty;
+ * each reported once; Finish ends FZR, Reset and Read Only both.
+ */
+static void recommendations(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned_ext(test, 0, 2, 5);
+	u8 buf[128];
+	u32 i;
+
+	vfn_zone_clock(z, S(10));
+	make_state(test, z, 0, VFN_ZS_IOPEN);
+	make_state(test, z, 1, VFN_ZS_FULL);
+	make_state(test, z, 2, VFN_ZS_CLOSED);
+	vfn_zone_clock(z, S(11));
+	make_state(test, z, 3, VFN_ZS_EOPEN);
+	make_state(test, z, 4, VFN_ZS_RDONLY);
+	for (i = 0; i < NR_ZONES; i++)
+		KUNIT_EXPECT_FALSE(test, vfn_zone_recommend(z, i, S(12) - 1));
+	KUNIT_EXPECT_TRUE(test, vfn_zone_recommend(z, 0, S(12)));
+	KUNIT_EXPECT_FALSE(test, vfn_zone_recommend(z, 0, S(12)));
+	KUNIT_EXPECT_EQ(test, z->zones[0].za, (u8)VFN_ZA_FZR);
+	KUNIT_EXPECT_FALSE(test, vfn_zone_recommend(z, 1, S(12)));
+	KUNIT_EXPECT_TRUE(test, vfn_zone_recommend(z, 2, S(12)));
+	KUNIT_EXPECT_FALSE(test, vfn_zone_recommend(z, 3, S(12)));
+	KUNIT_EXPECT_TRUE(test, vfn_zone_recommend(z, 3, S(13)));
+	/* Reset Recommended at 15 s: open, closed and full zones. */
+	KUNIT_EXPECT_TRUE(test, vfn_zone_recommend(z, 0, S(15)));
+	KUNIT_EXPECT_EQ(test, z->zones[0].za, (u8)(VFN_ZA_FZR | VFN_ZA_RZR));
+	KUNIT_EXPECT_TRUE(test, vfn_zone_recommend(z, 1, S(15)));
+	KUNIT_EXPECT_EQ(test, z->zones[1].za, (u8)VFN_ZA_RZR);
+	for (i = 4; i < NR_ZONES; i++)
+		KUNIT_EXPECT_FALSE(test, vfn_zone_recommend(z, i, S(100)));
+	/* The attributes are in the descriptors. */
+	vfn_zone_report(z, 0, VFN_ZRAS_ALL, false, buf, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, buf[64 + 2], (u8)(VFN_ZA_FZR | VFN_ZA_RZR));
+	/* Finish ends Finish Recommended; Reset both; Read Only both. */
+	vfn_zone_clock(z, S(16));
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_FINISH, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].za, (u8)VFN_ZA_RZR);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_RESET, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].za, 0);
+	vfn_zone_set_read_only(z, 2);
+	KUNIT_EXPECT_EQ(test, z->zones[2].za, 0);
+	KUNIT_EXPECT_FALSE(test, vfn_zone_recommend(z, 2, S(100)));
+	/* A zone's age starts again when it next leaves Empty. */
+	make_state(test, z, 0, VFN_ZS_IOPEN);
+	KUNIT_EXPECT_FALSE(test, vfn_zone_recommend(z, 0, S(18) - 1));
+	KUNIT_EXPECT_TRUE(test, vfn_zone_recommend(z, 0, S(18)));
+}
+
 static struct kunit_case zns_cases[] = {
 	KUNIT_CASE(geometry_is_checked),
 	KUNIT_CASE(writes_follow_the_write_pointer),
@@ -454,6 +673,11 @@ static struct kunit_case zns_cases[] = {
 	KUNIT_CASE(select_all),
 	KUNIT_CASE(report_zones),
 	KUNIT_CASE(counts_hold_under_random_commands),
+	KUNIT_CASE(ext_sizes_checked),
+	KUNIT_CASE(set_ext_rules),
+	KUNIT_CASE(ext_lifetime),
+	KUNIT_CASE(ext_report),
+	KUNIT_CASE(recommendations),
 	{}
 };
 

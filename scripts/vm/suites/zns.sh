@@ -499,6 +499,162 @@ test_copy_zoned() {
 	unload
 }
 
+# ext_report SLBA ZONES FILE: Extended Report Zones of ZONES zones from
+# SLBA (128-byte extensions) into FILE, as raw bytes, by passthrough
+ext_report() {
+	local len=$((64 + $2 * 192))
+	nvme io-passthru $DEV --opcode=0x7a --namespace-id=1 \
+		--cdw10=$(($1 & 0xffffffff)) --cdw11=$(($1 >> 32)) \
+		--cdw12=$((len / 4 - 1)) --cdw13=1 --data-len=$len -r -b >"$3" ||
+		fail "Extended Report Zones at $1"
+}
+
+# zone_attrs ZSLBA: the Zone Attributes byte of the zone at ZSLBA, from a
+# Report Zones by passthrough (nvme-cli 2.3's JSON "attrs" prints 0)
+zone_attrs() {
+	nvme io-passthru $DEV --opcode=0x7a --namespace-id=1 \
+		--cdw10=$(($1 & 0xffffffff)) --cdw11=$(($1 >> 32)) \
+		--cdw12=31 --data-len=128 -r -b >/tmp/za.bin ||
+		fail "Report Zones at $1"
+	od -An -tu1 -j66 -N1 /tmp/za.bin | tr -d ' '
+}
+
+# ext_of FILE I: the extension of the I-th descriptor of ext_report's FILE
+ext_of() {
+	dd if="$1" bs=64 skip=$((1 + $2 * 3 + 1)) count=2 2>/dev/null
+}
+
+# Zone descriptor extensions (zone_ext_bytes=128: ZDES 2) with nvme-cli,
+# on 4096 and 512-byte blocks: set-zone-desc labels an Empty zone, which
+# goes Closed with ZDEV; Extended Report Zones returns the label; a zone
+# not Empty, an SLBA inside a zone, Select All and ZDES 0 are refused
+# with their status and change nothing, a size not a multiple of 64
+# fails the load; the label survives a write, a controller reset and a
+# power cut, and a reset takes it away.
+test_descriptor_extensions() {
+	local lba zs bs
+	for lba in 4096 512; do
+		DEV=/dev/nvme0n1
+		load_zoned lba_size=$lba zone_ext_bytes=128
+		nvme zns id-ns $DEV -o json >/tmp/idn.json || fail "zns id-ns"
+		expect_eq "$(jq -r '.lbafe[0].zdes' /tmp/idn.json)" 2 "ZDES ($lba)"
+		zs=$(jq -r '.lbafe[0].zsze' /tmp/idn.json)
+		bs=$((4096 / lba))
+		head -c 128 /dev/urandom >/tmp/label
+		head -c 128 /dev/zero >/tmp/zero128
+		nvme zns set-zone-desc $DEV --start-lba=$((2 * zs)) \
+			--data=/tmp/label || fail "set-zone-desc ($lba)"
+		expect_state 2 CLOSED
+		expect_eq "$(zone_attrs $((2 * zs)))" 128 "zone 2's attributes (ZDEV)"
+		nvme zns report-zones $DEV --extended -s $((2 * zs)) -d 1 -v \
+			>/tmp/ext.txt || fail "report-zones --extended"
+		grep -q 'Zone Descriptor Extension is Vaild' /tmp/ext.txt ||
+			fail "nvme-cli's extended report shows no ZDEV"
+		ext_report $((2 * zs)) 2 /tmp/ext.bin
+		ext_of /tmp/ext.bin 0 | cmp -s - /tmp/label ||
+			fail "zone 2's extension ($lba)"
+		ext_of /tmp/ext.bin 1 | cmp -s - /tmp/zero128 ||
+			fail "zone 3's extension is not zeros"
+		expect_nvme_status 1bf "set-zone-desc on a Closed zone" \
+			nvme zns set-zone-desc $DEV --start-lba=$((2 * zs)) \
+			--data=/tmp/label
+		expect_nvme_status 002 "set-zone-desc inside zone 3" \
+			nvme zns set-zone-desc $DEV --start-lba=$((3 * zs + 8)) \
+			--data=/tmp/label
+		expect_nvme_status 002 "Set Zone Descriptor Extension, Select All" \
+			nvme zns zone-mgmt-send $DEV --zsa=0x10 --select-all \
+			--data-len=128 --data=/tmp/label
+		expect_state 3 EMPTY
+		# A write opens it; the label stays through a controller reset.
+		dd if=/dev/urandom of=$DEV bs=4096 seek=$((2 * zs / bs)) count=1 \
+			oflag=direct 2>/dev/null || fail "write zone 2"
+		expect_state 2 IMP_OPENED
+		nvme reset $CTRL || fail "controller reset"
+		wait_for $DEV
+		expect_eq "$(zone_attrs $((2 * zs)))" 128 "ZDEV after a controller reset"
+		ext_report $((2 * zs)) 1 /tmp/ext.bin
+		ext_of /tmp/ext.bin 0 | cmp -s - /tmp/label ||
+			fail "zone 2's extension after a controller reset"
+		# A power cut keeps a label the command completed with.
+		nvme zns set-zone-desc $DEV --start-lba=$((4 * zs)) \
+			--data=/tmp/label || fail "set-zone-desc zone 4"
+		F=/sys/class/vflash/vflash0/faults
+		echo 0 >$F/power_cut/probability || fail "power_cut probability"
+		echo 1 >$F/power_cut/armed || fail "arming power_cut"
+		dd if=/dev/urandom of=$DEV bs=4096 seek=$((4 * zs / bs)) count=1 \
+			oflag=direct 2>/dev/null || fail "write zone 4"
+		echo 1 >$F/power_cut/cut || fail "the cut failed"
+		DEV=$(wait_ns)
+		expect_eq "$(zone_attrs $((4 * zs)))" 128 "zone 4's ZDEV after a cut"
+		[ "$(zone_field 4 state)" != EMPTY ] ||
+			fail "zone 4 is Empty after a cut"
+		ext_report $((4 * zs)) 1 /tmp/ext.bin
+		ext_of /tmp/ext.bin 0 | cmp -s - /tmp/label ||
+			fail "zone 4's extension after a cut"
+		nvme zns reset-zone $DEV --start-lba=$((2 * zs)) || fail "reset-zone"
+		expect_eq "$(zone_attrs $((2 * zs)))" 0 "zone 2's attributes after reset"
+		ext_report $((2 * zs)) 1 /tmp/ext.bin
+		ext_of /tmp/ext.bin 0 | cmp -s - /tmp/zero128 ||
+			fail "zone 2's extension after reset"
+		unload
+	done
+	DEV=/dev/nvme0n1
+	load_zoned
+	head -c 64 /dev/urandom >/tmp/label
+	expect_nvme_status 002 "Set Zone Descriptor Extension with ZDES 0" \
+		nvme zns zone-mgmt-send $DEV --zsa=0x10 --start-lba=0 \
+		--data-len=64 --data=/tmp/label
+	expect_state 0 EMPTY
+	expect_nvme_status 002 "Extended Report Zones with ZDES 0" \
+		nvme io-passthru $DEV --opcode=0x7a --namespace-id=1 \
+		--cdw12=255 --cdw13=1 --data-len=1024 -r
+	unload
+	expect_load_error "$EINVAL" "zone_ext_bytes=100: must be a multiple of 64" \
+		frontend=nvme size=64M zoned=1 zone_ext_bytes=100
+}
+
+# Finish and Reset Recommended (zone_frl_s=1, zone_rrl_s=3) on 4096 and
+# 512-byte blocks: Identify's FRL and RRL; once past the limits an open
+# zone has FZR and RZR, a full one RZR, and both are on the Changed Zone
+# List; Finish clears FZR and Reset both; a controller reset keeps them.
+test_recommendations() {
+	local lba zs bs
+	for lba in 4096 512; do
+		load_zoned lba_size=$lba zone_frl_s=1 zone_rrl_s=3
+		nvme zns id-ns $DEV -o json >/tmp/idn.json || fail "zns id-ns"
+		expect_eq "$(jq -r .frl /tmp/idn.json)" 1 "FRL ($lba)"
+		expect_eq "$(jq -r .rrl /tmp/idn.json)" 3 "RRL ($lba)"
+		zs=$(jq -r '.lbafe[0].zsze' /tmp/idn.json)
+		bs=$((4096 / lba))
+		dd if=/dev/urandom of=$DEV bs=4096 seek=$((zs / bs)) count=1 \
+			oflag=direct 2>/dev/null || fail "write zone 1"
+		nvme zns finish-zone $DEV --start-lba=$((3 * zs)) ||
+			fail "finish-zone 3"
+		expect_eq "$(zone_attrs $((5 * zs)))" 0 "an Empty zone's attributes"
+		# Past both limits (the controller looks every 100 ms).
+		sleep 5
+		expect_eq "$(zone_attrs $zs)" 6 "zone 1: FZR and RZR"
+		expect_eq "$(zone_attrs $((3 * zs)))" 4 "zone 3 (Full): RZR"
+		expect_eq "$(zone_attrs $((5 * zs)))" 0 "an Empty zone's attributes"
+		nvme zns changed-zone-list $DEV >/tmp/czl ||
+			fail "changed-zone-list"
+		cat /tmp/czl
+		expect_eq "$(sed -n 's/^nrzid: *//p' /tmp/czl)" 2 "changed zones"
+		expect_eq "$(sed -n 's/^zid 000: *//p' /tmp/czl)" $zs \
+			"the first changed zone"
+		expect_eq "$(sed -n 's/^zid 001: *//p' /tmp/czl)" $((3 * zs)) \
+			"the second changed zone"
+		nvme reset $CTRL || fail "controller reset"
+		wait_for $DEV
+		expect_eq "$(zone_attrs $zs)" 6 "zone 1 after a controller reset"
+		nvme zns finish-zone $DEV --start-lba=$zs || fail "finish-zone 1"
+		expect_eq "$(zone_attrs $zs)" 4 "zone 1 finished: RZR only"
+		nvme zns reset-zone $DEV --start-lba=$zs || fail "reset-zone 1"
+		expect_eq "$(zone_attrs $zs)" 0 "zone 1 reset"
+		unload
+	done
+}
+
 run_test discovery test_discovery
 run_test writes_at_the_write_pointer test_writes_at_the_write_pointer
 run_test zone_append test_zone_append
@@ -516,3 +672,5 @@ run_test not_zoned test_not_zoned
 run_test bad_params test_bad_params
 run_test conformance test_conformance
 run_test copy_zoned test_copy_zoned
+run_test descriptor_extensions test_descriptor_extensions
+run_test recommendations test_recommendations
