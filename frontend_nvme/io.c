@@ -680,6 +680,21 @@ static u16 dsm(struct vfn_ctrl *c, const struct vfn_nsd *nd,
  * @due_ns moved to the erases' end. Return: false if the host took DMA
  * back meanwhile.
  */
+/*
+ * Blocks [@from, @to) of @nd lose their uncorrectable marks: a zone's
+ * blocks that a reset or a cut leaves unwritten, those past its data (a
+ * Finish's) too, whom no discard covers.
+ */
+static void unmark(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 from,
+		   u64 to)
+{
+	struct vfn_io_req r;
+
+	if (c->nst.uncor.nr && to > from &&
+	    !vfn_lba_range(&nd->ns, from, to - from, &r))
+		vfn_uncor_clear(&c->nst.uncor, dev_block(c, &r), to - from);
+}
+
 static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 			  u32 last, u64 now, u64 *due_ns)
 {
@@ -691,8 +706,10 @@ static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 		struct vfn_zone *zn = &z->zones[i];
 		u64 start = (u64)i * z->zsze;
 
-		if (zn->written == start ||
-		    (zn->state != VFN_ZS_EMPTY && zn->state != VFN_ZS_OFFLINE))
+		if (zn->state != VFN_ZS_EMPTY && zn->state != VFN_ZS_OFFLINE)
+			continue;
+		unmark(c, nd, zn->written, start + z->zsze);
+		if (zn->written == start)
 			continue;
 		/* Its blocks sealed first, so that the reset can erase them. */
 		if (zn->ph)
@@ -1122,6 +1139,7 @@ static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
 
 	if (!vfn_lba_range(&nd->ns, from, to - from, &r))
 		discard(c, &r, now, &due, true, true);
+	unmark(c, nd, max(from, to), (from / nd->zns.zsze + 1) * nd->zns.zsze);
 }
 
 /**

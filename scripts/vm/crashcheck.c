@@ -1551,6 +1551,15 @@ static bool conv_op(struct worker *w)
 
 		slba = page * lpp;
 		nlb = lpp;
+		/*
+		 * The CXL view neither sees nor clears a mark (docs/dual.md):
+		 * a page with a marked LBA gets a Write instead.
+		 */
+		for (l = 0; l < nlb; l++)
+			if (current_value(ns, slba + l) == VAL_UNCOR)
+				k = K_WRITE;
+		if (k == K_WRITE)
+			pick_range(w, &slba, &nlb);
 	} else if (k == K_DSM) {
 		nr = 1 + below(&w->rng, 3);
 		for (j = 0; j < nr; j++) {
