@@ -6,7 +6,7 @@
 # controller disable during a whole-device Dataset Management, Bus Master
 # cleared through the config space, driver unbind and bind.
 # vmtest-mem: 2G
-# vmtest-timeout: 180
+# vmtest-timeout: 360
 
 DEV=/dev/nvme0n1
 CTRL=/sys/class/nvme/nvme0
