@@ -16,9 +16,12 @@
  * xarray indexed by logical page. A page's newest durable record ends its
  * chain for good: it and every older record are never needed again, and
  * are pruned as writes go on, so the log holds about the write buffer's
- * worth of pages. A Deallocate, a Write Zeroes with DEAC, and a CXL store
- * on a dual device are durable at once (docs/faults.md): they settle the
- * pages they touch, which drops the pages' chains.
+ * worth of pages. A Deallocate, a Write Zeroes with DEAC, an NVMe Write
+ * Uncorrectable and a CXL store on a dual device are durable at once
+ * (docs/faults.md): they settle the pages they touch, which drops the
+ * pages' chains. A record also keeps a frontend's few bits of state of
+ * its page (@marks: NVMe's uncorrectable marks the write cleared), which
+ * a cut hands back with the shadow.
  *
  * Logical page N always lives in store page N: the restore copies the
  * shadow back there (store=sparse may need memory again: the shadow page
@@ -302,7 +305,8 @@ free:
  * @lpn: first logical page
  * @count: pages
  *
- * For a command durable at once (Deallocate, Write Zeroes with DEAC) and
+ * For a command durable at once (Deallocate, Write Zeroes with DEAC, Write
+ * Uncorrectable) and
  * a CXL store on a dual device: a later cut leaves the pages alone unless
  * they are written again. Allocates nothing.
  */
@@ -318,6 +322,21 @@ void vflash_pl_settle(struct vflash_powerloss *pl, u64 lpn, u64 count)
 		xa_erase(&pl->pages, i);
 		free_chain(pl, r);
 	}
+}
+
+/**
+ * vflash_pl_keep_marks() - the frontend's state of a logged page
+ * @pl: the log, locked by vflash_pl_lock(), after vflash_pl_log()
+ * @i: the page's index in the write (0 for its first page)
+ * @marks: its blocks' marks before the write (struct vflash_pl_rec)
+ *
+ * A cut that takes the write back hands @marks to its taken() callback
+ * with the page's shadow, so that the frontend puts them back too.
+ */
+void vflash_pl_keep_marks(struct vflash_powerloss *pl, u32 i, u8 marks)
+{
+	lockdep_assert_held(&pl->lock);
+	rec_of(pl->undo[i])->marks = marks;
 }
 
 /* Put a page's contents before record @r back into the store. */
@@ -349,7 +368,9 @@ static void restore(struct vflash_backing *b, u64 lpn,
  * @now_ns: the time of the cut, on the backend's clock
  * @taken: NULL, or called for every page that lost a write, once restored,
  *	with the first byte the oldest write it lost covered (a frontend's
- *	zones move their write pointers back there); under the log's lock
+ *	zones move their write pointers back there) and that write's
+ *	marks (vflash_pl_keep_marks(): the frontend puts them back); under
+ *	the log's lock
  * @arg: its first argument
  *
  * Page by page, the newest write durable by @now_ns decides: every newer
@@ -363,7 +384,8 @@ static void restore(struct vflash_backing *b, u64 lpn,
  * Return: the logged page writes taken back.
  */
 u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns,
-		  void (*taken)(void *arg, u64 lpn, u32 off), void *arg)
+		  void (*taken)(void *arg, u64 lpn, u32 off, u8 marks),
+		  void *arg)
 {
 	struct vflash_pl_rec *r, *oldest_lost;
 	unsigned long lpn;
@@ -383,7 +405,7 @@ u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns,
 		if (oldest_lost && has_data(pl))
 			restore(pl->backing, lpn, oldest_lost);
 		if (oldest_lost && taken)
-			taken(arg, lpn, oldest_lost->off);
+			taken(arg, lpn, oldest_lost->off, oldest_lost->marks);
 		cond_resched();
 	}
 	free_all(pl);

@@ -24,12 +24,16 @@ struct vflash_backing;
  * @off: the first byte of the page the write covers (0 but for the first
  *	page of a write that does not start on a page): a cut that takes it
  *	back takes the page back from there (a zone's write pointer)
+ * @marks: the frontend's state of the page's blocks before the write,
+ *	given back with the shadow (NVMe: bit i set if block i of the page
+ *	was marked by Write Uncorrectable, a mark the write cleared)
  */
 struct vflash_pl_rec {
 	struct vflash_undo u;
 	struct vflash_pl_rec *older;
 	struct page *shadow;
 	u32 off;
+	u8 marks;
 };
 
 /**
@@ -69,7 +73,9 @@ void vflash_pl_unlock(struct vflash_powerloss *pl);
 struct vflash_undo *const *vflash_pl_log(struct vflash_powerloss *pl,
 					 u64 lpn, u32 count, u32 first_off);
 void vflash_pl_settle(struct vflash_powerloss *pl, u64 lpn, u64 count);
+void vflash_pl_keep_marks(struct vflash_powerloss *pl, u32 i, u8 marks);
 u64 vflash_pl_cut(struct vflash_powerloss *pl, u64 now_ns,
-		  void (*taken)(void *arg, u64 lpn, u32 off), void *arg);
+		  void (*taken)(void *arg, u64 lpn, u32 off, u8 marks),
+		  void *arg);
 
 #endif /* VFLASH_POWERLOSS_H */

@@ -237,6 +237,27 @@ static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
 }
 
 /*
+ * While the power-loss log is on, each logged page of @r keeps which of
+ * its blocks are marked uncorrectable, marks this write is about to
+ * clear: a cut that takes the write back puts them back with the page's
+ * data (cut_taken()), so that the block is as the durable state left it.
+ */
+static void keep_marks(struct vfn_ctrl *c, const struct vfn_io_req *r)
+{
+	u32 shift = VFLASH_LPAGE_SHIFT - c->nst.lba_shift, i, b;
+
+	for (i = 0; i < r->nr_lpages; i++) {
+		u64 first = (r->lpn + i) << shift;
+		u8 marks = 0;
+
+		for (b = 0; b < BIT(shift); b++)
+			if (vfn_uncor_test(&c->nst.uncor, first + b, 1))
+				marks |= BIT(b);
+		vflash_pl_keep_marks(&c->vdev->faults.pl, i, marks);
+	}
+}
+
+/*
  * Store a write's data (@store moves or zeroes them) and time it. While
  * the power-loss log is on, the pages' old contents are logged first and
  * the backend tells the log when each page becomes durable. A write that
@@ -271,6 +292,8 @@ static __always_inline u16 store_write(struct vfn_ctrl *c,
 			sc = VFN_SC(NVME_SC_INTERNAL);
 			goto out;
 		}
+		if (unlikely(c->nst.uncor.nr))
+			keep_marks(c, r);
 	}
 	if (!store(c, r)) {
 		sc = SC_ABANDONED;
@@ -657,6 +680,21 @@ static u16 dsm(struct vfn_ctrl *c, const struct vfn_nsd *nd,
  * @due_ns moved to the erases' end. Return: false if the host took DMA
  * back meanwhile.
  */
+/*
+ * Blocks [@from, @to) of @nd lose their uncorrectable marks: a zone's
+ * blocks that a reset or a cut leaves unwritten, those past its data (a
+ * Finish's) too, whom no discard covers.
+ */
+static void unmark(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 from,
+		   u64 to)
+{
+	struct vfn_io_req r;
+
+	if (c->nst.uncor.nr && to > from &&
+	    !vfn_lba_range(&nd->ns, from, to - from, &r))
+		vfn_uncor_clear(&c->nst.uncor, dev_block(c, &r), to - from);
+}
+
 static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 			  u32 last, u64 now, u64 *due_ns)
 {
@@ -668,8 +706,10 @@ static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 		struct vfn_zone *zn = &z->zones[i];
 		u64 start = (u64)i * z->zsze;
 
-		if (zn->written == start ||
-		    (zn->state != VFN_ZS_EMPTY && zn->state != VFN_ZS_OFFLINE))
+		if (zn->state != VFN_ZS_EMPTY && zn->state != VFN_ZS_OFFLINE)
+			continue;
+		unmark(c, nd, zn->written, start + z->zsze);
+		if (zn->written == start)
 			continue;
 		/* Its blocks sealed first, so that the reset can erase them. */
 		if (zn->ph)
@@ -841,15 +881,30 @@ static u16 verify(struct vfn_ctrl *c, const struct vfn_io_req *r,
  * Write Uncorrectable: the blocks are marked, as a drive's FTL marks them,
  * so that reads of them fail until they are written again; no NAND
  * operation, the firmware's time only. A zoned namespace's write pointer
- * stays where it is. Return: 0, or Internal Error (nothing marked) if
- * memory for the marks ran out.
+ * stays where it is. Durable at its completion, as a Deallocate: while
+ * the power-loss log is on, the pages it touches are settled, so a cut
+ * neither takes the marks back nor brings back an older write under
+ * them (docs/faults.md). Return: 0, or Internal Error (nothing marked)
+ * if memory for the marks ran out.
  */
 static u16 write_uncor(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		       struct vfn_cmd *out, u64 now)
 {
+	struct vflash_powerloss *pl = &c->vdev->faults.pl;
+	bool logged = false;
+	int err;
+
 	out->lpn = 0;
 	out->count = 0;
-	if (vfn_uncor_mark(&c->nst.uncor, dev_block(c, r), r->nlb))
+	if (static_branch_unlikely(&vflash_faults_armed))
+		logged = vflash_pl_lock(pl);
+	err = vfn_uncor_mark(&c->nst.uncor, dev_block(c, r), r->nlb);
+	if (logged) {
+		if (!err)
+			vflash_pl_settle(pl, r->lpn, r->nr_lpages);
+		vflash_pl_unlock(pl);
+	}
+	if (err)
 		return VFN_SC(NVME_SC_INTERNAL);
 	out->due_ns = now + vflash_flash_knob(c->vdev->flash,
 					      VFLASH_KNOB_FW_OVERHEAD_NS);
@@ -1096,16 +1151,27 @@ static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 }
 
 /*
- * The cut took back page @lpn's writes from byte @off on: the zone that
- * holds that byte is durable up to there at most (vflash_pl_cut()'s
- * taken()).
+ * The cut took back page @lpn's writes from byte @off on (vflash_pl_cut()'s
+ * taken()): the uncorrectable marks the oldest of them cleared, @marks
+ * (keep_marks()), come back with the data; the zone that holds that byte
+ * is durable up to there at most. A mark that finds no memory is lost,
+ * and said so.
  */
-static void cut_taken(void *arg, u64 lpn, u32 off)
+static void cut_taken(void *arg, u64 lpn, u32 off, u8 marks)
 {
 	struct vfn_ctrl *c = arg;
+	u32 shift = VFLASH_LPAGE_SHIFT - c->nst.lba_shift;
 	u64 pos = (lpn << VFLASH_LPAGE_SHIFT) + off;
 	u32 i;
 
+	for (i = 0; marks && i < BIT(shift); i++)
+		if ((marks & BIT(i)) &&
+		    vfn_uncor_mark(&c->nst.uncor, (lpn << shift) + i, 1))
+			dev_err_ratelimited(&c->vdev->dev,
+					    "power cut: no memory to mark block %llu uncorrectable again\n",
+					    (lpn << shift) + i);
+	if (!vfn_nstab_zoned(&c->nst))
+		return;
 	for (i = 0; i < VFN_MAX_NS; i++) {
 		struct vfn_nsd *nd = &c->nst.nsd[i];
 		u64 start = nd->ns.base << VFLASH_LPAGE_SHIFT;
@@ -1127,6 +1193,7 @@ static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
 
 	if (!vfn_lba_range(&nd->ns, from, to - from, &r))
 		discard(c, &r, now, &due, true, true);
+	unmark(c, nd, max(from, to), (from / nd->zns.zsze + 1) * nd->zns.zsze);
 }
 
 /**
@@ -1134,12 +1201,14 @@ static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
  * @c: the controller, powered off: no command runs
  * @now: the instant of the cut, on the backend's clock
  *
- * Takes back every write not durable at @now (vflash_pl_cut()). A zoned
+ * Takes back every write not durable at @now (vflash_pl_cut()), with the
+ * uncorrectable marks it cleared (they are durable at their own
+ * completion, docs/faults.md; so is the clearing by a durable write). A zoned
  * namespace is durable as a prefix of each zone, as a drive that writes a
  * zone in order recovers it: a zone that lost a block has its write
  * pointer there, every block from there on reads zeros (even one whose
- * program had ended), and it is Empty or Closed (vfn_zone_cut()).
- * Dispatcher only.
+ * program had ended, and no mark stays there), and it is Empty or Closed
+ * (vfn_zone_cut()). Dispatcher only.
  *
  * Return: the logged page writes taken back.
  */
@@ -1148,8 +1217,7 @@ u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now)
 	u64 lost, from, to;
 	u32 i, z, moved = 0;
 
-	lost = vflash_pl_cut(&c->vdev->faults.pl, now,
-			     vfn_nstab_zoned(&c->nst) ? cut_taken : NULL, c);
+	lost = vflash_pl_cut(&c->vdev->faults.pl, now, cut_taken, c);
 	for (i = 0; i < VFN_MAX_NS; i++) {
 		struct vfn_nsd *nd = &c->nst.nsd[i];
 

@@ -2853,6 +2853,63 @@ static void copy_power_loss(struct kunit *test)
 }
 
 /*
+ * Regression (issue 38): Write Uncorrectable's marks are durable at their
+ * completion, and so is a durable write's clearing of them. A write (or a
+ * Copy's destination) that cleared a mark and that a cut takes back must
+ * leave the block marked again, under its old data; the cut gave the old
+ * data back without the mark, a value the durable Write Uncorrectable had
+ * replaced. A write durable at the cut (FUA) clears the mark for good; a
+ * cut never takes a mark back, nor brings back data from before it.
+ */
+static void uncor_power_loss(struct kunit *test)
+{
+	static const u32 one[][2] = { { 40, 1 } };
+	struct admin_env *e = test->priv;
+
+	e->c->wce = true;
+	memset(e->store + 40 * PG, 0x77, PG);
+	log_writes(test);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, 50, 2, 0, 0,
+				     0), 0);
+	unflushed_write(test, 50);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 51, one, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 0ULL);
+	vfn_io_power_cut(e->c, 1);
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 2ULL);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 50, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_verify, 51, 1, 0, 0, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 50 * PG, 0x5a, PG));
+
+	/* With FUA, cut once acknowledged: the write, no mark. */
+	log_writes(test);
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write, 50, 1, 0,
+					 NVME_RW_FUA, 3 * PG, 0), 0);
+	vfn_io_power_cut(e->c, e->last.due_ns);
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 1ULL);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 50, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 50 * PG, 0xaa, PG));
+
+	/*
+	 * A write not durable, then a mark over it (which settles the
+	 * page), then a write taken back by the cut: the block is marked
+	 * again, as the mark left it.
+	 */
+	log_writes(test);
+	unflushed_write(test, 60);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, 60, 1, 0, 0,
+				     0), 0);
+	unflushed_write(test, 60);
+	vfn_io_power_cut(e->c, 1);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 60, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 60 * PG, 0x5a, PG));
+}
+
+/*
  * Copy on a zoned namespace (ZNS 1.1, 3.4.1): the destination follows the
  * zone's write rules. SDLBA off the write pointer is Zone Invalid Write,
  * across the zone's end Zone Boundary Error, into a full zone the status
@@ -3005,6 +3062,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(copy_refusals_and_partial),
 	KUNIT_CASE(copy_zoned),
 	KUNIT_CASE(copy_power_loss),
+	KUNIT_CASE(uncor_power_loss),
 	KUNIT_CASE(copy_identify_and_effects),
 	{}
 };

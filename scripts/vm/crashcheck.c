@@ -77,6 +77,8 @@
 #define READ_CHUNK	(128 * 1024)
 #define VAL_ZERO	0ULL
 #define VAL_CORRUPT	UINT64_MAX
+#define VAL_UNCOR	(UINT64_MAX - 1)	/* reads fail: Write Uncorrectable */
+#define SC_READ_ERROR	0x281	/* Unrecovered Read Error */
 #define BASE_TID	0xffeU	/* the thread id of baseline records */
 
 #define NQN_PREFIX	"nqn.2026-11.io.vflash:"
@@ -85,8 +87,11 @@
 #define OP_FLUSH	0x00
 #define OP_WRITE	0x01
 #define OP_READ		0x02
+#define OP_UNCOR	0x04
+#define OP_VERIFY	0x0c
 #define OP_WZ		0x08
 #define OP_DSM		0x09
+#define OP_COPY		0x19
 #define OP_ZMS		0x79
 #define OP_ZMR		0x7a
 #define OP_ZAPPEND	0x7d
@@ -114,11 +119,13 @@
 enum kind {
 	K_WRITE, K_WZ, K_DEAC, K_DSM, K_CXL, K_FLUSH, K_READ,
 	K_APPEND, K_ZRESET, K_ZFINISH, K_ZOPEN, K_ZCLOSE,
+	K_COPY, K_UNCOR, K_VERIFY,
 };
 static const char *const kind_name[] = {
 	"write", "write-zeroes", "write-zeroes+deac", "deallocate",
 	"cxl-store", "flush", "read", "zone-append", "zone-reset",
-	"zone-finish", "zone-open", "zone-close",
+	"zone-finish", "zone-open", "zone-close", "copy",
+	"write-uncorrectable", "verify",
 };
 
 /* How a round ends before its cut. */
@@ -143,6 +150,9 @@ struct op {
 	uint8_t status;
 	uint16_t dspec;		/* --fdp: the placement handle */
 	int err;		/* ioctl: <0 errno, >0 NVMe status */
+	uint64_t src[2];	/* copy: its source ranges' first LBAs */
+	uint32_t srcn[2];	/* and lengths (0: no second range) */
+	uint64_t *cv;		/* copy: the value each destination LBA gets */
 };
 
 /* An LBA's history since its baseline: references to the owner's ops. */
@@ -263,6 +273,8 @@ static enum ending round_end;
 static uint64_t t_cuts, t_checked, t_violations, t_ops, t_rolled, t_rule_cuts;
 static uint64_t t_inflight, t_rig_errors, t_fault_rounds, t_taken, t_live_rounds;
 static uint64_t t_kernel_resets;
+static _Atomic uint64_t t_copies, t_uncors, t_verifies, t_uncor_reads;
+static bool tamper_copy;
 /* nvme_core.io_timeout: a command in flight that long meets the kernel's recovery */
 static uint64_t io_timeout_ms = 30000;
 static uint64_t t_ends[E_NR], t_recycled, t_base_lbas;
@@ -411,6 +423,101 @@ static uint64_t key(const struct nsx *ns, uint64_t lba)
 	return (uint64_t)ns->nsid << 48 | lba;
 }
 
+/*
+ * Copied records. A Copy puts another LBA's record (its key, its write id)
+ * at its destination; such a value is named by a hash of the pair with bit
+ * 63 set and bit 62 clear (a write id has both clear, VAL_UNCOR and
+ * VAL_CORRUPT both set), and the pair is kept in a table to describe it
+ * and to copy it on.
+ */
+struct cpair {
+	uint64_t v, k, w;
+};
+static struct cpair *ctab;
+static uint64_t ctab_size, ctab_used;
+static pthread_mutex_t ctab_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool is_copyval(uint64_t v)
+{
+	return v >> 62 == 2;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ x >> 31;
+}
+
+static uint64_t copyval_of(uint64_t k, uint64_t w)
+{
+	return 1ULL << 63 | (mix64(k * 0x9e3779b97f4a7c15ULL ^ mix64(w)) >> 2);
+}
+
+static struct cpair *ctab_find(uint64_t v)
+{
+	uint64_t i;
+
+	for (i = v & (ctab_size - 1); ctab[i].v; i = (i + 1) & (ctab_size - 1))
+		if (ctab[i].v == v)
+			return &ctab[i];
+	return &ctab[i];
+}
+
+/* The value record (@k, @w) has at the LBA whose key is @at. */
+static uint64_t copyval(uint64_t at, uint64_t k, uint64_t w)
+{
+	uint64_t v = copyval_of(k, w), i, n;
+	struct cpair *p, *old;
+
+	if (k == at || w == VAL_ZERO)
+		return w;
+	pthread_mutex_lock(&ctab_lock);
+	if (2 * (ctab_used + 1) > ctab_size) {
+		old = ctab;
+		n = ctab_size;
+		ctab_size = n ? 2 * n : 4096;
+		ctab = calloc(ctab_size, sizeof(*ctab));
+		if (!ctab)
+			die("out of memory");
+		for (i = 0; i < n; i++)
+			if (old[i].v)
+				*ctab_find(old[i].v) = old[i];
+		free(old);
+	}
+	p = ctab_find(v);
+	if (!p->v) {
+		*p = (struct cpair){ v, k, w };
+		ctab_used++;
+	}
+	pthread_mutex_unlock(&ctab_lock);
+	return v;
+}
+
+/* The record (key, write id) value @v of the LBA whose key is @at holds. */
+static bool record_of(uint64_t at, uint64_t v, uint64_t *k, uint64_t *w)
+{
+	struct cpair *p;
+	bool ok;
+
+	if (!is_copyval(v)) {
+		*k = at;
+		*w = v;
+		return v != VAL_ZERO && v != VAL_UNCOR && v != VAL_CORRUPT;
+	}
+	pthread_mutex_lock(&ctab_lock);
+	p = ctab_size ? ctab_find(v) : NULL;
+	ok = p && p->v;
+	if (ok) {
+		*k = p->k;
+		*w = p->w;
+	}
+	pthread_mutex_unlock(&ctab_lock);
+	return ok;
+}
+
 static void fill(unsigned char *b, uint64_t k, uint64_t wid)
 {
 	uint64_t x = seed ^ wid * 0x9e3779b97f4a7c15ULL ^ k * 0xc2b2ae3d27d4eb4fULL;
@@ -450,6 +557,13 @@ static uint64_t decode(const unsigned char *b, uint64_t k, char *why,
 		if (!memcmp(tmp, b, lbs))
 			return w[3];
 	}
+	/* Another LBA's record of the namespace: what a Copy puts there. */
+	if (w[0] == MAGIC && w[1] == seed && w[2] != k && w[2] >> 48 == k >> 48 &&
+	    w[3] && !is_copyval(w[3]) && w[3] < VAL_UNCOR) {
+		fill(tmp, w[2], w[3]);
+		if (!memcmp(tmp, b, lbs))
+			return copyval(k, w[2], w[3]);
+	}
 	if (why)
 		snprintf(why, len,
 			 "corrupt: magic %s, seed %" PRIu64 ", nsid %" PRIu64
@@ -474,12 +588,20 @@ static uint64_t base_wid(void)
 
 static void describe(uint64_t v, char *out, size_t len)
 {
-	uint64_t t = (v >> 32) & 0xfff;
+	uint64_t t = (v >> 32) & 0xfff, k, w;
 
 	if (v == VAL_ZERO)
 		snprintf(out, len, "zeros");
 	else if (v == VAL_CORRUPT)
 		snprintf(out, len, "corrupt");
+	else if (v == VAL_UNCOR)
+		snprintf(out, len, "uncorrectable (Unrecovered Read Error)");
+	else if (is_copyval(v) && record_of(0, v, &k, &w))
+		snprintf(out, len, "a copy of nsid %" PRIu64 " lba %" PRIu64
+			 "'s wid %#" PRIx64 " (round %" PRIu64 ")", k >> 48,
+			 (uint64_t)(k & 0xffffffffffffULL), w, w >> 44);
+	else if (is_copyval(v))
+		snprintf(out, len, "a copied record %#" PRIx64, v);
 	else if (t == BASE_TID + 1)
 		snprintf(out, len, "wid %#" PRIx64 " (round %" PRIu64
 			 " baseline)", v, v >> 44);
@@ -643,6 +765,39 @@ static int nvme_dsm(const struct nsx *ns, struct dsm_range *r,
 	c.data_len = nr * sizeof(*r);
 	c.cdw10 = nr - 1;
 	c.cdw11 = DSM_AD;
+	return passthru(ns->fd, NVME_IOCTL_IO_CMD, &c);
+}
+
+/* Copy's Source Range Entry, descriptor format 0. */
+struct copy_range {
+	uint64_t rsvd0;
+	uint64_t slba;
+	uint16_t nlb;		/* 0's based */
+	uint16_t rsvd18[7];
+};
+
+/* Copy (19h), format 0: the ranges of @o to @o->slba; CDW12 @flags. */
+static int nvme_copy(const struct nsx *ns, const struct op *o,
+		     uint32_t flags, uint32_t cdw13)
+{
+	struct nvme_passthru_cmd c;
+	struct copy_range r[2];
+	unsigned int nr = o->srcn[1] ? 2 : 1, i;
+
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < nr; i++) {
+		r[i].slba = o->src[i];
+		r[i].nlb = (uint16_t)(o->srcn[i] - 1);
+	}
+	memset(&c, 0, sizeof(c));
+	c.opcode = OP_COPY;
+	c.nsid = ns->nsid;
+	c.addr = (uintptr_t)r;
+	c.data_len = nr * sizeof(r[0]);
+	c.cdw10 = (uint32_t)o->slba;
+	c.cdw11 = (uint32_t)(o->slba >> 32);
+	c.cdw12 = (nr - 1) | flags;
+	c.cdw13 = cdw13;
 	return passthru(ns->fd, NVME_IOCTL_IO_CMD, &c);
 }
 
@@ -993,8 +1148,11 @@ static uint32_t new_op(struct worker *w, enum kind k, uint64_t slba,
 	if (w->nops == w->cap) {
 		w->cap = w->cap ? w->cap * 2 : 1024;
 		w->ops = xrealloc(w->ops, w->cap * sizeof(*w->ops));
+		memset(w->ops + w->nops, 0,
+		       (w->cap - w->nops) * sizeof(*w->ops));
 	}
 	o = &w->ops[w->nops];
+	free(o->cv);
 	memset(o, 0, sizeof(*o));
 	o->kind = k;
 	o->slba = slba;
@@ -1065,16 +1223,39 @@ static void pick_range(struct worker *w, uint64_t *slba, uint32_t *nlb)
 		*nlb = 1 + below(&w->rng, *nlb < 2 * lpp ? *nlb : 2 * lpp);
 }
 
+/* The value op @o leaves at @lba (one of its LBAs). */
+static uint64_t op_val(const struct op *o, uint64_t lba)
+{
+	if (o->kind == K_COPY)
+		return o->cv[lba - o->slba];
+	if (o->kind == K_UNCOR)
+		return VAL_UNCOR;
+	return o->wid;
+}
+
+/* A write of its LBAs' data (durable by the write cache's rules). */
+static bool is_write(uint8_t k)
+{
+	return k == K_WRITE || k == K_WZ || k == K_APPEND || k == K_COPY;
+}
+
 static void print_op(const struct worker *w, uint32_t i)
 {
 	const struct op *o = &w->ops[i];
 	char d[96];
 
-	describe(o->wid, d, sizeof(d));
+	if (o->kind == K_COPY && o->srcn[1])
+		snprintf(d, sizeof(d), "the records of lbas %" PRIu64 "+%u, %"
+			 PRIu64 "+%u", o->src[0], o->srcn[0], o->src[1],
+			 o->srcn[1]);
+	else if (o->kind == K_COPY)
+		snprintf(d, sizeof(d), "the records of lbas %" PRIu64 "+%u",
+			 o->src[0], o->srcn[0]);
+	else
+		describe(op_val(o, o->slba), d, sizeof(d));
 	printf("    op %u: %s%s%s lbas %" PRIu64 "+%u -> %s; ticket %" PRIu64
 	       ", %s", i, kind_name[o->kind], o->fua ? " fua" : "",
-	       o->vwc_off && (o->kind == K_WRITE || o->kind == K_WZ ||
-			      o->kind == K_APPEND) ? " (vwc off)" : "",
+	       o->vwc_off && is_write(o->kind) ? " (vwc off)" : "",
 	       o->slba, o->nlb, d, o->sub,
 	       o->status == S_OK ? "completed" :
 	       o->status == S_FAILED ? "failed" : "in flight");
@@ -1082,7 +1263,8 @@ static void print_op(const struct worker *w, uint32_t i)
 		printf(" at ticket %" PRIu64, o->done);
 	if (o->status == S_FAILED)
 		printf(" (%d)", o->err);
-	if (fdp_handles && (o->kind == K_WRITE || o->kind == K_WZ))
+	if (fdp_handles && (o->kind == K_WRITE || o->kind == K_WZ ||
+			    o->kind == K_COPY))
 		printf(", placement handle %u", o->dspec);
 	printf("\n");
 }
@@ -1114,14 +1296,40 @@ static uint64_t current_value(struct nsx *ns, uint64_t lba)
 
 	if (!e->n)
 		return e->base;
-	return owner(ns, lba)->ops[e->idx[e->n - 1]].wid;
+	return op_val(&owner(ns, lba)->ops[e->idx[e->n - 1]], lba);
 }
 
-static void do_read(struct worker *w, uint64_t slba, uint32_t nlb)
+/*
+ * A Read or Verify of @nlb LBAs from @slba returned @rc: Unrecovered Read
+ * Error if one of them is marked uncorrectable (its last value), else
+ * success (a Read: each LBA's last value). Return: false if @rc is
+ * neither, an error not the device's answer to a read (the caller's).
+ */
+static bool do_read(struct worker *w, uint8_t kind, uint64_t slba,
+		    uint32_t nlb, int rc)
 {
 	char why[160], d1[96], d2[96];
+	bool uncor = false;
 	uint32_t i;
 
+	for (i = 0; i < nlb; i++)
+		uncor |= current_value(w->ns, slba + i) == VAL_UNCOR;
+	if (rc && (rc < 0 || (rc & 0x7ff) != SC_READ_ERROR))
+		return false;
+	if (rc)
+		t_uncor_reads++;
+	if (!!rc != uncor) {
+		w->read_violations++;
+		if (w->read_violations <= max_detail)
+			printf("VIOLATION seed %" PRIu64 " round %u nsid %u lba %" PRIu64
+			       ": a %s of %u LBAs during the load returned status %#x, want %s\n",
+			       seed, round_no, w->ns->nsid, slba, kind_name[kind],
+			       nlb, rc, uncor ? "Unrecovered Read Error (an LBA marked uncorrectable)" :
+			       "success");
+		return true;
+	}
+	if (rc || kind != K_READ)
+		return true;
 	for (i = 0; i < nlb; i++) {
 		uint64_t want = current_value(w->ns, slba + i);
 		uint64_t got = decode(w->rbuf + (size_t)i * lbs,
@@ -1140,6 +1348,7 @@ static void do_read(struct worker *w, uint64_t slba, uint32_t nlb)
 		       got == VAL_CORRUPT ? ": " : "",
 		       got == VAL_CORRUPT ? why : "", d2);
 	}
+	return true;
 }
 
 /* Durable by itself (not counting a zone's later FUA write). */
@@ -1154,10 +1363,12 @@ static bool durable(const struct nsx *ns, const struct op *o)
 	case K_DEAC:
 	case K_CXL:
 	case K_ZRESET:
+	case K_UNCOR:
 		return true;
 	case K_WRITE:
 	case K_WZ:
 	case K_APPEND:
+	case K_COPY:
 		return o->fua || (o->vwc_off && o->done < vwc_until) ||
 		       o->done < atomic_load(&ns->max_flush) ||
 		       (sd_tick && o->done < sd_tick);
@@ -1193,6 +1404,114 @@ static void op_done(struct worker *w, struct op *o)
 	atomic_fetch_add(&ops_done, 1);
 }
 
+/*
+ * A Copy to @o->slba (@o->nlb LBAs) from the source ranges in @o->src and
+ * @o->srcn (the thread's own LBAs, none in flight): the value each
+ * destination LBA gets, into @cv, range by range as the device copies
+ * (a range reads what the ones before it wrote). Before the copy joins
+ * its LBAs' histories. Return: false if a source LBA is marked
+ * uncorrectable (the copy would end there): no copy.
+ */
+static bool copy_values(struct worker *w, const struct op *o, uint64_t *cv)
+{
+	struct nsx *ns = w->ns;
+	uint64_t done = 0, tmp[2 * PAGE / 512 * 64], k, wv, v, s;
+	unsigned int r;
+	uint32_t i;
+
+	for (r = 0; r < 2 && o->srcn[r]; r++) {
+		if (o->srcn[r] > sizeof(tmp) / sizeof(tmp[0]))
+			return false;
+		for (i = 0; i < o->srcn[r]; i++) {
+			s = o->src[r] + i;
+			v = s >= o->slba && s < o->slba + done ?
+			    cv[s - o->slba] : current_value(ns, s);
+			if (v == VAL_UNCOR)
+				return false;
+			tmp[i] = VAL_ZERO;
+			if (record_of(key(ns, s), v, &k, &wv))
+				tmp[i] = copyval(key(ns, o->slba + done + i), k, wv);
+		}
+		memcpy(cv + done, tmp, o->srcn[r] * sizeof(*cv));
+		done += o->srcn[r];
+	}
+	return true;
+}
+
+/*
+ * Make @o (kind K_COPY, destination set) a copy from one or two source
+ * ranges that the thread owns, @pick choosing where each starts; its
+ * values computed. Return: false (the op to be a Write instead) if no
+ * such copy can be made.
+ */
+static bool make_copy(struct worker *w, struct op *o,
+		      bool (*pick)(struct worker *w, uint32_t n, uint64_t *s))
+{
+	uint32_t n1 = o->nlb;
+
+	if (o->nlb > 1 && below(&w->rng, 2)) {
+		n1 = 1 + (uint32_t)below(&w->rng, o->nlb - 1);
+		o->srcn[1] = o->nlb - n1;
+	}
+	o->srcn[0] = n1;
+	if (!pick(w, o->srcn[0], &o->src[0]) ||
+	    (o->srcn[1] && !pick(w, o->srcn[1], &o->src[1])))
+		return false;
+	o->cv = malloc(o->nlb * sizeof(*o->cv));
+	if (!o->cv)
+		die("out of memory");
+	if (copy_values(w, o, o->cv))
+		return true;
+	free(o->cv);
+	o->cv = NULL;
+	return false;
+}
+
+/* A source range of @n LBAs in one of the thread's chunks. */
+static bool conv_source(struct worker *w, uint32_t n, uint64_t *s)
+{
+	uint64_t per = (uint64_t)chunk_pages * lpp;
+
+	if (n > per)
+		return false;
+	*s = pick_chunk(w) * per + below(&w->rng, per - n + 1);
+	return *s + n <= w->ns->nlba;
+}
+
+/* A source range of @n LBAs below the write pointer of a thread's zone. */
+static bool zoned_source(struct worker *w, uint32_t n, uint64_t *s)
+{
+	struct zone *z = &w->ns->zones[pick_chunk(w)];
+	uint64_t end = z->full ? z->zs + z->cap : z->wp;
+
+	if (end - z->zs < n)
+		return false;
+	*s = z->zs + below(&w->rng, end - z->zs - n + 1);
+	return true;
+}
+
+/*
+ * Command @o returned @rc: completed (a Read's or Verify's Unrecovered
+ * Read Error too, checked against the marks), or failed. Return: false
+ * to stop.
+ */
+static bool op_end(struct worker *w, struct op *o, int rc)
+{
+	bool readlike = o->kind == K_READ || o->kind == K_VERIFY;
+
+	if (rc && !(readlike && rc > 0 && (rc & 0x7ff) == SC_READ_ERROR)) {
+		fail_op(w, o, o->kind, rc);
+		return false;
+	}
+	op_done(w, o);
+	if (readlike)
+		do_read(w, o->kind, o->slba, o->nlb, rc);
+	t_copies += o->kind == K_COPY;
+	t_uncors += o->kind == K_UNCOR;
+	t_verifies += o->kind == K_VERIFY;
+	return true;
+}
+
 /* Conventional namespaces: one command. Return: false to stop. */
 static bool conv_op(struct worker *w)
 {
@@ -1218,15 +1537,29 @@ static bool conv_op(struct worker *w)
 	else if (r < 80)
 		k = K_DEAC;
 	else if (r < 88)
-		k = K_READ;
+		k = r < 84 ? K_READ : r < 86 ? K_VERIFY : K_UNCOR;
+	else if (r < 94)
+		k = K_COPY;
 	else
 		k = K_WRITE;
+	/* --tamper-copy: a thread's first command is a Copy */
+	if (tamper_copy && !w->nops)
+		k = K_COPY;
 	if (k == K_CXL) {
 		uint64_t page = pick_chunk(w) * chunk_pages +
 				below(&w->rng, chunk_pages);
 
 		slba = page * lpp;
 		nlb = lpp;
+		/*
+		 * The CXL view neither sees nor clears a mark (docs/dual.md):
+		 * a page with a marked LBA gets a Write instead.
+		 */
+		for (l = 0; l < nlb; l++)
+			if (current_value(ns, slba + l) == VAL_UNCOR)
+				k = K_WRITE;
+		if (k == K_WRITE)
+			pick_range(w, &slba, &nlb);
 	} else if (k == K_DSM) {
 		nr = 1 + below(&w->rng, 3);
 		for (j = 0; j < nr; j++) {
@@ -1238,7 +1571,7 @@ static bool conv_op(struct worker *w)
 	} else if (k != K_FLUSH) {
 		pick_range(w, &slba, &nlb);
 	}
-	if (k == K_WRITE || k == K_WZ || k == K_DEAC)
+	if (k == K_WRITE || k == K_WZ || k == K_DEAC || k == K_COPY)
 		flags = below(&w->rng, 4) == 0 ? CDW12_FUA : 0;
 	if (round_no_flush) {
 		flags = 0;
@@ -1249,8 +1582,14 @@ static bool conv_op(struct worker *w)
 	}
 	idx = new_op(w, k, slba, nlb);
 	o = &w->ops[idx];
+	if (k == K_COPY && !make_copy(w, o, conv_source)) {
+		/* a source marked uncorrectable: a Write instead */
+		k = K_WRITE;
+		o->kind = k;
+		o->wid = mkwid(w->id, idx);
+	}
 	o->fua = !!flags;
-	if (fdp_handles && (k == K_WRITE || k == K_WZ)) {
+	if (fdp_handles && (k == K_WRITE || k == K_WZ || k == K_COPY)) {
 		o->dspec = below(&w->rng, fdp_handles);
 		flags |= CDW12_DTYPE_PL;
 		cdw13 = (uint32_t)o->dspec << 16;
@@ -1258,7 +1597,7 @@ static bool conv_op(struct worker *w)
 	if (k == K_DSM) {
 		for (j = 0; j < nr; j++)
 			push(ns, rg[j].slba, rg[j].nlb, idx);
-	} else if (k != K_FLUSH && k != K_READ) {
+	} else if (k != K_FLUSH && k != K_READ && k != K_VERIFY) {
 		push(ns, slba, nlb, idx);
 	}
 	if (k == K_WRITE || k == K_CXL)
@@ -1285,20 +1624,22 @@ static bool conv_op(struct worker *w)
 	case K_READ:
 		rc = nvme_rw(ns, OP_READ, slba, nlb, 0, w->rbuf);
 		break;
+	case K_VERIFY:
+		rc = nvme_rw(ns, OP_VERIFY, slba, nlb, 0, NULL);
+		break;
+	case K_UNCOR:
+		rc = nvme_rw(ns, OP_UNCOR, slba, nlb, 0, NULL);
+		break;
+	case K_COPY:
+		rc = nvme_copy(ns, o, flags, cdw13);
+		break;
 	case K_CXL:
 		memcpy(cxl_map + slba / lpp * PAGE, w->buf, PAGE);
 		break;
 	default:
 		break;
 	}
-	if (rc) {
-		fail_op(w, o, k, rc);
-		return false;
-	}
-	op_done(w, o);
-	if (k == K_READ)
-		do_read(w, slba, nlb);
-	return true;
+	return op_end(w, o, rc);
 }
 
 /*
@@ -1318,7 +1659,7 @@ static bool zoned_op(struct worker *w)
 	if (z->full) {
 		k = r < 60 ? K_ZRESET : r < 80 ? K_FLUSH : K_READ;
 	} else if (r < 32) {
-		k = K_WRITE;
+		k = r < 6 ? K_COPY : K_WRITE;
 	} else if (r < 52) {
 		k = K_APPEND;
 	} else if (r < 62) {
@@ -1341,9 +1682,15 @@ static bool zoned_op(struct worker *w)
 	}
 	if (k == K_READ && z->wp == z->zs && !z->full)
 		k = K_WRITE;
+	/* a read's share: Verify and Write Uncorrectable on written LBAs */
+	if (k == K_READ) {
+		uint64_t v = below(&w->rng, 10);
+
+		k = v < 6 ? K_READ : v < 8 ? K_VERIFY : K_UNCOR;
+	}
 	if (round_no_flush && k == K_FLUSH)
 		k = z->full ? K_ZRESET : K_WRITE;
-	if (k == K_WRITE || k == K_APPEND) {
+	if (k == K_WRITE || k == K_APPEND || k == K_COPY) {
 		uint64_t room = z->zs + z->cap - z->wp, most = 2 * lpp;
 
 		if (below(&w->rng, 3) == 0)
@@ -1351,7 +1698,7 @@ static bool zoned_op(struct worker *w)
 		slba = z->wp;
 		nlb = 1 + below(&w->rng, room < most ? room : most);
 		flags = below(&w->rng, 4) == 0 && !round_no_flush ? CDW12_FUA : 0;
-	} else if (k == K_READ) {
+	} else if (k == K_READ || k == K_VERIFY || k == K_UNCOR) {
 		uint64_t end = z->full ? z->zs + z->cap : z->wp;
 
 		slba = z->zs + below(&w->rng, end - z->zs);
@@ -1362,10 +1709,17 @@ static bool zoned_op(struct worker *w)
 	}
 	idx = new_op(w, k, slba, nlb);
 	o = &w->ops[idx];
+	if (k == K_COPY && !make_copy(w, o, zoned_source)) {
+		/* no written source, or one marked uncorrectable */
+		k = K_WRITE;
+		o->kind = k;
+		o->wid = mkwid(w->id, idx);
+	}
 	o->fua = !!flags;
-	if (k != K_FLUSH && k != K_READ)
+	if (k != K_FLUSH && k != K_READ && k != K_VERIFY && k != K_UNCOR)
 		zpush(z, idx);
-	if (k == K_WRITE || k == K_APPEND || k == K_ZRESET)
+	if (k == K_WRITE || k == K_APPEND || k == K_ZRESET || k == K_COPY ||
+	    k == K_UNCOR)
 		push(ns, slba, nlb, idx);
 	if (k == K_WRITE || k == K_APPEND)
 		for (l = 0; l < nlb; l++)
@@ -1385,6 +1739,15 @@ static bool zoned_op(struct worker *w)
 	case K_READ:
 		rc = nvme_rw(ns, OP_READ, slba, nlb, 0, w->rbuf);
 		break;
+	case K_VERIFY:
+		rc = nvme_rw(ns, OP_VERIFY, slba, nlb, 0, NULL);
+		break;
+	case K_UNCOR:
+		rc = nvme_rw(ns, OP_UNCOR, slba, nlb, 0, NULL);
+		break;
+	case K_COPY:
+		rc = nvme_copy(ns, o, flags, 0);
+		break;
 	case K_ZRESET:
 		rc = zone_send(ns, z->zs, ZSA_RESET);
 		break;
@@ -1400,10 +1763,8 @@ static bool zoned_op(struct worker *w)
 	default:
 		break;
 	}
-	if (rc) {
-		fail_op(w, o, k, rc);
+	if (!op_end(w, o, rc))
 		return false;
-	}
 	if (k == K_APPEND && res != slba) {
 		w->read_violations++;
 		printf("VIOLATION seed %" PRIu64 " round %u nsid %u lba %" PRIu64
@@ -1411,10 +1772,10 @@ static bool zoned_op(struct worker *w)
 		       ", the write pointer was %" PRIu64 "\n", seed, round_no,
 		       ns->nsid, slba, z->zs, res, slba);
 	}
-	op_done(w, o);
 	switch (k) {
 	case K_WRITE:
 	case K_APPEND:
+	case K_COPY:
 		z->wp += nlb;
 		z->open = true;
 		if (z->wp == z->zs + z->cap) {
@@ -1436,9 +1797,6 @@ static bool zoned_op(struct worker *w)
 		break;
 	case K_ZCLOSE:
 		z->open = false;
-		break;
-	case K_READ:
-		do_read(w, slba, nlb);
 		break;
 	default:
 		break;
@@ -1474,10 +1832,10 @@ static bool check_lba(struct nsx *ns, uint64_t lba, uint64_t got,
 	for (i = (int)e->n - 1; i >= 0; i--) {
 		struct op *o = &w->ops[e->idx[i]];
 
-		for (k = 0; k < na && allowed[k] != o->wid; k++)
+		for (k = 0; k < na && allowed[k] != op_val(o, lba); k++)
 			;
 		if (k == na && na < 64)
-			allowed[na++] = o->wid;
+			allowed[na++] = op_val(o, lba);
 		if (c < 0 && o->status == S_OK)
 			c = i;
 		if (durable(ns, o))
@@ -1497,7 +1855,7 @@ static bool check_lba(struct nsx *ns, uint64_t lba, uint64_t got,
 		/* Older than the newest completed op: taken back. */
 		if (c >= 0) {
 			for (j = c; j < (int)e->n; j++)
-				if (w->ops[e->idx[j]].wid == got)
+				if (op_val(&w->ops[e->idx[j]], lba) == got)
 					break;
 			if (j == (int)e->n)
 				(*taken)++;
@@ -1518,12 +1876,13 @@ static bool check_lba(struct nsx *ns, uint64_t lba, uint64_t got,
 		int j;
 
 		for (j = 0; j < i && !older; j++)
-			older = w->ops[e->idx[j]].wid == got;
+			older = op_val(&w->ops[e->idx[j]], lba) == got;
 		printf("  => %s: the completed %s%s (op %u, durable: %s)\n",
 		       older ? "taken back" : "a value never written here since the baseline",
 		       kind_name[o->kind], o->fua ? " with FUA" : "", e->idx[i],
 		       use_plp ? "power-loss protection" :
 		       o->kind == K_DSM || o->kind == K_DEAC ? "deallocated at completion" :
+		       o->kind == K_UNCOR ? "marked uncorrectable at completion" :
 		       o->kind == K_CXL ? "a CXL store" :
 		       o->fua ? "FUA" : o->vwc_off && o->done < vwc_until ? "write cache off" :
 		       sd_tick && o->done < sd_tick ? "a clean shutdown followed" :
@@ -1598,6 +1957,7 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 			break;
 		case K_WRITE:
 		case K_APPEND:
+		case K_COPY:
 			top = o->slba + o->nlb;
 			if (durable(ns, o))
 				dur = top;	/* and every earlier write */
@@ -1627,20 +1987,30 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 			 "] (durable point, highest written%s)", wp, dur,
 			 fin_any ? end : top, fin_any ? " or finished" : "");
 	for (l = z->zs; l < end; l++) {
-		uint64_t want = VAL_ZERO, got = v[l - z->zs];
+		uint64_t want = VAL_ZERO, alt = VAL_ZERO, got = v[l - z->zs];
 
 		if (l < wp) {
 			struct lent *e = &ns->lents[l];
 
-			want = l < start ? e->base : VAL_ZERO;
+			want = alt = l < start ? e->base : VAL_ZERO;
 			for (i = 0; i < e->n; i++) {
 				struct op *o = &w->ops[e->idx[i]];
 
 				if (skip_last && e->idx[i] == z->idx[n - 1])
 					continue;
-				want = o->wid;
+				/*
+				 * A Write Uncorrectable in flight at the cut
+				 * (the thread's last op) may have marked it.
+				 */
+				if (o->kind == K_UNCOR && o->status != S_OK) {
+					alt = VAL_UNCOR;
+					continue;
+				}
+				want = alt = op_val(o, l);
 			}
 		}
+		if (got == alt)
+			want = alt;
 		if (got != want && first_bad == UINT64_MAX)
 			first_bad = l;
 		if (got != current_value(ns, l))
@@ -1662,7 +2032,8 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 		for (i = first; i < n - skip_last; i++) {
 			struct op *o = &w->ops[z->idx[i]];
 
-			if ((o->kind == K_WRITE || o->kind == K_APPEND) &&
+			if ((o->kind == K_WRITE || o->kind == K_APPEND ||
+			     o->kind == K_COPY) &&
 			    o->status == S_OK && o->slba + o->nlb > wp)
 				lost = true;
 		}
@@ -1710,7 +2081,8 @@ ok:
 	for (i = first; i < n; i++) {
 		struct op *o = &w->ops[z->idx[i]];
 
-		if ((o->kind == K_WRITE || o->kind == K_APPEND) &&
+		if ((o->kind == K_WRITE || o->kind == K_APPEND ||
+		     o->kind == K_COPY) &&
 		    o->status == S_OK && o->slba + o->nlb > wp &&
 		    !(reset_may && wp == z->zs && state == ZS_EMPTY))
 			*taken += o->slba + o->nlb - (o->slba > wp ? o->slba : wp);
@@ -1747,8 +2119,8 @@ static void do_tamper(void)
 
 				if (o->kind == K_ZRESET)
 					d = false;
-				if ((o->kind == K_WRITE || o->kind == K_APPEND) &&
-				    durable(ns, o))
+				if ((o->kind == K_WRITE || o->kind == K_APPEND ||
+				     o->kind == K_COPY) && durable(ns, o))
 					d = true;
 			}
 			if (d)
@@ -1769,14 +2141,20 @@ static void do_tamper(void)
 		struct lent *e = &ns->lents[lba];
 		struct worker *w = owner(ns, lba);
 
-		if (!e->n || !durable(ns, &w->ops[e->idx[e->n - 1]]))
+		if (!e->n || !durable(ns, &w->ops[e->idx[e->n - 1]]) ||
+		    (tamper_copy && w->ops[e->idx[e->n - 1]].kind != K_COPY))
 			continue;
-		cur = w->ops[e->idx[e->n - 1]].wid;
-		prev = e->n > 1 ? w->ops[e->idx[e->n - 2]].wid : e->base;
+		cur = op_val(&w->ops[e->idx[e->n - 1]], lba);
+		prev = e->n > 1 ? op_val(&w->ops[e->idx[e->n - 2]], lba) : e->base;
 		if (prev != cur)
 			break;
 	}
-	if (lba == ns->nlba) {
+	if (tamper_copy && lba == ns->nlba)
+		die("--tamper-copy: no LBA whose newest op is a durable copy");
+	if (tamper_copy) {
+		printf("crashcheck: tamper: nsid %u LBA %" PRIu64 " put back to the value before its newest durable op, a copy (%#" PRIx64 ")\n",
+		       ns->nsid, lba, prev);
+	} else if (lba == ns->nlba) {
 		lba = 0;
 		prev = mkwid(owner(ns, lba)->id, 0xfffffff0);
 		printf("crashcheck: tamper: nsid %u LBA %" PRIu64 " gets a third value, wid %#" PRIx64 "\n",
@@ -1787,8 +2165,14 @@ static void do_tamper(void)
 	}
 	if (prev == VAL_ZERO) {
 		rc = nvme_rw(ns, OP_WZ, lba, 1, CDW12_FUA, NULL);
+	} else if (prev == VAL_UNCOR) {
+		rc = nvme_rw(ns, OP_UNCOR, lba, 1, 0, NULL);
 	} else {
-		fill(b, key(ns, lba), prev);
+		uint64_t k, wv;
+
+		if (!record_of(key(ns, lba), prev, &k, &wv))
+			die("--tamper: no record for %#" PRIx64, prev);
+		fill(b, k, wv);
 		rc = nvme_rw(ns, OP_WRITE, lba, 1, CDW12_FUA, b);
 	}
 	if (rc)
@@ -1801,19 +2185,39 @@ static void read_values(struct nsx *ns, uint64_t lba, uint64_t n, uint64_t *v,
 			unsigned char *b, char (*why)[160])
 {
 	uint32_t per = READ_CHUNK / lbs, m, i;
+	bool unc[READ_CHUNK / 512];
 	uint64_t done;
 	int rc;
 
 	for (done = 0; done < n; done += m) {
 		m = n - done < per ? n - done : per;
 		rc = nvme_rw(ns, OP_READ, lba + done, m, 0, b);
+		memset(unc, 0, sizeof(unc));
+		/* An LBA marked uncorrectable fails the read: one by one. */
+		if (rc > 0 && (rc & 0x7ff) == SC_READ_ERROR) {
+			for (i = 0; i < m; i++) {
+				int rc1 = nvme_rw(ns, OP_READ, lba + done + i,
+						  1, 0, b + (size_t)i * lbs);
+
+				unc[i] = rc1 > 0 && (rc1 & 0x7ff) == SC_READ_ERROR;
+				if (rc1 && !unc[i])
+					die("reading %s LBA %" PRIu64 " after the cut: %d",
+					    ns->name, lba + done + i, rc1);
+			}
+			rc = 0;
+		}
 		if (rc)
 			die("reading %s LBAs %" PRIu64 "+%u after the cut: %d",
 			    ns->name, lba + done, m, rc);
-		for (i = 0; i < m; i++)
+		for (i = 0; i < m; i++) {
+			if (unc[i]) {
+				v[done + i] = VAL_UNCOR;
+				continue;
+			}
 			v[done + i] = decode(b + (size_t)i * lbs,
 					     key(ns, lba + done + i),
 					     why ? why[done + i] : NULL, 160);
+		}
 	}
 }
 
@@ -1978,10 +2382,12 @@ static void write_baseline(struct nsx *ns, bool all, uint64_t *rng)
 	}
 	for (lba = 0; lba < ns->nlba; lba += n) {
 		/* a run of LBAs to write, at most a chunk's worth */
-		while (lba < ns->nlba && !all && ns->lents[lba].base != VAL_ZERO)
+		while (lba < ns->nlba && !all && ns->lents[lba].base != VAL_ZERO &&
+		       ns->lents[lba].base != VAL_UNCOR)
 			lba++;
 		for (n = 0; lba + n < ns->nlba && n < per &&
-		     (all || ns->lents[lba + n].base == VAL_ZERO); n++) {
+		     (all || ns->lents[lba + n].base == VAL_ZERO ||
+		      ns->lents[lba + n].base == VAL_UNCOR); n++) {
 			fill(b + (size_t)n * lbs, key(ns, lba + n), wid);
 			ns->lents[lba + n].base = wid;
 		}
@@ -2533,7 +2939,7 @@ static void usage(void)
 		"	[--ops N] [--chunk PAGES] [--vwc on|off|mix] [--cut file|rule|mix]\n"
 		"	[--cxl] [--faults] [--program-ppm PPM] [--fdp N] [--namespaces K]\n"
 		"	[--no-recycle] [--endings LIST] [--plp] [--detail N] [--tamper]\n"
-		"	[--stray-reset]\n"
+		"	[--stray-reset] [--tamper-copy]\n"
 		"	[--device vflashN]\n"
 		"  --device NAME  the vflash device (default vflash0): only its NVMe\n"
 		"                 namespaces (by subsystem NQN) are written\n"
@@ -2566,7 +2972,10 @@ static void usage(void)
 		"                 checker is not told about; programs slow\n"
 		"  --tamper       the checker's own test: after the last cut, undo one\n"
 		"                 durable write behind the device's back; the check\n"
-		"                 must report it (exit status 1)\n");
+		"                 must report it (exit status 1)\n"
+		"  --tamper-copy  the same with a durable Copy: each thread's first\n"
+		"                 command is a Copy, and one LBA whose newest op is a\n"
+		"                 durable Copy is put back (conventional namespaces)\n");
 	exit(2);
 }
 
@@ -2675,6 +3084,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(o, "--faults")) {
 			use_faults = true;
+			continue;
+		}
+		if (!strcmp(o, "--tamper-copy")) {
+			tamper = tamper_copy = true;
 			continue;
 		}
 		if (!strcmp(o, "--tamper")) {
@@ -2828,6 +3241,11 @@ int main(int argc, char **argv)
 		printf(" %s %" PRIu64, ending_name[i], t_ends[i]);
 	printf(", namespaces made anew %" PRIu64 ", baseline LBAs written %" PRIu64 "\n",
 	       t_recycled, t_base_lbas);
+	printf("crashcheck: copies %" PRIu64 ", write uncorrectables %" PRIu64
+	       ", verifies %" PRIu64 ", reads and verifies that met a mark %" PRIu64
+	       ", copied records %" PRIu64 "\n", (uint64_t)t_copies,
+	       (uint64_t)t_uncors, (uint64_t)t_verifies, (uint64_t)t_uncor_reads,
+	       ctab_used);
 	printf("crashcheck: taken back %" PRIu64 " LBAs in %" PRIu64
 	       " rounds with the write cache on and a cut, power_cut_lost_writes %lld\n",
 	       t_taken, t_live_rounds, stat_get("power_cut_lost_writes") - lost0);

@@ -77,6 +77,10 @@
  *   zeroafter DEV PAGE       map and read page PAGE, print "ready", and
  *                            when stdin reaches EOF check, through the
  *                            same mapping, that the page reads as zeros
+ *   sameafter DEV PAGE FILE  map and read page PAGE, print "ready", and
+ *                            when stdin reaches EOF check, through the
+ *                            same mapping, that the page holds FILE's
+ *                            first 4096 bytes
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -417,6 +421,36 @@ static int zeroafter(off_t page)
 			fprintf(stderr, "cxl_check: byte %llu: %#llx, want 0\n",
 				(unsigned long long)i * 8,
 				(unsigned long long)p[i]);
+			return 1;
+		}
+	}
+	munmap((void *)p, PAGE);
+	return 0;
+}
+
+static int sameafter(off_t page, const char *file)
+{
+	volatile uint64_t *p = map_dev(PAGE, page * PAGE);
+	uint64_t want[PAGE / 8], sum = 0, i;
+	FILE *f;
+	char c;
+
+	for (i = 0; i < PAGE / 8; i++)
+		sum |= p[i];
+	printf("ready %s\n", sum ? "data" : "zeros");
+	fflush(stdout);
+	while (read(0, &c, 1) > 0)
+		;
+	f = fopen(file, "r");
+	if (!f || fread(want, 1, PAGE, f) != PAGE)
+		die(file);
+	fclose(f);
+	for (i = 0; i < PAGE / 8; i++) {
+		if (p[i] != want[i]) {
+			fprintf(stderr, "cxl_check: byte %llu: %#llx, want %#llx\n",
+				(unsigned long long)i * 8,
+				(unsigned long long)p[i],
+				(unsigned long long)want[i]);
 			return 1;
 		}
 	}
@@ -1143,6 +1177,8 @@ int main(int argc, char **argv)
 		return copy(bytes, strtoull(argv[4], NULL, 0), 0);
 	if (!strcmp(argv[1], "zeroafter") && argc == 4)
 		return zeroafter(bytes);
+	if (!strcmp(argv[1], "sameafter") && argc == 5)
+		return sameafter(bytes, argv[4]);
 	if (!strcmp(argv[1], "zeros") && argc == 5)
 		return zeros(bytes, atoi(argv[4]));
 	if (!strcmp(argv[1], "poison") && argc == 6)

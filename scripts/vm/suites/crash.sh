@@ -2,7 +2,8 @@
 # Crash consistency (docs/crashcheck.md): crashcheck (scripts/vm/crashcheck.c)
 # drives 32 threads a namespace of seeded random NVMe commands through the
 # passthrough ioctls (Write, Write FUA, Flush, Deallocate, Write Zeroes
-# with and without DEAC and FUA, Read; FDP placement directives; Zone
+# with and without DEAC and FUA, Read, Copy with and without FUA, Write
+# Uncorrectable, Verify; FDP placement directives; Zone
 # Append, Zone Management Send and Report Zones on zoned namespaces; CXL
 # stores on frontend=nvme,cxl), ends rounds by a cut, a controller reset,
 # a clean shutdown (unbind), an injected timeout or delay, then a cut,
@@ -14,7 +15,7 @@
 # dual with CXL stores), each cell's variant (LBA size, store, handles,
 # which cells get the timeout and delay endings) from a rotation seed
 # printed first; every cell also runs --tamper (the oracle fails, exit
-# 1), and a run must have taken something back (the power-loss log is
+# 1; the conventional cells with a durable Copy undone), and a run must have taken something back (the power-loss log is
 # alive). ext4 with sqlite3 (WAL, synchronous=FULL) loses power
 # repeatedly: the journal replays, e2fsck -fn is clean, PRAGMA
 # integrity_check is ok and no committed row is lost.
@@ -94,6 +95,9 @@ cc() {
 	grep -q '^round .*vwc off' /tmp/cc.out || fail "no round with the write cache off"
 	grep -q '^round .*cut by the rule' /tmp/cc.out || fail "no cut by the rule"
 	grep -q '^round .*cut by hand' /tmp/cc.out || fail "no cut by hand"
+	# Copy, Write Uncorrectable and Verify in every cell's mix
+	grep -q '^crashcheck: copies [1-9][0-9]*, write uncorrectables [1-9][0-9]*, verifies [1-9]' \
+		/tmp/cc.out || fail "no Copy, Write Uncorrectable or Verify ran"
 	for e in $(echo "$ENDINGS" | tr , ' '); do
 		grep -q "^round .*end $e" /tmp/cc.out || fail "no round ended by $e"
 	done
@@ -101,13 +105,20 @@ cc() {
 
 # tamper ARGS...: the checker's own test on the cell's device: after one
 # cut an acknowledged durable write (a zone's durable data) is undone
-# behind the device's back; crashcheck must report it and exit 1.
+# behind the device's back; crashcheck must report it and exit 1. The
+# conventional cells (TAMPER=copy) undo a durable Copy instead
+# (--tamper-copy, the write cache off: a completed Copy is durable).
 tamper() {
-	local rc=0
-	crashcheck --cuts 1 --ops 8 --tamper "$@" >/tmp/cc-t.out 2>&1 || rc=$?
+	local rc=0 how=--tamper
+	[ "${TAMPER:-}" != copy ] || how="--tamper-copy --vwc off"
+	# shellcheck disable=SC2086 # words
+	crashcheck --cuts 1 --ops 8 $how "$@" >/tmp/cc-t.out 2>&1 || rc=$?
 	grep -v '^    ' /tmp/cc-t.out | grep -v '^  ' | head -n 12
-	expect_eq "$rc" 1 "crashcheck --tamper's exit status"
+	expect_eq "$rc" 1 "crashcheck $how's exit status"
 	grep -q '^crashcheck: tamper: ' /tmp/cc-t.out || fail "no tamper line"
+	[ "${TAMPER:-}" != copy ] ||
+		grep -q '^crashcheck: tamper: .* newest durable op, a copy' /tmp/cc-t.out ||
+		fail "no durable Copy undone"
 	grep -q '^VIOLATION seed [0-9]* round 1 nsid 1 ' /tmp/cc-t.out ||
 		fail "the tampered write was not reported"
 	expect_match "$(tail -n 1 /tmp/cc-t.out)" "violations [1-9]" "the last line"
@@ -204,6 +215,7 @@ HANDLES=$((2 << $(pick 3 9)))
 NSK=$((2 + $(pick 2 10)))
 
 test_conv_4k() {
+	local TAMPER=copy
 	ENDINGS=cut,reset,shutdown
 	cell conv_4k flash_setup "--faults" frontend=nvme size="$SIZE" profile=tlc store=full
 	local rc=0
@@ -234,6 +246,7 @@ stray_reset() {
 	unload
 }
 test_conv_512() {
+	local TAMPER=copy
 	ENDINGS=cut,delay
 	cell conv_512 flash_setup "--faults" frontend=nvme size="$SIZE" profile=tlc lba_size=512 store=sparse
 }

@@ -197,6 +197,67 @@ test_deallocate_mapped() {
 	unload
 }
 
+# An NVMe Copy whose destination page is resident and mapped through CXL
+# (dirty: a CXL store put it there): a process holding that mapping reads
+# the copied data through it, as do a new mapping, NVMe, and both again
+# after eviction (the stale CXL data is not written back over the copy).
+# Then Write Uncorrectable on it: NVMe reads fail (Unrecovered Read
+# Error), the CXL view still reads the data beneath (docs/dual.md: the
+# marks are the NVMe command set's; the `poison` rule makes a CXL load
+# fail), and a CXL store neither fails nor clears the mark.
+test_copy_mapped() {
+	local pid n=0 lbs bpp
+
+	load_dual
+	lbs=$(cat /sys/block/nvme0n1/queue/logical_block_size)
+	bpp=$((4096 / lbs))
+	dd if=/dev/urandom of=/tmp/a bs=4096 count=1 2>/dev/null
+	dd if=/dev/urandom of=/tmp/b bs=4096 count=1 2>/dev/null
+	nvme_rw write $((300 * bpp)) /tmp/a
+	cxl_check load $CXL 7100 1 </tmp/b || fail "load"
+	rm -f /tmp/hold /tmp/hold.out
+	mkfifo /tmp/hold
+	cxl_check sameafter $CXL 7100 /tmp/a </tmp/hold >/tmp/hold.out &
+	pid=$!
+	exec 3>/tmp/hold
+	while ! grep -q ready /tmp/hold.out && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	expect_eq "$(cat /tmp/hold.out)" "ready data" "the holder's first read"
+	nvme copy $DEV --sdlba=$((7100 * bpp)) --slbs=$((300 * bpp)) \
+		--blocks=$((bpp - 1)) >/dev/null || fail "nvme copy"
+	exec 3>&-
+	wait $pid || fail "the holder did not read the copied data"
+	cxl_check dump $CXL 7100 1 >/tmp/back || fail "dump"
+	cmp /tmp/back /tmp/a || fail "not the copy through a new mapping"
+	nvme_rw read $((7100 * bpp)) /tmp/back
+	cmp /tmp/back /tmp/a || fail "not the copy through NVMe"
+	evict_all
+	cxl_check dump $CXL 7100 1 >/tmp/back || fail "dump after eviction"
+	cmp /tmp/back /tmp/a || fail "not the copy through CXL after eviction"
+	nvme_rw read $((7100 * bpp)) /tmp/back
+	cmp /tmp/back /tmp/a || fail "not the copy through NVMe after eviction"
+
+	nvme write-uncor $DEV --start-block=$((7100 * bpp)) --block-count=0 \
+		>/dev/null || fail "nvme write-uncor"
+	rm -f /tmp/back
+	! nvme read $DEV --start-block=$((7100 * bpp)) --block-count=0 \
+		--data-size="$lbs" --data=/tmp/back >/dev/null 2>&1 ||
+		fail "an NVMe read of the marked block succeeded"
+	cxl_check dump $CXL 7100 1 >/tmp/back || fail "dump of the marked page"
+	cmp /tmp/back /tmp/a || fail "the CXL view of the marked page is not its data"
+	cxl_check load $CXL 7100 1 </tmp/b || fail "a CXL store to the marked page"
+	! nvme read $DEV --start-block=$((7100 * bpp)) --block-count=0 \
+		--data-size="$lbs" --data=/tmp/back >/dev/null 2>&1 ||
+		fail "a CXL store cleared the mark"
+	# An NVMe write clears it.
+	nvme_rw write $((7100 * bpp)) /tmp/a
+	nvme_rw read $((7100 * bpp)) /tmp/back
+	cmp /tmp/back /tmp/a || fail "the write after the mark"
+	unload
+}
+
 # fio random read/write with verify on [16 MiB, 20 MiB) of /dev/nvme0n1
 # (3 loops; 1 under the debug kernel) while an mmap writer fills and verifies [0, 3 MiB) and a
 # reader sweeps the fio range through mmap, so that NVMe I/O meets
@@ -267,4 +328,5 @@ run_test cross_data test_cross_data
 run_test read_hit test_read_hit
 run_test write_hit test_write_hit
 run_test deallocate_mapped test_deallocate_mapped
+run_test copy_mapped test_copy_mapped
 run_test concurrent test_concurrent

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # frontend=nvme: the controller's lifecycle under the host's hand:
-# controller reset and PCI remove + rescan during fio with verify, a
+# controller reset and PCI remove + rescan during fio with verify, resets
+# and clean shutdowns during Copy, Verify and Write Uncorrectable (4 KiB
+# LBAs store=full, 512-byte store=sparse), a
 # controller disable during a whole-device Dataset Management, Bus Master
 # cleared through the config space, driver unbind and bind.
 # vmtest-mem: 2G
-# vmtest-timeout: 180
+# vmtest-timeout: 360
 
 DEV=/dev/nvme0n1
 CTRL=/sys/class/nvme/nvme0
@@ -96,6 +98,91 @@ test_reset_during_fio() {
 	# posted before their due time on purpose, not early completions.
 	[ "$(cat /sys/class/vflash/vflash0/stats/early_completions)" = 0 ] ||
 		fail "early_completions: $(cat /sys/class/vflash/vflash0/stats/early_completions)"
+	unload
+	expect_gone
+}
+
+# copy_load N BPP: N rounds of one Copy (with FUA every other round) of
+# a 16-page source slot to a destination slot of its own, a Verify of the
+# source and a Write Uncorrectable of one page of its own, by nvme-cli;
+# a command that succeeds is logged to /tmp/acked (what the host saw
+# acknowledged), one that fails (the reset or unbind in its way) is not.
+copy_load() {
+	local i n=$1 bpp=$2 fua
+
+	: >/tmp/acked
+	for i in $(seq 0 $((n - 1))); do
+		fua=
+		[ $((i % 2)) = 0 ] || fua=--force-unit-access
+		# shellcheck disable=SC2086 # fua: a word or none
+		nvme copy $DEV --sdlba=$(((1024 + 16 * i) * bpp)) \
+			--slbs=$((16 * (i % 8) * bpp)) --blocks=$((16 * bpp - 1)) \
+			$fua >/dev/null 2>&1 && echo "copy $i" >>/tmp/acked
+		nvme verify $DEV --start-block=$((16 * (i % 8) * bpp)) \
+			--block-count=$((16 * bpp - 1)) >/dev/null 2>&1 &&
+			echo "verify $i" >>/tmp/acked
+		nvme write-uncor $DEV --start-block=$(((4096 + i) * bpp)) \
+			--block-count=$((bpp - 1)) >/dev/null 2>&1 &&
+			echo "uncor $i" >>/tmp/acked
+	done
+}
+
+# Controller resets and clean shutdowns (unbind, bind) while nvme-cli
+# runs Copy, Verify and Write Uncorrectable (LBAs of LBA_SIZE bytes,
+# store=STORE): nothing acknowledged is lost (every acknowledged Copy's
+# destination holds its source, every acknowledged mark still fails a
+# read, no Verify of the never-marked sources failed, or was acknowledged
+# after failing), no command completes twice (the driver would say
+# "invalid id ... completed on queue"), the pages around the marks read.
+test_copy_uncor() {
+	local lbs=$1 bpp=$(($1 == 512 ? 8 : 1)) b i n=40 pid
+	local acked_copies=0 acked_marks=0
+
+	load frontend=nvme size=64M lba_size="$lbs" store="$2"
+	wait_for $DEV
+	b=$(bdf)
+	# Sources: pages 0..127, random
+	dd if=/dev/urandom of=/tmp/src bs=4096 count=128 2>/dev/null
+	dd if=/tmp/src of=$DEV bs=4096 oflag=direct 2>/dev/null || fail "sources"
+	dmesg -c >/dev/null
+	copy_load $n $bpp &
+	pid=$!
+	for i in 1 2 3; do
+		sleep 0.5
+		echo "reset $i"
+		reset_ctrl 20
+		sleep 0.3
+		echo "shutdown $i"
+		echo "$b" >/sys/bus/pci/drivers/nvme/unbind
+		echo "$b" >/sys/bus/pci/drivers/nvme/bind
+		wait_live 15
+	done
+	wait $pid
+	echo "acknowledged: $(grep -c copy /tmp/acked) copies, $(grep -c verify /tmp/acked) verifies, $(grep -c uncor /tmp/acked) marks of $n each"
+	for i in $(seq 0 $((n - 1))); do
+		if grep -qx "copy $i" /tmp/acked; then
+			dd if=$DEV of=/tmp/dst bs=4096 skip=$((1024 + 16 * i)) count=16 \
+				iflag=direct 2>/dev/null || fail "reading copy $i"
+			dd if=/tmp/src of=/tmp/want bs=4096 skip=$((16 * (i % 8))) count=16 \
+				2>/dev/null
+			cmp /tmp/dst /tmp/want || fail "acknowledged copy $i lost"
+			acked_copies=$((acked_copies + 1))
+		fi
+		if grep -qx "uncor $i" /tmp/acked; then
+			! dd if=$DEV of=/dev/null bs=4096 skip=$((4096 + i)) count=1 \
+				iflag=direct 2>/dev/null || fail "acknowledged mark $i lost"
+			acked_marks=$((acked_marks + 1))
+		fi
+	done
+	[ "$acked_copies" -gt 0 ] || fail "no Copy acknowledged"
+	[ "$acked_marks" -gt 0 ] || fail "no Write Uncorrectable acknowledged"
+	# the sources were never marked: every Verify of them succeeds now
+	nvme verify $DEV --start-block=0 --block-count=$((128 * bpp - 1)) \
+		>/dev/null || fail "verify of the sources"
+	# the pages beside the marks read
+	dd if=$DEV of=/dev/null bs=4096 skip=$((4096 + n)) count=16 iflag=direct \
+		2>/dev/null || fail "a page beside the marks"
+	! dmesg | grep -q "completed on queue" || fail "a command completed twice"
 	unload
 	expect_gone
 }
@@ -245,6 +332,8 @@ test_unbind_bind() {
 }
 
 run_test reset_during_fio test_reset_during_fio
+run_test copy_uncor_across_resets_4k test_copy_uncor 4096 full
+run_test copy_uncor_across_resets_512 test_copy_uncor 512 sparse
 run_test remove_rescan_during_fio test_remove_rescan_during_fio
 run_test disable_during_dsm test_disable_during_dsm
 run_test bus_master_off test_bus_master_off
