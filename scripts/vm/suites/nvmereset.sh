@@ -135,8 +135,12 @@ copy_load() {
 # after failing), no command completes twice (the driver would say
 # "invalid id ... completed on queue"), the pages around the marks read.
 test_copy_uncor() {
-	local lbs=$1 bpp=$(($1 == 512 ? 8 : 1)) b i n=40 pid
+	local lbs=$1 bpp=$(($1 == 512 ? 8 : 1)) b i n pid cycles
 	local acked_copies=0 acked_marks=0
+
+	# A light run (lib.sh): 16 rounds and one reset and one shutdown.
+	n=$(light 40 16)
+	cycles=$(light 3 1)
 
 	load frontend=nvme size=64M lba_size="$lbs" store="$2"
 	wait_for $DEV
@@ -147,7 +151,7 @@ test_copy_uncor() {
 	dmesg -c >/dev/null
 	copy_load $n $bpp &
 	pid=$!
-	for i in 1 2 3; do
+	for i in $(seq "$cycles"); do
 		sleep 0.5
 		echo "reset $i"
 		reset_ctrl 20
