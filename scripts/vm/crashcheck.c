@@ -2423,6 +2423,18 @@ static bool ending_error(int err)
 	       (err & 0x7ff) == 0x08;
 }
 
+/*
+ * An error the host's recovery caused: its own (aborted, no path), or
+ * Command Abort Requested (07h), the controller's completion of the
+ * Abort the nvme driver sends when a command times out (crashcheck
+ * sends none). A block request so aborted is retried; a passthrough one
+ * (Copy, Verify, Write Uncorrectable) is not, and its status reaches us.
+ */
+static bool host_aborted(int err)
+{
+	return !device_error(err) || (err & 0x7ff) == 0x07;
+}
+
 static void arm_faults(uint64_t *rng)
 {
 	long long spare = stat_get("spare_blocks");
@@ -2873,7 +2885,7 @@ static void run_round(uint64_t *rng)
 		 * completed before that reset could begin: before the
 		 * aborted command was submitted.
 		 */
-		if (!device_error(w->fail_err) &&
+		if (host_aborted(w->fail_err) &&
 		    (((!by_rule || fell_back) && w->fail_tick < cut_tick) ||
 		     w->fail_age_ms >= io_timeout_ms)) {
 			if (!kernel_reset)
