@@ -80,6 +80,10 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_FE(fdp, VFLASH_ARG_FDP),
 	CFS_FE(fdp_ruhs, VFLASH_ARG_FDP_RUHS),
 	CFS_FE(ns1_size, VFLASH_ARG_NS1_SIZE),
+	CFS_FE(zone_zrwa, VFLASH_ARG_ZONE_ZRWA),
+	CFS_FE(zone_zrwa_size, VFLASH_ARG_ZONE_ZRWA_SIZE),
+	CFS_FE(zone_zrwa_fg, VFLASH_ARG_ZONE_ZRWA_FG),
+	CFS_FE(zone_zrwa_nr, VFLASH_ARG_ZONE_ZRWA_NR),
 };
 
 #define CFS_NR	ARRAY_SIZE(cfs_rows)
@@ -236,6 +240,10 @@ VFLASH_CFS_ATTR(nap_max_us);
 VFLASH_CFS_ATTR(fdp);
 VFLASH_CFS_ATTR(fdp_ruhs);
 VFLASH_CFS_ATTR(ns1_size);
+VFLASH_CFS_ATTR(zone_zrwa);
+VFLASH_CFS_ATTR(zone_zrwa_size);
+VFLASH_CFS_ATTR(zone_zrwa_fg);
+VFLASH_CFS_ATTR(zone_zrwa_nr);
 
 /* Create the device of @cd from its attributes. */
 static int power_on(struct vflash_cfs_dev *cd)
@@ -366,6 +374,10 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_fdp,
 	&vflash_cfs_attr_fdp_ruhs,
 	&vflash_cfs_attr_ns1_size,
+	&vflash_cfs_attr_zone_zrwa,
+	&vflash_cfs_attr_zone_zrwa_size,
+	&vflash_cfs_attr_zone_zrwa_fg,
+	&vflash_cfs_attr_zone_zrwa_nr,
 	&vflash_cfs_attr_power,
 	&vflash_cfs_attr_device,
 	NULL,

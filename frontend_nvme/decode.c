@@ -12,6 +12,7 @@
 #include "backend_flash/flash.h"
 #include "frontend_nvme/fdp.h"
 #include "frontend_nvme/proto.h"
+#include "frontend_nvme/zns.h"
 
 /* Write Zeroes: Deallocate, CDW12 bit 25 (bit 9 of the control field). */
 #define WZ_DEAC			BIT(9)
@@ -40,7 +41,8 @@ u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
 /*
  * Zone Management Send and Receive (Zoned Namespace Command Set 1.1,
  * 3.4.2 and 3.4.3): the zone named by SLBA must be in the namespace (but
- * with Select All, which ignores it); a report is at most MDTS. Zone
+ * with Select All, which ignores it); a report is at most MDTS. Open with
+ * ZRWAA and Flush Explicit ZRWA Range (11h) go to zns.c. Zone
  * descriptor extensions are not supported (ZDES 0): Set Zone Descriptor
  * Extension and Extended Report Zones are Invalid Field.
  */
@@ -53,11 +55,19 @@ static u16 decode_zone_mgmt(const struct nvme_command *cmd,
 		req->slba = le64_to_cpu(cmd->zms.slba);
 		req->zsa = cmd->zms.zsa;
 		req->select_all = cmd->zms.select_all & ZMS_SELECT_ALL;
-		if (req->zsa < NVME_ZONE_CLOSE || req->zsa > NVME_ZONE_OFFLINE)
+		if ((req->zsa < NVME_ZONE_CLOSE ||
+		     req->zsa > NVME_ZONE_OFFLINE) &&
+		    req->zsa != VFN_ZSA_ZRWA_FLUSH)
 			return VFN_SC(NVME_SC_INVALID_FIELD);
-		/* Open with ZRWAA: no Zone Random Write Area to allocate. */
-		if (req->zsa == NVME_ZONE_OPEN &&
-		    (cmd->zms.select_all & ZMS_ZRWAA))
+		/*
+		 * Open with ZRWAA allocates a ZRWA to one zone, and the
+		 * explicit ZRWA flush names one: neither with Select All.
+		 * Whether the namespace has a ZRWA is zns.c's to check.
+		 */
+		req->zrwaa = req->zsa == NVME_ZONE_OPEN &&
+			     (cmd->zms.select_all & ZMS_ZRWAA);
+		if ((req->zrwaa || req->zsa == VFN_ZSA_ZRWA_FLUSH) &&
+		    req->select_all)
 			return VFN_SC(NVME_SC_INVALID_FIELD);
 		if (!req->select_all && req->slba >= ns->nsze)
 			return VFN_SC(NVME_SC_LBA_RANGE);

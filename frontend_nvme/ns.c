@@ -140,6 +140,11 @@ static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
 			     g->max_active, g->max_open);
 	if (ret)
 		return ret;
+	ret = vfn_zoned_set_zrwa(&nd->zns, g->zrwas, g->zrwafg, g->nr_zrwa);
+	if (ret) {
+		vfn_zoned_exit(&nd->zns);
+		return ret;
+	}
 	nd->zones_changed = kcalloc(VFN_ZONES_CHANGED_MAX,
 				    sizeof(*nd->zones_changed), GFP_KERNEL);
 	if (!nd->zones_changed) {

@@ -25,12 +25,18 @@
  * @zcap: writable blocks of each zone, 1 to @zsze
  * @max_active: most zones open or closed at once per namespace, 0: none
  * @max_open: most zones open at once per namespace, 0: none
+ * @zrwas: ZRWA window in blocks, 0: no ZRWA (zone_zrwa=0)
+ * @zrwafg: ZRWA flush granularity in blocks
+ * @nr_zrwa: ZRWA resources per namespace
  */
 struct vfn_zone_geo {
 	u64 zsze;
 	u64 zcap;
 	u32 max_active;
 	u32 max_open;
+	u32 zrwas;
+	u32 zrwafg;
+	u32 nr_zrwa;
 };
 
 /**

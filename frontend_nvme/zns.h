@@ -29,6 +29,9 @@ enum vfn_zone_action {
 	VFN_ZSA_OFFLINE = 0x5,
 };
 
+/* Zone Send Action Flush Explicit ZRWA Range: vfn_zone_zrwa_flush(). */
+#define VFN_ZSA_ZRWA_FLUSH	0x11
+
 /* Report Zones' Zone Receive Action Specific filter (CDW13 bits 15:8). */
 enum vfn_zone_filter {
 	VFN_ZRAS_ALL = 0x0,
@@ -52,6 +55,12 @@ enum vfn_zone_count {
 	VFN_ZC_NR
 };
 
+/* ZNS 1.1 statuses Linux does not name: Invalid Zone Operation Request,
+ * ZRWA Resources Unavailable.
+ */
+#define VFN_SC_ZONE_INVALID_OP		0x1b6
+#define VFN_SC_ZRWA_UNAVAILABLE		0x1b7
+
 /* A zone descriptor and the report header are 64 bytes each. */
 #define VFN_ZONE_DESC_BYTES	64
 
@@ -66,6 +75,8 @@ enum vfn_zone_count {
  * @picked: selected by a Select All action in progress
  * @ph: the backend placement handle its writes go to while it is active
  *	(lent by the controller, vfn_ctrl.zph), or 0: none (handle 0, shared)
+ * @zrwa: it holds a Zone Random Write Area (ZRWAV): @wp is the flushed
+ *	point, [@wp, @written) the window's data
  */
 struct vfn_zone {
 	u64 wp;
@@ -73,6 +84,17 @@ struct vfn_zone {
 	u8 state;
 	bool picked;
 	u8 ph;
+	bool zrwa;
+};
+
+/**
+ * struct vfn_zone_undo - a zone as it was before a write, to put back
+ * @zone: its number, U32_MAX: nothing to put back
+ * @was: the zone then
+ */
+struct vfn_zone_undo {
+	u32 zone;
+	struct vfn_zone was;
 };
 
 /**
@@ -90,6 +112,11 @@ struct vfn_zone {
  *	starts (round robin)
  * @count: transitions so far, by kind (enum vfn_zone_count), for the
  *	device's stats/
+ * @zrwas: ZRWA window in blocks (ZRWAS), 0: no ZRWA (OZCS ZRWASUP 0)
+ * @zrwafg: ZRWA flush granularity in blocks (ZRWAFG), divides @zrwas
+ * @max_zrwa: ZRWA resources (NUMZRWA + 1)
+ * @nr_zrwa: ZRWA resources held by zones
+ * @undo: a write to a ZRWA zone, as vfn_zone_write_undo() puts it back
  *
  * Owned by the controller's dispatcher, which executes every command: no
  * lock of its own.
@@ -106,11 +133,17 @@ struct vfn_zoned {
 	u32 nr_closed;
 	u32 close_next;
 	u64 count[VFN_ZC_NR];
+	u32 zrwas;
+	u32 zrwafg;
+	u32 max_zrwa;
+	u32 nr_zrwa;
+	struct vfn_zone_undo undo;
 };
 
 int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
 		   u32 max_active, u32 max_open);
 void vfn_zoned_exit(struct vfn_zoned *z);
+int vfn_zoned_set_zrwa(struct vfn_zoned *z, u32 zrwas, u32 zrwafg, u32 nr);
 
 /**
  * vfn_zone_of() - the zone of a block
@@ -133,6 +166,11 @@ u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
 void vfn_zone_set_read_only(struct vfn_zoned *z, u32 zone);
 void vfn_zone_lost(struct vfn_zoned *z, u64 lba);
 bool vfn_zone_cut(struct vfn_zoned *z, u32 i, u64 *from, u64 *to);
+u16 vfn_zone_open_zrwa(struct vfn_zoned *z, u64 slba, bool all);
+u16 vfn_zone_zrwa_flush(struct vfn_zoned *z, u64 slba, bool all);
+bool vfn_zone_in_zrwa(const struct vfn_zoned *z, u64 slba, u64 nlb);
+bool vfn_zone_zrwa_cut(struct vfn_zoned *z, u32 i, bool plp, u64 *from,
+		       u64 *to);
 u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
 		    enum vfn_zone_filter filter, bool partial, void *buf,
 		    size_t len);
