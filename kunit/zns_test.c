@@ -464,18 +464,20 @@ static void zrwa_open(struct kunit *test, struct vfn_zoned *z, u32 i)
 	KUNIT_ASSERT_TRUE(test, z->zones[i].zrwa);
 }
 
-/* A refused command leaves zone @i and the resource counts as they were. */
-#define EXPECT_UNCHANGED(test, z, i, was, zw)				\
-	do {								\
-		KUNIT_EXPECT_EQ(test, (z)->zones[i].wp, (was).wp);	\
-		KUNIT_EXPECT_EQ(test, (z)->zones[i].written, (was).written); \
-		KUNIT_EXPECT_EQ(test, (z)->zones[i].state, (was).state); \
-		KUNIT_EXPECT_EQ(test, (z)->zones[i].zrwa, (was).zrwa);	\
-		KUNIT_EXPECT_EQ(test, (z)->nr_zrwa, (zw).nr_zrwa);	\
-		KUNIT_EXPECT_EQ(test, (z)->nr_iopen, (zw).nr_iopen);	\
-		KUNIT_EXPECT_EQ(test, (z)->nr_eopen, (zw).nr_eopen);	\
-		KUNIT_EXPECT_EQ(test, (z)->nr_closed, (zw).nr_closed);	\
-	} while (0)
+/* A refused command left zone @i and the resource counts as they were. */
+static void expect_unchanged(struct kunit *test, const struct vfn_zoned *z,
+			     u32 i, const struct vfn_zone *was,
+			     const struct vfn_zoned *zw)
+{
+	KUNIT_EXPECT_EQ(test, z->zones[i].wp, was->wp);
+	KUNIT_EXPECT_EQ(test, z->zones[i].written, was->written);
+	KUNIT_EXPECT_EQ(test, z->zones[i].state, was->state);
+	KUNIT_EXPECT_EQ(test, z->zones[i].zrwa, was->zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, zw->nr_zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_iopen, zw->nr_iopen);
+	KUNIT_EXPECT_EQ(test, z->nr_eopen, zw->nr_eopen);
+	KUNIT_EXPECT_EQ(test, z->nr_closed, zw->nr_closed);
+}
 
 /* The ZRWA's values as the specification bounds them. */
 static void zrwa_geometry_is_checked(struct kunit *test)
@@ -528,7 +530,7 @@ static void zrwa_allocation(struct kunit *test)
 	zw = *z;
 	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, ZSZE, false),
 			SC(VFN_SC_ZONE_INVALID_OP));
-	EXPECT_UNCHANGED(test, z, 1, was, zw);
+	expect_unchanged(test, z, 1, &was, &zw);
 	/* A plain Open allocates none either. */
 	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 2 * ZSZE, VFN_ZSA_OPEN, false),
 			0);
@@ -544,7 +546,7 @@ static void zrwa_allocation(struct kunit *test)
 	zw = *z;
 	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, 5 * ZSZE, false),
 			SC(VFN_SC_ZRWA_UNAVAILABLE));
-	EXPECT_UNCHANGED(test, z, 5, was, zw);
+	expect_unchanged(test, z, 5, &was, &zw);
 }
 
 /* Open with ZRWAA and the active and open limits. */
@@ -560,7 +562,7 @@ static void zrwa_allocation_and_limits(struct kunit *test)
 	zw = *z;
 	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, 2 * ZSZE, false),
 			SC(NVME_SC_ZONE_TOO_MANY_ACTIVE));
-	EXPECT_UNCHANGED(test, z, 2, was, zw);
+	expect_unchanged(test, z, 2, &was, &zw);
 }
 
 /*
@@ -600,7 +602,7 @@ static void zrwa_window_writes(struct kunit *test)
 			SC(NVME_SC_ZONE_INVALID_WRITE));
 	KUNIT_EXPECT_EQ(test, vfn_zone_write(z, 0, 1, true, &lba),
 			SC(VFN_SC_ZONE_INVALID_OP));
-	EXPECT_UNCHANGED(test, z, 0, was, zw);
+	expect_unchanged(test, z, 0, &was, &zw);
 	/* The whole second window at once: the pointer moves a window. */
 	KUNIT_EXPECT_EQ(test, wr(z, 6, 2 * ZRWAS), 0);
 	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 6ULL + ZRWAS);
@@ -636,7 +638,7 @@ static void zrwa_failed_write_undone(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, wr(z, 4, ZRWAS + 2), 0);
 	KUNIT_ASSERT_EQ(test, z->zones[0].wp, 6ULL);
 	vfn_zone_write_undo(z, 4, ZRWAS + 2, was.state);
-	EXPECT_UNCHANGED(test, z, 0, was, zw);
+	expect_unchanged(test, z, 0, &was, &zw);
 	/* From Closed: implicitly opened and flushed, then put back. */
 	KUNIT_ASSERT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_CLOSE, false), 0);
 	was = z->zones[0];
@@ -645,7 +647,7 @@ static void zrwa_failed_write_undone(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, state(z, 0), VFN_ZS_IOPEN);
 	KUNIT_ASSERT_EQ(test, z->zones[0].wp, 6ULL);
 	vfn_zone_write_undo(z, 2, 12, was.state);
-	EXPECT_UNCHANGED(test, z, 0, was, zw);
+	expect_unchanged(test, z, 0, &was, &zw);
 	KUNIT_EXPECT_EQ(test, z->count[VFN_ZC_IMPLICIT_OPEN],
 			zw.count[VFN_ZC_IMPLICIT_OPEN]);
 	/* A later write's undo never reuses this one. */
@@ -674,7 +676,7 @@ static void zrwa_explicit_flush(struct kunit *test)
 	/* At the window's end or above. */
 	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, ZRWAS, false),
 			SC(NVME_SC_ZONE_BOUNDARY_ERROR));
-	EXPECT_UNCHANGED(test, z, 0, was, zw);
+	expect_unchanged(test, z, 0, &was, &zw);
 	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, 3, false), 0);
 	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 4ULL);
 	KUNIT_EXPECT_EQ(test, z->zones[0].written, 6ULL);
