@@ -1270,6 +1270,41 @@ static void zoned_zrwa_window(struct kunit *test)
 }
 
 /*
+ * A write into a ZRWA window that fails after the zones took it (an
+ * injected Write Fault) changes nothing: not the write pointer its
+ * implicit flush would have moved, not the window, and the flush
+ * programs nothing.
+ */
+static void zoned_zrwa_refused_write(struct kunit *test)
+{
+	struct vfn_zoned *z;
+	u64 w;
+
+	make_zoned_zrwa(test);
+	z = zones(test);
+	KUNIT_ASSERT_EQ(test, zone_send(test, 0, NVME_ZONE_OPEN, ZMS_ZRWAA), 0);
+	write_blocks(test, 0, 2);
+	w = host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES);
+	arm(test, VFLASH_FAULT_WRITE_FAULT, "6-6", "1");
+	/* Ends 3 above the window: it would flush 4 blocks. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 6, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_WRITE_FAULT));
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 0ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 2ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].state, VFN_ZS_EOPEN);
+	KUNIT_EXPECT_TRUE(test, z->zones[0].zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 1U);
+	/* At most the failed write's own page charged, no flush. */
+	KUNIT_EXPECT_LE(test, host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES),
+			w + 1);
+	/* The same write goes through once the rule is spent. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 6, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 4ULL);
+	unmake_zoned(test);
+}
+
+/*
  * A power cut and the ZRWA window: without power-loss protection the
  * window is lost (its blocks read zeros, the write pointer at the last
  * flushed point, Closed); with plp it is flushed (the write pointer past
@@ -3003,6 +3038,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(zoned_cut_rewinds_write_pointer),
 	KUNIT_CASE(zoned_zrwa_window),
 	KUNIT_CASE(zoned_zrwa_cut),
+	KUNIT_CASE(zoned_zrwa_refused_write),
 	KUNIT_CASE(zoned_failed_write_keeps_pointer),
 	KUNIT_CASE(zoned_read_only_and_offline),
 	KUNIT_CASE(zoned_discovery),

@@ -788,6 +788,59 @@ static void zrwa_report(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vfn_zone_in_zrwa(z, 1, 5));
 }
 
+/*
+ * ZRWA under a random mix of opens with ZRWAA, writes anywhere near the
+ * write pointer, explicit flushes and every action: the resources held
+ * match the zones with ZRWAV, only active zones hold one, never more than
+ * there are, and a ZRWA zone's window lies in the zone.
+ */
+static void zrwa_counts_hold_under_random_commands(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 6, 4);
+	u32 x = 2463534242U, n, i, held;
+
+	KUNIT_ASSERT_EQ(test, vfn_zoned_set_zrwa(z, ZRWAS, ZRWAFG, 3), 0);
+	for (n = 0; n < 20000; n++) {
+		u32 zi = xorshift(&x) % NR_ZONES, what = xorshift(&x) % 10;
+		u64 start = (u64)zi * ZSZE, wp = z->zones[zi].wp;
+
+		if (what < 2)
+			vfn_zone_open_zrwa(z, start, false);
+		else if (what < 6)
+			wr(z, wp + xorshift(&x) % (3 * ZRWAS),
+			   1 + xorshift(&x) % 6);
+		else if (what < 8)
+			vfn_zone_zrwa_flush(z, wp + xorshift(&x) % (2 * ZRWAS),
+					    false);
+		else if (what == 9 && !(xorshift(&x) % 64))
+			vfn_zone_set_read_only(z, zi);
+		else
+			vfn_zone_send(z, start, 1 + xorshift(&x) % 5,
+				      !(xorshift(&x) % 16));
+		for (i = 0, held = 0; i < NR_ZONES; i++) {
+			struct vfn_zone *zn = &z->zones[i];
+			u8 s = zn->state;
+
+			/* A reset's data discarded, as io.c does after it. */
+			if (s == VFN_ZS_EMPTY || s == VFN_ZS_OFFLINE)
+				zn->written = (u64)i * ZSZE;
+			KUNIT_ASSERT_LE(test, zn->wp, (u64)i * ZSZE + ZCAP);
+			if (!zn->zrwa)
+				continue;
+			held++;
+			KUNIT_ASSERT_TRUE(test, s == VFN_ZS_IOPEN ||
+					  s == VFN_ZS_EOPEN ||
+					  s == VFN_ZS_CLOSED);
+			KUNIT_ASSERT_LE(test, zn->wp, zn->written);
+			KUNIT_ASSERT_LE(test, zn->written, zn->wp + 2 * ZRWAS);
+			KUNIT_ASSERT_LE(test, zn->written,
+					(u64)i * ZSZE + ZCAP);
+		}
+		KUNIT_ASSERT_EQ(test, held, z->nr_zrwa);
+		KUNIT_ASSERT_LE(test, held, 3U);
+	}
+}
+
 static struct kunit_case zns_cases[] = {
 	KUNIT_CASE(geometry_is_checked),
 	KUNIT_CASE(writes_follow_the_write_pointer),
@@ -808,6 +861,7 @@ static struct kunit_case zns_cases[] = {
 	KUNIT_CASE(zrwa_resource_release),
 	KUNIT_CASE(zrwa_power_cut),
 	KUNIT_CASE(zrwa_report),
+	KUNIT_CASE(zrwa_counts_hold_under_random_commands),
 	{}
 };
 

@@ -530,8 +530,8 @@ zms() {
 
 # zrwa_open SLBA: Open with ZRWAA
 zrwa_open() {
-	if nvme zns open-zone --help 2>&1 | grep -q -- --zrwa; then
-		nvme zns open-zone "$DEV" --start-lba="$1" --zrwa
+	if nvme zns open-zone --help 2>&1 | grep -q -- --zrwaa; then
+		nvme zns open-zone "$DEV" --start-lba="$1" --zrwaa
 	else
 		zms "$1" $((0x203))
 	fi
