@@ -576,10 +576,12 @@ idns() {
 	od -An -tu"$2" -j"$1" -N"$2" /tmp/idzns.bin | tr -d ' '
 }
 
+# test_zrwa LBS [PARAMS...]
 test_zrwa() {
 	local z1 z2 w0 wp
 	ZLBS=$1
-	zrwa_load
+	shift
+	zrwa_load "$@"
 	z1=$ZB
 	z2=$((2 * ZB))
 	nvme zns id-ns "$DEV" | grep -Ei 'ozcs|zrwa' || true
@@ -669,9 +671,10 @@ test_zrwa() {
 # Closed, its blocks read zeros; with plp the window is flushed. The ZRWA
 # is gone either way.
 test_zrwa_cut() {
-	local F=/sys/class/vflash/vflash0/faults z1 wp
+	local F=/sys/class/vflash/vflash0/faults z1
 	ZLBS=$1
-	zrwa_load
+	shift
+	zrwa_load "$@"
 	z1=$ZB
 	dd if=/dev/urandom of=/tmp/a bs=16384 count=1 2>/dev/null
 	dd if=/dev/urandom of=/tmp/b bs=16384 count=1 2>/dev/null
@@ -735,6 +738,6 @@ run_test bad_params test_bad_params
 run_test conformance test_conformance
 run_test copy_zoned test_copy_zoned
 run_test zrwa_4096 test_zrwa 4096
-run_test zrwa_512 test_zrwa 512
-run_test zrwa_cut_4096 test_zrwa_cut 4096
+run_test zrwa_512_sparse test_zrwa 512 store=sparse
+run_test zrwa_cut_4096_sparse test_zrwa_cut 4096 store=sparse
 run_test zrwa_cut_512 test_zrwa_cut 512
