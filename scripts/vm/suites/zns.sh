@@ -4,7 +4,7 @@
 # fio's zonemode=zbd, zonefs and btrfs in zoned mode work; every illegal
 # command gets its status.
 # vmtest-mem: 4G
-# vmtest-timeout: 600
+# vmtest-timeout: 900
 # vmtest-debug-skip: the debug kernel has no zoned block devices (CONFIG_BLK_DEV_ZONED), so its nvme driver binds no zoned namespace; KUnit vflash-zns and vflash-nvme-io run the zone code
 
 DEV=/dev/nvme0n1
