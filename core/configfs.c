@@ -83,6 +83,10 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_FE(zone_ext_bytes, VFLASH_ARG_ZONE_EXT_BYTES),
 	CFS_FE(zone_frl_s, VFLASH_ARG_ZONE_FRL_S),
 	CFS_FE(zone_rrl_s, VFLASH_ARG_ZONE_RRL_S),
+	CFS_FE(zone_zrwa, VFLASH_ARG_ZONE_ZRWA),
+	CFS_FE(zone_zrwa_size, VFLASH_ARG_ZONE_ZRWA_SIZE),
+	CFS_FE(zone_zrwa_fg, VFLASH_ARG_ZONE_ZRWA_FG),
+	CFS_FE(zone_zrwa_nr, VFLASH_ARG_ZONE_ZRWA_NR),
 };
 
 #define CFS_NR	ARRAY_SIZE(cfs_rows)
@@ -242,6 +246,10 @@ VFLASH_CFS_ATTR(ns1_size);
 VFLASH_CFS_ATTR(zone_ext_bytes);
 VFLASH_CFS_ATTR(zone_frl_s);
 VFLASH_CFS_ATTR(zone_rrl_s);
+VFLASH_CFS_ATTR(zone_zrwa);
+VFLASH_CFS_ATTR(zone_zrwa_size);
+VFLASH_CFS_ATTR(zone_zrwa_fg);
+VFLASH_CFS_ATTR(zone_zrwa_nr);
 
 /* Create the device of @cd from its attributes. */
 static int power_on(struct vflash_cfs_dev *cd)
@@ -375,6 +383,10 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_zone_ext_bytes,
 	&vflash_cfs_attr_zone_frl_s,
 	&vflash_cfs_attr_zone_rrl_s,
+	&vflash_cfs_attr_zone_zrwa,
+	&vflash_cfs_attr_zone_zrwa_size,
+	&vflash_cfs_attr_zone_zrwa_fg,
+	&vflash_cfs_attr_zone_zrwa_nr,
 	&vflash_cfs_attr_power,
 	&vflash_cfs_attr_device,
 	NULL,

@@ -201,6 +201,33 @@ static __le32 zone_limit(u32 max)
 	return cpu_to_le32(max ? max - 1 : U32_MAX);
 }
 
+/* The zoned namespace data's ZRWA fields (ZNS 1.1, byte offsets). */
+#define ID_ZNS_OZCS_ZRWASUP	BIT(1)
+#define ID_ZNS_NUMZRWA		44
+#define ID_ZNS_ZRWAFG		48
+#define ID_ZNS_ZRWAS		50
+#define ID_ZNS_ZRWACAP		52
+#define ZRWACAP_EXPFLUSHSUP	BIT(0)
+
+/*
+ * Identify CNS 05h's ZRWA: support (OZCS ZRWASUP), the resources
+ * (NUMZRWA, 0's based), the flush granularity and window in blocks, and
+ * explicit flushes (ZRWACAP EXPFLUSHSUP); all 0 without (@zrwas 0).
+ */
+static void identify_zrwa(void *ident, u32 zrwas, u32 zrwafg, u32 nr)
+{
+	struct nvme_id_ns_zns *id = ident;
+	u8 *b = ident;
+
+	if (!zrwas)
+		return;
+	id->ozcs |= cpu_to_le16(ID_ZNS_OZCS_ZRWASUP);
+	put_unaligned_le32(nr - 1, b + ID_ZNS_NUMZRWA);
+	put_unaligned_le16(zrwafg, b + ID_ZNS_ZRWAFG);
+	put_unaligned_le16(zrwas, b + ID_ZNS_ZRWAS);
+	b[ID_ZNS_ZRWACAP] = ZRWACAP_EXPFLUSHSUP;
+}
+
 /*
  * CNS 05h's descriptor extension size (ZDES, units of 64 bytes) and the
  * Finish and Reset Recommended Limits (seconds): every zoned namespace's,
@@ -230,6 +257,9 @@ static void identify_ns_zns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 	id->mor = zone_limit(nd ? nd->zns.max_open : g->max_open);
 	id->lbafe[0].zsze = cpu_to_le64(nd ? nd->zns.zsze : g->zsze);
 	identify_zns_ext(id, g);
+	identify_zrwa(c->ident, nd ? nd->zns.zrwas : g->zrwas,
+		      nd ? nd->zns.zrwafg : g->zrwafg,
+		      nd ? nd->zns.max_zrwa : g->nr_zrwa);
 }
 
 /* The command sets of this controller: NVM, and Zoned but with FDP. */

@@ -44,7 +44,8 @@ u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
  * with Select All, which ignores it); a report is at most MDTS. Set Zone
  * Descriptor Extension (one zone, never Select All) and Extended Report
  * Zones pass here; without extensions (ZDES 0) zns.c and io.c refuse
- * them with Invalid Field.
+ * them with Invalid Field. Open with ZRWAA and Flush Explicit ZRWA Range
+ * (11h) go to zns.c.
  */
 /* Set Zone Descriptor Extension names one zone: Select All is refused. */
 static bool zone_set_ext(const struct vfn_io_req *req)
@@ -62,11 +63,18 @@ static u16 decode_zone_mgmt(const struct nvme_command *cmd,
 		req->zsa = cmd->zms.zsa;
 		req->select_all = cmd->zms.select_all & ZMS_SELECT_ALL;
 		if ((req->zsa < NVME_ZONE_CLOSE ||
-		     req->zsa > NVME_ZONE_OFFLINE) && !zone_set_ext(req))
+		     req->zsa > NVME_ZONE_OFFLINE) && !zone_set_ext(req) &&
+		    req->zsa != VFN_ZSA_ZRWA_FLUSH)
 			return VFN_SC(NVME_SC_INVALID_FIELD);
-		/* Open with ZRWAA: no Zone Random Write Area to allocate. */
-		if (req->zsa == NVME_ZONE_OPEN &&
-		    (cmd->zms.select_all & ZMS_ZRWAA))
+		/*
+		 * Open with ZRWAA allocates a ZRWA to one zone, and the
+		 * explicit ZRWA flush names one: neither with Select All.
+		 * Whether the namespace has a ZRWA is zns.c's to check.
+		 */
+		req->zrwaa = req->zsa == NVME_ZONE_OPEN &&
+			     (cmd->zms.select_all & ZMS_ZRWAA);
+		if ((req->zrwaa || req->zsa == VFN_ZSA_ZRWA_FLUSH) &&
+		    req->select_all)
 			return VFN_SC(NVME_SC_INVALID_FIELD);
 		if (!req->select_all && req->slba >= ns->nsze)
 			return VFN_SC(NVME_SC_LBA_RANGE);

@@ -80,6 +80,25 @@ static unsigned int zone_rrl_s;
 module_param(zone_rrl_s, uint, 0444);
 MODULE_PARM_DESC(zone_rrl_s,
 		 "NVMe, zoned namespaces: Reset Recommended Limit in seconds (RRL): an open, closed or full zone that old gets Reset Zone Recommended, 0 for none (default 0)");
+static unsigned int zone_zrwa;
+module_param(zone_zrwa, uint, 0444);
+MODULE_PARM_DESC(zone_zrwa,
+		 "NVMe, zoned namespaces: 1 gives them a Zone Random Write Area (ZRWA: Open with ZRWAA, writes anywhere in a window, flushes), 0 none (default 0)");
+
+static char *zone_zrwa_size;
+module_param(zone_zrwa_size, charp, 0444);
+MODULE_PARM_DESC(zone_zrwa_size,
+		 "NVMe, zone_zrwa=1: the ZRWA window (ZRWAS) in bytes (K, M suffixes), a multiple of zone_zrwa_fg up to zone_cap and 65535 blocks (default 64K)");
+
+static char *zone_zrwa_fg;
+module_param(zone_zrwa_fg, charp, 0444);
+MODULE_PARM_DESC(zone_zrwa_fg,
+		 "NVMe, zone_zrwa=1: the ZRWA flush granularity (ZRWAFG) in bytes (K suffix), a multiple of the block size (default 16K)");
+
+static unsigned int zone_zrwa_nr;
+module_param(zone_zrwa_nr, uint, 0444);
+MODULE_PARM_DESC(zone_zrwa_nr,
+		 "NVMe, zone_zrwa=1: ZRWA resources per zoned namespace (NUMZRWA + 1), at most zone_max_active; 0 for the active limit, 16 without one (default 0)");
 
 static char *ns1_size;
 module_param(ns1_size, charp, 0444);
@@ -125,6 +144,10 @@ struct vfn_params {
 	unsigned int fdp;
 	unsigned int fdp_ruhs;
 	const char *ns1_size;
+	unsigned int zone_zrwa;
+	const char *zone_zrwa_size;
+	const char *zone_zrwa_fg;
+	unsigned int zone_zrwa_nr;
 };
 
 #define DEFAULT_ZONE_SIZE	"16M"
@@ -148,6 +171,10 @@ static const char *const arg_names[] = {
 	[VFLASH_ARG_ZONE_EXT_BYTES] = "zone_ext_bytes",
 	[VFLASH_ARG_ZONE_FRL_S] = "zone_frl_s",
 	[VFLASH_ARG_ZONE_RRL_S] = "zone_rrl_s",
+	[VFLASH_ARG_ZONE_ZRWA] = "zone_zrwa",
+	[VFLASH_ARG_ZONE_ZRWA_SIZE] = "zone_zrwa_size",
+	[VFLASH_ARG_ZONE_ZRWA_FG] = "zone_zrwa_fg",
+	[VFLASH_ARG_ZONE_ZRWA_NR] = "zone_zrwa_nr",
 };
 
 static bool is_nvme_arg(enum vflash_fe_arg arg)
@@ -185,6 +212,10 @@ static unsigned int *uint_field(struct vfn_params *p, enum vflash_fe_arg arg)
 		return &p->zone_frl_s;
 	case VFLASH_ARG_ZONE_RRL_S:
 		return &p->zone_rrl_s;
+	case VFLASH_ARG_ZONE_ZRWA:
+		return &p->zone_zrwa;
+	case VFLASH_ARG_ZONE_ZRWA_NR:
+		return &p->zone_zrwa_nr;
 	default:
 		return NULL;
 	}
@@ -200,6 +231,10 @@ static const char **str_field(struct vfn_params *p, enum vflash_fe_arg arg)
 		return &p->zone_cap;
 	case VFLASH_ARG_NS1_SIZE:
 		return &p->ns1_size;
+	case VFLASH_ARG_ZONE_ZRWA_SIZE:
+		return &p->zone_zrwa_size;
+	case VFLASH_ARG_ZONE_ZRWA_FG:
+		return &p->zone_zrwa_fg;
 	default:
 		return &p->cpus;
 	}
@@ -217,6 +252,20 @@ static int parse_arg(struct vfn_params *p, enum vflash_fe_arg arg,
 	}
 	if (kstrtouint(val, 0, field)) {
 		pr_err("%s=%s: not an unsigned number\n", arg_names[arg], val);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A ZRWA size parameter, if given: a size in bytes, not 0. */
+static int check_zrwa_bytes(const char *name, const char *val)
+{
+	u64 bytes;
+
+	if (!val || !*val)
+		return 0;
+	if (vflash_parse_bytes(val, &bytes) || !bytes) {
+		pr_err("%s=%s: not a size in bytes\n", name, val);
 		return -EINVAL;
 	}
 	return 0;
@@ -328,6 +377,15 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 		pr_err("zone_ext_bytes=%u: must be a multiple of %u up to %u\n",
 		       p->zone_ext_bytes, VFN_ZONE_EXT_UNIT, VFN_ZONE_EXT_MAX);
 		return -EINVAL;
+	case VFLASH_ARG_ZONE_ZRWA:
+		if (p->zone_zrwa <= 1)
+			return 0;
+		pr_err("zone_zrwa=%u: must be 0 or 1\n", p->zone_zrwa);
+		return -EINVAL;
+	case VFLASH_ARG_ZONE_ZRWA_SIZE:
+		return check_zrwa_bytes("zone_zrwa_size", p->zone_zrwa_size);
+	case VFLASH_ARG_ZONE_ZRWA_FG:
+		return check_zrwa_bytes("zone_zrwa_fg", p->zone_zrwa_fg);
 	default:
 		return 0;
 	}
@@ -416,6 +474,10 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 		.fdp = fdp,
 		.fdp_ruhs = fdp_ruhs,
 		.ns1_size = ns1_size,
+		.zone_zrwa = zone_zrwa,
+		.zone_zrwa_size = zone_zrwa_size,
+		.zone_zrwa_fg = zone_zrwa_fg,
+		.zone_zrwa_nr = zone_zrwa_nr,
 	};
 	enum vflash_fe_arg arg;
 	int ret;
@@ -466,6 +528,52 @@ static void zone_recs(const struct vfn_params *p, struct vfn_zone_geo *zg)
 	zg->rrl_s = p->zone_rrl_s;
 }
 
+#define DEFAULT_ZRWA_SIZE	"64K"
+#define DEFAULT_ZRWA_FG		"16K"
+#define DEFAULT_ZRWA_NR		16U
+
+/*
+ * The ZRWA of every zoned namespace (zone_zrwa=1): zone_zrwa_size=,
+ * zone_zrwa_fg= and zone_zrwa_nr= checked against the block size, the
+ * zone capacity, the 16-bit ZRWAS and ZRWAFG and the active limit (one
+ * dmesg line naming the parameter at fault). Without zone_zrwa=1 they are
+ * not looked at.
+ */
+static int zrwa_geometry(const struct vfn_params *p, u8 shift,
+			 struct vfn_zone_geo *zg)
+{
+	u64 size, fg, blk = 1ULL << shift;
+	u32 nr = p->zone_zrwa_nr;
+
+	if (!p->zone_zrwa)
+		return 0;
+	vflash_parse_bytes(p->zone_zrwa_size && *p->zone_zrwa_size ?
+			   p->zone_zrwa_size : DEFAULT_ZRWA_SIZE, &size);
+	vflash_parse_bytes(p->zone_zrwa_fg && *p->zone_zrwa_fg ?
+			   p->zone_zrwa_fg : DEFAULT_ZRWA_FG, &fg);
+	if (fg & (blk - 1) || fg >> shift > U16_MAX) {
+		pr_err("zone_zrwa_fg=%llu: must be a multiple of the %llu-byte block, at most 65535 blocks\n",
+		       fg, blk);
+		return -EINVAL;
+	}
+	if (size % fg || size >> shift > U16_MAX || size >> shift > zg->zcap) {
+		pr_err("zone_zrwa_size=%llu: must be a multiple of zone_zrwa_fg (%llu), at most zone_cap (%llu) and 65535 blocks\n",
+		       size, fg, zg->zcap << shift);
+		return -EINVAL;
+	}
+	if (!nr)
+		nr = zg->max_active ? zg->max_active : DEFAULT_ZRWA_NR;
+	if (zg->max_active && nr > zg->max_active) {
+		pr_err("zone_zrwa_nr=%u: more than zone_max_active (%u)\n",
+		       nr, zg->max_active);
+		return -EINVAL;
+	}
+	zg->zrwas = size >> shift;
+	zg->zrwafg = fg >> shift;
+	zg->nr_zrwa = nr;
+	return 0;
+}
+
 /*
  * The zones of every zoned namespace (zoned=1's namespace 1, and any
  * Namespace Management makes): zone_size=, zone_cap=, zone_max_open= and
@@ -514,6 +622,7 @@ static int zone_geometry(struct vfn_ctrl *c, const struct vfn_params *p,
 	};
 	zone_recs(p, zg);
 	return 0;
+	return zrwa_geometry(p, shift, zg);
 }
 
 /*

@@ -349,6 +349,43 @@ static bool store_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return zero_bytes(c, r->pos_bytes, r->len_bytes, false);
 }
 
+/*
+ * A write into a zone's ZRWA window (docs/zns-design.md): @store puts its
+ * data in the store, but the window is device DRAM: nothing is
+ * programmed or logged for power loss until a flush moves the write
+ * pointer past it (zone_program()); the firmware's overhead is its time.
+ * Return: 0, or SC_ABANDONED if @store was cut short.
+ */
+static u16 zrwa_hold(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		     bool (*store)(struct vfn_ctrl *c,
+				   const struct vfn_io_req *r),
+		     u64 now, u64 *due_ns)
+{
+	if (!store(c, r))
+		return SC_ABANDONED;
+	*due_ns = now + vflash_flash_knob(c->vdev->flash,
+					  VFLASH_KNOB_FW_OVERHEAD_NS);
+	return 0;
+}
+
+/* store_write(), or zrwa_hold() for a write into a ZRWA window. */
+static __always_inline u16 store_zoned(struct vfn_ctrl *c,
+				       const struct vfn_nsd *nd,
+				       const struct vfn_io_req *r,
+				       bool (*store)(struct vfn_ctrl *c,
+						     const struct vfn_io_req *r),
+				       u64 now, u64 *due_ns)
+{
+	if (unlikely(r->zrwa))
+		return zrwa_hold(c, r, store, now, due_ns);
+	return store_write(c, nd, r, store, now, due_ns);
+}
+
+static bool store_none(struct vfn_ctrl *c, const struct vfn_io_req *r)
+{
+	return true;
+}
+
 /* A zoned namespace's transitions since the last call, into stats/. */
 static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
 {
@@ -439,9 +476,12 @@ static void zone_handles_sweep(struct vfn_ctrl *c, u64 now)
 static u16 zone_write_zoned(struct vfn_ctrl *c, struct vfn_nsd *nd,
 			    struct vfn_io_req *r, struct vfn_cmd *out)
 {
-	u8 was = nd->zns.zones[vfn_zone_of(&nd->zns, r->slba)].state;
+	const struct vfn_zone *zn = &nd->zns.zones[vfn_zone_of(&nd->zns,
+							       r->slba)];
 	bool append = r->opcode == nvme_cmd_zone_append;
-	u64 lba;
+	u64 lba, wp = zn->wp;
+	bool zrwa = zn->zrwa;
+	u8 was = zn->state;
 	u16 sc;
 
 	sc = vfn_zone_write(&nd->zns, r->slba, r->nlb, append, &lba);
@@ -451,6 +491,8 @@ static u16 zone_write_zoned(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	r->zone_took = true;
 	r->zone_was = was;
 	r->zone_lba = lba;
+	r->zrwa = zrwa;
+	r->zrwa_wp = wp;
 	/* The zone's pages go to its handle; a zone now Full gives it back later. */
 	r->ph = zone_handle(c, nd, vfn_zone_of(&nd->zns, r->slba));
 	c->tag.ph = r->ph;
@@ -503,12 +545,18 @@ static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
 					     r->lpn);
 			return VFN_SC(NVME_SC_CAP_EXCEEDED);
 		}
-		return store_write(c, nd, r, store_data, now, &out->due_ns);
+		return store_zoned(c, nd, r, store_data, now, &out->due_ns);
 	}
 	c->host_read_cmds++;
 	c->host_read_units += r->len_bytes >> 9;
-	out->due_ns = submit_cached(c, VFLASH_IO_READ, r->lpn, r->nr_lpages,
-				    now);
+	/* A ZRWA window's blocks are in device DRAM: no NAND read. */
+	if (unlikely(nd->ns.zoned) &&
+	    vfn_zone_in_zrwa(&nd->zns, r->slba, r->nlb))
+		out->due_ns = now + vflash_flash_knob(c->vdev->flash,
+						      VFLASH_KNOB_FW_OVERHEAD_NS);
+	else
+		out->due_ns = submit_cached(c, VFLASH_IO_READ, r->lpn,
+					    r->nr_lpages, now);
 	/*
 	 * A marked block, or an injected read error, fails when the read
 	 * would have completed; nothing moves.
@@ -587,7 +635,7 @@ static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		return sc;
 	/* Zeros written as data: logged, FUA and the write cache apply. */
 	if (!r->deallocate)
-		return store_write(c, nd, r, store_zeroes, now, &out->due_ns);
+		return store_zoned(c, nd, r, store_zeroes, now, &out->due_ns);
 	if (!deallocate(c, r, now, &out->due_ns))
 		return SC_ABANDONED;
 	/* Partly covered pages, at most one at each end, are rewritten. */
@@ -722,6 +770,88 @@ static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 	return true;
 }
 
+/*
+ * Program blocks [@from, @to) of zone @zone that a ZRWA flush moved the
+ * write pointer past: their data is in the store already (the window), so
+ * this is a zone write's store_write() with no data to move: the zone's
+ * handle, the power-loss log, the write cache. @due_ns moves to its end.
+ */
+static void zone_program(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone,
+			 u64 from, u64 to, u64 now, u64 *due_ns)
+{
+	struct vfn_io_req r = { 0 };
+	u64 due = now;
+
+	if (from >= to || vfn_lba_range(&nd->ns, from, to - from, &r))
+		return;
+	r.ph = zone_handle(c, nd, zone);
+	c->tag.ph = r.ph;
+	if (store_write(c, nd, &r, store_none, now, &due))
+		dev_warn_ratelimited(&c->vdev->dev,
+				     "zone %u: ZRWA flush of blocks %llu to %llu not programmed\n",
+				     zone, from, to - 1);
+	*due_ns = max(*due_ns, due);
+}
+
+/* After a write to a ZRWA zone: program what it flushed implicitly. */
+static void zrwa_flushed(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			 const struct vfn_io_req *r, struct vfn_cmd *out,
+			 u64 now)
+{
+	u32 i = vfn_zone_of(&nd->zns, r->slba);
+
+	zone_program(c, nd, i, r->zrwa_wp, nd->zns.zones[i].wp, now,
+		     &out->due_ns);
+}
+
+/*
+ * Open with ZRWAA, and Flush Explicit ZRWA Range (which programs what it
+ * flushed). Return: whether @r was one of them, its status in @sc.
+ */
+static bool zone_send_zrwa(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			   const struct vfn_io_req *r, struct vfn_cmd *out,
+			   u64 now, u16 *sc)
+{
+	struct vfn_zoned *z = &nd->zns;
+	u32 i;
+	u64 wp;
+
+	/* Neither takes Select All (decode.c): SLBA is in the namespace. */
+	if (!r->zrwaa && r->zsa != VFN_ZSA_ZRWA_FLUSH)
+		return false;
+	i = vfn_zone_of(z, r->slba);
+	wp = z->zones[i].wp;
+	if (r->zrwaa)
+		*sc = vfn_zone_open_zrwa(z, r->slba, r->select_all);
+	else
+		*sc = vfn_zone_zrwa_flush(z, r->slba, r->select_all);
+	zone_stats(c, nd);
+	if (!*sc)
+		zone_program(c, nd, i, wp, z->zones[i].wp, now, &out->due_ns);
+	return true;
+}
+
+/*
+ * Finish on zones [@first, @last) flushes their ZRWA windows: the data
+ * written there stays, programmed before the write pointer moves to the
+ * capacity. (Finish never refuses a zone that holds a ZRWA: it is open
+ * or closed; only a SLBA that is no zone's start is refused.)
+ */
+static void zrwa_finish(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			const struct vfn_io_req *r, u32 first, u32 last,
+			u64 now, u64 *due_ns)
+{
+	struct vfn_zoned *z = &nd->zns;
+	u32 i;
+
+	if (!z->zrwas || (!r->select_all && (r->slba & (z->zsze - 1))))
+		return;
+	for (i = first; i < last; i++)
+		if (z->zones[i].zrwa)
+			zone_program(c, nd, i, z->zones[i].wp,
+				     z->zones[i].written, now, due_ns);
+}
+
 /* Zone Management Send: one zone's action, or every zone's (Select All). */
 static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		     const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
@@ -733,6 +863,11 @@ static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
 
 	sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
 
+	if (zone_send_zrwa(c, nd, r, out, now, &sc))
+		return sc;
+	if (r->zsa == VFN_ZSA_FINISH)
+		zrwa_finish(c, nd, r, first, last, now, &out->due_ns);
+	sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
 	zone_stats(c, nd);
 	/* A Select All that failed part way may have reset some zones. */
 	if ((r->zsa == VFN_ZSA_RESET || r->zsa == VFN_ZSA_OFFLINE) &&
@@ -1079,7 +1214,7 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		sc = VFN_SC(NVME_SC_CAP_EXCEEDED);
 	if (!sc) {
 		c->tag.local = true;
-		sc = store_write(c, nd, r, store_copy, read_due, &out->due_ns);
+		sc = store_zoned(c, nd, r, store_copy, read_due, &out->due_ns);
 		c->tag.local = false;
 	}
 	kvfree(r->bounce);
@@ -1196,6 +1331,34 @@ static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
 	unmark(c, nd, max(from, to), (from / nd->zns.zsze + 1) * nd->zns.zsze);
 }
 
+/*
+ * The cut and the ZRWA windows (device DRAM): with power-loss protection
+ * each window is flushed (programmed, the write pointer past it), without
+ * it is lost (vfn_zone_cut() discards it); every ZRWA is given back.
+ */
+static void zrwa_cut(struct vfn_ctrl *c, u64 now)
+{
+	bool plp = READ_ONCE(c->vdev->faults.plp);
+	u64 from, to, due = now;
+	u32 i, z, n = 0;
+
+	for (i = 0; i < VFN_MAX_NS; i++) {
+		struct vfn_nsd *nd = &c->nst.nsd[i];
+
+		for (z = 0; nd->allocated && nd->ns.zoned && nd->zns.nr_zrwa &&
+		     z < nd->zns.nr_zones; z++) {
+			if (!nd->zns.zones[z].zrwa)
+				continue;
+			n++;
+			if (vfn_zone_zrwa_cut(&nd->zns, z, plp, &from, &to))
+				zone_program(c, nd, z, from, to, now, &due);
+		}
+	}
+	if (n)
+		dev_info(&c->vdev->dev, "power cut: %u zones' ZRWA windows %s\n",
+			 n, plp ? "flushed (plp)" : "lost");
+}
+
 /**
  * vfn_io_power_cut() - the power-loss log's cut, and the zones after it
  * @c: the controller, powered off: no command runs
@@ -1209,6 +1372,9 @@ static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
  * pointer there, every block from there on reads zeros (even one whose
  * program had ended, and no mark stays there), and it is Empty or Closed
  * (vfn_zone_cut()). Dispatcher only.
+ * program had ended), and it is Empty or Closed (vfn_zone_cut()). A
+ * ZRWA window is flushed first with power-loss protection, else lost
+ * (zrwa_cut()). Dispatcher only.
  *
  * Return: the logged page writes taken back.
  */
@@ -1218,6 +1384,9 @@ u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now)
 	u32 i, z, moved = 0;
 
 	lost = vflash_pl_cut(&c->vdev->faults.pl, now, cut_taken, c);
+	zrwa_cut(c, now);
+	lost = vflash_pl_cut(&c->vdev->faults.pl, now,
+			     vfn_nstab_zoned(&c->nst) ? cut_taken : NULL, c);
 	for (i = 0; i < VFN_MAX_NS; i++) {
 		struct vfn_nsd *nd = &c->nst.nsd[i];
 
@@ -1404,6 +1573,9 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		vfn_zone_write_undo(&nd->zns, r.zone_lba, r.nlb, r.zone_was);
 		zone_stats(c, nd);
 	}
+	/* A ZRWA write's implicit flush, once the write took. */
+	if (unlikely(r.zrwa))
+		zrwa_flushed(c, nd, &r, out, now);
 	/* Zones that went Full, Empty, Read Only, Offline: their handles. */
 	if (nd && nd->ns.zoned)
 		zone_handles_sweep(c, now);

@@ -28,6 +28,9 @@
  * @ext_bytes: zone descriptor extension size (ZDES x 64), 0: none
  * @frl_s: Finish Recommended Limit in seconds, 0: none
  * @rrl_s: Reset Recommended Limit in seconds, 0: none
+ * @zrwas: ZRWA window in blocks, 0: no ZRWA (zone_zrwa=0)
+ * @zrwafg: ZRWA flush granularity in blocks
+ * @nr_zrwa: ZRWA resources per namespace
  */
 struct vfn_zone_geo {
 	u64 zsze;
@@ -37,6 +40,9 @@ struct vfn_zone_geo {
 	u32 ext_bytes;
 	u32 frl_s;
 	u32 rrl_s;
+	u32 zrwas;
+	u32 zrwafg;
+	u32 nr_zrwa;
 };
 
 /**

@@ -417,6 +417,10 @@ static inline bool vfn_nsid_valid(u32 nsid)
  * @bounce: Copy: a buffer for one source range's bytes (io.c)
  * @zone_was: its zone's state before
  * @zone_lba: its first block
+ * @zrwaa: Zone Management Send, Open: ZRWAA (allocate a ZRWA)
+ * @zrwa: a write to a zone with a ZRWA: its data stays in device DRAM
+ *	(the window), and what it flushed implicitly is programmed
+ * @zrwa_wp: that zone's write pointer before the write
  */
 struct vfn_io_req {
 	u8 opcode;
@@ -444,6 +448,9 @@ struct vfn_io_req {
 	u8 zone_was;
 	u64 zone_lba;
 	u8 *bounce;
+	bool zrwaa;
+	bool zrwa;
+	u64 zrwa_wp;
 };
 
 /**

@@ -19,6 +19,8 @@
 
 /* Zone type in a descriptor: sequential write required. */
 #define ZT_SEQ_WRITE_REQUIRED	0x2
+/* Zone attributes (descriptor byte 2): the zone holds a ZRWA. */
+#define ZA_ZRWAV		BIT(3)
 
 /**
  * vfn_zoned_init() - every zone empty
@@ -51,6 +53,7 @@ int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
 	z->zcap = zcap;
 	z->max_active = max_active;
 	z->max_open = max_open;
+	z->undo.zone = U32_MAX;
 	for (i = 0; i < z->nr_zones; i++) {
 		z->zones[i].wp = (u64)i * zsze;
 		z->zones[i].written = z->zones[i].wp;
@@ -72,12 +75,47 @@ void vfn_zoned_exit(struct vfn_zoned *z)
 	z->nr_zones = 0;
 }
 
+/**
+ * vfn_zoned_set_zrwa() - give the zones a Zone Random Write Area
+ * @z: the zones, every one Empty
+ * @zrwas: the window in blocks (ZRWAS), 0 for none
+ * @zrwafg: the flush granularity in blocks (ZRWAFG), dividing @zrwas
+ * @nr: ZRWA resources, 1 to the active limit (if there is one)
+ *
+ * Return: 0, or -EINVAL for values the specification does not allow
+ * (ZRWAS and ZRWAFG are 16-bit fields; the window fits a zone's capacity).
+ */
+int vfn_zoned_set_zrwa(struct vfn_zoned *z, u32 zrwas, u32 zrwafg, u32 nr)
+{
+	if (!zrwas) {
+		z->zrwas = 0;
+		z->zrwafg = 0;
+		z->max_zrwa = 0;
+		return 0;
+	}
+	if (!zrwafg || zrwas % zrwafg || zrwas > U16_MAX || zrwas > z->zcap ||
+	    !nr || (z->max_active && nr > z->max_active))
+		return -EINVAL;
+	z->zrwas = zrwas;
+	z->zrwafg = zrwafg;
+	z->max_zrwa = nr;
+	return 0;
+}
+
 static u64 zslba(const struct vfn_zoned *z, u32 i)
 {
 	return (u64)i * z->zsze;
 }
 
 static void attrs_enter(struct vfn_zoned *z, struct vfn_zone *zn, u8 to);
+/* The zone gives its ZRWA back, if it holds one. */
+static void zrwa_release(struct vfn_zoned *z, struct vfn_zone *zn)
+{
+	if (!zn->zrwa)
+		return;
+	zn->zrwa = false;
+	z->nr_zrwa--;
+}
 
 /* Leave the state's count, enter @to's; the write pointer is the caller's. */
 static void set_state(struct vfn_zoned *z, struct vfn_zone *zn, u8 to)
@@ -103,22 +141,33 @@ static void set_state(struct vfn_zoned *z, struct vfn_zone *zn, u8 to)
 	case VFN_ZS_CLOSED:
 		z->nr_closed++;
 		break;
+	default:
+		/* Only an active zone holds a ZRWA. */
+		zrwa_release(z, zn);
+		break;
 	}
 	attrs_enter(z, zn, to);
 	zn->state = to;
 }
 
 /*
- * Whether zone @i, not written, goes Empty: not if it has a descriptor
- * extension, which only a Reset takes away (ZNS 1.1, 3.4.2.2.6).
+ * Whether zone @i, not written (nor its ZRWA window), goes Empty: not if
+ * it has a descriptor extension, which only a Reset takes away (ZNS 1.1,
+ * 3.4.2.2.6).
  */
 static bool unused(const struct vfn_zoned *z, u32 i)
 {
-	return z->zones[i].wp == zslba(z, i) &&
-	       !(z->zones[i].za & VFN_ZA_ZDEV);
+	const struct vfn_zone *zn = &z->zones[i];
+
+	return max(zn->wp, zn->written) == zslba(z, i) &&
+	       !(zn->za & VFN_ZA_ZDEV);
 }
 
-/* Close an open zone: Closed, or Empty if nothing was written to it. */
+/*
+ * Close an open zone: Closed, or Empty if nothing was written to it (nor
+ * to its ZRWA window, which stays with a Closed zone) and it has no
+ * descriptor extension.
+ */
 static void close_zone(struct vfn_zoned *z, u32 i)
 {
 	struct vfn_zone *zn = &z->zones[i];
@@ -177,6 +226,45 @@ static u16 unwritable(u8 state)
 	return 0;
 }
 
+/*
+ * A write of [@slba, @slba + @nlb) to zone @i, which holds a ZRWA: anywhere
+ * from the write pointer (the flushed point) to twice the window above
+ * it; a write that ends above the window flushes implicitly, the write
+ * pointer moving up by ZRWAFG multiples until the write's end is in the
+ * window. The zone as it was is kept in @z->undo.
+ */
+static u16 zrwa_write(struct vfn_zoned *z, u32 i, u64 slba, u32 nlb,
+		      bool append, u64 *lba)
+{
+	struct vfn_zone *zn = &z->zones[i];
+	u64 end = slba + nlb, cap = zslba(z, i) + z->zcap;
+	u16 sc;
+
+	if (append)
+		return VFN_SC(VFN_SC_ZONE_INVALID_OP);
+	if (end > cap)
+		return VFN_SC(NVME_SC_ZONE_BOUNDARY_ERROR);
+	if (slba < zn->wp || end > zn->wp + 2ULL * z->zrwas)
+		return VFN_SC(NVME_SC_ZONE_INVALID_WRITE);
+	z->undo.was = *zn;
+	if (zn->state == VFN_ZS_CLOSED) {
+		sc = open_resources(z, i);
+		if (sc)
+			return sc;
+		set_state(z, zn, VFN_ZS_IOPEN);
+		z->count[VFN_ZC_IMPLICIT_OPEN]++;
+	}
+	z->undo.zone = i;
+	*lba = slba;
+	zn->written = max(zn->written, end);
+	if (end > zn->wp + z->zrwas)
+		zn->wp = min(cap, zn->wp + roundup(end - zn->wp - z->zrwas,
+						   (u64)z->zrwafg));
+	if (zn->wp == cap)
+		set_state(z, zn, VFN_ZS_FULL);
+	return 0;
+}
+
 /**
  * vfn_zone_write() - a Write, Write Zeroes or Zone Append of blocks
  * @z: the zones
@@ -189,6 +277,8 @@ static u16 unwritable(u8 state)
  * open (implicitly, unless it was opened explicitly) or, at its
  * capacity, Full.
  *
+ * A zone with a ZRWA takes writes anywhere in its window (zrwa_write()).
+ *
  * Return: 0, or the status that refuses the write (nothing changed).
  */
 u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
@@ -199,6 +289,9 @@ u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
 	u64 end = zslba(z, i) + z->zcap;
 	u16 sc;
 
+	z->undo.zone = U32_MAX;
+	if (zn->zrwa && vfn_zone_of(z, slba + nlb - 1) == i)
+		return zrwa_write(z, i, slba, nlb, append, lba);
 	if (append && slba != zslba(z, i))
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	if (vfn_zone_of(z, slba + nlb - 1) != i)
@@ -235,12 +328,30 @@ u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
  * The write pointer goes back to @lba and the zone to @was (an implicit
  * open is no longer counted): a refused write changes nothing. (An
  * implicitly open zone that the write's implicit open closed stays
- * closed: that left its data alone.)
+ * closed: that left its data alone.) A write to a ZRWA zone puts back the
+ * zone as zrwa_write() kept it: pointer, window, state and ZRWA.
  */
 void vfn_zone_write_undo(struct vfn_zoned *z, u64 lba, u32 nlb, u8 was)
 {
 	struct vfn_zone *zn = &z->zones[vfn_zone_of(z, lba)];
 
+	if (z->undo.zone == vfn_zone_of(z, lba)) {
+		const struct vfn_zone *old = &z->undo.was;
+
+		if (zn->state != old->state)
+			set_state(z, zn, old->state);
+		if (old->state == VFN_ZS_CLOSED &&
+		    z->count[VFN_ZC_IMPLICIT_OPEN])
+			z->count[VFN_ZC_IMPLICIT_OPEN]--;
+		zn->wp = old->wp;
+		zn->written = old->written;
+		if (!zn->zrwa) {
+			zn->zrwa = true;
+			z->nr_zrwa++;
+		}
+		z->undo.zone = U32_MAX;
+		return;
+	}
 	if (zn->wp != lba + nlb)
 		return;
 	zn->wp = lba;
@@ -403,6 +514,147 @@ u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
 }
 
 /**
+ * vfn_zone_open_zrwa() - Open with ZRWAA: open a zone with a ZRWA
+ * @z: the zones
+ * @slba: the zone's first block
+ * @all: Select All (refused: a ZRWA is allocated to one zone)
+ *
+ * An Empty zone takes a ZRWA resource, then opens as Open does (active
+ * and open resources); a zone that holds a ZRWA already just opens.
+ * Implicit opens never allocate one.
+ *
+ * Return: 0, or the status that refuses it (nothing changed): Invalid
+ * Field without ZRWA support, with Select All or an SLBA that is not a
+ * zone's first block; Invalid Zone State Transition from Full, Read Only,
+ * Offline; Invalid Zone Operation Request from another state but Empty;
+ * ZRWA Resources Unavailable with every resource held; Open's statuses.
+ */
+u16 vfn_zone_open_zrwa(struct vfn_zoned *z, u64 slba, bool all)
+{
+	struct vfn_zone *zn;
+	u32 i;
+	u16 sc;
+
+	if (!z->zrwas || all || (slba & (z->zsze - 1)))
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	i = vfn_zone_of(z, slba);
+	zn = &z->zones[i];
+	if (zn->zrwa || unwritable(zn->state))
+		return send_one(z, i, VFN_ZSA_OPEN);
+	if (zn->state != VFN_ZS_EMPTY)
+		return VFN_SC(VFN_SC_ZONE_INVALID_OP);
+	/* Before the open: a refusal must not close another zone. */
+	if (z->nr_zrwa >= z->max_zrwa)
+		return VFN_SC(VFN_SC_ZRWA_UNAVAILABLE);
+	sc = send_one(z, i, VFN_ZSA_OPEN);
+	if (sc)
+		return sc;
+	zn->zrwa = true;
+	z->nr_zrwa++;
+	return 0;
+}
+
+/**
+ * vfn_zone_zrwa_flush() - Flush Explicit ZRWA Range (action 11h)
+ * @z: the zones
+ * @slba: the last block to flush; the write pointer moves past it
+ * @all: Select All (refused)
+ *
+ * [write pointer, @slba] must be in the zone's window and a multiple of
+ * ZRWAFG blocks (or end at the zone's capacity, which may not be one). A
+ * Closed zone opens implicitly, as a write would open it; at the
+ * capacity the zone is Full and gives its ZRWA back.
+ *
+ * Return: 0, or the status that refuses it (nothing changed): Invalid
+ * Field without ZRWA support, with Select All, or off the granularity;
+ * Invalid Zone Operation Request for a zone without a ZRWA; Zone
+ * Boundary Error for @slba below the write pointer or past the window or
+ * the capacity; the open resources' statuses.
+ */
+u16 vfn_zone_zrwa_flush(struct vfn_zoned *z, u64 slba, bool all)
+{
+	struct vfn_zone *zn;
+	u64 cap;
+	u32 i;
+	u16 sc;
+
+	if (!z->zrwas || all)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	i = vfn_zone_of(z, slba);
+	zn = &z->zones[i];
+	cap = zslba(z, i) + z->zcap;
+	if (!zn->zrwa)
+		return VFN_SC(VFN_SC_ZONE_INVALID_OP);
+	if (slba < zn->wp || slba >= zn->wp + z->zrwas || slba >= cap)
+		return VFN_SC(NVME_SC_ZONE_BOUNDARY_ERROR);
+	if ((slba + 1 - zn->wp) % z->zrwafg && slba + 1 != cap)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (zn->state == VFN_ZS_CLOSED) {
+		sc = open_resources(z, i);
+		if (sc)
+			return sc;
+		set_state(z, zn, VFN_ZS_IOPEN);
+		z->count[VFN_ZC_IMPLICIT_OPEN]++;
+	}
+	zn->wp = slba + 1;
+	zn->written = max(zn->written, zn->wp);
+	if (zn->wp == cap)
+		set_state(z, zn, VFN_ZS_FULL);
+	return 0;
+}
+
+/**
+ * vfn_zone_in_zrwa() - do blocks [@slba, @slba + @nlb) lie in a ZRWA window?
+ * @z: the zones
+ * @slba: first block
+ * @nlb: blocks, at least 1, within the namespace
+ *
+ * Return: true if all of them are in one zone's window data, [write
+ * pointer, end of the highest block written): device DRAM holds them.
+ */
+bool vfn_zone_in_zrwa(const struct vfn_zoned *z, u64 slba, u64 nlb)
+{
+	const struct vfn_zone *zn = &z->zones[vfn_zone_of(z, slba)];
+
+	return zn->zrwa && slba >= zn->wp && slba + nlb <= zn->written;
+}
+
+/**
+ * vfn_zone_zrwa_cut() - a power cut and zone @i's ZRWA
+ * @z: the zones
+ * @i: a zone
+ * @plp: power-loss protection: the window is flushed
+ * @from: with @plp, set to the first block flushed
+ * @to: with @plp, set to the end of the blocks flushed
+ *
+ * The window is device DRAM: the zone gives its ZRWA back. With @plp the
+ * window's data is flushed first (the write pointer moves to the end of
+ * the highest block written; Full at the capacity) and the caller
+ * programs [@from, @to); without, the data beyond the write pointer is
+ * lost, which vfn_zone_cut() then discards.
+ *
+ * Return: true if [@from, @to) is to be programmed.
+ */
+bool vfn_zone_zrwa_cut(struct vfn_zoned *z, u32 i, bool plp, u64 *from,
+		       u64 *to)
+{
+	struct vfn_zone *zn = &z->zones[i];
+	bool flush = plp && zn->zrwa && zn->written > zn->wp;
+
+	if (!zn->zrwa)
+		return false;
+	if (flush) {
+		*from = zn->wp;
+		*to = zn->written;
+		zn->wp = zn->written;
+	}
+	zrwa_release(z, zn);
+	if (zn->wp == zslba(z, i) + z->zcap)
+		set_state(z, zn, VFN_ZS_FULL);
+	return flush;
+}
+
+/**
  * vfn_zone_set_read_only() - a zone's media went read-only
  * @z: the zones
  * @zone: its number
@@ -516,6 +768,8 @@ static u32 report(const struct vfn_zoned *z, u64 slba,
 		d[0] = ZT_SEQ_WRITE_REQUIRED;
 		d[1] = zn->state << 4;
 		d[2] = zn->za;
+		if (zn->zrwa)
+			d[2] |= ZA_ZRWAV;
 		*(__le64 *)(d + 8) = cpu_to_le64(z->zcap);
 		*(__le64 *)(d + 16) = cpu_to_le64(zslba(z, i));
 		*(__le64 *)(d + 24) = cpu_to_le64(zn->wp);

@@ -43,6 +43,8 @@ enum vfn_zone_action {
 /* ZDES: extension size in units of 64 bytes, at most 255 of them. */
 #define VFN_ZONE_EXT_UNIT	64
 #define VFN_ZONE_EXT_MAX	(255 * VFN_ZONE_EXT_UNIT)
+/* Zone Send Action Flush Explicit ZRWA Range: vfn_zone_zrwa_flush(). */
+#define VFN_ZSA_ZRWA_FLUSH	0x11
 
 /* Report Zones' Zone Receive Action Specific filter (CDW13 bits 15:8). */
 enum vfn_zone_filter {
@@ -67,6 +69,12 @@ enum vfn_zone_count {
 	VFN_ZC_NR
 };
 
+/* ZNS 1.1 statuses Linux does not name: Invalid Zone Operation Request,
+ * ZRWA Resources Unavailable.
+ */
+#define VFN_SC_ZONE_INVALID_OP		0x1b6
+#define VFN_SC_ZRWA_UNAVAILABLE		0x1b7
+
 /* A zone descriptor and the report header are 64 bytes each. */
 #define VFN_ZONE_DESC_BYTES	64
 
@@ -84,6 +92,8 @@ enum vfn_zone_count {
  * @za: its Zone Attributes (VFN_ZA_*) as Report Zones gives them
  * @since_ns: when it last left Empty (the model's clock, vfn_zoned.now_ns):
  *	the age Finish and Reset Recommended are measured from
+ * @zrwa: it holds a Zone Random Write Area (ZRWAV): @wp is the flushed
+ *	point, [@wp, @written) the window's data
  */
 struct vfn_zone {
 	u64 wp;
@@ -93,6 +103,17 @@ struct vfn_zone {
 	u8 ph;
 	u8 za;
 	u64 since_ns;
+	bool zrwa;
+};
+
+/**
+ * struct vfn_zone_undo - a zone as it was before a write, to put back
+ * @zone: its number, U32_MAX: nothing to put back
+ * @was: the zone then
+ */
+struct vfn_zone_undo {
+	u32 zone;
+	struct vfn_zone was;
 };
 
 /**
@@ -116,6 +137,11 @@ struct vfn_zone {
  * @rrl_ns: Reset Recommended Limit, 0: none
  * @now_ns: the model's time of the command being executed, set by the
  *	caller before it calls in (vfn_zone_clock()); stamps @since_ns
+ * @zrwas: ZRWA window in blocks (ZRWAS), 0: no ZRWA (OZCS ZRWASUP 0)
+ * @zrwafg: ZRWA flush granularity in blocks (ZRWAFG), divides @zrwas
+ * @max_zrwa: ZRWA resources (NUMZRWA + 1)
+ * @nr_zrwa: ZRWA resources held by zones
+ * @undo: a write to a ZRWA zone, as vfn_zone_write_undo() puts it back
  *
  * Owned by the controller's dispatcher, which executes every command: no
  * lock of its own.
@@ -137,11 +163,17 @@ struct vfn_zoned {
 	u64 frl_ns;
 	u64 rrl_ns;
 	u64 now_ns;
+	u32 zrwas;
+	u32 zrwafg;
+	u32 max_zrwa;
+	u32 nr_zrwa;
+	struct vfn_zone_undo undo;
 };
 
 int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
 		   u32 max_active, u32 max_open);
 void vfn_zoned_exit(struct vfn_zoned *z);
+int vfn_zoned_set_zrwa(struct vfn_zoned *z, u32 zrwas, u32 zrwafg, u32 nr);
 
 /**
  * vfn_zone_of() - the zone of a block
@@ -164,6 +196,11 @@ u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
 void vfn_zone_set_read_only(struct vfn_zoned *z, u32 zone);
 void vfn_zone_lost(struct vfn_zoned *z, u64 lba);
 bool vfn_zone_cut(struct vfn_zoned *z, u32 i, u64 *from, u64 *to);
+u16 vfn_zone_open_zrwa(struct vfn_zoned *z, u64 slba, bool all);
+u16 vfn_zone_zrwa_flush(struct vfn_zoned *z, u64 slba, bool all);
+bool vfn_zone_in_zrwa(const struct vfn_zoned *z, u64 slba, u64 nlb);
+bool vfn_zone_zrwa_cut(struct vfn_zoned *z, u32 i, bool plp, u64 *from,
+		       u64 *to);
 u32 vfn_zone_report(const struct vfn_zoned *z, u64 slba,
 		    enum vfn_zone_filter filter, bool partial, void *buf,
 		    size_t len);

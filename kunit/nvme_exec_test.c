@@ -794,8 +794,11 @@ static void unmake_zoned(struct kunit *test)
 	setup_table(test, &zg16, false, 0);
 }
 
-/* Zone Management Send: @zsa on the zone of @slba, or on all. */
-static u16 zone_send(struct kunit *test, u64 slba, u8 zsa, bool all)
+/*
+ * Zone Management Send: @zsa on the zone of @slba; @all: CDW13 bits 15:8
+ * (bit 0 Select All, bit 1 the action's option: with Open, ZRWAA).
+ */
+static u16 zone_send(struct kunit *test, u64 slba, u8 zsa, u8 all)
 {
 	struct admin_env *e = test->priv;
 	struct nvme_command cmd = { };
@@ -1131,6 +1134,231 @@ static void zoned_cut_rewinds_write_pointer(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 16, 1, 0, 3 * PG, 0),
 			0);
+	unmake_zoned(test);
+}
+
+/*
+ * Namespace 1 zoned (16 zones of 16 blocks) with a ZRWA: a window of 4
+ * blocks flushed in 2s, 2 resources.
+ */
+static void make_zoned_zrwa(struct kunit *test)
+{
+	struct vfn_ctrl *c = ((struct admin_env *)test->priv)->c;
+	struct vfn_zone_geo zg = {
+		.zsze = 16, .zcap = 16, .zrwas = 4, .zrwafg = 2, .nr_zrwa = 2,
+	};
+
+	setup_table(test, &zg, true, 0);
+	if (!c->zreport)
+		c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->zreport);
+}
+
+/* Zone Management Send with CDW13 bits 15:8 @flags (Select All, ZRWAA). */
+#define ZMS_ALL		BIT(0)
+#define ZMS_ZRWAA	BIT(1)
+
+static u64 host_pages(struct kunit *test, enum vflash_stat s)
+{
+	return vflash_flash_stat(((struct admin_env *)test->priv)->vdev->flash,
+				 s);
+}
+
+/*
+ * ZRWA on the command path: Identify's fields; Open with ZRWAA; writes
+ * into the window and overwrites land in the store but reach no flash
+ * (host pages to the backend unchanged), reads of the window are served
+ * from DRAM; an implicit flush, the explicit flush (action 11h) and
+ * Finish program what they flush. Without zone_zrwa, Identify shows none
+ * and both commands are Invalid Field.
+ */
+static void zoned_zrwa_window(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	u8 *id = e->mem + 5 * PG, *rep = e->mem + 6 * PG;
+	u64 w;
+
+	make_zoned(test, 16, 0, 0);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1,
+				  NVME_ID_CNS_CS_NS, NVME_CSI_ZNS << 24, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(id + 2), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(id + 50), 0U);
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_OPEN, ZMS_ZRWAA),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, VFN_ZSA_ZRWA_FLUSH, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[0].state, VFN_ZS_EMPTY);
+
+	make_zoned_zrwa(test);
+	KUNIT_EXPECT_EQ(test, run(test, nvme_admin_identify, 1,
+				  NVME_ID_CNS_CS_NS, NVME_CSI_ZNS << 24, 0,
+				  5 * PG, NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(id + 2), 3U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(id + 44), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(id + 48), 2U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(id + 50), 4U);
+	KUNIT_EXPECT_EQ(test, id[52], 1);
+	/* ZRWAA with Select All, an unknown action: Invalid Field. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_OPEN,
+					ZMS_ZRWAA | ZMS_ALL),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, 0x12, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_OPEN, ZMS_ZRWAA), 0);
+	KUNIT_EXPECT_TRUE(test, zones(test)->zones[0].zrwa);
+
+	w = host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES);
+	memset(e->mem + 3 * PG, 0x33, 2 * PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 2, 2, 0, 3 * PG,
+				     4 * PG), 0);
+	memset(e->mem + 3 * PG, 0x11, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 0, 1, 0, 3 * PG, 0),
+			0);
+	memset(e->mem + 3 * PG, 0x44, PG);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 2, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES),
+			w);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store, 0x11, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 2 * PG, 0x44, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 3 * PG, 0x33, PG));
+	/* Zone Append: Invalid Zone Operation Request. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_zone_append, 0, 1, 0,
+				     3 * PG, 0), DNR(VFN_SC_ZONE_INVALID_OP));
+	/* A read of the window: from DRAM, no page read on the flash. */
+	w = host_pages(test, VFLASH_STAT_HOST_READ_PAGES);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_read, 2, 2, 0, 7 * PG,
+				     8 * PG), 0);
+	KUNIT_EXPECT_EQ(test, host_pages(test, VFLASH_STAT_HOST_READ_PAGES), w);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->mem + 8 * PG, 0x33, PG));
+	/* Report Zones: ZRWAV, the write pointer at the flushed point. */
+	KUNIT_EXPECT_EQ(test, zone_report(test, 0, 128, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, rep[64 + 2], (u8)BIT(3));
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(rep + 64 + 24), 0ULL);
+
+	/* Explicit flush of blocks 0-1 programs 2 pages. */
+	w = host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES);
+	KUNIT_EXPECT_EQ(test, zone_send(test, 2, VFN_ZSA_ZRWA_FLUSH, 0),
+			DNR(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, zone_send(test, 4, VFN_ZSA_ZRWA_FLUSH, 0),
+			DNR(NVME_SC_ZONE_BOUNDARY_ERROR));
+	KUNIT_EXPECT_EQ(test, host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES),
+			w);
+	KUNIT_EXPECT_EQ(test, zone_send(test, 1, VFN_ZSA_ZRWA_FLUSH, 0), 0);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[0].wp, 2ULL);
+	KUNIT_EXPECT_EQ(test, host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES),
+			w + 2);
+	/* A write to 8 ends 3 above the window: flushes 4 (2-5). */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 8, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[0].wp, 6ULL);
+	KUNIT_EXPECT_EQ(test, host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES),
+			w + 6);
+	/* Below the write pointer now: Zone Invalid Write. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 5, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_ZONE_INVALID_WRITE));
+	/* Finish programs the window (6-8), the zone Full, the ZRWA freed. */
+	KUNIT_EXPECT_EQ(test, zone_send(test, 0, NVME_ZONE_FINISH, 0), 0);
+	KUNIT_EXPECT_EQ(test, host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES),
+			w + 9);
+	KUNIT_EXPECT_EQ(test, zones(test)->zones[0].state, VFN_ZS_FULL);
+	KUNIT_EXPECT_FALSE(test, zones(test)->zones[0].zrwa);
+	KUNIT_EXPECT_EQ(test, zones(test)->nr_zrwa, 0U);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 2 * PG, 0x44, PG));
+	unmake_zoned(test);
+}
+
+/*
+ * A write into a ZRWA window that fails after the zones took it (an
+ * injected Write Fault) changes nothing: not the write pointer its
+ * implicit flush would have moved, not the window, and the flush
+ * programs nothing.
+ */
+static void zoned_zrwa_refused_write(struct kunit *test)
+{
+	struct vfn_zoned *z;
+	u64 w;
+
+	make_zoned_zrwa(test);
+	z = zones(test);
+	KUNIT_ASSERT_EQ(test, zone_send(test, 0, NVME_ZONE_OPEN, ZMS_ZRWAA), 0);
+	write_blocks(test, 0, 2);
+	w = host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES);
+	arm(test, VFLASH_FAULT_WRITE_FAULT, "6-6", "1");
+	/* Ends 3 above the window: it would flush 4 blocks. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 6, 1, 0, 3 * PG, 0),
+			DNR(NVME_SC_WRITE_FAULT));
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 0ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 2ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].state, VFN_ZS_EOPEN);
+	KUNIT_EXPECT_TRUE(test, z->zones[0].zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 1U);
+	/* At most the failed write's own page charged, no flush. */
+	KUNIT_EXPECT_LE(test, host_pages(test, VFLASH_STAT_HOST_WRITE_PAGES),
+			w + 1);
+	/* The same write goes through once the rule is spent. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 6, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 4ULL);
+	unmake_zoned(test);
+}
+
+/*
+ * A power cut and the ZRWA window: without power-loss protection the
+ * window is lost (its blocks read zeros, the write pointer at the last
+ * flushed point, Closed); with plp it is flushed (the write pointer past
+ * the last block written). Either way the ZRWA is gone.
+ */
+static void zoned_zrwa_cut(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vfn_zoned *z;
+	u32 i;
+
+	make_zoned_zrwa(test);
+	z = zones(test);
+	e->c->wce = true;
+	log_writes(test);
+	memset(e->mem + 3 * PG, 0xaa, PG);
+	KUNIT_ASSERT_EQ(test, zone_send(test, 0, NVME_ZONE_OPEN, ZMS_ZRWAA), 0);
+	KUNIT_ASSERT_EQ(test, zone_send(test, 16, NVME_ZONE_OPEN, ZMS_ZRWAA),
+			0);
+	write_blocks(test, 0, 4);
+	write_blocks(test, 16, 19);
+	KUNIT_ASSERT_EQ(test, zone_send(test, 1, VFN_ZSA_ZRWA_FLUSH, 0), 0);
+	/* The host's Flush: the flushed blocks durable, not the window. */
+	KUNIT_ASSERT_EQ(test, run_io(test, nvme_cmd_flush, 0, 1, 0, 0, 0), 0);
+	vfn_io_power_cut(e->c, NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 2ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 2ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].state, VFN_ZS_CLOSED);
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, 16ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[1].state, VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_TRUE(test, all_bytes(e->store + i * PG, 0xaa, PG));
+	for (i = 2; i < 20; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, all_bytes(e->store + i * PG, 0, PG),
+				      "block %u", i);
+
+	/* With plp (set while power_cut is disarmed): the window is flushed. */
+	KUNIT_ASSERT_EQ(test, vflash_fault_set(&e->vdev->faults,
+					       VFLASH_FAULT_POWER_CUT, "armed",
+					       "0"), 0);
+	make_zoned_zrwa(test);
+	z = zones(test);
+	e->vdev->faults.plp = true;
+	KUNIT_ASSERT_EQ(test, zone_send(test, 32, NVME_ZONE_OPEN, ZMS_ZRWAA),
+			0);
+	write_blocks(test, 32, 35);
+	vfn_io_power_cut(e->c, NSEC_PER_SEC);
+	e->vdev->faults.plp = false;
+	KUNIT_EXPECT_EQ(test, z->zones[2].wp, 35ULL);
+	KUNIT_EXPECT_FALSE(test, z->zones[2].zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+	for (i = 32; i < 35; i++)
+		KUNIT_EXPECT_TRUE(test, all_bytes(e->store + i * PG, 0xaa, PG));
 	unmake_zoned(test);
 }
 
@@ -3039,6 +3267,9 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(zoned_reset_discards),
 	KUNIT_CASE(zoned_handles_lent_and_erased),
 	KUNIT_CASE(zoned_cut_rewinds_write_pointer),
+	KUNIT_CASE(zoned_zrwa_window),
+	KUNIT_CASE(zoned_zrwa_cut),
+	KUNIT_CASE(zoned_zrwa_refused_write),
 	KUNIT_CASE(zoned_failed_write_keeps_pointer),
 	KUNIT_CASE(zoned_read_only_and_offline),
 	KUNIT_CASE(zoned_descriptor_extensions),

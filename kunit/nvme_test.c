@@ -9,6 +9,7 @@
 #include <linux/string.h>
 
 #include "frontend_nvme/proto.h"
+#include "frontend_nvme/zns.h"
 #include "frontend_nvme/uncor.h"
 
 #define DNR(x)		((x) | NVME_STATUS_DNR)
@@ -139,6 +140,52 @@ static void io_decode_statuses(struct kunit *test)
 	/* Write Zeroes moves no data: no MDTS limit. */
 	c = rw_cmd(nvme_cmd_write_zeroes, 0, 1000);
 	KUNIT_EXPECT_EQ(test, io(&c, &ns4k), 0);
+}
+
+/*
+ * Zone Management Send's ZRWA decoding: Open with ZRWAA (CDW13 bit 9) and
+ * Flush Explicit ZRWA Range (11h) pass to the zones, each for one zone:
+ * with Select All, Invalid Field; an action past 11h is Invalid Field;
+ * ZRWAA with another action is ignored.
+ */
+static void zone_send_zrwa_decode(struct kunit *test)
+{
+	static const struct vfn_ns zns = {
+		.nsze = 1024, .id = 1, .lba_shift = 12, .zoned = true,
+	};
+	struct nvme_command c = { };
+	struct vfn_io_req r;
+
+	c.zms.opcode = nvme_cmd_zone_mgmt_send;
+	c.zms.nsid = cpu_to_le32(1);
+	c.zms.slba = cpu_to_le64(5);
+	c.zms.zsa = NVME_ZONE_OPEN;
+	c.zms.select_all = BIT(1);
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &zns, &r), 0);
+	KUNIT_EXPECT_TRUE(test, r.zrwaa);
+	c.zms.select_all = BIT(1) | BIT(0);
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &zns, &r),
+			DNR(NVME_SC_INVALID_FIELD));
+	c.zms.zsa = NVME_ZONE_CLOSE;
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &zns, &r), 0);
+	KUNIT_EXPECT_FALSE(test, r.zrwaa);
+	c.zms.zsa = VFN_ZSA_ZRWA_FLUSH;
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &zns, &r),
+			DNR(NVME_SC_INVALID_FIELD));
+	c.zms.select_all = 0;
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &zns, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.zsa, VFN_ZSA_ZRWA_FLUSH);
+	KUNIT_EXPECT_EQ(test, r.slba, 5ULL);
+	c.zms.slba = cpu_to_le64(1024);
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &zns, &r),
+			DNR(NVME_SC_LBA_RANGE));
+	c.zms.slba = 0;
+	c.zms.zsa = VFN_ZSA_ZRWA_FLUSH + 1;
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &zns, &r),
+			DNR(NVME_SC_INVALID_FIELD));
+	c.zms.zsa = 0x10;
+	KUNIT_EXPECT_EQ(test, vfn_io_decode(&c, &zns, &r),
+			DNR(NVME_SC_INVALID_FIELD));
 }
 
 static void lba_range_pages(struct kunit *test)
@@ -1276,6 +1323,7 @@ static struct kunit_case nvme_test_cases[] = {
 	KUNIT_CASE(uncor_marks),
 	KUNIT_CASE(io_decode_fields),
 	KUNIT_CASE(io_decode_statuses),
+	KUNIT_CASE(zone_send_zrwa_decode),
 	KUNIT_CASE(lba_range_pages),
 	KUNIT_CASE(admin_decode_statuses),
 	KUNIT_CASE(log_page_sizes_and_offsets),

@@ -12,6 +12,7 @@
 #include <linux/string.h>
 
 #include "core/compat.h"
+
 #include "frontend_nvme/proto.h"
 #include "frontend_nvme/zns.h"
 
@@ -660,6 +661,400 @@ static void recommendations(struct kunit *test)
 	make_state(test, z, 0, VFN_ZS_IOPEN);
 	KUNIT_EXPECT_FALSE(test, vfn_zone_recommend(z, 0, S(18) - 1));
 	KUNIT_EXPECT_TRUE(test, vfn_zone_recommend(z, 0, S(18)));
+/* ZRWA: a window of 8 blocks, flushed in 2s, 2 resources. */
+#define ZRWAS		8
+#define ZRWAFG		2
+
+static struct vfn_zoned *zrwa_zoned(struct kunit *test, u32 mar, u32 mor)
+{
+	struct vfn_zoned *z = zoned(test, mar, mor);
+
+	KUNIT_ASSERT_EQ(test, vfn_zoned_set_zrwa(z, ZRWAS, ZRWAFG, 2), 0);
+	return z;
+}
+
+/* Zone @i opened with a ZRWA. */
+static void zrwa_open(struct kunit *test, struct vfn_zoned *z, u32 i)
+{
+	KUNIT_ASSERT_EQ(test, vfn_zone_open_zrwa(z, (u64)i * ZSZE, false), 0);
+	KUNIT_ASSERT_TRUE(test, z->zones[i].zrwa);
+}
+
+/* A refused command left zone @i and the resource counts as they were. */
+static void expect_unchanged(struct kunit *test, const struct vfn_zoned *z,
+			     u32 i, const struct vfn_zone *was,
+			     const struct vfn_zoned *zw)
+{
+	KUNIT_EXPECT_EQ(test, z->zones[i].wp, was->wp);
+	KUNIT_EXPECT_EQ(test, z->zones[i].written, was->written);
+	KUNIT_EXPECT_EQ(test, z->zones[i].state, was->state);
+	KUNIT_EXPECT_EQ(test, z->zones[i].zrwa, was->zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, zw->nr_zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_iopen, zw->nr_iopen);
+	KUNIT_EXPECT_EQ(test, z->nr_eopen, zw->nr_eopen);
+	KUNIT_EXPECT_EQ(test, z->nr_closed, zw->nr_closed);
+}
+
+/* The ZRWA's values as the specification bounds them. */
+static void zrwa_geometry_is_checked(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 4, 4);
+
+	KUNIT_EXPECT_EQ(test, vfn_zoned_set_zrwa(z, 8, 3, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_set_zrwa(z, 8, 0, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_set_zrwa(z, ZCAP + 2, 2, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_set_zrwa(z, 8, 2, 0), -EINVAL);
+	/* No more resources than active zones. */
+	KUNIT_EXPECT_EQ(test, vfn_zoned_set_zrwa(z, 8, 2, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, z->zrwas, 0U);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_set_zrwa(z, 8, 2, 4), 0);
+	KUNIT_EXPECT_EQ(test, z->max_zrwa, 4U);
+	KUNIT_EXPECT_EQ(test, vfn_zoned_set_zrwa(z, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, z->zrwas, 0U);
+}
+
+/*
+ * Open with ZRWAA: an Empty zone takes a resource; every refusal, each
+ * leaving the zones as they were; implicit opens take none.
+ */
+static void zrwa_allocation(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 0, 0);
+	struct vfn_zoned zw;
+	struct vfn_zone was;
+
+	/* Without ZRWA support: Invalid Field. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, 0, false),
+			SC(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_EMPTY);
+	KUNIT_ASSERT_EQ(test, vfn_zoned_set_zrwa(z, ZRWAS, ZRWAFG, 2), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, 0, true),
+			SC(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, 1, false),
+			SC(NVME_SC_INVALID_FIELD));
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+	zrwa_open(test, z, 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_EOPEN);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 1U);
+	/* Again: still one resource. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 1U);
+	/* A write's implicit open allocates none; such a zone takes none. */
+	KUNIT_EXPECT_EQ(test, wr(z, ZSZE, 1), 0);
+	KUNIT_EXPECT_FALSE(test, z->zones[1].zrwa);
+	was = z->zones[1];
+	zw = *z;
+	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, ZSZE, false),
+			SC(VFN_SC_ZONE_INVALID_OP));
+	expect_unchanged(test, z, 1, &was, &zw);
+	/* A plain Open allocates none either. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 2 * ZSZE, VFN_ZSA_OPEN, false),
+			0);
+	KUNIT_EXPECT_FALSE(test, z->zones[2].zrwa);
+	/* Full: Open's own refusal. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 3 * ZSZE, VFN_ZSA_FINISH,
+					    false), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, 3 * ZSZE, false),
+			SC(NVME_SC_ZONE_INVALID_TRANSITION));
+	zrwa_open(test, z, 4);
+	/* Both resources held: the next Empty zone is refused, unchanged. */
+	was = z->zones[5];
+	zw = *z;
+	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, 5 * ZSZE, false),
+			SC(VFN_SC_ZRWA_UNAVAILABLE));
+	expect_unchanged(test, z, 5, &was, &zw);
+}
+
+/* Open with ZRWAA and the active and open limits. */
+static void zrwa_allocation_and_limits(struct kunit *test)
+{
+	struct vfn_zoned *z = zrwa_zoned(test, 2, 2);
+	struct vfn_zoned zw;
+	struct vfn_zone was;
+
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_OPEN, false), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, ZSZE, VFN_ZSA_OPEN, false), 0);
+	was = z->zones[2];
+	zw = *z;
+	KUNIT_EXPECT_EQ(test, vfn_zone_open_zrwa(z, 2 * ZSZE, false),
+			SC(NVME_SC_ZONE_TOO_MANY_ACTIVE));
+	expect_unchanged(test, z, 2, &was, &zw);
+}
+
+/*
+ * Writes anywhere in [wp, wp + 2 x ZRWAS), overwrites too; one that ends
+ * above wp + ZRWAS flushes implicitly by ZRWAFG multiples; the rest
+ * refused with nothing changed; Zone Append refused.
+ */
+static void zrwa_window_writes(struct kunit *test)
+{
+	struct vfn_zoned *z = zrwa_zoned(test, 0, 0);
+	struct vfn_zoned zw;
+	struct vfn_zone was;
+	u64 lba;
+
+	zrwa_open(test, z, 0);
+	KUNIT_EXPECT_EQ(test, wr(z, 4, 2), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 0ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 6ULL);
+	KUNIT_EXPECT_EQ(test, wr(z, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, wr(z, 4, 1), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 6ULL);
+	KUNIT_EXPECT_EQ(test, wr(z, 0, ZRWAS), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 0ULL);
+	/* Ends at 12: 4 above the window, the pointer moves 4. */
+	KUNIT_EXPECT_EQ(test, wr(z, 10, 2), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 4ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 12ULL);
+	/* Ends at 13: 1 above, rounded up to the granularity. */
+	KUNIT_EXPECT_EQ(test, wr(z, 12, 1), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 6ULL);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_EOPEN);
+	was = z->zones[0];
+	zw = *z;
+	/* Below the write pointer; past twice the window; Zone Append. */
+	KUNIT_EXPECT_EQ(test, wr(z, 5, 1), SC(NVME_SC_ZONE_INVALID_WRITE));
+	KUNIT_EXPECT_EQ(test, wr(z, 6 + 2 * ZRWAS - 1, 2),
+			SC(NVME_SC_ZONE_INVALID_WRITE));
+	KUNIT_EXPECT_EQ(test, vfn_zone_write(z, 0, 1, true, &lba),
+			SC(VFN_SC_ZONE_INVALID_OP));
+	expect_unchanged(test, z, 0, &was, &zw);
+	/* The whole second window at once: the pointer moves a window. */
+	KUNIT_EXPECT_EQ(test, wr(z, 6, 2 * ZRWAS), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 6ULL + ZRWAS);
+	/* Past the capacity; written up to it, the window stays below it. */
+	KUNIT_EXPECT_EQ(test, wr(z, ZCAP - ZRWAS, ZRWAS + 1),
+			SC(NVME_SC_ZONE_BOUNDARY_ERROR));
+	for (lba = z->zones[0].wp; lba < ZCAP; lba += 2)
+		KUNIT_ASSERT_EQ(test, wr(z, lba, 2), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, (u64)ZCAP - ZRWAS);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_EOPEN);
+	/* Flushed to the capacity: Full, the resource given back. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, ZCAP - 1, false), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_FULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, (u64)ZCAP);
+	KUNIT_EXPECT_FALSE(test, z->zones[0].zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+}
+
+/*
+ * A refused write into a window is put back whole: the implicit flush,
+ * the implicit open of a Closed zone, the ZRWA.
+ */
+static void zrwa_failed_write_undone(struct kunit *test)
+{
+	struct vfn_zoned *z = zrwa_zoned(test, 0, 0);
+	struct vfn_zoned zw;
+	struct vfn_zone was;
+
+	zrwa_open(test, z, 0);
+	KUNIT_ASSERT_EQ(test, wr(z, 0, 4), 0);
+	was = z->zones[0];
+	zw = *z;
+	KUNIT_ASSERT_EQ(test, wr(z, 4, ZRWAS + 2), 0);
+	KUNIT_ASSERT_EQ(test, z->zones[0].wp, 6ULL);
+	vfn_zone_write_undo(z, 4, ZRWAS + 2, was.state);
+	expect_unchanged(test, z, 0, &was, &zw);
+	/* From Closed: implicitly opened and flushed, then put back. */
+	KUNIT_ASSERT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_CLOSE, false), 0);
+	was = z->zones[0];
+	zw = *z;
+	KUNIT_ASSERT_EQ(test, wr(z, 2, 12), 0);
+	KUNIT_ASSERT_EQ(test, state(z, 0), VFN_ZS_IOPEN);
+	KUNIT_ASSERT_EQ(test, z->zones[0].wp, 6ULL);
+	vfn_zone_write_undo(z, 2, 12, was.state);
+	expect_unchanged(test, z, 0, &was, &zw);
+	KUNIT_EXPECT_EQ(test, z->count[VFN_ZC_IMPLICIT_OPEN],
+			zw.count[VFN_ZC_IMPLICIT_OPEN]);
+	/* A later write's undo never reuses this one. */
+	KUNIT_EXPECT_EQ(test, z->undo.zone, U32_MAX);
+}
+
+/* Flush Explicit ZRWA Range: the rules on its SLBA, and what it moves. */
+static void zrwa_explicit_flush(struct kunit *test)
+{
+	struct vfn_zoned *z = zrwa_zoned(test, 0, 0);
+	struct vfn_zoned zw;
+	struct vfn_zone was;
+	u64 lba;
+
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, 1, false),
+			SC(VFN_SC_ZONE_INVALID_OP));
+	zrwa_open(test, z, 0);
+	KUNIT_ASSERT_EQ(test, wr(z, 0, 6), 0);
+	was = z->zones[0];
+	zw = *z;
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, 1, true),
+			SC(NVME_SC_INVALID_FIELD));
+	/* 3 blocks: not a multiple of ZRWAFG. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, 2, false),
+			SC(NVME_SC_INVALID_FIELD));
+	/* At the window's end or above. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, ZRWAS, false),
+			SC(NVME_SC_ZONE_BOUNDARY_ERROR));
+	expect_unchanged(test, z, 0, &was, &zw);
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, 3, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 4ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 6ULL);
+	/* Below the write pointer now. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, 3, false),
+			SC(NVME_SC_ZONE_BOUNDARY_ERROR));
+	/* Unwritten blocks of the window may be flushed: they read zeros. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, 4 + ZRWAS - 1, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 4ULL + ZRWAS);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 4ULL + ZRWAS);
+	/* A Closed zone opens implicitly. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_CLOSE, false), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_CLOSED);
+	KUNIT_EXPECT_TRUE(test, z->zones[0].zrwa);
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, 4 + ZRWAS + 1, false), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_IOPEN);
+	/* To the capacity: Full, the resource back. */
+	for (lba = z->zones[0].wp; lba < ZCAP; lba += 2)
+		KUNIT_ASSERT_EQ(test, wr(z, lba, 2), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, ZCAP - 1, false), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_FULL);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+	KUNIT_EXPECT_EQ(test, vfn_zone_zrwa_flush(z, ZCAP - 1, false),
+			SC(VFN_SC_ZONE_INVALID_OP));
+}
+
+/* Close keeps the ZRWA; Finish, Reset, an empty Close, read-only free it. */
+static void zrwa_resource_release(struct kunit *test)
+{
+	struct vfn_zoned *z = zrwa_zoned(test, 0, 0);
+
+	zrwa_open(test, z, 0);
+	KUNIT_ASSERT_EQ(test, wr(z, 2, 1), 0);
+	/* Nothing flushed, but the window holds data: Closed, kept. */
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_CLOSE, false), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_CLOSED);
+	KUNIT_EXPECT_TRUE(test, z->zones[0].zrwa);
+	/* A write reopens it implicitly, with its ZRWA. */
+	KUNIT_EXPECT_EQ(test, wr(z, 5, 1), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_IOPEN);
+	KUNIT_EXPECT_TRUE(test, z->zones[0].zrwa);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_FINISH, false), 0);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, (u64)ZCAP);
+	KUNIT_EXPECT_EQ(test, z->zones[0].written, 6ULL);
+	KUNIT_EXPECT_FALSE(test, z->zones[0].zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+	/* Close with nothing written: Empty, freed. */
+	zrwa_open(test, z, 1);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, ZSZE, VFN_ZSA_CLOSE, false), 0);
+	KUNIT_EXPECT_EQ(test, state(z, 1), VFN_ZS_EMPTY);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+	/* Reset (Select All too); read-only. */
+	zrwa_open(test, z, 1);
+	zrwa_open(test, z, 2);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, ZSZE, VFN_ZSA_RESET, false), 0);
+	KUNIT_EXPECT_FALSE(test, z->zones[1].zrwa);
+	vfn_zone_set_read_only(z, 2);
+	KUNIT_EXPECT_FALSE(test, z->zones[2].zrwa);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+	zrwa_open(test, z, 3);
+	zrwa_open(test, z, 4);
+	KUNIT_EXPECT_EQ(test, vfn_zone_send(z, 0, VFN_ZSA_RESET, true), 0);
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+}
+
+/* A power cut: the window flushed with plp, else left to vfn_zone_cut(). */
+static void zrwa_power_cut(struct kunit *test)
+{
+	struct vfn_zoned *z = zrwa_zoned(test, 0, 0);
+	u64 from = 0, to = 0;
+
+	zrwa_open(test, z, 0);
+	zrwa_open(test, z, 1);
+	KUNIT_ASSERT_EQ(test, wr(z, 0, 4), 0);
+	KUNIT_ASSERT_EQ(test, vfn_zone_zrwa_flush(z, 1, false), 0);
+	KUNIT_ASSERT_EQ(test, wr(z, ZSZE + 3, 2), 0);
+	/* Without plp: the ZRWA goes, the window is vfn_zone_cut()'s. */
+	KUNIT_EXPECT_FALSE(test, vfn_zone_zrwa_cut(z, 0, false, &from, &to));
+	KUNIT_EXPECT_FALSE(test, z->zones[0].zrwa);
+	KUNIT_EXPECT_TRUE(test, vfn_zone_cut(z, 0, &from, &to));
+	KUNIT_EXPECT_EQ(test, from, 2ULL);
+	KUNIT_EXPECT_EQ(test, to, 4ULL);
+	KUNIT_EXPECT_EQ(test, z->zones[0].wp, 2ULL);
+	KUNIT_EXPECT_EQ(test, state(z, 0), VFN_ZS_CLOSED);
+	/* With plp: flushed to the end of what was written. */
+	KUNIT_EXPECT_TRUE(test, vfn_zone_zrwa_cut(z, 1, true, &from, &to));
+	KUNIT_EXPECT_EQ(test, from, (u64)ZSZE);
+	KUNIT_EXPECT_EQ(test, to, (u64)ZSZE + 5);
+	KUNIT_EXPECT_EQ(test, z->zones[1].wp, (u64)ZSZE + 5);
+	KUNIT_EXPECT_FALSE(test, vfn_zone_cut(z, 1, &from, &to));
+	KUNIT_EXPECT_EQ(test, z->nr_zrwa, 0U);
+}
+
+/* Report Zones: ZRWAV, and the write pointer at the flushed point. */
+static void zrwa_report(struct kunit *test)
+{
+	struct vfn_zoned *z = zrwa_zoned(test, 0, 0);
+	u8 *buf = kunit_kzalloc(test, 3 * VFN_ZONE_DESC_BYTES, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	zrwa_open(test, z, 0);
+	KUNIT_ASSERT_EQ(test, wr(z, 0, 5), 0);
+	KUNIT_EXPECT_EQ(test, vfn_zone_report(z, 0, VFN_ZRAS_ALL, false, buf,
+					      3 * VFN_ZONE_DESC_BYTES), 2U);
+	KUNIT_EXPECT_EQ(test, buf[64 + 2], (u8)BIT(3));
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(buf + 64 + 24), 0ULL);
+	KUNIT_EXPECT_EQ(test, buf[128 + 2], 0);
+	KUNIT_EXPECT_TRUE(test, vfn_zone_in_zrwa(z, 1, 4));
+	KUNIT_EXPECT_FALSE(test, vfn_zone_in_zrwa(z, 1, 5));
+}
+
+/*
+ * ZRWA under a random mix of opens with ZRWAA, writes anywhere near the
+ * write pointer, explicit flushes and every action: the resources held
+ * match the zones with ZRWAV, only active zones hold one, never more than
+ * there are, and a ZRWA zone's window lies in the zone.
+ */
+static void zrwa_counts_hold_under_random_commands(struct kunit *test)
+{
+	struct vfn_zoned *z = zoned(test, 6, 4);
+	u32 x = 2463534242U, n, i, held;
+
+	KUNIT_ASSERT_EQ(test, vfn_zoned_set_zrwa(z, ZRWAS, ZRWAFG, 3), 0);
+	for (n = 0; n < 20000; n++) {
+		u32 zi = xorshift(&x) % NR_ZONES, what = xorshift(&x) % 10;
+		u64 start = (u64)zi * ZSZE, wp = z->zones[zi].wp;
+
+		if (what < 2)
+			vfn_zone_open_zrwa(z, start, false);
+		else if (what < 6)
+			wr(z, wp + xorshift(&x) % (3 * ZRWAS),
+			   1 + xorshift(&x) % 6);
+		else if (what < 8)
+			vfn_zone_zrwa_flush(z, wp + xorshift(&x) % (2 * ZRWAS),
+					    false);
+		else if (what == 9 && !(xorshift(&x) % 64))
+			vfn_zone_set_read_only(z, zi);
+		else
+			vfn_zone_send(z, start, 1 + xorshift(&x) % 5,
+				      !(xorshift(&x) % 16));
+		for (i = 0, held = 0; i < NR_ZONES; i++) {
+			struct vfn_zone *zn = &z->zones[i];
+			u8 s = zn->state;
+
+			/* A reset's data discarded, as io.c does after it. */
+			if (s == VFN_ZS_EMPTY || s == VFN_ZS_OFFLINE)
+				zn->written = (u64)i * ZSZE;
+			KUNIT_ASSERT_LE(test, zn->wp, (u64)i * ZSZE + ZCAP);
+			if (!zn->zrwa)
+				continue;
+			held++;
+			KUNIT_ASSERT_TRUE(test, s == VFN_ZS_IOPEN ||
+					  s == VFN_ZS_EOPEN ||
+					  s == VFN_ZS_CLOSED);
+			KUNIT_ASSERT_LE(test, zn->wp, zn->written);
+			KUNIT_ASSERT_LE(test, zn->written, zn->wp + 2 * ZRWAS);
+			KUNIT_ASSERT_LE(test, zn->written,
+					(u64)i * ZSZE + ZCAP);
+		}
+		KUNIT_ASSERT_EQ(test, held, z->nr_zrwa);
+		KUNIT_ASSERT_LE(test, held, 3U);
+	}
 }
 
 static struct kunit_case zns_cases[] = {
@@ -678,6 +1073,16 @@ static struct kunit_case zns_cases[] = {
 	KUNIT_CASE(ext_lifetime),
 	KUNIT_CASE(ext_report),
 	KUNIT_CASE(recommendations),
+	KUNIT_CASE(zrwa_geometry_is_checked),
+	KUNIT_CASE(zrwa_allocation),
+	KUNIT_CASE(zrwa_allocation_and_limits),
+	KUNIT_CASE(zrwa_window_writes),
+	KUNIT_CASE(zrwa_failed_write_undone),
+	KUNIT_CASE(zrwa_explicit_flush),
+	KUNIT_CASE(zrwa_resource_release),
+	KUNIT_CASE(zrwa_power_cut),
+	KUNIT_CASE(zrwa_report),
+	KUNIT_CASE(zrwa_counts_hold_under_random_commands),
 	{}
 };
 

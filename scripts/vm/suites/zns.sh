@@ -4,7 +4,7 @@
 # fio's zonemode=zbd, zonefs and btrfs in zoned mode work; every illegal
 # command gets its status.
 # vmtest-mem: 4G
-# vmtest-timeout: 600
+# vmtest-timeout: 900
 # vmtest-debug-skip: the debug kernel has no zoned block devices (CONFIG_BLK_DEV_ZONED), so its nvme driver binds no zoned namespace; KUnit vflash-zns and vflash-nvme-io run the zone code
 
 DEV=/dev/nvme0n1
@@ -376,6 +376,17 @@ test_bad_params() {
 		frontend=nvme size=64M zoned=1 zone_size=128M
 	expect_load_error "$EINVAL" "zoned=2: must be 0 or 1" \
 		frontend=nvme size=64M zoned=2
+	expect_load_error "$EINVAL" "zone_zrwa=2: must be 0 or 1" \
+		frontend=nvme size=64M zoned=1 zone_zrwa=2
+	expect_load_error "$EINVAL" "zone_zrwa_size=abc: not a size" \
+		frontend=nvme size=64M zoned=1 zone_zrwa=1 zone_zrwa_size=abc
+	expect_load_error "$EINVAL" "zone_zrwa_fg=1000: must be a multiple of the 4096-byte block" \
+		frontend=nvme size=64M zoned=1 zone_zrwa=1 zone_zrwa_fg=1000
+	expect_load_error "$EINVAL" "zone_zrwa_size=24576: must be a multiple of zone_zrwa_fg" \
+		frontend=nvme size=64M zoned=1 zone_zrwa=1 zone_zrwa_size=24K
+	expect_load_error "$EINVAL" "zone_zrwa_nr=5: more than zone_max_active" \
+		frontend=nvme size=64M zoned=1 zone_zrwa=1 zone_zrwa_nr=5 \
+		zone_max_active=4
 }
 
 # zstat NAME: one counter of the device's stats/
@@ -655,6 +666,216 @@ test_recommendations() {
 	done
 }
 
+# ZRWA (docs/zns.md, Zone Random Write Area) with nvme-cli, on LBA size
+# $ZLBS: ZRWAS 64K and ZRWAFG 16K, two resources. nvme-cli's own
+# open-zone --zrwa and zrwa-flush-zone when it has them, else raw
+# Zone Management Send (CDW13: action, bit 9 ZRWAA).
+zrwa_load() {
+	load_zoned lba_size="$ZLBS" zone_zrwa=1 zone_zrwa_size=64K \
+		zone_zrwa_fg=16K zone_zrwa_nr=2 "$@"
+	ZB=$((16 * 1048576 / ZLBS))	# blocks per zone
+	ZW=$((65536 / ZLBS))		# ZRWAS
+	ZG=$((16384 / ZLBS))		# ZRWAFG
+}
+
+# zms SLBA CDW13: a raw Zone Management Send
+zms() {
+	nvme io-passthru "$DEV" --opcode=0x79 --namespace-id=1 \
+		--cdw10=$(($1 & 0xffffffff)) --cdw11=$(($1 >> 32)) --cdw13="$2"
+}
+
+# zrwa_open SLBA: Open with ZRWAA
+zrwa_open() {
+	if nvme zns open-zone --help 2>&1 | grep -q -- --zrwaa; then
+		nvme zns open-zone "$DEV" --start-lba="$1" --zrwaa
+	else
+		zms "$1" $((0x203))
+	fi
+}
+
+# zrwa_flush LBA: Flush Explicit ZRWA Range up to LBA
+zrwa_flush() {
+	if nvme zns help 2>&1 | grep -q zrwa-flush-zone; then
+		nvme zns zrwa-flush-zone "$DEV" --lba="$1"
+	else
+		zms "$1" $((0x11))
+	fi
+}
+
+# zrwa_write LBA COUNT FILE: COUNT blocks of FILE at LBA (passthrough:
+# the block layer only writes at the write pointer)
+zrwa_write() {
+	nvme write "$DEV" --start-block="$1" --block-count=$(($2 - 1)) \
+		--data-size=$(($2 * ZLBS)) --data="$3" >/dev/null
+}
+
+# zrwa_read LBA COUNT: COUNT blocks at LBA into /tmp/got
+zrwa_read() {
+	dd if="$DEV" of=/tmp/got bs="$ZLBS" skip="$1" count="$2" \
+		iflag=direct 2>/dev/null || fail "reading $2 blocks at $1"
+}
+
+# zone_za ZONE: zone ZONE's attributes (descriptor byte 2), raw Report
+zone_za() {
+	nvme io-passthru "$DEV" --opcode=0x7a --namespace-id=1 \
+		--cdw10=$((($1 * ZB) & 0xffffffff)) --cdw11=$((($1 * ZB) >> 32)) \
+		--cdw12=$((4096 / 4 - 1)) --data-len=4096 -r -b >/tmp/rep.bin ||
+		fail "Report Zones of zone $1"
+	od -An -tu1 -j66 -N1 /tmp/rep.bin | tr -d ' '
+}
+
+# idns OFFSET SIZE: a field of Identify CNS 05h CSI 02h (raw)
+idns() {
+	nvme admin-passthru "$CTRL" --opcode=0x06 --namespace-id=1 --cdw10=5 \
+		--cdw11=$((2 << 24)) --data-len=4096 -r -b >/tmp/idzns.bin ||
+		fail "Identify CNS 05h"
+	od -An -tu"$2" -j"$1" -N"$2" /tmp/idzns.bin | tr -d ' '
+}
+
+# test_zrwa LBS [PARAMS...]
+test_zrwa() {
+	local z1 z2 w0 wp
+	ZLBS=$1
+	shift
+	zrwa_load "$@"
+	z1=$ZB
+	z2=$((2 * ZB))
+	nvme zns id-ns "$DEV" | grep -Ei 'ozcs|zrwa' || true
+	expect_eq $(($(idns 2 2) & 2)) 2 "OZCS ZRWASUP"
+	expect_eq "$(idns 44 4)" 1 "NUMZRWA (0's based)"
+	expect_eq "$(idns 48 2)" $ZG ZRWAFG
+	expect_eq "$(idns 50 2)" $ZW ZRWAS
+	expect_eq "$(idns 52 1)" 1 "ZRWACAP explicit flush"
+	dd if=/dev/urandom of=/tmp/a bs=16384 count=1 2>/dev/null
+	dd if=/dev/urandom of=/tmp/b bs=16384 count=1 2>/dev/null
+	dd if=/dev/urandom of=/tmp/c bs=16384 count=1 2>/dev/null
+	# Allocation: two resources; an implicitly opened zone takes none.
+	zrwa_open $z1 || fail "open zone 1 with a ZRWA"
+	expect_state 1 EXP_OPENED
+	expect_eq "$(zone_za 1)" 8 "zone 1's attributes (ZRWAV)"
+	zrwa_open $z2 || fail "open zone 2 with a ZRWA"
+	expect_nvme_status 1b7 "a third ZRWA (resources unavailable)" \
+		zrwa_open $((3 * ZB))
+	expect_state 3 EMPTY
+	dd if=/tmp/a of="$DEV" bs=16384 seek=$((4 * ZB * ZLBS / 16384)) \
+		count=1 oflag=direct 2>/dev/null || fail "write to zone 4"
+	expect_eq "$(zone_za 4)" 0 "an implicitly opened zone's attributes"
+	expect_nvme_status 1b6 "ZRWAA on an open zone" zrwa_open $((4 * ZB))
+	expect_nvme_status 002 "ZRWAA with Select All" \
+		zms 0 $((0x303))
+	# Writes anywhere in the window, out of order, overwrites: no
+	# program on the flash (host_write_pages counts what reaches it).
+	w0=$(zstat host_write_pages)
+	zrwa_write $((z1 + ZG)) $ZG /tmp/a || fail "write at wp + ZRWAFG"
+	zrwa_write $z1 $ZG /tmp/b || fail "write at wp"
+	zrwa_write $((z1 + ZG)) $ZG /tmp/c || fail "overwrite"
+	expect_eq "$(zstat host_write_pages)" "$w0" "host_write_pages (window)"
+	expect_eq "$(zone_field 1 wp)" $z1 "write pointer (nothing flushed)"
+	zrwa_read $z1 $((2 * ZG))
+	cat /tmp/b /tmp/c | cmp -s - /tmp/got || fail "the window's data"
+	expect_nvme_status 1bc "a write past twice the window" \
+		zrwa_write $((z1 + 2 * ZW)) 1 /tmp/a
+	expect_nvme_status 1b6 "zone append to a ZRWA zone" \
+		nvme zns zone-append "$DEV" --zslba=$z1 --data-size="$ZLBS" \
+		--data=/tmp/a
+	# Explicit flush: granularity and window checked, then 2 x ZRWAFG.
+	if [ "$ZG" -gt 1 ]; then
+		expect_nvme_status 002 "a flush off the granularity" \
+			zrwa_flush $z1
+	fi
+	expect_nvme_status 1b8 "a flush past the window" \
+		zrwa_flush $((z1 + ZW))
+	zrwa_flush $((z1 + 2 * ZG - 1)) || fail "zrwa flush"
+	wp=$((z1 + 2 * ZG))
+	expect_eq "$(zone_field 1 wp)" $wp "write pointer after the flush"
+	expect_eq "$(zstat host_write_pages)" $((w0 + 8)) \
+		"host_write_pages after flushing 32K"
+	expect_nvme_status 1bc "a write below the write pointer" \
+		zrwa_write $((wp - 1)) 1 /tmp/a
+	# A write into the implicit flush area: the pointer moves ZRWAFG.
+	zrwa_write $((wp + ZW)) $ZG /tmp/a || fail "write past the window"
+	wp=$((wp + ZG))
+	expect_eq "$(zone_field 1 wp)" $wp "write pointer after an implicit flush"
+	zrwa_read $z1 $((2 * ZG))
+	cat /tmp/b /tmp/c | cmp -s - /tmp/got || fail "flushed data"
+	# A controller reset keeps the window (the device stays powered).
+	nvme reset "$CTRL" || fail "nvme reset"
+	wait_for "$DEV"
+	expect_eq "$(zone_za 1)" 8 "ZRWAV after a controller reset"
+	expect_eq "$(zone_field 1 wp)" $wp "write pointer after a reset"
+	zrwa_read $((wp + ZW - ZG)) $ZG
+	cmp -s /tmp/got /tmp/a || fail "window data after a controller reset"
+	# Close keeps it; Finish flushes it and frees it; Reset frees it.
+	nvme zns close-zone "$DEV" --start-lba=$z1 || fail "close-zone"
+	expect_state 1 CLOSED
+	expect_eq "$(zone_za 1)" 8 "ZRWAV of a closed zone"
+	nvme zns finish-zone "$DEV" --start-lba=$z1 || fail "finish-zone"
+	expect_state 1 FULL
+	expect_eq "$(zone_za 1)" 0 "attributes after finish"
+	zrwa_read $((wp + ZW - ZG)) $ZG
+	cmp -s /tmp/got /tmp/a || fail "finish kept the window's data"
+	nvme zns reset-zone "$DEV" --start-lba=$z2 || fail "reset zone 2"
+	expect_eq "$(zone_za 2)" 0 "attributes after reset"
+	# Both resources free again.
+	zrwa_open $((3 * ZB)) || fail "open zone 3 with a freed ZRWA"
+	zrwa_open $((5 * ZB)) || fail "open zone 5 with a freed ZRWA"
+	unload
+}
+
+# A power cut and a ZRWA window (docs/faults.md): without plp the window
+# is lost, the write pointer stays at the last flushed point, the zone is
+# Closed, its blocks read zeros; with plp the window is flushed. The ZRWA
+# is gone either way.
+test_zrwa_cut() {
+	local F=/sys/class/vflash/vflash0/faults z1
+	ZLBS=$1
+	shift
+	zrwa_load "$@"
+	z1=$ZB
+	dd if=/dev/urandom of=/tmp/a bs=16384 count=1 2>/dev/null
+	dd if=/dev/urandom of=/tmp/b bs=16384 count=1 2>/dev/null
+	dd if=/dev/zero of=/tmp/z bs=16384 count=1 2>/dev/null
+	echo 0 >$F/power_cut/probability || fail "probability"
+	echo 1 >$F/power_cut/armed || fail "arm power_cut"
+	zrwa_open $z1 || fail "open zone 1 with a ZRWA"
+	zrwa_write $z1 $ZG /tmp/a || fail "write the first ZRWAFG"
+	zrwa_write $((z1 + ZG)) $ZG /tmp/b || fail "write the second"
+	zrwa_flush $((z1 + ZG - 1)) || fail "flush the first"
+	nvme flush "$DEV" || fail "flush"
+	echo 1 >$F/power_cut/cut || fail "the cut"
+	DEV=$(wait_ns)
+	CTRL=${DEV%n1}
+	dmesg | grep -i 'zrwa' || true
+	expect_eq "$(zone_field 1 wp)" $((z1 + ZG)) "write pointer after the cut"
+	expect_state 1 CLOSED
+	expect_eq "$(zone_za 1)" 0 "ZRWAV after the cut"
+	zrwa_read $z1 $ZG
+	cmp -s /tmp/got /tmp/a || fail "the flushed blocks after the cut"
+	zrwa_read $((z1 + ZG)) $ZG
+	cmp -s /tmp/got /tmp/z || fail "the lost window does not read zeros"
+	# The zone takes writes at its pointer again.
+	dd if=/tmp/b of="$DEV" bs=16384 seek=$(((z1 + ZG) * ZLBS / 16384)) \
+		count=1 oflag=direct 2>/dev/null || fail "write at the pointer"
+	# With plp: the window is flushed at the cut.
+	echo 1 >$F/plp || fail "plp=1"
+	echo 0 >$F/power_cut/probability || fail "probability"
+	echo 1 >$F/power_cut/armed || fail "arm power_cut"
+	zrwa_open $((2 * ZB)) || fail "open zone 2 with a ZRWA"
+	zrwa_write $((2 * ZB + ZG)) $ZG /tmp/b || fail "write into the window"
+	echo 1 >$F/power_cut/cut || fail "the cut"
+	DEV=$(wait_ns)
+	CTRL=${DEV%n1}
+	expect_eq "$(zone_field 2 wp)" $((2 * ZB + 2 * ZG)) \
+		"write pointer after a plp cut"
+	expect_eq "$(zone_za 2)" 0 "ZRWAV after a plp cut"
+	zrwa_read $((2 * ZB + ZG)) $ZG
+	cmp -s /tmp/got /tmp/b || fail "the window after a plp cut"
+	zrwa_read $((2 * ZB)) $ZG
+	cmp -s /tmp/got /tmp/z || fail "the unwritten blocks after a plp cut"
+	unload
+}
+
+
 run_test discovery test_discovery
 run_test writes_at_the_write_pointer test_writes_at_the_write_pointer
 run_test zone_append test_zone_append
@@ -674,3 +895,7 @@ run_test conformance test_conformance
 run_test copy_zoned test_copy_zoned
 run_test descriptor_extensions test_descriptor_extensions
 run_test recommendations test_recommendations
+run_test zrwa_4096 test_zrwa 4096
+run_test zrwa_512_sparse test_zrwa 512 store=sparse
+run_test zrwa_cut_4096_sparse test_zrwa_cut 4096 store=sparse
+run_test zrwa_cut_512 test_zrwa_cut 512
