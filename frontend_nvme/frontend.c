@@ -621,7 +621,6 @@ static int zone_geometry(struct vfn_ctrl *c, const struct vfn_params *p,
 		.max_active = max_active, .max_open = max_open,
 	};
 	zone_recs(p, zg);
-	return 0;
 	return zrwa_geometry(p, shift, zg);
 }
 

@@ -861,8 +861,6 @@ static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	u32 last = r->select_all ? z->nr_zones : first + 1;
 	u16 sc;
 
-	sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
-
 	if (zone_send_zrwa(c, nd, r, out, now, &sc))
 		return sc;
 	if (r->zsa == VFN_ZSA_FINISH)
@@ -1383,10 +1381,8 @@ u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now)
 	u64 lost, from, to;
 	u32 i, z, moved = 0;
 
-	lost = vflash_pl_cut(&c->vdev->faults.pl, now, cut_taken, c);
 	zrwa_cut(c, now);
-	lost = vflash_pl_cut(&c->vdev->faults.pl, now,
-			     vfn_nstab_zoned(&c->nst) ? cut_taken : NULL, c);
+	lost = vflash_pl_cut(&c->vdev->faults.pl, now, cut_taken, c);
 	for (i = 0; i < VFN_MAX_NS; i++) {
 		struct vfn_nsd *nd = &c->nst.nsd[i];
 

@@ -141,7 +141,9 @@ static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
 	if (ret)
 		return ret;
 	ret = vfn_zoned_init_ext(&nd->zns, g->ext_bytes, g->frl_s, g->rrl_s);
-	ret = vfn_zoned_set_zrwa(&nd->zns, g->zrwas, g->zrwafg, g->nr_zrwa);
+	if (!ret)
+		ret = vfn_zoned_set_zrwa(&nd->zns, g->zrwas, g->zrwafg,
+					 g->nr_zrwa);
 	if (ret) {
 		vfn_zoned_exit(&nd->zns);
 		return ret;

@@ -661,6 +661,8 @@ static void recommendations(struct kunit *test)
 	make_state(test, z, 0, VFN_ZS_IOPEN);
 	KUNIT_EXPECT_FALSE(test, vfn_zone_recommend(z, 0, S(18) - 1));
 	KUNIT_EXPECT_TRUE(test, vfn_zone_recommend(z, 0, S(18)));
+}
+
 /* ZRWA: a window of 8 blocks, flushed in 2s, 2 resources. */
 #define ZRWAS		8
 #define ZRWAFG		2
