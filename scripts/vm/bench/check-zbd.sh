@@ -26,6 +26,7 @@
 # vmtest-smp: 2
 # vmtest-prep: scripts/bench/zbd-prep.sh
 # vmtest-timeout: 7200
+# vmtest-splat-module: btrfs
 
 ZDEV=/dev/nvme0n1
 # the device: 1 GiB of 4 MiB zones (256: fio's tests want up to 130), 8
@@ -87,15 +88,15 @@ fio_zbd() {
 	[ "$ran" -gt 0 ] || fail "test-zbd-support ran no test"
 }
 
-# blktests_check LOG ARGS...: blktests' ./check ARGS (TEST_DEVS: $ZDEV)
-# into LOG (on the console too); a line per test (blktests' own status:
+# blktests_check LOG TRTYPE ARGS...: blktests' ./check ARGS (TEST_DEVS:
+# $ZDEV, nvme_trtype=TRTYPE) into LOG (on the console too); a line per test (blktests' own status:
 # passed, failed, not run, with the reason it gives beneath)
 blktests_check() {
 	local log=$1 t st line ran=0 rc prev=
 
-	shift
 	cd /zbd/blktests || return 1
-	printf 'TEST_DEVS=(%s)\nnvme_trtype=loop\n' $ZDEV >config
+	printf 'TEST_DEVS=(%s)\nnvme_trtype=%s\nNORMAL_USER=blktests\n' $ZDEV "$2" >config
+	shift 2
 	rc=0
 	PATH=/zbd/bin:$PATH bash ./check "$@" >"$log" 2>&1 || rc=$?
 	echo "check exit $rc" >>"$log"
@@ -139,31 +140,43 @@ blktests_zbd() {
 	# zbd/012 runs on a scsi_debug device of its own (not TEST_DEVS), and
 	# the VM has no scsi_debug module: without it the test fails
 	report "SKIP zbd-blktests-zbd/012 (its device is scsi_debug's, which the VM does not carry)"
-	blktests_check /tmp/blktests.log -x zbd/012 zbd || fail "blktests ran no test"
+	blktests_check /tmp/blktests.log loop -x zbd/012 zbd || fail "blktests ran no test"
 	tar -c -C /zbd/blktests results 2>/dev/null | gzip >/tmp/blktests-results.tgz &&
 		save_file blktests-results.tgz /tmp/blktests-results.tgz
 	save_file blktests.log /tmp/blktests.log
 	unload
 }
 
-# blktests_nvme: the nvme group's cases of BLKTESTS_NVME on a
-# conventional namespace; a SKIP line for each other case
+# blktests_nvme: the nvme group's cases of BLKTESTS_NVME_PCI and
+# BLKTESTS_NVME_LOOP on a conventional namespace; a SKIP line for each
+# other case
 blktests_nvme() {
 	local f t
 
 	[ -x /zbd/blktests/check ] || { report "SKIP zbd-blktests-nvme (no BLKTESTS checkout given)"; return 0; }
 	zbd_load "$NVME_LOAD"
 	report "BENCH blktests $(cat /zbd/blktests/version) nvme group, vflash $NVME_LOAD"
+	# nvme/046 runs nvme-cli as an unprivileged user (su NORMAL_USER)
+	grep -q '^blktests:' /etc/passwd 2>/dev/null || {
+		echo 'blktests:x:1000:1000::/tmp:/bin/sh' >>/etc/passwd
+		echo 'blktests:x:1000:' >>/etc/group
+	}
 	for f in /zbd/blktests/tests/nvme/[0-9]*; do
 		t=${f##*/}
-		case " $BLKTESTS_NVME " in
+		# a case is a script NNN beside its expected output NNN.out
+		case $t in *.*) continue ;; esac
+		case " $BLKTESTS_NVME_PCI $BLKTESTS_NVME_LOOP " in
 		*" $t "*) ;;
 		*) report "SKIP zbd-blktests-nvme/$t (an NVMe target over nvme-loop from a file or null_blk: takes no TEST_DEVS, vflash is not under test)" ;;
 		esac
 	done
 	# shellcheck disable=SC2046 # one word per test
-	blktests_check /tmp/blktests-nvme.log $(for t in $BLKTESTS_NVME; do echo "nvme/$t"; done) ||
+	blktests_check /tmp/blktests-nvme.log pci $(for t in $BLKTESTS_NVME_PCI; do echo "nvme/$t"; done) ||
 		fail "blktests ran no test"
+	# shellcheck disable=SC2046 # one word per test
+	blktests_check /tmp/blktests-nvme-loop.log loop $(for t in $BLKTESTS_NVME_LOOP; do echo "nvme/$t"; done) ||
+		fail "blktests ran no test"
+	cat /tmp/blktests-nvme-loop.log >>/tmp/blktests-nvme.log
 	tar -c -C /zbd/blktests results 2>/dev/null | gzip >/tmp/blktests-nvme-results.tgz &&
 		save_file blktests-nvme-results.tgz /tmp/blktests-nvme-results.tgz
 	save_file blktests-nvme.log /tmp/blktests-nvme.log
@@ -171,9 +184,12 @@ blktests_nvme() {
 }
 
 # The cases of blktests' nvme group that take TEST_DEVS (a PCIe NVMe
-# device); the group's other cases build an NVMe target over nvme-loop
-# from a file or a null_blk device and never touch vflash.
-BLKTESTS_NVME="032 033 034 035 036 037 039 046 049 050 053 059"
+# device): on the device itself (nvme_trtype=pci), and through the
+# kernel's NVMe target passing the controller through to an nvme-loop
+# host (nvme_trtype=loop). The group's other cases build an NVMe target
+# over nvme-loop from a file or a null_blk device and never touch vflash.
+BLKTESTS_NVME_PCI="032 039 046 049 050 053 059"
+BLKTESTS_NVME_LOOP="033 034 035 036 037"
 # the conventional namespace of the nvme group
 NVME_LOAD="frontend=nvme size=1G"
 # zonefs-tests' device: 64 zones of 4 MiB (the suite's time grows with
@@ -240,14 +256,15 @@ nullb_gone() {
 # zonefs_run DEV LOGDIR [-t N ...]: zonefs-tests.sh on DEV, its summary in
 # LOGDIR/summary, one "NNNN STATUS" line per case in LOGDIR/status
 zonefs_run() {
-	local dev=$1 logs=$2 line n st
+	local dev=$1 logs=$2 line n st rc
 
 	shift 2
 	rm -rf "$logs"
 	mkdir -p "$logs"
+	rc=0
 	(cd /zbd/zonefs && PATH=/zbd/bin:$PATH bash ./zonefs-tests.sh -g "$logs" "$@" "$dev") \
-		>"$logs/summary" 2>&1
-	echo "zonefs-tests.sh exit $?" >>"$logs/summary"
+		>"$logs/summary" 2>&1 || rc=$?
+	echo "zonefs-tests.sh exit $rc" >>"$logs/summary"
 	sed 's/\x1b\[[0-9;]*m//g' "$logs/summary" | while IFS= read -r line; do
 		case $line in
 		"  Test "[0-9]*": "*)
@@ -264,7 +281,7 @@ zonefs_run() {
 # (ZONEFS_LOAD), every case; each that fails again on null_blk with the
 # same geometry (same boot) is an XFAIL, else a FAIL
 zonefs_tests() {
-	local n st why again=
+	local n st why dev again=
 
 	[ -x /zbd/bin/mkzonefs ] || { report "SKIP zbd-zonefs (no ZONEFS_TOOLS checkout given)"; return 0; }
 	zbd_load "$ZONEFS_LOAD"
@@ -275,7 +292,9 @@ zonefs_tests() {
 	unload
 	[ -s /tmp/zonefs-vflash/status ] || fail "zonefs-tests.sh ran no test"
 	while read -r n st; do
-		[ "$st" = FAIL ] && again="$again -t $n"
+		if [ "$st" = FAIL ]; then
+			again="$again -t $n"
+		fi
 	done </tmp/zonefs-vflash/status
 	if [ -n "$again" ]; then
 		dev=$(nullb_same vfzonefs "$ZONEFS_LOAD") || fail "null_blk device like $ZONEFS_LOAD"
@@ -378,11 +397,25 @@ fs_f2fs() {
 	cat /tmp/fsck.out
 }
 
-# fs_report NAME RC WHY NRC: the line of file system case NAME, which
-# ended with RC on vflash (WHY: its last words) and NRC on null_blk (empty:
-# not run there)
+# dmesg_mark: the kernel log's line count now; warn_sites MARK: the
+# distinct places ("fs/btrfs/block-group.c:1111") of the kernel WARNINGs
+# logged since MARK
+dmesg_mark() {
+	dmesg | wc -l
+}
+
+warn_sites() {
+	dmesg | tail -n +$(($1 + 1)) |
+		sed -n 's/.*WARNING: CPU: [0-9]* PID: [0-9]* at \([^ ]*\) .*/\1/p' | sort -u
+}
+
+# fs_report NAME RC WHY NRC WV WN: the lines of file system case NAME,
+# which ended with RC on vflash (WHY: its last words) and NRC on null_blk
+# of the same geometry in this boot; WV and WN: the places of the kernel
+# WARNINGs each run logged. A failure or a warning that null_blk shows
+# too is a kernel bug (XFAIL), else vflash's (FAIL).
 fs_report() {
-	local name=$1 rc=$2 why=$3 nrc=$4
+	local name=$1 rc=$2 why=$3 nrc=$4 wv=$5 wn=$6 w
 
 	if [ "$rc" = 0 ]; then
 		report "PASS zbd-fs-$name"
@@ -391,28 +424,37 @@ fs_report() {
 	else
 		report "SKIP zbd-fs-$name (XFAIL: fails on null_blk of the same geometry in this boot too, a kernel bug: $why)"
 	fi
+	for w in $wv; do
+		case " $(echo $wn) " in
+		*" $w "*) report "SKIP zbd-fs-$name-warning-$w (XFAIL: the kernel WARNING at $w came on null_blk of the same geometry in this boot too: a kernel bug)" ;;
+		*) report "FAIL zbd-fs-$name-warning-$w (a kernel WARNING at $w on vflash, not on null_blk)" ;;
+		esac
+	done
 }
 
-# fs_zoned: btrfs and f2fs on zoned namespaces, each failure again on
-# null_blk
+# fs_zoned: btrfs and f2fs on zoned namespaces, each again on null_blk
+# of the same geometry (for the kernel's WARNINGs, which do not fail the
+# case: the console check does, but for those of the file system module
+# named by "vmtest-splat-module", which this compares instead)
 fs_zoned() {
-	local rc nrc dev conv
+	local rc nrc dev conv m wv wn
 
 	report "BENCH $(btrfs --version | head -n 1), vflash $BTRFS_LOAD"
 	zbd_load "$BTRFS_LOAD"
 	rc=0
+	m=$(dmesg_mark)
 	fs_btrfs $ZDEV >/tmp/fs-btrfs.log 2>&1 || rc=$?
+	wv=$(warn_sites "$m")
 	cat /tmp/fs-btrfs.log
 	unload
-	nrc=
-	if [ $rc != 0 ]; then
-		dev=$(nullb_same vfbtrfs "$BTRFS_LOAD") || fail "null_blk device like $BTRFS_LOAD"
-		nrc=0
-		fs_btrfs "$dev" >/tmp/fs-btrfs-nullb.log 2>&1 || nrc=$?
-		cat /tmp/fs-btrfs-nullb.log
-		nullb_gone vfbtrfs
-	fi
-	fs_report btrfs $rc "$(tail -n 1 /tmp/fs-btrfs.log)" "$nrc"
+	dev=$(nullb_same vfbtrfs "$BTRFS_LOAD") || fail "null_blk device like $BTRFS_LOAD"
+	nrc=0
+	m=$(dmesg_mark)
+	fs_btrfs "$dev" >/tmp/fs-btrfs-nullb.log 2>&1 || nrc=$?
+	wn=$(warn_sites "$m")
+	cat /tmp/fs-btrfs-nullb.log
+	nullb_gone vfbtrfs
+	fs_report btrfs $rc "$(tail -n 1 /tmp/fs-btrfs.log)" "$nrc" "$wv" "$wn"
 
 	if [ ! -f /vflash/f2fs.ko ] || ! command -v mkfs.f2fs >/dev/null; then
 		report "SKIP zbd-fs-f2fs (no f2fs.ko or mkfs.f2fs: the prep's scripts/vm/nsprep.sh says why)"
@@ -434,22 +476,23 @@ fs_zoned() {
 	wait_for /dev/nvme0n2
 	expect_eq "$(cat /sys/block/nvme0n2/queue/zoned)" host-managed "namespace 2 zoned"
 	rc=0
+	m=$(dmesg_mark)
 	fs_f2fs /dev/nvme0n1 /dev/nvme0n2 >/tmp/fs-f2fs.log 2>&1 || rc=$?
+	wv=$(warn_sites "$m")
 	cat /tmp/fs-f2fs.log
 	unload
-	nrc=
-	if [ $rc != 0 ]; then
-		# the same on null_blk: a conventional device of 128 MiB beside
-		# a zoned one of 384 MiB of 16 MiB zones
-		conv=$(nullb_same vfconv "size=128M") || fail "null_blk device"
-		dev=$(nullb_same vff2fs "size=384M zone_size=16M") || fail "null_blk zoned device"
-		nrc=0
-		fs_f2fs "$conv" "$dev" >/tmp/fs-f2fs-nullb.log 2>&1 || nrc=$?
-		cat /tmp/fs-f2fs-nullb.log
-		nullb_gone vff2fs
-		nullb_gone vfconv
-	fi
-	fs_report f2fs $rc "$(tail -n 1 /tmp/fs-f2fs.log)" "$nrc"
+	# the same on null_blk: a conventional device of 128 MiB beside a
+	# zoned one of 384 MiB of 16 MiB zones
+	conv=$(nullb_same vfconv "size=128M") || fail "null_blk device"
+	dev=$(nullb_same vff2fs "size=384M zone_size=16M") || fail "null_blk zoned device"
+	nrc=0
+	m=$(dmesg_mark)
+	fs_f2fs "$conv" "$dev" >/tmp/fs-f2fs-nullb.log 2>&1 || nrc=$?
+	wn=$(warn_sites "$m")
+	cat /tmp/fs-f2fs-nullb.log
+	nullb_gone vff2fs
+	nullb_gone vfconv
+	fs_report f2fs $rc "$(tail -n 1 /tmp/fs-f2fs.log)" "$nrc" "$wv" "$wn"
 	for n in fs-btrfs fs-btrfs-nullb fs-f2fs fs-f2fs-nullb; do
 		[ ! -f /tmp/$n.log ] || save_file $n.log /tmp/$n.log
 	done
