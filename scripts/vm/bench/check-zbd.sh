@@ -88,15 +88,15 @@ fio_zbd() {
 	[ "$ran" -gt 0 ] || fail "test-zbd-support ran no test"
 }
 
-# blktests_check LOG TRTYPE ARGS...: blktests' ./check ARGS (TEST_DEVS:
-# $ZDEV, nvme_trtype=TRTYPE) into LOG (on the console too); a line per test (blktests' own status:
+# blktests_check LOG ARGS...: blktests' ./check ARGS (TEST_DEVS: $ZDEV;
+# NORMAL_USER for nvme/046) into LOG (on the console too); a line per test (blktests' own status:
 # passed, failed, not run, with the reason it gives beneath)
 blktests_check() {
 	local log=$1 t st line ran=0 rc prev=
 
+	shift
 	cd /zbd/blktests || return 1
-	printf 'TEST_DEVS=(%s)\nnvme_trtype=%s\nNORMAL_USER=blktests\n' $ZDEV "$2" >config
-	shift 2
+	printf 'TEST_DEVS=(%s)\nNORMAL_USER=blktests\n' $ZDEV >config
 	rc=0
 	PATH=/zbd/bin:$PATH bash ./check "$@" >"$log" 2>&1 || rc=$?
 	echo "check exit $rc" >>"$log"
@@ -140,16 +140,15 @@ blktests_zbd() {
 	# zbd/012 runs on a scsi_debug device of its own (not TEST_DEVS), and
 	# the VM has no scsi_debug module: without it the test fails
 	report "SKIP zbd-blktests-zbd/012 (its device is scsi_debug's, which the VM does not carry)"
-	blktests_check /tmp/blktests.log loop -x zbd/012 zbd || fail "blktests ran no test"
+	blktests_check /tmp/blktests.log -x zbd/012 zbd || fail "blktests ran no test"
 	tar -c -C /zbd/blktests results 2>/dev/null | gzip >/tmp/blktests-results.tgz &&
 		save_file blktests-results.tgz /tmp/blktests-results.tgz
 	save_file blktests.log /tmp/blktests.log
 	unload
 }
 
-# blktests_nvme: the nvme group's cases of BLKTESTS_NVME_PCI and
-# BLKTESTS_NVME_LOOP on a conventional namespace; a SKIP line for each
-# other case
+# blktests_nvme: the nvme group's cases of BLKTESTS_NVME on a
+# conventional namespace; a SKIP line for each other case
 blktests_nvme() {
 	local f t
 
@@ -165,18 +164,14 @@ blktests_nvme() {
 		t=${f##*/}
 		# a case is a script NNN beside its expected output NNN.out
 		case $t in *.*) continue ;; esac
-		case " $BLKTESTS_NVME_PCI $BLKTESTS_NVME_LOOP " in
+		case " $BLKTESTS_NVME " in
 		*" $t "*) ;;
 		*) report "SKIP zbd-blktests-nvme/$t (an NVMe target over nvme-loop from a file or null_blk: takes no TEST_DEVS, vflash is not under test)" ;;
 		esac
 	done
 	# shellcheck disable=SC2046 # one word per test
-	blktests_check /tmp/blktests-nvme.log pci $(for t in $BLKTESTS_NVME_PCI; do echo "nvme/$t"; done) ||
+	blktests_check /tmp/blktests-nvme.log $(for t in $BLKTESTS_NVME; do echo "nvme/$t"; done) ||
 		fail "blktests ran no test"
-	# shellcheck disable=SC2046 # one word per test
-	blktests_check /tmp/blktests-nvme-loop.log loop $(for t in $BLKTESTS_NVME_LOOP; do echo "nvme/$t"; done) ||
-		fail "blktests ran no test"
-	cat /tmp/blktests-nvme-loop.log >>/tmp/blktests-nvme.log
 	tar -c -C /zbd/blktests results 2>/dev/null | gzip >/tmp/blktests-nvme-results.tgz &&
 		save_file blktests-nvme-results.tgz /tmp/blktests-nvme-results.tgz
 	save_file blktests-nvme.log /tmp/blktests-nvme.log
@@ -184,12 +179,13 @@ blktests_nvme() {
 }
 
 # The cases of blktests' nvme group that take TEST_DEVS (a PCIe NVMe
-# device): on the device itself (nvme_trtype=pci), and through the
-# kernel's NVMe target passing the controller through to an nvme-loop
-# host (nvme_trtype=loop). The group's other cases build an NVMe target
-# over nvme-loop from a file or a null_blk device and never touch vflash.
-BLKTESTS_NVME_PCI="032 039 046 049 050 053 059"
-BLKTESTS_NVME_LOOP="033 034 035 036 037"
+# device): on the device itself, or (033-037) through the kernel's NVMe
+# target passing its controller through to an nvme-loop host. Every case
+# of the group asks for nvme-loop (nvme_trtype=loop, the only transport
+# the group takes without a network or a fabric). The group's other
+# cases build an NVMe target over nvme-loop from a file or a null_blk
+# device and never touch vflash.
+BLKTESTS_NVME="032 033 034 035 036 037 039 046 049 050 053 059"
 # the conventional namespace of the nvme group
 NVME_LOAD="frontend=nvme size=1G"
 # zonefs-tests' device: 64 zones of 4 MiB (the suite's time grows with
@@ -211,7 +207,8 @@ want() {
 # nullb_same NAME LOAD: a null_blk device NAME (configfs, memory backed)
 # of the geometry of vflash's LOAD (size=, zone_size=, zone_max_open=,
 # zone_max_active=; 4 KiB blocks, no conventional zone; zoned if LOAD has
-# a zone_size=); prints its /dev/nullbN. nullb_gone NAME removes it.
+# a zone_size=); prints its device (/dev/NAME). nullb_gone NAME removes
+# it.
 nullb_same() {
 	local w size=1024 zs=0 mo=0 ma=0 c=/sys/kernel/config/nullb/$1 v
 
@@ -241,8 +238,14 @@ nullb_same() {
 		echo "$ma" >"$c/zone_max_active"
 	fi
 	echo 1 >"$c/power" || return 1
-	wait_for "/dev/nullb$(cat $c/index)"
-	echo "/dev/nullb$(cat $c/index)"
+	# the disk takes its configfs directory's name (6.1, 6.12), or
+	# nullbINDEX on older kernels
+	for v in 1 2 3 4 5 6 7 8 9 10; do
+		[ ! -b "/dev/$1" ] || { echo "/dev/$1"; return 0; }
+		[ ! -b "/dev/nullb$(cat "$c/index")" ] || { echo "/dev/nullb$(cat "$c/index")"; return 0; }
+		sleep 1
+	done
+	return 1
 }
 
 nullb_gone() {
@@ -265,13 +268,20 @@ zonefs_run() {
 	(cd /zbd/zonefs && PATH=/zbd/bin:$PATH bash ./zonefs-tests.sh -g "$logs" "$@" "$dev") \
 		>"$logs/summary" 2>&1 || rc=$?
 	echo "zonefs-tests.sh exit $rc" >>"$logs/summary"
+	# "  Test 0010: DESCRIPTION ... PASS" (PASS, skip or FAIL), the
+	# status on a line of its own after a description that has one
+	n=
 	sed 's/\x1b\[[0-9;]*m//g' "$logs/summary" | while IFS= read -r line; do
 		case $line in
 		"  Test "[0-9]*": "*)
 			n=${line#  Test }
 			n=${n%%:*}
-			st=${line##* }
-			echo "$n $st"
+			;;
+		esac
+		case $line in
+		*" ... "*)
+			[ -z "$n" ] || echo "$n ${line##* }"
+			n=
 			;;
 		esac
 	done >"$logs/status"
@@ -284,6 +294,8 @@ zonefs_tests() {
 	local n st why dev again=
 
 	[ -x /zbd/bin/mkzonefs ] || { report "SKIP zbd-zonefs (no ZONEFS_TOOLS checkout given)"; return 0; }
+	# the cases' "#!/bin/bash" (the initramfs's shell is busybox's)
+	[ -e /bin/bash ] || ln -s /zbd/bin/bash /bin/bash
 	zbd_load "$ZONEFS_LOAD"
 	report "BENCH zonefs-tools $(cat /zbd/zonefs/version), vflash $ZONEFS_LOAD"
 	# shellcheck disable=SC2046 # the prep's ZONEFS_ARGS: one word each
