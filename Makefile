@@ -201,9 +201,11 @@ bench-peer: modules
 	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	exit $$rc
 
-# fio's t/zbd/test-zbd-support and blktests' zbd group on vflash's zoned
-# namespace in the VM (docs/zns.md): FIO_SRC= a git checkout of fio,
-# BLKTESTS= one of blktests; neither is part of the repository or of CI.
+# fio's t/zbd/test-zbd-support, blktests' zbd and nvme groups,
+# zonefs-tools' zonefs-tests, btrfs and f2fs on vflash's namespaces in the
+# VM (docs/zns.md, "Outside suites"): FIO_SRC= a git checkout of fio,
+# BLKTESTS= one of blktests, ZONEFS_TOOLS= one of zonefs-tools; none is
+# part of the repository or of CI (docs/testing.md says how to fetch them).
 check-zbd: modules
 	@[ -n "$(FIO_SRC)$(BLKTESTS)$(ZONEFS_TOOLS)" ] || { echo "check-zbd: give FIO_SRC=DIR (a fio git checkout), BLKTESTS=DIR and/or ZONEFS_TOOLS=DIR" >&2; exit 2; }
 	@FIO_SRC='$(FIO_SRC)' FIO_ZBD_REV='$(FIO_ZBD_REV)' FIO_ZBD_ARGS='$(FIO_ZBD_ARGS)' BLKTESTS='$(BLKTESTS)' \

@@ -35,12 +35,12 @@
 # the line's f2fs.ko, for the f2fs case), and fsck.f2fs, mkswap.
 # usage: scripts/bench/zbd-prep.sh DIR
 # Leaves in DIR/overlay/zbd/: fio/t/zbd/ with fio/fio linked to the guest's
-# fio; blktests/; bin/ with the GNU programs both suites assume (bash,
-# gawk, coreutils, diffutils, util-linux; the initramfs has busybox's),
-# each with the shared libraries it loads. Either checkout may be left
-# out (its suite is then skipped: a SKIP line). Prints PASS/FAIL/SKIP
+# fio; blktests/; zonefs/ (zonefs-tests.sh, scripts/, tools/); bin/ with
+# mkzonefs and the GNU programs the suites assume (bash, gawk, coreutils,
+# diffutils, util-linux; the initramfs has busybox's), each with the
+# shared libraries it loads; suites (ZBD_SUITES). Any checkout may be
+# left out (its suite is then skipped: a SKIP line). Prints PASS/FAIL/SKIP
 # lines, counted with the VM's.
-# Any of the checkouts may be left out (its suite is then a SKIP line).
 set -uo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/../common.sh"

@@ -270,8 +270,9 @@ zonefs_run() {
 	echo "zonefs-tests.sh exit $rc" >>"$logs/summary"
 	# "  Test 0010: DESCRIPTION ... PASS" (PASS, skip or FAIL), the
 	# status on a line of its own after a description that has one
+	# (busybox's sed knows no \x1b: the colours go with tr)
 	n=
-	sed 's/\x1b\[[0-9;]*m//g' "$logs/summary" | while IFS= read -r line; do
+	tr -d '\033' <"$logs/summary" | sed 's/\[[0-9;]*m//g' | while IFS= read -r line; do
 		case $line in
 		"  Test "[0-9]*": "*)
 			n=${line#  Test }
