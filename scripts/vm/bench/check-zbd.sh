@@ -292,15 +292,24 @@ zonefs_run() {
 # (ZONEFS_LOAD), every case; each that fails again on null_blk with the
 # same geometry (same boot) is an XFAIL, else a FAIL
 zonefs_tests() {
-	local n st why dev again=
+	local n st why dev lvl m wv wn again=
 
 	[ -x /zbd/bin/mkzonefs ] || { report "SKIP zbd-zonefs (no ZONEFS_TOOLS checkout given)"; return 0; }
 	# the cases' "#!/bin/bash" (the initramfs's shell is busybox's)
 	[ -e /bin/bash ] || ln -s /zbd/bin/bash /bin/bash
 	zbd_load "$ZONEFS_LOAD"
 	report "BENCH zonefs-tools $(cat /zbd/zonefs/version), vflash $ZONEFS_LOAD"
+	# zonefs's own warnings ("Corrupted write pointer", 6.1) and any
+	# WARNING splat stay off the console (warning level: errors, BUGs,
+	# oopses and hung tasks still reach it and fail the suite); the
+	# splats' places are compared with null_blk's instead (warn_report)
+	lvl=$(cut -f1 /proc/sys/kernel/printk)
+	m=$(dmesg_mark)
+	dmesg -n 4
 	# shellcheck disable=SC2046 # the prep's ZONEFS_ARGS: one word each
 	zonefs_run $ZDEV /tmp/zonefs-vflash $(cat /zbd/zonefs/args 2>/dev/null)
+	dmesg -n "$lvl"
+	wv=$(warn_sites "$m")
 	cat /tmp/zonefs-vflash/summary
 	unload
 	[ -s /tmp/zonefs-vflash/status ] || fail "zonefs-tests.sh ran no test"
@@ -309,11 +318,18 @@ zonefs_tests() {
 			again="$again -t $n"
 		fi
 	done </tmp/zonefs-vflash/status
-	if [ -n "$again" ]; then
+	wn=
+	if [ -n "$again" ] || [ -n "$wv" ]; then
+		# every case again if a warning is to be placed, else the failed
+		[ -z "$wv" ] || again=
 		dev=$(nullb_same vfzonefs "$ZONEFS_LOAD") || fail "null_blk device like $ZONEFS_LOAD"
-		report "BENCH zonefs-tests again on null_blk ($dev, the geometry of $ZONEFS_LOAD):$again"
+		report "BENCH zonefs-tests again on null_blk ($dev, the geometry of $ZONEFS_LOAD):${again:- every case}"
+		m=$(dmesg_mark)
+		dmesg -n 4
 		# shellcheck disable=SC2086 # -t N, one word each
 		zonefs_run "$dev" /tmp/zonefs-nullb $again
+		dmesg -n "$lvl"
+		wn=$(warn_sites "$m")
 		cat /tmp/zonefs-nullb/summary
 		nullb_gone vfzonefs
 	fi
@@ -334,6 +350,7 @@ zonefs_tests() {
 			;;
 		esac
 	done </tmp/zonefs-vflash/status
+	warn_report zonefs "$wv" "$wn"
 	for n in /tmp/zonefs-vflash /tmp/zonefs-nullb; do
 		[ -d $n ] || continue
 		tar -c -C /tmp "${n#/tmp/}" | gzip >"$n.tgz"
@@ -410,16 +427,34 @@ fs_f2fs() {
 	cat /tmp/fsck.out
 }
 
-# dmesg_mark: the kernel log's line count now; warn_sites MARK: the
-# distinct places ("fs/btrfs/block-group.c:1111") of the kernel WARNINGs
-# logged since MARK
+# dmesg_mark: a line of its own in the kernel log, printed (a word);
+# warn_sites MARK: the distinct places ("fs/btrfs/block-group.c:1111") of
+# the kernel WARNINGs logged since MARK
 dmesg_mark() {
-	dmesg | wc -l
+	local m
+
+	m="check-zbd-mark-$$-$RANDOM-$(cut -d' ' -f1 /proc/uptime)"
+	echo "$m" >/dev/kmsg
+	echo "$m"
 }
 
 warn_sites() {
-	dmesg | tail -n +$(($1 + 1)) |
+	dmesg | sed -n "/$1/,\$p" |
 		sed -n 's/.*WARNING: CPU: [0-9]* PID: [0-9]* at \([^ ]*\) .*/\1/p' | sort -u
+}
+
+# warn_report NAME WV WN: a line per kernel WARNING place in WV (those of
+# a run on vflash), an XFAIL if WN (those of the same on null_blk) has it
+# too, else a FAIL
+warn_report() {
+	local w
+
+	for w in $2; do
+		case " $(echo $3) " in
+		*" $w "*) report "SKIP zbd-$1-warning-$w (XFAIL: the kernel WARNING at $w came on null_blk of the same geometry in this boot too: a kernel bug)" ;;
+		*) report "FAIL zbd-$1-warning-$w (a kernel WARNING at $w on vflash, not on null_blk)" ;;
+		esac
+	done
 }
 
 # fs_report NAME RC WHY NRC WV WN: the lines of file system case NAME,
@@ -428,7 +463,7 @@ warn_sites() {
 # WARNINGs each run logged. A failure or a warning that null_blk shows
 # too is a kernel bug (XFAIL), else vflash's (FAIL).
 fs_report() {
-	local name=$1 rc=$2 why=$3 nrc=$4 wv=$5 wn=$6 w
+	local name=$1 rc=$2 why=$3 nrc=$4 wv=$5 wn=$6
 
 	if [ "$rc" = 0 ]; then
 		report "PASS zbd-fs-$name"
@@ -437,12 +472,7 @@ fs_report() {
 	else
 		report "SKIP zbd-fs-$name (XFAIL: fails on null_blk of the same geometry in this boot too, a kernel bug: $why)"
 	fi
-	for w in $wv; do
-		case " $(echo $wn) " in
-		*" $w "*) report "SKIP zbd-fs-$name-warning-$w (XFAIL: the kernel WARNING at $w came on null_blk of the same geometry in this boot too: a kernel bug)" ;;
-		*) report "FAIL zbd-fs-$name-warning-$w (a kernel WARNING at $w on vflash, not on null_blk)" ;;
-		esac
-	done
+	warn_report "fs-$name" "$wv" "$wn"
 }
 
 # fs_zoned: btrfs and f2fs on zoned namespaces, each again on null_blk
