@@ -75,7 +75,7 @@ for p in bash gawk dd stat realpath readlink mktemp timeout sort uniq comm \
 	diff cmp head tail cut tr wc seq date sleep cat cp mv rm mkdir rmdir \
 	ls ln tee touch basename dirname env id nproc sed grep find xargs \
 	blockdev lsblk findmnt losetup udevadm sync truncate expr \
-	chmod stdbuf od hexdump gzip column chown mkswap fsck.f2fs; do
+	chmod stdbuf od hexdump gzip column chown mkswap swapon fallocate fsck.f2fs; do
 	carry "$p"
 done
 ln -s gawk "$ov/bin/awk"
@@ -86,6 +86,13 @@ cat >"$ov/bin/zgrep" <<'ZGREP'
 /zbd/bin/gzip -cdf -- "${@: -1}" | /zbd/bin/grep "${@:1:$#-1}"
 ZGREP
 chmod +x "$ov/bin/zgrep"
+# sudo COMMAND, as zonefs-tests' 0401 calls it: the VM's suites run as
+# root
+cat >"$ov/bin/sudo" <<'SUDO'
+#!/zbd/bin/bash
+exec "$@"
+SUDO
+chmod +x "$ov/bin/sudo"
 
 fiover=$("$VFLASH_CACHE/guest-fio/fio" --version 2>/dev/null || fio --version)
 if [ -z "${FIO_SRC:-}" ]; then
