@@ -39,6 +39,9 @@ ZBD_LOAD="frontend=nvme size=1G zoned=1 zone_size=4M zone_max_open=8"
 # suites use
 zbd_load() {
 	[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+	# the scheduler blktests' zbd cases and zonefs-tests set: a module
+	# on 6.12 (built in on 6.1)
+	modprobe mq-deadline 2>/dev/null || true
 	# shellcheck disable=SC2086 # one word per parameter
 	load ${1:-$ZBD_LOAD}
 	wait_for $ZDEV
