@@ -18,7 +18,8 @@
 # make bench-base [BASE=rev]   NVMe QD1/QD32 read IOPS, BASE's vflash.ko (8aecb66) vs this one
 # make bench-threads NVMe QD1/QD32 read IOPS of the dispatcher/worker layouts (cpus=, workers=)
 # make bench-peer NVMEVIRT=DIR [MODE=zns] vflash beside NVMeVirt (a checkout of it) in one VM boot
-# make check-zbd FIO_SRC=DIR BLKTESTS=DIR fio's t/zbd and blktests' zbd/ (checkouts of them) on a zoned namespace
+# make check-zbd FIO_SRC=DIR BLKTESTS=DIR ZONEFS_TOOLS=DIR fio's t/zbd, blktests' zbd and
+#                 nvme groups, zonefs-tests (checkouts of them), btrfs and f2fs on zoned namespaces
 # make bench-crash crashcheck's long run: the device matrix, 5130 power cuts checked, 100 ext4+sqlite cuts
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
@@ -200,12 +201,16 @@ bench-peer: modules
 	echo "host load average before: $$l0, after: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	exit $$rc
 
-# fio's t/zbd/test-zbd-support and blktests' zbd group on vflash's zoned
-# namespace in the VM (docs/zns.md): FIO_SRC= a git checkout of fio,
-# BLKTESTS= one of blktests; neither is part of the repository or of CI.
+# fio's t/zbd/test-zbd-support, blktests' zbd and nvme groups,
+# zonefs-tools' zonefs-tests, btrfs and f2fs on vflash's namespaces in the
+# VM (docs/zns.md, "Outside suites"): FIO_SRC= a git checkout of fio,
+# BLKTESTS= one of blktests, ZONEFS_TOOLS= one of zonefs-tools; none is
+# part of the repository or of CI (docs/testing.md says how to fetch them).
 check-zbd: modules
-	@[ -n "$(FIO_SRC)$(BLKTESTS)" ] || { echo "check-zbd: give FIO_SRC=DIR (a fio git checkout) and/or BLKTESTS=DIR" >&2; exit 2; }
-	@FIO_SRC='$(FIO_SRC)' FIO_ZBD_REV='$(FIO_ZBD_REV)' FIO_ZBD_ARGS='$(FIO_ZBD_ARGS)' BLKTESTS='$(BLKTESTS)' scripts/vmtest.sh check-zbd; rc=$$?; \
+	@[ -n "$(FIO_SRC)$(BLKTESTS)$(ZONEFS_TOOLS)" ] || { echo "check-zbd: give FIO_SRC=DIR (a fio git checkout), BLKTESTS=DIR and/or ZONEFS_TOOLS=DIR" >&2; exit 2; }
+	@FIO_SRC='$(FIO_SRC)' FIO_ZBD_REV='$(FIO_ZBD_REV)' FIO_ZBD_ARGS='$(FIO_ZBD_ARGS)' BLKTESTS='$(BLKTESTS)' \
+		ZONEFS_TOOLS='$(ZONEFS_TOOLS)' ZONEFS_ARGS='$(ZONEFS_ARGS)' ZBD_SUITES='$(ZBD_SUITES)' \
+		scripts/vmtest.sh check-zbd; rc=$$?; \
 	grep -E '^(PASS|FAIL|SKIP) ' build/vmtest$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))/check-zbd/results.txt | \
 		awk '{ n[$$1]++ } END { printf "check-zbd: %d passed, %d failed, %d skipped\n", n["PASS"], n["FAIL"], n["SKIP"] }'; \
 	exit $$rc

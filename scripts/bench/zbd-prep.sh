@@ -3,8 +3,8 @@
 #
 # The host's half of `make check-zbd` (scripts/vm/bench/check-zbd.sh, run
 # by scripts/vmtest.sh before the VM boots as its "# vmtest-prep:" step):
-# puts two outside conformance suites for zoned block devices into the
-# VM, neither of which Debian 12 packages, so neither is part of the
+# puts three outside conformance suites for zoned block devices into the
+# VM, none of which Debian 12 packages, so none is part of the
 # repository, of CI or of `make check` (CI has no network):
 #
 #   FIO_SRC=DIR   (environment) a git checkout of fio
@@ -19,13 +19,27 @@
 #   BLKTESTS=DIR  (environment) a checkout of blktests
 #                 (https://github.com/osandov/blktests): copied whole, its
 #                 src/zbdioctl built static here
+#   ZONEFS_TOOLS=DIR (environment) a git checkout of zonefs-tools
+#                 (https://github.com/westerndigitalcorporation/zonefs-tools):
+#                 built here by its own autotools build, static
+#                 (configure --with-tests, make LDFLAGS=-all-static; needs
+#                 autoconf, automake, libtool and libblkid-dev on the
+#                 host), for its mkzonefs and tests/tools/zio, zopen; the
+#                 VM runs its tests/zonefs-tests.sh
+#   ZONEFS_ARGS=ARGS (environment) options of zonefs-tests.sh (e.g. "-t 0010"
+#                 for one case)
+#   ZBD_SUITES=LIST (environment) run only these of "fio blktests zonefs
+#                 fs" (default: all of them)
 #
+# The overlay also gets what scripts/vm/nsprep.sh leaves (vflashctl and
+# the line's f2fs.ko, for the f2fs case), and fsck.f2fs, mkswap.
 # usage: scripts/bench/zbd-prep.sh DIR
 # Leaves in DIR/overlay/zbd/: fio/t/zbd/ with fio/fio linked to the guest's
-# fio; blktests/; bin/ with the GNU programs both suites assume (bash,
-# gawk, coreutils, diffutils, util-linux; the initramfs has busybox's),
-# each with the shared libraries it loads. Either checkout may be left
-# out (its suite is then skipped: a SKIP line). Prints PASS/FAIL/SKIP
+# fio; blktests/; zonefs/ (zonefs-tests.sh, scripts/, tools/); bin/ with
+# mkzonefs and the GNU programs the suites assume (bash, gawk, coreutils,
+# diffutils, util-linux; the initramfs has busybox's), each with the
+# shared libraries it loads; suites (ZBD_SUITES). Any checkout may be
+# left out (its suite is then skipped: a SKIP line). Prints PASS/FAIL/SKIP
 # lines, counted with the VM's.
 set -uo pipefail
 # shellcheck source=scripts/common.sh
@@ -38,8 +52,10 @@ case ${1:-} in
 	;;
 esac
 ov=$1/overlay/zbd
-rm -rf "$1/overlay"
+# vflashctl and f2fs.ko (it empties the overlay first)
+"$REPO/scripts/vm/nsprep.sh" "$1"
 mkdir -p "$ov/bin"
+printf '%s\n' "${ZBD_SUITES:-}" >"$ov/suites"
 
 # carry PROGRAM: PROGRAM into $ov/bin with the shared libraries it loads
 # (in their own paths, where the initramfs's loader finds them)
@@ -59,7 +75,7 @@ for p in bash gawk dd stat realpath readlink mktemp timeout sort uniq comm \
 	diff cmp head tail cut tr wc seq date sleep cat cp mv rm mkdir rmdir \
 	ls ln tee touch basename dirname env id nproc sed grep find xargs \
 	blockdev lsblk findmnt losetup udevadm sync truncate expr \
-	chmod stdbuf od hexdump gzip column; do
+	chmod stdbuf od hexdump gzip column chown mkswap swapon fallocate fsck.f2fs; do
 	carry "$p"
 done
 ln -s gawk "$ov/bin/awk"
@@ -70,6 +86,13 @@ cat >"$ov/bin/zgrep" <<'ZGREP'
 /zbd/bin/gzip -cdf -- "${@: -1}" | /zbd/bin/grep "${@:1:$#-1}"
 ZGREP
 chmod +x "$ov/bin/zgrep"
+# sudo COMMAND, as zonefs-tests' 0401 calls it: the VM's suites run as
+# root
+cat >"$ov/bin/sudo" <<'SUDO'
+#!/zbd/bin/bash
+exec "$@"
+SUDO
+chmod +x "$ov/bin/sudo"
 
 fiover=$("$VFLASH_CACHE/guest-fio/fio" --version 2>/dev/null || fio --version)
 if [ -z "${FIO_SRC:-}" ]; then
@@ -112,4 +135,33 @@ else
 	else
 		echo "FAIL zbd-prep-blktests (src/zbdioctl.c does not build)"
 	fi
+fi
+
+if [ -z "${ZONEFS_TOOLS:-}" ]; then
+	echo "SKIP zbd-prep-zonefs (ZONEFS_TOOLS= not given)"
+elif [ ! -x "$ZONEFS_TOOLS/tests/zonefs-tests.sh" ] || [ ! -f "$ZONEFS_TOOLS/configure.ac" ]; then
+	echo "FAIL zbd-prep-zonefs ($ZONEFS_TOOLS is not a zonefs-tools checkout)"
+else
+	zb=$1/zonefs-build
+	rm -rf "$zb"
+	mkdir -p "$zb"
+	(cd "$ZONEFS_TOOLS" && tar -c --exclude=./.git .) | tar -x -C "$zb"
+	if (cd "$zb" && ./autogen.sh && ./configure --with-tests &&
+		make -j"$(nproc)" LDFLAGS=-all-static) >"$1/zonefs-build.log" 2>&1 &&
+		file "$zb/src/mkzonefs" | grep -q 'statically linked'; then
+		mkdir -p "$ov/zonefs"
+		cp -r "$zb/tests/zonefs-tests.sh" "$zb/tests/scripts" "$ov/zonefs/"
+		mkdir -p "$ov/zonefs/tools"
+		cp "$zb/tests/tools/zio" "$zb/tests/tools/zopen" "$ov/zonefs/tools/"
+		cp "$zb/src/mkzonefs" "$ov/bin/mkzonefs"
+		strip "$ov/bin/mkzonefs" "$ov/zonefs/tools/zio" "$ov/zonefs/tools/zopen"
+		rev=$(git -C "$ZONEFS_TOOLS" describe --always --tags 2>/dev/null ||
+			echo "not a git checkout")
+		echo "$rev ($(git -C "$ZONEFS_TOOLS" rev-parse --short=12 HEAD 2>/dev/null))" >"$ov/zonefs/version"
+		printf '%s\n' "${ZONEFS_ARGS:-}" >"$ov/zonefs/args"
+		echo "PASS zbd-prep-zonefs"
+	else
+		echo "FAIL zbd-prep-zonefs (its static build failed: autoconf, automake, libtool, libblkid-dev? $1/zonefs-build.log)"
+	fi
+	rm -rf "$zb"
 fi
