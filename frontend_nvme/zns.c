@@ -212,6 +212,21 @@ static u16 open_resources(struct vfn_zoned *z, u32 i)
 	return VFN_SC(NVME_SC_ZONE_TOO_MANY_OPEN);
 }
 
+/*
+ * A write (or a ZRWA flush) opens zone @i implicitly, if the resources
+ * allow (open_resources()). Return: 0 or the status that refuses it.
+ */
+static u16 implicit_open(struct vfn_zoned *z, u32 i)
+{
+	u16 sc = open_resources(z, i);
+
+	if (sc)
+		return sc;
+	set_state(z, &z->zones[i], VFN_ZS_IOPEN);
+	z->count[VFN_ZC_IMPLICIT_OPEN]++;
+	return 0;
+}
+
 /* The status of a write to a zone in a state that takes none, or 0. */
 static u16 unwritable(u8 state)
 {
@@ -248,11 +263,9 @@ static u16 zrwa_write(struct vfn_zoned *z, u32 i, u64 slba, u32 nlb,
 		return VFN_SC(NVME_SC_ZONE_INVALID_WRITE);
 	z->undo.was = *zn;
 	if (zn->state == VFN_ZS_CLOSED) {
-		sc = open_resources(z, i);
+		sc = implicit_open(z, i);
 		if (sc)
 			return sc;
-		set_state(z, zn, VFN_ZS_IOPEN);
-		z->count[VFN_ZC_IMPLICIT_OPEN]++;
 	}
 	z->undo.zone = i;
 	*lba = slba;
@@ -304,11 +317,9 @@ u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
 	if (zn->wp + nlb > end)
 		return VFN_SC(NVME_SC_ZONE_BOUNDARY_ERROR);
 	if (zn->state == VFN_ZS_EMPTY || zn->state == VFN_ZS_CLOSED) {
-		sc = open_resources(z, i);
+		sc = implicit_open(z, i);
 		if (sc)
 			return sc;
-		set_state(z, zn, VFN_ZS_IOPEN);
-		z->count[VFN_ZC_IMPLICIT_OPEN]++;
 	}
 	*lba = zn->wp;
 	zn->wp += nlb;
@@ -590,11 +601,9 @@ u16 vfn_zone_zrwa_flush(struct vfn_zoned *z, u64 slba, bool all)
 	if ((slba + 1 - zn->wp) % z->zrwafg && slba + 1 != cap)
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	if (zn->state == VFN_ZS_CLOSED) {
-		sc = open_resources(z, i);
+		sc = implicit_open(z, i);
 		if (sc)
 			return sc;
-		set_state(z, zn, VFN_ZS_IOPEN);
-		z->count[VFN_ZC_IMPLICIT_OPEN]++;
 	}
 	zn->wp = slba + 1;
 	zn->written = max(zn->written, zn->wp);
