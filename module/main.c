@@ -11,6 +11,7 @@
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 
 #include "core/params.h"
 #include "policy/policy.h"
@@ -114,7 +115,8 @@ static int __init vflash_init(void)
 		.op_percent = op_percent,
 	};
 	struct vflash_param_error err;
-	struct vflash_config cfg;
+	/* On the heap: the config is too large for an init frame (KASAN). */
+	struct vflash_config *cfg = NULL;
 	int ret;
 
 	ret = vflash_policies_init();
@@ -135,7 +137,12 @@ static int __init vflash_init(void)
 	}
 
 	if (wants_device(&in)) {
-		ret = vflash_parse_config(&in, &cfg, &err);
+		cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+		if (!cfg) {
+			ret = -ENOMEM;
+			goto err_frontends;
+		}
+		ret = vflash_parse_config(&in, cfg, &err);
 		if (ret) {
 			if (err.value)
 				pr_err("%s=%s: %s\n", err.param, err.value,
@@ -156,9 +163,9 @@ static int __init vflash_init(void)
 	if (ret)
 		goto err_class;
 
-	if (wants_device(&in)) {
+	if (cfg) {
 		mutex_lock(&vflash_devices_lock);
-		vflash_dev = vflash_dev_create(&cfg, NULL);
+		vflash_dev = vflash_dev_create(cfg, NULL);
 		mutex_unlock(&vflash_devices_lock);
 		if (IS_ERR(vflash_dev)) {
 			ret = PTR_ERR(vflash_dev);
@@ -170,6 +177,7 @@ static int __init vflash_init(void)
 	ret = vflash_configfs_init();
 	if (ret)
 		goto err_dev;
+	kfree(cfg);
 	return 0;
 
 err_dev:
@@ -186,6 +194,7 @@ err_class:
 err_debugfs:
 	vflash_debugfs_exit();
 err_frontends:
+	kfree(cfg);
 	vflash_frontends_exit();
 err_sysfs:
 	vflash_sysfs_exit();

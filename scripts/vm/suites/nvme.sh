@@ -505,8 +505,9 @@ test_switch_under_load() {
 	# VM) two passes over 24 MiB, with the worker's watermark toggled
 	# between 90 % and 85 % free so that GC runs on so little data; every
 	# policy is still switched dozens of times. (One pass over 16 MiB ran
-	# no GC.)
-	! light_run || { loops=2 size=24M hi=90 lo=85; }
+	# no GC.) Debug kernel only: on 6.12's light run the 24 MiB passes
+	# ended in 7 s with no GC run (CI, landing 6cbb228).
+	! debug_kernel || { loops=2 size=24M hi=90 lo=85; }
 	load frontend=nvme size=64M
 	wait_for $DEV
 	fio --name=load --filename=$DEV --ioengine=libaio --direct=1 \
