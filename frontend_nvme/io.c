@@ -721,14 +721,6 @@ static u16 dsm(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 }
 
 /*
- * After a Reset or Offline action: the zones of [@first, @last) that it
- * emptied or took offline lose the data they held, deallocated as a
- * Deallocate would (so they read as zeros, and the backend forgets their
- * pages), and the blocks that held only their pages are erased at once,
- * @due_ns moved to the erases' end. Return: false if the host took DMA
- * back meanwhile.
- */
-/*
  * Blocks [@from, @to) of @nd lose their uncorrectable marks: a zone's
  * blocks that a reset or a cut leaves unwritten, those past its data (a
  * Finish's) too, whom no discard covers.
@@ -743,6 +735,14 @@ static void unmark(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 from,
 		vfn_uncor_clear(&c->nst.uncor, dev_block(c, &r), to - from);
 }
 
+/*
+ * After a Reset or Offline action: the zones of [@first, @last) that it
+ * emptied or took offline lose the data they held, deallocated as a
+ * Deallocate would (so they read as zeros, and the backend forgets their
+ * pages), and the blocks that held only their pages are erased at once,
+ * @due_ns moved to the erases' end. Return: false if the host took DMA
+ * back meanwhile.
+ */
 static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 			  u32 last, u64 now, u64 *due_ns)
 {

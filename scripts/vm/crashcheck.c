@@ -912,7 +912,11 @@ static uint64_t unvmcap(void)
 	return v;
 }
 
-/* Open @ns's block device (its name set); read LBA 0 through it. */
+/*
+ * Open @ns's block device (its name set); read LBA 0 through it: the
+ * namespace answers if the read succeeds, or fails with Unrecovered Read
+ * Error (a Write Uncorrectable marked LBA 0: marks are durable).
+ */
 static bool open_ns(struct nsx *ns)
 {
 	unsigned char *b;
@@ -939,7 +943,7 @@ static bool open_ns(struct nsx *ns)
 	ns->fd = fd;
 	rc = nvme_rw(ns, OP_READ, 0, 1, 0, b);
 	free(b);
-	if (rc) {
+	if (rc && !(rc > 0 && (rc & 0x7ff) == SC_READ_ERROR)) {
 		ns->fd = -1;
 		close(fd);
 		return false;
@@ -1542,15 +1546,6 @@ static bool conv_op(struct worker *w)
 		k = K_COPY;
 	else
 		k = K_WRITE;
-	/*
-	 * Not with several namespaces, until a Copy that met a mark there is
-	 * understood (crash suite, cell ns, rotation 545271, seed
-	 * 107700989857290: round 4, after the namespaces were made anew,
-	 * a Copy failed with Unrecovered Read Error, its sources unmarked by
-	 * this model): no Write Uncorrectable, so no mark.
-	 */
-	if (k == K_UNCOR && nr_ns > 1)
-		k = K_READ;
 	/* --tamper-copy: a thread's first command is a Copy */
 	if (tamper_copy && !w->nops)
 		k = K_COPY;
