@@ -12,7 +12,8 @@
  * placement directive (DTYPE 2h, DSPEC a random placement handle); on a
  * zoned namespace Write at the write pointer, Zone Append, Zone
  * Management Send (Reset, Finish, Open, Close), Flush, Read and Report
- * Zones; on the dual frontend (frontend=nvme,cxl) also CXL stores through
+ * Zones, and with --zrwa zones opened with ZRWAA, written anywhere in
+ * their window and flushed (action 11h, and by writes past it); on the dual frontend (frontend=nvme,cxl) also CXL stores through
  * a MAP_SHARED mapping of /dev/vflashN. --threads threads per namespace
  * (32: 32 commands in flight per namespace, one each), on --namespaces
  * namespaces (made with Namespace Management; one is deleted and made
