@@ -12,7 +12,8 @@
  * placement directive (DTYPE 2h, DSPEC a random placement handle); on a
  * zoned namespace Write at the write pointer, Zone Append, Zone
  * Management Send (Reset, Finish, Open, Close), Flush, Read and Report
- * Zones; on the dual frontend (frontend=nvme,cxl) also CXL stores through
+ * Zones, and with --zrwa zones opened with ZRWAA, written anywhere in
+ * their window and flushed (action 11h, and by writes past it); on the dual frontend (frontend=nvme,cxl) also CXL stores through
  * a MAP_SHARED mapping of /dev/vflashN. --threads threads per namespace
  * (32: 32 commands in flight per namespace, one each), on --namespaces
  * namespaces (made with Namespace Management; one is deleted and made
@@ -107,6 +108,8 @@
 #define ZSA_FINISH	2
 #define ZSA_OPEN	3
 #define ZSA_RESET	4
+#define ZSA_ZRWA_FLUSH	0x11	/* Flush Explicit ZRWA Range */
+#define ZMS_ZRWAA	(1U << 9)	/* CDW13: Open with ZRWA Allocate */
 /* zone states (Report Zones, ZS) */
 #define ZS_EMPTY	1
 #define ZS_IOPEN	2
@@ -119,13 +122,13 @@
 enum kind {
 	K_WRITE, K_WZ, K_DEAC, K_DSM, K_CXL, K_FLUSH, K_READ,
 	K_APPEND, K_ZRESET, K_ZFINISH, K_ZOPEN, K_ZCLOSE,
-	K_COPY, K_UNCOR, K_VERIFY,
+	K_COPY, K_UNCOR, K_VERIFY, K_ZOPENZ, K_ZFLUSH,
 };
 static const char *const kind_name[] = {
 	"write", "write-zeroes", "write-zeroes+deac", "deallocate",
 	"cxl-store", "flush", "read", "zone-append", "zone-reset",
 	"zone-finish", "zone-open", "zone-close", "copy",
-	"write-uncorrectable", "verify",
+	"write-uncorrectable", "verify", "zone-open-zrwaa", "zrwa-flush",
 };
 
 /* How a round ends before its cut. */
@@ -148,7 +151,9 @@ struct op {
 	uint8_t fua;
 	uint8_t vwc_off;
 	uint8_t status;
+	uint8_t zrwa;		/* a write into a zone's ZRWA window */
 	uint16_t dspec;		/* --fdp: the placement handle */
+	uint64_t zwp;		/* ZRWA: the write pointer (flushed point) after it */
 	int err;		/* ioctl: <0 errno, >0 NVMe status */
 	uint64_t src[2];	/* copy: its source ranges' first LBAs */
 	uint32_t srcn[2];	/* and lengths (0: no second range) */
@@ -169,6 +174,11 @@ struct zone {
 	uint64_t wp;		/* the load's: after the last op issued */
 	bool full;		/* the load's: Full (by writes or Finish) */
 	bool open;		/* the load's: open (implicitly or explicitly) */
+	bool empty;		/* the load's: Empty (Open with ZRWAA may take it) */
+	bool zrwa_ok;		/* --zrwa: a zone the load may open with a ZRWA */
+	bool zrwa;		/* the load's: holds a ZRWA */
+	bool zrwa_round;	/* had a ZRWA this round: check_zone_zrwa() */
+	uint64_t written;	/* the load's: end of the data written (ZRWA window) */
 	uint32_t n, cap_ops;
 	uint32_t *idx;		/* the round's ops on the zone */
 };
@@ -186,6 +196,8 @@ struct nsx {
 	uint64_t zlbas;		/* zone size in LBAs */
 	uint32_t nzones;
 	struct zone *zones;
+	/* --zrwa: the ZRWA (Identify CNS 05h): window, granularity, resources */
+	uint32_t zrwas, zrwafg, nzrwa;
 };
 
 struct worker {
@@ -217,6 +229,13 @@ static unsigned int chunk_pages = 8, max_seconds, nr_ns = 1, fdp_handles;
 static int vwc_mode = -1;	/* -1: random per round, 0 off, 1 on */
 static int cut_mode = -1;	/* -1: mix, 0 file, 1 rule */
 static bool use_cxl, use_faults, tamper, use_plp, recycle = true;
+/*
+ * --zrwa: on a zoned namespace with a Zone Random Write Area, some of
+ * each thread's zones are opened with ZRWAA and written anywhere in
+ * their window (overwrites too), flushed explicitly (action 11h) and by
+ * writes past the window (docs/crashcheck.md).
+ */
+static bool use_zrwa;
 /*
  * --stray-reset: the checker's own test of the kernel's recovery: in
  * rounds ended by a cut by hand one command is swallowed (the timeout
@@ -274,6 +293,8 @@ static uint64_t t_cuts, t_checked, t_violations, t_ops, t_rolled, t_rule_cuts;
 static uint64_t t_inflight, t_rig_errors, t_fault_rounds, t_taken, t_live_rounds;
 static uint64_t t_kernel_resets;
 static _Atomic uint64_t t_copies, t_uncors, t_verifies, t_uncor_reads;
+/* --zrwa: opens with ZRWAA, window writes, overwrites, explicit and implicit flushes */
+static _Atomic uint64_t t_zopens, t_zwrites, t_zover, t_zflushes, t_zimplicit;
 static bool tamper_copy;
 /* nvme_core.io_timeout: a command in flight that long meets the kernel's recovery */
 static uint64_t io_timeout_ms = 30000;
@@ -801,17 +822,23 @@ static int nvme_copy(const struct nsx *ns, const struct op *o,
 	return passthru(ns->fd, NVME_IOCTL_IO_CMD, &c);
 }
 
-static int zone_send(const struct nsx *ns, uint64_t zslba, unsigned int zsa)
+/* Zone Management Send: @cdw13 the action (and its options), at @slba. */
+static int zone_send13(const struct nsx *ns, uint64_t slba, uint32_t cdw13)
 {
 	struct nvme_passthru_cmd c;
 
 	memset(&c, 0, sizeof(c));
 	c.opcode = OP_ZMS;
 	c.nsid = ns->nsid;
-	c.cdw10 = (uint32_t)zslba;
-	c.cdw11 = (uint32_t)(zslba >> 32);
-	c.cdw13 = zsa;
+	c.cdw10 = (uint32_t)slba;
+	c.cdw11 = (uint32_t)(slba >> 32);
+	c.cdw13 = cdw13;
 	return passthru(ns->fd, NVME_IOCTL_IO_CMD, &c);
+}
+
+static int zone_send(const struct nsx *ns, uint64_t zslba, unsigned int zsa)
+{
+	return zone_send13(ns, zslba, zsa);
 }
 
 /*
@@ -1008,6 +1035,58 @@ static void reattach(void)
 		close(ocfd);
 }
 
+/*
+ * The zoned namespace's ZRWA (Identify CNS 05h, CSI 02h): OZCS ZRWASUP,
+ * NUMZRWA (0's based), ZRWAFG and ZRWAS in LBAs; 0 without one. The
+ * zones the load may open with a ZRWA: every other one of each
+ * thread's (zone z when z / threads is even), as many as there are
+ * resources, so that Open with ZRWAA never meets ZRWA Resources
+ * Unavailable.
+ */
+static void zrwa_geometry(struct nsx *ns)
+{
+	struct nvme_passthru_cmd c;
+	uint32_t z, n = 0;
+	uint16_t ozcs;
+	uint8_t *b;
+
+	if (posix_memalign((void **)&b, PAGE, PAGE))
+		die("out of memory");
+	memset(&c, 0, sizeof(c));
+	c.opcode = ADM_IDENTIFY;
+	c.nsid = ns->nsid;
+	c.addr = (uintptr_t)b;
+	c.data_len = PAGE;
+	c.cdw10 = 5;		/* CNS 05h: I/O command set specific namespace */
+	c.cdw11 = 2U << 24;	/* CSI 02h: zoned */
+	if (admin(&c))
+		die("Identify CNS 05h (zoned) of nsid %u failed", ns->nsid);
+	memcpy(&ozcs, b + 2, 2);
+	ns->zrwas = ns->zrwafg = ns->nzrwa = 0;
+	if (ozcs & 2) {
+		uint16_t v;
+
+		memcpy(&ns->nzrwa, b + 44, 4);
+		ns->nzrwa++;
+		memcpy(&v, b + 48, 2);
+		ns->zrwafg = v;
+		memcpy(&v, b + 50, 2);
+		ns->zrwas = v;
+	}
+	free(b);
+	if (!use_zrwa)
+		return;
+	if (!ns->zrwas || !ns->zrwafg) {
+		fprintf(stderr, "crashcheck: --zrwa: %s has no ZRWA (load vflash with zone_zrwa=1)\n",
+			ns->name);
+		exit(2);
+	}
+	for (z = 0; z < ns->nzones; z++) {
+		ns->zones[z].zrwa_ok = (z / tpn) % 2 == 0 && n < ns->nzrwa;
+		n += ns->zones[z].zrwa_ok;
+	}
+}
+
 static void geometry(struct nsx *ns)
 {
 	unsigned long long bytes;
@@ -1044,7 +1123,13 @@ static void geometry(struct nsx *ns)
 		report_zones(ns, st, wp);
 		free(st);
 		free(wp);
+		zrwa_geometry(ns);
 		return;
+	}
+	if (use_zrwa) {
+		fprintf(stderr, "crashcheck: --zrwa: %s is not a zoned namespace\n",
+			ns->name);
+		exit(2);
 	}
 	ns->nchunks = bytes / PAGE / chunk_pages;
 	if (ns->nchunks < tpn)
@@ -1255,6 +1340,9 @@ static void print_op(const struct worker *w, uint32_t i)
 	else if (o->kind == K_COPY)
 		snprintf(d, sizeof(d), "the records of lbas %" PRIu64 "+%u",
 			 o->src[0], o->srcn[0]);
+	else if (o->kind == K_ZFLUSH)
+		snprintf(d, sizeof(d), "the window below %" PRIu64 " flushed",
+			 o->zwp);
 	else
 		describe(op_val(o, o->slba), d, sizeof(d));
 	printf("    op %u: %s%s%s lbas %" PRIu64 "+%u -> %s; ticket %" PRIu64
@@ -1270,6 +1358,9 @@ static void print_op(const struct worker *w, uint32_t i)
 	if (fdp_handles && (o->kind == K_WRITE || o->kind == K_WZ ||
 			    o->kind == K_COPY))
 		printf(", placement handle %u", o->dspec);
+	if (o->zrwa)
+		printf(", into the ZRWA window (write pointer after it %" PRIu64 ")",
+		       o->zwp);
 	printf("\n");
 }
 
@@ -1373,6 +1464,9 @@ static bool durable(const struct nsx *ns, const struct op *o)
 	case K_WZ:
 	case K_APPEND:
 	case K_COPY:
+		/* a write into a ZRWA window: only a flush of it (zone_sim()) */
+		if (o->zrwa)
+			return false;
 		return o->fua || (o->vwc_off && o->done < vwc_until) ||
 		       o->done < atomic_load(&ns->max_flush) ||
 		       (sd_tick && o->done < sd_tick);
@@ -1647,6 +1741,247 @@ static bool conv_op(struct worker *w)
 }
 
 /*
+ * --zrwa: the write pointer (flushed point) after a write of [@slba,
+ * @end) into the ZRWA window of zone @z whose pointer is @wp: a write
+ * that ends above the window flushes implicitly, the pointer moving up
+ * by the fewest ZRWAFG multiples that bring its end into the window
+ * (docs/zns.md); at the capacity the zone is Full.
+ */
+static uint64_t zrwa_wp_after(const struct nsx *ns, const struct zone *z,
+			      uint64_t wp, uint64_t end)
+{
+	uint64_t cap = z->zs + z->cap, n;
+
+	if (end <= wp + ns->zrwas)
+		return wp;
+	n = end - wp - ns->zrwas;
+	n = (n + ns->zrwafg - 1) / ns->zrwafg * ns->zrwafg;
+	return wp + n < cap ? wp + n : cap;
+}
+
+/*
+ * --zrwa: one command on zone @z, which the load opened with ZRWAA (or,
+ * Empty, opens now): writes (and Copies) anywhere in the window from the
+ * write pointer on, overwrites of its unflushed LBAs among them, writes
+ * past the window (an implicit flush), Flush Explicit ZRWA Range, and the
+ * zoned mix around them (Flush, Read, Verify, Write Uncorrectable below
+ * the flushed point, Reset, Finish, Open, Close); @force, if not -1, the
+ * kind (a window write, an explicit flush over the data written, an open
+ * with ZRWAA). Return: false to stop.
+ */
+static bool zrwa_op(struct worker *w, struct zone *z, int force)
+{
+	struct nsx *ns = w->ns;
+	uint64_t r = below(&w->rng, 100), slba = 0, end = z->zs + z->cap;
+	uint64_t wp = z->wp, win = wp + ns->zrwas < end ? wp + ns->zrwas : end;
+	uint64_t most = 2 * lpp, zwp = wp, l;
+	uint32_t nlb = 0, idx, flags = 0;
+	bool over = false;
+	enum kind k;
+	struct op *o;
+	int rc = 0;
+
+	if (!z->zrwa)
+		k = K_ZOPENZ;
+	else if (force >= 0)
+		k = force;
+	else if (r < 30)
+		k = r < 6 ? K_COPY : K_WRITE;
+	else if (r < 42)
+		k = K_APPEND;	/* a write past the window, below */
+	else if (r < 56)
+		k = K_ZFLUSH;
+	else if (r < 64)
+		k = K_FLUSH;
+	else if (r < 74)
+		k = K_READ;
+	else if (r < 79)
+		k = K_ZRESET;
+	else if (r < 82)
+		k = K_ZFINISH;
+	else if (r < 88)
+		k = K_ZOPEN;
+	else
+		k = z->open && z->written > z->zs ? K_ZCLOSE : K_WRITE;
+	if (round_no_flush && k == K_FLUSH)
+		k = K_WRITE;
+	if (k == K_READ) {
+		uint64_t v = below(&w->rng, 10);
+
+		k = v < 6 ? K_READ : v < 8 ? K_VERIFY : K_UNCOR;
+		/* Verify and Write Uncorrectable below the flushed point */
+		if (k != K_READ && wp == z->zs)
+			k = K_READ;
+		if (k == K_READ && z->written == z->zs)
+			k = K_WRITE;
+	}
+	/* past the window: only if the zone goes on beyond it */
+	if (k == K_APPEND && win == end)
+		k = K_WRITE;
+	if (below(&w->rng, 3) == 0)
+		most = (uint64_t)chunk_pages * lpp;
+	if (k == K_WRITE || k == K_COPY) {
+		/* in the window; half the time over its unflushed data */
+		if (z->written > wp && below(&w->rng, 2))
+			slba = wp + below(&w->rng, z->written - wp);
+		else
+			slba = wp + below(&w->rng, win - wp);
+		nlb = 1 + below(&w->rng, win - slba < most ? win - slba : most);
+	} else if (k == K_APPEND) {
+		/* a write ending past the window, at most twice it */
+		uint64_t lim = wp + 2 * ns->zrwas < end ? wp + 2 * ns->zrwas : end;
+		uint64_t e = win + 1 + below(&w->rng, lim - win);
+		uint64_t room = e - wp;
+
+		nlb = 1 + below(&w->rng, room < most ? room : most);
+		slba = e - nlb;
+		k = K_WRITE;
+	} else if (k == K_ZFLUSH) {
+		/* the flushed point moves by ZRWAFG multiples, or to the capacity */
+		uint64_t kmax = (win - wp) / ns->zrwafg, kw;
+
+		kw = (z->written - wp + ns->zrwafg - 1) / ns->zrwafg;
+		if (kw < 1)
+			kw = 1;
+		if (kmax && kw > kmax)
+			kw = kmax;
+		if (kmax && force < 0 && below(&w->rng, 2))
+			kw = 1 + below(&w->rng, kmax);
+		zwp = kmax ? wp + kw * ns->zrwafg : end;
+		slba = zwp - 1;
+	} else if (k == K_READ) {
+		uint64_t e = z->full ? end : z->written;
+
+		slba = z->zs + below(&w->rng, e - z->zs);
+		nlb = 1 + below(&w->rng, e - slba < 2 * lpp ? e - slba : 2 * lpp);
+	} else if (k == K_VERIFY || k == K_UNCOR) {
+		slba = z->zs + below(&w->rng, wp - z->zs);
+		nlb = 1 + below(&w->rng, wp - slba < 2 * lpp ? wp - slba : 2 * lpp);
+	} else if (k != K_FLUSH) {
+		slba = z->zs;
+		nlb = k == K_ZRESET ? (uint32_t)ns->zlbas : 0;
+	}
+	if (k == K_WRITE || k == K_COPY) {
+		flags = below(&w->rng, 4) == 0 && !round_no_flush ? CDW12_FUA : 0;
+		over = slba < z->written;
+		zwp = zrwa_wp_after(ns, z, wp, slba + nlb);
+	}
+	idx = new_op(w, k, slba, nlb);
+	o = &w->ops[idx];
+	if (k == K_COPY && !make_copy(w, o, zoned_source)) {
+		k = K_WRITE;
+		o->kind = k;
+		o->wid = mkwid(w->id, idx);
+	}
+	o->fua = !!flags;
+	o->zrwa = k == K_WRITE || k == K_COPY;
+	o->zwp = zwp;
+	if (k != K_FLUSH && k != K_READ && k != K_VERIFY && k != K_UNCOR)
+		zpush(z, idx);
+	if (k == K_WRITE || k == K_ZRESET || k == K_COPY || k == K_UNCOR)
+		push(ns, slba, nlb, idx);
+	if (k == K_WRITE)
+		for (l = 0; l < nlb; l++)
+			fill(w->buf + (size_t)l * lbs, key(ns, slba + l), o->wid);
+	if (k == K_ZOPENZ)
+		z->zrwa_round = true;
+	o->sub = atomic_fetch_add(&tick, 1);
+	o->sub_ms = now_ms();
+	switch (k) {
+	case K_WRITE:
+		rc = nvme_rw(ns, OP_WRITE, slba, nlb, flags, w->buf);
+		break;
+	case K_COPY:
+		rc = nvme_copy(ns, o, flags, 0);
+		break;
+	case K_FLUSH:
+		rc = nvme_flush(ns);
+		break;
+	case K_READ:
+		rc = nvme_rw(ns, OP_READ, slba, nlb, 0, w->rbuf);
+		break;
+	case K_VERIFY:
+		rc = nvme_rw(ns, OP_VERIFY, slba, nlb, 0, NULL);
+		break;
+	case K_UNCOR:
+		rc = nvme_rw(ns, OP_UNCOR, slba, nlb, 0, NULL);
+		break;
+	case K_ZOPENZ:
+		rc = zone_send13(ns, z->zs, ZSA_OPEN | ZMS_ZRWAA);
+		break;
+	case K_ZFLUSH:
+		rc = zone_send13(ns, slba, ZSA_ZRWA_FLUSH);
+		break;
+	case K_ZRESET:
+		rc = zone_send(ns, z->zs, ZSA_RESET);
+		break;
+	case K_ZFINISH:
+		rc = zone_send(ns, z->zs, ZSA_FINISH);
+		break;
+	case K_ZOPEN:
+		rc = zone_send(ns, z->zs, ZSA_OPEN);
+		break;
+	case K_ZCLOSE:
+		rc = zone_send(ns, z->zs, ZSA_CLOSE);
+		break;
+	default:
+		break;
+	}
+	if (!op_end(w, o, rc))
+		return false;
+	switch (k) {
+	case K_ZOPENZ:
+		t_zopens++;
+		z->zrwa = true;
+		z->open = true;
+		z->empty = false;
+		z->written = z->wp;
+		break;
+	case K_WRITE:
+	case K_COPY:
+		t_zwrites++;
+		t_zover += over;
+		t_zimplicit += zwp > wp;
+		if (slba + nlb > z->written)
+			z->written = slba + nlb;
+		/* fall through */
+	case K_ZFLUSH:
+		t_zflushes += k == K_ZFLUSH;
+		z->wp = zwp;
+		if (z->written < zwp)
+			z->written = zwp;
+		z->open = true;
+		if (zwp == end) {
+			z->full = true;
+			z->open = false;
+			z->zrwa = false;
+		}
+		break;
+	case K_ZRESET:
+		z->wp = z->written = z->zs;
+		z->full = false;
+		z->open = false;
+		z->zrwa = false;
+		z->empty = true;
+		break;
+	case K_ZFINISH:
+		z->full = true;
+		z->open = false;
+		z->zrwa = false;
+		break;
+	case K_ZOPEN:
+		z->open = true;
+		break;
+	case K_ZCLOSE:
+		z->open = false;
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+/*
  * Zoned namespaces: one command on one of the thread's zones. The
  * thread's zones are sequential histories: one command in flight each.
  */
@@ -1656,11 +1991,41 @@ static bool zoned_op(struct worker *w)
 	uint64_t zi = pick_chunk(w), r = below(&w->rng, 100), slba = 0, res = 0;
 	struct zone *z = &ns->zones[zi];
 	uint32_t nlb = 0, idx, flags = 0, l;
+	bool reset = false;
 	enum kind k;
 	struct op *o;
 	int rc = 0;
 
-	if (z->full) {
+	/*
+	 * --zrwa: a zone that holds a ZRWA, or an Empty one to open with
+	 * ZRWAA more than half the time, is zrwa_op()'s; the others of
+	 * those zones are reset a quarter of the time, so they come back.
+	 */
+	if (use_zrwa && z->zrwa_ok) {
+		uint64_t q = z->zrwa ? 0 : below(&w->rng, 100);
+
+		if (z->zrwa || (z->empty && q < 60))
+			return zrwa_op(w, z, -1);
+		reset = !z->empty && q < 25;
+	}
+	/*
+	 * --tamper --zrwa: each thread's first zone (if it may have a ZRWA)
+	 * gets its first 8 commands: reset, open with ZRWAA, then writes
+	 * into the window each flushed explicitly, so that a ZRWA flush's
+	 * data is durable (the tamper round has the write cache off).
+	 */
+	if (use_zrwa && tamper && w->nops < 8 && ns->zones[w->li].zrwa_ok &&
+	    !ns->zones[w->li].full) {
+		z = &ns->zones[w->li];
+		if (z->zrwa)
+			return zrwa_op(w, z, z->written > z->wp ? K_ZFLUSH : K_WRITE);
+		if (z->empty)
+			return zrwa_op(w, z, K_ZOPENZ);
+		reset = true;
+	}
+	if (reset) {
+		k = K_ZRESET;
+	} else if (z->full) {
 		k = r < 60 ? K_ZRESET : r < 80 ? K_FLUSH : K_READ;
 	} else if (r < 32) {
 		k = r < 6 ? K_COPY : K_WRITE;
@@ -1781,23 +2146,28 @@ static bool zoned_op(struct worker *w)
 	case K_APPEND:
 	case K_COPY:
 		z->wp += nlb;
+		z->written = z->wp;
 		z->open = true;
+		z->empty = false;
 		if (z->wp == z->zs + z->cap) {
 			z->full = true;
 			z->open = false;
 		}
 		break;
 	case K_ZRESET:
-		z->wp = z->zs;
+		z->wp = z->written = z->zs;
 		z->full = false;
 		z->open = false;
+		z->empty = true;
 		break;
 	case K_ZFINISH:
 		z->full = true;
 		z->open = false;
+		z->empty = false;
 		break;
 	case K_ZOPEN:
 		z->open = true;
+		z->empty = false;
 		break;
 	case K_ZCLOSE:
 		z->open = false;
@@ -2095,6 +2465,264 @@ ok:
 }
 
 /*
+ * --zrwa: is a ZRWA flush by op @o durable? The blocks a flush (explicit,
+ * a write's implicit one, or Finish's) moves below the write pointer are
+ * programmed as a write with the write cache's rules, never FUA (FUA on a
+ * write into the window commits nothing), at the op's completion: durable
+ * once a Flush submitted after it completed, with the cache off, after a
+ * clean shutdown; with power-loss protection if it took effect at all.
+ */
+static bool zflush_durable(const struct nsx *ns, const struct op *o)
+{
+	if (use_plp)
+		return true;
+	return o->status == S_OK &&
+	       ((o->vwc_off && o->done < vwc_until) ||
+		o->done < atomic_load(&ns->max_flush) ||
+		(sd_tick && o->done < sd_tick));
+}
+
+/* What a zone's ops since the round's start allow after the cut. */
+struct zsim {
+	uint64_t dur;		/* the durable point: the pointer is not below */
+	uint64_t top;		/* the pointer is not above */
+	uint32_t first;		/* the first op after the last reset */
+	bool zdur;		/* the durable point is a ZRWA flush's */
+	bool zrwa;		/* a ZRWA flush or window write since the reset */
+};
+
+/*
+ * --zrwa: zone @z after the cut, if its first @m ops this round took
+ * effect (the m-th may be the one in flight). Writes outside a ZRWA
+ * move the pointer and are durable by the zoned rule (a FUA write with
+ * every earlier write); a write into the window moves nothing but its
+ * implicit flush, and a flush (explicit, implicit, Finish's) makes the
+ * window below its new pointer part of the zone, durable by
+ * zflush_durable(). Without power-loss protection the unflushed window
+ * is lost: the pointer goes back to the durable point at most, never
+ * above the last flushed point (the capacity after a Finish); with it
+ * the window is flushed at the cut: the pointer is at the end of the
+ * data written, exactly.
+ */
+static void zone_sim(const struct nsx *ns, const struct zone *z, uint32_t m,
+		     struct zsim *s)
+{
+	struct worker *w = owner(ns, z->zs);
+	uint64_t end = z->zs + z->cap, wp = z->base_wp, written = z->base_wp;
+	uint64_t fin_at = 0, nw;
+	bool zrwa = false, fin_any = false, fin_done = false, plp_now;
+	uint32_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->dur = z->base_wp;
+	for (i = 0; i < m; i++) {
+		const struct op *o = &w->ops[z->idx[i]];
+
+		/* with power-loss protection what took effect is durable */
+		plp_now = use_plp;
+		nw = wp;
+		switch (o->kind) {
+		case K_ZRESET:
+			wp = written = s->dur = z->zs;
+			zrwa = fin_any = fin_done = s->zdur = s->zrwa = false;
+			s->first = i + 1;
+			continue;
+		case K_ZOPENZ:
+			zrwa = true;
+			continue;
+		case K_WRITE:
+		case K_APPEND:
+		case K_COPY:
+			if (o->zrwa) {
+				s->zrwa = true;
+				if (written < o->slba + o->nlb)
+					written = o->slba + o->nlb;
+				nw = zrwa_wp_after(ns, z, wp, o->slba + o->nlb);
+				break;
+			}
+			wp = written = o->slba + o->nlb;
+			if (durable(ns, o) || (plp_now && i == m - 1))
+				s->dur = wp;
+			continue;
+		case K_ZFLUSH:
+			s->zrwa = true;
+			nw = o->zwp;
+			break;
+		case K_ZFINISH:
+			/* a ZRWA zone's window is flushed first */
+			if (zrwa)
+				nw = written;
+			fin_any = true;
+			fin_done = o->status == S_OK;
+			break;
+		default:
+			continue;
+		}
+		/* a flush from wp to nw */
+		if (nw > wp) {
+			if (zflush_durable(ns, o) || plp_now) {
+				s->dur = nw;
+				s->zdur = true;
+			}
+			wp = nw;
+		}
+		if (written < wp)
+			written = wp;
+		if (o->kind == K_ZFINISH) {
+			fin_at = written;
+			wp = end;
+		}
+		if (wp == end)
+			zrwa = false;
+	}
+	/* power-loss protection: the window is flushed at the cut */
+	if (use_plp && zrwa && written > wp) {
+		wp = s->dur = written;
+		s->zdur = true;
+	}
+	/* Finish over durable data: durable */
+	if (fin_done && s->dur >= fin_at)
+		s->dur = end;
+	s->top = fin_any ? end : wp;
+}
+
+/*
+ * --zrwa: the zoned rule (check_zone()) for a zone that held a ZRWA this
+ * round, with the flushes zone_sim() follows. The last op, if in flight,
+ * may or may not have taken effect: each is tried, the zone passing if
+ * it fits either. @v: the values read; returns the violations (printed up
+ * to the limit).
+ */
+static uint64_t check_zone_zrwa(struct nsx *ns, struct zone *z, uint8_t state,
+				uint64_t wp, const uint64_t *v, uint64_t *rolled,
+				uint64_t *taken, unsigned int *printed)
+{
+	struct worker *w = owner(ns, z->zs);
+	uint64_t end = z->zs + z->cap, l, first_bad = UINT64_MAX;
+	uint32_t i, n = z->n, m, b, nb = 1;
+	bool last_inflight = n && w->ops[z->idx[n - 1]].status != S_OK;
+	struct zsim s = { 0 };
+	char what[320] = "";
+
+	if (last_inflight)
+		nb = 2;
+	for (l = z->zs; l < end; l++)
+		if (v[l - z->zs] != current_value(ns, l))
+			(*rolled)++;
+	for (b = 0; b < nb; b++) {
+		m = n - b;
+		zone_sim(ns, z, m, &s);
+		what[0] = 0;
+		first_bad = UINT64_MAX;
+		/* An in-flight reset that took effect: empty, every LBA zeros. */
+		if (m && w->ops[z->idx[m - 1]].kind == K_ZRESET &&
+		    (wp != z->zs || state != ZS_EMPTY)) {
+			snprintf(what, sizeof(what), "a reset took effect, but the zone is %s, write pointer %" PRIu64,
+				 zs_name(state), wp);
+			continue;
+		}
+		if (wp < s.dur || wp > s.top)
+			snprintf(what, sizeof(what),
+				 "write pointer %" PRIu64 " outside [%" PRIu64 ", %" PRIu64
+				 "] (durable point%s, %s)", wp, s.dur, s.top,
+				 s.zdur ? " a ZRWA flush's" : "",
+				 use_plp ? "with power-loss protection the window flushed at the cut" :
+				 "the last flushed point or finished: the unflushed ZRWA window is lost");
+		for (l = z->zs; l < end && !what[0]; l++) {
+			uint64_t want = VAL_ZERO, alt = VAL_ZERO, got = v[l - z->zs];
+
+			if (l < wp) {
+				struct lent *e = &ns->lents[l];
+
+				want = alt = l < z->base_wp ? e->base : VAL_ZERO;
+				for (i = 0; i < e->n; i++) {
+					struct op *o = &w->ops[e->idx[i]];
+
+					/* the branch where the last op did not happen */
+					if (b && e->idx[i] == z->idx[n - 1])
+						continue;
+					if (o->kind == K_UNCOR && o->status != S_OK) {
+						alt = VAL_UNCOR;
+						continue;
+					}
+					want = alt = op_val(o, l);
+				}
+			}
+			if (got == alt)
+				want = alt;
+			if (got != want) {
+				first_bad = l;
+				snprintf(what, sizeof(what), "LBA %" PRIu64 " does not hold %s",
+					 l, l < wp ? "its last write (the window as flushed) below the write pointer" :
+					 "zeros at or above the write pointer");
+			}
+		}
+		if (!what[0]) {
+			bool lost = false, fits;
+
+			for (i = s.first; i < m; i++) {
+				struct op *o = &w->ops[z->idx[i]];
+
+				if ((o->kind == K_WRITE || o->kind == K_APPEND ||
+				     o->kind == K_COPY) &&
+				    o->status == S_OK && o->slba + o->nlb > wp)
+					lost = true;
+			}
+			if (wp == end)
+				fits = state == ZS_FULL;
+			else if (lost)
+				fits = state == (wp == z->zs ? ZS_EMPTY : ZS_CLOSED);
+			else if (wp == z->zs)
+				fits = state == ZS_EMPTY || state == ZS_EOPEN;
+			else
+				fits = state == ZS_IOPEN || state == ZS_EOPEN ||
+				       state == ZS_CLOSED;
+			if (!fits)
+				snprintf(what, sizeof(what), "state %s with the write pointer at %" PRIu64
+					 " (%s)", zs_name(state), wp,
+					 lost ? "a zone that lost data: empty at its start, else closed" :
+					 "a zone that lost nothing keeps its state, which must fit its pointer");
+		}
+		if (!what[0])
+			break;
+	}
+	if (what[0]) {
+		if (++*printed <= max_detail) {
+			char d[96];
+
+			printf("VIOLATION seed %" PRIu64 " round %u nsid %u zone %" PRIu64
+			       " (LBAs %" PRIu64 "+%" PRIu64 ", thread %u, ZRWA): %s%s\n",
+			       seed, round_no, ns->nsid, z->zs / ns->zlbas, z->zs,
+			       z->cap, w->id, what,
+			       nb > 1 ? " (and so if its last op, in flight, did not take effect)" : "");
+			printf("  after the cut: %s, write pointer %" PRIu64
+			       "; baseline write pointer %" PRIu64 "; ZRWA window %u LBAs, flush granularity %u\n",
+			       zs_name(state), wp, z->base_wp, ns->zrwas, ns->zrwafg);
+			if (first_bad != UINT64_MAX) {
+				describe(v[first_bad - z->zs], d, sizeof(d));
+				printf("  LBA %" PRIu64 " holds %s; its history:\n",
+				       first_bad, d);
+				print_history(ns, first_bad);
+			}
+			printf("  the zone's commands this round (oldest first):\n");
+			for (i = 0; i < n; i++)
+				print_op(w, z->idx[i]);
+		}
+		return 1;
+	}
+	/* Taken back: completed writes at or above the new write pointer. */
+	for (i = s.first; i < n; i++) {
+		struct op *o = &w->ops[z->idx[i]];
+
+		if ((o->kind == K_WRITE || o->kind == K_APPEND ||
+		     o->kind == K_COPY) &&
+		    o->status == S_OK && o->slba + o->nlb > wp)
+			*taken += o->slba + o->nlb - (o->slba > wp ? o->slba : wp);
+	}
+	return 0;
+}
+
+/*
  * --tamper: the checker's own test. After the cut, undo one durable
  * operation behind the device's back, as a device that lost it would;
  * the check must report it. Conventional: an LBA put back to its value
@@ -2109,6 +2737,36 @@ static void do_tamper(void)
 	uint64_t lba, prev = 0, cur;
 	int rc;
 
+	if (ns->zoned && use_zrwa) {
+		uint32_t zi;
+		struct zsim s;
+
+		/*
+		 * --zrwa: a zone that was empty when this round opened it with
+		 * ZRWAA, whose durable data is a ZRWA flush's (the flushes
+		 * completed: the op in flight not counted): resetting it loses
+		 * nothing but what that flush committed.
+		 */
+		for (zi = 0; zi < ns->nzones; zi++) {
+			struct zone *z = &ns->zones[zi];
+			struct worker *w = owner(ns, z->zs);
+			bool inflight = z->n && w->ops[z->idx[z->n - 1]].status != S_OK;
+
+			if (!z->zrwa_round)
+				continue;
+			zone_sim(ns, z, z->n - inflight, &s);
+			if (s.zdur && s.dur > z->zs && (s.first || z->base_wp == z->zs))
+				break;
+		}
+		if (zi == ns->nzones)
+			die("--tamper --zrwa: no zone whose durable data is a ZRWA flush's");
+		printf("crashcheck: tamper: zone %u (LBA %" PRIu64 ") reset behind the checker's back: its data up to LBA %" PRIu64
+		       " are a durable ZRWA flush's\n", zi, ns->zones[zi].zs, s.dur);
+		rc = zone_send(ns, ns->zones[zi].zs, ZSA_RESET);
+		if (rc)
+			die("--tamper: resetting zone %u: %d", zi, rc);
+		return;
+	}
 	if (ns->zoned) {
 		uint32_t zi;
 
@@ -2267,7 +2925,10 @@ static uint64_t check_ns(struct nsx *ns, uint64_t *rolled, uint64_t *taken)
 			uint64_t nb;
 
 			read_values(ns, zn->zs, ns->zlbas, v, b, NULL);
-			nb = check_zone(ns, zn, st[z], wp[z], v, rolled, taken,
+			nb = zn->zrwa_round ?
+			     check_zone_zrwa(ns, zn, st[z], wp[z], v, rolled,
+					     taken, &printed) :
+			     check_zone(ns, zn, st[z], wp[z], v, rolled, taken,
 					&printed);
 			bad += nb;
 			if (nb) {
@@ -2280,9 +2941,11 @@ static uint64_t check_ns(struct nsx *ns, uint64_t *rolled, uint64_t *taken)
 			}
 			for (i = 0; i < ns->zlbas; i++)
 				ns->lents[zn->zs + i].base = v[i];
-			zn->base_wp = zn->wp = wp[z];
+			zn->base_wp = zn->wp = zn->written = wp[z];
 			zn->full = st[z] == ZS_FULL;
 			zn->open = false;
+			zn->empty = st[z] == ZS_EMPTY;
+			zn->zrwa = zn->zrwa_round = false;
 			zn->n = 0;
 		}
 		free(st);
@@ -2361,6 +3024,9 @@ static void write_baseline(struct nsx *ns, bool all, uint64_t *rng)
 			if (rc)
 				die("baseline: resetting zone %u: %d", z, rc);
 			fillto = zn->zs + below(rng, zn->cap / 2 + 1);
+			/* --zrwa: half the zones that may have one start empty */
+			if (use_zrwa && zn->zrwa_ok && below(rng, 2))
+				fillto = zn->zs;
 			for (lba = zn->zs; lba < zn->zs + ns->zlbas; lba++)
 				ns->lents[lba].base = VAL_ZERO;
 			for (lba = zn->zs; lba < fillto; lba += n) {
@@ -2374,9 +3040,11 @@ static void write_baseline(struct nsx *ns, bool all, uint64_t *rng)
 					die("baseline: writing zone %u: %d", z, rc);
 				t_base_lbas += n;
 			}
-			zn->base_wp = zn->wp = fillto;
+			zn->base_wp = zn->wp = zn->written = fillto;
 			zn->full = false;
 			zn->open = false;
+			zn->empty = fillto == zn->zs;
+			zn->zrwa = zn->zrwa_round = false;
 			zn->n = 0;
 		}
 		if (nvme_flush(ns))
@@ -2685,6 +3353,9 @@ static void run_round(uint64_t *rng)
 		/* the liveness round cuts after a quarter of its ops at least */
 		target = round_no_flush ? total / 4 + below(rng, total - total / 4) :
 					  below(rng, total);
+		/* --tamper --zrwa: time for the flushes (zoned_op()) */
+		if (tamper && use_zrwa && t_cuts + 1 == cuts_wanted)
+			target = total / 2 + target / 2;
 		rule_set("power_cut", "probability", "0");
 		rule_set("power_cut", "after", "0");
 	}
@@ -2955,7 +3626,7 @@ static void usage(void)
 		"	[--ops N] [--chunk PAGES] [--vwc on|off|mix] [--cut file|rule|mix]\n"
 		"	[--cxl] [--faults] [--program-ppm PPM] [--fdp N] [--namespaces K]\n"
 		"	[--no-recycle] [--endings LIST] [--plp] [--detail N] [--tamper]\n"
-		"	[--stray-reset] [--tamper-copy]\n"
+		"	[--stray-reset] [--tamper-copy] [--zrwa]\n"
 		"	[--device vflashN]\n"
 		"  --device NAME  the vflash device (default vflash0): only its NVMe\n"
 		"                 namespaces (by subsystem NQN) are written\n"
@@ -2991,7 +3662,13 @@ static void usage(void)
 		"                 must report it (exit status 1)\n"
 		"  --tamper-copy  the same with a durable Copy: each thread's first\n"
 		"                 command is a Copy, and one LBA whose newest op is a\n"
-		"                 durable Copy is put back (conventional namespaces)\n");
+		"                 durable Copy is put back (conventional namespaces)\n"
+		"  --zrwa         zoned namespaces with a ZRWA (zone_zrwa=1): some of each\n"
+		"                 thread's zones are opened with ZRWAA, written anywhere in\n"
+		"                 their window (overwrites too), flushed explicitly and by\n"
+		"                 writes past the window; an unflushed window is lost at a\n"
+		"                 cut (flushed with --plp); with --tamper a zone whose\n"
+		"                 durable data a ZRWA flush committed is reset\n");
 	exit(2);
 }
 
@@ -3118,6 +3795,10 @@ int main(int argc, char **argv)
 			use_plp = true;
 			continue;
 		}
+		if (!strcmp(o, "--zrwa")) {
+			use_zrwa = true;
+			continue;
+		}
 		if (!strcmp(o, "--no-recycle")) {
 			recycle = false;
 			continue;
@@ -3216,6 +3897,9 @@ int main(int argc, char **argv)
 		if (ns->zoned)
 			printf(" (%u zones of %" PRIu64 " LBAs, capacity %" PRIu64 ")",
 			       ns->nzones, ns->zlbas, ns->zones[0].cap);
+		if (ns->zoned && ns->zrwas)
+			printf(", ZRWA window %u LBAs, flush granularity %u, %u resources",
+			       ns->zrwas, ns->zrwafg, ns->nzrwa);
 		printf("\n");
 		for (j = 0; j < tpn; j++) {
 			struct worker *w = &workers[ns->w0 + j];
@@ -3229,11 +3913,12 @@ int main(int argc, char **argv)
 				die("out of memory");
 		}
 	}
-	printf("crashcheck: %u threads a namespace, %u ops a round, chunks of %u pages%s%s%s%s, endings",
+	printf("crashcheck: %u threads a namespace, %u ops a round, chunks of %u pages%s%s%s%s%s, endings",
 	       tpn, ops_per_round, chunk_pages, use_cxl ? ", CXL stores" : "",
 	       use_faults ? ", program/erase faults" : "",
 	       fdp_handles ? ", FDP placement directives" : "",
-	       use_plp ? ", power-loss protection" : "");
+	       use_plp ? ", power-loss protection" : "",
+	       use_zrwa ? ", ZRWA" : "");
 	for (i = 0; i < E_NR; i++)
 		if (endings_mask & 1U << i)
 			printf(" %s", ending_name[i]);
@@ -3262,6 +3947,12 @@ int main(int argc, char **argv)
 	       ", copied records %" PRIu64 "\n", (uint64_t)t_copies,
 	       (uint64_t)t_uncors, (uint64_t)t_verifies, (uint64_t)t_uncor_reads,
 	       ctab_used);
+	if (use_zrwa)
+		printf("crashcheck: zrwa: opens %" PRIu64 ", window writes %" PRIu64
+		       ", overwrites %" PRIu64 ", explicit flushes %" PRIu64
+		       ", implicit flushes %" PRIu64 "\n", (uint64_t)t_zopens,
+		       (uint64_t)t_zwrites, (uint64_t)t_zover,
+		       (uint64_t)t_zflushes, (uint64_t)t_zimplicit);
 	printf("crashcheck: taken back %" PRIu64 " LBAs in %" PRIu64
 	       " rounds with the write cache on and a cut, power_cut_lost_writes %lld\n",
 	       t_taken, t_live_rounds, stat_get("power_cut_lost_writes") - lost0);

@@ -4,7 +4,8 @@
 # passthrough ioctls (Write, Write FUA, Flush, Deallocate, Write Zeroes
 # with and without DEAC and FUA, Read, Copy with and without FUA, Write
 # Uncorrectable, Verify; FDP placement directives; Zone
-# Append, Zone Management Send and Report Zones on zoned namespaces; CXL
+# Append, Zone Management Send and Report Zones on zoned namespaces, and
+# at half the rotations ZRWA windows written and flushed; CXL
 # stores on frontend=nvme,cxl), ends rounds by a cut, a controller reset,
 # a clean shutdown (unbind), an injected timeout or delay, then a cut,
 # and checks every LBA (and every zone's write pointer and state) against
@@ -98,6 +99,14 @@ cc() {
 	# Copy, Write Uncorrectable and Verify in every cell's mix
 	grep -q "^crashcheck: copies [1-9][0-9]*, write uncorrectables [1-9][0-9]*, verifies [1-9]" \
 		/tmp/cc.out || fail "no Copy, Write Uncorrectable or Verify ran"
+	# --zrwa: zones opened with ZRWAA, window writes and overwrites,
+	# explicit and implicit ZRWA flushes all ran
+	case " $* " in
+	*" --zrwa "*)
+		grep -q "^crashcheck: zrwa: opens [1-9][0-9]*, window writes [1-9][0-9]*, overwrites [1-9][0-9]*, explicit flushes [1-9][0-9]*, implicit flushes [1-9]" \
+			/tmp/cc.out || fail "no ZRWA open, window write, overwrite, explicit or implicit flush ran"
+		;;
+	esac
 	for e in $(echo "$ENDINGS" | tr , ' '); do
 		grep -q "^round .*end $e" /tmp/cc.out || fail "no round ended by $e"
 	done
@@ -107,10 +116,13 @@ cc() {
 # cut an acknowledged durable write (a zone's durable data) is undone
 # behind the device's back; crashcheck must report it and exit 1. The
 # conventional cells (TAMPER=copy) undo a durable Copy instead
-# (--tamper-copy, the write cache off: a completed Copy is durable).
+# (--tamper-copy, the write cache off: a completed Copy is durable); the
+# zoned cell with a ZRWA (TAMPER=zrwa) resets a zone whose durable data
+# a ZRWA flush committed (the write cache off: a completed flush is).
 tamper() {
 	local rc=0 how=--tamper
 	[ "${TAMPER:-}" != copy ] || how="--tamper-copy --vwc off"
+	[ "${TAMPER:-}" != zrwa ] || how="--tamper --vwc off"
 	# shellcheck disable=SC2086 # words
 	crashcheck --cuts 1 --ops 8 $how "$@" >/tmp/cc-t.out 2>&1 || rc=$?
 	grep -v '^    ' /tmp/cc-t.out | grep -v '^  ' | head -n 12
@@ -119,6 +131,9 @@ tamper() {
 	[ "${TAMPER:-}" != copy ] ||
 		grep -q '^crashcheck: tamper: .* newest durable op, a copy' /tmp/cc-t.out ||
 		fail "no durable Copy undone"
+	[ "${TAMPER:-}" != zrwa ] ||
+		grep -q "^crashcheck: tamper: .* are a durable ZRWA flush's" /tmp/cc-t.out ||
+		fail "no durable ZRWA flush undone"
 	grep -q '^VIOLATION seed [0-9]* round 1 nsid 1 ' /tmp/cc-t.out ||
 		fail "the tampered write was not reported"
 	expect_match "$(tail -n 1 /tmp/cc-t.out)" "violations [1-9]" "the last line"
@@ -213,6 +228,16 @@ endings() {
 }
 HANDLES=$((2 << $(pick 3 9)))
 NSK=$((2 + $(pick 2 10)))
+# The zoned cell: half the runs its zones have a ZRWA (zone_zrwa=1,
+# crashcheck --zrwa: windows of 32 KiB, flushed by 8 KiB, a resource for
+# each zone the load may open with one), half of those with power-loss
+# protection (the windows flushed at the cut).
+ZRWA=$(pick 4 12)
+case $ZRWA in
+2) ZRWA_NAME=ZRWA ;;
+3) ZRWA_NAME="ZRWA with plp" ;;
+*) ZRWA_NAME="no ZRWA" ;;
+esac
 
 test_conv_4k() {
 	local TAMPER=copy
@@ -256,9 +281,27 @@ test_fdp() {
 		lba_size="$(lba 1)" fdp=1 fdp_ruhs="$HANDLES"
 }
 test_zoned() {
+	local args="" setup=none TAMPER=
 	ENDINGS=$(endings zoned)
-	cell zoned none "" frontend=nvme size="$SIZE" profile=tlc \
-		lba_size="$(lba 2)" zoned=1 zone_size=128K
+	set -- frontend=nvme size="$SIZE" profile=tlc lba_size="$(lba 2)" \
+		zoned=1 zone_size=128K
+	if [ "$ZRWA" -ge 2 ]; then
+		set -- "$@" zone_zrwa=1 zone_zrwa_size=32K zone_zrwa_fg=8K zone_zrwa_nr=64
+		args=--zrwa
+		TAMPER=zrwa
+	fi
+	ZONED_PLP=
+	if [ "$ZRWA" = 3 ]; then
+		args="$args --plp"
+		setup=plp_setup
+		ZONED_PLP=1
+	fi
+	cell zoned $setup "$args" "$@"
+}
+# with --plp: nothing taken back (the plp cell's checks; not in make
+# bench-crash, whose zoned cells are its own)
+after_zoned() {
+	[ -z "${ZONED_PLP:-}" ] || after_plp
 }
 test_ns() {
 	ENDINGS=$(endings ns)
@@ -391,7 +434,7 @@ test_ext4_sqlite() {
 # its functions only.
 [ -n "${CRASH_FUNCTIONS_ONLY:-}" ] && return 0
 
-echo "crash: rotation $ROT (CRASH_ROTATION=$ROT reruns it): timeout ending in $TO_CELL, delay in $DL_CELL, $HANDLES FDP handles, $NSK namespaces"
+echo "crash: rotation $ROT (CRASH_ROTATION=$ROT reruns it): timeout ending in $TO_CELL, delay in $DL_CELL, $HANDLES FDP handles, $NSK namespaces, zoned $ZRWA_NAME"
 run_test conv_4k test_conv_4k
 run_test conv_512 test_conv_512
 run_test fdp test_fdp
