@@ -1760,6 +1760,38 @@ static uint64_t zrwa_wp_after(const struct nsx *ns, const struct zone *z,
 }
 
 /*
+ * The load's view of zone @z after Zone Management Send @k completed
+ * (Reset, Finish, Open, Close; any other kind changes nothing here).
+ */
+static void zone_managed(struct zone *z, enum kind k)
+{
+	switch (k) {
+	case K_ZRESET:
+		z->wp = z->written = z->zs;
+		z->full = false;
+		z->open = false;
+		z->zrwa = false;
+		z->empty = true;
+		break;
+	case K_ZFINISH:
+		z->full = true;
+		z->open = false;
+		z->zrwa = false;
+		z->empty = false;
+		break;
+	case K_ZOPEN:
+		z->open = true;
+		z->empty = false;
+		break;
+	case K_ZCLOSE:
+		z->open = false;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
  * --zrwa: one command on zone @z, which the load opened with ZRWAA (or,
  * Empty, opens now): writes (and Copies) anywhere in the window from the
  * write pointer on, overwrites of its unflushed LBAs among them, writes
@@ -1957,25 +1989,8 @@ static bool zrwa_op(struct worker *w, struct zone *z, int force)
 			z->zrwa = false;
 		}
 		break;
-	case K_ZRESET:
-		z->wp = z->written = z->zs;
-		z->full = false;
-		z->open = false;
-		z->zrwa = false;
-		z->empty = true;
-		break;
-	case K_ZFINISH:
-		z->full = true;
-		z->open = false;
-		z->zrwa = false;
-		break;
-	case K_ZOPEN:
-		z->open = true;
-		break;
-	case K_ZCLOSE:
-		z->open = false;
-		break;
 	default:
+		zone_managed(z, k);
 		break;
 	}
 	return true;
@@ -2154,25 +2169,8 @@ static bool zoned_op(struct worker *w)
 			z->open = false;
 		}
 		break;
-	case K_ZRESET:
-		z->wp = z->written = z->zs;
-		z->full = false;
-		z->open = false;
-		z->empty = true;
-		break;
-	case K_ZFINISH:
-		z->full = true;
-		z->open = false;
-		z->empty = false;
-		break;
-	case K_ZOPEN:
-		z->open = true;
-		z->empty = false;
-		break;
-	case K_ZCLOSE:
-		z->open = false;
-		break;
 	default:
+		zone_managed(z, k);
 		break;
 	}
 	return true;
@@ -2289,6 +2287,43 @@ static const char *zs_name(unsigned int s)
 }
 
 /*
+ * Does @state fit zone @z's write pointer @wp after a cut: a zone that lost
+ * data (a completed write of its ops [@from, @to) at or above @wp) is
+ * Empty at its start, else Closed; one that lost nothing keeps its state
+ * (docs/faults.md), which must fit its pointer. If not, why into @what.
+ */
+static void state_fits(const struct worker *w, const struct zone *z,
+		       uint32_t from, uint32_t to, uint64_t wp, uint8_t state,
+		       char *what, size_t len)
+{
+	bool lost = false, fits;
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		const struct op *o = &w->ops[z->idx[i]];
+
+		if ((o->kind == K_WRITE || o->kind == K_APPEND ||
+		     o->kind == K_COPY) &&
+		    o->status == S_OK && o->slba + o->nlb > wp)
+			lost = true;
+	}
+	if (wp == z->zs + z->cap)
+		fits = state == ZS_FULL;
+	else if (lost)
+		fits = state == (wp == z->zs ? ZS_EMPTY : ZS_CLOSED);
+	else if (wp == z->zs)
+		fits = state == ZS_EMPTY || state == ZS_EOPEN;
+	else
+		fits = state == ZS_IOPEN || state == ZS_EOPEN ||
+		       state == ZS_CLOSED;
+	if (!fits)
+		snprintf(what, len, "state %s with the write pointer at %" PRIu64
+			 " (%s)", zs_name(state), wp,
+			 lost ? "a zone that lost data: empty at its start, else closed" :
+			 "a zone that lost nothing keeps its state, which must fit its pointer");
+}
+
+/*
  * The zoned rule (docs/faults.md): after a cut a zone's write pointer
  * is back at its durable point at most (the first LBA whose write was
  * taken back); every LBA below it holds its write since the last reset
@@ -2394,38 +2429,10 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 		snprintf(what, sizeof(what), "LBA %" PRIu64 " does not hold %s",
 			 first_bad, first_bad < wp ? "its write below the write pointer" :
 			 "zeros at or above the write pointer");
-	/*
-	 * The state: a zone that lost data (a completed write at or above
-	 * the new write pointer) is Empty at its start, else Closed; one
-	 * that lost nothing keeps its state (docs/faults.md), which must
-	 * fit its write pointer.
-	 */
-	if (!what[0]) {
-		bool lost = false, fits;
-
-		for (i = first; i < n - skip_last; i++) {
-			struct op *o = &w->ops[z->idx[i]];
-
-			if ((o->kind == K_WRITE || o->kind == K_APPEND ||
-			     o->kind == K_COPY) &&
-			    o->status == S_OK && o->slba + o->nlb > wp)
-				lost = true;
-		}
-		if (wp == end)
-			fits = state == ZS_FULL;
-		else if (lost)
-			fits = state == (wp == z->zs ? ZS_EMPTY : ZS_CLOSED);
-		else if (wp == z->zs)
-			fits = state == ZS_EMPTY || state == ZS_EOPEN;
-		else
-			fits = state == ZS_IOPEN || state == ZS_EOPEN ||
-			       state == ZS_CLOSED;
-		if (!fits)
-			snprintf(what, sizeof(what), "state %s with the write pointer at %" PRIu64
-				 " (%s)", zs_name(state), wp,
-				 lost ? "a zone that lost data: empty at its start, else closed" :
-				 "a zone that lost nothing keeps its state, which must fit its pointer");
-	}
+	/* The state must fit the write pointer (state_fits()). */
+	if (!what[0])
+		state_fits(w, z, first, n - skip_last, wp, state, what,
+			   sizeof(what));
 	if (what[0]) {
 		bad = 1;
 		if (++*printed <= max_detail) {
@@ -2657,32 +2664,9 @@ static uint64_t check_zone_zrwa(struct nsx *ns, struct zone *z, uint8_t state,
 					 "zeros at or above the write pointer");
 			}
 		}
-		if (!what[0]) {
-			bool lost = false, fits;
-
-			for (i = s.first; i < m; i++) {
-				struct op *o = &w->ops[z->idx[i]];
-
-				if ((o->kind == K_WRITE || o->kind == K_APPEND ||
-				     o->kind == K_COPY) &&
-				    o->status == S_OK && o->slba + o->nlb > wp)
-					lost = true;
-			}
-			if (wp == end)
-				fits = state == ZS_FULL;
-			else if (lost)
-				fits = state == (wp == z->zs ? ZS_EMPTY : ZS_CLOSED);
-			else if (wp == z->zs)
-				fits = state == ZS_EMPTY || state == ZS_EOPEN;
-			else
-				fits = state == ZS_IOPEN || state == ZS_EOPEN ||
-				       state == ZS_CLOSED;
-			if (!fits)
-				snprintf(what, sizeof(what), "state %s with the write pointer at %" PRIu64
-					 " (%s)", zs_name(state), wp,
-					 lost ? "a zone that lost data: empty at its start, else closed" :
-					 "a zone that lost nothing keeps its state, which must fit its pointer");
-		}
+		if (!what[0])
+			state_fits(w, z, s.first, m, wp, state, what,
+				   sizeof(what));
 		if (!what[0])
 			break;
 	}
