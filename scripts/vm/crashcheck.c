@@ -1610,6 +1610,39 @@ static bool op_end(struct worker *w, struct op *o, int rc)
 	return true;
 }
 
+/*
+ * The commands that every kind of namespace sends alike: Flush, Read,
+ * Verify, Write Uncorrectable, and Zone Management Send's Reset, Finish,
+ * Open and Close of the zone at @zs. Return: the status, or 0 for any
+ * other kind (nothing sent).
+ */
+static int send_common(struct worker *w, enum kind k, uint64_t zs,
+		       uint64_t slba, uint32_t nlb)
+{
+	const struct nsx *ns = w->ns;
+
+	switch (k) {
+	case K_FLUSH:
+		return nvme_flush(ns);
+	case K_READ:
+		return nvme_rw(ns, OP_READ, slba, nlb, 0, w->rbuf);
+	case K_VERIFY:
+		return nvme_rw(ns, OP_VERIFY, slba, nlb, 0, NULL);
+	case K_UNCOR:
+		return nvme_rw(ns, OP_UNCOR, slba, nlb, 0, NULL);
+	case K_ZRESET:
+		return zone_send(ns, zs, ZSA_RESET);
+	case K_ZFINISH:
+		return zone_send(ns, zs, ZSA_FINISH);
+	case K_ZOPEN:
+		return zone_send(ns, zs, ZSA_OPEN);
+	case K_ZCLOSE:
+		return zone_send(ns, zs, ZSA_CLOSE);
+	default:
+		return 0;
+	}
+}
+
 /* Conventional namespaces: one command. Return: false to stop. */
 static bool conv_op(struct worker *w)
 {
@@ -1716,18 +1749,6 @@ static bool conv_op(struct worker *w)
 	case K_DSM:
 		rc = nvme_dsm(ns, rg, nr);
 		break;
-	case K_FLUSH:
-		rc = nvme_flush(ns);
-		break;
-	case K_READ:
-		rc = nvme_rw(ns, OP_READ, slba, nlb, 0, w->rbuf);
-		break;
-	case K_VERIFY:
-		rc = nvme_rw(ns, OP_VERIFY, slba, nlb, 0, NULL);
-		break;
-	case K_UNCOR:
-		rc = nvme_rw(ns, OP_UNCOR, slba, nlb, 0, NULL);
-		break;
 	case K_COPY:
 		rc = nvme_copy(ns, o, flags, cdw13);
 		break;
@@ -1735,6 +1756,7 @@ static bool conv_op(struct worker *w)
 		memcpy(cxl_map + slba / lpp * PAGE, w->buf, PAGE);
 		break;
 	default:
+		rc = send_common(w, k, 0, slba, nlb);
 		break;
 	}
 	return op_end(w, o, rc);
@@ -1926,37 +1948,14 @@ static bool zrwa_op(struct worker *w, struct zone *z, int force)
 	case K_COPY:
 		rc = nvme_copy(ns, o, flags, 0);
 		break;
-	case K_FLUSH:
-		rc = nvme_flush(ns);
-		break;
-	case K_READ:
-		rc = nvme_rw(ns, OP_READ, slba, nlb, 0, w->rbuf);
-		break;
-	case K_VERIFY:
-		rc = nvme_rw(ns, OP_VERIFY, slba, nlb, 0, NULL);
-		break;
-	case K_UNCOR:
-		rc = nvme_rw(ns, OP_UNCOR, slba, nlb, 0, NULL);
-		break;
 	case K_ZOPENZ:
 		rc = zone_send13(ns, z->zs, ZSA_OPEN | ZMS_ZRWAA);
 		break;
 	case K_ZFLUSH:
 		rc = zone_send13(ns, slba, ZSA_ZRWA_FLUSH);
 		break;
-	case K_ZRESET:
-		rc = zone_send(ns, z->zs, ZSA_RESET);
-		break;
-	case K_ZFINISH:
-		rc = zone_send(ns, z->zs, ZSA_FINISH);
-		break;
-	case K_ZOPEN:
-		rc = zone_send(ns, z->zs, ZSA_OPEN);
-		break;
-	case K_ZCLOSE:
-		rc = zone_send(ns, z->zs, ZSA_CLOSE);
-		break;
 	default:
+		rc = send_common(w, k, z->zs, slba, nlb);
 		break;
 	}
 	if (!op_end(w, o, rc))
@@ -2117,34 +2116,11 @@ static bool zoned_op(struct worker *w)
 	case K_APPEND:
 		rc = nvme_io(ns, OP_ZAPPEND, z->zs, nlb, flags, 0, w->buf, &res);
 		break;
-	case K_FLUSH:
-		rc = nvme_flush(ns);
-		break;
-	case K_READ:
-		rc = nvme_rw(ns, OP_READ, slba, nlb, 0, w->rbuf);
-		break;
-	case K_VERIFY:
-		rc = nvme_rw(ns, OP_VERIFY, slba, nlb, 0, NULL);
-		break;
-	case K_UNCOR:
-		rc = nvme_rw(ns, OP_UNCOR, slba, nlb, 0, NULL);
-		break;
 	case K_COPY:
 		rc = nvme_copy(ns, o, flags, 0);
 		break;
-	case K_ZRESET:
-		rc = zone_send(ns, z->zs, ZSA_RESET);
-		break;
-	case K_ZFINISH:
-		rc = zone_send(ns, z->zs, ZSA_FINISH);
-		break;
-	case K_ZOPEN:
-		rc = zone_send(ns, z->zs, ZSA_OPEN);
-		break;
-	case K_ZCLOSE:
-		rc = zone_send(ns, z->zs, ZSA_CLOSE);
-		break;
 	default:
+		rc = send_common(w, k, z->zs, slba, nlb);
 		break;
 	}
 	if (!op_end(w, o, rc))
@@ -2287,6 +2263,34 @@ static const char *zs_name(unsigned int s)
 }
 
 /*
+ * What zone LBA @l, below the write pointer after a cut, must hold: its
+ * baseline if below @start (else zeros), then each op of its history but
+ * op @skip (the thread's last op, in the branch where it did not happen;
+ * UINT32_MAX: none), into @want; @alt the same but for a Write
+ * Uncorrectable in flight at the cut, which may have marked it.
+ */
+static void below_wp(const struct nsx *ns, const struct worker *w,
+		     uint64_t l, uint64_t start, uint32_t skip, uint64_t *want,
+		     uint64_t *alt)
+{
+	const struct lent *e = &ns->lents[l];
+	uint32_t i;
+
+	*want = *alt = l < start ? e->base : VAL_ZERO;
+	for (i = 0; i < e->n; i++) {
+		const struct op *o = &w->ops[e->idx[i]];
+
+		if (e->idx[i] == skip)
+			continue;
+		if (o->kind == K_UNCOR && o->status != S_OK) {
+			*alt = VAL_UNCOR;
+			continue;
+		}
+		*want = *alt = op_val(o, l);
+	}
+}
+
+/*
  * Does @state fit zone @z's write pointer @wp after a cut: a zone that lost
  * data (a completed write of its ops [@from, @to) at or above @wp) is
  * Empty at its start, else Closed; one that lost nothing keeps its state
@@ -2398,26 +2402,9 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 	for (l = z->zs; l < end; l++) {
 		uint64_t want = VAL_ZERO, alt = VAL_ZERO, got = v[l - z->zs];
 
-		if (l < wp) {
-			struct lent *e = &ns->lents[l];
-
-			want = alt = l < start ? e->base : VAL_ZERO;
-			for (i = 0; i < e->n; i++) {
-				struct op *o = &w->ops[e->idx[i]];
-
-				if (skip_last && e->idx[i] == z->idx[n - 1])
-					continue;
-				/*
-				 * A Write Uncorrectable in flight at the cut
-				 * (the thread's last op) may have marked it.
-				 */
-				if (o->kind == K_UNCOR && o->status != S_OK) {
-					alt = VAL_UNCOR;
-					continue;
-				}
-				want = alt = op_val(o, l);
-			}
-		}
+		if (l < wp)
+			below_wp(ns, w, l, start,
+				 skip_last ? z->idx[n - 1] : UINT32_MAX, &want, &alt);
 		if (got == alt)
 			want = alt;
 		if (got != want && first_bad == UINT64_MAX)
@@ -2638,23 +2625,10 @@ static uint64_t check_zone_zrwa(struct nsx *ns, struct zone *z, uint8_t state,
 		for (l = z->zs; l < end && !what[0]; l++) {
 			uint64_t want = VAL_ZERO, alt = VAL_ZERO, got = v[l - z->zs];
 
-			if (l < wp) {
-				struct lent *e = &ns->lents[l];
-
-				want = alt = l < z->base_wp ? e->base : VAL_ZERO;
-				for (i = 0; i < e->n; i++) {
-					struct op *o = &w->ops[e->idx[i]];
-
-					/* the branch where the last op did not happen */
-					if (b && e->idx[i] == z->idx[n - 1])
-						continue;
-					if (o->kind == K_UNCOR && o->status != S_OK) {
-						alt = VAL_UNCOR;
-						continue;
-					}
-					want = alt = op_val(o, l);
-				}
-			}
+			if (l < wp)
+				/* b: the branch where the last op did not happen */
+				below_wp(ns, w, l, z->base_wp,
+					 b ? z->idx[n - 1] : UINT32_MAX, &want, &alt);
 			if (got == alt)
 				want = alt;
 			if (got != want) {
