@@ -2800,6 +2800,29 @@ static void do_tamper(void)
 	free(b);
 }
 
+/*
+ * Read @m LBAs from @lba into @b; an LBA marked uncorrectable fails a
+ * read (Unrecovered Read Error): the range is halved until each such LBA
+ * is found alone and flagged in @unc (a few reads per mark, not one per
+ * LBA). Return: 0, or the first other error.
+ */
+static int read_marked(struct nsx *ns, uint64_t lba, uint32_t m,
+		       unsigned char *b, bool *unc)
+{
+	int rc = nvme_rw(ns, OP_READ, lba, m, 0, b);
+	uint32_t h = m / 2;
+
+	if (!(rc > 0 && (rc & 0x7ff) == SC_READ_ERROR))
+		return rc;
+	if (m == 1) {
+		*unc = true;
+		return 0;
+	}
+	rc = read_marked(ns, lba, h, b, unc);
+	return rc ? rc : read_marked(ns, lba + h, m - h, b + (size_t)h * lbs,
+				     unc + h);
+}
+
 /* Read @n LBAs from @lba into @v (values). */
 static void read_values(struct nsx *ns, uint64_t lba, uint64_t n, uint64_t *v,
 			unsigned char *b, char (*why)[160])
@@ -2811,21 +2834,8 @@ static void read_values(struct nsx *ns, uint64_t lba, uint64_t n, uint64_t *v,
 
 	for (done = 0; done < n; done += m) {
 		m = n - done < per ? n - done : per;
-		rc = nvme_rw(ns, OP_READ, lba + done, m, 0, b);
 		memset(unc, 0, sizeof(unc));
-		/* An LBA marked uncorrectable fails the read: one by one. */
-		if (rc > 0 && (rc & 0x7ff) == SC_READ_ERROR) {
-			for (i = 0; i < m; i++) {
-				int rc1 = nvme_rw(ns, OP_READ, lba + done + i,
-						  1, 0, b + (size_t)i * lbs);
-
-				unc[i] = rc1 > 0 && (rc1 & 0x7ff) == SC_READ_ERROR;
-				if (rc1 && !unc[i])
-					die("reading %s LBA %" PRIu64 " after the cut: %d",
-					    ns->name, lba + done + i, rc1);
-			}
-			rc = 0;
-		}
+		rc = read_marked(ns, lba + done, m, b, unc);
 		if (rc)
 			die("reading %s LBAs %" PRIu64 "+%u after the cut: %d",
 			    ns->name, lba + done, m, rc);
