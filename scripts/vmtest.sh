@@ -277,18 +277,33 @@ finish_suite() {
 	echo "$pass $fail $skip" >"$dir.counts"
 }
 
+# mem_mib SIZE: a "# vmtest-mem:" size (NG or NM; empty: the 4G default)
+# in MiB
+mem_mib() {
+	case ${1:-4G} in
+	*G) echo $((${1%G} * 1024)) ;;
+	*M) echo "${1%M}" ;;
+	*) die "vmtest: memory size $1 is neither NG nor NM" ;;
+	esac
+}
+
 # run_suites SUITE...: boot one VM for the suites (a batch, if more than
-# one: they share the first one's memory, CPUs, kernel command line and
-# QEMU options, which make_batches saw to), run them one after another
-# and count each.
+# one: they share the first one's CPUs, kernel command line and QEMU
+# options, which make_batches saw to, and the largest memory any of them
+# asks for), run them one after another and count each.
 run_suites() {
-	local first=$1 file mem smp append tmo=0 t qemu_args prep initrd dir s
+	local first=$1 file mem=0 smp append tmo=0 t qemu_args prep initrd dir s
 	local rc t0 t1 c0 c1 name list overlays='' took
 
 	name=$(IFS=+; echo "$*")
 	list=$(IFS=,; echo "$*")
 	file=$(suite_file "$first")
-	mem=$(directive "$file" mem)
+	for s; do
+		[ -f "$(suite_file "$s")" ] || continue
+		t=$(mem_mib "$(directive "$(suite_file "$s")" mem)")
+		[ "$t" -le "$mem" ] || mem=$t
+	done
+	mem=${mem}M
 	smp=$(directive "$file" smp)
 	append=$(directive "$file" append)
 	for s; do
@@ -341,13 +356,13 @@ run_suites() {
 		cat "$VMDIR/initramfs.cpio" $overlays >"$dir/initramfs.cpio"
 		initrd=$dir/initramfs.cpio
 	fi
-	boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$list" "$append" "$initrd" "$qemu_args"
+	boot_vm "$dir" "$tmo" "${smp:-2}" "$mem" "$list" "$append" "$initrd" "$qemu_args"
 	rc=$?
 	if [ "$rc" -eq 125 ]; then
 		# A boot that never reached /init ran no test: one more try.
 		echo "  $name: the guest did not reach /init (stalled $BOOT_TMO s or died in early boot: $dir/console-stalled-boot.log); booting again"
 		mv "$dir/console.log" "$dir/console-stalled-boot.log"
-		boot_vm "$dir" "$tmo" "${smp:-2}" "${mem:-4G}" "$list" "$append" "$initrd" "$qemu_args"
+		boot_vm "$dir" "$tmo" "${smp:-2}" "$mem" "$list" "$append" "$initrd" "$qemu_args"
 		rc=$?
 	fi
 	t1=$(date +%s)
@@ -391,8 +406,9 @@ run_suites() {
 }
 
 # make_batches MAX SUITE...: the suites in groups of at most MAX that can
-# share a boot (the same memory, CPUs, kernel command line and QEMU
-# options; a suite with QEMU options of its own runs alone), one group a
+# share a boot (the same CPUs, kernel command line and QEMU options; a
+# suite with QEMU options of its own runs alone; the batch gets the
+# largest memory of its suites, run_suites), one group a
 # line, comma-separated, each after its timeouts' sum and a tab, in the
 # order of their first suites
 make_batches() {
@@ -401,9 +417,9 @@ make_batches() {
 	shift
 	for s; do
 		f=$(suite_file "$s")
-		printf '%s\t%s\t%s|%s|%s|%s\n' "$s" "$(directive "$f" timeout)" \
-			"$(directive "$f" mem)" "$(directive "$f" smp)" \
-			"$(directive "$f" append)" "$(directive "$f" qemu)"
+		printf '%s\t%s\t%s|%s|%s\n' "$s" "$(directive "$f" timeout)" \
+			"$(directive "$f" smp)" "$(directive "$f" append)" \
+			"$(directive "$f" qemu)"
 	done | awk -F'\t' -v max="$max" '
 		{ k = $3
 		  if (k !~ /\|$/) k = k $1
