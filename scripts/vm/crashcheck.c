@@ -3064,15 +3064,21 @@ static bool ending_error(int err)
 }
 
 /*
- * An error the host's recovery caused: its own (aborted, no path), or
+ * An error the host's recovery caused: its own (aborted, no path),
  * Command Abort Requested (07h), the controller's completion of the
  * Abort the nvme driver sends when a command times out (crashcheck
- * sends none). A block request so aborted is retried; a passthrough one
- * (Copy, Verify, Write Uncorrectable) is not, and its status reaches us.
+ * sends none), or Aborted due to SQ Deletion (08h): the reset that
+ * follows deletes the I/O queues of the still-live controller, which
+ * completes what it had not fetched so (vfn_sq_delete(); the crash
+ * suite's stray-reset run exited 3 on it twice on 2026-12-06, on 6.1
+ * and on 6.12, both on a loaded host). A block request so aborted is
+ * retried; a passthrough one (every command crashcheck sends) is not, and
+ * its status reaches us.
  */
 static bool host_aborted(int err)
 {
-	return !device_error(err) || (err & 0x7ff) == 0x07;
+	return !device_error(err) || (err & 0x7ff) == 0x07 ||
+	       (err & 0x7ff) == 0x08;
 }
 
 static void arm_faults(uint64_t *rng)

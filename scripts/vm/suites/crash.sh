@@ -264,6 +264,7 @@ stray_reset() {
 	crashcheck --cuts 2 --ops 64 --vwc off --cut file --endings cut --stray-reset \
 		>/tmp/cc-s.out 2>&1 || rc=$?
 	grep -v '^    ' /tmp/cc-s.out | grep -v '^  ' | grep -v '^VIOLATION' | tail -n 8
+	grep -E 'not by the cut|aborted by the host' /tmp/cc-s.out | head -n 4
 	expect_eq "$rc" 0 "crashcheck --stray-reset's exit status"
 	grep -q 'the kernel reset the controller' /tmp/cc-s.out ||
 		fail "no round took an abort for the kernel's reset"
