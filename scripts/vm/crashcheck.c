@@ -2340,6 +2340,28 @@ static void state_fits(const struct worker *w, const struct zone *z,
 }
 
 /*
+ * A zone violation's detail: the history of its first bad LBA (if any,
+ * with the value @v read there) and the zone's commands this round.
+ */
+static void zone_detail(struct nsx *ns, const struct worker *w,
+			const struct zone *z, const uint64_t *v,
+			uint64_t first_bad)
+{
+	char d[96];
+	uint32_t i;
+
+	if (first_bad != UINT64_MAX) {
+		describe(v[first_bad - z->zs], d, sizeof(d));
+		printf("  LBA %" PRIu64 " holds %s; its history:\n",
+		       first_bad, d);
+		print_history(ns, first_bad);
+	}
+	printf("  the zone's commands this round (oldest first):\n");
+	for (i = 0; i < z->n; i++)
+		print_op(w, z->idx[i]);
+}
+
+/*
  * The zoned rule (docs/faults.md): after a cut a zone's write pointer
  * is back at its durable point at most (the first LBA whose write was
  * taken back); every LBA below it holds its write since the last reset
@@ -2435,8 +2457,6 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 	if (what[0]) {
 		bad = 1;
 		if (++*printed <= max_detail) {
-			char d[96];
-
 			printf("VIOLATION seed %" PRIu64 " round %u nsid %u zone %" PRIu64
 			       " (LBAs %" PRIu64 "+%" PRIu64 ", thread %u): %s\n",
 			       seed, round_no, ns->nsid, z->zs / ns->zlbas, z->zs,
@@ -2444,15 +2464,7 @@ static uint64_t check_zone(struct nsx *ns, struct zone *z, uint8_t state,
 			printf("  after the cut: %s, write pointer %" PRIu64
 			       "; baseline write pointer %" PRIu64 "\n",
 			       zs_name(state), wp, z->base_wp);
-			if (first_bad != UINT64_MAX) {
-				describe(v[first_bad - z->zs], d, sizeof(d));
-				printf("  LBA %" PRIu64 " holds %s; its history:\n",
-				       first_bad, d);
-				print_history(ns, first_bad);
-			}
-			printf("  the zone's commands this round (oldest first):\n");
-			for (i = 0; i < n; i++)
-				print_op(w, z->idx[i]);
+			zone_detail(ns, w, z, v, first_bad);
 		}
 		return bad;
 	}
@@ -2658,8 +2670,6 @@ static uint64_t check_zone_zrwa(struct nsx *ns, struct zone *z, uint8_t state,
 	}
 	if (what[0]) {
 		if (++*printed <= max_detail) {
-			char d[96];
-
 			printf("VIOLATION seed %" PRIu64 " round %u nsid %u zone %" PRIu64
 			       " (LBAs %" PRIu64 "+%" PRIu64 ", thread %u, ZRWA): %s%s\n",
 			       seed, round_no, ns->nsid, z->zs / ns->zlbas, z->zs,
@@ -2668,15 +2678,7 @@ static uint64_t check_zone_zrwa(struct nsx *ns, struct zone *z, uint8_t state,
 			printf("  after the cut: %s, write pointer %" PRIu64
 			       "; baseline write pointer %" PRIu64 "; ZRWA window %u LBAs, flush granularity %u\n",
 			       zs_name(state), wp, z->base_wp, ns->zrwas, ns->zrwafg);
-			if (first_bad != UINT64_MAX) {
-				describe(v[first_bad - z->zs], d, sizeof(d));
-				printf("  LBA %" PRIu64 " holds %s; its history:\n",
-				       first_bad, d);
-				print_history(ns, first_bad);
-			}
-			printf("  the zone's commands this round (oldest first):\n");
-			for (i = 0; i < n; i++)
-				print_op(w, z->idx[i]);
+			zone_detail(ns, w, z, v, first_bad);
 		}
 		return 1;
 	}
