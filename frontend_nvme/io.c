@@ -1079,6 +1079,25 @@ static void bytes_in(struct vfn_ctrl *c, u64 pos, u64 len, const u8 *from)
 }
 
 /*
+ * Does Copy's source range @one (device bytes) fail to read? Its marks
+ * count outside [@w_start, @w_end), the destination bytes the copy's
+ * earlier ranges wrote: a range reads what those wrote (store_copy()),
+ * data read without error. A read error rule counts on the whole range.
+ */
+static bool copy_read_fails(struct vfn_ctrl *c, const struct vfn_io_req *one,
+			    u64 w_start, u64 w_end)
+{
+	u64 s = one->pos_bytes, e = s + one->len_bytes;
+	u64 lo = clamp(w_start, s, e), hi = clamp(w_end, lo, e);
+	u8 sh = c->nst.lba_shift;
+
+	return vfn_uncor_any(&c->nst.uncor, s >> sh, (lo - s) >> sh) ||
+	       vfn_uncor_any(&c->nst.uncor, hi >> sh, (e - hi) >> sh) ||
+	       vflash_fault(&c->vdev->faults, VFLASH_FAULT_READ_ERROR,
+			    one->lpn, one->nr_lpages);
+}
+
+/*
  * Copy's store_write() step: the first @r->nr_ranges source ranges (in
  * c->ident as device byte ranges, vfn_blocks) one after another, each
  * through @r->bounce, into the destination from @r->pos_bytes on: a range
@@ -1110,7 +1129,8 @@ static bool store_copy(struct vfn_ctrl *c, const struct vfn_io_req *r)
  * no host-link transfer) and the destination is written as a Write
  * writes it (power-loss log, FUA, the write cache, the zone's handle),
  * from when the last read ends. A source range that cannot be read
- * (a marked block, a read error rule) ends the copy before it: the ranges
+ * (a marked block the earlier ranges did not overwrite, a read error
+ * rule) ends the copy before it: the ranges
  * before it are copied, and the completion, Unrecovered Read Error, has in
  * dword 0 the number of that range (the specification's report of
  * partial progress); a zone's write pointer moves past what was copied.
@@ -1122,7 +1142,7 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	struct vfn_copy_desc *desc = c->ident;
 	struct vfn_blocks *src = c->ident;
 	u32 nr = r->nr_ranges, good;
-	u64 total, done = 0, max_len = 0, read_due = now, lba;
+	u64 total, done = 0, max_len = 0, read_due = now, lba, dst, written = 0;
 	struct vfn_io_req one;
 	u8 was = 0;
 	u16 sc;
@@ -1138,6 +1158,7 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	if (sc)
 		return sc;
 	vfn_lba_range(&nd->ns, r->slba, total, &one);
+	dst = one.pos_bytes;
 	if (vflash_fault(&c->vdev->faults, VFLASH_FAULT_READ_ONLY, one.lpn,
 			 one.nr_lpages))
 		return write_protected(c, nd, &one);
@@ -1181,8 +1202,9 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 						       one.lpn, one.nr_lpages,
 						       now));
 		c->tag.local = false;
-		if (read_fails(c, &one))
+		if (copy_read_fails(c, &one, dst, dst + written))
 			break;
+		written += one.len_bytes;
 		done += one.len_bytes >> nd->ns.lba_shift;
 		max_len = max(max_len, one.len_bytes);
 	}

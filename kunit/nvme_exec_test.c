@@ -3054,6 +3054,41 @@ static void copy_refusals_and_partial(struct kunit *test)
 }
 
 /*
+ * A Copy's ranges run in order, and a range reads what the ones before it
+ * wrote: a marked block that an earlier range's destination overwrote
+ * reads as that range's data, not as Unrecovered Read Error (the device
+ * once checked every range's marks before writing any). A marked block
+ * the earlier ranges did not write still ends the copy at its range.
+ */
+static void copy_ranges_read_earlier_writes(struct kunit *test)
+{
+	static const u32 reread[][2] = { { 10, 2 }, { 101, 1 } };
+	static const u32 beyond[][2] = { { 20, 2 }, { 201, 2 } };
+	struct admin_env *e = test->priv;
+
+	write_numbered(test, 0, 40);
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, 101, 1, 0, 0,
+				     0), 0);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 100, reread, 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e->last.cqe.result.u32), 0U);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 100 * PG, 10, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 101 * PG, 11, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 102 * PG, 11, PG));
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 0ULL);
+
+	/* Block 202 is past what range 0 writes (200-201): range 1 fails. */
+	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write_uncor, 201, 2, 0, 0,
+				     0), 0);
+	KUNIT_EXPECT_EQ(test, run_copy(test, 200, beyond, 2, 0),
+			DNR(NVME_SC_READ_ERROR));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e->last.cqe.result.u32), 1U);
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 200 * PG, 20, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 201 * PG, 21, PG));
+	KUNIT_EXPECT_TRUE(test, all_bytes(e->store + 202 * PG, 0, PG));
+	KUNIT_EXPECT_EQ(test, e->c->nst.uncor.nr, 1ULL);
+}
+
+/*
  * A copied block follows a write's power-loss rules: a Copy without FUA
  * (write cache on) that a cut comes before its programs is taken back,
  * the destination holds what it held; with FUA, cut once acknowledged,
@@ -3291,6 +3326,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(write_uncor_and_verify),
 	KUNIT_CASE(copy_conventional),
 	KUNIT_CASE(copy_refusals_and_partial),
+	KUNIT_CASE(copy_ranges_read_earlier_writes),
 	KUNIT_CASE(copy_zoned),
 	KUNIT_CASE(copy_power_loss),
 	KUNIT_CASE(uncor_power_loss),

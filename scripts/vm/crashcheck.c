@@ -1673,18 +1673,6 @@ static bool conv_op(struct worker *w)
 		k = K_COPY;
 	else
 		k = K_WRITE;
-	/*
-	 * Not with several namespaces, for now: bench-crash's ns cell
-	 * (516 cuts, seed 107712065935481) had 4 Copies fail with
-	 * Unrecovered Read Error on sources this model holds unmarked.
-	 * Likely cause, not yet fixed: vflash checks every source range's
-	 * marks before it writes any, while a later range may read blocks
-	 * an earlier range of the same Copy wrote (the data path and this
-	 * model are sequential); fewer LBAs a thread there make such
-	 * overlaps likelier. No Write Uncorrectable, so no mark.
-	 */
-	if (k == K_UNCOR && nr_ns > 1)
-		k = K_READ;
 	/* --tamper-copy: a thread's first command is a Copy */
 	if (tamper_copy && !w->nops)
 		k = K_COPY;
