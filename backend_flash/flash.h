@@ -9,7 +9,7 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
-#include "backend_flash/cache.h"
+#include "backend_flash/cache/cache.h"
 #include "policy/policy.h"
 
 struct vflash_fault_rule;

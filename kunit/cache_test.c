@@ -13,7 +13,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
-#include "backend_flash/cache.h"
+#include "backend_flash/cache/cache.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
 #include "core/compat.h"

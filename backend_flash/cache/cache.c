@@ -29,7 +29,7 @@
 #include <linux/timekeeping.h>
 #include <linux/wait_bit.h>
 
-#include "backend_flash/cache.h"
+#include "backend_flash/cache/cache.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/trace.h"
 #include "policy/sets.h"
