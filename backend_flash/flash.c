@@ -7,7 +7,6 @@
 
 #include <linux/err.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
@@ -15,13 +14,11 @@
 #include <linux/sched/signal.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
-#include <linux/srcu.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 
 #include "backend_flash/ftl.h"
-#include "policy/sets.h"
 
 #define SEC_NS		NSEC_PER_SEC
 /* Largest write buffer: the per-die FIFOs are sized for it. */
@@ -44,10 +41,7 @@
 /* Host link: PCIe 3.0 x4 as NVMeVirt models it, 3.36 GB/s. */
 #define HOST_XFER_NS	1219
 
-static const struct {
-	const char *name;
-	u64 min, max;
-} knobs[VFLASH_KNOB_NR] = {
+static const struct vflash_knob_range knobs[VFLASH_KNOB_NR] = {
 	[VFLASH_KNOB_SLC_READ_NS] = { "slc_read_ns", 0, 10 * SEC_NS },
 	[VFLASH_KNOB_QLC_READ_L_NS] = { "qlc_read_l_ns", 0, 10 * SEC_NS },
 	[VFLASH_KNOB_QLC_READ_CL_NS] = { "qlc_read_cl_ns", 0, 10 * SEC_NS },
@@ -72,14 +66,6 @@ static const struct {
 	[VFLASH_KNOB_MAIN_PE_CYCLES] = { "main_pe_cycles", 1, MAX_PE_CYCLES },
 	[VFLASH_KNOB_HOST_OVERHEAD_NS] = { "host_overhead_ns", 0,
 					   NSEC_PER_MSEC },
-	[VFLASH_KNOB_CACHE_FREE_LOW_PCT] = { "cache_free_low_pct", 0, 50 },
-	[VFLASH_KNOB_CACHE_FREE_HIGH_PCT] = { "cache_free_high_pct", 0, 50 },
-	[VFLASH_KNOB_PREFETCH_DEGREE] = { "prefetch_degree", 1,
-					  VFLASH_PREFETCH_MAX },
-	[VFLASH_KNOB_SAMPLE_PERIOD_MS] = { "sample_period_ms", 1, 10000 },
-	[VFLASH_KNOB_SAMPLE_BATCH] = { "sample_batch", 1,
-				       VFLASH_CACHE_MAX_SLOTS },
-	[VFLASH_KNOB_WAIT_SPIN_NS] = { "wait_spin_ns", 0, SEC_NS },
 	[VFLASH_KNOB_PRECONDITION] = { "precondition", 0, 1 },
 	[VFLASH_KNOB_READ_RETRY_MAX] = { "read_retry_max", 0, RETRY_MAX },
 	[VFLASH_KNOB_READ_RETRY_PE_MILLI] = { "read_retry_pe_milli", 0,
@@ -88,7 +74,6 @@ static const struct {
 					       RETRY_K_MAX },
 	[VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS] = { "read_retry_age_unit_ms", 1,
 						 RETRY_AGE_UNIT_MAX_MS },
-	[VFLASH_KNOB_CACHE_WAYS] = { "cache_ways", 0, VFLASH_CACHE_MAX_WAYS },
 	[VFLASH_KNOB_ZONE_DIES] = { "zone_dies", 0, U32_MAX },
 };
 
@@ -143,6 +128,24 @@ const char *vflash_flash_knob_name(enum vflash_knob knob)
 }
 
 /**
+ * vflash_knob_in_range() - is a value within a config/ knob's range?
+ * @k: the knob's name and range
+ * @id: the device's number N (vflashN), for the dmesg line
+ * @val: the value
+ *
+ * Return: true if @k->min <= @val <= @k->max; else false, after one dmesg
+ * line naming the knob.
+ */
+bool vflash_knob_in_range(const struct vflash_knob_range *k, u32 id, u64 val)
+{
+	if (val >= k->min && val <= k->max)
+		return true;
+	pr_err("vflash%u: config/%s=%llu: not in %llu-%llu\n", id, k->name, val,
+	       k->min, k->max);
+	return false;
+}
+
+/**
  * vflash_flash_knob() - a knob's current value
  * @f: the device
  * @knob: the knob
@@ -152,48 +155,6 @@ const char *vflash_flash_knob_name(enum vflash_knob knob)
 u64 vflash_flash_knob(const struct vflash_flash *f, enum vflash_knob knob)
 {
 	return vf_knob(f, knob);
-}
-
-/* Free-slot watermark, in slots, for a percentage of @nr_slots. */
-static u32 cache_watermark(u32 nr_slots, u64 pct)
-{
-	return max_t(u32, div_u64((u64)nr_slots * pct, 100), 4);
-}
-
-/*
- * Apply a cache knob's new value @val to @c (may be NULL: nothing to do).
- * The watermarks must keep low <= high and room for the young ring.
- */
-static int apply_cache_knob(struct vflash_flash *f, struct vflash_cache *c,
-			    enum vflash_knob knob, u64 val)
-{
-	u64 low = vf_knob(f, VFLASH_KNOB_CACHE_FREE_LOW_PCT);
-	u64 high = vf_knob(f, VFLASH_KNOB_CACHE_FREE_HIGH_PCT);
-	u32 n;
-
-	switch (knob) {
-	case VFLASH_KNOB_CACHE_FREE_LOW_PCT:
-		low = val;
-		break;
-	case VFLASH_KNOB_CACHE_FREE_HIGH_PCT:
-		high = val;
-		break;
-	case VFLASH_KNOB_PREFETCH_DEGREE:
-		if (c)
-			vflash_cache_set_prefetch_degree(c, val);
-		return 0;
-	case VFLASH_KNOB_CACHE_WAYS:
-		return c ? vflash_cache_set_ways(c, val) : 0;
-	default:
-		return 0;
-	}
-	if (low > high)
-		return -EINVAL;
-	if (!c)
-		return 0;
-	n = vflash_cache_nr_slots(c);
-	return vflash_cache_set_watermarks(c, cache_watermark(n, low),
-					   cache_watermark(n, high));
 }
 
 /* Pages written per backend call while preconditioning. */
@@ -231,15 +192,9 @@ static void precondition(struct vflash_flash *f)
 int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 			  u64 val)
 {
-	int ret = 0;
-
-	if (knob >= VFLASH_KNOB_NR)
+	if (knob >= VFLASH_KNOB_NR ||
+	    !vflash_knob_in_range(&knobs[knob], f->id, val))
 		return -EINVAL;
-	if (val < knobs[knob].min || val > knobs[knob].max) {
-		pr_err("vflash%u: config/%s=%llu: not in %llu-%llu\n", f->id,
-		       knobs[knob].name, val, knobs[knob].min, knobs[knob].max);
-		return -EINVAL;
-	}
 	if ((knob == VFLASH_KNOB_GC_LOW_PCT &&
 	     val > vf_knob(f, VFLASH_KNOB_GC_HIGH_PCT)) ||
 	    (knob == VFLASH_KNOB_GC_HIGH_PCT &&
@@ -253,31 +208,24 @@ int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 		       f->id, knobs[knob].name, val, f->nr_dies);
 		return -EINVAL;
 	}
-	if (knob == VFLASH_KNOB_CACHE_WAYS && val && !is_power_of_2(val)) {
-		pr_err("vflash%u: config/%s=%llu: not 0, 1, 2, 4, 8 or 16\n",
-		       f->id, knobs[knob].name, val);
-		return -EINVAL;
-	}
-	switch (knob) {
-	case VFLASH_KNOB_CACHE_FREE_LOW_PCT:
-	case VFLASH_KNOB_CACHE_FREE_HIGH_PCT:
-	case VFLASH_KNOB_PREFETCH_DEGREE:
-	case VFLASH_KNOB_CACHE_WAYS:
-		mutex_lock(&f->cache_lock);
-		ret = apply_cache_knob(f, f->cache, knob, val);
-		if (!ret)
-			WRITE_ONCE(f->knob[knob], val);
-		mutex_unlock(&f->cache_lock);
-		return ret;
-	case VFLASH_KNOB_PRECONDITION:
-		if (val)
-			precondition(f);
-		break;
-	default:
-		break;
-	}
+	if (knob == VFLASH_KNOB_PRECONDITION && val)
+		precondition(f);
 	WRITE_ONCE(f->knob[knob], val);
 	return 0;
+}
+
+/* The policy kinds the flash model runs; the others are its users'. */
+static bool flash_kind(enum vflash_policy_kind kind)
+{
+	switch (kind) {
+	case VFLASH_POLICY_GC:
+	case VFLASH_POLICY_PLACEMENT:
+	case VFLASH_POLICY_MIGRATION:
+	case VFLASH_POLICY_MAINTENANCE:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /**
@@ -285,12 +233,13 @@ int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
  * @f: the device
  * @kind: the kind
  *
- * Return: the policy.
+ * Return: the policy, or NULL for a kind the flash model does not run
+ * (eviction, prefetch: the device DRAM cache's).
  */
 const struct vflash_policy *vflash_flash_policy(const struct vflash_flash *f,
 						enum vflash_policy_kind kind)
 {
-	return READ_ONCE(f->policy[kind]);
+	return flash_kind(kind) ? READ_ONCE(f->policy[kind]) : NULL;
 }
 
 /**
@@ -300,161 +249,16 @@ const struct vflash_policy *vflash_flash_policy(const struct vflash_flash *f,
  *
  * Safe under load: requests in flight finish with the policy they read.
  *
- * Return: 0, or -EINVAL for a policy of no known kind.
+ * Return: 0, or -EINVAL for a policy of a kind the flash model does not
+ * run.
  */
 int vflash_flash_set_policy(struct vflash_flash *f,
 			    const struct vflash_policy *pol)
 {
-	int ret = 0;
-
-	if (!pol || pol->kind >= VFLASH_POLICY_NR)
+	if (!pol || !flash_kind(pol->kind))
 		return -EINVAL;
-	if (pol->kind != VFLASH_POLICY_EVICTION &&
-	    pol->kind != VFLASH_POLICY_PREFETCH) {
-		WRITE_ONCE(f->policy[pol->kind], pol);
-		return 0;
-	}
-	mutex_lock(&f->cache_lock);
-	if (f->cache)
-		ret = pol->kind == VFLASH_POLICY_EVICTION ?
-		      vflash_cache_set_eviction(f->cache, pol) :
-		      vflash_cache_set_prefetch(f->cache, pol);
-	if (!ret)
-		WRITE_ONCE(f->policy[pol->kind], pol);
-	mutex_unlock(&f->cache_lock);
-	return ret;
-}
-
-/*
- * Keeps a device's cache alive for block I/O between
- * vflash_flash_cache_begin() and vflash_flash_cache_end(): the block path
- * may sleep there (an invalidation waits for a fill or an eviction), and
- * must not take cache_lock per command. One domain for every device;
- * only a cache's detach waits for it.
- */
-DEFINE_STATIC_SRCU(vflash_cache_srcu);
-
-/**
- * vflash_flash_cache_begin() - the device's DRAM cache, for block I/O
- * @f: the device
- * @idx: receives what vflash_flash_cache_end() takes
- *
- * For a block frontend sharing the device with the CXL frontend
- * (docs/dual.md). The cache stays alive until vflash_flash_cache_end(),
- * which must always follow, cache or not; the caller may sleep between.
- *
- * Return: the cache, or NULL if the device has none.
- */
-struct vflash_cache *vflash_flash_cache_begin(struct vflash_flash *f, int *idx)
-	__acquires(&vflash_cache_srcu)
-{
-	*idx = srcu_read_lock(&vflash_cache_srcu);
-	return srcu_dereference(f->io_cache, &vflash_cache_srcu);
-}
-
-/**
- * vflash_flash_cache_end() - end what vflash_flash_cache_begin() began
- * @idx: what it stored
- */
-void vflash_flash_cache_end(int idx)
-	__releases(&vflash_cache_srcu)
-{
-	srcu_read_unlock(&vflash_cache_srcu, idx);
-}
-
-/**
- * vflash_flash_attach_cache() - give the device its DRAM cache
- * @f: the device, without a cache
- * @c: a cache of @f; the caller keeps owning it
- *
- * The cache takes on the device's eviction and prefetch policies and the
- * cache knobs, and from then on policy switches, knob changes and the
- * stats/ files reach it.
- *
- * Return: 0, -EBUSY if @f has a cache, -ENOMEM or -EINVAL (watermarks that
- * do not fit the cache) with nothing changed.
- */
-int vflash_flash_attach_cache(struct vflash_flash *f, struct vflash_cache *c)
-{
-	int ret;
-
-	mutex_lock(&f->cache_lock);
-	ret = f->cache ? -EBUSY : 0;
-	if (!ret)
-		ret = vflash_cache_set_eviction(c,
-						f->policy[VFLASH_POLICY_EVICTION]);
-	if (!ret)
-		ret = vflash_cache_set_prefetch(c,
-						f->policy[VFLASH_POLICY_PREFETCH]);
-	if (!ret)
-		ret = apply_cache_knob(f, c, VFLASH_KNOB_PREFETCH_DEGREE,
-				       vf_knob(f, VFLASH_KNOB_PREFETCH_DEGREE));
-	if (!ret)
-		ret = apply_cache_knob(f, c, VFLASH_KNOB_CACHE_FREE_LOW_PCT,
-				       vf_knob(f,
-					       VFLASH_KNOB_CACHE_FREE_LOW_PCT));
-	if (!ret)
-		ret = apply_cache_knob(f, c, VFLASH_KNOB_CACHE_WAYS,
-				       vf_knob(f, VFLASH_KNOB_CACHE_WAYS));
-	if (!ret) {
-		f->cache = c;
-		rcu_assign_pointer(f->io_cache, c);
-	}
-	mutex_unlock(&f->cache_lock);
-	return ret;
-}
-
-/**
- * vflash_flash_detach_cache() - undo vflash_flash_attach_cache()
- * @f: the device
- *
- * Once this returns, no sysfs call and no block I/O reaches the cache any
- * more (it waits for the block I/O in a vflash_flash_cache_begin() section).
- */
-void vflash_flash_detach_cache(struct vflash_flash *f)
-{
-	mutex_lock(&f->cache_lock);
-	f->cache = NULL;
-	RCU_INIT_POINTER(f->io_cache, NULL);
-	mutex_unlock(&f->cache_lock);
-	synchronize_srcu(&vflash_cache_srcu);
-}
-
-/**
- * vflash_flash_cache_stat() - a counter of the device's DRAM cache
- * @f: the device
- * @stat: the counter
- *
- * Return: its value, 0 without a cache.
- */
-u64 vflash_flash_cache_stat(struct vflash_flash *f,
-			    enum vflash_cache_stat stat)
-{
-	u64 val = 0;
-
-	mutex_lock(&f->cache_lock);
-	if (f->cache)
-		val = vflash_cache_stat(f->cache, stat);
-	mutex_unlock(&f->cache_lock);
-	return val;
-}
-
-/**
- * vflash_flash_cache_resident() - pages in the device's DRAM cache
- * @f: the device
- *
- * Return: slots in use (resident, loading or being evicted), 0 without a
- * cache.
- */
-u64 vflash_flash_cache_resident(struct vflash_flash *f)
-{
-	u64 val = 0;
-
-	mutex_lock(&f->cache_lock);
-	if (f->cache)
-		val = vflash_cache_resident(f->cache);
-	mutex_unlock(&f->cache_lock);
-	return val;
+	WRITE_ONCE(f->policy[pol->kind], pol);
+	return 0;
 }
 
 /**
@@ -507,12 +311,6 @@ static void init_knobs(struct vflash_flash *f)
 	f->knob[VFLASH_KNOB_MIGRATE_HOT_READS] = 4;
 	f->knob[VFLASH_KNOB_MAX_DEFER_NS] = 10ULL * NSEC_PER_MSEC;
 	f->knob[VFLASH_KNOB_SLC_PE_CYCLES] = SLC_PE_CYCLES;
-	f->knob[VFLASH_KNOB_CACHE_FREE_LOW_PCT] = 1;
-	f->knob[VFLASH_KNOB_CACHE_FREE_HIGH_PCT] = 3;
-	f->knob[VFLASH_KNOB_PREFETCH_DEGREE] = 4;
-	f->knob[VFLASH_KNOB_SAMPLE_PERIOD_MS] = 20;
-	f->knob[VFLASH_KNOB_SAMPLE_BATCH] = 4096;
-	f->knob[VFLASH_KNOB_WAIT_SPIN_NS] = 20 * NSEC_PER_USEC;
 	f->knob[VFLASH_KNOB_MAIN_PE_CYCLES] = main_pe_cycles(p->cell);
 	f->knob[VFLASH_KNOB_HOST_OVERHEAD_NS] = 0;
 	f->knob[VFLASH_KNOB_READ_RETRY_MAX] = RETRY_DEFAULT_MAX;
@@ -792,10 +590,11 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 	f->prof = prof;
 	spin_lock_init(&f->host_lock);
 	mutex_init(&f->maint_lock);
-	mutex_init(&f->cache_lock);
 	atomic64_set(&f->seal_seq, 0);
 	atomic64_set(&f->cursor, 0);
 	for (k = 0; k < VFLASH_POLICY_NR; k++) {
+		if (!flash_kind(k))
+			continue;
 		f->policy[k] = vflash_policy_default(k);
 		if (!f->policy[k]) {
 			ret = -EINVAL;

@@ -9,7 +9,6 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
-#include "backend_flash/cache.h"
 #include "policy/policy.h"
 
 struct vflash_fault_rule;
@@ -268,7 +267,7 @@ enum vflash_stat {
 };
 
 /**
- * enum vflash_knob - run-time tunables in config/
+ * enum vflash_knob - the flash model's run-time tunables in config/
  * @VFLASH_KNOB_SLC_READ_NS: SLC array read time
  * @VFLASH_KNOB_QLC_READ_L_NS: QLC lower-page read time
  * @VFLASH_KNOB_QLC_READ_CL_NS: QLC centre-lower-page read time
@@ -297,13 +296,6 @@ enum vflash_stat {
  * @VFLASH_KNOB_HOST_OVERHEAD_NS: the host's own I/O-stack time per
  *	request, taken off every completion time so that what the host
  *	measures matches the model
- * @VFLASH_KNOB_CACHE_FREE_LOW_PCT: device DRAM cache: free slots (% of the
- *	slots, at least 4) below which the evictor is woken
- * @VFLASH_KNOB_CACHE_FREE_HIGH_PCT: free slots the evictor restores
- * @VFLASH_KNOB_PREFETCH_DEGREE: pages a prefetch may propose
- * @VFLASH_KNOB_SAMPLE_PERIOD_MS: Accessed-bit sampling and evictor period
- * @VFLASH_KNOB_SAMPLE_BATCH: cache slots the sampler looks at per period
- * @VFLASH_KNOB_WAIT_SPIN_NS: the last part of a NAND wait that is spun
  * @VFLASH_KNOB_PRECONDITION: 1 once every page was written (writing 1
  *	does it)
  * @VFLASH_KNOB_READ_RETRY_MAX: most read retries one array read takes
@@ -312,8 +304,6 @@ enum vflash_stat {
  * @VFLASH_KNOB_READ_RETRY_AGE_MILLI: retries (in thousandths) per
  *	doubling of 1 + the data's age in age units
  * @VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS: the age unit
- * @VFLASH_KNOB_CACHE_WAYS: device DRAM cache: ways of a set (1, 2, 4, 8,
- *	16), 0 for fully associative
  * @VFLASH_KNOB_ZONE_DIES: the zone-to-die layout, dies a zone's writes
  *	stripe over: 0 (stripe) as many as the zone needs blocks, at most
  *	all; N (1 to the dies) N; taken when a zone is bound
@@ -342,21 +332,28 @@ enum vflash_knob {
 	VFLASH_KNOB_SLC_PE_CYCLES,
 	VFLASH_KNOB_MAIN_PE_CYCLES,
 	VFLASH_KNOB_HOST_OVERHEAD_NS,
-	VFLASH_KNOB_CACHE_FREE_LOW_PCT,
-	VFLASH_KNOB_CACHE_FREE_HIGH_PCT,
-	VFLASH_KNOB_PREFETCH_DEGREE,
-	VFLASH_KNOB_SAMPLE_PERIOD_MS,
-	VFLASH_KNOB_SAMPLE_BATCH,
-	VFLASH_KNOB_WAIT_SPIN_NS,
 	VFLASH_KNOB_PRECONDITION,
 	VFLASH_KNOB_READ_RETRY_MAX,
 	VFLASH_KNOB_READ_RETRY_PE_MILLI,
 	VFLASH_KNOB_READ_RETRY_AGE_MILLI,
 	VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS,
-	VFLASH_KNOB_CACHE_WAYS,
 	VFLASH_KNOB_ZONE_DIES,
 	VFLASH_KNOB_NR,
 };
+
+/**
+ * struct vflash_knob_range - a config/ knob's file name and the values it
+ *	takes
+ * @name: the file name
+ * @min: the smallest value
+ * @max: the largest value
+ */
+struct vflash_knob_range {
+	const char *name;
+	u64 min, max;
+};
+
+bool vflash_knob_in_range(const struct vflash_knob_range *k, u32 id, u64 val);
 
 /**
  * struct vflash_undo - the backend's part of a page write a power cut may
@@ -508,15 +505,6 @@ const struct vflash_policy *vflash_flash_policy(const struct vflash_flash *f,
 int vflash_flash_set_policy(struct vflash_flash *f,
 			    const struct vflash_policy *pol);
 
-int vflash_flash_attach_cache(struct vflash_flash *f, struct vflash_cache *c);
-void vflash_flash_detach_cache(struct vflash_flash *f);
-struct vflash_cache *vflash_flash_cache_begin(struct vflash_flash *f, int *idx);
-void vflash_flash_cache_end(int idx);
-u64 vflash_flash_cache_stat(struct vflash_flash *f,
-			    enum vflash_cache_stat stat);
-u64 vflash_flash_cache_resident(struct vflash_flash *f);
-void vflash_flash_record_miss_latency(struct vflash_flash *f, u64 ns);
-u64 vflash_flash_miss_latency_pct(struct vflash_flash *f, u32 per_mille);
 void vflash_flash_record_lateness(struct vflash_flash *f, u64 due_ns,
 				  u64 actual_ns);
 u64 vflash_flash_lateness_pct(struct vflash_flash *f, u32 per_mille);

@@ -184,7 +184,6 @@ struct vf_channel {
  * struct vf_stats - per-CPU counters and latency histograms
  * @count: enum vflash_stat counters
  * @read_hist: host read latencies, see vf_hist_bucket()
- * @miss_hist: device DRAM cache misses, fault entry to page mapped
  * @late_hist: how late frontends completed requests against the model
  * @late_max_ns: the latest of those
  * @ph_host_pages: host pages written per placement handle
@@ -199,7 +198,6 @@ struct vf_stats {
 	u64 ph_media_pages[VFLASH_FLASH_MAX_PLACEMENT];
 	u64 erased_slots;
 	u64 read_hist[VF_HIST_BUCKETS];
-	u64 miss_hist[VF_HIST_BUCKETS];
 	u64 late_hist[VF_HIST_BUCKETS];
 	u64 late_max_ns;
 };
@@ -254,14 +252,12 @@ struct vf_zone_map {
  * @cursor: round-robin counter of placement policies
  * @req_id: the last request id given (vflash_flash_new_req_id())
  * @knob: run-time tunables; read with READ_ONCE, written by sysfs
- * @policy: current policy per kind; READ_ONCE/WRITE_ONCE
+ * @policy: current policy per kind the flash model runs (NULL for the
+ *	others); READ_ONCE/WRITE_ONCE
  * @stats: per-CPU counters
  * @maint_lock: held by the worker for each maintenance pass, so that a
  *	quiescent check (torture) can hold it off
  * @worker: the GC/migration thread, or NULL
- * @cache_lock: serialises attaching and detaching the device DRAM cache
- *	with sysfs calls that reach it (policy switches, knobs, stats)
- * @cache: the device DRAM cache of the frontend that uses one, or NULL
  * @undo_wait: per die, host placement handle and region, the log records
  *	of host pages whose unit is still filling (undo.c); under the die's
  *	lock
@@ -325,10 +321,6 @@ struct vflash_flash {
 	struct vf_stats __percpu *stats;
 	struct mutex maint_lock;	/* see the kernel-doc above */
 	struct task_struct *worker;
-	struct mutex cache_lock;	/* protects cache against attach/detach */
-	struct vflash_cache *cache;
-	/* @cache for block I/O: set and cleared with it, read under SRCU */
-	struct vflash_cache __rcu *io_cache;
 	struct vflash_undo **undo_wait;
 	struct vflash_fault_rule *program_fail;
 	struct vflash_fault_rule *erase_fail;
@@ -862,10 +854,11 @@ static __always_inline u64 vf_die_read_inline(struct vflash_flash *f,
  * The backend's files call each other in one direction only, from the
  * bottom up: timing.c (die, channel and host-link timelines, the write
  * buffer) and ftl.c (the mapping) know nothing above them; gc.c cleans
- * with both; request.c runs host requests with all three; cache.c sits on
- * request.c; stats.c reads everything and nothing reads it back (the
- * histograms are recorded through hist.h); flash.c creates and configures
- * the whole.
+ * with both; request.c runs host requests with all three; stats.c reads
+ * everything and nothing reads it back (the histograms are recorded
+ * through hist.h); flash.c creates and configures the whole. The device
+ * DRAM cache is a layer above (backend_flash/cache/), a user of
+ * flash.h like the frontends.
  */
 
 /* timing.c */

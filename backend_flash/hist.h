@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Log-linear latency histograms: recording is inline here, so that the
- * request path never calls into stats.c, which only reads them.
+ * request path never calls into stats.c, which only reads them
+ * (vflash_hist_pct()).
  */
 #ifndef VFLASH_HIST_H
 #define VFLASH_HIST_H
 
 #include <linux/bitops.h>
+#include <linux/compiler_types.h>
 #include <linux/types.h>
 
 /* 64 powers of two, each split in 16 linear steps. */
@@ -51,5 +53,7 @@ static inline u64 vf_hist_upper(u32 bucket)
 	shift = group - 1;
 	return (((u64)(1U << VF_HIST_SUB_SHIFT) + sub + 1) << shift) - 1;
 }
+
+u64 vflash_hist_pct(const u64 __percpu *hist, u32 per_mille);
 
 #endif /* VFLASH_HIST_H */

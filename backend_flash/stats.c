@@ -8,7 +8,6 @@
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
 
@@ -249,25 +248,15 @@ u64 vflash_flash_write_amplification(struct vflash_flash *f)
 			 1000, host);
 }
 
-/* The histograms of struct vf_stats. */
-enum vf_hist { VF_HIST_READ, VF_HIST_MISS, VF_HIST_LATE };
-
-static u64 hist_count(struct vflash_flash *f, int cpu, enum vf_hist h, u32 b)
-{
-	struct vf_stats *s = per_cpu_ptr(f->stats, cpu);
-
-	switch (h) {
-	case VF_HIST_READ:
-		return s->read_hist[b];
-	case VF_HIST_MISS:
-		return s->miss_hist[b];
-	default:
-		return s->late_hist[b];
-	}
-}
-
-/* The percentile @per_mille of one histogram. */
-static u64 hist_pct(struct vflash_flash *f, enum vf_hist h, u32 per_mille)
+/**
+ * vflash_hist_pct() - a percentile of a per-CPU latency histogram
+ * @hist: VF_HIST_BUCKETS counters per CPU (backend_flash/hist.h)
+ * @per_mille: 500 for the median, 990 for p99, 999 for p99.9
+ *
+ * Return: the smallest bucket bound under which at least that share of
+ * the latencies counted fell, in ns (within 1/16); 0 before any.
+ */
+u64 vflash_hist_pct(const u64 __percpu *hist, u32 per_mille)
 {
 	u64 total = 0, seen = 0, want;
 	u32 b;
@@ -275,13 +264,13 @@ static u64 hist_pct(struct vflash_flash *f, enum vf_hist h, u32 per_mille)
 
 	for (b = 0; b < VF_HIST_BUCKETS; b++)
 		for_each_possible_cpu(cpu)
-			total += hist_count(f, cpu, h, b);
+			total += per_cpu_ptr(hist, cpu)[b];
 	if (!total)
 		return 0;
 	want = DIV_ROUND_UP_ULL(total * min(per_mille, 1000U), 1000);
 	for (b = 0; b < VF_HIST_BUCKETS; b++) {
 		for_each_possible_cpu(cpu)
-			seen += hist_count(f, cpu, h, b);
+			seen += per_cpu_ptr(hist, cpu)[b];
 		if (seen >= want)
 			return vf_hist_upper(b);
 	}
@@ -298,30 +287,7 @@ static u64 hist_pct(struct vflash_flash *f, enum vf_hist h, u32 per_mille)
  */
 u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille)
 {
-	return hist_pct(f, VF_HIST_READ, per_mille);
-}
-
-/**
- * vflash_flash_record_miss_latency() - count one cache miss's latency
- * @f: the device
- * @ns: from the fault's entry to its page being mapped
- */
-void vflash_flash_record_miss_latency(struct vflash_flash *f, u64 ns)
-{
-	this_cpu_inc(f->stats->miss_hist[vf_hist_bucket(ns)]);
-}
-
-/**
- * vflash_flash_miss_latency_pct() - a cache-miss latency percentile
- * @f: the device
- * @per_mille: 500 for the median, 990 for p99, 999 for p99.9
- *
- * Return: like vflash_flash_read_latency_pct(), for the latencies that
- * vflash_flash_record_miss_latency() counted.
- */
-u64 vflash_flash_miss_latency_pct(struct vflash_flash *f, u32 per_mille)
-{
-	return hist_pct(f, VF_HIST_MISS, per_mille);
+	return vflash_hist_pct(f->stats->read_hist, per_mille);
 }
 
 /**
@@ -363,7 +329,7 @@ void vflash_flash_record_lateness(struct vflash_flash *f, u64 due_ns,
  */
 u64 vflash_flash_lateness_pct(struct vflash_flash *f, u32 per_mille)
 {
-	return min(hist_pct(f, VF_HIST_LATE, per_mille),
+	return min(vflash_hist_pct(f->stats->late_hist, per_mille),
 		   vflash_flash_lateness_max(f));
 }
 
@@ -467,8 +433,4 @@ void vflash_flash_reset_stats(struct vflash_flash *f)
 
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(f->stats, cpu), 0, sizeof(struct vf_stats));
-	mutex_lock(&f->cache_lock);
-	if (f->cache)
-		vflash_cache_reset_stats(f->cache);
-	mutex_unlock(&f->cache_lock);
 }

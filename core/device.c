@@ -171,7 +171,8 @@ void vflash_devices_exit(void)
  * @cfg: a configuration that vflash_parse_config() accepted
  * @cfs_item: the configfs directory it is made for, or NULL
  *
- * Sets up the backing memory (zeroed) and the flash model, registers the
+ * Sets up the backing memory (zeroed), the flash model and the control of
+ * its DRAM cache (no cache until a frontend attaches one), registers the
  * class device with its sysfs attributes, starts the GC worker, then
  * attaches each frontend of @cfg in order.
  *
@@ -225,11 +226,17 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 		goto err_backing;
 	}
 	vflash_flash_set_id(vdev->flash, vdev->id);
+	ret = vflash_cache_ctl_init(&vdev->cache_ctl, vdev->id);
+	if (ret) {
+		pr_err("cannot set up the DRAM cache control of " VFLASH_NAME "%d (%d)\n",
+		       vdev->id, ret);
+		goto err_ctl;
+	}
 	snprintf(name, sizeof(name), VFLASH_NAME "%d", vdev->id);
 	ret = vflash_faults_init(&vdev->faults, vdev->flash,
 				 cfg->size_bytes / VFLASH_LPAGE_SIZE, name);
 	if (ret)
-		goto err_flash;
+		goto err_ctl;
 	/* A power cut restores pages of this memory. */
 	vdev->faults.pl.backing = &vdev->backing;
 
@@ -291,12 +298,14 @@ err_del:
 	device_del(&vdev->dev);
 err_put:
 	vflash_faults_destroy(&vdev->faults);
+	vflash_cache_ctl_exit(&vdev->cache_ctl);
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);
 	return ERR_PTR(ret);
 
-err_flash:
+err_ctl:
+	vflash_cache_ctl_exit(&vdev->cache_ctl);
 	vflash_flash_destroy(vdev->flash);
 err_backing:
 	vflash_backing_exit(&vdev->backing);
@@ -318,6 +327,7 @@ void vflash_dev_destroy(struct vflash_dev *vdev)
 	vflash_debugfs_remove(vdev);
 	device_del(&vdev->dev);
 	vflash_faults_destroy(&vdev->faults);
+	vflash_cache_ctl_exit(&vdev->cache_ctl);
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);

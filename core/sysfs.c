@@ -5,7 +5,9 @@
  * placement handle: handle<N>_host_pages, handle<N>_media_pages,
  * handle<N>_write_amplification). The attributes are generated from the
  * backend's own tables of names, so a new counter, knob or policy kind
- * shows up here without touching this file.
+ * shows up here without touching this file. The device DRAM cache's
+ * knobs, policy kinds and counters (backend_flash/cache/ctl.h) sit in
+ * the same directories as the flash model's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,14 +16,15 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
+#include "backend_flash/cache/ctl.h"
 #include "backend_flash/flash.h"
 #include "core/vflash.h"
 
 /**
  * struct vflash_attr - a generated attribute
  * @dattr: the device attribute
- * @index: policy kind, counter or knob number; or one of the derived
- *	statistics below
+ * @index: policy kind, counter or knob number (the flash model's knobs,
+ *	then the cache's); or one of the derived statistics below
  */
 struct vflash_attr {
 	struct device_attribute dattr;
@@ -99,24 +102,38 @@ static struct vflash_flash *flash_of(struct device *dev)
 	return to_vflash_dev(dev)->flash;
 }
 
+static struct vflash_cache_ctl *cache_of(struct device *dev)
+{
+	return &to_vflash_dev(dev)->cache_ctl;
+}
+
 static ssize_t policy_show(struct device *dev, struct device_attribute *a,
 			   char *buf)
 {
 	int kind = to_vflash_attr(a)->index;
+	const struct vflash_policy *cur;
 
-	return vflash_policy_list(kind, vflash_flash_policy(flash_of(dev), kind),
-				  buf, PAGE_SIZE);
+	if (vflash_cache_policy_kind(kind))
+		cur = vflash_cache_ctl_policy(cache_of(dev), kind);
+	else
+		cur = vflash_flash_policy(flash_of(dev), kind);
+	return vflash_policy_list(kind, cur, buf, PAGE_SIZE);
 }
 
 static ssize_t policy_store(struct device *dev, struct device_attribute *a,
 			    const char *buf, size_t count)
 {
 	const struct vflash_policy *pol;
+	int ret;
 
 	pol = vflash_policy_find(to_vflash_attr(a)->index, buf);
 	if (!pol)
 		return -EINVAL;
-	return vflash_flash_set_policy(flash_of(dev), pol) ?: count;
+	if (vflash_cache_policy_kind(pol->kind))
+		ret = vflash_cache_ctl_set_policy(cache_of(dev), pol);
+	else
+		ret = vflash_flash_set_policy(flash_of(dev), pol);
+	return ret ?: count;
 }
 
 /* The percentiles of each _p50/_p99/_p999 triple of stats, in that order. */
@@ -146,15 +163,15 @@ static ssize_t stat_show(struct device *dev, struct device_attribute *a,
 		val = vflash_flash_model_read_ns(f);
 		break;
 	case STAT_MISSES ... STAT_DIRECT_EVICTIONS:
-		val = vflash_flash_cache_stat(f, VFLASH_CACHE_MISSES +
-					      (i - STAT_MISSES));
+		val = vflash_cache_ctl_stat(cache_of(dev), VFLASH_CACHE_MISSES +
+					    (i - STAT_MISSES));
 		break;
 	case STAT_RESIDENT_PAGES:
-		val = vflash_flash_cache_resident(f);
+		val = vflash_cache_ctl_resident(cache_of(dev));
 		break;
 	case STAT_MISS_P50 ... STAT_MISS_P999:
 		pm = per_mille[i - STAT_MISS_P50];
-		val = vflash_flash_miss_latency_pct(f, pm);
+		val = vflash_cache_ctl_miss_latency_pct(cache_of(dev), pm);
 		break;
 	case STAT_LATE_P50 ... STAT_LATE_P999:
 		pm = per_mille[i - STAT_LATE_P50];
@@ -181,26 +198,41 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *a,
 	if (kstrtouint(buf, 0, &val) || val)
 		return -EINVAL;
 	vflash_flash_reset_stats(flash_of(dev));
+	vflash_cache_ctl_reset_stats(cache_of(dev));
 	return count;
 }
+
+/* config/ numbers the flash model's knobs first, then the cache's. */
+#define NR_KNOBS	(VFLASH_KNOB_NR + VFLASH_CACHE_KNOB_NR)
 
 static ssize_t knob_show(struct device *dev, struct device_attribute *a,
 			 char *buf)
 {
-	return sysfs_emit(buf, "%llu\n",
-			  vflash_flash_knob(flash_of(dev),
-					    to_vflash_attr(a)->index));
+	int i = to_vflash_attr(a)->index;
+	u64 val;
+
+	if (i < VFLASH_KNOB_NR)
+		val = vflash_flash_knob(flash_of(dev), i);
+	else
+		val = vflash_cache_ctl_knob(cache_of(dev), i - VFLASH_KNOB_NR);
+	return sysfs_emit(buf, "%llu\n", val);
 }
 
 static ssize_t knob_store(struct device *dev, struct device_attribute *a,
 			  const char *buf, size_t count)
 {
+	int i = to_vflash_attr(a)->index;
 	u64 val;
+	int ret;
 
 	if (kstrtou64(buf, 0, &val))
 		return -EINVAL;
-	return vflash_flash_set_knob(flash_of(dev), to_vflash_attr(a)->index,
-				     val) ?: count;
+	if (i < VFLASH_KNOB_NR)
+		ret = vflash_flash_set_knob(flash_of(dev), i, val);
+	else
+		ret = vflash_cache_ctl_set_knob(cache_of(dev),
+						i - VFLASH_KNOB_NR, val);
+	return ret ?: count;
 }
 
 /* Per placement handle: host pages, media pages, write amplification. */
@@ -300,7 +332,9 @@ static const char *stat_name(unsigned int i)
 
 static const char *knob_name(unsigned int i)
 {
-	return vflash_flash_knob_name(i);
+	if (i < VFLASH_KNOB_NR)
+		return vflash_flash_knob_name(i);
+	return vflash_cache_ctl_knob_name(i - VFLASH_KNOB_NR);
 }
 
 static const char *placement_name(unsigned int i)
@@ -345,7 +379,7 @@ int vflash_sysfs_init(void)
 		reset->dattr.attr.mode = 0200;
 		reset->dattr.show = NULL;
 		reset->dattr.store = reset_store;
-		ret = build_group(2, VFLASH_KNOB_NR, knob_name, 0644, knob_show,
+		ret = build_group(2, NR_KNOBS, knob_name, 0644, knob_show,
 				  knob_store);
 	}
 	if (!ret) {

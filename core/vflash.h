@@ -15,6 +15,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "backend_flash/cache/ctl.h"
 #include "backend_flash/profile.h"
 #include "core/faults.h"
 
@@ -267,6 +268,9 @@ static inline bool vflash_store_has_data(const struct vflash_backing *b)
  * @cfg: the configuration it was created with, immutable
  * @backing: its data
  * @flash: its flash model (backend_flash/flash.h)
+ * @cache_ctl: its DRAM cache: the cache a frontend attaches, its lock and
+ *	the SRCU-read pointer block I/O uses, its knobs, cache policies and
+ *	statistics (backend_flash/cache/ctl.h)
  * @nr_attached: frontends of @cfg attached so far (attach/detach order)
  * @fe_priv: per-frontend state, indexed like @cfg.fe
  * @debugfs: its debugfs directory (core/debugfs.c)
@@ -276,7 +280,8 @@ static inline bool vflash_store_has_data(const struct vflash_backing *b)
  *	device of the module parameters (core/configfs.c)
  *
  * Fields are written only while the device is created or destroyed, which
- * vflash_devices_lock serialises; everything else only reads them.
+ * vflash_devices_lock serialises; everything else only reads them
+ * (@cache_ctl has its own lock for what changes inside it).
  */
 struct vflash_dev {
 	struct device dev;
@@ -284,6 +289,7 @@ struct vflash_dev {
 	struct vflash_config cfg;
 	struct vflash_backing backing;
 	struct vflash_flash *flash;
+	struct vflash_cache_ctl cache_ctl;
 	unsigned int nr_attached;
 	void *fe_priv[VFLASH_MAX_FRONTENDS];
 	struct dentry *debugfs;

@@ -21,6 +21,7 @@
 #include "frontend_cxl/region.h"
 
 struct vflash_cache;
+struct vflash_cache_ctl;
 struct vflash_dev;
 struct vflash_flash;
 struct task_struct;
@@ -33,6 +34,8 @@ struct vm_area_struct;
  * @vdev: the device
  * @flash: its flash model
  * @cache: its DRAM cache
+ * @ctl: the device's control of it (&vflash_dev.cache_ctl), which this
+ *	frontend attaches @cache to
  * @nr_pages: logical pages of the device
  * @cdev: serves the class device's dev_t; allocated on its own
  *	(cdev_alloc()), as its kobject may outlive cdev_del() (an open
@@ -58,6 +61,7 @@ struct vfc_dev {
 	struct vflash_dev *vdev;
 	struct vflash_flash *flash;
 	struct vflash_cache *cache;
+	struct vflash_cache_ctl *ctl;
 	u64 nr_pages;
 	struct cdev *cdev;
 	struct vfsmount *mnt;

@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
+#include "backend_flash/cache/ctl.h"
 #include "backend_flash/flash.h"
 #include "core/vflash.h"
 #include "frontend_cxl/cxl.h"
@@ -131,10 +132,10 @@ static void vfc_kick(void *priv)
 static int vfc_wait_until(void *priv, u64 deadline_ns)
 {
 	struct vfc_dev *d = priv;
+	u64 spin_ns;
 
-	return vflash_cache_wait_until(deadline_ns,
-				       vflash_flash_knob(d->flash,
-							 VFLASH_KNOB_WAIT_SPIN_NS));
+	spin_ns = vflash_cache_ctl_knob(d->ctl, VFLASH_CACHE_KNOB_WAIT_SPIN_NS);
+	return vflash_cache_wait_until(deadline_ns, spin_ns);
 }
 
 static const struct vflash_cache_host vfc_host = {
@@ -156,8 +157,8 @@ static int vfc_evictor(void *data)
 	unsigned long next_sample = jiffies;
 
 	while (!kthread_should_stop()) {
-		u64 ms = vflash_flash_knob(d->flash,
-					   VFLASH_KNOB_SAMPLE_PERIOD_MS);
+		u64 ms = vflash_cache_ctl_knob(d->ctl,
+					       VFLASH_CACHE_KNOB_SAMPLE_PERIOD_MS);
 		unsigned long period = msecs_to_jiffies(ms) ?: 1;
 
 		wait_event_interruptible_timeout(d->evictor_wq,
@@ -167,9 +168,10 @@ static int vfc_evictor(void *data)
 		clear_bit(0, &d->kicked);
 		vflash_cache_reclaim(d->cache);
 		if (time_after_eq(jiffies, next_sample)) {
-			vflash_cache_sample(d->cache,
-					    vflash_flash_knob(d->flash,
-							      VFLASH_KNOB_SAMPLE_BATCH));
+			u64 batch = vflash_cache_ctl_knob(d->ctl,
+							  VFLASH_CACHE_KNOB_SAMPLE_BATCH);
+
+			vflash_cache_sample(d->cache, batch);
 			next_sample = jiffies + period;
 		}
 		cond_resched();
@@ -220,6 +222,7 @@ static int cxl_attach(struct vflash_dev *vdev)
 		return -ENOMEM;
 	d->vdev = vdev;
 	d->flash = vdev->flash;
+	d->ctl = &vdev->cache_ctl;
 	d->nr_pages = vdev->cfg.size_bytes / VFLASH_LPAGE_SIZE;
 	init_waitqueue_head(&d->evictor_wq);
 	mutex_init(&d->files_lock);
@@ -265,7 +268,7 @@ static int cxl_attach(struct vflash_dev *vdev)
 		goto err_inode;
 	}
 
-	ret = vflash_flash_attach_cache(vdev->flash, d->cache);
+	ret = vflash_cache_ctl_attach(d->ctl, d->cache);
 	if (ret) {
 		pr_err("frontend=cxl: the cache knobs do not fit a cache of %u pages (%d)\n",
 		       nr_slots, ret);
@@ -304,7 +307,7 @@ err_priv:
 	mutex_lock(&vfc_open_lock);
 	WRITE_ONCE(*vflash_frontend_priv(vdev, &vflash_cxl_frontend), NULL);
 	mutex_unlock(&vfc_open_lock);
-	vflash_flash_detach_cache(vdev->flash);
+	vflash_cache_ctl_detach(d->ctl);
 err_thread:
 	kthread_stop(d->evictor);
 err_inode:
@@ -338,7 +341,7 @@ static void cxl_detach(struct vflash_dev *vdev)
 	WARN_ON(d->nr_open);
 	WRITE_ONCE(*slot, NULL);
 	mutex_unlock(&vfc_open_lock);
-	vflash_flash_detach_cache(vdev->flash);
+	vflash_cache_ctl_detach(d->ctl);
 	kthread_stop(d->evictor);
 	iput(d->inode);
 	kern_unmount(d->mnt);

@@ -15,6 +15,7 @@
 #include <linux/rbtree.h>
 #include <linux/sched/signal.h>
 
+#include "backend_flash/cache/ctl.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/trace.h"
 #include "core/compat.h"
@@ -270,7 +271,7 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 		u64 done = vflash_cache_now(d->cache);
 
 		this_cpu_inc(*vf->misses);
-		vflash_flash_record_miss_latency(d->flash, done - start);
+		vflash_cache_ctl_record_miss(d->ctl, done - start);
 		/* A miss is a request: the page is mapped when its read is due. */
 		vflash_flash_record_lateness(d->flash, pin.due_ns, done);
 		trace_vflash_request_complete(vflash_flash_id(d->flash),

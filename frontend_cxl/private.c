@@ -21,6 +21,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "backend_flash/cache/cache.h"
 #include "backend_flash/flash.h"
 #include "core/compat.h"
 #include "core/vflash.h"

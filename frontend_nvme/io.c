@@ -190,7 +190,7 @@ static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op,
 	/* Only a CXL frontend on the same device gives it a cache. */
 	if (c->vdev->cfg.nr_fe == 1)
 		return submit(c, op, lpn, count, now);
-	cache = vflash_flash_cache_begin(f, &idx);
+	cache = vflash_cache_ctl_begin(&c->vdev->cache_ctl, &idx);
 	for (i = 0; cache && i < count; i++) {
 		if (!vflash_cache_block_access(cache, lpn + i, write)) {
 			run++;
@@ -202,7 +202,7 @@ static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op,
 			due = max(due, submit(c, op, lpn + i - run, run, now));
 		run = 0;
 	}
-	vflash_flash_cache_end(idx);
+	vflash_cache_ctl_end(idx);
 	if (!cache)
 		return submit(c, op, lpn, count, now);
 	if (run)
@@ -224,7 +224,7 @@ static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
 	u64 i;
 	int idx;
 
-	cache = vflash_flash_cache_begin(c->vdev->flash, &idx);
+	cache = vflash_cache_ctl_begin(&c->vdev->cache_ctl, &idx);
 	for (i = 0; cache && i < count; i++) {
 		if (drop)
 			vflash_cache_invalidate(cache, lpn + i);
@@ -233,7 +233,7 @@ static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
 		if (!((i + 1) % ZERO_STEP_PAGES))
 			cond_resched();
 	}
-	vflash_flash_cache_end(idx);
+	vflash_cache_ctl_end(idx);
 }
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the device DRAM cache (backend_flash/cache.c): the
+ * KUnit tests for the device DRAM cache (backend_flash/cache/): the
  * per-page state machine, slots and watermarks, eviction with unmap and
  * writeback, sampling, prefetch, and concurrent misses. A fake user
  * records unmaps and supplies the Accessed bits and, where the test wants
@@ -13,7 +13,8 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
-#include "backend_flash/cache.h"
+#include "backend_flash/cache/cache.h"
+#include "backend_flash/cache/ctl.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/profile.h"
 #include "core/compat.h"
@@ -25,6 +26,9 @@
 struct fake {
 	struct vflash_flash *f;
 	struct vflash_cache *c;
+	/* The device's side of its cache, as a device embeds it. */
+	struct vflash_cache_ctl ctl;
+	bool ctl_set;
 	u64 now;
 	u64 unmapped[MAX_UNMAPS];
 	u32 nr_unmapped;
@@ -139,6 +143,8 @@ static void drop(struct kunit *test)
 
 	if (!fk)
 		return;
+	if (fk->ctl_set)
+		vflash_cache_ctl_exit(&fk->ctl);
 	vflash_cache_destroy(fk->c);
 	if (fk->f && !IS_ERR(fk->f))
 		vflash_flash_destroy(fk->f);
@@ -189,6 +195,8 @@ static struct fake *mk(struct kunit *test, u32 nr_slots, u32 young,
 		KUNIT_FAIL_AND_ABORT(test, "cache_create failed");
 	}
 	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_EVICTION, eviction), 0);
+	KUNIT_ASSERT_EQ(test, vflash_cache_ctl_init(&fk->ctl, 0), 0);
+	fk->ctl_set = true;
 	return fk;
 }
 
@@ -610,40 +618,45 @@ static void switching_policy_keeps_pages(struct kunit *test)
  */
 static void attached_to_the_device(struct kunit *test)
 {
-	const enum vflash_knob high = VFLASH_KNOB_CACHE_FREE_HIGH_PCT;
+	const enum vflash_cache_knob high = VFLASH_CACHE_KNOB_FREE_HIGH_PCT;
 	const enum vflash_cache_stat misses = VFLASH_CACHE_MISSES;
 	struct fake *fk = mk(test, 40, 20, "fifo", false);
+	struct vflash_cache_ctl *ctl = &fk->ctl;
 	const struct vflash_policy *lifo, *lru;
 	u64 i;
 
 	lifo = vflash_policy_find(VFLASH_POLICY_EVICTION, "lifo");
 	lru = vflash_policy_find(VFLASH_POLICY_EVICTION, "lru");
-	KUNIT_ASSERT_EQ(test, vflash_flash_attach_cache(fk->f, fk->c), 0);
-	KUNIT_EXPECT_EQ(test, vflash_flash_attach_cache(fk->f, fk->c), -EBUSY);
+	KUNIT_ASSERT_EQ(test, vflash_cache_ctl_attach(ctl, fk->c), 0);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_attach(ctl, fk->c), -EBUSY);
 	for (i = 0; i < 40; i++)
 		touch(test, fk, i, false);
 	/* Pages 20..39 are young; the policy holds 0..19, oldest first. */
-	KUNIT_ASSERT_EQ(test, vflash_flash_set_policy(fk->f, lifo), 0);
+	KUNIT_ASSERT_EQ(test, vflash_cache_ctl_set_policy(ctl, lifo), 0);
 	KUNIT_EXPECT_PTR_EQ(test,
-			    vflash_flash_policy(fk->f, VFLASH_POLICY_EVICTION),
+			    vflash_cache_ctl_policy(ctl, VFLASH_POLICY_EVICTION),
 			    lifo);
 	touch(test, fk, 40, false);
 	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
 	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 19ULL);
 	/* 50 % free leaves no room for the 20 young slots: refused. */
-	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(fk->f, high, 50), -EINVAL);
-	KUNIT_EXPECT_EQ(test, vflash_flash_knob(fk->f, high), 3ULL);
-	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(fk->f, high, 10), 0);
-	KUNIT_EXPECT_EQ(test, vflash_flash_cache_stat(fk->f, misses), 41ULL);
-	KUNIT_EXPECT_EQ(test, vflash_flash_cache_resident(fk->f), 40ULL);
-	vflash_flash_reset_stats(fk->f);
-	KUNIT_EXPECT_EQ(test, vflash_flash_cache_stat(fk->f, misses), 0ULL);
-	vflash_flash_detach_cache(fk->f);
-	KUNIT_EXPECT_EQ(test, vflash_flash_cache_resident(fk->f), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_set_knob(ctl, high, 50), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_knob(ctl, high), 3ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_set_knob(ctl, high, 10), 0);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_stat(ctl, misses), 41ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_resident(ctl), 40ULL);
+	vflash_cache_ctl_reset_stats(ctl);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_stat(ctl, misses), 0ULL);
+	vflash_cache_ctl_detach(ctl);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_resident(ctl), 0ULL);
 	/* Without a cache, a switch is only recorded. */
-	KUNIT_EXPECT_EQ(test, vflash_flash_set_policy(fk->f, lru), 0);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_set_policy(ctl, lru), 0);
+	/* The cache's kinds are the control's alone, not the flash model's. */
+	KUNIT_EXPECT_EQ(test, vflash_flash_set_policy(fk->f, lru), -EINVAL);
+	KUNIT_EXPECT_NULL(test,
+			  vflash_flash_policy(fk->f, VFLASH_POLICY_EVICTION));
 	KUNIT_EXPECT_PTR_EQ(test,
-			    vflash_flash_policy(fk->f, VFLASH_POLICY_EVICTION),
+			    vflash_cache_ctl_policy(ctl, VFLASH_POLICY_EVICTION),
 			    lru);
 }
 
@@ -1451,22 +1464,23 @@ static void victims_stay_in_their_set(struct kunit *test)
  */
 static void switching_ways_keeps_pages(struct kunit *test)
 {
-	const enum vflash_knob ways = VFLASH_KNOB_CACHE_WAYS;
+	const enum vflash_cache_knob ways = VFLASH_CACHE_KNOB_WAYS;
 	struct fake *fk = mk(test, 64, 4, "clock", false);
+	struct vflash_cache_ctl *ctl = &fk->ctl;
 	u32 i, set, sum;
 
 	KUNIT_ASSERT_EQ(test, use(fk, VFLASH_POLICY_PREFETCH, "none"), 0);
 	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 1U);
 	for (i = 0; i < 64; i++)
 		touch(test, fk, i, false);
-	KUNIT_ASSERT_EQ(test, vflash_flash_attach_cache(fk->f, fk->c), 0);
-	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(fk->f, ways, 3), -EINVAL);
-	KUNIT_EXPECT_EQ(test, vflash_flash_set_knob(fk->f, ways, 32), -EINVAL);
+	KUNIT_ASSERT_EQ(test, vflash_cache_ctl_attach(ctl, fk->c), 0);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_set_knob(ctl, ways, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_set_knob(ctl, ways, 32), -EINVAL);
 	KUNIT_EXPECT_EQ(test, vflash_cache_set_ways(fk->c, 6), -EINVAL);
-	KUNIT_EXPECT_EQ(test, vflash_flash_knob(fk->f, ways), 0ULL);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_knob(ctl, ways), 0ULL);
 	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 1U);
-	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(fk->f, ways, 4), 0);
-	KUNIT_EXPECT_EQ(test, vflash_flash_knob(fk->f, ways), 4ULL);
+	KUNIT_ASSERT_EQ(test, vflash_cache_ctl_set_knob(ctl, ways, 4), 0);
+	KUNIT_EXPECT_EQ(test, vflash_cache_ctl_knob(ctl, ways), 4ULL);
 	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 16U);
 	KUNIT_EXPECT_EQ(test, vflash_cache_resident(fk->c), 64U);
 	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 0U);
@@ -1476,7 +1490,7 @@ static void switching_ways_keeps_pages(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, touch(test, fk, 67, false));
 	KUNIT_ASSERT_EQ(test, fk->nr_unmapped, 1U);
 	KUNIT_EXPECT_EQ(test, fk->unmapped[0], 3ULL);
-	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(fk->f, ways, 16), 0);
+	KUNIT_ASSERT_EQ(test, vflash_cache_ctl_set_knob(ctl, ways, 16), 0);
 	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 4U);
 	for (set = 0, sum = 0; set < 4; set++) {
 		KUNIT_EXPECT_EQ(test, vflash_cache_set_used(fk->c, set), 16U);
@@ -1488,12 +1502,12 @@ static void switching_ways_keeps_pages(struct kunit *test)
 	for (set = 0; set < 4; set++)
 		KUNIT_EXPECT_EQ(test, vflash_cache_set_used(fk->c, set), 16U);
 	/* Back to fully associative: the pool's order, nothing evicted. */
-	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(fk->f, ways, 0), 0);
+	KUNIT_ASSERT_EQ(test, vflash_cache_ctl_set_knob(ctl, ways, 0), 0);
 	KUNIT_EXPECT_EQ(test, vflash_cache_nr_sets(fk->c), 1U);
 	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 1U);
 	KUNIT_EXPECT_TRUE(test, touch(test, fk, 100, false));
 	KUNIT_EXPECT_EQ(test, fk->nr_unmapped, 2U);
-	vflash_flash_detach_cache(fk->f);
+	vflash_cache_ctl_detach(ctl);
 }
 
 /* Threads missing at once on a 4-way cache, each on its own pages. */

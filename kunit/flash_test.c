@@ -10,6 +10,7 @@
 #include <linux/err.h>
 #include <linux/kthread.h>
 
+#include "backend_flash/cache/ctl.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/ftl.h"
 #include "backend_flash/profile.h"
@@ -80,6 +81,16 @@ static void use(struct kunit *test, struct vflash_flash *f,
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	KUNIT_ASSERT_EQ(test, vflash_flash_set_policy(f, p), 0);
+}
+
+/* Switch a device DRAM cache policy (eviction, prefetch), on @ctl. */
+static void use_cache(struct kunit *test, struct vflash_cache_ctl *ctl,
+		      enum vflash_policy_kind kind, const char *name)
+{
+	const struct vflash_policy *p = vflash_policy_find(kind, name);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, vflash_cache_ctl_set_policy(ctl, p), 0);
 }
 
 static void check(struct kunit *test, struct vflash_flash *f)
@@ -441,11 +452,16 @@ static void churn(struct kunit *test, struct vflash_flash *f, u64 ops,
 		{ "none", "next-n", "stride" },
 	};
 	u64 n = vflash_flash_nr_lpages(f), i, lpn, now = 0;
+	/* The device's cache control: eviction and prefetch switch there. */
+	struct vflash_cache_ctl *ctl;
 	unsigned long *mapped;
 
 	mapped = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long),
 			       GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mapped);
+	ctl = kunit_kzalloc(test, sizeof(*ctl), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctl);
+	KUNIT_ASSERT_EQ(test, vflash_cache_ctl_init(ctl, 0), 0);
 	for (i = 0; i < ops; i++) {
 		u64 op = rnd(&seed) % 10;
 
@@ -467,12 +483,15 @@ static void churn(struct kunit *test, struct vflash_flash *f, u64 ops,
 			int k = rnd(&seed) % VFLASH_POLICY_NR;
 			const char *name = names[k][rnd(&seed) % 3];
 
-			if (name)
+			if (name && vflash_cache_policy_kind(k))
+				use_cache(test, ctl, k, name);
+			else if (name)
 				use(test, f, k, name);
 		}
 		if (i % 2000 == 1999)
 			check(test, f);
 	}
+	vflash_cache_ctl_exit(ctl);
 	check(test, f);
 	for (lpn = 0; lpn < n; lpn++)
 		KUNIT_EXPECT_EQ_MSG(test, (int)(f->l2p[lpn] != VF_INVALID),

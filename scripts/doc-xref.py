@@ -27,8 +27,10 @@ miss as "doc-xref: KIND NAME: what is wrong":
                       stat_names, core/sysfs.c's derived_names) is
                       named in docs/parameters.md, backend.md, cxl.md,
                       zns.md, faults.md or fdp.md
-  config knobs        every config/ name (the .name of
-                      backend_flash/flash.c's knobs[]) likewise
+  config knobs        every config/ name (the names of the knobs[]
+                      tables of backend_flash/flash.c, the flash
+                      model's, and backend_flash/cache/ctl.c, the
+                      device DRAM cache's) likewise
   make targets        every target in the Makefile's .PHONY lines is
                       named as `make TARGET` in README.md or docs/*.md
                       (`make` alone for all),
@@ -54,7 +56,9 @@ import sys
 import tempfile
 
 KERNEL_DIRS = ("core", "module", "frontend_nvme", "frontend_cxl",
-               "backend_flash", "policy")
+               "backend_flash", "backend_flash/cache", "policy")
+# the files whose knobs[] tables name the config/ files
+KNOB_TABLES = ("backend_flash/flash.c", "backend_flash/cache/ctl.c")
 SYSFS_DIRS = {"geometry", "policy", "stats", "config", "placement", "faults"}
 # where stats/ and config/ names are documented: the backend's, the
 # cache's, zoned namespaces', fault injection's and FDP's pages
@@ -123,12 +127,17 @@ def string_table(path, array):
 
 
 def knob_names(root):
-    text = strip_c_comments(read(os.path.join(root, "backend_flash",
-                                              "flash.c")))
-    m = re.search(r"\bknobs\s*\[[^\]]*\]\s*=\s*\{(.*?)\n\};", text,
-                  flags=re.S)
-    return set(re.findall(r'\.name\s*=\s*"([^"]+)"', m.group(1))) if m \
-        else set()
+    """The names of the knobs[] tables of KNOB_TABLES: an entry's first
+    string, `[K] = { "name", min, max }` or `.name = "name"`."""
+    names = set()
+    for rel in KNOB_TABLES:
+        text = strip_c_comments(read(os.path.join(root, rel)))
+        m = re.search(r"\bknobs\s*\[[^\]]*\]\s*=\s*\{(.*?)\n\};", text,
+                      flags=re.S)
+        if m:
+            names |= set(re.findall(r'(?:\.name\s*=\s*|\]\s*=\s*\{\s*)'
+                                    r'"([^"]+)"', m.group(1)))
+    return names
 
 
 def make_targets(root):
@@ -352,9 +361,10 @@ GOOD = {
                              '\t[0] = "gc_runs",\n\t[1] = "misses",\n};\n',
     "core/sysfs.c": "static const char * const derived_names[] = {\n"
                     '\t[0] = "write_amplification",\n};\n',
-    "backend_flash/flash.c": "} knobs[2] = {\n\t[0] = { .name = "
-                             '"gc_low_pct", },\n\t[1] = { .name = '
-                             '"cache_ways", },\n};\n',
+    "backend_flash/flash.c": "} knobs[1] = {\n\t[0] = { "
+                             '"gc_low_pct", 1, 50 },\n};\n',
+    "backend_flash/cache/ctl.c": "} knobs[1] = {\n\t[0] = { .name = "
+                                 '"cache_ways", },\n};\n',
     "Makefile": ".PHONY: all check \\\n\tvmtest\nall: x\ncheck:\n"
                 "vmtest: all\nother:\n",
     "scripts/vflashctl/vflashctl": "cmd_up() {\n}\ncmd_status() {\n}\n",
@@ -401,9 +411,13 @@ BAD = [
      "policy kind prefetch: not named"),
     ("backend_flash/stats.c", ('"misses",', '"misses",\n\t[2] = "erases",'),
      "stats counter erases: not named"),
-    ("backend_flash/flash.c", ('"cache_ways", },', '"cache_ways", },\n'
-                               '\t[2] = { .name = "spin_ns", },'),
+    ("backend_flash/flash.c", ('"gc_low_pct", 1, 50 },',
+                               '"gc_low_pct", 1, 50 },\n'
+                               '\t[1] = { "spin_ns", 0, 1 },'),
      "config knob spin_ns: not named"),
+    ("backend_flash/cache/ctl.c", ('"cache_ways", },', '"cache_ways", },\n'
+                                   '\t[1] = { .name = "sample_gap", },'),
+     "config knob sample_gap: not named"),
     ("Makefile", (".PHONY: all check", ".PHONY: all check bench-x"),
      "make target bench-x: no `make bench-x`"),
     ("README.md", "```sh\nmake study-nope\n```\n",

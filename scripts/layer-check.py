@@ -13,7 +13,9 @@
 #      of CALLS_ONE_WAY, no circle of uses between the .c files (the
 #      pieces call each other one way, or through an ops table).
 # kunit/ and scripts/ are outside the layering: tests include anything;
-# any other folder with C sources must be in LAYERS.
+# any other folder with C sources must be in LAYERS. A layer may be a
+# folder inside another one's (backend_flash/cache/): the files of a
+# folder are those directly in it, so each file belongs to one folder.
 # -v also prints every folder's uses and the circles of uses between
 # the .c files of the folders that are not held to rule 3's second part.
 # --selftest first plants one breach of each rule in a copy of the
@@ -32,6 +34,7 @@ from contextlib import redirect_stdout
 LAYERS = [
     ["policy"],
     ["backend_flash"],
+    ["backend_flash/cache"],
     ["core"],
     ["frontend_nvme", "frontend_cxl"],
     ["module"],
@@ -182,6 +185,11 @@ PLANTS = [
      "circle of #include in core/: "),
     ("frontend_nvme/dispatch.c", "void vfn_selftest(void) { vfn_io(NULL, NULL, NULL, 0); }\n",
      "circle of calls in frontend_nvme/ "),
+    ("backend_flash/gc.c", '#include "backend_flash/cache/ctl.h"\n',
+     "backend_flash/gc.c uses backend_flash/cache/ctl.h (#include): "
+     "backend_flash/cache/ is a higher layer"),
+    ("backend_flash/stray/stray.c", "int vf_stray;\n",
+     "backend_flash/stray/ holds C sources but is in no layer"),
 ]
 
 
@@ -191,7 +199,11 @@ def selftest(root):
     try:
         for d in RANK:
             if os.path.isdir(os.path.join(root, d)):
-                shutil.copytree(os.path.join(root, d), os.path.join(tmp, d))
+                os.makedirs(os.path.join(tmp, d))
+                for name in os.listdir(os.path.join(root, d)):
+                    if name.endswith((".c", ".h")):
+                        shutil.copy(os.path.join(root, d, name),
+                                    os.path.join(tmp, d, name))
         out = io.StringIO()
         with redirect_stdout(out):
             clean = check(tmp, False)
@@ -200,6 +212,7 @@ def selftest(root):
             print(out.getvalue(), end="")
             return 1
         for path, line, _ in PLANTS:
+            os.makedirs(os.path.dirname(os.path.join(tmp, path)), exist_ok=True)
             with open(os.path.join(tmp, path), "a") as f:
                 f.write(line)
         out = io.StringIO()
@@ -232,10 +245,15 @@ def check(root, verbose):
     os.chdir(root)
     files = []
     bad = 0
-    for d in sorted(os.listdir(".")):
-        if (os.path.isdir(d) and d not in RANK and d not in OUTSIDE and
-                not d.startswith(".") and
-                any(n.endswith((".c", ".h")) for n in os.listdir(d))):
+    for top, dirs, names in os.walk("."):
+        d = os.path.normpath(top)
+        if d == ".":
+            dirs[:] = [x for x in dirs
+                       if x not in OUTSIDE and not x.startswith(".")]
+            continue
+        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        if (d not in RANK and
+                any(n.endswith((".c", ".h")) for n in names)):
             print("layer-check: %s/ holds C sources but is in no layer" % d)
             bad += 1
     for d in RANK:
@@ -289,7 +307,7 @@ def check(root, verbose):
                 why.setdefault((f, f2), name + ("()" if name in funcs else ""))
         uses[f] = u
 
-    folder = {f: f.split("/")[0] for f in files}
+    folder = {f: os.path.dirname(f) for f in files}
 
     # 1. downward only
     for f in files:
@@ -330,7 +348,7 @@ def check(root, verbose):
                               for a, b in zip(circle, circle[1:]))
             if d in CALLS_ONE_WAY:
                 print("layer-check: circle of calls in %s/ among %s: %s" %
-                      (d, ", ".join(x.split("/")[1] for x in comp), steps))
+                      (d, ", ".join(os.path.basename(x) for x in comp), steps))
                 bad += 1
             elif verbose:
                 print("layer-check: (not checked) circle of calls in %s/: %s" %

@@ -7,7 +7,9 @@
  * vflash_cache_host. docs/cxl-design.md describes the design; a block
  * frontend on the same device (docs/dual.md) reads, dirties and
  * invalidates resident pages through vflash_cache_block_access() and
- * vflash_cache_invalidate().
+ * vflash_cache_invalidate(). The device reaches its cache, and keeps the
+ * cache's settings and statistics, through struct vflash_cache_ctl
+ * (ctl.h).
  */
 #ifndef VFLASH_CACHE_H
 #define VFLASH_CACHE_H

@@ -29,7 +29,7 @@
 #include <linux/timekeeping.h>
 #include <linux/wait_bit.h>
 
-#include "backend_flash/cache.h"
+#include "backend_flash/cache/cache.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/trace.h"
 #include "policy/sets.h"
@@ -1417,7 +1417,7 @@ static u32 vc_nr_sets_locked(struct vflash_cache *c)
  * switch never holds the lock for long, whatever the cache's size.
  * Meanwhile victims come from the old policy first, references reach
  * both, and new fills enter the new one (ahead of the pages not moved
- * yet). Callers serialise switches (the backend's cache_lock).
+ * yet). Callers serialise switches (struct vflash_cache_ctl's lock).
  *
  * Return: 0, -EINVAL for a policy of another kind, -ENOMEM (nothing
  * changed).
@@ -1463,7 +1463,7 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
  * vflash_cache_set_eviction(), counted into their new sets; a set left
  * beyond its capacity is trimmed by its next miss and by
  * vflash_cache_evict_one(). Safe under load. Callers serialise switches
- * (the backend's cache_lock).
+ * (struct vflash_cache_ctl's lock).
  *
  * Return: 0, -EINVAL for another @ways, -ENOMEM (nothing changed).
  */
@@ -1652,7 +1652,7 @@ u32 vflash_cache_nr_slots(struct vflash_cache *c)
  * @c: the cache
  *
  * An increment on another CPU racing with the reset may be lost or kept,
- * as with the backend's counters (vflash_flash_reset_stats()).
+ * as with the flash model's counters (vflash_flash_reset_stats()).
  */
 void vflash_cache_reset_stats(struct vflash_cache *c)
 {
