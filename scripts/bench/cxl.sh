@@ -86,10 +86,11 @@ ZERO_KNOBS="slc_read_ns main_read_ns qlc_read_l_ns qlc_read_cl_ns
 # Set while this script has vflash loaded, so that die unloads only that.
 LOADED=
 
-die() {
-	echo "bench: $*" >&2
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=bench
+die_cleanup() {
 	[ -z "$LOADED" ] || $RMMOD vflash 2>/dev/null || true
-	exit 1
 }
 
 while getopts k:x:s:c:n:w:m:o:h opt; do

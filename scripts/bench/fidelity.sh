@@ -130,10 +130,9 @@ UNIT=8
 EXTENT=262144	# die-affinity's 64-page extent, bytes
 REGION=1073741824
 
-die() {
-	echo "fidelity: $*" >&2
-	exit 1
-}
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=fidelity
 
 while getopts k:a:p:t:T:R:P:q:w:m:c:o:h opt; do
 	case $opt in

@@ -44,10 +44,9 @@ OVERHEAD=
 PRECOND=1
 SYS=/sys/class/vflash/vflash0
 
-die() {
-	echo "bench: $*" >&2
-	exit 1
-}
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=bench
 
 while getopts d:n:t:s:o:O:Ph opt; do
 	case $opt in

@@ -91,10 +91,9 @@ usage() {
 	exit "$1"
 }
 
-die() {
-	echo "peer: $*" >&2
-	exit 1
-}
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=peer
 
 log() {
 	echo "peer: $*" >&2

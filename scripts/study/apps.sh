@@ -63,21 +63,15 @@ OUT=./study-apps
 SCALE=full
 APPS="redis memcached sqlite graph"
 FRACS=
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=apps.sh
+DIE_STATUS=3
 while getopts k:o:s:A:f:h opt; do
 	case $opt in
-	k) KO=$OPTARG ;;
-	o) OUT=$OPTARG ;;
-	s) SCALE=$OPTARG ;;
 	A) APPS=$OPTARG ;;
 	f) FRACS=$OPTARG ;;
-	h)
-		usage
-		exit 0
-		;;
-	*)
-		usage >&2
-		exit 2
-		;;
+	*) common_opt "$opt" ;;
 	esac
 done
 case $SCALE in
@@ -112,10 +106,9 @@ esac
 SYS=/sys/class/vflash/vflash0
 PROCS=/sys/kernel/debug/vflash/vflash0/procs
 
-die() {
-	echo "apps.sh: $*" >&2
-	[ -f "$OUT/apps.log" ] && tail -n 20 "$OUT/apps.log" >&2
-	exit 3
+# die's last lines of the applications' log
+die_cleanup() {
+	[ ! -f "$OUT/apps.log" ] || tail -n 20 "$OUT/apps.log" >&2
 }
 
 # check APP WHAT OK: record a mechanism check (OK: 1 or 0)

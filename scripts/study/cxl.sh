@@ -279,10 +279,11 @@ RMMOD=rmmod
 [ ! -x /sbin/rmmod ] || RMMOD=/sbin/rmmod
 LOADED=
 
-die() {
-	echo "study-cxl: $*" >&2
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=study-cxl
+die_cleanup() {
 	[ -z "$LOADED" ] || $RMMOD vflash 2>/dev/null || true
-	exit 1
 }
 
 if [ -z "$MAPLAT" ]; then

@@ -39,21 +39,15 @@ OUT=./study-fdp
 SCALE=full
 SEEDS="1 2 3"
 PARAMS=
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=fdp.sh
+DIE_STATUS=3
 while getopts k:o:s:S:a:h opt; do
 	case $opt in
-	k) KO=$OPTARG ;;
-	o) OUT=$OPTARG ;;
-	s) SCALE=$OPTARG ;;
 	S) SEEDS=$OPTARG ;;
 	a) PARAMS=$OPTARG ;;
-	h)
-		usage
-		exit 0
-		;;
-	*)
-		usage >&2
-		exit 2
-		;;
+	*) common_opt "$opt" ;;
 	esac
 done
 case $SCALE in
@@ -70,11 +64,6 @@ tiny)
 	exit 2
 	;;
 esac
-
-die() {
-	echo "fdp.sh: $*" >&2
-	exit 3
-}
 
 # tlc's 8 MiB erase blocks would give a 128 MiB device 6 blocks a die,
 # most of them the streams' open blocks and GC's reserve: ~3.5x the

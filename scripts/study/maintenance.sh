@@ -139,10 +139,12 @@ CHECKS=$OUT/checks.txt
 : >"$CHECKS"
 failed=0
 
-die() {
-	echo "maintenance.sh: $*" >&2
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=maintenance.sh
+DIE_STATUS=3
+die_cleanup() {
 	[ ! -d /sys/module/vflash ] || rmmod vflash
-	exit 3
 }
 
 stat_of() {

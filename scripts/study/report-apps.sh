@@ -22,37 +22,10 @@
 # usage: scripts/study/report-apps.sh DIR
 set -uo pipefail
 
-usage() {
-	sed -n '3,/^set -uo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
-}
-
-case ${1:-} in
--h | --help)
-	usage
-	exit 0
-	;;
-'')
-	usage >&2
-	exit 2
-	;;
-esac
-DIR=$1
-SRC=$DIR
-[ -f "$SRC/apps.csv" ] || SRC=$DIR/files
-CSV=$SRC/apps.csv
-OUT=$DIR/report
-mkdir -p "$OUT"
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1"; }
-
-[ -f "$CSV" ] || { fail "report-apps: no $CSV"; exit 1; }
-if [ -f "$SRC/checks.txt" ] && ! grep -q '^FAIL' "$SRC/checks.txt" &&
-	grep -q '^PASS' "$SRC/checks.txt"; then
-	pass "report-apps: the mechanism checks ($(grep -c '^PASS' "$SRC/checks.txt") passed)"
-else
-	fail "report-apps: the mechanism checks ($(grep -c '^FAIL' "$SRC/checks.txt" 2>/dev/null) failed)"
-fi
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+report_start report-apps apps.csv "${1:-}"
+report_mechanisms report-apps count
 apps=$(awk -F, 'NR > 1 && !seen[$1]++ { print $1 }' "$CSV")
 if [ -z "$apps" ]; then
 	fail "report-apps: apps.csv has no rows"

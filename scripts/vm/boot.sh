@@ -137,7 +137,7 @@ initramfs_root() {
 	if [ -n "${VMTEST_BASE_KO:-}" ]; then
 		cp "$VMTEST_BASE_KO" "$root/vflash/base.ko" || return 1
 	fi
-	cp "$REPO/scripts/vm/lib.sh" "$root/vflash/"
+	cp "$REPO/scripts/vm/lib.sh" "$REPO/scripts/helpers.sh" "$root/vflash/"
 	cp "$REPO"/scripts/vm/suites/*.sh "$REPO"/scripts/vm/bench/*.sh \
 		"$root/vflash/suites/"
 	cp "$REPO"/scripts/bench/*.sh "$root/vflash/bench/"
