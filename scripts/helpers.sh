@@ -44,7 +44,7 @@ common_opt() {
 	esac
 }
 
-# The study reports (scripts/study/report-*.sh, on the host): their tests
+# The study reports (scripts/bench/study/report-*.sh, on the host): their tests
 # are PASS/FAIL lines on stdout.
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1"; }

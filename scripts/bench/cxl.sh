@@ -62,7 +62,7 @@
 #   -o DIR      where the CDF files go (default /tmp/vflash-bench-cxl)
 #
 # Needs root. POSIX sh, so that it runs in the project's VM too (busybox);
-# `make bench-cxl` runs it there (scripts/vm/bench/bench-cxl.sh).
+# `make bench-cxl` runs it there (scripts/bench/vm/bench-cxl.sh).
 #
 # (HIT, FT and NE below are lists of mmap_lat options, split on purpose.)
 # shellcheck disable=SC2086

@@ -101,7 +101,7 @@
 #
 # Run as root on a host where vflash's NVMe frontend loads (docs/nvme.md).
 # Needs fio and jq. POSIX sh, so that it runs in the project's VM too
-# (busybox); `make bench-fidelity` runs it there (scripts/vm/bench/).
+# (busybox); `make bench-fidelity` runs it there (scripts/bench/vm/).
 set -eu
 
 KO=./vflash.ko

@@ -31,7 +31,7 @@
 #   -P          skip preconditioning (the region is already written)
 #
 # Needs fio and jq. POSIX sh, so that it runs in the project's VM too
-# (busybox); `make bench-nvme` runs it there (scripts/vm/bench/).
+# (busybox); `make bench-nvme` runs it there (scripts/bench/vm/).
 set -eu
 
 DEV=/dev/nvme0n1

@@ -68,7 +68,7 @@
 #
 # Loads and unloads both modules itself (root), and null_blk (-m conv);
 # needs fio, jq, nvme-cli. POSIX sh, so that it runs in the project's VM
-# (busybox), where `make bench-peer` runs it (scripts/vm/bench/).
+# (busybox), where `make bench-peer` runs it (scripts/bench/vm/).
 set -eu
 
 MODE=conv

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The FDP study's report (docs/studies.md, study-fdp), from fdp.csv of
-# scripts/study/fdp.sh (one row per mode and seed):
+# scripts/bench/study/fdp.sh (one row per mode and seed):
 #   fdp.md    the Markdown table: per mode, the median over the seeds of
 #             the device's write amplification, GC copies and erases, each
 #             handle's write amplification (FDP) and the read percentiles;
@@ -15,13 +15,13 @@
 #
 # DIR is the study's output directory (fdp.sh -o), or a VM suite's
 # directory whose files/ holds fdp.csv and checks.txt (the "# vmtest-host:"
-# line of scripts/vm/bench/study-fdp.sh); the report goes to DIR/report/.
+# line of scripts/bench/vm/study-fdp.sh); the report goes to DIR/report/.
 #
-# usage: scripts/study/report-fdp.sh DIR
+# usage: scripts/bench/study/report-fdp.sh DIR
 set -uo pipefail
 
 # shellcheck source=scripts/helpers.sh
-. "$(dirname "$0")/../helpers.sh"
+. "$(dirname "$0")/../../helpers.sh"
 report_start report-fdp fdp.csv "${1:-}"
 report_mechanisms report-fdp
 nofdp=$(grep -c '^nofdp,' "$CSV")

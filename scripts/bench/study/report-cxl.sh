@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The CXL cache study's report (docs/studies.md, study-cxl), from the raw CSV of
-# scripts/study/cxl.sh (cxl.csv, one row per cell and seed; kv.csv, the
+# scripts/bench/study/cxl.sh (cxl.csv, one row per cell and seed; kv.csv, the
 # YCSB part, if there is one):
 #   cxl-agg.csv   per cell (profile, pattern, ws_factor, eviction,
 #                 prefetch): runs, then NAME_mean, NAME_sd (sample), NAME_min
 #                 and NAME_max of each figure over the seeds (the miss
 #                 latencies over the runs that missed); the format
-#                 scripts/study/compare.sh reads (-k 5)
+#                 scripts/bench/study/compare.sh reads (-k 5)
 #   cxl.md        the Markdown tables: the best policy pair per profile,
 #                 pattern and working set, then every cell
 #   cxl-hit-heatmap-PROFILE.png  hit ratio, eviction x prefetch, one panel
@@ -26,11 +26,11 @@
 #
 # DIR is the study's output directory (cxl.sh -o), or a VM suite's
 # directory whose files/ holds the CSVs (the "# vmtest-host:" line of
-# scripts/vm/bench/study-cxl.sh); the report goes to DIR/report/.
+# scripts/bench/vm/study-cxl.sh); the report goes to DIR/report/.
 #
-# usage: scripts/study/report-cxl.sh [-c OLD_AGG.csv] [-t] DIR
+# usage: scripts/bench/study/report-cxl.sh [-c OLD_AGG.csv] [-t] DIR
 #   -c OLD_AGG.csv  also compare this report's cxl-agg.csv with an earlier
-#                   run's (scripts/study/compare.sh -k 5 on the hit ratio
+#                   run's (scripts/bench/study/compare.sh -k 5 on the hit ratio
 #                   and the counters): PASS reproduce, or FAIL naming the
 #                   cells that moved beyond the spread
 #   -t              self-tests of the checks (for the smoke suite): the

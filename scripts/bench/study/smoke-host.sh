@@ -7,11 +7,11 @@
 # and compare.sh must find the report reproduced by itself and not by a
 # copy whose first variant's read IOPS doubled.
 #
-# usage: scripts/study/smoke-host.sh DIR
+# usage: scripts/bench/study/smoke-host.sh DIR
 set -u
 case ${1:-} in
--h | --help) echo "usage: scripts/study/smoke-host.sh DIR"; exit 0 ;;
-'') echo "usage: scripts/study/smoke-host.sh DIR" >&2; exit 2 ;;
+-h | --help) echo "usage: scripts/bench/study/smoke-host.sh DIR"; exit 0 ;;
+'') echo "usage: scripts/bench/study/smoke-host.sh DIR" >&2; exit 2 ;;
 esac
 DIR=$1
 HERE=$(cd "$(dirname "$0")" && pwd)

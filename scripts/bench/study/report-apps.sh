@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The applications study's report (docs/studies.md, study-apps), from
-# apps.csv of scripts/study/apps.sh (a row per application and cache size):
+# apps.csv of scripts/bench/study/apps.sh (a row per application and cache size):
 #   apps.md        the Markdown table: per application and cache size
 #                  (fraction of the footprint, pages), the throughput and
 #                  latency on the device as ratios to DRAM, misses per
@@ -16,14 +16,14 @@
 #
 # DIR is the study's output directory (apps.sh -o), or a VM suite's
 # directory whose files/ holds apps.csv and checks.txt (the "# vmtest-host:"
-# lines of scripts/vm/bench/study-apps.sh and scripts/vm/suites/appstudy.sh);
+# lines of scripts/bench/vm/study-apps.sh and scripts/vm/suites/appstudy.sh);
 # the report goes to DIR/report/.
 #
-# usage: scripts/study/report-apps.sh DIR
+# usage: scripts/bench/study/report-apps.sh DIR
 set -uo pipefail
 
 # shellcheck source=scripts/helpers.sh
-. "$(dirname "$0")/../helpers.sh"
+. "$(dirname "$0")/../../helpers.sh"
 report_start report-apps apps.csv "${1:-}"
 report_mechanisms report-apps count
 apps=$(awk -F, 'NR > 1 && !seen[$1]++ { print $1 }' "$CSV")

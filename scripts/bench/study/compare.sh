@@ -12,7 +12,7 @@
 # Prints, per figure, how many variants reproduced it and the ones that
 # did not.
 #
-# usage: scripts/study/compare.sh [-k KEYCOLS] [-f FIGURES] [-r PCT] OLD.csv NEW.csv
+# usage: scripts/bench/study/compare.sh [-k KEYCOLS] [-f FIGURES] [-r PCT] OLD.csv NEW.csv
 #   -k KEYCOLS  how many leading columns name a variant (default 1)
 #   -f FIGURES  comma-separated figure names (default: every NAME_mean)
 #   -r PCT      the least tolerance, percent of OLD's mean (default 0)
