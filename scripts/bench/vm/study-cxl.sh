@@ -7,7 +7,7 @@
 # 4 MiB heap (3 MiB in use). Not a test: it lives outside
 # scripts/vm/suites/, so `make check` skips it (the suite "studycxl" runs
 # it at a tiny scale). Its CSVs go to the host, where
-# scripts/bench/study/report-cxl.sh makes the tables and the plots in
+# scripts/bench/study/report-cxl.py makes the tables and the plots in
 # build/vmtest/study-cxl/report/.
 # As bench-cxl: two vCPUs (as many as the host has cores: with more, the
 # evictor's TLB-flush IPIs wait for descheduled vCPU threads), and NAND
@@ -16,7 +16,7 @@
 # vmtest-mem: 2G
 # vmtest-smp: 2
 # vmtest-timeout: 1800
-# vmtest-host: scripts/bench/study/report-cxl.sh
+# vmtest-host: scripts/bench/study/report-cxl.py
 
 study_cxl() {
 	local rc=0 f
