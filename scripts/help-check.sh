@@ -20,6 +20,14 @@ while read -r f; do
 	grep -q '^report_start ' "$f" && src=scripts/helpers.sh
 	start=$(grep -oE "sed -n '[0-9]+," "$src" | head -n 1 | tr -dc 0-9)
 	end=$(grep -oE "sed -n '[0-9]+,/[^/]*/" "$src" | head -n 1 | sed 's/^[^/]*\///; s/\/$//')
+	# a Python script's, by header_help of scripts/bench/study/studylib.py:
+	# from line 4 to the first line that is not a comment
+	case $f in
+	*.py)
+		start=4
+		end=
+		;;
+	esac
 	# END as a literal prefix (a sed BRE such as "^# (HIT" is one)
 	want=$(awk -v s="$start" -v e="${end#^}" '
 		NR < s { next }
@@ -36,6 +44,7 @@ while read -r f; do
 done < <({
 	grep -rlE "sed -n '[0-9]+,/[^/]*/[^']*' \"\\\$0\"" scripts
 	grep -rl '^report_start ' scripts
+	grep -rl --include='*.py' 'print(header_help(__file__))' scripts
 } | sort -u)
 [ "$n" -ge 16 ] || { echo "help-check: only $n scripts found" >&2; exit 1; }
 echo "help-check: $n scripts print their whole help"

@@ -52,22 +52,13 @@ import subprocess
 import sys
 
 from compare import compare
-from studylib import columns, field, fmt, is_number, is_png, num, read_rows, same
+from studylib import columns, field, fmt, header_help, is_number, is_png, num, read_rows, same
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def usage(status):
-    with open(__file__, encoding='utf-8') as f:
-        lines = f.read().split('\n')
-    text = []
-    for line in lines[3:]:
-        if not line.startswith('#'):
-            break
-        text.append(re.sub(r'^# ?', '', line))
-    while text and text[-1] == '':
-        text.pop()
-    print('\n'.join(text))
+    print(header_help(__file__))
     sys.exit(status)
 
 

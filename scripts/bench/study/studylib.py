@@ -60,6 +60,23 @@ def field(row, i):
     return row[i] if i is not None and i < len(row) else ''
 
 
+def header_help(path):
+    """A script's help: its header comment from the 4th line (after the
+    #!, SPDX and "#" lines) to the first line that is not a comment,
+    "# " stripped, no trailing blank line (scripts/help-check.sh checks
+    it)."""
+    with open(path, encoding='utf-8') as f:
+        lines = f.read().split('\n')
+    text = []
+    for line in lines[3:]:
+        if not line.startswith('#'):
+            break
+        text.append(re.sub(r'^# ?', '', line))
+    while text and text[-1] == '':
+        text.pop()
+    return '\n'.join(text)
+
+
 def is_png(path):
     """A non-empty file with the PNG signature."""
     try:
