@@ -71,22 +71,22 @@ export KDIR
 
 all: modules tools
 
-tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/study/kvstore \
-	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs scripts/study/fdpload \
+tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/bench/study/kvstore \
+	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs scripts/bench/study/fdpload \
 	scripts/bench/icount/ioloop scripts/shim/libvflash-shim.so scripts/vm/apps_check \
-	scripts/study/graphrank
+	scripts/bench/study/graphrank
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
 
-scripts/study/kvstore: scripts/study/kvstore.c scripts/bench/toolkit.h
+scripts/bench/study/kvstore: scripts/bench/study/kvstore.c scripts/bench/toolkit.h
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
 
 scripts/bench/icount/ioloop: scripts/bench/icount/ioloop.c
 	$(CC) -O2 -Wall -Wextra -static -o $@ $<
 
-scripts/study/fdpload: scripts/study/fdpload.c
+scripts/bench/study/fdpload: scripts/bench/study/fdpload.c
 	$(CC) -O2 -Wall -Wextra -static -o $@ $<
 
 scripts/vm/cxl_check: scripts/vm/cxl_check.c
@@ -110,7 +110,7 @@ scripts/vm/apps_check: scripts/vm/apps_check.c
 	$(CC) -O2 -Wall -Wextra -pthread -o $@ $<
 
 # Dynamic too: the study-apps graph workload runs under vflashctl run.
-scripts/study/graphrank: scripts/study/graphrank.c
+scripts/bench/study/graphrank: scripts/bench/study/graphrank.c
 	$(CC) -O2 -Wall -Wextra -o $@ $<
 
 scripts/vm/mkzonefs: scripts/vm/mkzonefs.c
@@ -126,9 +126,9 @@ modules:
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
-		scripts/study/kvstore scripts/vm/plcheck scripts/vm/crashcheck \
-		scripts/vm/mkzonefs scripts/study/fdpload scripts/bench/icount/ioloop \
-		scripts/shim/libvflash-shim.so scripts/vm/apps_check scripts/study/graphrank
+		scripts/bench/study/kvstore scripts/vm/plcheck scripts/vm/crashcheck \
+		scripts/vm/mkzonefs scripts/bench/study/fdpload scripts/bench/icount/ioloop \
+		scripts/shim/libvflash-shim.so scripts/vm/apps_check scripts/bench/study/graphrank
 
 check:
 	scripts/check.sh
@@ -273,7 +273,7 @@ bench-cxl: modules tools
 	scripts/bench/cxl-plot.sh build/vmtest/bench-cxl/results.txt \
 		build/bench-cxl || rc=1; exit $$rc
 
-# A study runs in the VM (scripts/vm/bench/study-*.sh) and sends its CSV
+# A study runs in the VM (scripts/bench/vm/study-*.sh) and sends its CSV
 # back; the suite's "vmtest-host" line turns it into the Markdown table and
 # the plots under build/vmtest/study-*/report/ (docs/studies.md).
 study-maintenance study-cxl study-fdp study-apps: modules tools

@@ -9,7 +9,7 @@
 #      with it, make try DEMO=1's tour in the VM and make try's shell
 #      with piped input                              (scripts/try.sh)
 #   2. static checks: sparse (C=2), checkpatch --strict, shellcheck over
-#      scripts/study/, over vflashctl and scripts/install/ and over make
+#      scripts/bench/study/, over vflashctl and scripts/install/ and over make
 #      try's scripts, the
 #      layering of docs/architecture.md (scripts/layer-check.py)
 #   3. KUnit suites under UML                       (scripts/kunit.sh)
@@ -163,7 +163,7 @@ kunit_and_vm() {
 }
 
 one_test checkpatch "$REPO/scripts/checkpatch.sh"
-one_test shellcheck-study shellcheck -x "$REPO"/scripts/study/*.sh
+one_test shellcheck-study shellcheck -x "$REPO"/scripts/bench/study/*.sh
 one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl \
 	"$REPO"/scripts/install/*.sh "$REPO"/scripts/vflashctl/vflashctl.bash
 one_test shellcheck-try shellcheck -x "$REPO"/scripts/try.sh "$REPO"/scripts/vm/try.sh \

@@ -26,10 +26,9 @@ kernel_release() {
 		"$KDIR/include/generated/utsrelease.h" 2>/dev/null
 }
 
-die() {
-	echo "$*" >&2
-	exit 1
-}
+# die (scripts/helpers.sh: the helpers the guest's scripts share)
+# shellcheck source=scripts/helpers.sh
+. "$REPO/scripts/helpers.sh"
 
 # ksrc_link_vflash: link the repository into $KSRC as drivers/vflash, with
 # a line each in drivers/Kconfig and drivers/Makefile, for KUnit (its

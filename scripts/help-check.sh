@@ -11,9 +11,23 @@ cd "$(dirname "$0")/.." || exit 1
 rc=0
 n=0
 while read -r f; do
-	[ "$f" = scripts/help-check.sh ] && continue
-	start=$(grep -oE "sed -n '[0-9]+," "$f" | head -n 1 | tr -dc 0-9)
-	end=$(grep -oE "sed -n '[0-9]+,/[^/]*/" "$f" | head -n 1 | sed 's/^[^/]*\///; s/\/$//')
+	case $f in
+	scripts/help-check.sh) continue ;;
+	scripts/helpers.sh) continue ;;	# sourced: report_usage's sed, below
+	esac
+	# a study report's help is printed by report_usage of scripts/helpers.sh
+	src=$f
+	grep -q '^report_start ' "$f" && src=scripts/helpers.sh
+	start=$(grep -oE "sed -n '[0-9]+," "$src" | head -n 1 | tr -dc 0-9)
+	end=$(grep -oE "sed -n '[0-9]+,/[^/]*/" "$src" | head -n 1 | sed 's/^[^/]*\///; s/\/$//')
+	# a Python script's, by header_help of scripts/bench/study/studylib.py:
+	# from line 4 to the first line that is not a comment
+	case $f in
+	*.py)
+		start=4
+		end=
+		;;
+	esac
 	# END as a literal prefix (a sed BRE such as "^# (HIT" is one)
 	want=$(awk -v s="$start" -v e="${end#^}" '
 		NR < s { next }
@@ -27,7 +41,11 @@ while read -r f; do
 		diff <(echo "$want") <(echo "$got") | head -n 6 >&2
 		rc=1
 	fi
-done < <(grep -rlE "sed -n '[0-9]+,/[^/]*/[^']*' \"\\\$0\"" scripts | sort)
+done < <({
+	grep -rlE "sed -n '[0-9]+,/[^/]*/[^']*' \"\\\$0\"" scripts
+	grep -rl '^report_start ' scripts
+	grep -rl --include='*.py' 'print(header_help(__file__))' scripts
+} | sort -u)
 [ "$n" -ge 16 ] || { echo "help-check: only $n scripts found" >&2; exit 1; }
 echo "help-check: $n scripts print their whole help"
 exit $rc

@@ -23,7 +23,7 @@
 #  - benchmarks and traces: gnuplot-nox (make bench-cxl plots its CDFs,
 #    scripts/trace/plot.sh the trace suite's traces); trace-cmd (the
 #    trace suite copies it into the VM)
-#  - studies: shellcheck (make check lints scripts/study/)
+#  - studies: shellcheck (make check lints scripts/bench/study/)
 #  - make check-zbd (fio's t/zbd and blktests' zbd/ from checkouts of
 #    them, docs/zns.md): gawk, which both suites assume
 #  - install: dkms (the tool suite builds and installs vflash with it)

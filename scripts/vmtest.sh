@@ -6,10 +6,10 @@
 # ndctl, daxctl, e2fsprogs' mkfs.ext4 and e2fsck, sqlite3, blkzone, btrfs-progs, mkfs.f2fs, trace-cmd, redis,
 # memcached and memaslap (if found: from $VFLASH_CACHE/guest-root, where
 # setup.sh unpacks them, else the host's), the kernel's nvdimm/dax and NVMe-over-TCP modules, vflash.ko, the suites,
-# scripts/trace/ and scripts/study/.
+# scripts/trace/ and scripts/bench/study/.
 #
 # usage: scripts/vmtest.sh [SUITE...]    (default: every scripts/vm/suites/*;
-#        a benchmark of scripts/vm/bench/ runs only when named)
+#        a benchmark of scripts/bench/vm/ runs only when named)
 #
 # A suite reports each test on the VM's second serial port. It fails as a
 # whole (one extra failure) if it does not finish within its timeout or if
@@ -168,7 +168,7 @@ suite_file() {
 	if [ -f "$REPO/scripts/vm/suites/$1.sh" ]; then
 		echo "$REPO/scripts/vm/suites/$1.sh"
 	else
-		echo "$REPO/scripts/vm/bench/$1.sh"
+		echo "$REPO/scripts/bench/vm/$1.sh"
 	fi
 }
 

@@ -62,7 +62,7 @@
 #   -o DIR      where the CDF files go (default /tmp/vflash-bench-cxl)
 #
 # Needs root. POSIX sh, so that it runs in the project's VM too (busybox);
-# `make bench-cxl` runs it there (scripts/vm/bench/bench-cxl.sh).
+# `make bench-cxl` runs it there (scripts/bench/vm/bench-cxl.sh).
 #
 # (HIT, FT and NE below are lists of mmap_lat options, split on purpose.)
 # shellcheck disable=SC2086
@@ -86,10 +86,11 @@ ZERO_KNOBS="slc_read_ns main_read_ns qlc_read_l_ns qlc_read_cl_ns
 # Set while this script has vflash loaded, so that die unloads only that.
 LOADED=
 
-die() {
-	echo "bench: $*" >&2
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=bench
+die_cleanup() {
 	[ -z "$LOADED" ] || $RMMOD vflash 2>/dev/null || true
-	exit 1
 }
 
 while getopts k:x:s:c:n:w:m:o:h opt; do

@@ -101,7 +101,7 @@
 #
 # Run as root on a host where vflash's NVMe frontend loads (docs/nvme.md).
 # Needs fio and jq. POSIX sh, so that it runs in the project's VM too
-# (busybox); `make bench-fidelity` runs it there (scripts/vm/bench/).
+# (busybox); `make bench-fidelity` runs it there (scripts/bench/vm/).
 set -eu
 
 KO=./vflash.ko
@@ -130,10 +130,9 @@ UNIT=8
 EXTENT=262144	# die-affinity's 64-page extent, bytes
 REGION=1073741824
 
-die() {
-	echo "fidelity: $*" >&2
-	exit 1
-}
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=fidelity
 
 while getopts k:a:p:t:T:R:P:q:w:m:c:o:h opt; do
 	case $opt in

@@ -27,7 +27,7 @@
  * throughput of the accesses alone (for comparing hit paths); the
  * percentiles and the mean are then 0 and --cdf is refused.
  *
- * Two more patterns, for the CXL study (scripts/study/cxl.sh):
+ * Two more patterns, for the CXL study (scripts/bench/study/cxl.sh):
  * --mode zipf: random pages drawn from a Zipf distribution of exponent
  * --zipf THETA (default 0.99) over the working set's pages, the ranks
  * scattered over the pages by a seeded shuffle (so that popular pages

@@ -31,7 +31,7 @@
 #   -P          skip preconditioning (the region is already written)
 #
 # Needs fio and jq. POSIX sh, so that it runs in the project's VM too
-# (busybox); `make bench-nvme` runs it there (scripts/vm/bench/).
+# (busybox); `make bench-nvme` runs it there (scripts/bench/vm/).
 set -eu
 
 DEV=/dev/nvme0n1
@@ -44,10 +44,9 @@ OVERHEAD=
 PRECOND=1
 SYS=/sys/class/vflash/vflash0
 
-die() {
-	echo "bench: $*" >&2
-	exit 1
-}
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=bench
 
 while getopts d:n:t:s:o:O:Ph opt; do
 	case $opt in

@@ -68,7 +68,7 @@
 #
 # Loads and unloads both modules itself (root), and null_blk (-m conv);
 # needs fio, jq, nvme-cli. POSIX sh, so that it runs in the project's VM
-# (busybox), where `make bench-peer` runs it (scripts/vm/bench/).
+# (busybox), where `make bench-peer` runs it (scripts/bench/vm/).
 set -eu
 
 MODE=conv
@@ -91,10 +91,9 @@ usage() {
 	exit "$1"
 }
 
-die() {
-	echo "peer: $*" >&2
-	exit 1
-}
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=peer
 
 log() {
 	echo "peer: $*" >&2

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The host's half of `make check-zbd` (scripts/vm/bench/check-zbd.sh, run
+# The host's half of `make check-zbd` (scripts/bench/vm/check-zbd.sh, run
 # by scripts/vmtest.sh before the VM boots as its "# vmtest-prep:" step):
 # puts three outside conformance suites for zoned block devices into the
 # VM, none of which Debian 12 packages, so none is part of the

@@ -21,6 +21,7 @@
 #   crashcheck             DESTDIR/PREFIX/libexec/vflash/ (vflashctl crashcheck)
 #   libvflash-shim.so      DESTDIR/PREFIX/lib/vflash/ (vflashctl run), if built
 #   scripts/trace/*        DESTDIR/PREFIX/share/vflash/trace/ (trace, plot)
+#   scripts/helpers.sh     DESTDIR/PREFIX/share/vflash/ (the trace scripts' helpers)
 #   bash completion        DESTDIR/PREFIX/share/bash-completion/completions/
 #   vflashctl.8            DESTDIR/PREFIX/share/man/man8/ (made from
 #                          vflashctl's --help texts)
@@ -138,6 +139,7 @@ do_install() {
 	mkdir -p "$share/trace"
 	install -m 755 "$REPO"/scripts/trace/*.sh "$share/trace/"
 	install -m 644 "$REPO"/scripts/trace/*.awk "$share/trace/"
+	install -m 644 "$REPO/scripts/helpers.sh" "$share/helpers.sh"
 	install -D -m 644 "$REPO/scripts/vflashctl/vflashctl.bash" "$compdir/vflashctl"
 	mkdir -p "$mandir"
 	man_page >"$mandir/vflashctl.8"
@@ -163,6 +165,7 @@ do_uninstall() {
 	rm -f "$bindir/vflashctl" "$libexec/mmap_lat" "$libexec/crashcheck" "$compdir/vflashctl" "$mandir/vflashctl.8" \
 		"$rulesdir/60-vflash.rules"
 	rm -rf "$share/trace"
+	rm -f "$share/helpers.sh"
 	rm -f "$DESTDIR$PREFIX/lib/vflash/libvflash-shim.so"
 	rmdir "$DESTDIR$PREFIX/lib/vflash" 2>/dev/null || true
 	rmdir "$libexec" "$share" 2>/dev/null || true

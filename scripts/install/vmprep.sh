@@ -42,6 +42,7 @@ t_install() {
 	for f in usr/local/bin/vflashctl usr/local/libexec/vflash/mmap_lat \
 		usr/local/libexec/vflash/crashcheck \
 		usr/local/share/vflash/trace/record.sh usr/local/share/vflash/trace/plot.sh \
+		usr/local/share/vflash/helpers.sh \
 		usr/local/share/bash-completion/completions/vflashctl \
 		usr/local/share/man/man8/vflashctl.8 \
 		etc/udev/rules.d/60-vflash.rules etc/modprobe.d/vflash.conf; do

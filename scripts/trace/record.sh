@@ -37,7 +37,9 @@ done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage 2
 
-die() { echo "record: $*" >&2; exit 1; }
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../helpers.sh"
+DIE_PREFIX=record
 
 # The tracefs mount point, mounting it if need be.
 tracefs() {

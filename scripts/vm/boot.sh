@@ -64,7 +64,10 @@ carry() {
 # initramfs_root ROOT: the test VM's root file system in ROOT (emptied
 # first): busybox, the programs and modules above, $KO as
 # /vflash/vflash.ko, the suites and their helpers, the test tools of
-# make tools, scripts/vm/init as /init. Uses REPO, KO, KVER, MODROOT.
+# make tools, scripts/vm/init as /init. /vflash/ mirrors scripts/ where
+# the guest runs scripts (helpers.sh, bench/, bench/study/, trace/); the
+# suites and the VM entry points of scripts/bench/vm/ go to
+# /vflash/suites/. Uses REPO, KO, KVER, MODROOT.
 initramfs_root() {
 	local root=$1 p fio=$GUEST_FIO
 
@@ -137,27 +140,27 @@ initramfs_root() {
 	if [ -n "${VMTEST_BASE_KO:-}" ]; then
 		cp "$VMTEST_BASE_KO" "$root/vflash/base.ko" || return 1
 	fi
-	cp "$REPO/scripts/vm/lib.sh" "$root/vflash/"
-	cp "$REPO"/scripts/vm/suites/*.sh "$REPO"/scripts/vm/bench/*.sh \
+	cp "$REPO/scripts/vm/lib.sh" "$REPO/scripts/helpers.sh" "$root/vflash/"
+	cp "$REPO"/scripts/vm/suites/*.sh "$REPO"/scripts/bench/vm/*.sh \
 		"$root/vflash/suites/"
 	cp "$REPO"/scripts/bench/*.sh "$root/vflash/bench/"
-	mkdir -p "$root/vflash/trace" "$root/vflash/study"
+	mkdir -p "$root/vflash/trace" "$root/vflash/bench/study"
 	cp "$REPO"/scripts/trace/*.sh "$REPO"/scripts/trace/*.awk "$root/vflash/trace/"
-	cp "$REPO"/scripts/study/*.sh "$root/vflash/study/"
+	cp "$REPO"/scripts/bench/study/*.sh "$root/vflash/bench/study/"
 	cp "$REPO/scripts/vm/init" "$root/init"
 	# The static test tools (make tools), if built.
 	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
-		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/study/kvstore" \
+		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/bench/study/kvstore" \
 		"$REPO/scripts/vm/plcheck" "$REPO/scripts/vm/crashcheck" \
-		"$REPO/scripts/vm/mkzonefs" "$REPO/scripts/study/fdpload" \
+		"$REPO/scripts/vm/mkzonefs" "$REPO/scripts/bench/study/fdpload" \
 		"$REPO/scripts/bench/icount/ioloop"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
 	# The apps suite: vflashctl run, its shim and a dynamic test program.
 	if [ -x "$REPO/scripts/vm/apps_check" ] && [ -f "$REPO/scripts/shim/libvflash-shim.so" ]; then
 		carry "$REPO/scripts/vm/apps_check" /usr/bin/apps_check
-		[ -x "$REPO/scripts/study/graphrank" ] &&
-			carry "$REPO/scripts/study/graphrank" /usr/bin/graphrank
+		[ -x "$REPO/scripts/bench/study/graphrank" ] &&
+			carry "$REPO/scripts/bench/study/graphrank" /usr/bin/graphrank
 		mkdir -p "$root/usr/lib/vflash"
 		cp "$REPO/scripts/shim/libvflash-shim.so" "$root/usr/lib/vflash/"
 		cp "$REPO/scripts/vflashctl/vflashctl" "$root/usr/bin/vflashctl"

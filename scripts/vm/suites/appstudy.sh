@@ -3,7 +3,7 @@
 # serves memaslap with its values verified and stops cleanly under
 # vflashctl run; graphrank (the graph workload) gives under vflashctl run
 # the answer it gives in DRAM; and make study-apps at its tiny scale
-# (scripts/study/apps.sh -s tiny -f 0.5: redis, sqlite3 and graphrank in
+# (scripts/bench/study/apps.sh -s tiny -f 0.5: redis, sqlite3 and graphrank in
 # DRAM and on the device in a cache of half their footprint, every
 # mechanism check passing; memcached's part of the study is left to make
 # study-apps, its serving is the first test), whose CSV goes to the host,
@@ -15,7 +15,7 @@
 # vmtest-timeout: 300
 # vmtest-once: the study scripts do not depend on the kernel line; the paths they drive run there in apps
 # vmtest-debug-skip: the study is programs driving mmap misses, fork and region frees that apps runs under the debug kernel (redis, sqlite3, threads, fork, kill); CI's time is near its budget
-# vmtest-host: scripts/study/report-apps.sh
+# vmtest-host: scripts/bench/study/report-apps.sh
 
 SYS=/sys/class/vflash/vflash0
 PROCS=/sys/kernel/debug/vflash/vflash0/procs
@@ -88,7 +88,7 @@ test_graph() {
 test_study() {
 	local rc=0 f apps
 	apps=$(light "redis sqlite graph" "sqlite graph")
-	/vflash/study/apps.sh -k "$KO" -o /tmp/study-apps -s tiny -A "$apps" -f 0.5 || rc=$?
+	/vflash/bench/study/apps.sh -k "$KO" -o /tmp/study-apps -s tiny -A "$apps" -f 0.5 || rc=$?
 	for f in apps.csv checks.txt; do
 		[ -f "/tmp/study-apps/$f" ] && save_file "$f" "/tmp/study-apps/$f"
 	done

@@ -431,7 +431,7 @@ test_ext4_sqlite() {
 	unload
 }
 
-# make bench-crash (scripts/vm/bench/bench-crash.sh) sources this file for
+# make bench-crash (scripts/bench/vm/bench-crash.sh) sources this file for
 # its functions only.
 [ -n "${CRASH_FUNCTIONS_ONLY:-}" ] && return 0
 

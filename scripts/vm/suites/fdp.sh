@@ -471,7 +471,7 @@ test_fuzz() {
 # each handle's placement/handle<N>_host_pages is exactly the writes its
 # tenant issued and handle 0 took none; without, handle 0 took them all.
 test_study() {
-	/vflash/study/fdp.sh -k "$KO" -o /tmp/study-fdp -s tiny -S 1 ||
+	/vflash/bench/study/fdp.sh -k "$KO" -o /tmp/study-fdp -s tiny -S 1 ||
 		fail "fdp.sh exited $?"
 	expect_eq "$(grep -c "^PASS" /tmp/study-fdp/checks.txt)" 8 "mechanism checks passed"
 	expect_eq "$(wc -l </tmp/study-fdp/fdp.csv)" 3 "rows of fdp.csv (header and two runs)"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# scripts/study/kvstore, the CXL study's key-value workload, on
+# scripts/bench/study/kvstore, the CXL study's key-value workload, on
 # frontend=cxl with its heap about 2.5x the device DRAM cache: every YCSB
 # mix with --verify exits 0 and its run phase misses and evicts (update
 # and insert mixes write dirty pages back, a read-only one no more than

@@ -1,19 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# The maintenance study (scripts/study/maintenance.sh) at a tiny scale:
+# The maintenance study (scripts/bench/study/maintenance.sh) at a tiny scale:
 # it runs end to end on a few variants with every mechanism check
 # passing, its CSVs go to the host, where report-maintenance.sh must turn
-# them into the table and the plots and compare.sh must tell a rerun
+# them into the table and the plots and compare.py must tell a rerun
 # from a changed result (smoke-host.sh, the vmtest-host line); its mechanism
 # checks fail a run whose read-priority variant may defer nothing; bad
 # options are refused. make study-maintenance runs the full study.
 # vmtest-mem: 4G
 # vmtest-smp: 4
 # vmtest-timeout: 600
-# vmtest-host: scripts/study/smoke-host.sh
+# vmtest-host: scripts/bench/study/smoke-host.sh
 # vmtest-once: the study scripts do not depend on the kernel line; the paths they drive run there in core, nvme and backend
 # vmtest-debug-skip: the study is scripts driving loads, fio and policy switches that core, nvme and backend run under the debug kernel; CI's time is near its budget
 
-STUDY=/vflash/study/maintenance.sh
+STUDY=/vflash/bench/study/maintenance.sh
 
 # One variant of each placement, migration and maintenance policy. The
 # debug kernel runs fio at a few hundred IOPS, too slow for the writes of

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# The CXL cache study (scripts/study/cxl.sh) at a tiny scale: it runs end
+# The CXL cache study (scripts/bench/study/cxl.sh) at a tiny scale: it runs end
 # to end on 8 cells x 3 seeds (znand; fifo; next-n, none; seq, rand; 0.5x
 # and 2x a 512 KiB cache) with every mechanism check passing, and, when
 # the VM has kvstore, the YCSB part on two mixes; the CSVs go to
-# the host, where report-cxl.sh -t makes the tables and plots and shows
+# the host, where report-cxl.py -t makes the tables and plots and shows
 # that its checks can fail (the vmtest-host line). Each mechanism check
 # fails a run in which its mechanism cannot run (cxl.sh -I: the cell asks
 # for next-n but runs none, asks for 2x the cache but runs a quarter of
@@ -14,9 +14,9 @@
 # vmtest-debug-skip: the study is scripts driving mmap misses, prefetch and policy switches that cxl and cxlrace run under the debug kernel; CI's time is near its budget
 # vmtest-smp: 2
 # vmtest-timeout: 300
-# vmtest-host: scripts/study/report-cxl.sh -t
+# vmtest-host: scripts/bench/study/report-cxl.py -t
 
-STUDY=/vflash/study/cxl.sh
+STUDY=/vflash/bench/study/cxl.sh
 
 # tiny EXTRA ARGS...: the smallest grid that has every check's trigger (a
 # working set larger than the cache, stores, next-n on a sequential scan).

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The FDP study's report (docs/studies.md, study-fdp), from fdp.csv of
-# scripts/study/fdp.sh (one row per mode and seed):
+# scripts/bench/study/fdp.sh (one row per mode and seed):
 #   fdp.md    the Markdown table: per mode, the median over the seeds of
 #             the device's write amplification, GC copies and erases, each
 #             handle's write amplification (FDP) and the read percentiles;
@@ -15,42 +15,15 @@
 #
 # DIR is the study's output directory (fdp.sh -o), or a VM suite's
 # directory whose files/ holds fdp.csv and checks.txt (the "# vmtest-host:"
-# line of scripts/vm/bench/study-fdp.sh); the report goes to DIR/report/.
+# line of scripts/bench/vm/study-fdp.sh); the report goes to DIR/report/.
 #
-# usage: scripts/study/report-fdp.sh DIR
+# usage: scripts/bench/study/report-fdp.sh DIR
 set -uo pipefail
 
-usage() {
-	sed -n '3,/^set -uo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
-}
-
-case ${1:-} in
--h | --help)
-	usage
-	exit 0
-	;;
-'')
-	usage >&2
-	exit 2
-	;;
-esac
-DIR=$1
-SRC=$DIR
-[ -f "$SRC/fdp.csv" ] || SRC=$DIR/files
-CSV=$SRC/fdp.csv
-OUT=$DIR/report
-mkdir -p "$OUT"
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1"; }
-
-[ -f "$CSV" ] || { fail "report-fdp: no $CSV"; exit 1; }
-if [ -f "$SRC/checks.txt" ] && ! grep -q '^FAIL' "$SRC/checks.txt" &&
-	grep -q '^PASS' "$SRC/checks.txt"; then
-	pass "report-fdp: the mechanism checks"
-else
-	fail "report-fdp: the mechanism checks ($(grep -c '^FAIL' "$SRC/checks.txt" 2>/dev/null) failed)"
-fi
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../../helpers.sh"
+report_start report-fdp fdp.csv "${1:-}"
+report_mechanisms report-fdp
 nofdp=$(grep -c '^nofdp,' "$CSV")
 fdp=$(grep -c '^fdp,' "$CSV")
 if [ "$nofdp" -gt 0 ] && [ "$nofdp" = "$fdp" ]; then

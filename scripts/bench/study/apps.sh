@@ -13,7 +13,7 @@
 #             a share of the gets verified)
 #   sqlite    sqlite3 :memory: running an analytic script (a table of
 #             orders, an index, GROUP BYs, a join, an UPDATE)
-#   graph     graphrank (scripts/study/graphrank.c): a BFS and PageRank
+#   graph     graphrank (scripts/bench/study/graphrank.c): a BFS and PageRank
 #             iterations over a generated skewed graph
 # Per application: one warm run on the device with a cache as large as
 # the device, whose resident pages at the end (procs; redis: before its
@@ -32,7 +32,7 @@
 # checks.txt (PASS/FAIL lines: each device run held region pages and
 # missed, gave the DRAM run's answer, wrote back at the smallest cache,
 # and the smallest cache missed more per operation than the warm run).
-# scripts/study/report-apps.sh makes the table and the plots.
+# scripts/bench/study/report-apps.sh makes the table and the plots.
 #
 # Throughput is operations per second: redis-benchmark's and memaslap's
 # own figures, rows per second of the sqlite script's statements (.timer),
@@ -63,21 +63,15 @@ OUT=./study-apps
 SCALE=full
 APPS="redis memcached sqlite graph"
 FRACS=
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../../helpers.sh"
+DIE_PREFIX=apps.sh
+DIE_STATUS=3
 while getopts k:o:s:A:f:h opt; do
 	case $opt in
-	k) KO=$OPTARG ;;
-	o) OUT=$OPTARG ;;
-	s) SCALE=$OPTARG ;;
 	A) APPS=$OPTARG ;;
 	f) FRACS=$OPTARG ;;
-	h)
-		usage
-		exit 0
-		;;
-	*)
-		usage >&2
-		exit 2
-		;;
+	*) common_opt "$opt" ;;
 	esac
 done
 case $SCALE in
@@ -112,10 +106,9 @@ esac
 SYS=/sys/class/vflash/vflash0
 PROCS=/sys/kernel/debug/vflash/vflash0/procs
 
-die() {
-	echo "apps.sh: $*" >&2
-	[ -f "$OUT/apps.log" ] && tail -n 20 "$OUT/apps.log" >&2
-	exit 3
+# die's last lines of the applications' log
+die_cleanup() {
+	[ ! -f "$OUT/apps.log" ] || tail -n 20 "$OUT/apps.log" >&2
 }
 
 # check APP WHAT OK: record a mechanism check (OK: 1 or 0)

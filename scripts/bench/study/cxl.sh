@@ -39,7 +39,7 @@
 # next-n or stride prefetch on a seq or stride scan over a working set
 # larger than the cache must issue prefetches (prefetch_issued > 0).
 #
-# usage: scripts/study/cxl.sh [options]
+# usage: scripts/bench/study/cxl.sh [options]
 #   -k KO        vflash.ko to load (default ./vflash.ko)
 #   -o DIR       output directory (default /tmp/vflash-study-cxl): cxl.csv
 #                (one row per cell and seed), cxl.log (mmap_lat's lines),
@@ -77,7 +77,7 @@
 #                free pool
 #   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/bench/)
 #   -K KVSTORE   kvstore binary for the YCSB part (default: kvstore in
-#                PATH, else scripts/study/kvstore; "none" skips the part)
+#                PATH, else scripts/bench/study/kvstore; "none" skips the part)
 #   -Y SPEC      the YCSB part (kvstore): "PROFILE HEAP RECORDS OPS MIXES
 #                EVICTIONS PREFETCHES", lists ;-separated (default "cylon
 #                4M 3000 2000 a;b;c;d fifo;lifo;clock;lru;s3fifo;random
@@ -279,15 +279,16 @@ RMMOD=rmmod
 [ ! -x /sbin/rmmod ] || RMMOD=/sbin/rmmod
 LOADED=
 
-die() {
-	echo "study-cxl: $*" >&2
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../../helpers.sh"
+DIE_PREFIX=study-cxl
+die_cleanup() {
 	[ -z "$LOADED" ] || $RMMOD vflash 2>/dev/null || true
-	exit 1
 }
 
 if [ -z "$MAPLAT" ]; then
 	MAPLAT=$(command -v mmap_lat || true)
-	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/../bench/mmap_lat
+	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/../mmap_lat
 fi
 [ -x "$MAPLAT" ] || die "no mmap_lat ($MAPLAT): run make tools"
 if [ -z "$KVSTORE" ]; then
@@ -471,7 +472,7 @@ run_cell() {
 	fi
 }
 
-# The YCSB part (scripts/study/kvstore.c): a B+tree whose heap is a
+# The YCSB part (scripts/bench/study/kvstore.c): a B+tree whose heap is a
 # mapping of /dev/vflash0, larger than the cache, under YCSB's mixes, for
 # each eviction and prefetch policy of -Y. One module load per seed and
 # mix; the policy cells run back to back, each with its own load phase

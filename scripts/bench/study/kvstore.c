@@ -120,7 +120,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../bench/toolkit.h"
+#include "../toolkit.h"
 
 #define NODE_SIZE	4096UL
 #define LEAF_MAX	255	/* keys in a leaf */

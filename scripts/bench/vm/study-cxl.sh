@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# `make study-cxl`: scripts/study/cxl.sh at full scale in the project's
+# `make study-cxl`: scripts/bench/study/cxl.sh at full scale in the project's
 # VM (docs/studies.md, study-cxl): eviction (6) x prefetch (3) x working set
 # (0.5x, 1x, 2x, 4x a 1 MiB cache) x pattern (seq, rand, zipf, stride) on
 # znand and cylon, 3 seeds (1728 runs), then, when the VM has kvstore,
@@ -7,7 +7,7 @@
 # 4 MiB heap (3 MiB in use). Not a test: it lives outside
 # scripts/vm/suites/, so `make check` skips it (the suite "studycxl" runs
 # it at a tiny scale). Its CSVs go to the host, where
-# scripts/study/report-cxl.sh makes the tables and the plots in
+# scripts/bench/study/report-cxl.py makes the tables and the plots in
 # build/vmtest/study-cxl/report/.
 # As bench-cxl: two vCPUs (as many as the host has cores: with more, the
 # evictor's TLB-flush IPIs wait for descheduled vCPU threads), and NAND
@@ -16,12 +16,12 @@
 # vmtest-mem: 2G
 # vmtest-smp: 2
 # vmtest-timeout: 1800
-# vmtest-host: scripts/study/report-cxl.sh
+# vmtest-host: scripts/bench/study/report-cxl.py
 
 study_cxl() {
 	local rc=0 f
 
-	/vflash/study/cxl.sh -k "$KO" -o /tmp/study -P 100000 || rc=$?
+	/vflash/bench/study/cxl.sh -k "$KO" -o /tmp/study -P 100000 || rc=$?
 	for f in cxl.csv kv.csv mechanism.txt cxl.log; do
 		[ -f "/tmp/study/$f" ] && save_file "$f" "/tmp/study/$f"
 	done

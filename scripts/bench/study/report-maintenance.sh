@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The maintenance study's report (docs/studies.md): from the raw CSVs of
-# scripts/study/maintenance.sh, per variant the mean, standard deviation,
+# scripts/bench/study/maintenance.sh, per variant the mean, standard deviation,
 # minimum and maximum of every figure over the repetitions
 # (maintenance.csv), the table shaped like the seed's plus the mechanism
 # counters (maintenance.md), and the plots (gnuplot): read tail latency
@@ -11,12 +11,12 @@
 # latency CDF of every variant (maintenance-cdf.png).
 #
 # DIR is the study's output directory, or a VM suite's directory whose
-# files/ holds the CSVs (the "# vmtest-host:" line of scripts/vm/bench/
+# files/ holds the CSVs (the "# vmtest-host:" line of scripts/bench/vm/
 # study-maintenance.sh and of the suite "study"). The report goes to
 # DIR/report/. Prints PASS/FAIL lines: the report was made; every run
 # started from the same preconditioned state.
 #
-# usage: scripts/study/report-maintenance.sh DIR
+# usage: scripts/bench/study/report-maintenance.sh DIR
 set -uo pipefail
 
 usage() {

@@ -20,7 +20,7 @@
 # model's own read percentiles, the mechanism counters, the
 # preconditioned state), maintenance-cdf.csv (read latency at fio's
 # percentiles, per run), checks.txt (the mechanism checks), fio's JSON.
-# scripts/study/report-maintenance.sh makes the table and the plots.
+# scripts/bench/study/report-maintenance.sh makes the table and the plots.
 #
 # Exit status: 0; 1 if a mechanism check failed (a FAIL line names the
 # variant, the seed and the counter: the study is broken, not a result);
@@ -139,10 +139,12 @@ CHECKS=$OUT/checks.txt
 : >"$CHECKS"
 failed=0
 
-die() {
-	echo "maintenance.sh: $*" >&2
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../../helpers.sh"
+DIE_PREFIX=maintenance.sh
+DIE_STATUS=3
+die_cleanup() {
 	[ ! -d /sys/module/vflash ] || rmmod vflash
-	exit 3
 }
 
 stat_of() {
@@ -154,7 +156,7 @@ ms() {
 }
 
 # find_ns
-# shellcheck source=scripts/study/nvme-ns.sh
+# shellcheck source=scripts/bench/study/nvme-ns.sh
 . "$(dirname "$0")/nvme-ns.sh"
 
 # Wait until the device has stopped programming and erasing (the write

@@ -15,5 +15,5 @@
 # vmtest-prep: scripts/bench/icount/prep.sh
 # vmtest-qemu: -plugin @DIR@/icount.so,lo=ffffffff80000000,hi=ffffffffff000000,out=@DIR@/icount.out
 
-# shellcheck source=scripts/vm/bench/bench-icount.sh
+# shellcheck source=scripts/bench/vm/bench-icount.sh
 . /vflash/suites/bench-icount.sh

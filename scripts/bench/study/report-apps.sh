@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The applications study's report (docs/studies.md, study-apps), from
-# apps.csv of scripts/study/apps.sh (a row per application and cache size):
+# apps.csv of scripts/bench/study/apps.sh (a row per application and cache size):
 #   apps.md        the Markdown table: per application and cache size
 #                  (fraction of the footprint, pages), the throughput and
 #                  latency on the device as ratios to DRAM, misses per
@@ -16,43 +16,16 @@
 #
 # DIR is the study's output directory (apps.sh -o), or a VM suite's
 # directory whose files/ holds apps.csv and checks.txt (the "# vmtest-host:"
-# lines of scripts/vm/bench/study-apps.sh and scripts/vm/suites/appstudy.sh);
+# lines of scripts/bench/vm/study-apps.sh and scripts/vm/suites/appstudy.sh);
 # the report goes to DIR/report/.
 #
-# usage: scripts/study/report-apps.sh DIR
+# usage: scripts/bench/study/report-apps.sh DIR
 set -uo pipefail
 
-usage() {
-	sed -n '3,/^set -uo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
-}
-
-case ${1:-} in
--h | --help)
-	usage
-	exit 0
-	;;
-'')
-	usage >&2
-	exit 2
-	;;
-esac
-DIR=$1
-SRC=$DIR
-[ -f "$SRC/apps.csv" ] || SRC=$DIR/files
-CSV=$SRC/apps.csv
-OUT=$DIR/report
-mkdir -p "$OUT"
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1"; }
-
-[ -f "$CSV" ] || { fail "report-apps: no $CSV"; exit 1; }
-if [ -f "$SRC/checks.txt" ] && ! grep -q '^FAIL' "$SRC/checks.txt" &&
-	grep -q '^PASS' "$SRC/checks.txt"; then
-	pass "report-apps: the mechanism checks ($(grep -c '^PASS' "$SRC/checks.txt") passed)"
-else
-	fail "report-apps: the mechanism checks ($(grep -c '^FAIL' "$SRC/checks.txt" 2>/dev/null) failed)"
-fi
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../../helpers.sh"
+report_start report-apps apps.csv "${1:-}"
+report_mechanisms report-apps count
 apps=$(awk -F, 'NR > 1 && !seen[$1]++ { print $1 }' "$CSV")
 if [ -z "$apps" ]; then
 	fail "report-apps: apps.csv has no rows"

@@ -1,19 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# `make study-apps`: scripts/study/apps.sh at full scale in the project's VM
+# `make study-apps`: scripts/bench/study/apps.sh at full scale in the project's VM
 # (docs/studies.md): redis, memcached, sqlite3 and graphrank in DRAM and
 # under vflashctl run at three cache sizes. Not a test: it lives outside
 # scripts/vm/suites/, so `make check` skips it (the apps suite's test
 # apps-study runs it at a tiny scale). Its CSV goes to the host, where
-# scripts/study/report-apps.sh makes the table and the plots in
+# scripts/bench/study/report-apps.sh makes the table and the plots in
 # build/vmtest/study-apps/report/.
 # vmtest-mem: 2G
 # vmtest-timeout: 1800
-# vmtest-host: scripts/study/report-apps.sh
+# vmtest-host: scripts/bench/study/report-apps.sh
 
 study_apps() {
 	local rc=0 f
 
-	/vflash/study/apps.sh -k "$KO" -o /tmp/study || rc=$?
+	/vflash/bench/study/apps.sh -k "$KO" -o /tmp/study || rc=$?
 	for f in apps.csv checks.txt apps.log; do
 		[ -f "/tmp/study/$f" ] && save_file "$f" "/tmp/study/$f"
 	done

@@ -11,5 +11,5 @@
 # vmtest-splat-module: nvmev
 # vmtest-timeout: 1800
 
-# shellcheck source=scripts/vm/bench/bench-peer.sh
+# shellcheck source=scripts/bench/vm/bench-peer.sh
 . /vflash/suites/bench-peer.sh

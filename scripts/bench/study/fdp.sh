@@ -3,7 +3,7 @@
 # shellcheck shell=dash
 #
 # The FDP study (docs/studies.md, "study-fdp"): three tenants of different
-# data lifetimes write one namespace (scripts/study/fdpload.c: hot 10 % of
+# data lifetimes write one namespace (scripts/bench/study/fdpload.c: hot 10 % of
 # the LBAs taking 60 % of the writes, warm 30 %/30 %, cold 60 %/10 %
 # sequential), once with every write on the default handle (fdp=0, the
 # tenants' data mixed in the erase blocks) and once with each tenant on
@@ -16,7 +16,7 @@
 # run) and checks.txt (the mechanism checks: with FDP, each handle's
 # host pages are exactly its tenant's writes and handle 0 took none;
 # without, handle 0, the only one, took them all).
-# scripts/study/report-fdp.sh makes the table and the plot.
+# scripts/bench/study/report-fdp.sh makes the table and the plot.
 #
 # Exit status: 0; 1 if a mechanism check failed (the study is broken, not
 # a result); 2 on bad usage; 3 if vflash or the load failed.
@@ -39,21 +39,15 @@ OUT=./study-fdp
 SCALE=full
 SEEDS="1 2 3"
 PARAMS=
+# shellcheck source=scripts/helpers.sh
+. "$(dirname "$0")/../../helpers.sh"
+DIE_PREFIX=fdp.sh
+DIE_STATUS=3
 while getopts k:o:s:S:a:h opt; do
 	case $opt in
-	k) KO=$OPTARG ;;
-	o) OUT=$OPTARG ;;
-	s) SCALE=$OPTARG ;;
 	S) SEEDS=$OPTARG ;;
 	a) PARAMS=$OPTARG ;;
-	h)
-		usage
-		exit 0
-		;;
-	*)
-		usage >&2
-		exit 2
-		;;
+	*) common_opt "$opt" ;;
 	esac
 done
 case $SCALE in
@@ -71,11 +65,6 @@ tiny)
 	;;
 esac
 
-die() {
-	echo "fdp.sh: $*" >&2
-	exit 3
-}
-
 # tlc's 8 MiB erase blocks would give a 128 MiB device 6 blocks a die,
 # most of them the streams' open blocks and GC's reserve: ~3.5x the
 # capacity in flash, and no GC to speak of (a 256 MiB trial: 48 erases
@@ -89,7 +78,7 @@ stat_of() { cat "$SYS/stats/$1"; }
 ph_of() { cat "$SYS/placement/handle$1_$2"; }
 
 # find_ns
-# shellcheck source=scripts/study/nvme-ns.sh
+# shellcheck source=scripts/bench/study/nvme-ns.sh
 . "$(dirname "$0")/nvme-ns.sh"
 
 # check MODE SEED WHAT GOT WANT: record a mechanism check
