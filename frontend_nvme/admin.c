@@ -18,8 +18,6 @@
 #define SC(x)		VFN_SC(x)
 #define SPARE_THRESH_PCT	10
 #define NS_PER_HOUR		(3600ULL * NSEC_PER_SEC)
-/* Get Log Page CDW10 bit 15: Retain Asynchronous Event. */
-#define LOG_RAE			BIT(15)
 /* Get Log Page CDW10 bits 11:8, Log Specific Parameter: FDP Events' bit 0
  * asks for the host events, clear for the controller events.
  */
@@ -32,22 +30,6 @@
 /* Namespace Management and Attachment: CDW10 bits 3:0, the operation. */
 #define NS_SEL(cdw10)		((cdw10) & 0xf)
 #define NS_SEL_DELETE		1	/* Attachment: detach */
-/* A command abandoned because the host took DMA back while it ran. */
-#define SC_ABANDONED		NVME_SC_ABORT_REQ
-
-/*
- * Transfer @len bytes to the command's buffer: @avail bytes of c->ident
- * from @off, then zeros.
- */
-static u16 to_host(struct vfn_ctrl *c, const struct nvme_command *cmd,
-		   u32 off, u32 avail, u32 len)
-{
-	u16 sc = vfn_map_data(c, cmd, len);
-
-	if (!sc)
-		vfn_buf_to_host(&c->buf, c->ident + off, avail);
-	return sc;
-}
 
 static void pad_copy(char *dst, size_t size, const char *src)
 {
@@ -195,73 +177,6 @@ static void identify_ns_indep(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 	id->nstat = NVME_NSTAT_NRDY;
 }
 
-/* A zone limit as MAR and MOR give it: 0's based, all ones for none. */
-static __le32 zone_limit(u32 max)
-{
-	return cpu_to_le32(max ? max - 1 : U32_MAX);
-}
-
-/* The zoned namespace data's ZRWA fields (ZNS 1.1, byte offsets). */
-#define ID_ZNS_OZCS_ZRWASUP	BIT(1)
-#define ID_ZNS_NUMZRWA		44
-#define ID_ZNS_ZRWAFG		48
-#define ID_ZNS_ZRWAS		50
-#define ID_ZNS_ZRWACAP		52
-#define ZRWACAP_EXPFLUSHSUP	BIT(0)
-
-/*
- * Identify CNS 05h's ZRWA: support (OZCS ZRWASUP), the resources
- * (NUMZRWA, 0's based), the flush granularity and window in blocks, and
- * explicit flushes (ZRWACAP EXPFLUSHSUP); all 0 without (@zrwas 0).
- */
-static void identify_zrwa(void *ident, u32 zrwas, u32 zrwafg, u32 nr)
-{
-	struct nvme_id_ns_zns *id = ident;
-	u8 *b = ident;
-
-	if (!zrwas)
-		return;
-	id->ozcs |= cpu_to_le16(ID_ZNS_OZCS_ZRWASUP);
-	put_unaligned_le32(nr - 1, b + ID_ZNS_NUMZRWA);
-	put_unaligned_le16(zrwafg, b + ID_ZNS_ZRWAFG);
-	put_unaligned_le16(zrwas, b + ID_ZNS_ZRWAS);
-	b[ID_ZNS_ZRWACAP] = ZRWACAP_EXPFLUSHSUP;
-}
-
-/*
- * CNS 05h's descriptor extension size (ZDES, units of 64 bytes) and the
- * Finish and Reset Recommended Limits (seconds): every zoned namespace's,
- * from @g. RRL1-3 and FRL1-3 stay 0 (no other limits).
- */
-static void identify_zns_ext(struct nvme_id_ns_zns *id,
-			     const struct vfn_zone_geo *g)
-{
-	id->lbafe[0].zdes = g->ext_bytes / VFN_ZONE_EXT_UNIT;
-	id->rrl = cpu_to_le32(g->rrl_s);
-	id->frl = cpu_to_le32(g->frl_s);
-}
-
-/*
- * Identify CNS 05h, CSI 02h: the zoned namespace @nd or, for NULL (NSID
- * FFFFFFFFh), what every zoned namespace of the controller gets.
- */
-static void identify_ns_zns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
-{
-	struct nvme_id_ns_zns *id = c->ident;
-	const struct vfn_zone_geo *g = &c->nst.zgeo;
-
-	BUILD_BUG_ON(sizeof(*id) != 4096);
-	/* Reads may cross zone boundaries (OZCS RAZB). */
-	id->ozcs = cpu_to_le16(1);
-	id->mar = zone_limit(nd ? nd->zns.max_active : g->max_active);
-	id->mor = zone_limit(nd ? nd->zns.max_open : g->max_open);
-	id->lbafe[0].zsze = cpu_to_le64(nd ? nd->zns.zsze : g->zsze);
-	identify_zns_ext(id, g);
-	identify_zrwa(c->ident, nd ? nd->zns.zrwas : g->zrwas,
-		      nd ? nd->zns.zrwafg : g->zrwafg,
-		      nd ? nd->zns.max_zrwa : g->nr_zrwa);
-}
-
 /* The command sets of this controller: NVM, and Zoned but with FDP. */
 static u64 iocs_vector(struct vfn_ctrl *c)
 {
@@ -366,7 +281,7 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	case VFN_ID_CNS_CS_NS_ALLOC:
 		if (nsid == NVME_NSID_ALL) {
 			if (zns)
-				identify_ns_zns(c, NULL);
+				vfn_zns_identify_ns(c, NULL);
 			break;
 		}
 		nd = vfn_ns_find(t, nsid, cns == NVME_ID_CNS_CS_NS);
@@ -374,12 +289,11 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 		if (nd && zns && !nd->ns.zoned)
 			return SC(VFN_SC_INVALID_IOCS);
 		if (nd && zns)
-			identify_ns_zns(c, nd);
+			vfn_zns_identify_ns(c, nd);
 		break;
 	case NVME_ID_CNS_CS_CTRL:
-		/* ZASL: Zone Append takes what MDTS allows. */
 		if (zns)
-			p[0] = VFN_MDTS;
+			vfn_zns_identify_ctrl(c);
 		break;
 	case NVME_ID_CNS_CTRL_NS_LIST:
 	case NVME_ID_CNS_CTRL_LIST:
@@ -393,7 +307,7 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	default:
 		break;
 	}
-	return to_host(c, cmd, 0, 4096, 4096);
+	return vfn_to_host(c, cmd, 0, 4096, 4096);
 }
 
 /**
@@ -533,7 +447,7 @@ static u16 fdp_events_feature(struct vfn_ctrl *c,
 		sc = vfn_fdp_events_get(&c->fdp, cdw11, c->ident, &len, result);
 		if (sc || !len)
 			return sc;
-		return to_host(c, cmd, 0, len, len);
+		return vfn_to_host(c, cmd, 0, len, len);
 	}
 	if (!c->fdp.nruh)
 		return SC(NVME_SC_INVALID_FIELD);
@@ -638,56 +552,6 @@ static void smart_log(struct vfn_ctrl *c)
 	put_le128(log->unsafe_shutdowns, c->unsafe_shutdowns);
 	put_le128(log->power_on_hours,
 		  div64_u64(ktime_get_ns() - c->attach_ns, NS_PER_HOUR));
-}
-
-/*
- * The Changed Zone List (log BFh) of zoned namespace @nd: the number of
- * zone identifiers, FFFFh if more zones changed than it holds, then their
- * first blocks. Read without RAE it starts over and the event may be
- * reported again.
- */
-static void changed_zones_log(struct vfn_ctrl *c, struct vfn_nsd *nd,
-			      const struct nvme_command *cmd)
-{
-	u8 *log = c->ident;
-	u32 i, n = nd->nr_zones_changed;
-
-	BUILD_BUG_ON(8 + VFN_ZONES_CHANGED_MAX * 8 != VFN_ZONE_LOG_BYTES);
-	put_unaligned_le16(n > VFN_ZONES_CHANGED_MAX ? 0xffff : n, log);
-	for (i = 0; i < min_t(u32, n, VFN_ZONES_CHANGED_MAX); i++)
-		put_unaligned_le64(nd->zones_changed[i], log + 8 + 8 * i);
-	if (vfn_cdw(cmd, 10) & LOG_RAE)
-		return;
-	nd->nr_zones_changed = 0;
-	c->zone_aen_masked = false;
-}
-
-/*
- * The log BFh of a Get Log Page: the Changed Zone List of the active
- * zoned namespace the NSID names. Return: it, or NULL with the status
- * in *@sc: Invalid Log Page on a controller without zoned namespaces or
- * for a conventional one, Invalid Namespace or Format for an invalid
- * NSID, Invalid Field for an inactive one.
- */
-static struct vfn_nsd *zone_log_ns(struct vfn_ctrl *c,
-				   const struct nvme_command *cmd, u16 *sc)
-{
-	u32 nsid = le32_to_cpu(cmd->common.nsid);
-	struct vfn_nsd *nd;
-
-	*sc = SC(NVME_SC_INVALID_LOG_PAGE);
-	if (!vfn_nstab_zoned(&c->nst))
-		return NULL;
-	if (!vfn_nsid_valid(nsid)) {
-		*sc = SC(NVME_SC_INVALID_NS);
-		return NULL;
-	}
-	nd = vfn_ns_find(&c->nst, nsid, true);
-	if (!nd)
-		*sc = SC(NVME_SC_INVALID_FIELD);
-	else if (nd->ns.zoned)
-		*sc = 0;
-	return *sc ? NULL : nd;
 }
 
 /* The admin commands vfn_admin() executes. */
@@ -814,14 +678,12 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	u8 lid = vfn_cdw(cmd, 10) & 0xff;
 	u32 off, len, size = vfn_log_bytes(lid);
 	u16 sc = vfn_check_log(cmd, &off, &len);
-	struct vfn_nsd *nd = NULL;
 
 	if (sc)
 		return sc;
 	if (lid == VFN_LOG_CHANGED_ZONES) {
-		nd = zone_log_ns(c, cmd, &sc);
-		if (sc)
-			return sc;
+		sc = vfn_zns_changed_zones_log(c, cmd);
+		return sc ? sc : vfn_to_host(c, cmd, off, size - off, len);
 	}
 	memset(c->ident, 0, vfn_log_bytes(lid));
 	if (lid >= VFN_LOG_FDP_CONFIGS && lid <= VFN_LOG_FDP_EVENTS) {
@@ -830,7 +692,7 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			return sc;
 		size = fdp_log(c, cmd, lid, now);
 		/* Past the log's end, zeros. */
-		return to_host(c, cmd, off, off < size ? size - off : 0, len);
+		return vfn_to_host(c, cmd, off, off < size ? size - off : 0, len);
 	}
 	switch (lid) {
 	case VFN_LOG_SUPPORTED:
@@ -841,14 +703,11 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		if (sc)
 			return sc;
 		break;
-	case VFN_LOG_CHANGED_ZONES:
-		changed_zones_log(c, nd, cmd);
-		break;
 	case NVME_LOG_CHANGED_NS:
 		/* Read without RAE: it starts over, the event is unmasked. */
 		vfn_ns_changed_log(&c->nst, c->ident,
-				   !(vfn_cdw(cmd, 10) & LOG_RAE));
-		if (!(vfn_cdw(cmd, 10) & LOG_RAE))
+				   !(vfn_cdw(cmd, 10) & VFN_LOG_RAE));
+		if (!(vfn_cdw(cmd, 10) & VFN_LOG_RAE))
 			c->ns_aen_masked = false;
 		break;
 	case NVME_LOG_SMART:
@@ -862,7 +721,7 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		break;	/* error log: no entries */
 	}
 	/* What runs past the end of the log reads as zeros. */
-	return to_host(c, cmd, off, size - off, len);
+	return vfn_to_host(c, cmd, off, size - off, len);
 }
 
 /* The queue's memory: contiguous plain RAM (alignment already checked). */
@@ -988,7 +847,7 @@ static u16 ns_delete(struct vfn_ctrl *c, u32 nsid, u64 now)
 		if (!nd)
 			continue;
 		if (!vfn_ns_discard(c, nd, now))
-			return SC_ABANDONED;
+			return VFN_SC_ABANDONED;
 		vfn_ns_delete(&c->nst, i);
 	}
 	return 0;

@@ -454,3 +454,67 @@ u16 vfn_fdp_check_pids(const struct vfn_ns *ns, const __le16 *pids, u32 nr)
 			return SC(NVME_SC_INVALID_FIELD);
 	return 0;
 }
+
+/* I/O Management: CDW10 bits 7:0 the operation, 31:16 its specific field. */
+#define IOM_MO(cdw10)		((cdw10) & 0xff)
+#define IOM_MOS(cdw10)		((cdw10) >> 16)
+
+/**
+ * vfn_fdp_decode_directive() - decode a write's directive
+ * @cmd: a Write, Write Zeroes or Copy
+ * @ns: its namespace
+ * @req: the decoded command: @req->placed and @req->pid
+ *
+ * Only the placement directive (DTYPE 2h) of an FDP namespace; any other,
+ * or one without FDP, is Invalid Field. The placement identifier is
+ * checked when the write runs (vfn_fdp_handle()).
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_fdp_decode_directive(const struct nvme_command *cmd,
+			     const struct vfn_ns *ns, struct vfn_io_req *req)
+{
+	u32 dtype = VFN_RW_DTYPE(vfn_cdw(cmd, 12));
+
+	if (!dtype)
+		return 0;
+	if (dtype != VFN_DTYPE_PLACEMENT || !ns->nr_ph)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->placed = true;
+	req->pid = VFN_RW_DSPEC(vfn_cdw(cmd, 13));
+	return 0;
+}
+
+/**
+ * vfn_fdp_decode() - decode I/O Management Receive or Send
+ * @cmd: the command, of an active FDP namespace
+ * @ns: that namespace
+ * @req: the decoded command (zeroed by vfn_io_decode(), opcode set)
+ *
+ * Receive: Reclaim Unit Handle Status, CDW11 the dwords to return (0's
+ * based, at most MDTS). Send: Reclaim Unit Handle Update, MOS the
+ * placement identifiers in the buffer (0's based, at most the
+ * namespace's placement handles).
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_fdp_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		   struct vfn_io_req *req)
+{
+	u32 cdw10 = vfn_cdw(cmd, 10);
+	u64 bytes;
+
+	if (req->opcode == VFN_CMD_IO_MGMT_RECV) {
+		bytes = ((u64)vfn_cdw(cmd, 11) + 1) * 4;
+		if (IOM_MO(cdw10) != VFN_IOMR_RUH_STATUS ||
+		    bytes > VFN_MAX_XFER_BYTES)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		req->xfer_bytes = bytes;
+		return 0;
+	}
+	req->nr_pids = IOM_MOS(cdw10) + 1;
+	if (IOM_MO(cdw10) != VFN_IOMS_RUH_UPDATE || req->nr_pids > ns->nr_ph)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->xfer_bytes = req->nr_pids * sizeof(__le16);
+	return 0;
+}

@@ -11,6 +11,8 @@
 
 #include "backend_flash/flash.h"
 
+struct nvme_command;
+struct vfn_io_req;
 struct vfn_ns;
 
 #define VFN_FDP_MAX_RUH		VFLASH_FLASH_MAX_PLACEMENT
@@ -146,5 +148,9 @@ u16 vfn_fdp_events_set(struct vfn_fdp *fdp, u32 cdw11, u32 cdw12,
 u32 vfn_fdp_ruh_status(const struct vfn_ns *ns, void *buf,
 		       const u64 *room_blocks);
 u16 vfn_fdp_check_pids(const struct vfn_ns *ns, const __le16 *pids, u32 nr);
+u16 vfn_fdp_decode_directive(const struct nvme_command *cmd,
+			     const struct vfn_ns *ns, struct vfn_io_req *req);
+u16 vfn_fdp_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		   struct vfn_io_req *req);
 
 #endif /* VFN_FDP_H */

@@ -110,11 +110,17 @@ struct vfn_heap {
  * @power_cut: at a power cut, take back what was not durable and move
  *	zones back to their durable point (io.c: vfn_io_power_cut());
  *	returns the page writes taken back
+ * @discard: deallocate a block range, for the zone and namespace
+ *	commands (io.c: vfn_io_discard())
+ * @program: program blocks the store holds already, for a ZRWA flush
+ *	(io.c: vfn_io_program())
  *
  * The controller's pieces call dispatch.c, its core, directly; the core
  * calls them back only through this table, as the nvme host driver's
  * core.c calls pci.c through struct nvme_ctrl_ops. So calls between the
- * files of this folder run one way (docs/architecture.md).
+ * files of this folder run one way (docs/architecture.md). The features
+ * io.c executes commands of (zns.c, ns.c) reach its data path the same
+ * way, through @discard and @program.
  */
 struct vfn_ctrl_ops {
 	void (*admin)(struct vfn_ctrl *c, const struct nvme_command *cmd,
@@ -125,6 +131,10 @@ struct vfn_ctrl_ops {
 	void (*raise_irq)(struct vfn_ctrl *c, u16 vector);
 	void (*tick)(struct vfn_ctrl *c, u64 now);
 	u64 (*power_cut)(struct vfn_ctrl *c, u64 now);
+	bool (*discard)(struct vfn_ctrl *c, const struct vfn_io_req *r,
+			u64 now, u64 *due_ns, bool zone, bool always);
+	u16 (*program)(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		       const struct vfn_io_req *r, u64 now, u64 *due_ns);
 };
 
 /**
@@ -415,6 +425,30 @@ static inline u16 vfn_map_data(struct vfn_ctrl *c,
 			    cmd->common.opcode & 2, &c->buf);
 }
 
+/**
+ * vfn_to_host() - answer an admin command from c->ident
+ * @c: the controller
+ * @cmd: the command; its PRP entries describe the host's buffer
+ * @off: where in c->ident the answer starts
+ * @avail: bytes of c->ident from @off to send
+ * @len: the transfer length: past @avail, zeros
+ *
+ * Return: 0 or the NVMe status of vfn_map_data().
+ */
+static inline u16 vfn_to_host(struct vfn_ctrl *c,
+			      const struct nvme_command *cmd, u32 off,
+			      u32 avail, u32 len)
+{
+	u16 sc = vfn_map_data(c, cmd, len);
+
+	if (!sc)
+		vfn_buf_to_host(&c->buf, c->ident + off, avail);
+	return sc;
+}
+
+/* A command abandoned because the host took DMA back while it ran. */
+#define VFN_SC_ABANDONED	NVME_SC_ABORT_REQ
+
 /* admin.c */
 void vfn_admin_reset(struct vfn_ctrl *c);
 void vfn_admin_tick(struct vfn_ctrl *c, u64 now);
@@ -424,9 +458,16 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 /* io.c */
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now);
+u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		  struct vfn_io_req *req);
+u16 vfn_copy_check(const struct vfn_ns *ns, u64 sdlba,
+		   const struct vfn_copy_desc *desc, u32 nr, u64 *total);
 bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now);
 u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now);
-void vfn_zones_recommend(struct vfn_ctrl *c, u64 now);
+bool vfn_io_discard(struct vfn_ctrl *c, const struct vfn_io_req *r, u64 now,
+		    u64 *due_ns, bool zone, bool always);
+u16 vfn_io_program(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		   const struct vfn_io_req *r, u64 now, u64 *due_ns);
 
 /* Zones get Finish or Reset Recommended: the tick must run (ns.h). */
 static inline bool vfn_zone_recs(const struct vfn_ctrl *c)

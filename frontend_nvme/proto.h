@@ -42,6 +42,8 @@
 /* Command specific status: Invalid I/O Command Set (NVMe Base 2.0). */
 #define VFN_SC_INVALID_IOCS	0x12c
 #define VFN_NS_LIST_BYTES	4096U		/* Changed Namespace List */
+/* Get Log Page CDW10 bit 15: Retain Asynchronous Event. */
+#define VFN_LOG_RAE		BIT(15)
 
 /*
  * Namespace Management (docs/zns.md, Namespaces): NSIDs 1 to VFN_MAX_NS
@@ -495,13 +497,6 @@ static inline u32 vfn_copy_mcl(const struct vfn_ns *ns)
 	return VFN_COPY_MCL_BYTES >> ns->lba_shift;
 }
 
-u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
-		  struct vfn_io_req *req);
-u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
-		  struct vfn_io_req *req);
-u16 vfn_copy_check(const struct vfn_ns *ns, u64 sdlba,
-		   const struct vfn_copy_desc *desc, u32 nr, u64 *total);
-
 /**
  * vfn_cdw() - a command dword, host order
  * @cmd: the command
@@ -568,12 +563,22 @@ u16 vfn_check_delete(const struct nvme_command *cmd,
 #define VFN_RW_DTYPE(cdw12)	(((cdw12) >> 20) & 0xf)
 #define VFN_RW_DSPEC(cdw13)	((cdw13) >> 16)
 
+/* A range's backend pages, from its device bytes. */
+static __always_inline void vfn_range_pages(struct vfn_io_req *req)
+{
+	u64 end = req->pos_bytes + req->len_bytes, full_end;
+
+	req->lpn = req->pos_bytes >> VFLASH_LPAGE_SHIFT;
+	req->nr_lpages = DIV_ROUND_UP_ULL(end, VFLASH_LPAGE_SIZE) - req->lpn;
+	req->full_lpn = DIV_ROUND_UP_ULL(req->pos_bytes, VFLASH_LPAGE_SIZE);
+	full_end = end >> VFLASH_LPAGE_SHIFT;
+	req->nr_full = full_end > req->full_lpn ? full_end - req->full_lpn : 0;
+}
+
 /* vfn_lba_range(), inline for the I/O path's decoding. */
 static __always_inline u16 __vfn_lba_range(const struct vfn_ns *ns, u64 slba,
 					   u64 nlb, struct vfn_io_req *req)
 {
-	u64 end, full_end;
-
 	if (!nlb || slba >= ns->nsze || nlb > ns->nsze - slba)
 		return VFN_SC(NVME_SC_LBA_RANGE);
 	req->slba = slba;
@@ -581,47 +586,43 @@ static __always_inline u16 __vfn_lba_range(const struct vfn_ns *ns, u64 slba,
 	req->pos_bytes = (ns->base << VFLASH_LPAGE_SHIFT) +
 			 (slba << ns->lba_shift);
 	req->len_bytes = nlb << ns->lba_shift;
-	end = req->pos_bytes + req->len_bytes;
-	req->lpn = req->pos_bytes >> VFLASH_LPAGE_SHIFT;
-	req->nr_lpages = DIV_ROUND_UP_ULL(end, VFLASH_LPAGE_SIZE) - req->lpn;
-	req->full_lpn = DIV_ROUND_UP_ULL(req->pos_bytes, VFLASH_LPAGE_SIZE);
-	full_end = end >> VFLASH_LPAGE_SHIFT;
-	req->nr_full = full_end > req->full_lpn ? full_end - req->full_lpn : 0;
+	vfn_range_pages(req);
 	return 0;
 }
 
 /**
- * vfn_io_decode_inline() - vfn_io_decode(), inline for Read and Write
- * @cmd: the command, copied out of its SQ
- * @ns: the active namespace its NSID names (vfn_ns_find()), or NULL
- * @req: the decoded command
+ * vfn_lba_range() - check a block range and express it in bytes and pages
+ * @ns: the namespace
+ * @slba: first logical block
+ * @nlb: logical blocks, 1-based
+ * @req: its byte and backend-page fields are filled, on the device: from
+ *	the namespace's first page (@ns->base) on
  *
- * A Read, or a Write without a directive, of @ns, neither fused nor with
- * an SGL, is decoded here; every other command by vfn_io_decode(). The
- * result is vfn_io_decode()'s.
- *
- * Return: 0 or the NVMe status to complete the command with.
+ * Return: 0, or LBA Out of Range if any block of the range is not in the
+ * namespace (including an empty range).
  */
-static __always_inline u16 vfn_io_decode_inline(const struct nvme_command *cmd,
-						const struct vfn_ns *ns,
-						struct vfn_io_req *req)
+static inline u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
+				struct vfn_io_req *req)
 {
-	u8 op = cmd->common.opcode;
-	u16 sc;
+	return __vfn_lba_range(ns, slba, nlb, req);
+}
 
-	if ((op != nvme_cmd_read && op != nvme_cmd_write) || !ns ||
-	    ns->id != le32_to_cpu(cmd->common.nsid) ||
-	    (cmd->common.flags & VFN_FLAGS_UNSUPPORTED) ||
-	    (op == nvme_cmd_write && VFN_RW_DTYPE(vfn_cdw(cmd, 12))))
-		return vfn_io_decode(cmd, ns, req);
-	memset(req, 0, sizeof(*req));
-	req->opcode = op;
-	req->fua = le16_to_cpu(cmd->rw.control) & NVME_RW_FUA;
-	sc = __vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
-			     le16_to_cpu(cmd->rw.length) + 1, req);
-	if (!sc && req->len_bytes > VFN_MAX_XFER_BYTES)
-		sc = VFN_SC(NVME_SC_INVALID_FIELD);
-	return sc;
+/**
+ * vfn_range_move() - a decoded range, moved to start at block @slba
+ * @ns: its namespace
+ * @req: the range, as vfn_lba_range() decoded it
+ * @slba: its new first block; the range ends in the namespace there
+ *	(a Zone Append's blocks, in their zone)
+ *
+ * Not checked nor decoded again: its bytes and pages shift.
+ */
+static inline void vfn_range_move(const struct vfn_ns *ns,
+				  struct vfn_io_req *req, u64 slba)
+{
+	req->pos_bytes += (slba << ns->lba_shift) -
+			  (req->slba << ns->lba_shift);
+	req->slba = slba;
+	vfn_range_pages(req);
 }
 
 #endif /* VFLASH_NVME_PROTO_H */

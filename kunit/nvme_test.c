@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
+#include "frontend_nvme/nvme.h"
 #include "frontend_nvme/proto.h"
 #include "frontend_nvme/zns.h"
 #include "frontend_nvme/uncor.h"
