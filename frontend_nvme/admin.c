@@ -18,15 +18,6 @@
 #define SC(x)		VFN_SC(x)
 #define SPARE_THRESH_PCT	10
 #define NS_PER_HOUR		(3600ULL * NSEC_PER_SEC)
-/* Get Log Page CDW10 bits 11:8, Log Specific Parameter: FDP Events' bit 0
- * asks for the host events, clear for the controller events.
- */
-#define LOG_LSP_HOST_EVENTS	BIT(8)
-/* Controller attributes: endurance groups, Flexible Data Placement. */
-#define CTRATT_ENDGS		BIT(4)
-#define CTRATT_FDPS		BIT(19)
-/* Identify Controller: ENDGIDMAX, bytes 341:340. */
-#define ID_CTRL_ENDGIDMAX	340
 /* Namespace Management and Attachment: CDW10 bits 3:0, the operation. */
 #define NS_SEL(cdw10)		((cdw10) & 0xf)
 #define NS_SEL_DELETE		1	/* Attachment: detach */
@@ -95,11 +86,8 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	put_unaligned_le16(BIT(0), (u8 *)id + VFN_ID_CTRL_OCFS);
 	/* Present; Flush takes NSID FFFFFFFFh (bits 2:1 = 11b). */
 	id->vwc = NVME_CTRL_VWC_PRESENT | 0x06;
-	/* Flexible Data Placement: one endurance group holds everything. */
-	if (c->fdp.nruh) {
-		id->ctratt = cpu_to_le32(CTRATT_ENDGS | CTRATT_FDPS);
-		put_unaligned_le16(VFN_FDP_ENDGID, (u8 *)id + ID_CTRL_ENDGIDMAX);
-	}
+	if (c->fdp.nruh)
+		vfn_fdp_identify_ctrl(c, id);
 	snprintf(id->subnqn, sizeof(id->subnqn),
 		 "nqn.2026-11.io.vflash:%s", dev_name(&vdev->dev));
 }
@@ -333,67 +321,6 @@ void vfn_admin_reset(struct vfn_ctrl *c)
 /* How often the dispatcher looks for zones due a recommendation. */
 #define ZREC_SYNC_NS		(100 * NSEC_PER_MSEC)
 
-/* How often the dispatcher looks for controller FDP events. */
-#define FDP_SYNC_NS		(10 * NSEC_PER_MSEC)
-
-/* The namespace holding backend page @lpn, or NULL. */
-static const struct vfn_nsd *ns_of_page(struct vfn_ctrl *c, u64 lpn)
-{
-	u32 i;
-
-	for (i = 1; i <= VFN_MAX_NS; i++) {
-		const struct vfn_nsd *nd = vfn_ns_find(&c->nst, i, false);
-
-		if (nd && lpn >= nd->ns.base && lpn - nd->ns.base < nd->pages)
-			return nd;
-	}
-	return NULL;
-}
-
-/*
- * The controller events since the last look: per handle, one Media
- * Reallocated event for the pages the backend moved out of its blocks
- * (GC, migration, a retired block), naming the last one moved and, as
- * its placement identifier, the placement handle of that page's namespace
- * that names the handle (none: PIV clear), and one
- * Implicitly Modified RUH event if the backend retired one of its open
- * blocks. Each is logged if enabled on the handle; either way it is
- * reported only once.
- */
-static void fdp_sync(struct vfn_ctrl *c, u64 now)
-{
-	struct vflash_flash *f = c->vdev->flash;
-	u32 per_page = VFLASH_LPAGE_SHIFT - c->nst.lba_shift;
-	struct vfn_fdp *fdp = &c->fdp;
-	u64 ms = vfn_ctrl_ms(c, now);
-	u16 h;
-
-	for (h = 0; h < fdp->nruh; h++) {
-		struct vflash_placement_events ev;
-		const struct vfn_nsd *nd;
-		u64 moved;
-		int pid;
-
-		vflash_flash_placement_events(f, h, &ev);
-		if (ev.units_retired != fdp->retired_seen[h]) {
-			fdp->retired_seen[h] = ev.units_retired;
-			vfn_fdp_event(fdp, VFN_FDP_EVT_IMPLICIT_RUH,
-				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_LV, h, h, 0,
-				      ms);
-		}
-		if (ev.moved_pages == fdp->moved_seen[h])
-			continue;
-		moved = ev.moved_pages - fdp->moved_seen[h];
-		fdp->moved_seen[h] = ev.moved_pages;
-		nd = ns_of_page(c, ev.moved_lpn);
-		pid = nd ? vfn_ns_pid_of(&nd->ns, h) : -1;
-		vfn_fdp_media_reallocated(fdp, h, pid, moved << per_page,
-					  nd ? nd->ns.id : 0, !!nd,
-					  nd ? (ev.moved_lpn - nd->ns.base) <<
-					       per_page : 0, ms);
-	}
-}
-
 /**
  * vfn_admin_tick() - the dispatcher's periodic housekeeping
  * @c: the controller (enabled)
@@ -410,54 +337,8 @@ void vfn_admin_tick(struct vfn_ctrl *c, u64 now)
 		c->zrec_next_ns = now + ZREC_SYNC_NS;
 		vfn_zones_recommend(c, now);
 	}
-	if (!c->fdp.nruh || now < c->fdp.next_sync_ns)
-		return;
-	c->fdp.next_sync_ns = now + FDP_SYNC_NS;
-	fdp_sync(c, now);
-}
-
-#define FEAT_CHANGEABLE		BIT(2)
-
-/*
- * Features 1Eh, FDP Events: Get returns the event descriptors of a
- * placement handle, Set reads the event types it enables or disables.
- */
-static u16 fdp_events_feature(struct vfn_ctrl *c,
-			      const struct nvme_command *cmd, bool set,
-			      u32 *result)
-{
-	u32 cdw11 = vfn_cdw(cmd, 11), noet = (cdw11 >> 16) & 0xff, len;
-	const struct vfn_nsd *nd;
-	u16 sc;
-
-	*result = 0;
-	/*
-	 * The placement handle is the namespace's (NSID): its list names the
-	 * reclaim unit handle the events are kept for. Without a namespace
-	 * (NSID 0 or FFFFFFFFh) it is the reclaim unit handle itself.
-	 */
-	nd = vfn_ns_find(&c->nst, le32_to_cpu(cmd->common.nsid), true);
-	if (nd) {
-		if ((cdw11 & 0xffff) >= nd->ns.nr_ph)
-			return SC(NVME_SC_INVALID_FIELD);
-		cdw11 = (cdw11 & ~0xffffU) | nd->ns.ruh[cdw11 & 0xffff];
-	}
-	memset(c->ident, 0, 4096);
-	if (!set) {
-		sc = vfn_fdp_events_get(&c->fdp, cdw11, c->ident, &len, result);
-		if (sc || !len)
-			return sc;
-		return vfn_to_host(c, cmd, 0, len, len);
-	}
-	if (!c->fdp.nruh)
-		return SC(NVME_SC_INVALID_FIELD);
-	if (noet) {
-		sc = vfn_map_data(c, cmd, noet);
-		if (sc)
-			return sc;
-		vfn_buf_copy(&c->buf, c->ident, false);
-	}
-	return vfn_fdp_events_set(&c->fdp, cdw11, vfn_cdw(cmd, 12), c->ident);
+	if (c->fdp.nruh)
+		vfn_fdp_tick(c, now);
 }
 
 static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
@@ -469,21 +350,10 @@ static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	u16 sc;
 
 	/* vfn_admin_decode() has checked the feature id, SV and SEL. */
-	if (fid == VFN_FEAT_FDP || fid == VFN_FEAT_FDP_EVENTS) {
-		if (!c->fdp.nruh)
-			return SC(NVME_SC_INVALID_FIELD);
-		/* FDP is as configured at load; its events may change. */
-		if (!set && sel == 3) {
-			*result = fid == VFN_FEAT_FDP ? 0 : FEAT_CHANGEABLE;
-			return 0;
-		}
-		if (fid == VFN_FEAT_FDP)
-			return vfn_fdp_feature(&c->fdp, set, arg,
-					       vfn_cdw(cmd, 12), result);
-		return fdp_events_feature(c, cmd, set, result);
-	}
+	if (fid == VFN_FEAT_FDP || fid == VFN_FEAT_FDP_EVENTS)
+		return vfn_fdp_features(c, cmd, set, result);
 	if (!set && sel == 3) {
-		*result = FEAT_CHANGEABLE;	/* not saveable, not per NS */
+		*result = VFN_FEAT_CHANGEABLE;	/* not saveable, not per NS */
 		return 0;
 	}
 	if (fid == NVME_FEAT_NUM_QUEUES) {
@@ -642,36 +512,6 @@ static void supported_logs(struct vfn_ctrl *c)
 	}
 }
 
-/*
- * The FDP logs (20h-23h) of endurance group 1 into c->ident (zeroed).
- * Return: the log's size.
- */
-static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid,
-		   u64 now)
-{
-	struct vflash_flash *f = c->vdev->flash;
-	u8 ruha[VFN_FDP_MAX_RUH];
-
-	switch (lid) {
-	case VFN_LOG_FDP_CONFIGS:
-		return vfn_fdp_configs_log(&c->fdp, c->ident);
-	case VFN_LOG_FDP_USAGE:
-		vfn_ns_ruh_usage(&c->nst, ruha);
-		return vfn_fdp_usage_log(&c->fdp, c->ident, ruha);
-	case VFN_LOG_FDP_STATS:
-		return vfn_fdp_stats_log(c->ident, c->host_write_units << 9,
-					 VFLASH_LPAGE_SIZE *
-					 vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES),
-					 vflash_flash_erased_bytes(f));
-	default:
-		if (vfn_cdw(cmd, 10) & LOG_LSP_HOST_EVENTS)
-			return vfn_fdp_events_log(&c->fdp, c->ident, false);
-		/* Controller events: up to date when read. */
-		fdp_sync(c, now);
-		return vfn_fdp_events_log(&c->fdp, c->ident, true);
-	}
-}
-
 static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		   u64 now)
 {
@@ -685,15 +525,9 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		sc = vfn_zns_changed_zones_log(c, cmd);
 		return sc ? sc : vfn_to_host(c, cmd, off, size - off, len);
 	}
+	if (lid >= VFN_LOG_FDP_CONFIGS && lid <= VFN_LOG_FDP_EVENTS)
+		return vfn_fdp_get_log(c, cmd, off, len, now);
 	memset(c->ident, 0, vfn_log_bytes(lid));
-	if (lid >= VFN_LOG_FDP_CONFIGS && lid <= VFN_LOG_FDP_EVENTS) {
-		sc = vfn_fdp_check_lsi(&c->fdp, vfn_cdw(cmd, 11));
-		if (sc)
-			return sc;
-		size = fdp_log(c, cmd, lid, now);
-		/* Past the log's end, zeros. */
-		return vfn_to_host(c, cmd, off, off < size ? size - off : 0, len);
-	}
 	switch (lid) {
 	case VFN_LOG_SUPPORTED:
 		supported_logs(c);

@@ -961,60 +961,6 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 }
 
 /*
- * I/O Management Receive, Reclaim Unit Handle Status: per placement handle
- * of the namespace, the reclaim unit handle and the logical blocks its
- * reclaim unit can still take.
- */
-static u16 ruh_status(struct vfn_ctrl *c, const struct vfn_nsd *nd,
-		      const struct nvme_command *cmd,
-		      const struct vfn_io_req *r)
-{
-	u32 shift = VFLASH_LPAGE_SHIFT - nd->ns.lba_shift, i, size;
-	u64 room[VFN_FDP_MAX_RUH];
-	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
-
-	if (sc)
-		return sc;
-	for (i = 0; i < c->fdp.nruh; i++)
-		room[i] = vflash_flash_placement_room(c->vdev->flash, i) << shift;
-	memset(c->ident, 0, 4096);
-	size = vfn_fdp_ruh_status(&nd->ns, c->ident, room);
-	vfn_buf_to_host(&c->buf, c->ident, min(size, r->xfer_bytes));
-	return 0;
-}
-
-/*
- * I/O Management Send, Reclaim Unit Handle Update: the reclaim unit handle
- * of every listed placement identifier of the namespace gets a new reclaim
- * unit; one invalid identifier fails the command and changes nothing. A
- * reclaim unit left partly written is an event.
- */
-static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
-		      const struct nvme_command *cmd,
-		      const struct vfn_io_req *r, u64 now)
-{
-	const __le16 *pids = c->ident;
-	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
-	u32 i;
-
-	if (sc)
-		return sc;
-	vfn_buf_copy(&c->buf, c->ident, false);
-	sc = vfn_fdp_check_pids(&nd->ns, pids, r->nr_pids);
-	if (sc)
-		return sc;
-	for (i = 0; i < r->nr_pids; i++) {
-		u16 pid = le16_to_cpu(pids[i]), ruh = nd->ns.ruh[pid];
-
-		if (vflash_flash_placement_update(c->vdev->flash, ruh, now))
-			vfn_fdp_event(&c->fdp, VFN_FDP_EVT_RU_NOT_FULL,
-				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, pid,
-				      ruh, nd->ns.id, vfn_ctrl_ms(c, now));
-	}
-	return 0;
-}
-
-/*
  * The cut took back page @lpn's writes from byte @off on (vflash_pl_cut()'s
  * taken()): the uncorrectable marks the oldest of them cleared, @marks
  * (keep_marks()), come back with the data; the zone that holds that byte
@@ -1293,16 +1239,8 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	if (!sc) {
 		out->lpn = r.lpn;
 		out->count = r.nr_lpages;
-		/*
-		 * The namespace's placement handle names the reclaim unit
-		 * handle; an invalid identifier: its handle 0, and an event.
-		 */
-		if (r.placed)
-			r.ph = vfn_fdp_handle(&c->fdp, &nd->ns, r.pid,
-					      vfn_ctrl_ms(c, now));
-		/* FDP, no directive: the namespace's placement handle 0. */
-		else if (nd && nd->ns.nr_ph)
-			r.ph = nd->ns.ruh[0];
+		/* FDP: the reclaim unit handle the pages go to. */
+		vfn_fdp_place(c, nd, &r, now);
 		/* The write's pages go to the handle's stream. */
 		c->tag.ph = r.ph;
 		switch (r.opcode) {
@@ -1342,12 +1280,12 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		case VFN_CMD_IO_MGMT_RECV:
 			out->lpn = 0;
 			out->count = 0;
-			sc = ruh_status(c, nd, cmd, &r);
+			sc = vfn_fdp_mgmt_recv(c, nd, cmd, &r);
 			break;
 		case VFN_CMD_IO_MGMT_SEND:
 			out->lpn = 0;
 			out->count = 0;
-			sc = ruh_update(c, nd, cmd, &r, now);
+			sc = vfn_fdp_mgmt_send(c, nd, cmd, &r, now);
 			break;
 		default:
 			out->lpn = 0;

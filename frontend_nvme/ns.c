@@ -18,6 +18,7 @@
 
 #include "backend_flash/flash.h"
 #include "core/compat.h"
+#include "frontend_nvme/fdp.h"
 #include "frontend_nvme/ns.h"
 
 /* FLBAS: the LBA format index, bits 3:0 and, above them, bits 6:5. */
@@ -157,40 +158,6 @@ static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
 	return 0;
 }
 
-/*
- * FDP: a conventional namespace's placement handles from the create's
- * Placement Handle List (NVM Command Set, Namespace Management): entry i
- * is the reclaim unit handle of placement handle i. At most NRUH entries,
- * each a handle of the configuration and none twice, else Invalid
- * Placement Handle List. Without a list the controller chooses: one
- * placement handle, reclaim unit handle 0.
- */
-static u16 placement_handles(const struct vfn_nstab *t,
-			     const struct vfn_ns_spec *s, struct vfn_ns *ns)
-{
-	DECLARE_BITMAP(seen, VFLASH_FLASH_MAX_PLACEMENT) = { };
-	u32 i;
-
-	if (!s->nphndls) {
-		ns->nr_ph = 1;
-		ns->ruh[0] = 0;
-		ns->ruh_ctrl = true;
-		return 0;
-	}
-	if (s->nphndls > t->nruh || !s->phndl)
-		return VFN_SC(VFN_SC_INVALID_PHNDL_LIST);
-	for (i = 0; i < s->nphndls; i++) {
-		u16 ruh = le16_to_cpu(s->phndl[i]);
-
-		if (ruh >= t->nruh || test_bit(ruh, seen))
-			return VFN_SC(VFN_SC_INVALID_PHNDL_LIST);
-		__set_bit(ruh, seen);
-		ns->ruh[i] = ruh;
-	}
-	ns->nr_ph = s->nphndls;
-	return 0;
-}
-
 /**
  * vfn_ns_create() - Namespace Management, create
  * @t: the table
@@ -203,7 +170,7 @@ static u16 placement_handles(const struct vfn_nstab *t,
  * no protection information), sharing (Invalid Field: the controller is
  * the subsystem's only one, so every namespace is private), with FDP the
  * Placement Handle List of a conventional namespace (Invalid Placement
- * Handle List, placement_handles()), the size
+ * Handle List, vfn_fdp_placement_handles()), the size
  * (Invalid Field for none, NCAP above NSZE, or a zoned size that is not
  * whole zones; Thin Provisioning Not Supported for NCAP below NSZE), a
  * free NSID (Namespace Identifier Unavailable once MNAN are allocated),
@@ -230,7 +197,7 @@ u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
 	if (s->nmic & NMIC_SHARED)
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	if (t->nruh && !zoned) {
-		sc = placement_handles(t, s, &ph);
+		sc = vfn_fdp_placement_handles(t, s, &ph);
 		if (sc)
 			return sc;
 	}
@@ -417,32 +384,3 @@ u32 vfn_ns_changed_log(struct vfn_nstab *t, __le32 *log, bool clear)
 	return n;
 }
 
-/**
- * vfn_ns_ruh_usage() - how the namespaces use the reclaim unit handles
- *	(log 21h, Reclaim Unit Handle Usage)
- * @t: the table
- * @ruha: receives, per reclaim unit handle of the configuration, its
- *	attributes: VFN_RUHA_HOST if a namespace's Placement Handle List
- *	names it, else VFN_RUHA_CTRL if the controller chose it for a
- *	namespace made without a list, else VFN_RUHA_UNUSED
- */
-void vfn_ns_ruh_usage(const struct vfn_nstab *t, u8 *ruha)
-{
-	u32 i, j;
-
-	memset(ruha, VFN_RUHA_UNUSED, t->nruh);
-	for (i = 0; i < VFN_MAX_NS; i++) {
-		const struct vfn_ns *ns = &t->nsd[i].ns;
-
-		if (!t->nsd[i].allocated)
-			continue;
-		for (j = 0; j < ns->nr_ph; j++) {
-			u8 *a = &ruha[ns->ruh[j]];
-
-			if (!ns->ruh_ctrl)
-				*a = VFN_RUHA_HOST;
-			else if (*a == VFN_RUHA_UNUSED)
-				*a = VFN_RUHA_CTRL;
-		}
-	}
-}

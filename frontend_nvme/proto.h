@@ -60,6 +60,8 @@
 #define VFN_SC_IOCS_NOT_ENABLED		0x12a
 /* Set Features I/O Command Set Profile: a combination it does not have. */
 #define VFN_SC_IOCS_COMBINATION_REJECTED	0x12b
+/* Get Features SEL 3, the capabilities: changeable (none is saveable). */
+#define VFN_FEAT_CHANGEABLE		BIT(2)
 /* Feature 19h: I/O Command Set Profile (the IOCS combination index). */
 #define VFN_FEAT_IOCS_PROFILE		0x19
 
