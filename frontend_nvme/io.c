@@ -1012,36 +1012,6 @@ u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now)
 }
 
 /**
- * vfn_ns_discard() - a deleted namespace's data goes
- * @c: the controller
- * @nd: the namespace about to be deleted
- * @now: when, on the backend's clock
- *
- * Every page the namespace held is deallocated as a Deallocate would (it
- * reads as zeros, the flash backend forgets it, the device DRAM cache
- * drops it), so a namespace made there later starts empty and no data
- * crosses from one namespace to another. Dispatcher only.
- *
- * Return: false if the host took DMA back meanwhile (CC.EN or Bus Master
- * cleared): the delete is abandoned, the pages zeroed so far stay so.
- */
-bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now)
-{
-	struct vfn_io_req r = {
-		.pos_bytes = nd->ns.base << VFLASH_LPAGE_SHIFT,
-		.len_bytes = nd->pages << VFLASH_LPAGE_SHIFT,
-		.lpn = nd->ns.base, .nr_lpages = nd->pages,
-		.full_lpn = nd->ns.base, .nr_full = nd->pages,
-	};
-	u64 due = now;
-
-	/* Its zones give their handles back before the zones go. */
-	if (nd->ns.zoned)
-		vfn_zns_put_handles(c, nd, now);
-	return !nd->pages || deallocate(c, &r, now, &due);
-}
-
-/**
  * vfn_io_decode() - decode and validate an NVM command
  * @cmd: the command, copied out of its SQ
  * @ns: the active namespace its NSID names, or NULL if there is none

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The NVMe frontend's protocol logic: command decoding and validation,
- * PRP walking, queue ring arithmetic. Nothing here touches PCI, MMIO or a
- * thread, so the KUnit suite vflash-nvme runs it under UML on crafted
- * commands, crafted PRP lists and fake host memory.
+ * What the NVMe frontend's files share: the controller's limits and the
+ * statuses and identifiers Linux's header lacks, queue ring arithmetic,
+ * PRP walking over host memory, a namespace's format (struct vfn_ns) and
+ * a decoded I/O command (struct vfn_io_req) with its block range. Nothing
+ * here touches PCI, MMIO or a thread, so the KUnit suite vflash-nvme runs
+ * it under UML on crafted commands, PRP lists and fake host memory. Each
+ * command set's own decoding sits with its execution (io.c, zns.c,
+ * fdp.c, ns.c, admin.c).
  */
 #ifndef VFLASH_NVME_PROTO_H
 #define VFLASH_NVME_PROTO_H
@@ -512,52 +516,6 @@ static inline u32 vfn_cdw(const struct nvme_command *cmd, int n)
 
 	return le32_to_cpu(w[n - 10]);
 }
-
-/**
- * struct vfn_features - the Set Features values a controller holds
- * @arbitration: FID 01h CDW11: AB, LPW, MPW, HPW
- * @power_mgmt: FID 02h: PS (always 0: NPSS = 0) and WH
- * @temp_over: FID 04h: composite temperature over threshold, kelvin
- * @temp_under: FID 04h: its under threshold
- * @err_recovery: FID 05h: TLER (DULBE is not supported)
- * @wce: FID 06h: volatile write cache enabled
- * @irq_coalesce: FID 08h: THR and TIME
- * @irq_cd: FID 09h: Coalescing Disable, per interrupt vector
- * @write_atomic: FID 0Ah: DN
- * @async_event: FID 0Bh: the SMART critical warnings to report
- *
- * Reset to vfn_features_default() at every controller reset; nothing is
- * saveable. Number of Queues (FID 07h) lives with the queues (admin.c).
- */
-struct vfn_features {
-	u32 arbitration;
-	u32 power_mgmt;
-	u16 temp_over;
-	u16 temp_under;
-	u32 err_recovery;
-	bool wce;
-	u32 irq_coalesce;
-	DECLARE_BITMAP(irq_cd, VFN_NR_VEC);
-	u32 write_atomic;
-	u32 async_event;
-};
-
-void vfn_features_default(struct vfn_features *f);
-u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11);
-u16 vfn_feature_get(const struct vfn_features *f, u8 fid, u32 cdw11,
-		    u32 *result);
-
-u16 vfn_admin_decode(const struct nvme_command *cmd);
-u32 vfn_log_bytes(u8 lid);
-u16 vfn_check_log(const struct nvme_command *cmd, u32 *off, u32 *len);
-u16 vfn_decode_nr_queues(u32 cdw11, u32 *want);
-u16 vfn_check_new_queue(const struct nvme_command *cmd, u32 nr_ioq,
-			const struct vfn_queue *queues);
-u16 vfn_check_new_cq(const struct nvme_command *cmd, u32 nr_vec);
-u16 vfn_check_new_sq(const struct nvme_command *cmd,
-		     const struct vfn_queue *cqs);
-u16 vfn_check_delete(const struct nvme_command *cmd,
-		     const struct vfn_queue *sqs, const struct vfn_queue *cqs);
 
 #define VFN_FLAGS_UNSUPPORTED	(NVME_CMD_FUSE_FIRST | NVME_CMD_FUSE_SECOND | \
 				 NVME_CMD_SGL_ALL)
