@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the NVMe frontend's protocol logic (frontend_nvme/
- * decode.c, prp.c, ring.c): every status a command can fail decoding
+ * the decoding in admin.c and io.c, prp.c, ring.c): every status a command can fail decoding
  * with, PRP walking on crafted lists over fake host memory, and the queue
  * rings' arithmetic and phase tags.
  */
