@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Admin commands: Identify, features, log pages, queue management, Abort,
- * Asynchronous Event Request, Namespace Management and Attachment.
- * Completed at once by the dispatcher.
+ * Asynchronous Event Request; each with its decoding and checks (every
+ * check that needs only the command and the controller's shape, with the
+ * NVMe status it fails with), before it touches host memory. Namespace
+ * Management and Attachment are ns.c's, the zoned and FDP parts of
+ * Identify, features and logs zns.c's and fdp.c's. Completed at once by
+ * the dispatcher.
  */
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -18,36 +22,6 @@
 #define SC(x)		VFN_SC(x)
 #define SPARE_THRESH_PCT	10
 #define NS_PER_HOUR		(3600ULL * NSEC_PER_SEC)
-/* Get Log Page CDW10 bit 15: Retain Asynchronous Event. */
-#define LOG_RAE			BIT(15)
-/* Get Log Page CDW10 bits 11:8, Log Specific Parameter: FDP Events' bit 0
- * asks for the host events, clear for the controller events.
- */
-#define LOG_LSP_HOST_EVENTS	BIT(8)
-/* Controller attributes: endurance groups, Flexible Data Placement. */
-#define CTRATT_ENDGS		BIT(4)
-#define CTRATT_FDPS		BIT(19)
-/* Identify Controller: ENDGIDMAX, bytes 341:340. */
-#define ID_CTRL_ENDGIDMAX	340
-/* Namespace Management and Attachment: CDW10 bits 3:0, the operation. */
-#define NS_SEL(cdw10)		((cdw10) & 0xf)
-#define NS_SEL_DELETE		1	/* Attachment: detach */
-/* A command abandoned because the host took DMA back while it ran. */
-#define SC_ABANDONED		NVME_SC_ABORT_REQ
-
-/*
- * Transfer @len bytes to the command's buffer: @avail bytes of c->ident
- * from @off, then zeros.
- */
-static u16 to_host(struct vfn_ctrl *c, const struct nvme_command *cmd,
-		   u32 off, u32 avail, u32 len)
-{
-	u16 sc = vfn_map_data(c, cmd, len);
-
-	if (!sc)
-		vfn_buf_to_host(&c->buf, c->ident + off, avail);
-	return sc;
-}
 
 static void pad_copy(char *dst, size_t size, const char *src)
 {
@@ -113,11 +87,8 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	put_unaligned_le16(BIT(0), (u8 *)id + VFN_ID_CTRL_OCFS);
 	/* Present; Flush takes NSID FFFFFFFFh (bits 2:1 = 11b). */
 	id->vwc = NVME_CTRL_VWC_PRESENT | 0x06;
-	/* Flexible Data Placement: one endurance group holds everything. */
-	if (c->fdp.nruh) {
-		id->ctratt = cpu_to_le32(CTRATT_ENDGS | CTRATT_FDPS);
-		put_unaligned_le16(VFN_FDP_ENDGID, (u8 *)id + ID_CTRL_ENDGIDMAX);
-	}
+	if (c->fdp.nruh)
+		vfn_fdp_identify_ctrl(c, id);
 	snprintf(id->subnqn, sizeof(id->subnqn),
 		 "nqn.2026-11.io.vflash:%s", dev_name(&vdev->dev));
 }
@@ -195,73 +166,6 @@ static void identify_ns_indep(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 	id->nstat = NVME_NSTAT_NRDY;
 }
 
-/* A zone limit as MAR and MOR give it: 0's based, all ones for none. */
-static __le32 zone_limit(u32 max)
-{
-	return cpu_to_le32(max ? max - 1 : U32_MAX);
-}
-
-/* The zoned namespace data's ZRWA fields (ZNS 1.1, byte offsets). */
-#define ID_ZNS_OZCS_ZRWASUP	BIT(1)
-#define ID_ZNS_NUMZRWA		44
-#define ID_ZNS_ZRWAFG		48
-#define ID_ZNS_ZRWAS		50
-#define ID_ZNS_ZRWACAP		52
-#define ZRWACAP_EXPFLUSHSUP	BIT(0)
-
-/*
- * Identify CNS 05h's ZRWA: support (OZCS ZRWASUP), the resources
- * (NUMZRWA, 0's based), the flush granularity and window in blocks, and
- * explicit flushes (ZRWACAP EXPFLUSHSUP); all 0 without (@zrwas 0).
- */
-static void identify_zrwa(void *ident, u32 zrwas, u32 zrwafg, u32 nr)
-{
-	struct nvme_id_ns_zns *id = ident;
-	u8 *b = ident;
-
-	if (!zrwas)
-		return;
-	id->ozcs |= cpu_to_le16(ID_ZNS_OZCS_ZRWASUP);
-	put_unaligned_le32(nr - 1, b + ID_ZNS_NUMZRWA);
-	put_unaligned_le16(zrwafg, b + ID_ZNS_ZRWAFG);
-	put_unaligned_le16(zrwas, b + ID_ZNS_ZRWAS);
-	b[ID_ZNS_ZRWACAP] = ZRWACAP_EXPFLUSHSUP;
-}
-
-/*
- * CNS 05h's descriptor extension size (ZDES, units of 64 bytes) and the
- * Finish and Reset Recommended Limits (seconds): every zoned namespace's,
- * from @g. RRL1-3 and FRL1-3 stay 0 (no other limits).
- */
-static void identify_zns_ext(struct nvme_id_ns_zns *id,
-			     const struct vfn_zone_geo *g)
-{
-	id->lbafe[0].zdes = g->ext_bytes / VFN_ZONE_EXT_UNIT;
-	id->rrl = cpu_to_le32(g->rrl_s);
-	id->frl = cpu_to_le32(g->frl_s);
-}
-
-/*
- * Identify CNS 05h, CSI 02h: the zoned namespace @nd or, for NULL (NSID
- * FFFFFFFFh), what every zoned namespace of the controller gets.
- */
-static void identify_ns_zns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
-{
-	struct nvme_id_ns_zns *id = c->ident;
-	const struct vfn_zone_geo *g = &c->nst.zgeo;
-
-	BUILD_BUG_ON(sizeof(*id) != 4096);
-	/* Reads may cross zone boundaries (OZCS RAZB). */
-	id->ozcs = cpu_to_le16(1);
-	id->mar = zone_limit(nd ? nd->zns.max_active : g->max_active);
-	id->mor = zone_limit(nd ? nd->zns.max_open : g->max_open);
-	id->lbafe[0].zsze = cpu_to_le64(nd ? nd->zns.zsze : g->zsze);
-	identify_zns_ext(id, g);
-	identify_zrwa(c->ident, nd ? nd->zns.zrwas : g->zrwas,
-		      nd ? nd->zns.zrwafg : g->zrwafg,
-		      nd ? nd->zns.max_zrwa : g->nr_zrwa);
-}
-
 /* The command sets of this controller: NVM, and Zoned but with FDP. */
 static u64 iocs_vector(struct vfn_ctrl *c)
 {
@@ -300,6 +204,64 @@ static void ns_descs(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 	p[0] = NVME_NIDT_CSI;
 	p[1] = NVME_NIDT_CSI_LEN;
 	p[4] = nd->ns.zoned ? NVME_CSI_ZNS : NVME_CSI_NVM;
+}
+
+/*
+ * Identify (NVMe Base Specification 2.0c, 5.17; NVM Command Set 1.0c,
+ * 4.1.5; Zoned Namespace Command Set 1.1, 4.1.5) with Namespace
+ * Management: NSIDs 1 to NN are valid. What needs no namespace table is
+ * checked here: the CNS, the CSI of the command-set CNS values (NVM or
+ * Zoned; whether this controller has the Zoned set is admin.c's to say),
+ * an NSID that is invalid for the CNS (Invalid Namespace or Format).
+ * admin.c answers for the namespaces: an inactive or unallocated NSID
+ * gets zeros where the specification says so, Invalid Field elsewhere.
+ */
+static u16 check_identify(const struct nvme_command *cmd)
+{
+	u32 nsid = le32_to_cpu(cmd->identify.nsid);
+	bool nvm = cmd->identify.csi == NVME_CSI_NVM ||
+		   cmd->identify.csi == NVME_CSI_ZNS;
+	bool valid = vfn_nsid_valid(nsid);
+
+	switch (vfn_cdw(cmd, 10) & 0xff) {
+	case NVME_ID_CNS_NS:
+		/* FFFFFFFFh: what every namespace has in common. */
+		return valid || nsid == NVME_NSID_ALL ?
+		       0 : VFN_SC(NVME_SC_INVALID_NS);
+	case NVME_ID_CNS_NS_DESC_LIST:
+	case NVME_ID_CNS_NS_PRESENT:
+	case NVME_ID_CNS_NS_CS_INDEP:
+		return valid ? 0 : VFN_SC(NVME_SC_INVALID_NS);
+	case NVME_ID_CNS_CTRL:
+	case NVME_ID_CNS_CTRL_LIST:
+	case VFN_ID_CNS_IOCS:
+		return 0;
+	case NVME_ID_CNS_NS_ACTIVE_LIST:
+	case NVME_ID_CNS_NS_PRESENT_LIST:
+		return nsid >= 0xfffffffe ? VFN_SC(NVME_SC_INVALID_NS) : 0;
+	case VFN_ID_CNS_CS_NS_ACTIVE_LIST:
+	case VFN_ID_CNS_CS_NS_ALLOC_LIST:
+		if (!nvm)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		return nsid >= 0xfffffffe ? VFN_SC(NVME_SC_INVALID_NS) : 0;
+	case NVME_ID_CNS_CS_NS:
+		if (!nvm)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		return valid || nsid == NVME_NSID_ALL ?
+		       0 : VFN_SC(NVME_SC_INVALID_NS);
+	case VFN_ID_CNS_CS_NS_ALLOC:
+		if (!nvm)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		return valid ? 0 : VFN_SC(NVME_SC_INVALID_NS);
+	case NVME_ID_CNS_CS_CTRL:
+		return nvm ? 0 : VFN_SC(NVME_SC_INVALID_FIELD);
+	case NVME_ID_CNS_CTRL_NS_LIST:
+		if (nsid == NVME_NSID_ALL)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		return valid ? 0 : VFN_SC(NVME_SC_INVALID_NS);
+	default:
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	}
 }
 
 /*
@@ -366,7 +328,7 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	case VFN_ID_CNS_CS_NS_ALLOC:
 		if (nsid == NVME_NSID_ALL) {
 			if (zns)
-				identify_ns_zns(c, NULL);
+				vfn_zns_identify_ns(c, NULL);
 			break;
 		}
 		nd = vfn_ns_find(t, nsid, cns == NVME_ID_CNS_CS_NS);
@@ -374,12 +336,11 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 		if (nd && zns && !nd->ns.zoned)
 			return SC(VFN_SC_INVALID_IOCS);
 		if (nd && zns)
-			identify_ns_zns(c, nd);
+			vfn_zns_identify_ns(c, nd);
 		break;
 	case NVME_ID_CNS_CS_CTRL:
-		/* ZASL: Zone Append takes what MDTS allows. */
 		if (zns)
-			p[0] = VFN_MDTS;
+			vfn_zns_identify_ctrl(c);
 		break;
 	case NVME_ID_CNS_CTRL_NS_LIST:
 	case NVME_ID_CNS_CTRL_LIST:
@@ -393,7 +354,7 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 	default:
 		break;
 	}
-	return to_host(c, cmd, 0, 4096, 4096);
+	return vfn_to_host(c, cmd, 0, 4096, 4096);
 }
 
 /**
@@ -419,67 +380,6 @@ void vfn_admin_reset(struct vfn_ctrl *c)
 /* How often the dispatcher looks for zones due a recommendation. */
 #define ZREC_SYNC_NS		(100 * NSEC_PER_MSEC)
 
-/* How often the dispatcher looks for controller FDP events. */
-#define FDP_SYNC_NS		(10 * NSEC_PER_MSEC)
-
-/* The namespace holding backend page @lpn, or NULL. */
-static const struct vfn_nsd *ns_of_page(struct vfn_ctrl *c, u64 lpn)
-{
-	u32 i;
-
-	for (i = 1; i <= VFN_MAX_NS; i++) {
-		const struct vfn_nsd *nd = vfn_ns_find(&c->nst, i, false);
-
-		if (nd && lpn >= nd->ns.base && lpn - nd->ns.base < nd->pages)
-			return nd;
-	}
-	return NULL;
-}
-
-/*
- * The controller events since the last look: per handle, one Media
- * Reallocated event for the pages the backend moved out of its blocks
- * (GC, migration, a retired block), naming the last one moved and, as
- * its placement identifier, the placement handle of that page's namespace
- * that names the handle (none: PIV clear), and one
- * Implicitly Modified RUH event if the backend retired one of its open
- * blocks. Each is logged if enabled on the handle; either way it is
- * reported only once.
- */
-static void fdp_sync(struct vfn_ctrl *c, u64 now)
-{
-	struct vflash_flash *f = c->vdev->flash;
-	u32 per_page = VFLASH_LPAGE_SHIFT - c->nst.lba_shift;
-	struct vfn_fdp *fdp = &c->fdp;
-	u64 ms = vfn_ctrl_ms(c, now);
-	u16 h;
-
-	for (h = 0; h < fdp->nruh; h++) {
-		struct vflash_placement_events ev;
-		const struct vfn_nsd *nd;
-		u64 moved;
-		int pid;
-
-		vflash_flash_placement_events(f, h, &ev);
-		if (ev.units_retired != fdp->retired_seen[h]) {
-			fdp->retired_seen[h] = ev.units_retired;
-			vfn_fdp_event(fdp, VFN_FDP_EVT_IMPLICIT_RUH,
-				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_LV, h, h, 0,
-				      ms);
-		}
-		if (ev.moved_pages == fdp->moved_seen[h])
-			continue;
-		moved = ev.moved_pages - fdp->moved_seen[h];
-		fdp->moved_seen[h] = ev.moved_pages;
-		nd = ns_of_page(c, ev.moved_lpn);
-		pid = nd ? vfn_ns_pid_of(&nd->ns, h) : -1;
-		vfn_fdp_media_reallocated(fdp, h, pid, moved << per_page,
-					  nd ? nd->ns.id : 0, !!nd,
-					  nd ? (ev.moved_lpn - nd->ns.base) <<
-					       per_page : 0, ms);
-	}
-}
-
 /**
  * vfn_admin_tick() - the dispatcher's periodic housekeeping
  * @c: the controller (enabled)
@@ -496,54 +396,211 @@ void vfn_admin_tick(struct vfn_ctrl *c, u64 now)
 		c->zrec_next_ns = now + ZREC_SYNC_NS;
 		vfn_zones_recommend(c, now);
 	}
-	if (!c->fdp.nruh || now < c->fdp.next_sync_ns)
-		return;
-	c->fdp.next_sync_ns = now + FDP_SYNC_NS;
-	fdp_sync(c, now);
+	if (c->fdp.nruh)
+		vfn_fdp_tick(c, now);
 }
 
-#define FEAT_CHANGEABLE		BIT(2)
+#define FEAT_SEL(cdw10)		(((cdw10) >> 8) & 7)
 
-/*
- * Features 1Eh, FDP Events: Get returns the event descriptors of a
- * placement handle, Set reads the event types it enables or disables.
- */
-static u16 fdp_events_feature(struct vfn_ctrl *c,
-			      const struct nvme_command *cmd, bool set,
-			      u32 *result)
+static u16 check_features(const struct nvme_command *cmd)
 {
-	u32 cdw11 = vfn_cdw(cmd, 11), noet = (cdw11 >> 16) & 0xff, len;
-	const struct vfn_nsd *nd;
+	bool set = cmd->common.opcode == nvme_admin_set_features;
+	u32 cdw10 = vfn_cdw(cmd, 10);
+
+	if (set && (cdw10 & BIT(31)))
+		return VFN_SC(NVME_SC_FEATURE_NOT_SAVEABLE);
+	/* Get: current, default, saved (= default), supported capabilities. */
+	if (!set && FEAT_SEL(cdw10) > 3)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	switch (cdw10 & 0xff) {
+	case NVME_FEAT_NUM_QUEUES:
+	case NVME_FEAT_VOLATILE_WC:
+	case NVME_FEAT_ARBITRATION:
+	case NVME_FEAT_POWER_MGMT:
+	case NVME_FEAT_TEMP_THRESH:
+	case NVME_FEAT_ERR_RECOVERY:
+	case NVME_FEAT_IRQ_COALESCE:
+	case NVME_FEAT_IRQ_CONFIG:
+	case NVME_FEAT_WRITE_ATOMIC:
+	case NVME_FEAT_ASYNC_EVENT:
+	case VFN_FEAT_IOCS_PROFILE:
+	case VFN_FEAT_FDP:
+	case VFN_FEAT_FDP_EVENTS:
+		return 0;
+	default:
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	}
+}
+
+/**
+ * vfn_features_default() - the features' values after a controller reset
+ * @f: the features
+ */
+void vfn_features_default(struct vfn_features *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->temp_over = VFN_WCTEMP_K;
+	/* Identify reports a volatile write cache: it starts enabled. */
+	f->wce = true;
+}
+
+#define TEMP_SEL(cdw11)		(((cdw11) >> 16) & 0xf)
+#define TEMP_THSEL(cdw11)	(((cdw11) >> 20) & 3)
+#define ERR_DULBE		BIT(16)
+#define IRQ_CD			BIT(16)
+
+/* Temperature threshold: only the composite temperature (TMPSEL 0). */
+static u16 check_temp(u32 cdw11)
+{
+	if (TEMP_SEL(cdw11) || TEMP_THSEL(cdw11) > 1)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	return 0;
+}
+
+/**
+ * vfn_feature_set() - Set Features: check and store one feature's value
+ * @f: the features
+ * @fid: a feature id vfn_admin_decode() accepted, not Number of Queues
+ * @cdw11: the value
+ *
+ * Return: 0, or Invalid Field for a value the controller cannot take (a
+ * power state above NPSS = 0, a temperature sensor other than the
+ * composite, DULBE, an interrupt vector it does not have); then nothing
+ * changes.
+ */
+u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11)
+{
 	u16 sc;
 
-	*result = 0;
-	/*
-	 * The placement handle is the namespace's (NSID): its list names the
-	 * reclaim unit handle the events are kept for. Without a namespace
-	 * (NSID 0 or FFFFFFFFh) it is the reclaim unit handle itself.
-	 */
-	nd = vfn_ns_find(&c->nst, le32_to_cpu(cmd->common.nsid), true);
-	if (nd) {
-		if ((cdw11 & 0xffff) >= nd->ns.nr_ph)
-			return SC(NVME_SC_INVALID_FIELD);
-		cdw11 = (cdw11 & ~0xffffU) | nd->ns.ruh[cdw11 & 0xffff];
-	}
-	memset(c->ident, 0, 4096);
-	if (!set) {
-		sc = vfn_fdp_events_get(&c->fdp, cdw11, c->ident, &len, result);
-		if (sc || !len)
-			return sc;
-		return to_host(c, cmd, 0, len, len);
-	}
-	if (!c->fdp.nruh)
-		return SC(NVME_SC_INVALID_FIELD);
-	if (noet) {
-		sc = vfn_map_data(c, cmd, noet);
+	switch (fid) {
+	case NVME_FEAT_ARBITRATION:
+		f->arbitration = cdw11 & 0xffffff07;
+		return 0;
+	case NVME_FEAT_POWER_MGMT:
+		if (cdw11 & 0x1f)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		f->power_mgmt = cdw11 & 0xe0;
+		return 0;
+	case NVME_FEAT_TEMP_THRESH:
+		sc = check_temp(cdw11);
 		if (sc)
 			return sc;
-		vfn_buf_copy(&c->buf, c->ident, false);
+		if (TEMP_THSEL(cdw11))
+			f->temp_under = cdw11 & 0xffff;
+		else
+			f->temp_over = cdw11 & 0xffff;
+		return 0;
+	case NVME_FEAT_ERR_RECOVERY:
+		if (cdw11 & ERR_DULBE)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		f->err_recovery = cdw11 & 0xffff;
+		return 0;
+	case NVME_FEAT_VOLATILE_WC:
+		f->wce = cdw11 & 1;
+		return 0;
+	case NVME_FEAT_IRQ_COALESCE:
+		f->irq_coalesce = cdw11 & 0xffff;
+		return 0;
+	case NVME_FEAT_IRQ_CONFIG:
+		if ((cdw11 & 0xffff) >= VFN_NR_VEC)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		if (cdw11 & IRQ_CD)
+			__set_bit(cdw11 & 0xffff, f->irq_cd);
+		else
+			__clear_bit(cdw11 & 0xffff, f->irq_cd);
+		return 0;
+	case NVME_FEAT_WRITE_ATOMIC:
+		f->write_atomic = cdw11 & 1;
+		return 0;
+	case NVME_FEAT_ASYNC_EVENT:
+		/*
+		 * SMART warnings, Namespace Attribute and Zone Descriptor
+		 * Changed Notices.
+		 */
+		f->async_event = cdw11 & (0xff | NVME_AEN_CFG_NS_ATTR | BIT(27));
+		return 0;
+	case VFN_FEAT_IOCS_PROFILE:
+		/* One combination of command sets (CNS 1Ch): index 0. */
+		if (cdw11 & 0x1ff)
+			return VFN_SC(VFN_SC_IOCS_COMBINATION_REJECTED);
+		return 0;
+	default:
+		return VFN_SC(NVME_SC_INVALID_FIELD);
 	}
-	return vfn_fdp_events_set(&c->fdp, cdw11, vfn_cdw(cmd, 12), c->ident);
+}
+
+/**
+ * vfn_feature_get() - Get Features: one feature's value
+ * @f: the features (current, or a default set for SEL 1 and 2)
+ * @fid: a feature id vfn_admin_decode() accepted, not Number of Queues
+ * @cdw11: which instance, for the temperature threshold (TMPSEL, THSEL)
+ *	and interrupt vector configuration (IV)
+ * @result: completion dword 0, in the layout Set Features takes
+ *
+ * Return: 0, or Invalid Field for an instance the controller does not
+ * have.
+ */
+u16 vfn_feature_get(const struct vfn_features *f, u8 fid, u32 cdw11,
+		    u32 *result)
+{
+	u32 iv = cdw11 & 0xffff;
+	u16 sc;
+
+	switch (fid) {
+	case NVME_FEAT_ARBITRATION:
+		*result = f->arbitration;
+		return 0;
+	case NVME_FEAT_POWER_MGMT:
+		*result = f->power_mgmt;
+		return 0;
+	case NVME_FEAT_TEMP_THRESH:
+		sc = check_temp(cdw11);
+		if (sc)
+			return sc;
+		*result = TEMP_THSEL(cdw11) ? f->temp_under : f->temp_over;
+		*result |= cdw11 & 0x3f0000;
+		return 0;
+	case NVME_FEAT_ERR_RECOVERY:
+		*result = f->err_recovery;
+		return 0;
+	case NVME_FEAT_VOLATILE_WC:
+		*result = f->wce;
+		return 0;
+	case NVME_FEAT_IRQ_COALESCE:
+		*result = f->irq_coalesce;
+		return 0;
+	case NVME_FEAT_IRQ_CONFIG:
+		if (iv >= VFN_NR_VEC)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		*result = iv | (test_bit(iv, f->irq_cd) ? IRQ_CD : 0);
+		return 0;
+	case NVME_FEAT_WRITE_ATOMIC:
+		*result = f->write_atomic;
+		return 0;
+	case NVME_FEAT_ASYNC_EVENT:
+		*result = f->async_event;
+		return 0;
+	case VFN_FEAT_IOCS_PROFILE:
+		*result = 0;
+		return 0;
+	default:
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	}
+}
+
+/**
+ * vfn_decode_nr_queues() - Set Features Number of Queues, CDW11
+ * @cdw11: NSQR in bits 15:0, NCQR in 31:16, both 0's based
+ * @want: the larger of the two, 1-based
+ *
+ * Return: 0, or Invalid Field for 65535 in either (the spec's limit).
+ */
+u16 vfn_decode_nr_queues(u32 cdw11, u32 *want)
+{
+	if ((cdw11 & 0xffff) == 0xffff || (cdw11 >> 16) == 0xffff)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	*want = max(cdw11 & 0xffff, cdw11 >> 16) + 1;
+	return 0;
 }
 
 static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
@@ -555,21 +612,10 @@ static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	u16 sc;
 
 	/* vfn_admin_decode() has checked the feature id, SV and SEL. */
-	if (fid == VFN_FEAT_FDP || fid == VFN_FEAT_FDP_EVENTS) {
-		if (!c->fdp.nruh)
-			return SC(NVME_SC_INVALID_FIELD);
-		/* FDP is as configured at load; its events may change. */
-		if (!set && sel == 3) {
-			*result = fid == VFN_FEAT_FDP ? 0 : FEAT_CHANGEABLE;
-			return 0;
-		}
-		if (fid == VFN_FEAT_FDP)
-			return vfn_fdp_feature(&c->fdp, set, arg,
-					       vfn_cdw(cmd, 12), result);
-		return fdp_events_feature(c, cmd, set, result);
-	}
+	if (fid == VFN_FEAT_FDP || fid == VFN_FEAT_FDP_EVENTS)
+		return vfn_fdp_features(c, cmd, set, result);
 	if (!set && sel == 3) {
-		*result = FEAT_CHANGEABLE;	/* not saveable, not per NS */
+		*result = VFN_FEAT_CHANGEABLE;	/* not saveable, not per NS */
 		return 0;
 	}
 	if (fid == NVME_FEAT_NUM_QUEUES) {
@@ -601,6 +647,75 @@ static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	/* Nothing is saveable: saved values are the defaults. */
 	vfn_features_default(&def);
 	return vfn_feature_get(&def, fid, arg, result);
+}
+
+/**
+ * vfn_log_bytes() - the size of a log page vflash returns
+ * @lid: log identifier
+ *
+ * Return: its size in bytes (the error log holds ELPE + 1 = 1 entry), or
+ * 0 for a log page vflash does not have. The Changed Zone List exists
+ * only on a zoned namespace, which the caller checks.
+ */
+u32 vfn_log_bytes(u8 lid)
+{
+	switch (lid) {
+	case VFN_LOG_SUPPORTED:
+		return VFN_SUPPORTED_LOG_BYTES;
+	case NVME_LOG_ERROR:
+		return VFN_ERR_LOG_BYTES;
+	case NVME_LOG_SMART:
+		return VFN_SMART_LOG_BYTES;
+	case NVME_LOG_FW_SLOT:
+		return VFN_FW_LOG_BYTES;
+	case NVME_LOG_CMD_EFFECTS:
+		return VFN_EFFECTS_LOG_BYTES;
+	case NVME_LOG_CHANGED_NS:
+		return VFN_NS_LIST_BYTES;
+	case VFN_LOG_CHANGED_ZONES:
+		return VFN_ZONE_LOG_BYTES;
+	case VFN_LOG_FDP_CONFIGS:
+	case VFN_LOG_FDP_USAGE:
+	case VFN_LOG_FDP_STATS:
+	case VFN_LOG_FDP_EVENTS:
+		return VFN_FDP_LOG_BYTES;
+	default:
+		return 0;
+	}
+}
+
+/* Get Log Page CDW14 bit 23: Offset Type (index), needs LID support. */
+#define LOG_OT		BIT(23)
+
+/**
+ * vfn_check_log() - validate Get Log Page's page, offset and length
+ * @cmd: the command
+ * @off: byte offset into the page (LPOU:LPOL)
+ * @len: bytes to transfer ((NUMDU:NUMDL + 1) dwords)
+ *
+ * Identify reports LPA bit 2 (extended data: NUMDU and the offset). A
+ * transfer that runs past the end of the log gets zeros there; an offset
+ * beyond the end, not dword-aligned or of the index type, or a transfer
+ * longer than MDTS, is refused.
+ *
+ * Return: 0, Invalid Log Page for a page we do not have, or Invalid
+ * Field.
+ */
+u16 vfn_check_log(const struct nvme_command *cmd, u32 *off, u32 *len)
+{
+	u32 numd = (vfn_cdw(cmd, 10) >> 16 | (vfn_cdw(cmd, 11) & 0xffff) << 16);
+	u64 lpo = vfn_cdw(cmd, 12) | (u64)vfn_cdw(cmd, 13) << 32;
+	u64 bytes = ((u64)numd + 1) * 4;
+	u32 size = vfn_log_bytes(vfn_cdw(cmd, 10) & 0xff);
+
+	if (!size)
+		return VFN_SC(NVME_SC_INVALID_LOG_PAGE);
+	if (lpo > size || lpo & 3 || vfn_cdw(cmd, 14) & LOG_OT ||
+	    bytes > VFN_MAX_XFER_BYTES)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	*off = lpo;
+	*len = bytes;
+	return 0;
 }
 
 static void put_le128(u8 *field, u64 val)
@@ -638,56 +753,6 @@ static void smart_log(struct vfn_ctrl *c)
 	put_le128(log->unsafe_shutdowns, c->unsafe_shutdowns);
 	put_le128(log->power_on_hours,
 		  div64_u64(ktime_get_ns() - c->attach_ns, NS_PER_HOUR));
-}
-
-/*
- * The Changed Zone List (log BFh) of zoned namespace @nd: the number of
- * zone identifiers, FFFFh if more zones changed than it holds, then their
- * first blocks. Read without RAE it starts over and the event may be
- * reported again.
- */
-static void changed_zones_log(struct vfn_ctrl *c, struct vfn_nsd *nd,
-			      const struct nvme_command *cmd)
-{
-	u8 *log = c->ident;
-	u32 i, n = nd->nr_zones_changed;
-
-	BUILD_BUG_ON(8 + VFN_ZONES_CHANGED_MAX * 8 != VFN_ZONE_LOG_BYTES);
-	put_unaligned_le16(n > VFN_ZONES_CHANGED_MAX ? 0xffff : n, log);
-	for (i = 0; i < min_t(u32, n, VFN_ZONES_CHANGED_MAX); i++)
-		put_unaligned_le64(nd->zones_changed[i], log + 8 + 8 * i);
-	if (vfn_cdw(cmd, 10) & LOG_RAE)
-		return;
-	nd->nr_zones_changed = 0;
-	c->zone_aen_masked = false;
-}
-
-/*
- * The log BFh of a Get Log Page: the Changed Zone List of the active
- * zoned namespace the NSID names. Return: it, or NULL with the status
- * in *@sc: Invalid Log Page on a controller without zoned namespaces or
- * for a conventional one, Invalid Namespace or Format for an invalid
- * NSID, Invalid Field for an inactive one.
- */
-static struct vfn_nsd *zone_log_ns(struct vfn_ctrl *c,
-				   const struct nvme_command *cmd, u16 *sc)
-{
-	u32 nsid = le32_to_cpu(cmd->common.nsid);
-	struct vfn_nsd *nd;
-
-	*sc = SC(NVME_SC_INVALID_LOG_PAGE);
-	if (!vfn_nstab_zoned(&c->nst))
-		return NULL;
-	if (!vfn_nsid_valid(nsid)) {
-		*sc = SC(NVME_SC_INVALID_NS);
-		return NULL;
-	}
-	nd = vfn_ns_find(&c->nst, nsid, true);
-	if (!nd)
-		*sc = SC(NVME_SC_INVALID_FIELD);
-	else if (nd->ns.zoned)
-		*sc = 0;
-	return *sc ? NULL : nd;
 }
 
 /* The admin commands vfn_admin() executes. */
@@ -778,60 +843,22 @@ static void supported_logs(struct vfn_ctrl *c)
 	}
 }
 
-/*
- * The FDP logs (20h-23h) of endurance group 1 into c->ident (zeroed).
- * Return: the log's size.
- */
-static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid,
-		   u64 now)
-{
-	struct vflash_flash *f = c->vdev->flash;
-	u8 ruha[VFN_FDP_MAX_RUH];
-
-	switch (lid) {
-	case VFN_LOG_FDP_CONFIGS:
-		return vfn_fdp_configs_log(&c->fdp, c->ident);
-	case VFN_LOG_FDP_USAGE:
-		vfn_ns_ruh_usage(&c->nst, ruha);
-		return vfn_fdp_usage_log(&c->fdp, c->ident, ruha);
-	case VFN_LOG_FDP_STATS:
-		return vfn_fdp_stats_log(c->ident, c->host_write_units << 9,
-					 VFLASH_LPAGE_SIZE *
-					 vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES),
-					 vflash_flash_erased_bytes(f));
-	default:
-		if (vfn_cdw(cmd, 10) & LOG_LSP_HOST_EVENTS)
-			return vfn_fdp_events_log(&c->fdp, c->ident, false);
-		/* Controller events: up to date when read. */
-		fdp_sync(c, now);
-		return vfn_fdp_events_log(&c->fdp, c->ident, true);
-	}
-}
-
 static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		   u64 now)
 {
 	u8 lid = vfn_cdw(cmd, 10) & 0xff;
 	u32 off, len, size = vfn_log_bytes(lid);
 	u16 sc = vfn_check_log(cmd, &off, &len);
-	struct vfn_nsd *nd = NULL;
 
 	if (sc)
 		return sc;
 	if (lid == VFN_LOG_CHANGED_ZONES) {
-		nd = zone_log_ns(c, cmd, &sc);
-		if (sc)
-			return sc;
+		sc = vfn_zns_changed_zones_log(c, cmd);
+		return sc ? sc : vfn_to_host(c, cmd, off, size - off, len);
 	}
+	if (lid >= VFN_LOG_FDP_CONFIGS && lid <= VFN_LOG_FDP_EVENTS)
+		return vfn_fdp_get_log(c, cmd, off, len, now);
 	memset(c->ident, 0, vfn_log_bytes(lid));
-	if (lid >= VFN_LOG_FDP_CONFIGS && lid <= VFN_LOG_FDP_EVENTS) {
-		sc = vfn_fdp_check_lsi(&c->fdp, vfn_cdw(cmd, 11));
-		if (sc)
-			return sc;
-		size = fdp_log(c, cmd, lid, now);
-		/* Past the log's end, zeros. */
-		return to_host(c, cmd, off, off < size ? size - off : 0, len);
-	}
 	switch (lid) {
 	case VFN_LOG_SUPPORTED:
 		supported_logs(c);
@@ -841,14 +868,11 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		if (sc)
 			return sc;
 		break;
-	case VFN_LOG_CHANGED_ZONES:
-		changed_zones_log(c, nd, cmd);
-		break;
 	case NVME_LOG_CHANGED_NS:
 		/* Read without RAE: it starts over, the event is unmasked. */
 		vfn_ns_changed_log(&c->nst, c->ident,
-				   !(vfn_cdw(cmd, 10) & LOG_RAE));
-		if (!(vfn_cdw(cmd, 10) & LOG_RAE))
+				   !(vfn_cdw(cmd, 10) & VFN_LOG_RAE));
+		if (!(vfn_cdw(cmd, 10) & VFN_LOG_RAE))
 			c->ns_aen_masked = false;
 		break;
 	case NVME_LOG_SMART:
@@ -862,7 +886,92 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		break;	/* error log: no entries */
 	}
 	/* What runs past the end of the log reads as zeros. */
-	return to_host(c, cmd, off, size - off, len);
+	return vfn_to_host(c, cmd, off, size - off, len);
+}
+
+/**
+ * vfn_check_new_queue() - the checks Create I/O SQ and CQ share
+ * @cmd: the command
+ * @nr_ioq: I/O queues granted by Set Features Number of Queues
+ * @queues: the existing queues of that type, indexed by id
+ *
+ * Return: 0; Invalid Queue Identifier for id 0, an id above @nr_ioq or an
+ * existing queue; Invalid Queue Size outside 2..MQES+1; Invalid Field for
+ * a queue that is not physically contiguous (CAP.CQR); PRP Offset Invalid
+ * for a base address that is not page-aligned.
+ */
+u16 vfn_check_new_queue(const struct nvme_command *cmd, u32 nr_ioq,
+			const struct vfn_queue *queues)
+{
+	u32 qid = vfn_cdw(cmd, 10) & 0xffff, size = (vfn_cdw(cmd, 10) >> 16) + 1;
+
+	if (!qid || qid > nr_ioq || qid > VFN_MAX_IOQ || queues[qid].live)
+		return VFN_SC(NVME_SC_QID_INVALID);
+	if (size < 2 || size > VFN_MQES + 1)
+		return VFN_SC(NVME_SC_QUEUE_SIZE);
+	if (!(vfn_cdw(cmd, 11) & NVME_QUEUE_PHYS_CONTIG))
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (le64_to_cpu(cmd->common.dptr.prp1) & (VFN_HOST_PAGE - 1))
+		return VFN_SC(NVME_SC_PRP_INVALID_OFFSET);
+	return 0;
+}
+
+/**
+ * vfn_check_new_cq() - Create I/O CQ's own check
+ * @cmd: the command
+ * @nr_vec: interrupt vectors the controller has
+ *
+ * Return: 0, or Invalid Interrupt Vector for an enabled vector beyond
+ * @nr_vec.
+ */
+u16 vfn_check_new_cq(const struct nvme_command *cmd, u32 nr_vec)
+{
+	u32 flags = vfn_cdw(cmd, 11);
+
+	if ((flags & NVME_CQ_IRQ_ENABLED) && (flags >> 16) >= nr_vec)
+		return VFN_SC(NVME_SC_INVALID_VECTOR);
+	return 0;
+}
+
+/**
+ * vfn_check_new_sq() - Create I/O SQ's own check
+ * @cmd: the command
+ * @cqs: the completion queues, indexed by id
+ *
+ * Return: 0, or Completion Queue Invalid for a CQ that does not exist.
+ */
+u16 vfn_check_new_sq(const struct nvme_command *cmd,
+		     const struct vfn_queue *cqs)
+{
+	u32 cqid = vfn_cdw(cmd, 11) >> 16;
+
+	if (!cqid || cqid > VFN_MAX_IOQ || !cqs[cqid].live)
+		return VFN_SC(NVME_SC_CQ_INVALID);
+	return 0;
+}
+
+/**
+ * vfn_check_delete() - validate Delete I/O SQ or CQ
+ * @cmd: the command
+ * @sqs: the submission queues, indexed by id
+ * @cqs: the completion queues, indexed by id
+ *
+ * Return: 0; Invalid Queue Identifier for id 0 or a queue that does not
+ * exist; Invalid Queue Deletion for a CQ that an SQ still uses.
+ */
+u16 vfn_check_delete(const struct nvme_command *cmd,
+		     const struct vfn_queue *sqs, const struct vfn_queue *cqs)
+{
+	bool cq = cmd->common.opcode == nvme_admin_delete_cq;
+	u32 qid = vfn_cdw(cmd, 10) & 0xffff, q;
+
+	if (!qid || qid > VFN_MAX_IOQ || !(cq ? cqs : sqs)[qid].live)
+		return VFN_SC(NVME_SC_QID_INVALID);
+	if (cq)
+		for (q = 1; q <= VFN_MAX_IOQ; q++)
+			if (sqs[q].live && sqs[q].cqid == qid)
+				return VFN_SC(NVME_SC_INVALID_QUEUE);
+	return 0;
 }
 
 /* The queue's memory: contiguous plain RAM (alignment already checked). */
@@ -949,107 +1058,44 @@ static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	return 0;
 }
 
-/*
- * The namespaces attached to the controller changed: if the host enabled
- * Namespace Attribute Notices and no such event is outstanding (the
- * Changed Namespace List unread since the last), report one; Linux then
- * reads the list and rescans its namespaces.
+/**
+ * vfn_admin_decode() - validate what an admin command says by itself
+ * @cmd: the command, copied out of the admin SQ
+ *
+ * Return: 0, Invalid Field for fused operations or SGLs, Invalid Command
+ * Opcode for an opcode we do not implement, or the status of the
+ * command-specific checks that need no controller state (Identify CNS and
+ * NSID, feature id and saveability, log page and range, the operation
+ * and NSID of Namespace Management and Attachment).
  */
-static void ns_changed(struct vfn_ctrl *c)
+u16 vfn_admin_decode(const struct nvme_command *cmd)
 {
-	if (c->ns_aen_masked || !(c->feat.async_event & NVME_AEN_CFG_NS_ATTR))
-		return;
-	c->ns_aen_masked = true;
-	vfn_aen(c, NVME_AER_NOTICE | NVME_AER_NOTICE_NS_CHANGED << 8 |
-		   NVME_LOG_CHANGED_NS << 16);
-}
+	u32 off, len;
 
-/*
- * Namespace Management, delete: one namespace, or every one (FFFFFFFFh).
- * Each one's data is deallocated before it goes; the controller that
- * processes the delete reports no event for it (the specification's
- * Namespace Deletion Asynchronous Event Reporting: the host knows), but
- * the Changed Namespace List lists an attached one.
- */
-static u16 ns_delete(struct vfn_ctrl *c, u32 nsid, u64 now)
-{
-	u32 i, first = nsid, last = nsid;
-	u16 sc = vfn_ns_check_delete(&c->nst, nsid);
-
-	if (sc)
-		return sc;
-	if (nsid == NVME_NSID_ALL) {
-		first = 1;
-		last = VFN_MAX_NS;
-	}
-	for (i = first; i <= last; i++) {
-		struct vfn_nsd *nd = vfn_ns_find(&c->nst, i, false);
-
-		if (!nd)
-			continue;
-		if (!vfn_ns_discard(c, nd, now))
-			return SC_ABANDONED;
-		vfn_ns_delete(&c->nst, i);
-	}
-	return 0;
-}
-
-/*
- * Namespace Management (opcode 0Dh): create (from the host's Identify
- * Namespace fields NSZE, NCAP, FLBAS, DPS, NMIC, ENDGID, with FDP NPHNDLS
- * and the Placement Handle List, and the CDW11 CSI; the new NSID in
- * completion dword 0) or delete.
- */
-static u16 ns_mgmt(struct vfn_ctrl *c, const struct nvme_command *cmd,
-		   u32 *result, u64 now)
-{
-	struct nvme_id_ns *id = c->ident;
-	struct vfn_ns_spec spec;
-	u16 sc, endgid;
-
-	if (NS_SEL(vfn_cdw(cmd, 10)) == NS_SEL_DELETE)
-		return ns_delete(c, le32_to_cpu(cmd->common.nsid), now);
-	sc = vfn_map_data(c, cmd, 4096);
-	if (sc)
-		return sc;
-	vfn_buf_copy(&c->buf, c->ident, false);
-	/* With FDP, the one endurance group (0: the controller's choice). */
-	endgid = le16_to_cpu(id->endgid);
-	if (c->fdp.nruh && endgid && endgid != VFN_FDP_ENDGID)
-		return SC(NVME_SC_INVALID_FIELD);
-	spec = (struct vfn_ns_spec) {
-		.nsze = le64_to_cpu(id->nsze), .ncap = le64_to_cpu(id->ncap),
-		.flbas = id->flbas, .dps = id->dps, .nmic = id->nmic,
-		.csi = vfn_cdw(cmd, 11) >> 24,
-		.nphndls = get_unaligned_le16((u8 *)id + VFN_NS_NPHNDLS_OFS),
-		.phndl = (const __le16 *)((u8 *)id + VFN_NS_PHNDL_OFS),
-	};
-	sc = vfn_ns_create(&c->nst, &spec, result);
-	if (sc || spec.csi != NVME_CSI_ZNS || c->zreport)
-		return sc;
-	/* The first zoned namespace: Report Zones needs a buffer. */
-	c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
-	if (c->zreport)
+	if (cmd->common.flags & VFN_FLAGS_UNSUPPORTED)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	switch (cmd->common.opcode) {
+	case nvme_admin_identify:
+		return check_identify(cmd);
+	case nvme_admin_set_features:
+	case nvme_admin_get_features:
+		return check_features(cmd);
+	case nvme_admin_get_log_page:
+		return vfn_check_log(cmd, &off, &len);
+	case nvme_admin_ns_mgmt:
+	case nvme_admin_ns_attach:
+		return vfn_ns_check_cmd(cmd);
+	case nvme_admin_create_cq:
+	case nvme_admin_create_sq:
+	case nvme_admin_delete_cq:
+	case nvme_admin_delete_sq:
+	case nvme_admin_abort_cmd:
+	case nvme_admin_keep_alive:
+	case nvme_admin_async_event:
 		return 0;
-	vfn_ns_delete(&c->nst, *result);
-	*result = 0;
-	return SC(NVME_SC_INTERNAL);
-}
-
-/* Namespace Attachment (opcode 15h): attach or detach, a Controller List. */
-static u16 ns_attach(struct vfn_ctrl *c, const struct nvme_command *cmd)
-{
-	u16 sc = vfn_map_data(c, cmd, 4096);
-
-	if (sc)
-		return sc;
-	vfn_buf_copy(&c->buf, c->ident, false);
-	sc = vfn_ns_attach(&c->nst, le32_to_cpu(cmd->common.nsid),
-			   NS_SEL(vfn_cdw(cmd, 10)) != NS_SEL_DELETE,
-			   c->ident, c->iocs);
-	if (!sc)
-		ns_changed(c);
-	return sc;
+	default:
+		return VFN_SC(NVME_SC_INVALID_OPCODE);
+	}
 }
 
 /**
@@ -1104,10 +1150,10 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		sc = 0;
 		break;
 	case nvme_admin_ns_mgmt:
-		sc = ns_mgmt(c, cmd, &result, now);
+		sc = vfn_ns_mgmt(c, cmd, &result, now);
 		break;
 	case nvme_admin_ns_attach:
-		sc = ns_attach(c, cmd);
+		sc = vfn_ns_attachment(c, cmd);
 		break;
 	case nvme_admin_async_event:
 		if (c->nr_aer > VFN_AERL) {

@@ -2,18 +2,21 @@
 /*
  * Flexible Data Placement (TP4146): the endurance group's one FDP
  * configuration, placement identifiers, events, the log pages 20h-23h,
- * the features 1Dh and 1Eh and Reclaim Unit Handle Status. Protocol logic
- * only: no thread, no backend (KUnit vflash-nvme runs it as it is).
- * docs/fdp-design.md.
+ * the features 1Dh and 1Eh and Reclaim Unit Handle Status, then FDP on the
+ * controller: decoding a write's placement directive and I/O Management,
+ * the placement handles of a namespace, Identify's endurance group, the
+ * features and logs with the backend's controller events, a write's
+ * placement, I/O Management Receive and Send. docs/fdp-design.md.
  */
 #include <linux/bits.h>
 #include <linux/kernel.h>
 #include <linux/nvme.h>
 #include <linux/string.h>
 
+#include "backend_flash/flash.h"
 #include "core/compat.h"
-#include "frontend_nvme/fdp.h"
-#include "frontend_nvme/proto.h"
+#include "core/vflash.h"
+#include "frontend_nvme/nvme.h"
 
 #define SC(x)			VFN_SC(x)
 
@@ -235,7 +238,7 @@ u32 vfn_fdp_configs_log(const struct vfn_fdp *fdp, void *buf)
  * vfn_fdp_usage_log() - log 21h, Reclaim Unit Handle Usage
  * @fdp: the FDP state (on)
  * @buf: VFN_FDP_LOG_BYTES, zeroed
- * @ruha: per reclaim unit handle, its attributes (vfn_ns_ruh_usage())
+ * @ruha: per reclaim unit handle, its attributes (ruh_usage())
  *
  * Return: the log's size.
  */
@@ -453,4 +456,500 @@ u16 vfn_fdp_check_pids(const struct vfn_ns *ns, const __le16 *pids, u32 nr)
 		if (le16_to_cpu(pids[i]) >= ns->nr_ph)
 			return SC(NVME_SC_INVALID_FIELD);
 	return 0;
+}
+
+/* I/O Management: CDW10 bits 7:0 the operation, 31:16 its specific field. */
+#define IOM_MO(cdw10)		((cdw10) & 0xff)
+#define IOM_MOS(cdw10)		((cdw10) >> 16)
+
+/**
+ * vfn_fdp_decode_directive() - decode a write's directive
+ * @cmd: a Write, Write Zeroes or Copy
+ * @ns: its namespace
+ * @req: the decoded command: @req->placed and @req->pid
+ *
+ * Only the placement directive (DTYPE 2h) of an FDP namespace; any other,
+ * or one without FDP, is Invalid Field. The placement identifier is
+ * checked when the write runs (vfn_fdp_handle()).
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_fdp_decode_directive(const struct nvme_command *cmd,
+			     const struct vfn_ns *ns, struct vfn_io_req *req)
+{
+	u32 dtype = VFN_RW_DTYPE(vfn_cdw(cmd, 12));
+
+	if (!dtype)
+		return 0;
+	if (dtype != VFN_DTYPE_PLACEMENT || !ns->nr_ph)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->placed = true;
+	req->pid = VFN_RW_DSPEC(vfn_cdw(cmd, 13));
+	return 0;
+}
+
+/**
+ * vfn_fdp_decode() - decode I/O Management Receive or Send
+ * @cmd: the command, of an active FDP namespace
+ * @ns: that namespace
+ * @req: the decoded command (zeroed by vfn_io_decode(), opcode set)
+ *
+ * Receive: Reclaim Unit Handle Status, CDW11 the dwords to return (0's
+ * based, at most MDTS). Send: Reclaim Unit Handle Update, MOS the
+ * placement identifiers in the buffer (0's based, at most the
+ * namespace's placement handles).
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_fdp_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		   struct vfn_io_req *req)
+{
+	u32 cdw10 = vfn_cdw(cmd, 10);
+	u64 bytes;
+
+	if (req->opcode == VFN_CMD_IO_MGMT_RECV) {
+		bytes = ((u64)vfn_cdw(cmd, 11) + 1) * 4;
+		if (IOM_MO(cdw10) != VFN_IOMR_RUH_STATUS ||
+		    bytes > VFN_MAX_XFER_BYTES)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		req->xfer_bytes = bytes;
+		return 0;
+	}
+	req->nr_pids = IOM_MOS(cdw10) + 1;
+	if (IOM_MO(cdw10) != VFN_IOMS_RUH_UPDATE || req->nr_pids > ns->nr_ph)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->xfer_bytes = req->nr_pids * sizeof(__le16);
+	return 0;
+}
+
+/*
+ * FDP on the controller: Identify's endurance group, the features, the
+ * log pages with the controller events the backend's counts give, the
+ * placement of a write and I/O Management Receive and Send. Dispatcher
+ * only, as the FDP state.
+ */
+
+/* Get Log Page CDW10 bits 11:8, Log Specific Parameter: FDP Events' bit 0
+ * asks for the host events, clear for the controller events.
+ */
+#define LOG_LSP_HOST		BIT(8)
+/* Controller attributes: endurance groups, Flexible Data Placement. */
+#define CTRATT_ENDGS		BIT(4)
+#define CTRATT_FDPS		BIT(19)
+/* Identify Controller: ENDGIDMAX, bytes 341:340. */
+#define ID_CTRL_ENDGIDMAX	340
+/* How often the dispatcher looks for controller FDP events. */
+#define FDP_SYNC_NS		(10 * NSEC_PER_MSEC)
+/* Log 21h, Reclaim Unit Handle Attributes: unused, host, controller. */
+#define RUHA_UNUSED		0x0
+#define RUHA_HOST		0x1
+#define RUHA_CTRL		0x2
+
+/**
+ * vfn_fdp_identify_ctrl() - Identify Controller's FDP fields
+ * @c: the controller, with FDP
+ * @id: its Identify Controller data
+ *
+ * One endurance group holds everything: CTRATT's endurance groups and
+ * Flexible Data Placement, ENDGIDMAX 1.
+ */
+void vfn_fdp_identify_ctrl(struct vfn_ctrl *c, struct nvme_id_ctrl *id)
+{
+	id->ctratt = cpu_to_le32(CTRATT_ENDGS | CTRATT_FDPS);
+	put_unaligned_le16(VFN_FDP_ENDGID, (u8 *)id + ID_CTRL_ENDGIDMAX);
+}
+
+/**
+ * vfn_fdp_placement_handles() - a new namespace's placement handles
+ * @t: the namespace table
+ * @s: what the create asks for
+ * @ns: the new conventional namespace: @ns->nr_ph, @ns->ruh, @ns->ruh_ctrl
+ *
+ * From the create's Placement Handle List (NVM Command Set, Namespace
+ * Management): entry i is the reclaim unit handle of placement handle i.
+ * At most NRUH entries, each a handle of the configuration and none
+ * twice, else Invalid Placement Handle List. Without a list the
+ * controller chooses: one placement handle, reclaim unit handle 0.
+ *
+ * Return: 0 or the create's status.
+ */
+u16 vfn_fdp_placement_handles(const struct vfn_nstab *t,
+			      const struct vfn_ns_spec *s, struct vfn_ns *ns)
+{
+	DECLARE_BITMAP(seen, VFLASH_FLASH_MAX_PLACEMENT) = { };
+	u32 i;
+
+	if (!s->nphndls) {
+		ns->nr_ph = 1;
+		ns->ruh[0] = 0;
+		ns->ruh_ctrl = true;
+		return 0;
+	}
+	if (s->nphndls > t->nruh || !s->phndl)
+		return VFN_SC(VFN_SC_INVALID_PHNDL_LIST);
+	for (i = 0; i < s->nphndls; i++) {
+		u16 ruh = le16_to_cpu(s->phndl[i]);
+
+		if (ruh >= t->nruh || test_bit(ruh, seen))
+			return VFN_SC(VFN_SC_INVALID_PHNDL_LIST);
+		__set_bit(ruh, seen);
+		ns->ruh[i] = ruh;
+	}
+	ns->nr_ph = s->nphndls;
+	return 0;
+}
+
+/*
+ * How the namespaces of @t use the reclaim unit handles (log 21h, Reclaim
+ * Unit Handle Usage): per handle of the configuration, its attributes in
+ * @ruha: RUHA_HOST if a namespace's Placement Handle List names it, else
+ * RUHA_CTRL if the controller chose it for a namespace made without a
+ * list, else RUHA_UNUSED.
+ */
+static void ruh_usage(const struct vfn_nstab *t, u8 *ruha)
+{
+	u32 i, j;
+
+	memset(ruha, RUHA_UNUSED, t->nruh);
+	for (i = 0; i < VFN_MAX_NS; i++) {
+		const struct vfn_ns *ns = &t->nsd[i].ns;
+
+		if (!t->nsd[i].allocated)
+			continue;
+		for (j = 0; j < ns->nr_ph; j++) {
+			u8 *a = &ruha[ns->ruh[j]];
+
+			if (!ns->ruh_ctrl)
+				*a = RUHA_HOST;
+			else if (*a == RUHA_UNUSED)
+				*a = RUHA_CTRL;
+		}
+	}
+}
+
+/*
+ * The placement identifier that names reclaim unit handle @ruh in @ns:
+ * the namespace's placement handle of @ruh (with one reclaim group, its
+ * placement identifier), or -1 if its list has none.
+ */
+static int pid_of(const struct vfn_ns *ns, u16 ruh)
+{
+	int i;
+
+	for (i = 0; i < ns->nr_ph; i++)
+		if (ns->ruh[i] == ruh)
+			return i;
+	return -1;
+}
+
+/* The namespace holding backend page @lpn, or NULL. */
+static const struct vfn_nsd *ns_of_page(struct vfn_ctrl *c, u64 lpn)
+{
+	u32 i;
+
+	for (i = 1; i <= VFN_MAX_NS; i++) {
+		const struct vfn_nsd *nd = vfn_ns_find(&c->nst, i, false);
+
+		if (nd && lpn >= nd->ns.base && lpn - nd->ns.base < nd->pages)
+			return nd;
+	}
+	return NULL;
+}
+
+/*
+ * The controller events since the last look: per handle, one Media
+ * Reallocated event for the pages the backend moved out of its blocks
+ * (GC, migration, a retired block), naming the last one moved and, as
+ * its placement identifier, the placement handle of that page's namespace
+ * that names the handle (none: PIV clear), and one
+ * Implicitly Modified RUH event if the backend retired one of its open
+ * blocks. Each is logged if enabled on the handle; either way it is
+ * reported only once.
+ */
+static void fdp_sync(struct vfn_ctrl *c, u64 now)
+{
+	struct vflash_flash *f = c->vdev->flash;
+	u32 per_page = VFLASH_LPAGE_SHIFT - c->nst.lba_shift;
+	struct vfn_fdp *fdp = &c->fdp;
+	u64 ms = vfn_ctrl_ms(c, now);
+	u16 h;
+
+	for (h = 0; h < fdp->nruh; h++) {
+		struct vflash_placement_events ev;
+		const struct vfn_nsd *nd;
+		u64 moved;
+		int pid;
+
+		vflash_flash_placement_events(f, h, &ev);
+		if (ev.units_retired != fdp->retired_seen[h]) {
+			fdp->retired_seen[h] = ev.units_retired;
+			vfn_fdp_event(fdp, VFN_FDP_EVT_IMPLICIT_RUH,
+				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_LV, h, h, 0,
+				      ms);
+		}
+		if (ev.moved_pages == fdp->moved_seen[h])
+			continue;
+		moved = ev.moved_pages - fdp->moved_seen[h];
+		fdp->moved_seen[h] = ev.moved_pages;
+		nd = ns_of_page(c, ev.moved_lpn);
+		pid = nd ? pid_of(&nd->ns, h) : -1;
+		vfn_fdp_media_reallocated(fdp, h, pid, moved << per_page,
+					  nd ? nd->ns.id : 0, !!nd,
+					  nd ? (ev.moved_lpn - nd->ns.base) <<
+					       per_page : 0, ms);
+	}
+}
+
+/*
+ * Features 1Eh, FDP Events: Get returns the event descriptors of a
+ * placement handle, Set reads the event types it enables or disables.
+ */
+static u16 fdp_events_feature(struct vfn_ctrl *c,
+			      const struct nvme_command *cmd, bool set,
+			      u32 *result)
+{
+	u32 cdw11 = vfn_cdw(cmd, 11), noet = (cdw11 >> 16) & 0xff, len;
+	const struct vfn_nsd *nd;
+	u16 sc;
+
+	*result = 0;
+	/*
+	 * The placement handle is the namespace's (NSID): its list names the
+	 * reclaim unit handle the events are kept for. Without a namespace
+	 * (NSID 0 or FFFFFFFFh) it is the reclaim unit handle itself.
+	 */
+	nd = vfn_ns_find(&c->nst, le32_to_cpu(cmd->common.nsid), true);
+	if (nd) {
+		if ((cdw11 & 0xffff) >= nd->ns.nr_ph)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		cdw11 = (cdw11 & ~0xffffU) | nd->ns.ruh[cdw11 & 0xffff];
+	}
+	memset(c->ident, 0, 4096);
+	if (!set) {
+		sc = vfn_fdp_events_get(&c->fdp, cdw11, c->ident, &len, result);
+		if (sc || !len)
+			return sc;
+		return vfn_to_host(c, cmd, 0, len, len);
+	}
+	if (!c->fdp.nruh)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (noet) {
+		sc = vfn_map_data(c, cmd, noet);
+		if (sc)
+			return sc;
+		vfn_buf_copy(&c->buf, c->ident, false);
+	}
+	return vfn_fdp_events_set(&c->fdp, cdw11, vfn_cdw(cmd, 12), c->ident);
+}
+
+/*
+ * The FDP logs (20h-23h) of endurance group 1 into c->ident (zeroed).
+ * Return: the log's size.
+ */
+static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid,
+		   u64 now)
+{
+	struct vflash_flash *f = c->vdev->flash;
+	u8 ruha[VFN_FDP_MAX_RUH];
+
+	switch (lid) {
+	case VFN_LOG_FDP_CONFIGS:
+		return vfn_fdp_configs_log(&c->fdp, c->ident);
+	case VFN_LOG_FDP_USAGE:
+		ruh_usage(&c->nst, ruha);
+		return vfn_fdp_usage_log(&c->fdp, c->ident, ruha);
+	case VFN_LOG_FDP_STATS:
+		return vfn_fdp_stats_log(c->ident, c->host_write_units << 9,
+					 VFLASH_LPAGE_SIZE *
+					 vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES),
+					 vflash_flash_erased_bytes(f));
+	default:
+		if (vfn_cdw(cmd, 10) & LOG_LSP_HOST)
+			return vfn_fdp_events_log(&c->fdp, c->ident, false);
+		/* Controller events: up to date when read. */
+		fdp_sync(c, now);
+		return vfn_fdp_events_log(&c->fdp, c->ident, true);
+	}
+}
+
+/*
+ * I/O Management Receive, Reclaim Unit Handle Status: per placement handle
+ * of the namespace, the reclaim unit handle and the logical blocks its
+ * reclaim unit can still take.
+ */
+static u16 ruh_status(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r)
+{
+	u32 shift = VFLASH_LPAGE_SHIFT - nd->ns.lba_shift, i, size;
+	u64 room[VFN_FDP_MAX_RUH];
+	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
+
+	if (sc)
+		return sc;
+	for (i = 0; i < c->fdp.nruh; i++)
+		room[i] = vflash_flash_placement_room(c->vdev->flash, i) << shift;
+	memset(c->ident, 0, 4096);
+	size = vfn_fdp_ruh_status(&nd->ns, c->ident, room);
+	vfn_buf_to_host(&c->buf, c->ident, min(size, r->xfer_bytes));
+	return 0;
+}
+
+/*
+ * I/O Management Send, Reclaim Unit Handle Update: the reclaim unit handle
+ * of every listed placement identifier of the namespace gets a new reclaim
+ * unit; one invalid identifier fails the command and changes nothing. A
+ * reclaim unit left partly written is an event.
+ */
+static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r, u64 now)
+{
+	const __le16 *pids = c->ident;
+	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
+	u32 i;
+
+	if (sc)
+		return sc;
+	vfn_buf_copy(&c->buf, c->ident, false);
+	sc = vfn_fdp_check_pids(&nd->ns, pids, r->nr_pids);
+	if (sc)
+		return sc;
+	for (i = 0; i < r->nr_pids; i++) {
+		u16 pid = le16_to_cpu(pids[i]), ruh = nd->ns.ruh[pid];
+
+		if (vflash_flash_placement_update(c->vdev->flash, ruh, now))
+			vfn_fdp_event(&c->fdp, VFN_FDP_EVT_RU_NOT_FULL,
+				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, pid,
+				      ruh, nd->ns.id, vfn_ctrl_ms(c, now));
+	}
+	return 0;
+}
+
+/**
+ * vfn_fdp_tick() - the dispatcher's periodic look at the backend
+ * @c: the controller, with FDP
+ * @now: the time of the dispatcher's pass
+ *
+ * Every FDP_SYNC_NS: the controller events the backend's counts show
+ * (fdp_sync()). Otherwise a comparison.
+ */
+void vfn_fdp_tick(struct vfn_ctrl *c, u64 now)
+{
+	if (now < c->fdp.next_sync_ns)
+		return;
+	c->fdp.next_sync_ns = now + FDP_SYNC_NS;
+	fdp_sync(c, now);
+}
+
+/**
+ * vfn_fdp_features() - Set or Get Features 1Dh (FDP) and 1Eh (FDP Events)
+ * @c: the controller
+ * @cmd: the command (vfn_admin_decode() checked the feature id, SV, SEL)
+ * @set: Set Features, else Get
+ * @result: completion dword 0
+ *
+ * Invalid Field without FDP. FDP is as configured at load (its Get with
+ * SEL 3 reports it not changeable); its events may change.
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_fdp_features(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		     bool set, u32 *result)
+{
+	u8 fid = vfn_cdw(cmd, 10) & 0xff;
+	u32 sel = (vfn_cdw(cmd, 10) >> 8) & 7;
+
+	if (!c->fdp.nruh)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (!set && sel == 3) {
+		*result = fid == VFN_FEAT_FDP ? 0 : VFN_FEAT_CHANGEABLE;
+		return 0;
+	}
+	if (fid == VFN_FEAT_FDP)
+		return vfn_fdp_feature(&c->fdp, set, vfn_cdw(cmd, 11),
+				       vfn_cdw(cmd, 12), result);
+	return fdp_events_feature(c, cmd, set, result);
+}
+
+/**
+ * vfn_fdp_get_log() - Get Log Page of an FDP log (20h-23h)
+ * @c: the controller
+ * @cmd: the command, its page, offset and length checked
+ * @off: byte offset into the log
+ * @len: bytes to transfer; past the log's end, zeros
+ * @now: when it was fetched, on the backend's clock
+ *
+ * Return: 0, or the status of the endurance group (LSI) or the transfer.
+ */
+u16 vfn_fdp_get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		    u32 off, u32 len, u64 now)
+{
+	u32 size;
+	u16 sc;
+
+	memset(c->ident, 0, VFN_FDP_LOG_BYTES);
+	sc = vfn_fdp_check_lsi(&c->fdp, vfn_cdw(cmd, 11));
+	if (sc)
+		return sc;
+	size = fdp_log(c, cmd, vfn_cdw(cmd, 10) & 0xff, now);
+	/* Past the log's end, zeros. */
+	return vfn_to_host(c, cmd, off, off < size ? size - off : 0, len);
+}
+
+/**
+ * vfn_fdp_place() - the placement handle a command's pages go to
+ * @c: the controller
+ * @nd: the command's namespace, or NULL
+ * @r: the decoded command: @r->ph is set
+ * @now: when it was fetched, on the backend's clock
+ *
+ * A placement directive's identifier names a placement handle of the
+ * namespace, whose reclaim unit handle it is; an invalid identifier:
+ * handle 0, and an event. Without a directive, an FDP namespace's
+ * placement handle 0; else handle 0.
+ */
+void vfn_fdp_place(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		   struct vfn_io_req *r, u64 now)
+{
+	if (r->placed)
+		r->ph = vfn_fdp_handle(&c->fdp, &nd->ns, r->pid,
+				       vfn_ctrl_ms(c, now));
+	else if (nd && nd->ns.nr_ph)
+		r->ph = nd->ns.ruh[0];
+}
+
+/**
+ * vfn_fdp_mgmt_recv() - execute I/O Management Receive: Reclaim Unit
+ *	Handle Status
+ * @c: the controller
+ * @nd: the FDP namespace
+ * @cmd: the command
+ * @r: the command as vfn_fdp_decode() decoded it
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_fdp_mgmt_recv(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r)
+{
+	return ruh_status(c, nd, cmd, r);
+}
+
+/**
+ * vfn_fdp_mgmt_send() - execute I/O Management Send: Reclaim Unit Handle
+ *	Update
+ * @c: the controller
+ * @nd: the FDP namespace
+ * @cmd: the command
+ * @r: the command as vfn_fdp_decode() decoded it
+ * @now: when it was fetched, on the backend's clock
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_fdp_mgmt_send(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r, u64 now)
+{
+	return ruh_update(c, nd, cmd, r, now);
 }

@@ -11,7 +11,14 @@
 
 #include "backend_flash/flash.h"
 
+struct nvme_command;
+struct nvme_id_ctrl;
+struct vfn_ctrl;
+struct vfn_io_req;
 struct vfn_ns;
+struct vfn_ns_spec;
+struct vfn_nsd;
+struct vfn_nstab;
 
 #define VFN_FDP_MAX_RUH		VFLASH_FLASH_MAX_PLACEMENT
 #define VFN_FDP_DEFAULT_RUH	8
@@ -146,5 +153,27 @@ u16 vfn_fdp_events_set(struct vfn_fdp *fdp, u32 cdw11, u32 cdw12,
 u32 vfn_fdp_ruh_status(const struct vfn_ns *ns, void *buf,
 		       const u64 *room_blocks);
 u16 vfn_fdp_check_pids(const struct vfn_ns *ns, const __le16 *pids, u32 nr);
+u16 vfn_fdp_decode_directive(const struct nvme_command *cmd,
+			     const struct vfn_ns *ns, struct vfn_io_req *req);
+u16 vfn_fdp_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		   struct vfn_io_req *req);
+u16 vfn_fdp_placement_handles(const struct vfn_nstab *t,
+			      const struct vfn_ns_spec *s, struct vfn_ns *ns);
+
+/* FDP on the controller (fdp.c; the dispatcher only). */
+void vfn_fdp_identify_ctrl(struct vfn_ctrl *c, struct nvme_id_ctrl *id);
+void vfn_fdp_tick(struct vfn_ctrl *c, u64 now);
+u16 vfn_fdp_features(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		     bool set, u32 *result);
+u16 vfn_fdp_get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		    u32 off, u32 len, u64 now);
+void vfn_fdp_place(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		   struct vfn_io_req *r, u64 now);
+u16 vfn_fdp_mgmt_recv(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r);
+u16 vfn_fdp_mgmt_send(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r, u64 now);
 
 #endif /* VFN_FDP_H */

@@ -723,6 +723,8 @@ static const struct vfn_ctrl_ops vfn_ops = {
 	.power_cut = vfn_io_power_cut,
 	.raise_irq = vfn_raise_irq,
 	.tick = vfn_admin_tick,
+	.discard = vfn_io_discard,
+	.program = vfn_io_program,
 };
 
 static void free_ctrl(struct vfn_ctrl *c)

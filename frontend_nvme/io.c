@@ -26,9 +26,6 @@ enum move { TO_HOST, FROM_HOST, COMPARE };
 /* Zeroing checks the host's CC and Bus Master every 2 MiB. */
 #define ZERO_STEP_PAGES		512
 
-/* A command abandoned because the host took DMA back while it ran. */
-#define SC_ABANDONED		NVME_SC_ABORT_REQ
-
 /* A block range [start, end), as Dataset Management ranges are merged. */
 struct vfn_blocks {
 	u64 start;
@@ -262,7 +259,7 @@ static void keep_marks(struct vfn_ctrl *c, const struct vfn_io_req *r)
  * the power-loss log is on, the pages' old contents are logged first and
  * the backend tells the log when each page becomes durable. A write that
  * must be durable at completion (FUA, or the write cache off) completes
- * once its pages' dies have programmed them. Return: 0, SC_ABANDONED if
+ * once its pages' dies have programmed them. Return: 0, VFN_SC_ABANDONED if
  * @store was cut short, or Internal Error if the log had no memory
  * (nothing stored).
  */
@@ -296,7 +293,7 @@ static __always_inline u16 store_write(struct vfn_ctrl *c,
 			keep_marks(c, r);
 	}
 	if (!store(c, r)) {
-		sc = SC_ABANDONED;
+		sc = VFN_SC_ABANDONED;
 		goto out;
 	}
 	/*
@@ -349,26 +346,7 @@ static bool store_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return zero_bytes(c, r->pos_bytes, r->len_bytes, false);
 }
 
-/*
- * A write into a zone's ZRWA window (docs/zns-design.md): @store puts its
- * data in the store, but the window is device DRAM: nothing is
- * programmed or logged for power loss until a flush moves the write
- * pointer past it (zone_program()); the firmware's overhead is its time.
- * Return: 0, or SC_ABANDONED if @store was cut short.
- */
-static u16 zrwa_hold(struct vfn_ctrl *c, const struct vfn_io_req *r,
-		     bool (*store)(struct vfn_ctrl *c,
-				   const struct vfn_io_req *r),
-		     u64 now, u64 *due_ns)
-{
-	if (!store(c, r))
-		return SC_ABANDONED;
-	*due_ns = now + vflash_flash_knob(c->vdev->flash,
-					  VFLASH_KNOB_FW_OVERHEAD_NS);
-	return 0;
-}
-
-/* store_write(), or zrwa_hold() for a write into a ZRWA window. */
+/* store_write(), or vfn_zrwa_hold() for a write into a ZRWA window. */
 static __always_inline u16 store_zoned(struct vfn_ctrl *c,
 				       const struct vfn_nsd *nd,
 				       const struct vfn_io_req *r,
@@ -377,7 +355,7 @@ static __always_inline u16 store_zoned(struct vfn_ctrl *c,
 				       u64 now, u64 *due_ns)
 {
 	if (unlikely(r->zrwa))
-		return zrwa_hold(c, r, store, now, due_ns);
+		return vfn_zrwa_hold(c, r, store, now, due_ns);
 	return store_write(c, nd, r, store, now, due_ns);
 }
 
@@ -386,131 +364,11 @@ static bool store_none(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return true;
 }
 
-/* A zoned namespace's transitions since the last call, into stats/. */
-static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
-{
-	static const enum vflash_stat stat[VFN_ZC_NR] = {
-		[VFN_ZC_IMPLICIT_OPEN] = VFLASH_STAT_ZONE_IMPLICIT_OPENS,
-		[VFN_ZC_IMPLICIT_CLOSE] = VFLASH_STAT_ZONE_IMPLICIT_CLOSES,
-		[VFN_ZC_OPEN] = VFLASH_STAT_ZONE_OPENS,
-		[VFN_ZC_CLOSE] = VFLASH_STAT_ZONE_CLOSES,
-		[VFN_ZC_FINISH] = VFLASH_STAT_ZONE_FINISHES,
-		[VFN_ZC_RESET] = VFLASH_STAT_ZONE_RESETS,
-	};
-	u32 k;
-
-	for (k = 0; k < VFN_ZC_NR; k++) {
-		u64 n = nd->zns.count[k] - nd->zcounted[k];
-
-		if (n)
-			vflash_flash_count(c->vdev->flash, stat[k], n);
-		nd->zcounted[k] = nd->zns.count[k];
-	}
-}
-
-/*
- * Zone handles (docs/zns-design.md): while a zone is active, the backend's
- * placement handle lent to it keeps its pages apart from every other
- * zone's; an inactive zone gives it back, its blocks sealed. Dispatcher
- * only, as the zones.
- */
-
-/*
- * The handle zone @zone of @nd writes with: its own, or a free one laid
- * out for it (config/zone_dies), or 0 (shared) if none is free.
- */
-static u16 zone_handle(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
-{
-	struct vfn_zone *zn = &nd->zns.zones[zone];
-	struct vfn_io_req r;
-	u32 h;
-
-	if (zn->ph)
-		return zn->ph;
-	for (h = 1; h < c->nr_zph; h++) {
-		if (c->zph[h])
-			continue;
-		c->zph[h] = zn;
-		zn->ph = h;
-		vfn_lba_range(&nd->ns, (u64)zone * nd->zns.zsze, nd->zns.zcap,
-			      &r);
-		vflash_flash_zone_bind(c->vdev->flash, h, r.lpn, r.nr_lpages,
-				       zone);
-		return h;
-	}
-	return 0;
-}
-
-/*
- * Take handle @h back from its zone: its open blocks are sealed (the
- * partly filled program unit padded), so the next zone starts on fresh
- * blocks.
- */
-static void zone_unlend(struct vfn_ctrl *c, u32 h, u64 now)
-{
-	vflash_flash_placement_update(c->vdev->flash, h, now);
-	c->zph[h]->ph = 0;
-	c->zph[h] = NULL;
-}
-
-/* Take back the handles of the zones that are no longer active. */
-static void zone_handles_sweep(struct vfn_ctrl *c, u64 now)
-{
-	u32 h;
-
-	for (h = 1; h < c->nr_zph; h++) {
-		u8 st = c->zph[h] ? c->zph[h]->state : 0;
-
-		if (c->zph[h] && st != VFN_ZS_IOPEN && st != VFN_ZS_EOPEN &&
-		    st != VFN_ZS_CLOSED)
-			zone_unlend(c, h, now);
-	}
-}
-
-/*
- * On a zoned namespace, a Write, Write Zeroes or Zone Append takes its
- * place at the zone's write pointer (zns.c); a Zone Append's @r moves to
- * where its blocks land, which its completion reports. Return: 0 or the
- * zone's refusal.
- */
-static u16 zone_write_zoned(struct vfn_ctrl *c, struct vfn_nsd *nd,
-			    struct vfn_io_req *r, struct vfn_cmd *out)
-{
-	const struct vfn_zone *zn = &nd->zns.zones[vfn_zone_of(&nd->zns,
-							       r->slba)];
-	bool append = r->opcode == nvme_cmd_zone_append;
-	u64 lba, wp = zn->wp;
-	bool zrwa = zn->zrwa;
-	u8 was = zn->state;
-	u16 sc;
-
-	sc = vfn_zone_write(&nd->zns, r->slba, r->nlb, append, &lba);
-	zone_stats(c, nd);
-	if (sc)
-		return sc;
-	r->zone_took = true;
-	r->zone_was = was;
-	r->zone_lba = lba;
-	r->zrwa = zrwa;
-	r->zrwa_wp = wp;
-	/* The zone's pages go to its handle; a zone now Full gives it back later. */
-	r->ph = zone_handle(c, nd, vfn_zone_of(&nd->zns, r->slba));
-	c->tag.ph = r->ph;
-	if (!append)
-		return 0;
-	vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_APPENDS, 1);
-	vfn_lba_range(&nd->ns, lba, r->nlb, r);
-	out->cqe.result.u64 = cpu_to_le64(lba);
-	out->lpn = r->lpn;
-	out->count = r->nr_lpages;
-	return 0;
-}
-
-/* zone_write_zoned() on a zoned namespace; else nothing to do: 0. */
+/* The write-pointer step of a write on a zoned namespace; else 0. */
 static __always_inline u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
 				      struct vfn_io_req *r, struct vfn_cmd *out)
 {
-	return nd->ns.zoned ? zone_write_zoned(c, nd, r, out) : 0;
+	return nd->ns.zoned ? vfn_zns_write(c, nd, r, out) : 0;
 }
 
 static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
@@ -625,6 +483,47 @@ static bool deallocate(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	return discard(c, r, now, due_ns, false, false);
 }
 
+/**
+ * vfn_io_discard() - deallocate a block range (struct vfn_ctrl_ops.discard)
+ * @c: the controller
+ * @r: the range (bytes and pages as vfn_lba_range() gives them)
+ * @now: when, on the backend's clock
+ * @due_ns: moved to the end of the backend's work
+ * @zone: a zone's reset: the blocks it empties are erased at once
+ * @always: the device's own doing, which the host's DMA going off does
+ *	not cut short
+ *
+ * The range reads as zeros, its marks are cleared, the backend forgets
+ * its whole pages; durable at once under the power-loss log.
+ *
+ * Return: false if the host took DMA back meanwhile.
+ */
+bool vfn_io_discard(struct vfn_ctrl *c, const struct vfn_io_req *r, u64 now,
+		    u64 *due_ns, bool zone, bool always)
+{
+	return discard(c, r, now, due_ns, zone, always);
+}
+
+/**
+ * vfn_io_program() - program blocks whose data the store holds already
+ *	(struct vfn_ctrl_ops.program)
+ * @c: the controller
+ * @nd: their namespace
+ * @r: the blocks, and the placement handle they go to (@r->ph)
+ * @now: when, on the backend's clock
+ * @due_ns: set to when the program ends
+ *
+ * A write with no data to move (a ZRWA flush): the power-loss log, FUA
+ * and the write cache apply as to any write.
+ *
+ * Return: 0, or the NVMe status of a write that failed.
+ */
+u16 vfn_io_program(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		   const struct vfn_io_req *r, u64 now, u64 *due_ns)
+{
+	return store_write(c, nd, r, store_none, now, due_ns);
+}
+
 static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_nsd *nd,
 			struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
 {
@@ -637,7 +536,7 @@ static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	if (!r->deallocate)
 		return store_zoned(c, nd, r, store_zeroes, now, &out->due_ns);
 	if (!deallocate(c, r, now, &out->due_ns))
-		return SC_ABANDONED;
+		return VFN_SC_ABANDONED;
 	/* Partly covered pages, at most one at each end, are rewritten. */
 	if (r->lpn < r->full_lpn || !r->nr_full)
 		out->due_ns = max(out->due_ns,
@@ -715,258 +614,9 @@ static u16 dsm(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 		vfn_lba_range(&nd->ns, blk[i].start, blk[i].end - blk[i].start,
 			      &one);
 		if (!deallocate(c, &one, now, &out->due_ns))
-			return SC_ABANDONED;
+			return VFN_SC_ABANDONED;
 	}
 	return 0;
-}
-
-/*
- * Blocks [@from, @to) of @nd lose their uncorrectable marks: a zone's
- * blocks that a reset or a cut leaves unwritten, those past its data (a
- * Finish's) too, whom no discard covers.
- */
-static void unmark(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 from,
-		   u64 to)
-{
-	struct vfn_io_req r;
-
-	if (c->nst.uncor.nr && to > from &&
-	    !vfn_lba_range(&nd->ns, from, to - from, &r))
-		vfn_uncor_clear(&c->nst.uncor, dev_block(c, &r), to - from);
-}
-
-/*
- * After a Reset or Offline action: the zones of [@first, @last) that it
- * emptied or took offline lose the data they held, deallocated as a
- * Deallocate would (so they read as zeros, and the backend forgets their
- * pages), and the blocks that held only their pages are erased at once,
- * @due_ns moved to the erases' end. Return: false if the host took DMA
- * back meanwhile.
- */
-static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
-			  u32 last, u64 now, u64 *due_ns)
-{
-	struct vfn_zoned *z = &nd->zns;
-	struct vfn_io_req one;
-	u32 i;
-
-	for (i = first; i < last; i++) {
-		struct vfn_zone *zn = &z->zones[i];
-		u64 start = (u64)i * z->zsze;
-
-		if (zn->state != VFN_ZS_EMPTY && zn->state != VFN_ZS_OFFLINE)
-			continue;
-		unmark(c, nd, zn->written, start + z->zsze);
-		if (zn->written == start)
-			continue;
-		/* Its blocks sealed first, so that the reset can erase them. */
-		if (zn->ph)
-			zone_unlend(c, zn->ph, now);
-		vfn_lba_range(&nd->ns, start, zn->written - start, &one);
-		if (!discard(c, &one, now, due_ns, true, false))
-			return false;
-		zn->written = start;
-	}
-	return true;
-}
-
-/*
- * Program blocks [@from, @to) of zone @zone that a ZRWA flush moved the
- * write pointer past: their data is in the store already (the window), so
- * this is a zone write's store_write() with no data to move: the zone's
- * handle, the power-loss log, the write cache. @due_ns moves to its end.
- */
-static void zone_program(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone,
-			 u64 from, u64 to, u64 now, u64 *due_ns)
-{
-	struct vfn_io_req r = { 0 };
-	u64 due = now;
-
-	if (from >= to || vfn_lba_range(&nd->ns, from, to - from, &r))
-		return;
-	r.ph = zone_handle(c, nd, zone);
-	c->tag.ph = r.ph;
-	if (store_write(c, nd, &r, store_none, now, &due))
-		dev_warn_ratelimited(&c->vdev->dev,
-				     "zone %u: ZRWA flush of blocks %llu to %llu not programmed\n",
-				     zone, from, to - 1);
-	*due_ns = max(*due_ns, due);
-}
-
-/* After a write to a ZRWA zone: program what it flushed implicitly. */
-static void zrwa_flushed(struct vfn_ctrl *c, struct vfn_nsd *nd,
-			 const struct vfn_io_req *r, struct vfn_cmd *out,
-			 u64 now)
-{
-	u32 i = vfn_zone_of(&nd->zns, r->slba);
-
-	zone_program(c, nd, i, r->zrwa_wp, nd->zns.zones[i].wp, now,
-		     &out->due_ns);
-}
-
-/*
- * Open with ZRWAA, and Flush Explicit ZRWA Range (which programs what it
- * flushed). Return: whether @r was one of them, its status in @sc.
- */
-static bool zone_send_zrwa(struct vfn_ctrl *c, struct vfn_nsd *nd,
-			   const struct vfn_io_req *r, struct vfn_cmd *out,
-			   u64 now, u16 *sc)
-{
-	struct vfn_zoned *z = &nd->zns;
-	u32 i;
-	u64 wp;
-
-	/* Neither takes Select All (decode.c): SLBA is in the namespace. */
-	if (!r->zrwaa && r->zsa != VFN_ZSA_ZRWA_FLUSH)
-		return false;
-	i = vfn_zone_of(z, r->slba);
-	wp = z->zones[i].wp;
-	if (r->zrwaa)
-		*sc = vfn_zone_open_zrwa(z, r->slba, r->select_all);
-	else
-		*sc = vfn_zone_zrwa_flush(z, r->slba, r->select_all);
-	zone_stats(c, nd);
-	if (!*sc)
-		zone_program(c, nd, i, wp, z->zones[i].wp, now, &out->due_ns);
-	return true;
-}
-
-/*
- * Finish on zones [@first, @last) flushes their ZRWA windows: the data
- * written there stays, programmed before the write pointer moves to the
- * capacity. (Finish never refuses a zone that holds a ZRWA: it is open
- * or closed; only a SLBA that is no zone's start is refused.)
- */
-static void zrwa_finish(struct vfn_ctrl *c, struct vfn_nsd *nd,
-			const struct vfn_io_req *r, u32 first, u32 last,
-			u64 now, u64 *due_ns)
-{
-	struct vfn_zoned *z = &nd->zns;
-	u32 i;
-
-	if (!z->zrwas || (!r->select_all && (r->slba & (z->zsze - 1))))
-		return;
-	for (i = first; i < last; i++)
-		if (z->zones[i].zrwa)
-			zone_program(c, nd, i, z->zones[i].wp,
-				     z->zones[i].written, now, due_ns);
-}
-
-/* Zone Management Send: one zone's action, or every zone's (Select All). */
-static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
-		     const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
-{
-	struct vfn_zoned *z = &nd->zns;
-	u32 first = r->select_all ? 0 : vfn_zone_of(z, r->slba);
-	u32 last = r->select_all ? z->nr_zones : first + 1;
-	u16 sc;
-
-	if (zone_send_zrwa(c, nd, r, out, now, &sc))
-		return sc;
-	if (r->zsa == VFN_ZSA_FINISH)
-		zrwa_finish(c, nd, r, first, last, now, &out->due_ns);
-	sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
-	zone_stats(c, nd);
-	/* A Select All that failed part way may have reset some zones. */
-	if ((r->zsa == VFN_ZSA_RESET || r->zsa == VFN_ZSA_OFFLINE) &&
-	    !zones_discard(c, nd, first, last, now, &out->due_ns))
-		return SC_ABANDONED;
-	return sc;
-}
-
-/*
- * Set Zone Descriptor Extension: ZDES x 64 bytes from the host, then the
- * zone's own checks (zns.c). Without extensions Invalid Field, before any
- * transfer.
- */
-static u16 zone_set_ext(struct vfn_ctrl *c, struct vfn_nsd *nd,
-			const struct nvme_command *cmd,
-			const struct vfn_io_req *r)
-{
-	struct vfn_zoned *z = &nd->zns;
-	u16 sc;
-
-	if (!z->ext_bytes)
-		return VFN_SC(NVME_SC_INVALID_FIELD);
-	sc = vfn_map_data(c, cmd, z->ext_bytes);
-	if (sc)
-		return sc;
-	vfn_buf_copy(&c->buf, c->zreport, false);
-	return vfn_zone_set_ext(z, r->slba, c->zreport);
-}
-
-/* Zone Management Receive: Report Zones into the host's buffer. */
-static u16 zone_report(struct vfn_ctrl *c, const struct vfn_nsd *nd,
-		       const struct nvme_command *cmd,
-		       const struct vfn_io_req *r)
-{
-	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
-
-	if (r->zsa == VFN_ZRA_EXT_REPORT && !nd->zns.ext_bytes)
-		return VFN_SC(NVME_SC_INVALID_FIELD);
-	if (sc)
-		return sc;
-	if (r->zsa == VFN_ZRA_EXT_REPORT)
-		vfn_zone_report_ext(&nd->zns, r->slba, r->zrasf, r->partial,
-				    c->zreport, r->xfer_bytes);
-	else
-		vfn_zone_report(&nd->zns, r->slba, r->zrasf, r->partial,
-				c->zreport, r->xfer_bytes);
-	vfn_buf_to_host(&c->buf, c->zreport, r->xfer_bytes);
-	return 0;
-}
-
-/*
- * The controller changed zone @zone's descriptor (it went read-only): the
- * zone goes on its namespace's Changed Zone List and, if the host enabled
- * Zone Descriptor Changed Notices and none is outstanding, the event is
- * reported.
- */
-static void zone_changed(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
-{
-	u64 zslba = (u64)zone * nd->zns.zsze;
-	u32 i, n = min_t(u32, nd->nr_zones_changed, VFN_ZONES_CHANGED_MAX);
-
-	for (i = 0; i < n; i++)
-		if (nd->zones_changed[i] == zslba)
-			goto notify;
-	if (nd->nr_zones_changed < VFN_ZONES_CHANGED_MAX)
-		nd->zones_changed[nd->nr_zones_changed] = zslba;
-	/* One past the maximum means "more than the log holds". */
-	if (nd->nr_zones_changed <= VFN_ZONES_CHANGED_MAX)
-		nd->nr_zones_changed++;
-notify:
-	if (c->zone_aen_masked ||
-	    !(c->feat.async_event & VFN_AEC_ZONE_CHANGED))
-		return;
-	c->zone_aen_masked = true;
-	vfn_aen(c, NVME_AER_NOTICE | VFN_AER_ZONE_CHANGED << 8 |
-		   VFN_LOG_CHANGED_ZONES << 16);
-}
-
-/**
- * vfn_zones_recommend() - Finish and Reset Recommended, every zone
- * @c: the controller
- * @now: the model's time
- *
- * Each zone of an attached zoned namespace that reached a limit
- * (vfn_zone_recommend()) goes on its namespace's Changed Zone List, with
- * a Zone Descriptor Changed event as zone_changed() gives it. Dispatcher
- * only, as the zones.
- */
-void vfn_zones_recommend(struct vfn_ctrl *c, u64 now)
-{
-	u32 nsid, i;
-
-	for (nsid = 1; nsid <= VFN_MAX_NS; nsid++) {
-		struct vfn_nsd *nd = vfn_ns_find(&c->nst, nsid, true);
-
-		if (!nd || !nd->ns.zoned)
-			continue;
-		for (i = 0; i < nd->zns.nr_zones; i++)
-			if (vfn_zone_recommend(&nd->zns, i, now))
-				zone_changed(c, nd, i);
-	}
 }
 
 /*
@@ -977,19 +627,9 @@ void vfn_zones_recommend(struct vfn_ctrl *c, u64 now)
 static u16 write_protected(struct vfn_ctrl *c, struct vfn_nsd *nd,
 			   const struct vfn_io_req *r)
 {
-	u32 zone;
-
 	if (!nd->ns.zoned)
 		return VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
-	zone = vfn_zone_of(&nd->zns, r->slba);
-	if (nd->zns.zones[zone].state != VFN_ZS_RDONLY &&
-	    nd->zns.zones[zone].state != VFN_ZS_OFFLINE) {
-		vfn_zone_set_read_only(&nd->zns, zone);
-		zone_changed(c, nd, zone);
-		vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_READ_ONLY,
-				   1);
-	}
-	return VFN_SC(NVME_SC_ZONE_READ_ONLY);
+	return vfn_zns_read_only(c, nd, r->slba);
 }
 
 /*
@@ -1120,6 +760,80 @@ static bool store_copy(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return true;
 }
 
+/* Write Zeroes: Deallocate, CDW12 bit 25 (bit 9 of the control field). */
+#define WZ_DEAC			BIT(9)
+
+/* Copy: CDW12 bits 7:0 NR (0's based), 11:8 the descriptor format, 30 FUA. */
+#define COPY_NR(cdw12)		(((cdw12) & 0xff) + 1)
+#define COPY_DESFMT(cdw12)	(((cdw12) >> 8) & 0xf)
+#define COPY_FUA		BIT(30)
+
+/*
+ * Copy (NVM Command Set 1.0c, 3.3.1): descriptor format 0 only (OCFS bit
+ * 0), at most MSRC + 1 ranges, SDLBA in the namespace. The ranges are in
+ * host memory: vfn_copy_check() takes them once they are read. The
+ * request names the destination's first block, so that fault rules see
+ * where the copy writes.
+ */
+static u16 decode_copy(const struct nvme_command *cmd,
+		       const struct vfn_ns *ns, struct vfn_io_req *req)
+{
+	u32 cdw12 = vfn_cdw(cmd, 12);
+	u64 sdlba = vfn_cdw(cmd, 10) | (u64)vfn_cdw(cmd, 11) << 32;
+	u16 sc;
+
+	if (COPY_DESFMT(cdw12))
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->nr_ranges = COPY_NR(cdw12);
+	if (req->nr_ranges > VFN_COPY_MSRC + 1)
+		return VFN_SC(VFN_SC_CMD_SIZE_LIMIT);
+	req->xfer_bytes = req->nr_ranges * VFN_COPY_DESC_BYTES;
+	req->fua = cdw12 & COPY_FUA;
+	sc = vfn_fdp_decode_directive(cmd, ns, req);
+	if (sc)
+		return sc;
+	return __vfn_lba_range(ns, sdlba, 1, req);
+}
+
+/**
+ * vfn_copy_check() - check a Copy's source ranges against the limits
+ * @ns: the namespace
+ * @sdlba: the destination's first block (in the namespace: decoded)
+ * @desc: the Source Range Entries (format 0), as read from the host
+ * @nr: how many
+ * @total: receives the blocks to copy, the ranges' sum
+ *
+ * In order: each range's length (at most MSSRL: Command Size Limit
+ * Exceeded) and place (in the namespace: LBA Out of Range), the sum (at
+ * most MCL: Command Size Limit Exceeded), the destination (in the
+ * namespace: LBA Out of Range).
+ *
+ * Return: 0 or the NVMe status to complete the Copy with.
+ */
+u16 vfn_copy_check(const struct vfn_ns *ns, u64 sdlba,
+		   const struct vfn_copy_desc *desc, u32 nr, u64 *total)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		u64 slba = le64_to_cpu(desc[i].slba);
+		u32 nlb = le16_to_cpu(desc[i].nlb) + 1;
+
+		if (nlb > vfn_copy_mssrl(ns))
+			return VFN_SC(VFN_SC_CMD_SIZE_LIMIT);
+		if (slba >= ns->nsze || nlb > ns->nsze - slba)
+			return VFN_SC(NVME_SC_LBA_RANGE);
+		sum += nlb;
+	}
+	if (sum > vfn_copy_mcl(ns))
+		return VFN_SC(VFN_SC_CMD_SIZE_LIMIT);
+	if (sdlba >= ns->nsze || sum > ns->nsze - sdlba)
+		return VFN_SC(NVME_SC_LBA_RANGE);
+	*total = sum;
+	return 0;
+}
+
 /*
  * Copy (NVM Command Set 1.0c, 3.3.1; Zoned Namespace Command Set 1.1,
  * 3.4.1), descriptor format 0. Everything is checked before anything
@@ -1142,9 +856,8 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	struct vfn_copy_desc *desc = c->ident;
 	struct vfn_blocks *src = c->ident;
 	u32 nr = r->nr_ranges, good;
-	u64 total, done = 0, max_len = 0, read_due = now, lba, dst, written = 0;
+	u64 total, done = 0, max_len = 0, read_due = now, dst, written = 0;
 	struct vfn_io_req one;
-	u8 was = 0;
 	u16 sc;
 
 	BUILD_BUG_ON(sizeof(*desc) != VFN_COPY_DESC_BYTES);
@@ -1166,11 +879,7 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		return VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
 	/* The whole copy must fit its zone: else refused, nothing moved. */
 	if (nd->ns.zoned) {
-		was = nd->zns.zones[vfn_zone_of(&nd->zns, r->slba)].state;
-		sc = vfn_zone_write(&nd->zns, r->slba, total, false, &lba);
-		if (!sc)
-			vfn_zone_write_undo(&nd->zns, lba, total, was);
-		zone_stats(c, nd);
+		sc = vfn_zns_write_check(c, nd, r->slba, total);
 		if (sc)
 			return sc;
 	}
@@ -1252,60 +961,6 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 }
 
 /*
- * I/O Management Receive, Reclaim Unit Handle Status: per placement handle
- * of the namespace, the reclaim unit handle and the logical blocks its
- * reclaim unit can still take.
- */
-static u16 ruh_status(struct vfn_ctrl *c, const struct vfn_nsd *nd,
-		      const struct nvme_command *cmd,
-		      const struct vfn_io_req *r)
-{
-	u32 shift = VFLASH_LPAGE_SHIFT - nd->ns.lba_shift, i, size;
-	u64 room[VFN_FDP_MAX_RUH];
-	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
-
-	if (sc)
-		return sc;
-	for (i = 0; i < c->fdp.nruh; i++)
-		room[i] = vflash_flash_placement_room(c->vdev->flash, i) << shift;
-	memset(c->ident, 0, 4096);
-	size = vfn_fdp_ruh_status(&nd->ns, c->ident, room);
-	vfn_buf_to_host(&c->buf, c->ident, min(size, r->xfer_bytes));
-	return 0;
-}
-
-/*
- * I/O Management Send, Reclaim Unit Handle Update: the reclaim unit handle
- * of every listed placement identifier of the namespace gets a new reclaim
- * unit; one invalid identifier fails the command and changes nothing. A
- * reclaim unit left partly written is an event.
- */
-static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
-		      const struct nvme_command *cmd,
-		      const struct vfn_io_req *r, u64 now)
-{
-	const __le16 *pids = c->ident;
-	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
-	u32 i;
-
-	if (sc)
-		return sc;
-	vfn_buf_copy(&c->buf, c->ident, false);
-	sc = vfn_fdp_check_pids(&nd->ns, pids, r->nr_pids);
-	if (sc)
-		return sc;
-	for (i = 0; i < r->nr_pids; i++) {
-		u16 pid = le16_to_cpu(pids[i]), ruh = nd->ns.ruh[pid];
-
-		if (vflash_flash_placement_update(c->vdev->flash, ruh, now))
-			vfn_fdp_event(&c->fdp, VFN_FDP_EVT_RU_NOT_FULL,
-				      VFN_FDP_EVF_PIV | VFN_FDP_EVF_NSIDV, pid,
-				      ruh, nd->ns.id, vfn_ctrl_ms(c, now));
-	}
-	return 0;
-}
-
-/*
  * The cut took back page @lpn's writes from byte @off on (vflash_pl_cut()'s
  * taken()): the uncorrectable marks the oldest of them cleared, @marks
  * (keep_marks()), come back with the data; the zone that holds that byte
@@ -1325,58 +980,8 @@ static void cut_taken(void *arg, u64 lpn, u32 off, u8 marks)
 			dev_err_ratelimited(&c->vdev->dev,
 					    "power cut: no memory to mark block %llu uncorrectable again\n",
 					    (lpn << shift) + i);
-	if (!vfn_nstab_zoned(&c->nst))
-		return;
-	for (i = 0; i < VFN_MAX_NS; i++) {
-		struct vfn_nsd *nd = &c->nst.nsd[i];
-		u64 start = nd->ns.base << VFLASH_LPAGE_SHIFT;
-
-		if (!nd->allocated || !nd->ns.zoned || pos < start ||
-		    pos - start >= nd->ns.nsze << nd->ns.lba_shift)
-			continue;
-		vfn_zone_lost(&nd->zns, (pos - start) >> nd->ns.lba_shift);
-		return;
-	}
-}
-
-/* Discard a zone's blocks [@from, @to) that a cut left beyond its pointer. */
-static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
-			u64 to, u64 now)
-{
-	struct vfn_io_req r;
-	u64 due = now;
-
-	if (!vfn_lba_range(&nd->ns, from, to - from, &r))
-		discard(c, &r, now, &due, true, true);
-	unmark(c, nd, max(from, to), (from / nd->zns.zsze + 1) * nd->zns.zsze);
-}
-
-/*
- * The cut and the ZRWA windows (device DRAM): with power-loss protection
- * each window is flushed (programmed, the write pointer past it), without
- * it is lost (vfn_zone_cut() discards it); every ZRWA is given back.
- */
-static void zrwa_cut(struct vfn_ctrl *c, u64 now)
-{
-	bool plp = READ_ONCE(c->vdev->faults.plp);
-	u64 from, to, due = now;
-	u32 i, z, n = 0;
-
-	for (i = 0; i < VFN_MAX_NS; i++) {
-		struct vfn_nsd *nd = &c->nst.nsd[i];
-
-		for (z = 0; nd->allocated && nd->ns.zoned && nd->zns.nr_zrwa &&
-		     z < nd->zns.nr_zones; z++) {
-			if (!nd->zns.zones[z].zrwa)
-				continue;
-			n++;
-			if (vfn_zone_zrwa_cut(&nd->zns, z, plp, &from, &to))
-				zone_program(c, nd, z, from, to, now, &due);
-		}
-	}
-	if (n)
-		dev_info(&c->vdev->dev, "power cut: %u zones' ZRWA windows %s\n",
-			 n, plp ? "flushed (plp)" : "lost");
+	if (vfn_nstab_zoned(&c->nst))
+		vfn_zns_lost(c, pos);
 }
 
 /**
@@ -1391,68 +996,163 @@ static void zrwa_cut(struct vfn_ctrl *c, u64 now)
  * zone in order recovers it: a zone that lost a block has its write
  * pointer there, every block from there on reads zeros (even one whose
  * program had ended, and no mark stays there), and it is Empty or Closed
- * (vfn_zone_cut()). Dispatcher only.
- * program had ended), and it is Empty or Closed (vfn_zone_cut()). A
- * ZRWA window is flushed first with power-loss protection, else lost
- * (zrwa_cut()). Dispatcher only.
+ * (vfn_zns_cut()). A ZRWA window is flushed first with power-loss
+ * protection, else lost (vfn_zns_zrwa_cut()). Dispatcher only.
  *
  * Return: the logged page writes taken back.
  */
 u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now)
 {
-	u64 lost, from, to;
-	u32 i, z, moved = 0;
+	u64 lost;
 
-	zrwa_cut(c, now);
+	vfn_zns_zrwa_cut(c, now);
 	lost = vflash_pl_cut(&c->vdev->faults.pl, now, cut_taken, c);
-	for (i = 0; i < VFN_MAX_NS; i++) {
-		struct vfn_nsd *nd = &c->nst.nsd[i];
-
-		for (z = 0; nd->allocated && nd->ns.zoned &&
-		     z < nd->zns.nr_zones; z++) {
-			if (!vfn_zone_cut(&nd->zns, z, &from, &to))
-				continue;
-			cut_discard(c, nd, from, to, now);
-			moved++;
-		}
-	}
-	if (moved)
-		dev_info(&c->vdev->dev, "power cut: %u zones' write pointers back at their durable point\n",
-			 moved);
+	vfn_zns_cut(c, now);
 	return lost;
 }
 
 /**
- * vfn_ns_discard() - a deleted namespace's data goes
- * @c: the controller
- * @nd: the namespace about to be deleted
- * @now: when, on the backend's clock
+ * vfn_io_decode() - decode and validate an NVM command
+ * @cmd: the command, copied out of its SQ
+ * @ns: the active namespace its NSID names, or NULL if there is none
+ * @req: the decoded command
  *
- * Every page the namespace held is deallocated as a Deallocate would (it
- * reads as zeros, the flash backend forgets it, the device DRAM cache
- * drops it), so a namespace made there later starts empty and no data
- * crosses from one namespace to another. Dispatcher only.
+ * Checks, in order: fused operations and SGLs (Invalid Field), the opcode
+ * (Invalid Command Opcode; the zoned and FDP commands for a namespace
+ * that has them), the NSID (NVMe Base Specification 3.2.1.5: an invalid one is
+ * Invalid Namespace or Format, a valid one with no active namespace
+ * Invalid Field; Flush also takes the broadcast NSID), the block range
+ * (LBA Out of Range) and the transfer size (Invalid Field above MDTS).
+ * Dataset Management ranges are in host memory and are checked by the
+ * caller with vfn_lba_range(), Copy's with vfn_copy_check(); Verify and
+ * Write Uncorrectable move no data, so MDTS does not bound them. A zoned
+ * namespace also takes Zone Append, Zone Management Send and Receive
+ * (vfn_zns_decode()), an FDP namespace I/O Management Receive and Send
+ * (vfn_fdp_decode()); the zones' own checks are vfn_zone_write() and the
+ * rest of zns.c.
  *
- * Return: false if the host took DMA back meanwhile (CC.EN or Bus Master
- * cleared): the delete is abandoned, the pages zeroed so far stay so.
+ * Return: 0 or the NVMe status to complete the command with.
  */
-bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now)
+u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		  struct vfn_io_req *req)
 {
-	struct vfn_io_req r = {
-		.pos_bytes = nd->ns.base << VFLASH_LPAGE_SHIFT,
-		.len_bytes = nd->pages << VFLASH_LPAGE_SHIFT,
-		.lpn = nd->ns.base, .nr_lpages = nd->pages,
-		.full_lpn = nd->ns.base, .nr_full = nd->pages,
-	};
-	u64 due = now;
-	u32 h;
+	u32 nsid = le32_to_cpu(cmd->common.nsid);
+	u8 op = cmd->common.opcode;
+	u16 sc;
 
-	/* Its zones give their handles back before the zones go. */
-	for (h = 1; nd->ns.zoned && h < c->nr_zph; h++)
-		if (c->zph[h] >= nd->zns.zones &&
-		    c->zph[h] < nd->zns.zones + nd->zns.nr_zones)
-			zone_unlend(c, h, now);
-	return !nd->pages || deallocate(c, &r, now, &due);
+	memset(req, 0, sizeof(*req));
+	req->opcode = op;
+	if (cmd->common.flags & VFN_FLAGS_UNSUPPORTED)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	switch (op) {
+	case nvme_cmd_flush:
+	case nvme_cmd_write:
+	case nvme_cmd_read:
+	case nvme_cmd_compare:
+	case nvme_cmd_write_zeroes:
+	case nvme_cmd_dsm:
+	case nvme_cmd_write_uncor:
+	case nvme_cmd_verify:
+	case VFN_CMD_COPY:
+		break;
+	case nvme_cmd_zone_append:
+	case nvme_cmd_zone_mgmt_send:
+	case nvme_cmd_zone_mgmt_recv:
+		/* No namespace: the NSID's status below. */
+		if (!ns || ns->zoned)
+			break;
+		return VFN_SC(NVME_SC_INVALID_OPCODE);
+	case VFN_CMD_IO_MGMT_RECV:
+	case VFN_CMD_IO_MGMT_SEND:
+		if (!ns || ns->nr_ph)
+			break;
+		fallthrough;
+	default:
+		return VFN_SC(NVME_SC_INVALID_OPCODE);
+	}
+	if (op == nvme_cmd_flush && nsid == NVME_NSID_ALL)
+		return 0;
+	if (!vfn_nsid_valid(nsid))
+		return VFN_SC(NVME_SC_INVALID_NS);
+	if (!ns || ns->id != nsid)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+
+	switch (op) {
+	case nvme_cmd_write:
+	case nvme_cmd_read:
+	case nvme_cmd_compare:
+	case nvme_cmd_zone_append:
+		req->fua = le16_to_cpu(cmd->rw.control) & NVME_RW_FUA;
+		sc = __vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
+				     le16_to_cpu(cmd->rw.length) + 1, req);
+		if (!sc && req->len_bytes > VFN_MAX_XFER_BYTES)
+			sc = VFN_SC(NVME_SC_INVALID_FIELD);
+		if (!sc && op == nvme_cmd_write)
+			sc = vfn_fdp_decode_directive(cmd, ns, req);
+		return sc;
+	case nvme_cmd_write_zeroes:
+		req->fua = le16_to_cpu(cmd->write_zeroes.control) & NVME_RW_FUA;
+		req->deallocate = le16_to_cpu(cmd->write_zeroes.control) &
+				  WZ_DEAC;
+		/* A zoned namespace's Write Zeroes writes zeros: no DEAC. */
+		if (ns->zoned)
+			req->deallocate = false;
+		sc = vfn_fdp_decode_directive(cmd, ns, req);
+		if (sc)
+			return sc;
+		return __vfn_lba_range(ns,
+				       le64_to_cpu(cmd->write_zeroes.slba),
+				       le16_to_cpu(cmd->write_zeroes.length) + 1,
+				       req);
+	case nvme_cmd_write_uncor:
+	case nvme_cmd_verify:
+		/* No data transfer: no MDTS; no VSL, no WUSL (CNS 06h). */
+		return __vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
+				       le16_to_cpu(cmd->rw.length) + 1, req);
+	case VFN_CMD_COPY:
+		return decode_copy(cmd, ns, req);
+	case nvme_cmd_dsm:
+		req->nr_ranges = (le32_to_cpu(cmd->dsm.nr) & 0xff) + 1;
+		req->deallocate = le32_to_cpu(cmd->dsm.attributes) &
+				  NVME_DSMGMT_AD;
+		return 0;
+	case nvme_cmd_zone_mgmt_send:
+	case nvme_cmd_zone_mgmt_recv:
+		return vfn_zns_decode(cmd, ns, req);
+	case VFN_CMD_IO_MGMT_RECV:
+	case VFN_CMD_IO_MGMT_SEND:
+		return vfn_fdp_decode(cmd, ns, req);
+	default:
+		return 0;	/* Flush */
+	}
+}
+
+/*
+ * vfn_io_decode(), inline for Read and Write: a Read, or a Write without
+ * a directive, of @ns (the active namespace the NSID names, or NULL),
+ * neither fused nor with an SGL, is decoded here; every other command by
+ * vfn_io_decode(). The result is vfn_io_decode()'s.
+ */
+static __always_inline u16 decode(const struct nvme_command *cmd,
+				  const struct vfn_ns *ns,
+				  struct vfn_io_req *req)
+{
+	u8 op = cmd->common.opcode;
+	u16 sc;
+
+	if ((op != nvme_cmd_read && op != nvme_cmd_write) || !ns ||
+	    ns->id != le32_to_cpu(cmd->common.nsid) ||
+	    (cmd->common.flags & VFN_FLAGS_UNSUPPORTED) ||
+	    (op == nvme_cmd_write && VFN_RW_DTYPE(vfn_cdw(cmd, 12))))
+		return vfn_io_decode(cmd, ns, req);
+	memset(req, 0, sizeof(*req));
+	req->opcode = op;
+	req->fua = le16_to_cpu(cmd->rw.control) & NVME_RW_FUA;
+	sc = __vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
+			     le16_to_cpu(cmd->rw.length) + 1, req);
+	if (!sc && req->len_bytes > VFN_MAX_XFER_BYTES)
+		sc = VFN_SC(NVME_SC_INVALID_FIELD);
+	return sc;
 }
 
 /**
@@ -1470,7 +1170,7 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 					 true);
 	struct vflash_faults *ft = &c->vdev->faults;
 	struct vfn_io_req r;
-	u16 sc = vfn_io_decode_inline(cmd, nd ? &nd->ns : NULL, &r);
+	u16 sc = decode(cmd, nd ? &nd->ns : NULL, &r);
 
 	/* An injected timeout swallows the command: no data, no model time. */
 	if (!sc && vflash_fault(ft, VFLASH_FAULT_TIMEOUT, r.lpn, r.nr_lpages)) {
@@ -1499,15 +1199,9 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		else if (vflash_flash_write_refused(c->vdev->flash))
 			sc = VFN_SC(NVME_SC_NS_WRITE_PROTECTED);
 	}
-	/* An offline zone has nothing to read. */
-	if (!sc && nd && nd->ns.zoned && (r.opcode == nvme_cmd_read ||
-					  r.opcode == nvme_cmd_compare ||
-					  r.opcode == nvme_cmd_verify ||
-					  r.opcode == nvme_cmd_write_uncor))
-		sc = vfn_zone_read(&nd->zns, r.slba, r.nlb);
-	/* The zones' clock: a zone leaving Empty now starts its age. */
+	/* An offline zone has nothing to read; the zones' clock. */
 	if (nd && nd->ns.zoned)
-		vfn_zone_clock(&nd->zns, now);
+		sc = vfn_zns_io_start(nd, &r, sc, now);
 	out->due_ns = now;
 	out->lpn = 0;
 	out->count = 0;
@@ -1515,16 +1209,8 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	if (!sc) {
 		out->lpn = r.lpn;
 		out->count = r.nr_lpages;
-		/*
-		 * The namespace's placement handle names the reclaim unit
-		 * handle; an invalid identifier: its handle 0, and an event.
-		 */
-		if (r.placed)
-			r.ph = vfn_fdp_handle(&c->fdp, &nd->ns, r.pid,
-					      vfn_ctrl_ms(c, now));
-		/* FDP, no directive: the namespace's placement handle 0. */
-		else if (nd && nd->ns.nr_ph)
-			r.ph = nd->ns.ruh[0];
+		/* FDP: the reclaim unit handle the pages go to. */
+		vfn_fdp_place(c, nd, &r, now);
 		/* The write's pages go to the handle's stream. */
 		c->tag.ph = r.ph;
 		switch (r.opcode) {
@@ -1554,25 +1240,22 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 		case nvme_cmd_zone_mgmt_send:
 			out->lpn = 0;
 			out->count = 0;
-			if (r.zsa == VFN_ZSA_SET_EXT)
-				sc = zone_set_ext(c, nd, cmd, &r);
-			else
-				sc = zone_send(c, nd, &r, out, now);
+			sc = vfn_zns_mgmt_send(c, nd, cmd, &r, out, now);
 			break;
 		case nvme_cmd_zone_mgmt_recv:
 			out->lpn = 0;
 			out->count = 0;
-			sc = zone_report(c, nd, cmd, &r);
+			sc = vfn_zns_mgmt_recv(c, nd, cmd, &r);
 			break;
 		case VFN_CMD_IO_MGMT_RECV:
 			out->lpn = 0;
 			out->count = 0;
-			sc = ruh_status(c, nd, cmd, &r);
+			sc = vfn_fdp_mgmt_recv(c, nd, cmd, &r);
 			break;
 		case VFN_CMD_IO_MGMT_SEND:
 			out->lpn = 0;
 			out->count = 0;
-			sc = ruh_update(c, nd, cmd, &r, now);
+			sc = vfn_fdp_mgmt_send(c, nd, cmd, &r, now);
 			break;
 		default:
 			out->lpn = 0;
@@ -1586,17 +1269,12 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    (r.opcode == nvme_cmd_write || r.opcode == nvme_cmd_write_zeroes ||
 	     r.opcode == nvme_cmd_zone_append))
 		vfn_uncor_clear(&c->nst.uncor, dev_block(c, &r), r.nlb);
-	/* A refused write changes nothing: not its zone's pointer either. */
-	if (sc && r.zone_took) {
-		vfn_zone_write_undo(&nd->zns, r.zone_lba, r.nlb, r.zone_was);
-		zone_stats(c, nd);
-	}
-	/* A ZRWA write's implicit flush, once the write took. */
-	if (unlikely(r.zrwa))
-		zrwa_flushed(c, nd, &r, out, now);
-	/* Zones that went Full, Empty, Read Only, Offline: their handles. */
+	/*
+	 * A refused write puts its zone's pointer back, a ZRWA write
+	 * programs what it flushed; inactive zones give their handles back.
+	 */
 	if (nd && nd->ns.zoned)
-		zone_handles_sweep(c, now);
+		vfn_zns_io_end(c, nd, &r, out, sc, now);
 	/* An injected delay moves the due time: it is not lateness. */
 	if (!sc && vflash_fault(ft, VFLASH_FAULT_DELAY, r.lpn, r.nr_lpages))
 		out->due_ns += ft->rule[VFLASH_FAULT_DELAY].delay_ns;

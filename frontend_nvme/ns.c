@@ -7,8 +7,10 @@
  * lives on the device. A namespace holds one range of whole 4 KiB backend
  * pages, found first-fit from the device's start; no two overlap, and a
  * deleted namespace's pages are free again. Every refusal is the status
- * the specification gives it and changes nothing; nothing here touches
- * data (the caller deallocates a deleted namespace's pages) or time.
+ * the specification gives it and changes nothing; the table touches no
+ * data and no time. Then Namespace Management and Attachment on the
+ * controller: their decoding and execution, a deleted namespace's data
+ * deallocated before it goes.
  */
 #include <linux/kernel.h>
 #include <linux/math64.h>
@@ -18,7 +20,7 @@
 
 #include "backend_flash/flash.h"
 #include "core/compat.h"
-#include "frontend_nvme/ns.h"
+#include "frontend_nvme/nvme.h"
 
 /* FLBAS: the LBA format index, bits 3:0 and, above them, bits 6:5. */
 static u32 flbas_index(u8 flbas)
@@ -157,40 +159,6 @@ static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
 	return 0;
 }
 
-/*
- * FDP: a conventional namespace's placement handles from the create's
- * Placement Handle List (NVM Command Set, Namespace Management): entry i
- * is the reclaim unit handle of placement handle i. At most NRUH entries,
- * each a handle of the configuration and none twice, else Invalid
- * Placement Handle List. Without a list the controller chooses: one
- * placement handle, reclaim unit handle 0.
- */
-static u16 placement_handles(const struct vfn_nstab *t,
-			     const struct vfn_ns_spec *s, struct vfn_ns *ns)
-{
-	DECLARE_BITMAP(seen, VFLASH_FLASH_MAX_PLACEMENT) = { };
-	u32 i;
-
-	if (!s->nphndls) {
-		ns->nr_ph = 1;
-		ns->ruh[0] = 0;
-		ns->ruh_ctrl = true;
-		return 0;
-	}
-	if (s->nphndls > t->nruh || !s->phndl)
-		return VFN_SC(VFN_SC_INVALID_PHNDL_LIST);
-	for (i = 0; i < s->nphndls; i++) {
-		u16 ruh = le16_to_cpu(s->phndl[i]);
-
-		if (ruh >= t->nruh || test_bit(ruh, seen))
-			return VFN_SC(VFN_SC_INVALID_PHNDL_LIST);
-		__set_bit(ruh, seen);
-		ns->ruh[i] = ruh;
-	}
-	ns->nr_ph = s->nphndls;
-	return 0;
-}
-
 /**
  * vfn_ns_create() - Namespace Management, create
  * @t: the table
@@ -203,7 +171,7 @@ static u16 placement_handles(const struct vfn_nstab *t,
  * no protection information), sharing (Invalid Field: the controller is
  * the subsystem's only one, so every namespace is private), with FDP the
  * Placement Handle List of a conventional namespace (Invalid Placement
- * Handle List, placement_handles()), the size
+ * Handle List, vfn_fdp_placement_handles()), the size
  * (Invalid Field for none, NCAP above NSZE, or a zoned size that is not
  * whole zones; Thin Provisioning Not Supported for NCAP below NSZE), a
  * free NSID (Namespace Identifier Unavailable once MNAN are allocated),
@@ -230,7 +198,7 @@ u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
 	if (s->nmic & NMIC_SHARED)
 		return VFN_SC(NVME_SC_INVALID_FIELD);
 	if (t->nruh && !zoned) {
-		sc = placement_handles(t, s, &ph);
+		sc = vfn_fdp_placement_handles(t, s, &ph);
 		if (sc)
 			return sc;
 	}
@@ -417,32 +385,186 @@ u32 vfn_ns_changed_log(struct vfn_nstab *t, __le32 *log, bool clear)
 	return n;
 }
 
-/**
- * vfn_ns_ruh_usage() - how the namespaces use the reclaim unit handles
- *	(log 21h, Reclaim Unit Handle Usage)
- * @t: the table
- * @ruha: receives, per reclaim unit handle of the configuration, its
- *	attributes: VFN_RUHA_HOST if a namespace's Placement Handle List
- *	names it, else VFN_RUHA_CTRL if the controller chose it for a
- *	namespace made without a list, else VFN_RUHA_UNUSED
+/*
+ * Namespace Management and Attachment on the controller: decoding, the
+ * commands, and the data a deleted namespace leaves (deallocated through
+ * io.c's data path, c->ops->discard). Dispatcher only, as the table.
  */
-void vfn_ns_ruh_usage(const struct vfn_nstab *t, u8 *ruha)
+
+/* Namespace Management and Attachment: CDW10 bits 3:0, the operation. */
+#define NS_SEL(cdw10)		((cdw10) & 0xf)
+#define NS_SEL_CREATE		0	/* Attachment: attach */
+#define NS_SEL_DELETE		1	/* Attachment: detach */
+
+/**
+ * vfn_ns_check_cmd() - decode Namespace Management or Attachment
+ * @cmd: the command
+ *
+ * The operation, and the NSID where the command names one: a delete
+ * takes an allocated NSID or FFFFFFFFh (every namespace), an attach or
+ * detach a valid NSID; a create's NSID is reserved.
+ *
+ * Return: 0, Invalid Field for another operation, Invalid Namespace or
+ * Format for an NSID the operation cannot take.
+ */
+u16 vfn_ns_check_cmd(const struct nvme_command *cmd)
 {
-	u32 i, j;
+	u32 nsid = le32_to_cpu(cmd->common.nsid), sel = NS_SEL(vfn_cdw(cmd, 10));
 
-	memset(ruha, VFN_RUHA_UNUSED, t->nruh);
-	for (i = 0; i < VFN_MAX_NS; i++) {
-		const struct vfn_ns *ns = &t->nsd[i].ns;
-
-		if (!t->nsd[i].allocated)
-			continue;
-		for (j = 0; j < ns->nr_ph; j++) {
-			u8 *a = &ruha[ns->ruh[j]];
-
-			if (!ns->ruh_ctrl)
-				*a = VFN_RUHA_HOST;
-			else if (*a == VFN_RUHA_UNUSED)
-				*a = VFN_RUHA_CTRL;
-		}
+	if (sel != NS_SEL_CREATE && sel != NS_SEL_DELETE)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (cmd->common.opcode == nvme_admin_ns_mgmt) {
+		if (sel == NS_SEL_CREATE || nsid == NVME_NSID_ALL)
+			return 0;
 	}
+	return vfn_nsid_valid(nsid) ? 0 : VFN_SC(NVME_SC_INVALID_NS);
+}
+
+/**
+ * vfn_ns_discard() - a deleted namespace's data goes
+ * @c: the controller
+ * @nd: the namespace about to be deleted
+ * @now: when, on the backend's clock
+ *
+ * Every page the namespace held is deallocated as a Deallocate would (it
+ * reads as zeros, the flash backend forgets it, the device DRAM cache
+ * drops it), so a namespace made there later starts empty and no data
+ * crosses from one namespace to another. Dispatcher only.
+ *
+ * Return: false if the host took DMA back meanwhile (CC.EN or Bus Master
+ * cleared): the delete is abandoned, the pages zeroed so far stay so.
+ */
+bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now)
+{
+	struct vfn_io_req r = {
+		.pos_bytes = nd->ns.base << VFLASH_LPAGE_SHIFT,
+		.len_bytes = nd->pages << VFLASH_LPAGE_SHIFT,
+		.lpn = nd->ns.base, .nr_lpages = nd->pages,
+		.full_lpn = nd->ns.base, .nr_full = nd->pages,
+	};
+	u64 due = now;
+
+	/* Its zones give their handles back before the zones go. */
+	if (nd->ns.zoned)
+		vfn_zns_put_handles(c, nd, now);
+	return !nd->pages || c->ops->discard(c, &r, now, &due, false, false);
+}
+
+/*
+ * The namespaces attached to the controller changed: if the host enabled
+ * Namespace Attribute Notices and no such event is outstanding (the
+ * Changed Namespace List unread since the last), report one; Linux then
+ * reads the list and rescans its namespaces.
+ */
+static void ns_changed(struct vfn_ctrl *c)
+{
+	if (c->ns_aen_masked || !(c->feat.async_event & NVME_AEN_CFG_NS_ATTR))
+		return;
+	c->ns_aen_masked = true;
+	vfn_aen(c, NVME_AER_NOTICE | NVME_AER_NOTICE_NS_CHANGED << 8 |
+		   NVME_LOG_CHANGED_NS << 16);
+}
+
+/*
+ * Namespace Management, delete: one namespace, or every one (FFFFFFFFh).
+ * Each one's data is deallocated before it goes; the controller that
+ * processes the delete reports no event for it (the specification's
+ * Namespace Deletion Asynchronous Event Reporting: the host knows), but
+ * the Changed Namespace List lists an attached one.
+ */
+static u16 ns_delete(struct vfn_ctrl *c, u32 nsid, u64 now)
+{
+	u32 i, first = nsid, last = nsid;
+	u16 sc = vfn_ns_check_delete(&c->nst, nsid);
+
+	if (sc)
+		return sc;
+	if (nsid == NVME_NSID_ALL) {
+		first = 1;
+		last = VFN_MAX_NS;
+	}
+	for (i = first; i <= last; i++) {
+		struct vfn_nsd *nd = vfn_ns_find(&c->nst, i, false);
+
+		if (!nd)
+			continue;
+		if (!vfn_ns_discard(c, nd, now))
+			return VFN_SC_ABANDONED;
+		vfn_ns_delete(&c->nst, i);
+	}
+	return 0;
+}
+
+/**
+ * vfn_ns_mgmt() - execute Namespace Management (opcode 0Dh)
+ * @c: the controller
+ * @cmd: the command, checked by vfn_ns_check_cmd()
+ * @result: completion dword 0: a create's new NSID
+ * @now: when it was fetched, on the backend's clock
+ *
+ * Create (from the host's Identify Namespace fields NSZE, NCAP, FLBAS,
+ * DPS, NMIC, ENDGID, with FDP NPHNDLS and the Placement Handle List, and
+ * the CDW11 CSI) or delete.
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_ns_mgmt(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		u32 *result, u64 now)
+{
+	struct nvme_id_ns *id = c->ident;
+	struct vfn_ns_spec spec;
+	u16 sc, endgid;
+
+	if (NS_SEL(vfn_cdw(cmd, 10)) == NS_SEL_DELETE)
+		return ns_delete(c, le32_to_cpu(cmd->common.nsid), now);
+	sc = vfn_map_data(c, cmd, 4096);
+	if (sc)
+		return sc;
+	vfn_buf_copy(&c->buf, c->ident, false);
+	/* With FDP, the one endurance group (0: the controller's choice). */
+	endgid = le16_to_cpu(id->endgid);
+	if (c->fdp.nruh && endgid && endgid != VFN_FDP_ENDGID)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	spec = (struct vfn_ns_spec) {
+		.nsze = le64_to_cpu(id->nsze), .ncap = le64_to_cpu(id->ncap),
+		.flbas = id->flbas, .dps = id->dps, .nmic = id->nmic,
+		.csi = vfn_cdw(cmd, 11) >> 24,
+		.nphndls = get_unaligned_le16((u8 *)id + VFN_NS_NPHNDLS_OFS),
+		.phndl = (const __le16 *)((u8 *)id + VFN_NS_PHNDL_OFS),
+	};
+	sc = vfn_ns_create(&c->nst, &spec, result);
+	if (sc || spec.csi != NVME_CSI_ZNS || c->zreport)
+		return sc;
+	/* The first zoned namespace: Report Zones needs a buffer. */
+	c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
+	if (c->zreport)
+		return 0;
+	vfn_ns_delete(&c->nst, *result);
+	*result = 0;
+	return VFN_SC(NVME_SC_INTERNAL);
+}
+
+/**
+ * vfn_ns_attachment() - execute Namespace Attachment (opcode 15h)
+ * @c: the controller
+ * @cmd: the command, checked by vfn_ns_check_cmd()
+ *
+ * Attach or detach, as its Controller List says; an attach or detach
+ * that changed the active namespaces is reported (ns_changed()).
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_ns_attachment(struct vfn_ctrl *c, const struct nvme_command *cmd)
+{
+	u16 sc = vfn_map_data(c, cmd, 4096);
+
+	if (sc)
+		return sc;
+	vfn_buf_copy(&c->buf, c->ident, false);
+	sc = vfn_ns_attach(&c->nst, le32_to_cpu(cmd->common.nsid),
+			   NS_SEL(vfn_cdw(cmd, 10)) != NS_SEL_DELETE,
+			   c->ident, c->iocs);
+	if (!sc)
+		ns_changed(c);
+	return sc;
 }

@@ -129,30 +129,6 @@ struct vfn_ns_spec {
 #define VFN_NS_NPHNDLS_OFS	392
 #define VFN_NS_PHNDL_OFS	512
 
-/* Log 21h, Reclaim Unit Handle Attributes: unused, host, controller. */
-#define VFN_RUHA_UNUSED		0x0
-#define VFN_RUHA_HOST		0x1
-#define VFN_RUHA_CTRL		0x2
-
-/**
- * vfn_ns_pid_of() - the placement identifier that names a reclaim unit
- *	handle in a namespace
- * @ns: the namespace
- * @ruh: the reclaim unit handle
- *
- * Return: the namespace's placement handle of @ruh (with one reclaim
- * group, its placement identifier), or -1 if its list has none.
- */
-static inline int vfn_ns_pid_of(const struct vfn_ns *ns, u16 ruh)
-{
-	int i;
-
-	for (i = 0; i < ns->nr_ph; i++)
-		if (ns->ruh[i] == ruh)
-			return i;
-	return -1;
-}
-
 void vfn_nstab_init(struct vfn_nstab *t, u64 cap_pages, u8 lba_shift,
 		    u16 nruh, const struct vfn_zone_geo *zgeo);
 void vfn_nstab_exit(struct vfn_nstab *t);
@@ -204,6 +180,5 @@ u32 vfn_ns_list(const struct vfn_nstab *t, u32 after, bool active, int csi,
 u32 vfn_ns_ctrl_list(const struct vfn_nstab *t, u32 nsid, u16 from,
 		     u8 *buf);
 u32 vfn_ns_changed_log(struct vfn_nstab *t, __le32 *log, bool clear);
-void vfn_ns_ruh_usage(const struct vfn_nstab *t, u8 *ruha);
 
 #endif /* VFN_NS_H */

@@ -48,6 +48,35 @@ struct vfn_ctrl;
 #define VFN_AER_ZONE_CHANGED	0xef
 
 /**
+ * struct vfn_features - the Set Features values a controller holds
+ * @arbitration: FID 01h CDW11: AB, LPW, MPW, HPW
+ * @power_mgmt: FID 02h: PS (always 0: NPSS = 0) and WH
+ * @temp_over: FID 04h: composite temperature over threshold, kelvin
+ * @temp_under: FID 04h: its under threshold
+ * @err_recovery: FID 05h: TLER (DULBE is not supported)
+ * @wce: FID 06h: volatile write cache enabled
+ * @irq_coalesce: FID 08h: THR and TIME
+ * @irq_cd: FID 09h: Coalescing Disable, per interrupt vector
+ * @write_atomic: FID 0Ah: DN
+ * @async_event: FID 0Bh: the SMART critical warnings to report
+ *
+ * Reset to vfn_features_default() at every controller reset; nothing is
+ * saveable. Number of Queues (FID 07h) lives with the queues (admin.c).
+ */
+struct vfn_features {
+	u32 arbitration;
+	u32 power_mgmt;
+	u16 temp_over;
+	u16 temp_under;
+	u32 err_recovery;
+	bool wce;
+	u32 irq_coalesce;
+	DECLARE_BITMAP(irq_cd, VFN_NR_VEC);
+	u32 write_atomic;
+	u32 async_event;
+};
+
+/**
  * struct vfn_cmd - a command whose completion is due later
  * @id: an I/O command's request id (its trace events'), else 0
  * @due_ns: when it is to be posted: the model's completion time, later
@@ -110,11 +139,17 @@ struct vfn_heap {
  * @power_cut: at a power cut, take back what was not durable and move
  *	zones back to their durable point (io.c: vfn_io_power_cut());
  *	returns the page writes taken back
+ * @discard: deallocate a block range, for the zone and namespace
+ *	commands (io.c: vfn_io_discard())
+ * @program: program blocks the store holds already, for a ZRWA flush
+ *	(io.c: vfn_io_program())
  *
  * The controller's pieces call dispatch.c, its core, directly; the core
  * calls them back only through this table, as the nvme host driver's
  * core.c calls pci.c through struct nvme_ctrl_ops. So calls between the
- * files of this folder run one way (docs/architecture.md).
+ * files of this folder run one way (docs/architecture.md). The features
+ * io.c executes commands of (zns.c, ns.c) reach its data path the same
+ * way, through @discard and @program.
  */
 struct vfn_ctrl_ops {
 	void (*admin)(struct vfn_ctrl *c, const struct nvme_command *cmd,
@@ -125,6 +160,10 @@ struct vfn_ctrl_ops {
 	void (*raise_irq)(struct vfn_ctrl *c, u16 vector);
 	void (*tick)(struct vfn_ctrl *c, u64 now);
 	u64 (*power_cut)(struct vfn_ctrl *c, u64 now);
+	bool (*discard)(struct vfn_ctrl *c, const struct vfn_io_req *r,
+			u64 now, u64 *due_ns, bool zone, bool always);
+	u16 (*program)(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		       const struct vfn_io_req *r, u64 now, u64 *due_ns);
 };
 
 /**
@@ -415,7 +454,47 @@ static inline u16 vfn_map_data(struct vfn_ctrl *c,
 			    cmd->common.opcode & 2, &c->buf);
 }
 
+/**
+ * vfn_to_host() - answer an admin command from c->ident
+ * @c: the controller
+ * @cmd: the command; its PRP entries describe the host's buffer
+ * @off: where in c->ident the answer starts
+ * @avail: bytes of c->ident from @off to send
+ * @len: the transfer length: past @avail, zeros
+ *
+ * Return: 0 or the NVMe status of vfn_map_data().
+ */
+static inline u16 vfn_to_host(struct vfn_ctrl *c,
+			      const struct nvme_command *cmd, u32 off,
+			      u32 avail, u32 len)
+{
+	u16 sc = vfn_map_data(c, cmd, len);
+
+	if (!sc)
+		vfn_buf_to_host(&c->buf, c->ident + off, avail);
+	return sc;
+}
+
+/* A command abandoned because the host took DMA back while it ran. */
+#define VFN_SC_ABANDONED	NVME_SC_ABORT_REQ
+
 /* admin.c */
+void vfn_features_default(struct vfn_features *f);
+u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11);
+u16 vfn_feature_get(const struct vfn_features *f, u8 fid, u32 cdw11,
+		    u32 *result);
+
+u16 vfn_admin_decode(const struct nvme_command *cmd);
+u32 vfn_log_bytes(u8 lid);
+u16 vfn_check_log(const struct nvme_command *cmd, u32 *off, u32 *len);
+u16 vfn_decode_nr_queues(u32 cdw11, u32 *want);
+u16 vfn_check_new_queue(const struct nvme_command *cmd, u32 nr_ioq,
+			const struct vfn_queue *queues);
+u16 vfn_check_new_cq(const struct nvme_command *cmd, u32 nr_vec);
+u16 vfn_check_new_sq(const struct nvme_command *cmd,
+		     const struct vfn_queue *cqs);
+u16 vfn_check_delete(const struct nvme_command *cmd,
+		     const struct vfn_queue *sqs, const struct vfn_queue *cqs);
 void vfn_admin_reset(struct vfn_ctrl *c);
 void vfn_admin_tick(struct vfn_ctrl *c, u64 now);
 void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
@@ -424,15 +503,28 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 /* io.c */
 void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    struct vfn_cmd *out, u64 now);
-bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now);
+u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		  struct vfn_io_req *req);
+u16 vfn_copy_check(const struct vfn_ns *ns, u64 sdlba,
+		   const struct vfn_copy_desc *desc, u32 nr, u64 *total);
 u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now);
-void vfn_zones_recommend(struct vfn_ctrl *c, u64 now);
+bool vfn_io_discard(struct vfn_ctrl *c, const struct vfn_io_req *r, u64 now,
+		    u64 *due_ns, bool zone, bool always);
+u16 vfn_io_program(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		   const struct vfn_io_req *r, u64 now, u64 *due_ns);
 
 /* Zones get Finish or Reset Recommended: the tick must run (ns.h). */
 static inline bool vfn_zone_recs(const struct vfn_ctrl *c)
 {
 	return c->nst.zgeo.frl_s || c->nst.zgeo.rrl_s;
 }
+
+/* ns.c: Namespace Management and Attachment */
+u16 vfn_ns_check_cmd(const struct nvme_command *cmd);
+bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now);
+u16 vfn_ns_mgmt(struct vfn_ctrl *c, const struct nvme_command *cmd,
+		u32 *result, u64 now);
+u16 vfn_ns_attachment(struct vfn_ctrl *c, const struct nvme_command *cmd);
 
 /* dispatch.c: the core; it calls the files above only through c->ops */
 int vfn_dispatch_start(struct vfn_ctrl *c);

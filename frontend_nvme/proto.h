@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The NVMe frontend's protocol logic: command decoding and validation,
- * PRP walking, queue ring arithmetic. Nothing here touches PCI, MMIO or a
- * thread, so the KUnit suite vflash-nvme runs it under UML on crafted
- * commands, crafted PRP lists and fake host memory.
+ * What the NVMe frontend's files share: the controller's limits and the
+ * statuses and identifiers Linux's header lacks, queue ring arithmetic,
+ * PRP walking over host memory, a namespace's format (struct vfn_ns) and
+ * a decoded I/O command (struct vfn_io_req) with its block range. Nothing
+ * here touches PCI, MMIO or a thread, so the KUnit suite vflash-nvme runs
+ * it under UML on crafted commands, PRP lists and fake host memory. Each
+ * command set's own decoding sits with its execution (io.c, zns.c,
+ * fdp.c, ns.c, admin.c).
  */
 #ifndef VFLASH_NVME_PROTO_H
 #define VFLASH_NVME_PROTO_H
@@ -42,6 +46,8 @@
 /* Command specific status: Invalid I/O Command Set (NVMe Base 2.0). */
 #define VFN_SC_INVALID_IOCS	0x12c
 #define VFN_NS_LIST_BYTES	4096U		/* Changed Namespace List */
+/* Get Log Page CDW10 bit 15: Retain Asynchronous Event. */
+#define VFN_LOG_RAE		BIT(15)
 
 /*
  * Namespace Management (docs/zns.md, Namespaces): NSIDs 1 to VFN_MAX_NS
@@ -58,6 +64,8 @@
 #define VFN_SC_IOCS_NOT_ENABLED		0x12a
 /* Set Features I/O Command Set Profile: a combination it does not have. */
 #define VFN_SC_IOCS_COMBINATION_REJECTED	0x12b
+/* Get Features SEL 3, the capabilities: changeable (none is saveable). */
+#define VFN_FEAT_CHANGEABLE		BIT(2)
 /* Feature 19h: I/O Command Set Profile (the IOCS combination index). */
 #define VFN_FEAT_IOCS_PROFILE		0x19
 
@@ -495,13 +503,6 @@ static inline u32 vfn_copy_mcl(const struct vfn_ns *ns)
 	return VFN_COPY_MCL_BYTES >> ns->lba_shift;
 }
 
-u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
-		  struct vfn_io_req *req);
-u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
-		  struct vfn_io_req *req);
-u16 vfn_copy_check(const struct vfn_ns *ns, u64 sdlba,
-		   const struct vfn_copy_desc *desc, u32 nr, u64 *total);
-
 /**
  * vfn_cdw() - a command dword, host order
  * @cmd: the command
@@ -516,64 +517,28 @@ static inline u32 vfn_cdw(const struct nvme_command *cmd, int n)
 	return le32_to_cpu(w[n - 10]);
 }
 
-/**
- * struct vfn_features - the Set Features values a controller holds
- * @arbitration: FID 01h CDW11: AB, LPW, MPW, HPW
- * @power_mgmt: FID 02h: PS (always 0: NPSS = 0) and WH
- * @temp_over: FID 04h: composite temperature over threshold, kelvin
- * @temp_under: FID 04h: its under threshold
- * @err_recovery: FID 05h: TLER (DULBE is not supported)
- * @wce: FID 06h: volatile write cache enabled
- * @irq_coalesce: FID 08h: THR and TIME
- * @irq_cd: FID 09h: Coalescing Disable, per interrupt vector
- * @write_atomic: FID 0Ah: DN
- * @async_event: FID 0Bh: the SMART critical warnings to report
- *
- * Reset to vfn_features_default() at every controller reset; nothing is
- * saveable. Number of Queues (FID 07h) lives with the queues (admin.c).
- */
-struct vfn_features {
-	u32 arbitration;
-	u32 power_mgmt;
-	u16 temp_over;
-	u16 temp_under;
-	u32 err_recovery;
-	bool wce;
-	u32 irq_coalesce;
-	DECLARE_BITMAP(irq_cd, VFN_NR_VEC);
-	u32 write_atomic;
-	u32 async_event;
-};
-
-void vfn_features_default(struct vfn_features *f);
-u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11);
-u16 vfn_feature_get(const struct vfn_features *f, u8 fid, u32 cdw11,
-		    u32 *result);
-
-u16 vfn_admin_decode(const struct nvme_command *cmd);
-u32 vfn_log_bytes(u8 lid);
-u16 vfn_check_log(const struct nvme_command *cmd, u32 *off, u32 *len);
-u16 vfn_decode_nr_queues(u32 cdw11, u32 *want);
-u16 vfn_check_new_queue(const struct nvme_command *cmd, u32 nr_ioq,
-			const struct vfn_queue *queues);
-u16 vfn_check_new_cq(const struct nvme_command *cmd, u32 nr_vec);
-u16 vfn_check_new_sq(const struct nvme_command *cmd,
-		     const struct vfn_queue *cqs);
-u16 vfn_check_delete(const struct nvme_command *cmd,
-		     const struct vfn_queue *sqs, const struct vfn_queue *cqs);
-
 #define VFN_FLAGS_UNSUPPORTED	(NVME_CMD_FUSE_FIRST | NVME_CMD_FUSE_SECOND | \
 				 NVME_CMD_SGL_ALL)
 /* Write, Write Zeroes: CDW12 bits 23:20 directive type, CDW13 31:16 DSPEC. */
 #define VFN_RW_DTYPE(cdw12)	(((cdw12) >> 20) & 0xf)
 #define VFN_RW_DSPEC(cdw13)	((cdw13) >> 16)
 
+/* A range's backend pages, from its device bytes. */
+static __always_inline void vfn_range_pages(struct vfn_io_req *req)
+{
+	u64 end = req->pos_bytes + req->len_bytes, full_end;
+
+	req->lpn = req->pos_bytes >> VFLASH_LPAGE_SHIFT;
+	req->nr_lpages = DIV_ROUND_UP_ULL(end, VFLASH_LPAGE_SIZE) - req->lpn;
+	req->full_lpn = DIV_ROUND_UP_ULL(req->pos_bytes, VFLASH_LPAGE_SIZE);
+	full_end = end >> VFLASH_LPAGE_SHIFT;
+	req->nr_full = full_end > req->full_lpn ? full_end - req->full_lpn : 0;
+}
+
 /* vfn_lba_range(), inline for the I/O path's decoding. */
 static __always_inline u16 __vfn_lba_range(const struct vfn_ns *ns, u64 slba,
 					   u64 nlb, struct vfn_io_req *req)
 {
-	u64 end, full_end;
-
 	if (!nlb || slba >= ns->nsze || nlb > ns->nsze - slba)
 		return VFN_SC(NVME_SC_LBA_RANGE);
 	req->slba = slba;
@@ -581,47 +546,43 @@ static __always_inline u16 __vfn_lba_range(const struct vfn_ns *ns, u64 slba,
 	req->pos_bytes = (ns->base << VFLASH_LPAGE_SHIFT) +
 			 (slba << ns->lba_shift);
 	req->len_bytes = nlb << ns->lba_shift;
-	end = req->pos_bytes + req->len_bytes;
-	req->lpn = req->pos_bytes >> VFLASH_LPAGE_SHIFT;
-	req->nr_lpages = DIV_ROUND_UP_ULL(end, VFLASH_LPAGE_SIZE) - req->lpn;
-	req->full_lpn = DIV_ROUND_UP_ULL(req->pos_bytes, VFLASH_LPAGE_SIZE);
-	full_end = end >> VFLASH_LPAGE_SHIFT;
-	req->nr_full = full_end > req->full_lpn ? full_end - req->full_lpn : 0;
+	vfn_range_pages(req);
 	return 0;
 }
 
 /**
- * vfn_io_decode_inline() - vfn_io_decode(), inline for Read and Write
- * @cmd: the command, copied out of its SQ
- * @ns: the active namespace its NSID names (vfn_ns_find()), or NULL
- * @req: the decoded command
+ * vfn_lba_range() - check a block range and express it in bytes and pages
+ * @ns: the namespace
+ * @slba: first logical block
+ * @nlb: logical blocks, 1-based
+ * @req: its byte and backend-page fields are filled, on the device: from
+ *	the namespace's first page (@ns->base) on
  *
- * A Read, or a Write without a directive, of @ns, neither fused nor with
- * an SGL, is decoded here; every other command by vfn_io_decode(). The
- * result is vfn_io_decode()'s.
- *
- * Return: 0 or the NVMe status to complete the command with.
+ * Return: 0, or LBA Out of Range if any block of the range is not in the
+ * namespace (including an empty range).
  */
-static __always_inline u16 vfn_io_decode_inline(const struct nvme_command *cmd,
-						const struct vfn_ns *ns,
-						struct vfn_io_req *req)
+static inline u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
+				struct vfn_io_req *req)
 {
-	u8 op = cmd->common.opcode;
-	u16 sc;
+	return __vfn_lba_range(ns, slba, nlb, req);
+}
 
-	if ((op != nvme_cmd_read && op != nvme_cmd_write) || !ns ||
-	    ns->id != le32_to_cpu(cmd->common.nsid) ||
-	    (cmd->common.flags & VFN_FLAGS_UNSUPPORTED) ||
-	    (op == nvme_cmd_write && VFN_RW_DTYPE(vfn_cdw(cmd, 12))))
-		return vfn_io_decode(cmd, ns, req);
-	memset(req, 0, sizeof(*req));
-	req->opcode = op;
-	req->fua = le16_to_cpu(cmd->rw.control) & NVME_RW_FUA;
-	sc = __vfn_lba_range(ns, le64_to_cpu(cmd->rw.slba),
-			     le16_to_cpu(cmd->rw.length) + 1, req);
-	if (!sc && req->len_bytes > VFN_MAX_XFER_BYTES)
-		sc = VFN_SC(NVME_SC_INVALID_FIELD);
-	return sc;
+/**
+ * vfn_range_move() - a decoded range, moved to start at block @slba
+ * @ns: its namespace
+ * @req: the range, as vfn_lba_range() decoded it
+ * @slba: its new first block; the range ends in the namespace there
+ *	(a Zone Append's blocks, in their zone)
+ *
+ * Not checked nor decoded again: its bytes and pages shift.
+ */
+static inline void vfn_range_move(const struct vfn_ns *ns,
+				  struct vfn_io_req *req, u64 slba)
+{
+	req->pos_bytes += (slba << ns->lba_shift) -
+			  (req->slba << ns->lba_shift);
+	req->slba = slba;
+	vfn_range_pages(req);
 }
 
 #endif /* VFLASH_NVME_PROTO_H */

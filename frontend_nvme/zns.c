@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The zone state machine of a zoned namespace (NVMe Zoned Namespace
- * Command Set 1.1; docs/zns-design.md): writes at the write pointer,
- * Zone Append, the Zone Management Send actions with Select All, the
- * active and open resources with implicit open and implicit close, and
- * Report Zones. Every refusal is the status the specification gives it;
- * nothing here touches data or time, which the NVM command path and the
- * flash backend own.
+ * The Zoned Namespace Command Set (NVMe ZNS 1.1; docs/zns-design.md), all
+ * of it. First the zone state machine of a zoned namespace: writes at the
+ * write pointer, Zone Append, the Zone Management Send actions with
+ * Select All, the active and open resources with implicit open and
+ * implicit close, ZRWA windows, descriptor extensions, recommendations
+ * and Report Zones; every refusal is the status the specification gives
+ * it, and none of it touches data or time (KUnit vflash-zns runs it on
+ * its own). Then the command set on the controller: decoding, the
+ * write-pointer step of a write, Zone Management Send and Receive, the
+ * zone handles, the Changed Zone List, Identify's zoned data and a power
+ * cut's zones, moving data through io.c's data path.
  */
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -14,8 +18,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "frontend_nvme/proto.h"
-#include "frontend_nvme/zns.h"
+#include "backend_flash/flash.h"
+#include "core/compat.h"
+#include "core/vflash.h"
+#include "frontend_nvme/nvme.h"
 
 /* Zone type in a descriptor: sequential write required. */
 #define ZT_SEQ_WRITE_REQUIRED	0x2
@@ -945,4 +951,878 @@ bool vfn_zone_recommend(struct vfn_zoned *z, u32 i, u64 now)
 	if (z->rrl_ns && (active || s == VFN_ZS_FULL) && age >= z->rrl_ns)
 		zn->za |= VFN_ZA_RZR;
 	return zn->za != was;
+}
+
+/*
+ * The Zoned Namespace Command Set on the controller: what a zoned
+ * namespace's commands do beyond the zone state machine above. Decoding
+ * Zone Management Send and Receive, the write-pointer step of a Write,
+ * Write Zeroes, Copy and Zone Append, ZRWA windows and flushes, the zone
+ * handles of the backend, the Zone Management actions with the data they
+ * discard, Report Zones, the Changed Zone List and its event, Identify's
+ * zoned data, and a power cut's zones. Dispatcher only, as the zones; the
+ * data path is io.c's, reached through c->ops (discard, program).
+ */
+
+/* Zone Management Send: Select All, CDW13 bit 8. */
+#define ZMS_SELECT_ALL		BIT(0)
+/* Zone Send Action Specific Option, CDW13 bit 9: with Open, ZRWAA. */
+#define ZMS_ZRWAA		BIT(1)
+
+/* Set Zone Descriptor Extension names one zone: Select All is refused. */
+static bool zone_set_ext_one(const struct vfn_io_req *req)
+{
+	return req->zsa == VFN_ZSA_SET_EXT && !req->select_all;
+}
+
+/**
+ * vfn_zns_decode() - decode Zone Management Send or Receive
+ * @cmd: the command (its opcode one of the two), of an active zoned
+ *	namespace
+ * @ns: that namespace
+ * @req: the decoded command (zeroed by vfn_io_decode(), opcode set)
+ *
+ * Zoned Namespace Command Set 1.1, 3.4.2 and 3.4.3: the zone named by
+ * SLBA must be in the namespace (but with Select All, which ignores it);
+ * a report is at most MDTS. Set Zone Descriptor Extension (one zone,
+ * never Select All) and Extended Report Zones pass here; without
+ * extensions (ZDES 0) vfn_zns_mgmt_send() and vfn_zns_mgmt_recv() refuse
+ * them with Invalid Field. Open with ZRWAA and Flush Explicit ZRWA Range
+ * (11h) take no Select All; whether the namespace has a ZRWA is theirs
+ * to check.
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_zns_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		   struct vfn_io_req *req)
+{
+	u64 bytes;
+
+	if (cmd->common.opcode == nvme_cmd_zone_mgmt_send) {
+		req->slba = le64_to_cpu(cmd->zms.slba);
+		req->zsa = cmd->zms.zsa;
+		req->select_all = cmd->zms.select_all & ZMS_SELECT_ALL;
+		if ((req->zsa < NVME_ZONE_CLOSE ||
+		     req->zsa > NVME_ZONE_OFFLINE) && !zone_set_ext_one(req) &&
+		    req->zsa != VFN_ZSA_ZRWA_FLUSH)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		/*
+		 * Open with ZRWAA allocates a ZRWA to one zone, and the
+		 * explicit ZRWA flush names one: neither with Select All.
+		 */
+		req->zrwaa = req->zsa == NVME_ZONE_OPEN &&
+			     (cmd->zms.select_all & ZMS_ZRWAA);
+		if ((req->zrwaa || req->zsa == VFN_ZSA_ZRWA_FLUSH) &&
+		    req->select_all)
+			return VFN_SC(NVME_SC_INVALID_FIELD);
+		if (!req->select_all && req->slba >= ns->nsze)
+			return VFN_SC(NVME_SC_LBA_RANGE);
+		return 0;
+	}
+	req->slba = le64_to_cpu(cmd->zmr.slba);
+	req->zsa = cmd->zmr.zra;
+	req->zrasf = cmd->zmr.zrasf;
+	req->partial = cmd->zmr.pr & NVME_REPORT_ZONE_PARTIAL;
+	bytes = (le32_to_cpu(cmd->zmr.numd) + 1ULL) * 4;
+	if ((req->zsa != VFN_ZRA_REPORT && req->zsa != VFN_ZRA_EXT_REPORT) ||
+	    req->zrasf > NVME_ZRASF_ZONE_STATE_OFFLINE ||
+	    bytes > VFN_MAX_XFER_BYTES)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	req->xfer_bytes = bytes;
+	if (req->slba >= ns->nsze)
+		return VFN_SC(NVME_SC_LBA_RANGE);
+	return 0;
+}
+
+/* A zoned namespace's transitions since the last call, into stats/. */
+static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
+{
+	static const enum vflash_stat stat[VFN_ZC_NR] = {
+		[VFN_ZC_IMPLICIT_OPEN] = VFLASH_STAT_ZONE_IMPLICIT_OPENS,
+		[VFN_ZC_IMPLICIT_CLOSE] = VFLASH_STAT_ZONE_IMPLICIT_CLOSES,
+		[VFN_ZC_OPEN] = VFLASH_STAT_ZONE_OPENS,
+		[VFN_ZC_CLOSE] = VFLASH_STAT_ZONE_CLOSES,
+		[VFN_ZC_FINISH] = VFLASH_STAT_ZONE_FINISHES,
+		[VFN_ZC_RESET] = VFLASH_STAT_ZONE_RESETS,
+	};
+	u32 k;
+
+	for (k = 0; k < VFN_ZC_NR; k++) {
+		u64 n = nd->zns.count[k] - nd->zcounted[k];
+
+		if (n)
+			vflash_flash_count(c->vdev->flash, stat[k], n);
+		nd->zcounted[k] = nd->zns.count[k];
+	}
+}
+
+/*
+ * Zone handles (docs/zns-design.md): while a zone is active, the backend's
+ * placement handle lent to it keeps its pages apart from every other
+ * zone's; an inactive zone gives it back, its blocks sealed. Dispatcher
+ * only, as the zones.
+ */
+
+/*
+ * The handle zone @zone of @nd writes with: its own, or a free one laid
+ * out for it (config/zone_dies), or 0 (shared) if none is free.
+ */
+static u16 zone_handle(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
+{
+	struct vfn_zone *zn = &nd->zns.zones[zone];
+	struct vfn_io_req r;
+	u32 h;
+
+	if (zn->ph)
+		return zn->ph;
+	for (h = 1; h < c->nr_zph; h++) {
+		if (c->zph[h])
+			continue;
+		c->zph[h] = zn;
+		zn->ph = h;
+		vfn_lba_range(&nd->ns, (u64)zone * nd->zns.zsze, nd->zns.zcap,
+			      &r);
+		vflash_flash_zone_bind(c->vdev->flash, h, r.lpn, r.nr_lpages,
+				       zone);
+		return h;
+	}
+	return 0;
+}
+
+/*
+ * Take handle @h back from its zone: its open blocks are sealed (the
+ * partly filled program unit padded), so the next zone starts on fresh
+ * blocks.
+ */
+static void zone_unlend(struct vfn_ctrl *c, u32 h, u64 now)
+{
+	vflash_flash_placement_update(c->vdev->flash, h, now);
+	c->zph[h]->ph = 0;
+	c->zph[h] = NULL;
+}
+
+/* Take back the handles of the zones that are no longer active. */
+static void zone_handles_sweep(struct vfn_ctrl *c, u64 now)
+{
+	u32 h;
+
+	for (h = 1; h < c->nr_zph; h++) {
+		u8 st = c->zph[h] ? c->zph[h]->state : 0;
+
+		if (c->zph[h] && st != VFN_ZS_IOPEN && st != VFN_ZS_EOPEN &&
+		    st != VFN_ZS_CLOSED)
+			zone_unlend(c, h, now);
+	}
+}
+
+/**
+ * vfn_zns_put_handles() - a zoned namespace's zones give their handles back
+ * @c: the controller
+ * @nd: the namespace, about to be deleted
+ * @now: when, on the backend's clock
+ */
+void vfn_zns_put_handles(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+			 u64 now)
+{
+	u32 h;
+
+	for (h = 1; h < c->nr_zph; h++)
+		if (c->zph[h] >= nd->zns.zones &&
+		    c->zph[h] < nd->zns.zones + nd->zns.nr_zones)
+			zone_unlend(c, h, now);
+}
+
+/**
+ * vfn_zns_write() - the write-pointer step of a write to a zoned namespace
+ * @c: the controller
+ * @nd: the zoned namespace
+ * @r: a decoded Write, Write Zeroes, Copy (its destination) or Zone Append
+ * @out: its completion
+ *
+ * The write takes its place at the zone's write pointer (or in its ZRWA
+ * window, vfn_zone_write()), and its pages go to the zone's handle. @r
+ * keeps what vfn_zns_io_end() needs to put the zone back if the write
+ * fails later. A Zone Append's range, decoded at the zone's first block,
+ * moves to where its blocks land (vfn_range_move(): not decoded again),
+ * which its completion reports.
+ *
+ * Return: 0 or the zone's refusal.
+ */
+u16 vfn_zns_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		  struct vfn_io_req *r, struct vfn_cmd *out)
+{
+	const struct vfn_zone *zn = &nd->zns.zones[vfn_zone_of(&nd->zns,
+							       r->slba)];
+	bool append = r->opcode == nvme_cmd_zone_append;
+	u64 lba, wp = zn->wp;
+	bool zrwa = zn->zrwa;
+	u8 was = zn->state;
+	u16 sc;
+
+	sc = vfn_zone_write(&nd->zns, r->slba, r->nlb, append, &lba);
+	zone_stats(c, nd);
+	if (sc)
+		return sc;
+	r->zone_took = true;
+	r->zone_was = was;
+	r->zone_lba = lba;
+	r->zrwa = zrwa;
+	r->zrwa_wp = wp;
+	/* The zone's pages go to its handle; a zone now Full gives it back later. */
+	r->ph = zone_handle(c, nd, vfn_zone_of(&nd->zns, r->slba));
+	c->tag.ph = r->ph;
+	if (!append)
+		return 0;
+	vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_APPENDS, 1);
+	vfn_range_move(&nd->ns, r, lba);
+	out->cqe.result.u64 = cpu_to_le64(lba);
+	out->lpn = r->lpn;
+	out->count = r->nr_lpages;
+	return 0;
+}
+
+/**
+ * vfn_zns_write_check() - may a write of [@slba, @slba + @nlb) take its
+ *	zone's write pointer?
+ * @c: the controller
+ * @nd: the zoned namespace
+ * @slba: first block
+ * @nlb: blocks, within the namespace
+ *
+ * Copy checks its whole destination before anything moves: the zone's
+ * rules as vfn_zns_write() would apply them, the zone left as it was.
+ *
+ * Return: 0 or the zone's refusal.
+ */
+u16 vfn_zns_write_check(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 slba,
+			u64 nlb)
+{
+	u8 was = nd->zns.zones[vfn_zone_of(&nd->zns, slba)].state;
+	u64 lba;
+	u16 sc;
+
+	sc = vfn_zone_write(&nd->zns, slba, nlb, false, &lba);
+	if (!sc)
+		vfn_zone_write_undo(&nd->zns, lba, nlb, was);
+	zone_stats(c, nd);
+	return sc;
+}
+
+/**
+ * vfn_zrwa_hold() - a write into a zone's ZRWA window
+ * @c: the controller
+ * @r: the write
+ * @store: puts its data in the store (io.c)
+ * @now: when, on the backend's clock
+ * @due_ns: set to its completion time
+ *
+ * The window is device DRAM (docs/zns-design.md): nothing is programmed
+ * or logged for power loss until a flush moves the write pointer past it
+ * (zone_program()); the firmware's overhead is its time.
+ *
+ * Return: 0, or VFN_SC_ABANDONED if @store was cut short.
+ */
+u16 vfn_zrwa_hold(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		  bool (*store)(struct vfn_ctrl *c, const struct vfn_io_req *r),
+		  u64 now, u64 *due_ns)
+{
+	if (!store(c, r))
+		return VFN_SC_ABANDONED;
+	*due_ns = now + vflash_flash_knob(c->vdev->flash,
+					  VFLASH_KNOB_FW_OVERHEAD_NS);
+	return 0;
+}
+
+/*
+ * Blocks [@from, @to) of @nd lose their uncorrectable marks: a zone's
+ * blocks that a reset or a cut leaves unwritten, those past its data (a
+ * Finish's) too, whom no discard covers.
+ */
+static void unmark(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 from,
+		   u64 to)
+{
+	struct vfn_io_req r;
+
+	if (c->nst.uncor.nr && to > from &&
+	    !vfn_lba_range(&nd->ns, from, to - from, &r))
+		vfn_uncor_clear(&c->nst.uncor, r.pos_bytes >> c->nst.lba_shift,
+				to - from);
+}
+
+/*
+ * After a Reset or Offline action: the zones of [@first, @last) that it
+ * emptied or took offline lose the data they held, deallocated as a
+ * Deallocate would (so they read as zeros, and the backend forgets their
+ * pages), and the blocks that held only their pages are erased at once,
+ * @due_ns moved to the erases' end. Return: false if the host took DMA
+ * back meanwhile.
+ */
+static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
+			  u32 last, u64 now, u64 *due_ns)
+{
+	struct vfn_zoned *z = &nd->zns;
+	struct vfn_io_req one;
+	u32 i;
+
+	for (i = first; i < last; i++) {
+		struct vfn_zone *zn = &z->zones[i];
+		u64 start = (u64)i * z->zsze;
+
+		if (zn->state != VFN_ZS_EMPTY && zn->state != VFN_ZS_OFFLINE)
+			continue;
+		unmark(c, nd, zn->written, start + z->zsze);
+		if (zn->written == start)
+			continue;
+		/* Its blocks sealed first, so that the reset can erase them. */
+		if (zn->ph)
+			zone_unlend(c, zn->ph, now);
+		vfn_lba_range(&nd->ns, start, zn->written - start, &one);
+		if (!c->ops->discard(c, &one, now, due_ns, true, false))
+			return false;
+		zn->written = start;
+	}
+	return true;
+}
+
+/*
+ * Program blocks [@from, @to) of zone @zone that a ZRWA flush moved the
+ * write pointer past: their data is in the store already (the window), so
+ * this is a zone write with no data to move (c->ops->program): the zone's
+ * handle, the power-loss log, the write cache. @due_ns moves to its end.
+ */
+static void zone_program(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone,
+			 u64 from, u64 to, u64 now, u64 *due_ns)
+{
+	struct vfn_io_req r = { 0 };
+	u64 due = now;
+
+	if (from >= to || vfn_lba_range(&nd->ns, from, to - from, &r))
+		return;
+	r.ph = zone_handle(c, nd, zone);
+	c->tag.ph = r.ph;
+	if (c->ops->program(c, nd, &r, now, &due))
+		dev_warn_ratelimited(&c->vdev->dev,
+				     "zone %u: ZRWA flush of blocks %llu to %llu not programmed\n",
+				     zone, from, to - 1);
+	*due_ns = max(*due_ns, due);
+}
+
+/**
+ * vfn_zns_io_start() - a zoned namespace's checks before an I/O command
+ * @nd: the zoned namespace
+ * @r: the decoded command
+ * @sc: its status so far
+ * @now: when it was fetched, on the backend's clock
+ *
+ * An offline zone has nothing to read (Read, Compare, Verify, Write
+ * Uncorrectable); the zones' clock moves to @now, so that a zone leaving
+ * Empty now starts its age.
+ *
+ * Return: @sc, or if it was 0 the status of the zones' read check.
+ */
+u16 vfn_zns_io_start(struct vfn_nsd *nd, const struct vfn_io_req *r, u16 sc,
+		     u64 now)
+{
+	if (!sc && (r->opcode == nvme_cmd_read ||
+		    r->opcode == nvme_cmd_compare ||
+		    r->opcode == nvme_cmd_verify ||
+		    r->opcode == nvme_cmd_write_uncor))
+		sc = vfn_zone_read(&nd->zns, r->slba, r->nlb);
+	vfn_zone_clock(&nd->zns, now);
+	return sc;
+}
+
+/**
+ * vfn_zns_io_end() - a zoned namespace's zones after an I/O command
+ * @c: the controller
+ * @nd: the zoned namespace
+ * @r: the command, as executed
+ * @out: its completion
+ * @sc: its status
+ * @now: when it was fetched, on the backend's clock
+ *
+ * A refused write changes nothing: its zone's write pointer goes back. A
+ * ZRWA write that took programs what it flushed implicitly. Zones that
+ * went Full, Empty, Read Only or Offline give their handles back.
+ */
+void vfn_zns_io_end(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		    struct vfn_io_req *r, struct vfn_cmd *out, u16 sc, u64 now)
+{
+	u32 i;
+
+	if (sc && r->zone_took) {
+		vfn_zone_write_undo(&nd->zns, r->zone_lba, r->nlb, r->zone_was);
+		zone_stats(c, nd);
+	}
+	if (unlikely(r->zrwa)) {
+		i = vfn_zone_of(&nd->zns, r->slba);
+		zone_program(c, nd, i, r->zrwa_wp, nd->zns.zones[i].wp, now,
+			     &out->due_ns);
+	}
+	zone_handles_sweep(c, now);
+}
+
+/*
+ * Open with ZRWAA, and Flush Explicit ZRWA Range (which programs what it
+ * flushed). Return: whether @r was one of them, its status in @sc.
+ */
+static bool zone_send_zrwa(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			   const struct vfn_io_req *r, struct vfn_cmd *out,
+			   u64 now, u16 *sc)
+{
+	struct vfn_zoned *z = &nd->zns;
+	u32 i;
+	u64 wp;
+
+	/* Neither takes Select All (decoded): SLBA is in the namespace. */
+	if (!r->zrwaa && r->zsa != VFN_ZSA_ZRWA_FLUSH)
+		return false;
+	i = vfn_zone_of(z, r->slba);
+	wp = z->zones[i].wp;
+	if (r->zrwaa)
+		*sc = vfn_zone_open_zrwa(z, r->slba, r->select_all);
+	else
+		*sc = vfn_zone_zrwa_flush(z, r->slba, r->select_all);
+	zone_stats(c, nd);
+	if (!*sc)
+		zone_program(c, nd, i, wp, z->zones[i].wp, now, &out->due_ns);
+	return true;
+}
+
+/*
+ * Finish on zones [@first, @last) flushes their ZRWA windows: the data
+ * written there stays, programmed before the write pointer moves to the
+ * capacity. (Finish never refuses a zone that holds a ZRWA: it is open
+ * or closed; only a SLBA that is no zone's start is refused.)
+ */
+static void zrwa_finish(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			const struct vfn_io_req *r, u32 first, u32 last,
+			u64 now, u64 *due_ns)
+{
+	struct vfn_zoned *z = &nd->zns;
+	u32 i;
+
+	if (!z->zrwas || (!r->select_all && (r->slba & (z->zsze - 1))))
+		return;
+	for (i = first; i < last; i++)
+		if (z->zones[i].zrwa)
+			zone_program(c, nd, i, z->zones[i].wp,
+				     z->zones[i].written, now, due_ns);
+}
+
+/* A Zone Send Action: one zone's, or every zone's (Select All). */
+static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		     const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
+{
+	struct vfn_zoned *z = &nd->zns;
+	u32 first = r->select_all ? 0 : vfn_zone_of(z, r->slba);
+	u32 last = r->select_all ? z->nr_zones : first + 1;
+	u16 sc;
+
+	if (zone_send_zrwa(c, nd, r, out, now, &sc))
+		return sc;
+	if (r->zsa == VFN_ZSA_FINISH)
+		zrwa_finish(c, nd, r, first, last, now, &out->due_ns);
+	sc = vfn_zone_send(z, r->slba, r->zsa, r->select_all);
+	zone_stats(c, nd);
+	/* A Select All that failed part way may have reset some zones. */
+	if ((r->zsa == VFN_ZSA_RESET || r->zsa == VFN_ZSA_OFFLINE) &&
+	    !zones_discard(c, nd, first, last, now, &out->due_ns))
+		return VFN_SC_ABANDONED;
+	return sc;
+}
+
+/*
+ * Set Zone Descriptor Extension: ZDES x 64 bytes from the host, then the
+ * zone's own checks (vfn_zone_set_ext()). Without extensions Invalid
+ * Field, before any transfer.
+ */
+static u16 zone_set_ext(struct vfn_ctrl *c, struct vfn_nsd *nd,
+			const struct nvme_command *cmd,
+			const struct vfn_io_req *r)
+{
+	struct vfn_zoned *z = &nd->zns;
+	u16 sc;
+
+	if (!z->ext_bytes)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	sc = vfn_map_data(c, cmd, z->ext_bytes);
+	if (sc)
+		return sc;
+	vfn_buf_copy(&c->buf, c->zreport, false);
+	return vfn_zone_set_ext(z, r->slba, c->zreport);
+}
+
+/**
+ * vfn_zns_mgmt_send() - execute Zone Management Send
+ * @c: the controller
+ * @nd: the zoned namespace
+ * @cmd: the command
+ * @r: the command as vfn_zns_decode() decoded it
+ * @out: its completion; its due time moves to the end of the erases and
+ *	programs the action causes
+ * @now: when it was fetched, on the backend's clock
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_zns_mgmt_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r, struct vfn_cmd *out,
+		      u64 now)
+{
+	if (r->zsa == VFN_ZSA_SET_EXT)
+		return zone_set_ext(c, nd, cmd, r);
+	return zone_send(c, nd, r, out, now);
+}
+
+/**
+ * vfn_zns_mgmt_recv() - execute Zone Management Receive: Report Zones or
+ *	Extended Report Zones into the host's buffer
+ * @c: the controller
+ * @nd: the zoned namespace
+ * @cmd: the command
+ * @r: the command as vfn_zns_decode() decoded it
+ *
+ * Return: 0 or the NVMe status to complete the command with.
+ */
+u16 vfn_zns_mgmt_recv(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r)
+{
+	u16 sc = vfn_map_data(c, cmd, r->xfer_bytes);
+
+	if (r->zsa == VFN_ZRA_EXT_REPORT && !nd->zns.ext_bytes)
+		return VFN_SC(NVME_SC_INVALID_FIELD);
+	if (sc)
+		return sc;
+	if (r->zsa == VFN_ZRA_EXT_REPORT)
+		vfn_zone_report_ext(&nd->zns, r->slba, r->zrasf, r->partial,
+				    c->zreport, r->xfer_bytes);
+	else
+		vfn_zone_report(&nd->zns, r->slba, r->zrasf, r->partial,
+				c->zreport, r->xfer_bytes);
+	vfn_buf_to_host(&c->buf, c->zreport, r->xfer_bytes);
+	return 0;
+}
+
+/*
+ * The controller changed zone @zone's descriptor (it went read-only): the
+ * zone goes on its namespace's Changed Zone List and, if the host enabled
+ * Zone Descriptor Changed Notices and none is outstanding, the event is
+ * reported.
+ */
+static void zone_changed(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
+{
+	u64 zslba = (u64)zone * nd->zns.zsze;
+	u32 i, n = min_t(u32, nd->nr_zones_changed, VFN_ZONES_CHANGED_MAX);
+
+	for (i = 0; i < n; i++)
+		if (nd->zones_changed[i] == zslba)
+			goto notify;
+	if (nd->nr_zones_changed < VFN_ZONES_CHANGED_MAX)
+		nd->zones_changed[nd->nr_zones_changed] = zslba;
+	/* One past the maximum means "more than the log holds". */
+	if (nd->nr_zones_changed <= VFN_ZONES_CHANGED_MAX)
+		nd->nr_zones_changed++;
+notify:
+	if (c->zone_aen_masked ||
+	    !(c->feat.async_event & VFN_AEC_ZONE_CHANGED))
+		return;
+	c->zone_aen_masked = true;
+	vfn_aen(c, NVME_AER_NOTICE | VFN_AER_ZONE_CHANGED << 8 |
+		   VFN_LOG_CHANGED_ZONES << 16);
+}
+
+/**
+ * vfn_zns_read_only() - a write to a read-only range of a zoned namespace
+ * @c: the controller
+ * @nd: the zoned namespace
+ * @slba: the write's first block
+ *
+ * Its zone goes Read Only, and the controller reports the change (the
+ * Changed Zone List, a Zone Descriptor Changed event).
+ *
+ * Return: Zone Is Read Only, the write's status.
+ */
+u16 vfn_zns_read_only(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 slba)
+{
+	u32 zone = vfn_zone_of(&nd->zns, slba);
+
+	if (nd->zns.zones[zone].state != VFN_ZS_RDONLY &&
+	    nd->zns.zones[zone].state != VFN_ZS_OFFLINE) {
+		vfn_zone_set_read_only(&nd->zns, zone);
+		zone_changed(c, nd, zone);
+		vflash_flash_count(c->vdev->flash, VFLASH_STAT_ZONE_READ_ONLY,
+				   1);
+	}
+	return VFN_SC(NVME_SC_ZONE_READ_ONLY);
+}
+
+/**
+ * vfn_zones_recommend() - Finish and Reset Recommended, every zone
+ * @c: the controller
+ * @now: the model's time
+ *
+ * Each zone of an attached zoned namespace that reached a limit
+ * (vfn_zone_recommend()) goes on its namespace's Changed Zone List, with
+ * a Zone Descriptor Changed event as zone_changed() gives it. Dispatcher
+ * only, as the zones.
+ */
+void vfn_zones_recommend(struct vfn_ctrl *c, u64 now)
+{
+	u32 nsid, i;
+
+	for (nsid = 1; nsid <= VFN_MAX_NS; nsid++) {
+		struct vfn_nsd *nd = vfn_ns_find(&c->nst, nsid, true);
+
+		if (!nd || !nd->ns.zoned)
+			continue;
+		for (i = 0; i < nd->zns.nr_zones; i++)
+			if (vfn_zone_recommend(&nd->zns, i, now))
+				zone_changed(c, nd, i);
+	}
+}
+
+/*
+ * The log BFh of a Get Log Page: the Changed Zone List of the active
+ * zoned namespace the NSID names. Return: it, or NULL with the status
+ * in *@sc: Invalid Log Page on a controller without zoned namespaces or
+ * for a conventional one, Invalid Namespace or Format for an invalid
+ * NSID, Invalid Field for an inactive one.
+ */
+static struct vfn_nsd *zone_log_ns(struct vfn_ctrl *c,
+				   const struct nvme_command *cmd, u16 *sc)
+{
+	u32 nsid = le32_to_cpu(cmd->common.nsid);
+	struct vfn_nsd *nd;
+
+	*sc = VFN_SC(NVME_SC_INVALID_LOG_PAGE);
+	if (!vfn_nstab_zoned(&c->nst))
+		return NULL;
+	if (!vfn_nsid_valid(nsid)) {
+		*sc = VFN_SC(NVME_SC_INVALID_NS);
+		return NULL;
+	}
+	nd = vfn_ns_find(&c->nst, nsid, true);
+	if (!nd)
+		*sc = VFN_SC(NVME_SC_INVALID_FIELD);
+	else if (nd->ns.zoned)
+		*sc = 0;
+	return *sc ? NULL : nd;
+}
+
+/**
+ * vfn_zns_changed_zones_log() - the Changed Zone List (log BFh) into
+ *	c->ident
+ * @c: the controller
+ * @cmd: the Get Log Page, its page, offset and length checked
+ *
+ * The list of the zoned namespace the NSID names: the number of zone
+ * identifiers, FFFFh if more zones changed than it holds, then their
+ * first blocks. Read without RAE it starts over and the event may be
+ * reported again.
+ *
+ * Return: 0, or the status zone_log_ns() gives (c->ident untouched).
+ */
+u16 vfn_zns_changed_zones_log(struct vfn_ctrl *c,
+			      const struct nvme_command *cmd)
+{
+	u8 *log = c->ident;
+	struct vfn_nsd *nd;
+	u32 i, n;
+	u16 sc;
+
+	BUILD_BUG_ON(8 + VFN_ZONES_CHANGED_MAX * 8 != VFN_ZONE_LOG_BYTES);
+	nd = zone_log_ns(c, cmd, &sc);
+	if (sc)
+		return sc;
+	memset(c->ident, 0, VFN_ZONE_LOG_BYTES);
+	n = nd->nr_zones_changed;
+	put_unaligned_le16(n > VFN_ZONES_CHANGED_MAX ? 0xffff : n, log);
+	for (i = 0; i < min_t(u32, n, VFN_ZONES_CHANGED_MAX); i++)
+		put_unaligned_le64(nd->zones_changed[i], log + 8 + 8 * i);
+	if (vfn_cdw(cmd, 10) & VFN_LOG_RAE)
+		return 0;
+	nd->nr_zones_changed = 0;
+	c->zone_aen_masked = false;
+	return 0;
+}
+
+/* A zone limit as MAR and MOR give it: 0's based, all ones for none. */
+static __le32 zone_limit(u32 max)
+{
+	return cpu_to_le32(max ? max - 1 : U32_MAX);
+}
+
+/* The zoned namespace data's ZRWA fields (ZNS 1.1, byte offsets). */
+#define ID_ZNS_OZCS_ZRWASUP	BIT(1)
+#define ID_ZNS_NUMZRWA		44
+#define ID_ZNS_ZRWAFG		48
+#define ID_ZNS_ZRWAS		50
+#define ID_ZNS_ZRWACAP		52
+#define ZRWACAP_EXPFLUSHSUP	BIT(0)
+
+/*
+ * Identify CNS 05h's ZRWA: support (OZCS ZRWASUP), the resources
+ * (NUMZRWA, 0's based), the flush granularity and window in blocks, and
+ * explicit flushes (ZRWACAP EXPFLUSHSUP); all 0 without (@zrwas 0).
+ */
+static void identify_zrwa(void *ident, u32 zrwas, u32 zrwafg, u32 nr)
+{
+	struct nvme_id_ns_zns *id = ident;
+	u8 *b = ident;
+
+	if (!zrwas)
+		return;
+	id->ozcs |= cpu_to_le16(ID_ZNS_OZCS_ZRWASUP);
+	put_unaligned_le32(nr - 1, b + ID_ZNS_NUMZRWA);
+	put_unaligned_le16(zrwafg, b + ID_ZNS_ZRWAFG);
+	put_unaligned_le16(zrwas, b + ID_ZNS_ZRWAS);
+	b[ID_ZNS_ZRWACAP] = ZRWACAP_EXPFLUSHSUP;
+}
+
+/*
+ * CNS 05h's descriptor extension size (ZDES, units of 64 bytes) and the
+ * Finish and Reset Recommended Limits (seconds): every zoned namespace's,
+ * from @g. RRL1-3 and FRL1-3 stay 0 (no other limits).
+ */
+static void identify_zns_ext(struct nvme_id_ns_zns *id,
+			     const struct vfn_zone_geo *g)
+{
+	id->lbafe[0].zdes = g->ext_bytes / VFN_ZONE_EXT_UNIT;
+	id->rrl = cpu_to_le32(g->rrl_s);
+	id->frl = cpu_to_le32(g->frl_s);
+}
+
+/**
+ * vfn_zns_identify_ns() - Identify CNS 05h, CSI 02h, into c->ident (zeroed)
+ * @c: the controller
+ * @nd: the zoned namespace or, for NULL (NSID FFFFFFFFh), what every
+ *	zoned namespace of the controller gets
+ */
+void vfn_zns_identify_ns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
+{
+	struct nvme_id_ns_zns *id = c->ident;
+	const struct vfn_zone_geo *g = &c->nst.zgeo;
+
+	BUILD_BUG_ON(sizeof(*id) != 4096);
+	/* Reads may cross zone boundaries (OZCS RAZB). */
+	id->ozcs = cpu_to_le16(1);
+	id->mar = zone_limit(nd ? nd->zns.max_active : g->max_active);
+	id->mor = zone_limit(nd ? nd->zns.max_open : g->max_open);
+	id->lbafe[0].zsze = cpu_to_le64(nd ? nd->zns.zsze : g->zsze);
+	identify_zns_ext(id, g);
+	identify_zrwa(c->ident, nd ? nd->zns.zrwas : g->zrwas,
+		      nd ? nd->zns.zrwafg : g->zrwafg,
+		      nd ? nd->zns.max_zrwa : g->nr_zrwa);
+}
+
+/**
+ * vfn_zns_identify_ctrl() - Identify CNS 06h, CSI 02h, into c->ident
+ *	(zeroed)
+ * @c: the controller
+ *
+ * ZASL: Zone Append takes what MDTS allows.
+ */
+void vfn_zns_identify_ctrl(struct vfn_ctrl *c)
+{
+	((u8 *)c->ident)[0] = VFN_MDTS;
+}
+
+/**
+ * vfn_zns_lost() - a power cut took back the write of device byte @pos
+ * @c: the controller, powered off
+ * @pos: a byte of the device
+ *
+ * The zone that holds it, if any, is durable up to there at most
+ * (vfn_zone_lost()).
+ */
+void vfn_zns_lost(struct vfn_ctrl *c, u64 pos)
+{
+	u32 i;
+
+	for (i = 0; i < VFN_MAX_NS; i++) {
+		struct vfn_nsd *nd = &c->nst.nsd[i];
+		u64 start = nd->ns.base << VFLASH_LPAGE_SHIFT;
+
+		if (!nd->allocated || !nd->ns.zoned || pos < start ||
+		    pos - start >= nd->ns.nsze << nd->ns.lba_shift)
+			continue;
+		vfn_zone_lost(&nd->zns, (pos - start) >> nd->ns.lba_shift);
+		return;
+	}
+}
+
+/**
+ * vfn_zns_zrwa_cut() - a power cut and the ZRWA windows (device DRAM)
+ * @c: the controller, powered off
+ * @now: the instant of the cut
+ *
+ * With power-loss protection each window is flushed (programmed, the
+ * write pointer past it), without it is lost (vfn_zns_cut() discards
+ * it); every ZRWA is given back.
+ */
+void vfn_zns_zrwa_cut(struct vfn_ctrl *c, u64 now)
+{
+	bool plp = READ_ONCE(c->vdev->faults.plp);
+	u64 from, to, due = now;
+	u32 i, z, n = 0;
+
+	for (i = 0; i < VFN_MAX_NS; i++) {
+		struct vfn_nsd *nd = &c->nst.nsd[i];
+
+		for (z = 0; nd->allocated && nd->ns.zoned && nd->zns.nr_zrwa &&
+		     z < nd->zns.nr_zones; z++) {
+			if (!nd->zns.zones[z].zrwa)
+				continue;
+			n++;
+			if (vfn_zone_zrwa_cut(&nd->zns, z, plp, &from, &to))
+				zone_program(c, nd, z, from, to, now, &due);
+		}
+	}
+	if (n)
+		dev_info(&c->vdev->dev, "power cut: %u zones' ZRWA windows %s\n",
+			 n, plp ? "flushed (plp)" : "lost");
+}
+
+/* Discard a zone's blocks [@from, @to) that a cut left beyond its pointer. */
+static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
+			u64 to, u64 now)
+{
+	struct vfn_io_req r;
+	u64 due = now;
+
+	if (!vfn_lba_range(&nd->ns, from, to - from, &r))
+		c->ops->discard(c, &r, now, &due, true, true);
+	unmark(c, nd, max(from, to), (from / nd->zns.zsze + 1) * nd->zns.zsze);
+}
+
+/**
+ * vfn_zns_cut() - after a power cut, every zone at its durable point
+ * @c: the controller, powered off
+ * @now: the instant of the cut
+ *
+ * A zone that lost a block (vfn_zns_lost()) has its write pointer there,
+ * every block from there on reads zeros and has no mark, and it is Empty
+ * or Closed (vfn_zone_cut()).
+ */
+void vfn_zns_cut(struct vfn_ctrl *c, u64 now)
+{
+	u64 from, to;
+	u32 i, z, moved = 0;
+
+	for (i = 0; i < VFN_MAX_NS; i++) {
+		struct vfn_nsd *nd = &c->nst.nsd[i];
+
+		for (z = 0; nd->allocated && nd->ns.zoned &&
+		     z < nd->zns.nr_zones; z++) {
+			if (!vfn_zone_cut(&nd->zns, z, &from, &to))
+				continue;
+			cut_discard(c, nd, from, to, now);
+			moved++;
+		}
+	}
+	if (moved)
+		dev_info(&c->vdev->dev, "power cut: %u zones' write pointers back at their durable point\n",
+			 moved);
 }

@@ -214,6 +214,46 @@ u32 vfn_zone_report_ext(const struct vfn_zoned *z, u64 slba,
 			size_t len);
 bool vfn_zone_recommend(struct vfn_zoned *z, u32 i, u64 now);
 
+/* The command set on the controller (zns.c; the dispatcher only). */
+struct nvme_command;
+struct vfn_cmd;
+struct vfn_ctrl;
+struct vfn_io_req;
+struct vfn_ns;
+struct vfn_nsd;
+
+u16 vfn_zns_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
+		   struct vfn_io_req *req);
+u16 vfn_zns_io_start(struct vfn_nsd *nd, const struct vfn_io_req *r, u16 sc,
+		     u64 now);
+void vfn_zns_io_end(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		    struct vfn_io_req *r, struct vfn_cmd *out, u16 sc, u64 now);
+u16 vfn_zns_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		  struct vfn_io_req *r, struct vfn_cmd *out);
+u16 vfn_zns_write_check(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 slba,
+			u64 nlb);
+u16 vfn_zrwa_hold(struct vfn_ctrl *c, const struct vfn_io_req *r,
+		  bool (*store)(struct vfn_ctrl *c, const struct vfn_io_req *r),
+		  u64 now, u64 *due_ns);
+u16 vfn_zns_read_only(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 slba);
+u16 vfn_zns_mgmt_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r, struct vfn_cmd *out,
+		      u64 now);
+u16 vfn_zns_mgmt_recv(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+		      const struct nvme_command *cmd,
+		      const struct vfn_io_req *r);
+void vfn_zns_put_handles(struct vfn_ctrl *c, const struct vfn_nsd *nd,
+			 u64 now);
+void vfn_zones_recommend(struct vfn_ctrl *c, u64 now);
+u16 vfn_zns_changed_zones_log(struct vfn_ctrl *c,
+			      const struct nvme_command *cmd);
+void vfn_zns_identify_ns(struct vfn_ctrl *c, const struct vfn_nsd *nd);
+void vfn_zns_identify_ctrl(struct vfn_ctrl *c);
+void vfn_zns_lost(struct vfn_ctrl *c, u64 pos);
+void vfn_zns_zrwa_cut(struct vfn_ctrl *c, u64 now);
+void vfn_zns_cut(struct vfn_ctrl *c, u64 now);
+
 /**
  * vfn_zone_clock() - the model's time of the command about to act on zones
  * @z: the zones

@@ -81,6 +81,8 @@ static const struct vfn_ctrl_ops rig_ops = {
 	.io = vfn_io,
 	.power_cut = vfn_io_power_cut,
 	.raise_irq = fake_raise_irq,
+	.discard = vfn_io_discard,
+	.program = vfn_io_program,
 };
 
 /* Host memory: our pages are plain RAM, nothing else exists. */

@@ -74,6 +74,8 @@ static const struct vfn_ctrl_ops env_ops = {
 	.io = vfn_io,
 	.power_cut = vfn_io_power_cut,
 	.raise_irq = no_irq,
+	.discard = vfn_io_discard,
+	.program = vfn_io_program,
 };
 
 /*

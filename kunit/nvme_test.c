@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the NVMe frontend's protocol logic (frontend_nvme/
- * decode.c, prp.c, ring.c): every status a command can fail decoding
+ * the decoding in admin.c and io.c, prp.c, ring.c): every status a command can fail decoding
  * with, PRP walking on crafted lists over fake host memory, and the queue
  * rings' arithmetic and phase tags.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
 
+#include "frontend_nvme/nvme.h"
 #include "frontend_nvme/proto.h"
 #include "frontend_nvme/zns.h"
 #include "frontend_nvme/uncor.h"
