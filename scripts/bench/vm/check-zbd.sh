@@ -165,6 +165,19 @@ blktests_check() {
 	[ "$ran" -gt 0 ]
 }
 
+# blktests_listed LOG GROUP CASE...: a FAIL line for each CASE of GROUP
+# that blktests_check's LOG has no line for (a requires() that broke
+# leaves none): a rig failure, not a silent gap
+blktests_listed() {
+	local log=$1 g=$2 t
+
+	shift 2
+	for t in "$@"; do
+		grep -q "^$g/$t " "$log.txt" ||
+			report "FAIL zbd-blktests-$g/$t (blktests printed no line for it: ${log##*/})"
+	done
+}
+
 # blktests_zbd: ./check zbd with the zoned namespace as its test device
 blktests_zbd() {
 	local f t
@@ -176,13 +189,12 @@ blktests_zbd() {
 	# the VM has no scsi_debug module: without it the test fails
 	report "SKIP zbd-blktests-zbd/012 (its device is scsi_debug's, which the VM does not carry)"
 	blktests_check /tmp/blktests.log -x zbd/012 zbd || fail "blktests ran no test"
-	# every case but 012 has a line (a requires() that broke leaves none)
-	for f in /zbd/blktests/tests/zbd/[0-9]*; do
+	# every case but 012 has a line
+	# shellcheck disable=SC2046 # one word per case
+	blktests_listed /tmp/blktests.log zbd $(for f in /zbd/blktests/tests/zbd/[0-9]*; do
 		t=${f##*/}
-		case $t in *.* | 012) continue ;; esac
-		grep -q "^zbd/$t " /tmp/blktests.log.txt ||
-			report "FAIL zbd-blktests-zbd/$t (blktests printed no line for it: blktests.log)"
-	done
+		case $t in *.* | 012) ;; *) echo "$t" ;; esac
+	done)
 	tar -c -C /zbd/blktests results 2>/dev/null | gzip >/tmp/blktests-results.tgz &&
 		save_file blktests-results.tgz /tmp/blktests-results.tgz
 	save_file blktests.log /tmp/blktests.log
@@ -218,12 +230,8 @@ blktests_nvme() {
 	# shellcheck disable=SC2046 # one word per test
 	blktests_check /tmp/blktests-nvme.log $(for t in $BLKTESTS_NVME; do echo "nvme/$t"; done) ||
 		fail "blktests ran no test"
-	# a case blktests printed no line for (a requires() that broke) is
-	# a rig failure, not a silent gap
-	for t in $BLKTESTS_NVME; do
-		grep -q "^nvme/$t " /tmp/blktests-nvme.log.txt ||
-			report "FAIL zbd-blktests-nvme/$t (blktests printed no line for it: blktests-nvme.log)"
-	done
+	# shellcheck disable=SC2086 # one word per case
+	blktests_listed /tmp/blktests-nvme.log nvme $BLKTESTS_NVME
 	tar -c -C /zbd/blktests results 2>/dev/null | gzip >/tmp/blktests-nvme-results.tgz &&
 		save_file blktests-nvme-results.tgz /tmp/blktests-nvme-results.tgz
 	save_file blktests-nvme.log /tmp/blktests-nvme.log
