@@ -60,4 +60,11 @@ echo "check-debug: PASS debug-sign"
 echo "== vmtest (debug kernel)"
 VMTEST_FLAVOUR=debug VMTEST_JOBS=${VMTEST_JOBS:-2} "$REPO/scripts/vmtest.sh" "$@"
 read -r p f s <"$BUILD/vmtest-debug.counts" || { p=0 f=1 s=0; }
+if "$REPO/scripts/vm/ktap-check.sh" "$BUILD/vmtest-debug"; then
+	echo "check-debug: PASS ktap"
+	p=$((p + 1))
+else
+	echo "check-debug: FAIL ktap"
+	f=$((f + 1))
+fi
 finish $((p + 2)) "$f" "$s"

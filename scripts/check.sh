@@ -15,7 +15,8 @@
 #   3. KUnit suites under UML                       (scripts/kunit.sh)
 #      (on the lines of KUNIT_KERNELS, default all; a line left out counts
 #      one skipped test)
-#   4. VM suites in QEMU, two at a time             (scripts/vmtest.sh)
+#   4. VM suites in QEMU, two at a time             (scripts/vmtest.sh),
+#      and their KTAP read back by kunit.py      (scripts/vm/ktap-check.sh)
 # and on every further line, against that line's headers, source and
 # Debian kernel: the W=1 build (of a copy of the sources, in
 # build/ko-LINE, so the repository's vflash.ko stays the first line's),
@@ -156,6 +157,7 @@ kunit_and_vm() {
 			repeat=(VMTEST_REPEAT=1 "VMTEST_BATCH=${VMTEST_BATCH:-4}")
 		env "${repeat[@]}" "$REPO/scripts/vmtest.sh"
 		add_counts "$BUILD/vmtest$KSFX.counts"
+		one_test "ktap ($KERNEL)" "$REPO/scripts/vm/ktap-check.sh" "$BUILD/vmtest$KSFX"
 	else
 		echo "check: vmtest not run: the module did not build for $KERNEL"
 		failed=$((failed + 1))

@@ -23,7 +23,8 @@
 # suite's "# vmtest-prep: COMMAND" line runs COMMAND DIR on the host before
 # the VM boots: its PASS/FAIL/SKIP lines count too, and what it leaves in
 # DIR/overlay/ is added to that suite's initramfs. Writes
-# build/vmtest.counts (or vmtest-debug.counts): "PASSED FAILED SKIPPED".
+# build/vmtest.counts (or vmtest-debug.counts): "PASSED FAILED SKIPPED",
+# and build/vmtest.ktap: every result in KTAP (scripts/vm/ktap.py).
 # A suite's "# vmtest-splat-module: MODULE" line keeps kernel warnings
 # raised in MODULE (another emulator a benchmark runs beside vflash) from
 # failing it; they are counted and shown instead.
@@ -493,5 +494,12 @@ for s in $all; do
 	total_skip=$((total_skip + k))
 done
 echo "$total_pass $total_fail $total_skip" >"$counts"
+# The same results in KTAP (what KUnit prints) for kernel tooling, and
+# where the guest's time went.
+# shellcheck disable=SC2086 # suite names, one per word
+python3 "$REPO/scripts/vm/ktap.py" "$VMDIR" $all >"$VMDIR.ktap" ||
+	echo "vmtest: cannot write $VMDIR.ktap"
+# shellcheck disable=SC2086
+[ "$(echo $all | wc -w)" -le 1 ] || python3 "$REPO/scripts/vm/ktap.py" --slowest 5 "$VMDIR" $all | sed 's/^/vmtest: /'
 echo "vmtest: $total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]
