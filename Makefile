@@ -51,7 +51,7 @@ KDIR_WHY := KDIR in the environment asks for it
 else ifneq ($(KERNEL),)
 KDIR_WHY := KERNEL=$(KERNEL) asks for that line's newest headers
 else
-KDIR_WHY := the running kernel has no headers (/lib/modules/$(shell uname -r)/build), so the newest 6.1 headers (scripts/kdir.sh, docs/kernels.md); modprobe on this host cannot load it
+KDIR_WHY := the running kernel has no headers (/lib/modules/$(shell uname -r)/build), so the newest 6.1 headers (scripts/kdir.sh, docs/develop/kernels.md); modprobe on this host cannot load it
 endif
 ifeq ($(FORCE),1)
 KDIR_ASKED := 1
@@ -205,7 +205,7 @@ bench-peer: modules
 # zonefs-tools' zonefs-tests, btrfs and f2fs on vflash's namespaces in the
 # VM (docs/zns.md, "Outside suites"): FIO_SRC= a git checkout of fio,
 # BLKTESTS= one of blktests, ZONEFS_TOOLS= one of zonefs-tools; none is
-# part of the repository or of CI (docs/testing.md says how to fetch them).
+# part of the repository or of CI (docs/develop/testing.md says how to fetch them).
 check-zbd: modules
 	@[ -n "$(FIO_SRC)$(BLKTESTS)$(ZONEFS_TOOLS)" ] || { echo "check-zbd: give FIO_SRC=DIR (a fio git checkout), BLKTESTS=DIR and/or ZONEFS_TOOLS=DIR" >&2; exit 2; }
 	@FIO_SRC='$(FIO_SRC)' FIO_ZBD_REV='$(FIO_ZBD_REV)' FIO_ZBD_ARGS='$(FIO_ZBD_ARGS)' BLKTESTS='$(BLKTESTS)' \

@@ -351,7 +351,7 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 				   100ULL * f->slots[VF_MAIN]);
 	/*
 	 * Per die, the open blocks of every stream in use (one per placement
-	 * handle) come on top of the capacity's share: docs/fdp-design.md
+	 * handle) come on top of the capacity's share: docs/design/fdp.md
 	 * argues why GC then always finds a victim.
 	 */
 	main_pd = DIV_ROUND_UP(main_blocks, f->nr_dies) + streams +

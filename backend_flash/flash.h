@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The flash backend's interface: the one header frontends include.
- * docs/backend.md describes the model.
+ * docs/design/backend.md describes the model.
  */
 #ifndef VFLASH_FLASH_H
 #define VFLASH_FLASH_H
@@ -389,7 +389,7 @@ struct vflash_undo {
  * apart, each a write stream with its own open blocks; a profile's
  * @placement_handles (0 for one) says how many a device uses. Each one
  * beyond the first adds a block per die and region to the FTL's working
- * set (docs/fdp-design.md).
+ * set (docs/design/fdp.md).
  */
 #define VFLASH_FLASH_MAX_PLACEMENT	16
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The flash backend's internals, shared by the backend_flash/ sources only.
- * Locking is described in docs/backend.md and at each field.
+ * Locking is described in docs/design/backend.md and at each field.
  */
 #ifndef VFLASH_FTL_H
 #define VFLASH_FTL_H
@@ -38,7 +38,7 @@ enum vf_region { VF_SLC, VF_MAIN, VF_NR_REGIONS };
 /*
  * Write streams, each with its own open block per die and region: the
  * host's placement handle 0 (VF_HOST), GC, migration, then the host's
- * placement handles 1 and up (VF_PH1 + h - 1; NVMe FDP, docs/fdp-design.md).
+ * placement handles 1 and up (VF_PH1 + h - 1; NVMe FDP, docs/design/fdp.md).
  */
 enum vf_stream {
 	VF_HOST,
@@ -97,7 +97,7 @@ static inline u32 vf_stream_handle(u32 s)
 
 /**
  * struct vf_block - one erase block
- * @valid: valid slots (see docs/backend.md); atomic, displaced pages are
+ * @valid: valid slots (see docs/design/backend.md); atomic, displaced pages are
  *	counted down by whoever displaces them, without the die lock
  * @wp: next slot to fill; die lock
  * @state: enum vf_block_state; die lock
@@ -282,7 +282,7 @@ struct vf_zone_map {
  *	the placement policy picks); written by the frontend while no write
  *	of the handle is in flight, read by those writes
  * @zone_ph: placement handles 1 and up are zone handles (NVMe ZNS,
- *	docs/zns-design.md): their writes go to the main region, and GC
+ *	docs/design/zns.md): their writes go to the main region, and GC
  *	takes their blocks as victims only when no other block is one; set
  *	by vflash_flash_set_zone_handles() before any write, READ_ONCE
  */

@@ -48,7 +48,7 @@ static u64 log2_1p_milli(u64 age, u64 unit)
  * k_age * log2(1 + age / age_unit))), with pe the block's erase count,
  * rated its region's rated cycles, age the time since the block was
  * sealed (0 while it is open) and the k in thousandths
- * (docs/faults-design.md). Integers only.
+ * (docs/design/faults.md). Integers only.
  *
  * The inline vf_read_retries() (ftl.h) answers 0 while both coefficients
  * are 0 (the default) and calls this with them otherwise.

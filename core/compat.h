@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kernel interfaces that differ between the kernel lines vflash
- * supports (docs/kernels.md: Debian 12's 6.1 and 6.12). Every version test
+ * supports (docs/develop/kernels.md: Debian 12's 6.1 and 6.12). Every version test
  * in the module lives in this file; the code calls the names below.
  */
 #ifndef VFLASH_COMPAT_H
@@ -157,7 +157,7 @@ static inline bool vflash_msi_direct(struct irq_domain *d)
  * be: its vector, as an interrupt to the CPU whose APIC ID it names
  * (64-bit x86 addresses MSIs physically there; a logical destination is
  * not decoded and the interrupt is lost, with one dmesg line). Kernels
- * between the two lines are not supported (docs/kernels.md).
+ * between the two lines are not supported (docs/develop/kernels.md).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 static inline void vflash_msi_inject(struct irq_domain *domain,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Power loss: the log of writes that a power cut takes back
- * (core/powerloss.c, docs/faults.md, docs/faults-design.md).
+ * (core/powerloss.c, docs/faults.md, docs/design/faults.md).
  */
 #ifndef VFLASH_POWERLOSS_H
 #define VFLASH_POWERLOSS_H

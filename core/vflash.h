@@ -2,7 +2,7 @@
 /*
  * vflash core: the device object, its backing memory and the frontend
  * registry. The frontends and the module entry include this header; the
- * backend, a layer below, does not (docs/architecture.md). Nothing here
+ * backend, a layer below, does not (docs/design/architecture.md). Nothing here
  * knows about NVMe or CXL.
  */
 #ifndef VFLASH_CORE_H

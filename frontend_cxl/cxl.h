@@ -2,7 +2,7 @@
 /*
  * frontend=cxl: /dev/vflash<N>, mmap'd by applications; resident pages
  * run natively, misses fault into the device DRAM cache
- * (docs/cxl-design.md, docs/cxl.md).
+ * (docs/design/cxl.md, docs/cxl.md).
  */
 #ifndef VFLASH_CXL_H
 #define VFLASH_CXL_H

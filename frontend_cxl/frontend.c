@@ -43,7 +43,7 @@ MODULE_PARM_DESC(cache_size,
  */
 DEFINE_MUTEX(vfc_open_lock);
 
-/* Fills kept out of the eviction policy (docs/cxl-design.md, section 6). */
+/* Fills kept out of the eviction policy (docs/design/cxl.md, "The two-page livelock"). */
 static u32 vfc_young(void)
 {
 	return max(16U, 4 * nr_cpu_ids);

@@ -336,7 +336,7 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
  * vma_adjust(), which mm/mremap.c takes for a VMA with ->close; without
  * one it tries vma_merge(), which refuses VM_SPECIAL, and in-place growth
  * fails with -ENOMEM. (6.12 merges no VM_SPECIAL VMA on any path: there
- * a growing mremap() must be allowed to move; docs/kernels.md.)
+ * a growing mremap() must be allowed to move; docs/develop/kernels.md.)
  */
 static void vfc_close(struct vm_area_struct *vma)
 {
@@ -348,7 +348,7 @@ static void vfc_close(struct vm_area_struct *vma)
  * callback is there for what its presence does on 6.12: vfc_fault() and
  * vfc_pfn_mkwrite() are then called under the VMA's lock, where without
  * it the core retries every fault under mmap_lock, about 740 instructions
- * more a miss (docs/kernels.md); and a fault that waits its NAND read
+ * more a miss (docs/develop/kernels.md); and a fault that waits its NAND read
  * holds no lock of the whole mm.
  */
 static vm_fault_t __maybe_unused vfc_map_pages(struct vm_fault *vmf,

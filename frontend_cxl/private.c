@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Private regions of /dev/vflash<N> (docs/apps-design.md): an open file
+ * Private regions of /dev/vflash<N> (docs/design/apps.md): an open file
  * allocates ranges of the device with an ioctl, maps only them, and
  * loses them (zeroed, their cache pages dropped unwritten) when it is
  * released; per-file statistics (misses, writebacks, resident pages) in

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The range allocator of private regions (docs/apps-design.md): the
+ * The range allocator of private regions (docs/design/apps.md): the
  * device's pages in granules of VFLASH_REGION_GRANULE bytes, a bit each
  * (used or free), and an owner table (the open file a granule belongs
  * to) that the fault path and the cache's writeback callback read

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The range allocator of the CXL frontend's private regions
- * (docs/apps-design.md).
+ * (docs/design/apps.md).
  */
 #ifndef VFLASH_CXL_REGION_H
 #define VFLASH_CXL_REGION_H

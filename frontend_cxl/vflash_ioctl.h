@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * The ioctls of /dev/vflash<N> (frontend=cxl): per-open-file private
- * regions (docs/apps-design.md). Included by user space too (the
+ * regions (docs/design/apps.md). Included by user space too (the
  * LD_PRELOAD shim, scripts/shim/), so only UAPI types.
  */
 #ifndef VFLASH_IOCTL_H

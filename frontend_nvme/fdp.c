@@ -6,7 +6,7 @@
  * controller: decoding a write's placement directive and I/O Management,
  * the placement handles of a namespace, Identify's endurance group, the
  * features and logs with the backend's controller events, a write's
- * placement, I/O Management Receive and Send. docs/fdp-design.md.
+ * placement, I/O Management Receive and Send. docs/design/fdp.md.
  */
 #include <linux/bits.h>
 #include <linux/kernel.h>

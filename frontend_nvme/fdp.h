@@ -2,7 +2,7 @@
 /*
  * NVMe Flexible Data Placement (TP4146, NVMe Base 2.1): the endurance
  * group's FDP configuration, its events and log pages
- * (frontend_nvme/fdp.c, docs/fdp-design.md).
+ * (frontend_nvme/fdp.c, docs/design/fdp.md).
  */
 #ifndef VFN_FDP_H
 #define VFN_FDP_H

@@ -431,7 +431,7 @@ static int parse_given(const struct vflash_config *cfg, struct vfn_params *p)
 /*
  * frontend->placement_handles: the FDP reclaim unit handles of a device of
  * @cfg, each a write stream of the FTL, or with zoned=1 the zone handles
- * (docs/zns-design.md); 0 without either or for a bad value (which the
+ * (docs/design/zns.md); 0 without either or for a bad value (which the
  * attach refuses with its dmesg line).
  */
 static u32 nvme_placement_handles(const struct vflash_config *cfg)

@@ -212,7 +212,7 @@ static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op,
  * each page of [@lpn, @lpn + @count): drop it from the cache (@drop), or
  * only drop its CXL mappings, so that its next access faults. While the
  * power-loss log is on, the latter orders a CXL store to a page logged
- * here after the log's copy of it (docs/faults-design.md): the store
+ * here after the log's copy of it (docs/design/faults.md): the store
  * faults and settles the page.
  */
 static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)

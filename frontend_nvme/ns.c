@@ -2,7 +2,7 @@
 /*
  * The namespace table of Namespace Management (the NVMe Base
  * Specification's Namespace Management and Attachment commands;
- * docs/nvme-design.md §9): which NSIDs are allocated
+ * docs/design/nvme.md, "Namespace Management"): which NSIDs are allocated
  * and which are attached to the controller, and where each namespace
  * lives on the device. A namespace holds one range of whole 4 KiB backend
  * pages, found first-fit from the device's start; no two overlap, and a

@@ -2,7 +2,7 @@
 /*
  * Namespace Management: the table of a controller's namespaces, each a
  * range of the device's 4 KiB backend pages (frontend_nvme/ns.c,
- * docs/nvme-design.md §9).
+ * docs/design/nvme.md, "Namespace Management").
  */
 #ifndef VFN_NS_H
 #define VFN_NS_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The NVMe frontend: a virtual PCIe NVMe controller that the kernel's own
- * nvme driver binds to. docs/nvme-design.md is the plan, docs/nvme.md what
+ * nvme driver binds to. docs/design/nvme.md is the plan, docs/nvme.md what
  * is built. Everything device-side runs in one dispatcher thread, which
  * owns the controller state; only the PCI config space is shared with the
  * PCI core, under cfg_lock.
@@ -147,7 +147,7 @@ struct vfn_heap {
  * The controller's pieces call dispatch.c, its core, directly; the core
  * calls them back only through this table, as the nvme host driver's
  * core.c calls pci.c through struct nvme_ctrl_ops. So calls between the
- * files of this folder run one way (docs/architecture.md). The features
+ * files of this folder run one way (docs/design/architecture.md). The features
  * io.c executes commands of (zns.c, ns.c) reach its data path the same
  * way, through @discard and @program.
  */
@@ -190,7 +190,7 @@ struct vfn_ctrl_ops {
  *	zoned namespace exists; dispatcher only
  * @nr_zph: the backend's placement handles when they are zone handles
  *	(zoned=1: vflash_flash_zone_handles()), else 0; handles 1 to
- *	@nr_zph - 1 are lent to active zones (docs/zns-design.md)
+ *	@nr_zph - 1 are lent to active zones (docs/design/zns.md)
  * @zph: per handle, the zone it is lent to, or NULL; dispatcher only (it
  *	owns the zones), as the zone's own vfn_zone.ph
  * @fdp: Flexible Data Placement (off: @fdp.nruh 0); dispatcher only

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The Zoned Namespace Command Set (NVMe ZNS 1.1; docs/zns-design.md), all
+ * The Zoned Namespace Command Set (NVMe ZNS 1.1; docs/design/zns.md), all
  * of it. First the zone state machine of a zoned namespace: writes at the
  * write pointer, Zone Append, the Zone Management Send actions with
  * Select All, the active and open resources with implicit open and
@@ -1057,7 +1057,7 @@ static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
 }
 
 /*
- * Zone handles (docs/zns-design.md): while a zone is active, the backend's
+ * Zone handles (docs/design/zns.md): while a zone is active, the backend's
  * placement handle lent to it keeps its pages apart from every other
  * zone's; an inactive zone gives it back, its blocks sealed. Dispatcher
  * only, as the zones.
@@ -1216,7 +1216,7 @@ u16 vfn_zns_write_check(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 slba,
  * @now: when, on the backend's clock
  * @due_ns: set to its completion time
  *
- * The window is device DRAM (docs/zns-design.md): nothing is programmed
+ * The window is device DRAM (docs/design/zns.md): nothing is programmed
  * or logged for power loss until a flush moves the write pointer past it
  * (zone_program()); the firmware's overhead is its time.
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Zoned Namespace Command Set 1.1: the zone state machine of a zoned
- * namespace (frontend_nvme/zns.c, docs/zns-design.md).
+ * namespace (frontend_nvme/zns.c, docs/design/zns.md).
  */
 #ifndef VFN_ZNS_H
 #define VFN_ZNS_H

@@ -1581,7 +1581,7 @@ static void placement_update_closes_the_unit(struct kunit *test)
 }
 
 /*
- * A zoned device's FTL (docs/zns-design.md): hyb2 (QLC main region with an
+ * A zoned device's FTL (docs/design/zns.md): hyb2 (QLC main region with an
  * SLC cache, four-slot wordlines) with 16 handles, 1 and up zone handles.
  * A zone here is ZONE_PAGES pages from its first lpn, one block per die.
  */

@@ -292,7 +292,7 @@ static void metadata_per_page(struct kunit *test)
 			   div64_u64((bytes % pages) * 1000, pages));
 		/*
 		 * At least l2p (4 B) and 3-byte p2l entries for the pages;
-		 * at most 8 B per page (issue 15), docs/backend.md's table.
+		 * at most 8 B per page (issue 15), docs/design/backend.md's table.
 		 */
 		KUNIT_EXPECT_GE(test, bytes, pages * 7);
 		KUNIT_EXPECT_LE(test, bytes, pages * 8);

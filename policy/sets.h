@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The set mapping of a set-associative device DRAM cache
- * (docs/cxl-design.md, section 15): with W ways and N slots the cache has
+ * (docs/design/cxl.md, "Set associativity"): with W ways and N slots the cache has
  * max(N / W, 1) sets, logical page lpn belongs to set lpn mod sets, and
  * the N mod sets slots left over widen the first sets by one page each.
  * One set is a fully associative cache.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: the whole test suite, in order, on the kernel lines of
-# KERNELS (default: KERNEL, itself 6.1 by default; docs/kernels.md). CI
+# KERNELS (default: KERNEL, itself 6.1 by default; docs/develop/kernels.md). CI
 # runs both Debian 12 lines: make check KERNELS="6.1 6.12". On the first
 # line:
 #   1. build vflash.ko with W=1 (any compiler or modpost warning fails it);
@@ -11,7 +11,7 @@
 #   2. static checks: sparse (C=2), checkpatch --strict, shellcheck over
 #      scripts/bench/study/, over vflashctl and scripts/install/ and over make
 #      try's scripts, the
-#      layering of docs/architecture.md (scripts/layer-check.py)
+#      layering of docs/design/architecture.md (scripts/layer-check.py)
 #   3. KUnit suites under UML                       (scripts/kunit.sh)
 #      (on the lines of KUNIT_KERNELS, default all; a line left out counts
 #      one skipped test)
@@ -22,7 +22,7 @@
 # build/ko-LINE, so the repository's vflash.ko stays the first line's),
 # sparse, KUnit and the VM suites again: those with a "# vmtest-once:"
 # line (the studies) are not booted there, and the others share boots,
-# four at a time (VMTEST_REPEAT=1, VMTEST_BATCH=4; docs/testing.md).
+# four at a time (VMTEST_REPEAT=1, VMTEST_BATCH=4; docs/develop/testing.md).
 # It ends with one line "N passed, N failed, N skipped" that counts
 # KUnit cases and VM tests of every line together; each build and static
 # check counts as one test. A stage that cannot run counts as a failure.
@@ -33,11 +33,11 @@ lines=${KERNELS:-${KERNEL:-6.1}}
 # The lines whose KUnit suites run (default: all of them). CI gives
 # KUNIT_KERNELS=6.1: the UML build of a second line costs about 7 minutes
 # on a fresh machine for the same C code, which that line's W=1 build,
-# sparse and VM suites cover (docs/testing.md).
+# sparse and VM suites cover (docs/develop/testing.md).
 kunit_lines=${KUNIT_KERNELS:-$lines}
 first_line=${lines%% *}
 # Suites booted at a time (scripts/vmtest.sh): a suite's QEMU keeps about
-# one of the 2 cores busy, so two halve the VM stage (docs/testing.md).
+# one of the 2 cores busy, so two halve the VM stage (docs/develop/testing.md).
 export VMTEST_JOBS=${VMTEST_JOBS:-2}
 . "$(dirname "$0")/common.sh"
 
@@ -152,7 +152,7 @@ kunit_and_vm() {
 		local repeat=()
 		# A repeat on another line: the suites with a "vmtest-once"
 		# line (the studies) are not booted again, and the others
-		# share boots, four at a time (docs/testing.md).
+		# share boots, four at a time (docs/develop/testing.md).
 		[ "$KERNEL" = "$first_line" ] ||
 			repeat=(VMTEST_REPEAT=1 "VMTEST_BATCH=${VMTEST_BATCH:-4}")
 		env "${repeat[@]}" "$REPO/scripts/vmtest.sh"

@@ -7,7 +7,7 @@
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VFLASH_CACHE=${VFLASH_CACHE:-/var/cache/vflash}
-# The kernel line under test: 6.1 (the default) or 6.12 (docs/kernels.md).
+# The kernel line under test: 6.1 (the default) or 6.12 (docs/develop/kernels.md).
 # The default line's results keep their plain names (build/kunit.counts,
 # build/vmtest/, vflash.ko in the repository); another line's carry
 # KSFX (build/kunit-6.12.counts, build/vmtest-6.12/, build/ko-6.12/).

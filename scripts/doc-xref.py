@@ -25,7 +25,7 @@ miss as "doc-xref: KIND NAME: what is wrong":
                       named in docs/parameters.md ("Kinds:")
   stats counters      every stats/ name (backend_flash/stats.c's
                       stat_names, core/sysfs.c's derived_names) is
-                      named in docs/parameters.md, backend.md, cxl.md,
+                      named in docs/parameters.md, design/backend.md, cxl.md,
                       zns.md, faults.md or fdp.md
   config knobs        every config/ name (the names of the knobs[]
                       tables of backend_flash/flash.c, the flash
@@ -62,7 +62,7 @@ KNOB_TABLES = ("backend_flash/flash.c", "backend_flash/cache/ctl.c")
 SYSFS_DIRS = {"geometry", "policy", "stats", "config", "placement", "faults"}
 # where stats/ and config/ names are documented: the backend's, the
 # cache's, zoned namespaces', fault injection's and FDP's pages
-COUNTER_DOCS = ("parameters.md", "backend.md", "cxl.md", "zns.md",
+COUNTER_DOCS = ("parameters.md", "design/backend.md", "cxl.md", "zns.md",
                 "faults.md", "fdp.md")
 COUNTER_WHERE = ", ".join("docs/" + d for d in COUNTER_DOCS)
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -230,7 +230,7 @@ def check(root):
 
     params_md = read(os.path.join(root, "docs", "parameters.md"))
     devices_md = read(os.path.join(root, "docs", "devices.md"))
-    backend_md = read(os.path.join(root, "docs", "backend.md"))
+    backend_md = read(os.path.join(root, "docs", "design", "backend.md"))
     cxl_md = read(os.path.join(root, "docs", "cxl.md"))
     vflashctl_md = read(os.path.join(root, "docs", "vflashctl.md"))
 
@@ -380,8 +380,8 @@ GOOD = {
     "docs/devices.md": "# D\n## The tree\n| attribute | mode |\n|---|---|"
                        "\n| `size`, `zoned` | rw |\n| `power` | rw |\n| "
                        "`device` | r |\n\n## Errors\n| `bogus` | x |\n",
-    "docs/backend.md": "Counters `gc_runs`, `write_amplification`; knob "
-                       "`gc_low_pct`.\n",
+    "docs/design/backend.md": "Counters `gc_runs`, `write_amplification`; "
+                              "knob `gc_low_pct`.\n",
     "docs/cxl.md": "`stats/misses`, `config/cache_ways`.\n",
     "docs/vflashctl.md": "# vflashctl\n## up, down\n## status\n",
 }

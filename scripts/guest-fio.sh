@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/guest-fio.sh DIR: build the fio that the test VM carries into
-# DIR/fio (run by scripts/setup.sh; docs/testing.md, "The guest's fio").
+# DIR/fio (run by scripts/setup.sh; docs/develop/testing.md, "The guest's fio").
 #
 # It is Debian's own fio, the version installed on the host, from its
 # Debian source package (Debian's patches applied), built static and

@@ -3,7 +3,7 @@
 #
 # Usage: scripts/layer-check.py [-v] [--selftest] [-h]
 #
-# The layering of docs/architecture.md, checked over the sources (make
+# The layering of docs/design/architecture.md, checked over the sources (make
 # check's layers test). Every file of a layer folder is a node; file A
 # uses file B when A #includes B, or names a function or global variable
 # that B (a .c file) defines. Then:

@@ -5,7 +5,7 @@
 # machine, from Debian packages only. Idempotent: a few seconds when done.
 #
 #  - build: gcc, make, sparse, and the kernel headers (cloud flavour) of
-#    both kernel lines make check covers, 6.1 and 6.12 (docs/kernels.md)
+#    both kernel lines make check covers, 6.1 and 6.12 (docs/develop/kernels.md)
 #  - KUnit: linux-source-6.1 and linux-source-6.12, unpacked into the
 #    cache, and what a UML kernel build needs (flex, bison, bc, python3)
 #  - VM suites: qemu-system-x86, busybox-static, cpio, kmod, fio,

@@ -456,7 +456,7 @@ if [ "$jobs" -gt 1 ] && [ "$named" -eq 0 ]; then
 fi
 # VMTEST_BATCH=N: up to N suites in one boot (make_batches), default 1,
 # and 4 under the debug kernel, whose boot and kmemleak scan cost ~40 s
-# of CPU a boot (docs/testing.md).
+# of CPU a boot (docs/develop/testing.md).
 batch=${VMTEST_BATCH:-}
 [ -n "$batch" ] || { [ "$TIME_SCALE" -eq 1 ] && batch=1 || batch=4; }
 case $batch in '' | *[!0-9]* | 0) die "vmtest: VMTEST_BATCH=$batch is not a positive number" ;; esac

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device DRAM cache (docs/cxl-design.md). Data never moves: a logical
+ * The device DRAM cache (docs/design/cxl.md). Data never moves: a logical
  * page is resident when its user may map the backing page, and the cache
  * is the set of logical pages allowed to be, at most one per slot.
  *
@@ -75,7 +75,7 @@ struct vc_slot {
 };
 
 /**
- * struct vc_sets - the sets of a set-associative cache (docs/cxl-design.md,
+ * struct vc_sets - the sets of a set-associative cache (docs/design/cxl.md,
  *	section 15); all of it under the cache's policy_lock
  * @nr_sets: sets (more than 1)
  * @ways: the ways it was made for
@@ -521,7 +521,7 @@ static __always_inline u32 vc_claim_slot(struct vflash_cache *c, u64 lpn,
 			 * Set-associative, a full cache whose every set is
 			 * within its ways, and our own set holds only young
 			 * pages: borrow a slot from another set, or no fill
-			 * would ever age them (docs/cxl-design.md, 15).
+			 * would ever age them (docs/design/cxl.md, "Set associativity").
 			 */
 			if (READ_ONCE(c->sets) && vc_borrow(c)) {
 				vc_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);

@@ -4,7 +4,7 @@
  * state, the cache slots, the eviction and prefetch policy instances and
  * the NAND time a miss costs. Pure bookkeeping: the user (the CXL
  * frontend) maps and unmaps pages itself, through struct
- * vflash_cache_host. docs/cxl-design.md describes the design; a block
+ * vflash_cache_host. docs/design/cxl.md describes the design; a block
  * frontend on the same device (docs/dual.md) reads, dirties and
  * invalidates resident pages through vflash_cache_block_access() and
  * vflash_cache_invalidate(). The device reaches its cache, and keeps the

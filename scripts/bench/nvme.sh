@@ -107,7 +107,7 @@ p50_of() {
 	result "$1" | awk '{ print $3 }'
 }
 
-# The knobs that make up a read's time (docs/backend.md).
+# The knobs that make up a read's time (docs/design/backend.md).
 TIME_KNOBS="slc_read_ns qlc_read_l_ns qlc_read_cl_ns qlc_read_cu_ns
 qlc_read_u_ns main_read_ns channel_xfer_ns host_xfer_ns fw_overhead_ns"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libvflash-shim.so: an LD_PRELOAD heap on a CXL-mode vflash device
- * (docs/apps.md, docs/apps-design.md). The malloc family of the program
+ * (docs/apps.md, docs/design/apps.md). The malloc family of the program
  * is served from private regions of /dev/vflash<N> (VFLASH_IOC_ALLOC),
  * mapped into one reserved window of the address space; fork() gives
  * the child its own copy of every region, on the device.

@@ -20,7 +20,7 @@ debug_kernel() {
 # A light run: the debug kernel (make check-debug), or a repeat of the
 # suites on make check's second kernel line (VMTEST_REPEAT=1, vmrepeat=1
 # on the kernel command line). Both are CPU-bound in CI and both run the
-# first line's assertions again (docs/testing.md): there a test runs the
+# first line's assertions again (docs/develop/testing.md): there a test runs the
 # same kernel paths with less data or fewer rounds, never fewer checks.
 VM_REPEAT=$(sed -n 's/.*vmrepeat=\([^ ]*\).*/\1/p' /proc/cmdline)
 
@@ -80,7 +80,7 @@ run_test() {
 
 # run_test_not_debug NAME REASON COMMAND...: run_test NAME COMMAND..., but
 # under the debug kernel only a "SKIP NAME (debug kernel: REASON)" line
-# (CI's time, or a path that kernel cannot take; docs/testing.md lists them)
+# (CI's time, or a path that kernel cannot take; docs/develop/testing.md lists them)
 run_test_not_debug() {
 	local name=$1 reason=$2
 	shift 2

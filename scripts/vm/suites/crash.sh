@@ -439,7 +439,7 @@ echo "crash: rotation $ROT (CRASH_ROTATION=$ROT reruns it): timeout ending in $T
 run_test conv_4k test_conv_4k
 run_test conv_512 test_conv_512
 run_test fdp test_fdp
-# The debug kernel has no CONFIG_BLK_DEV_ZONED (docs/testing.md, zns)
+# The debug kernel has no CONFIG_BLK_DEV_ZONED (docs/develop/testing.md, zns)
 run_test_not_debug zoned "no zoned block devices in that kernel" test_zoned
 run_test ns test_ns
 run_test qlc test_qlc

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Backing store modes (store=full|sparse|none, core/backing.c,
-# docs/backend.md): stats/store_bytes follows the memory the store holds
+# docs/design/backend.md): stats/store_bytes follows the memory the store holds
 # (up on writes, down on Deallocate and Write Zeroes with store=sparse);
 # unwritten pages read as zeros; store=none reads zeros after writes while
 # the FTL maps them; the CXL mapping works on sparse and none; a sparse

@@ -394,7 +394,7 @@ zstat() {
 	cat /sys/class/vflash/vflash0/stats/"$1"
 }
 
-# The backend of a zoned device (docs/zns-design.md): each active zone
+# The backend of a zoned device (docs/design/zns.md): each active zone
 # writes into blocks of its own, a reset erases them at once, the device
 # never garbage-collects a zone's blocks. The default profile (qlc-hybrid)
 # has 4 MiB blocks, so a 16 MiB zone is laid out on 4 dies, one block
