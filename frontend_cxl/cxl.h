@@ -18,7 +18,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
-#include "frontend_cxl/region.h"
+#include "frontend_cxl/ranges.h"
 
 struct vflash_cache;
 struct vflash_cache_ctl;

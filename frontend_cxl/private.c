@@ -26,7 +26,7 @@
 #include "core/compat.h"
 #include "core/vflash.h"
 #include "frontend_cxl/cxl.h"
-#include "frontend_cxl/region.h"
+#include "frontend_cxl/ranges.h"
 
 /**
  * struct vfc_region - a private region of an open file

@@ -11,7 +11,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "frontend_cxl/region.h"
+#include "frontend_cxl/ranges.h"
 
 /**
  * vfc_ranges_init() - an allocator of a device's granules, all free

@@ -3,8 +3,8 @@
  * The range allocator of the CXL frontend's private regions
  * (docs/apps-design.md).
  */
-#ifndef VFLASH_CXL_REGION_H
-#define VFLASH_CXL_REGION_H
+#ifndef VFLASH_CXL_RANGES_H
+#define VFLASH_CXL_RANGES_H
 
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -43,4 +43,4 @@ int vfc_ranges_free(struct vfc_ranges *r, u64 first, u64 nr, void *owner);
 void *vfc_ranges_owner(const struct vfc_ranges *r, u64 lpn);
 u64 vfc_ranges_nr_free(struct vfc_ranges *r);
 
-#endif /* VFLASH_CXL_REGION_H */
+#endif /* VFLASH_CXL_RANGES_H */
