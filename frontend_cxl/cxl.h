@@ -111,11 +111,7 @@ struct vfc_file {
 	struct rcu_head rcu;
 };
 
-extern struct mutex vfc_open_lock;
-
-extern const struct file_operations vfc_fops;
-
-struct vfc_dev *vfc_dev_of_inode(struct inode *inode);
+int vfc_mmap(struct file *filp, struct vm_area_struct *vma);
 void vfc_unmap(void *priv, u64 lpn);
 void vfc_faults_armed(void *priv, enum vflash_fault fault, u64 first, u64 last);
 bool vfc_test_clear_young(void *priv, u64 lpn);

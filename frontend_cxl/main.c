@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * frontend=cxl: attach the device DRAM cache and /dev/vflash<N> to a
- * vflash device, and run its evictor thread.
+ * vflash device, open and release its files, and run its evictor thread.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,7 +41,7 @@ MODULE_PARM_DESC(cache_size,
  * resume, and with publishing and clearing the per-device state (the
  * frontend's fe_priv slot); protects vfc_dev.nr_open and vfc_dev.closed.
  */
-DEFINE_MUTEX(vfc_open_lock);
+static DEFINE_MUTEX(vfc_open_lock);
 
 /* Fills kept out of the eviction policy (docs/cxl-design.md, section 6). */
 static u32 vfc_young(void)
@@ -188,13 +188,89 @@ static int vfc_evictor(void *data)
  *
  * Return: the device's state, or NULL if it is being detached.
  */
-struct vfc_dev *vfc_dev_of_inode(struct inode *inode)
+static struct vfc_dev *vfc_dev_of_inode(struct inode *inode)
 {
 	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
 	void **slot = vflash_frontend_priv(to_vflash_dev(dev), &vflash_cxl_frontend);
 
 	return slot ? READ_ONCE(*slot) : NULL;
 }
+
+static int vfc_open(struct inode *inode, struct file *filp)
+{
+	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
+	struct vflash_dev *vdev = to_vflash_dev(dev);
+	struct vfc_file *vf;
+	struct vfc_dev *d;
+	int ret;
+
+	/* A configfs device keeps its directory while a file is open. */
+	ret = vflash_dev_hold(vdev);
+	if (ret)
+		return -ENODEV;
+	mutex_lock(&vfc_open_lock);
+	d = vfc_dev_of_inode(inode);
+	if (!d || d->closed) {
+		mutex_unlock(&vfc_open_lock);
+		vflash_dev_unhold(vdev);
+		return -ENODEV;
+	}
+	d->nr_open++;
+	mutex_unlock(&vfc_open_lock);
+	vf = vfc_file_alloc(d);
+	if (!vf) {
+		mutex_lock(&vfc_open_lock);
+		d->nr_open--;
+		mutex_unlock(&vfc_open_lock);
+		vflash_dev_unhold(vdev);
+		return -ENOMEM;
+	}
+	filp->private_data = vf;
+	/*
+	 * Every open file shares the pseudo-fs inode's address_space, so all
+	 * mappings land in one i_mmap tree. The device node's own inode is
+	 * left alone: it may outlive this device.
+	 */
+	filp->f_mapping = d->inode->i_mapping;
+	return 0;
+}
+
+/* The last reference to a file: a mapping holds its file until unmapped. */
+static int vfc_release(struct inode *inode, struct file *filp)
+{
+	struct vfc_file *vf = filp->private_data;
+	struct vfc_dev *d = vf->d;
+	struct vflash_dev *vdev = d->vdev;
+
+	/* Its regions freed while the device surely lives. */
+	vfc_file_free(vf);
+	mutex_lock(&vfc_open_lock);
+	d->nr_open--;
+	mutex_unlock(&vfc_open_lock);
+	/* @d may be gone; @vdev's memory stays while the cdev holds it. */
+	vflash_dev_unhold(vdev);
+	return 0;
+}
+
+/* The device's size, so tools that seek to the end (fio) find it. */
+static loff_t vfc_llseek(struct file *filp, loff_t offset, int whence)
+{
+	struct vfc_dev *d = ((struct vfc_file *)filp->private_data)->d;
+
+	return fixed_size_llseek(filp, offset, whence,
+				 d->nr_pages << PAGE_SHIFT);
+}
+
+/* .owner keeps the module loaded while a file or a mapping is open. */
+static const struct file_operations vfc_fops = {
+	.owner = THIS_MODULE,
+	.open = vfc_open,
+	.release = vfc_release,
+	.mmap = vfc_mmap,
+	.llseek = vfc_llseek,
+	.unlocked_ioctl = vfc_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
 
 static int vfc_init_fs_context(struct fs_context *fc)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/vflash<N>: open, mmap, the fault path and what the cache asks of
+ * /dev/vflash<N>: mmap, the fault path and what the cache asks of
  * it (unmapping a page from every mapping, the Accessed bits of its PTEs).
  * Every mapping of the device, from any process, sits in the i_mmap tree
  * of one address_space (the pseudo-fs inode's), so a page is unmapped
@@ -9,7 +9,6 @@
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/pfn_t.h>
 #include <linux/pgtable.h>
 #include <linux/rbtree.h>
@@ -365,63 +364,15 @@ static const struct vm_operations_struct vfc_vm_ops = {
 	.pfn_mkwrite = vfc_pfn_mkwrite,
 };
 
-static int vfc_open(struct inode *inode, struct file *filp)
-{
-	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
-	struct vflash_dev *vdev = to_vflash_dev(dev);
-	struct vfc_file *vf;
-	struct vfc_dev *d;
-	int ret;
-
-	/* A configfs device keeps its directory while a file is open. */
-	ret = vflash_dev_hold(vdev);
-	if (ret)
-		return -ENODEV;
-	mutex_lock(&vfc_open_lock);
-	d = vfc_dev_of_inode(inode);
-	if (!d || d->closed) {
-		mutex_unlock(&vfc_open_lock);
-		vflash_dev_unhold(vdev);
-		return -ENODEV;
-	}
-	d->nr_open++;
-	mutex_unlock(&vfc_open_lock);
-	vf = vfc_file_alloc(d);
-	if (!vf) {
-		mutex_lock(&vfc_open_lock);
-		d->nr_open--;
-		mutex_unlock(&vfc_open_lock);
-		vflash_dev_unhold(vdev);
-		return -ENOMEM;
-	}
-	filp->private_data = vf;
-	/*
-	 * Every open file shares the pseudo-fs inode's address_space, so all
-	 * mappings land in one i_mmap tree. The device node's own inode is
-	 * left alone: it may outlive this device.
-	 */
-	filp->f_mapping = d->inode->i_mapping;
-	return 0;
-}
-
-/* The last reference to a file: a mapping holds its file until unmapped. */
-static int vfc_release(struct inode *inode, struct file *filp)
-{
-	struct vfc_file *vf = filp->private_data;
-	struct vfc_dev *d = vf->d;
-	struct vflash_dev *vdev = d->vdev;
-
-	/* Its regions freed while the device surely lives. */
-	vfc_file_free(vf);
-	mutex_lock(&vfc_open_lock);
-	d->nr_open--;
-	mutex_unlock(&vfc_open_lock);
-	/* @d may be gone; @vdev's memory stays while the cdev holds it. */
-	vflash_dev_unhold(vdev);
-	return 0;
-}
-
-static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
+/**
+ * vfc_mmap() - map /dev/vflash<N> (its file_operations' mmap)
+ * @filp: the open file
+ * @vma: the new mapping
+ *
+ * Return: 0, or -EINVAL for a private mapping or one beyond the device,
+ * or vfc_file_mmap()'s error.
+ */
+int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct vfc_file *vf = filp->private_data;
 	struct vfc_dev *d = vf->d;
@@ -451,26 +402,6 @@ static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
 	vma->vm_ops = &vfc_vm_ops;
 	return 0;
 }
-
-/* The device's size, so tools that seek to the end (fio) find it. */
-static loff_t vfc_llseek(struct file *filp, loff_t offset, int whence)
-{
-	struct vfc_dev *d = ((struct vfc_file *)filp->private_data)->d;
-
-	return fixed_size_llseek(filp, offset, whence,
-				 d->nr_pages << PAGE_SHIFT);
-}
-
-/* .owner keeps the module loaded while a file or a mapping is open. */
-const struct file_operations vfc_fops = {
-	.owner = THIS_MODULE,
-	.open = vfc_open,
-	.release = vfc_release,
-	.mmap = vfc_mmap,
-	.llseek = vfc_llseek,
-	.unlocked_ioctl = vfc_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-};
 
 /**
  * vfc_unmap() - remove a page from every mapping of the device
