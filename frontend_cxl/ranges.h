@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The range allocator of the CXL frontend's private regions
- * (docs/apps-design.md).
- */
+/* The range allocator of the CXL frontend's private regions. */
 #ifndef VFLASH_CXL_RANGES_H
 #define VFLASH_CXL_RANGES_H
 
@@ -11,7 +8,6 @@
 
 #include "frontend_cxl/vflash_ioctl.h"
 
-/* Pages of a granule (4 KiB pages: VFLASH_LPAGE_SIZE). */
 #define VFC_GRANULE_PAGES	(VFLASH_REGION_GRANULE / 4096)
 
 /**
