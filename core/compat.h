@@ -60,11 +60,13 @@ static inline pte_t vflash_pte_mkwrite(pte_t pte)
  * @fn: called as apply_to_page_range() calls it
  * @data: its argument
  *
- * apply_to_page_range() on one page, without the walk from the PGD. Our
- * page tables are freed only under mmap_lock for write (khugepaged skips
- * VM_MIXEDMAP). Since 6.5 __pte_offset_map_lock() is not exported.
+ * apply_to_page_range() on one page, without the walk from the PGD; safe
+ * on 6.1, where a page table of our VMA is freed only under mmap_lock for
+ * write (khugepaged skips VM_MIXEDMAP).
  *
- * Return: true if @fn ran; false if there is no PTE table (or since 6.5).
+ * Return: true if @fn ran; false if there is no PTE table yet, or always
+ * since 6.5 (__pte_offset_map_lock() is not exported): the caller then
+ * uses apply_to_page_range().
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
 static inline bool vflash_pte_apply(struct mm_struct *mm, pmd_t *pmd,
