@@ -1,20 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The store: the memory that holds a device's data (store=).
- *
- * full: a physical range reserved at boot with memmap=, which vflash
- * checks and claims, or memory that vflash allocates itself in chunks,
- * every page at load. sparse: the same chunk table, but a chunk's page
- * array is allocated on the chunk's first write and its pages one by one
- * on theirs; a page that is trimmed whole is freed again, and a page
- * without memory reads as the shared zero page. none: no data at all;
- * writes are dropped, reads see zeros (a CXL read maps a page of zeros
- * of the device's own), and a CXL write fault maps one scratch page per
- * device whose contents nobody reads back.
- *
- * Either way every byte reads as zero before any frontend can expose it.
- * Frontends and the power-loss log reach data only through the
- * vflash_store_*() calls below.
+ * The store: a device's data (store=). full: a memmap= range, or chunks
+ * allocated at load; sparse: pages allocated on first write, freed when
+ * trimmed whole; none: writes dropped, reads zero. Every byte reads as
+ * zero before a frontend exposes it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,7 +26,6 @@
 /* store=sparse leaves 1/2^RESERVE_RAM_SHIFT of RAM to the rest of the system. */
 #define RESERVE_RAM_SHIFT	5
 
-/* Bytes of one chunk's page array. */
 #define CHUNK_ARRAY_BYTES	(VFLASH_CHUNK_PAGES * sizeof(struct page *))
 
 /* The chunk that holds page @pgoff, and the page's index inside it. */
@@ -94,7 +82,6 @@ const void *vflash_store_read_page(const struct vflash_backing *b,
 /* Whether store=sparse may take one more page without eating the reserve. */
 static bool sparse_room(const struct vflash_backing *b)
 {
-	/* Set at load; debugfs's store_reserve_pages may change it. */
 	unsigned long reserve = READ_ONCE(b->reserve_pages);
 
 	/* Cheap check first; the available figure only when memory is low. */
@@ -164,12 +151,10 @@ static struct page *sparse_page(struct vflash_backing *b, pgoff_t pgoff,
  * vflash_store_write_page() - where to write one logical page's data to
  * @b: the store
  * @pgoff: logical page, below size_bytes / PAGE_SIZE
- * @gfp: how to allocate a page that has no memory yet (store=sparse);
- *	__GFP_NOWARN is added, and __GFP_RETRY_MAYFAIL is a good idea
+ * @gfp: how to allocate a page that has no memory yet (store=sparse)
  *
- * With store=sparse a page gets memory (zeroed) on its first write; the
- * allocation fails, rather than invoke the OOM killer, when it would eat
- * into the 1/32 of RAM the store leaves to the rest of the system.
+ * With store=sparse the allocation fails, rather than invoke the OOM
+ * killer, when it would eat into the 1/32 of RAM left to the system.
  *
  * Return: a kernel address of the page's data; NULL with store=none (drop
  * the data); ERR_PTR(-ENOMEM) if no memory was to be had.
@@ -199,11 +184,8 @@ void *vflash_store_write_page(struct vflash_backing *b, pgoff_t pgoff,
  * @write: the mapping is to be writable
  * @pfn: the frame
  *
- * store=sparse gives the page memory on any access (the device cache's
- * fill), so a mapping never has to change frames on a write. store=none
- * gives the device's page of zeros for reads (6.12 refuses the shared
- * zero page in a mapping with pfn_mkwrite) and its scratch page for
- * writes.
+ * store=none gives the device's own zero page for reads (6.12 refuses
+ * the shared one with pfn_mkwrite) and its scratch page for writes.
  *
  * Return: 0, or -ENOMEM (store=sparse, see vflash_store_write_page()).
  */
@@ -303,14 +285,10 @@ void vflash_store_zero(struct vflash_backing *b, pgoff_t pgoff,
  * @pgoff: logical page, below size_bytes / PAGE_SIZE
  * @page: a page of data, allocated by the caller
  *
- * For a page that may have lost its memory (store=sparse) when none can
- * be allocated for it: if it has none, @page itself becomes its memory
- * (the store owns it from now on); else its data are copied from @page.
- * The caller must be the only one that reaches the page's data meanwhile.
+ * Without memory for the page (store=sparse), @page becomes it; else the
+ * data are copied. The caller must be the only one reaching the page.
  *
- * Return: true if @page was taken (the caller must not free it); false
- * if the data were copied, or nothing could be done (store=none, or no
- * memory for the chunk's page array).
+ * Return: true if the store took @page; false if it copied it or could not.
  */
 bool vflash_store_adopt_page(struct vflash_backing *b, pgoff_t pgoff,
 			     struct page *page)
@@ -346,10 +324,6 @@ bool vflash_store_adopt_page(struct vflash_backing *b, pgoff_t pgoff,
  * vflash_store_memory_for() - may the device take @n more pages of RAM?
  * @b: the store
  * @n: pages
- *
- * For memory a device takes beside its store (the power-loss log's
- * copies): as store=sparse does, it leaves the store's reserve (1/32 of
- * RAM, or store_reserve_pages) to the rest of the system.
  *
  * Return: true if @n pages fit above the reserve.
  */
@@ -399,12 +373,7 @@ static int claim_memmap(struct vflash_backing *b, phys_addr_t start,
 		return -EINVAL;
 	}
 
-	/*
-	 * memmap=SIZE$START makes a "reserved" range; memmap=SIZE!START a
-	 * legacy persistent-memory one. The walk clips each match to
-	 * [start, end] and skips nested resources, so the sum is the part of
-	 * the range that boot-reserved memory covers.
-	 */
+	/* memmap=SIZE$START is "reserved", memmap=SIZE!START legacy pmem. */
 	walk_iomem_res_desc(IORES_DESC_RESERVED, IORESOURCE_MEM, start, end,
 			    &covered, add_coverage);
 	walk_iomem_res_desc(IORES_DESC_PERSISTENT_MEMORY_LEGACY,
@@ -557,7 +526,6 @@ static int alloc_backing(struct vflash_backing *b,
 	atomic_long_set(&b->bytes, table);
 
 	if (cfg->store == VFLASH_STORE_SPARSE) {
-		/* Every chunk is set up: its pages come with its writes. */
 		b->nr_chunks = nr;
 		b->reserve_pages = totalram_pages() >> RESERVE_RAM_SHIFT;
 		b->size_bytes = size;
@@ -597,13 +565,10 @@ static int alloc_backing(struct vflash_backing *b,
  * @b: zero-initialised store to fill in
  * @cfg: the validated configuration
  *
- * Claims the memmap range of @cfg, or sets up @cfg->size_bytes of store
- * of mode @cfg->store, after checking that it and the FTL's metadata fit
- * in the memory available (for sparse and none, the metadata alone). Every
- * byte reads as zero on return.
+ * Checks that the store and the FTL's metadata fit in memory first.
  *
- * Return: 0; or -EINVAL, -ENOMEM or -EINTR after printing one line that
- * names the parameter at fault, with nothing claimed or allocated.
+ * Return: 0; or -EINVAL, -ENOMEM or -EINTR after one dmesg line naming
+ * the parameter at fault, with nothing claimed or allocated.
  */
 int vflash_backing_init(struct vflash_backing *b,
 			const struct vflash_config *cfg)

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel interfaces that differ between the kernel lines vflash
- * supports (docs/develop/kernels.md: Debian 12's 6.1 and 6.12). Every version test
- * in the module lives in this file; the code calls the names below.
+ * What differs between the kernel lines vflash supports (6.1, 6.12;
+ * docs/develop/kernels.md). Every version test in the module lives here.
  */
 #ifndef VFLASH_COMPAT_H
 #define VFLASH_COMPAT_H
@@ -61,15 +60,13 @@ static inline pte_t vflash_pte_mkwrite(pte_t pte)
  * @fn: called as apply_to_page_range() calls it
  * @data: its argument
  *
- * apply_to_page_range() on one page, without its walk from the PGD.
+ * apply_to_page_range() on one page, without the walk from the PGD; safe
+ * on 6.1, where a page table of our VMA is freed only under mmap_lock for
+ * write (khugepaged skips VM_MIXEDMAP).
  *
- * Return: true if @fn ran, false if there is no page table of PTEs there
- * (none yet, or no kernel export to reach it with): the caller then walks
- * with apply_to_page_range(), which allocates one. On 6.1 the PTE is
- * reached with pte_offset_map_lock(), all inline: a page table of a VMA
- * of ours is freed only under mmap_lock taken for write (khugepaged skips
- * VM_MIXEDMAP). Since 6.5 that is __pte_offset_map_lock(), out of line
- * and not exported: always false there.
+ * Return: true if @fn ran; false if there is no PTE table yet, or always
+ * since 6.5 (__pte_offset_map_lock() is not exported): the caller then
+ * uses apply_to_page_range().
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
 static inline bool vflash_pte_apply(struct mm_struct *mm, pmd_t *pmd,
@@ -95,14 +92,9 @@ static inline bool vflash_pte_apply(struct mm_struct *mm, pmd_t *pmd,
 #endif
 
 /*
- * Per-VMA locks: on 6.12 a fault is first tried under its VMA's read lock
- * alone, and a ->fault is called so only if the VMA's ops have a
- * ->map_pages; otherwise the core drops the VMA lock and starts the fault
- * again under mmap_lock (mm/memory.c:vmf_can_call_fault()), walking the
- * page tables twice. vflash_map_pages(fn) is the ->map_pages to give the
- * ops for that (NULL on 6.1, which has no per-VMA locks), and
- * vflash_release_fault_lock() drops whichever lock the fault holds
- * (release_fault_lock(), not on 6.1).
+ * 6.12 calls ->fault under the VMA lock only if the ops have ->map_pages
+ * (vmf_can_call_fault()), else refaults under mmap_lock. 6.1 has no
+ * per-VMA locks. vflash_release_fault_lock() drops the one held.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 #define vflash_map_pages(fn)	(fn)
@@ -121,12 +113,9 @@ static inline void vflash_release_fault_lock(struct vm_fault *vmf)
 /* The NVMe frontend's interrupts (frontend_nvme/pci.c), x86 only. */
 #ifdef CONFIG_X86
 /*
- * vflash_msi_direct() - whether a PCI device whose MSI domain is @d has its
- * MSIs delivered by the x86 vector domain itself, with no interrupt
- * remapping in between. Until the MSI parent rework (6.2) a device's
- * domain is the PCI/MSI domain, a child of the vector domain (or of a
- * remapping domain); since, it is the parent: the vector domain when
- * nothing remaps.
+ * vflash_msi_direct() - whether MSIs of domain @d reach the x86 vector
+ * domain with no remapping. Since the MSI parent rework (6.2) the device's
+ * domain is the parent itself, before it was a child of it.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 static inline bool vflash_msi_direct(struct irq_domain *d)
@@ -149,15 +138,10 @@ static inline bool vflash_msi_direct(struct irq_domain *d)
  *
  * Call under rcu_read_lock(), with the entry known to be unmasked.
  *
- * On 6.1 the interrupt is the one the x86 PCI/MSI domain maps @hwirq to; the
- * domain and its reverse map outlive every driver, and rcu keeps a
- * descriptor being freed valid. On 6.12 a function's PCI/MSI domain is its
- * own, made and freed with its driver's vectors: there is no stable map to
- * look in. The message is then delivered as the device's write of it would
- * be: its vector, as an interrupt to the CPU whose APIC ID it names
- * (64-bit x86 addresses MSIs physically there; a logical destination is
- * not decoded and the interrupt is lost, with one dmesg line). Kernels
- * between the two lines are not supported (docs/develop/kernels.md).
+ * On 6.1 the x86 PCI/MSI domain's map outlives every driver. On 6.12 a
+ * function's domain comes and goes with its driver's vectors, so the
+ * message's vector is sent to the CPU of its physical APIC ID (a logical
+ * destination is not decoded: lost, with one dmesg line).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 static inline void vflash_msi_inject(struct irq_domain *domain,

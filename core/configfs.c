@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Devices made at run time: /sys/kernel/config/vflash/<name>/.
- *
- * mkdir makes a device description whose attributes start at their
- * defaults; writing 1 to its power attribute creates the device (vflashN,
- * the lowest free N) from them, 0 destroys it, and rmdir destroys it too.
- * While a device is powered its attributes are read-only (-EBUSY). Every
- * attribute but power and device is one row of VFLASH_CFS_ATTRS below:
- * core rows are parsed by vflash_parse_config(), the parser of the module
- * parameters, frontend rows by their frontend's check_arg.
+ * Devices made at run time: /sys/kernel/config/vflash/<name>/; power=1
+ * creates the device, 0 or rmdir destroys it. Attributes are read-only
+ * while powered.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,9 +28,7 @@ DEFINE_MUTEX(vflash_devices_lock);
  * struct cfs_row - how one attribute is checked and applied
  * @name: the attribute's name, which is also the parameter's
  * @dflt: its value after mkdir
- * @in_off: core rows: offset of its field in struct vflash_param_strings,
- *	checked and parsed by vflash_parse_config() as the module parameter
- *	of that name is
+ * @in_off: core rows: offset of its field in struct vflash_param_strings
  * @arg: frontend rows: the parameter (enum vflash_fe_arg), checked by its
  *	frontend, empty for the module parameter's value; core rows: -1
  */
@@ -91,10 +83,7 @@ static const struct cfs_row cfs_rows[] = {
 
 #define CFS_NR	ARRAY_SIZE(cfs_rows)
 
-/*
- * The row of attribute @name, or CFS_NR if it has none; every attribute
- * but power and device has one (vflash_configfs_init() checks).
- */
+/* The row of attribute @name, or CFS_NR (power and device). */
 static unsigned int cfs_row_of(const char *name)
 {
 	unsigned int a;
@@ -131,10 +120,7 @@ static void print_param_error(const struct vflash_param_error *err)
 		pr_err("%s: %s\n", err->param, err->why);
 }
 
-/*
- * Check value @val of attribute @a on its own; one dmesg line naming the
- * attribute if it is bad. An empty value restores the default.
- */
+/* Check value @val of attribute @a on its own (one dmesg line if bad). */
 static int cfs_check(unsigned int a, const char *val)
 {
 	const struct cfs_row *row = &cfs_rows[a];

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test hooks in debugfs: /sys/kernel/debug/vflash/vflash<N>/torture (and
- * the fault rules, faults/, core/faults.c).
- * Writing "THREADS OPS" runs the backend's concurrency torture test
- * (backend_flash/torture.c) and blocks until it is done; the write fails
- * with -EUCLEAN if an FTL invariant broke. Reading tells the last result.
- * Not a stable interface: it exists for the test suites.
+ * Test hooks in debugfs (not a stable interface): vflash<N>/torture runs
+ * the backend's torture test ("THREADS OPS"; -EUCLEAN if an FTL invariant
+ * broke).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -22,10 +22,7 @@ struct class vflash_class = {
 /* Instance numbers of live devices; the IDA has its own lock. */
 static DEFINE_IDA(vflash_ida);
 
-/*
- * The character device numbers: minor N is /dev/vflash<N>. Set by
- * vflash_devices_init() before any device exists, then only read.
- */
+/* Minor N is /dev/vflash<N>; set before any device exists. */
 static dev_t vflash_devt_base;
 
 static ssize_t frontend_show(struct device *dev, struct device_attribute *attr,
@@ -107,10 +104,7 @@ static const struct attribute_group vflash_dev_group = {
 	.attrs = vflash_dev_attrs,
 };
 
-/*
- * The core's attributes and geometry/, then the backend's directories
- * (sysfs.c).
- */
+/* The core's attributes and geometry/, then the backend's (sysfs.c). */
 static const struct attribute_group *vflash_dev_groups[7];
 
 static void vflash_dev_release(struct device *dev)
@@ -171,13 +165,8 @@ void vflash_devices_exit(void)
  * @cfg: a configuration that vflash_parse_config() accepted
  * @cfs_item: the configfs directory it is made for, or NULL
  *
- * Sets up the backing memory (zeroed), the flash model and the control of
- * its DRAM cache (no cache until a frontend attaches one), registers the
- * class device with its sysfs attributes, starts the GC worker, then
- * attaches each frontend of @cfg in order.
- *
- * Return: the device, or an ERR_PTR() after one line naming the cause has
- * been printed and everything done so far has been undone.
+ * Return: the device, or an ERR_PTR() after one dmesg line, with
+ * everything undone.
  */
 struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 				     struct config_item *cfs_item)
@@ -337,8 +326,7 @@ void vflash_dev_destroy(struct vflash_dev *vdev)
  * vflash_dev_quiesce() - keep new users out before a run-time destroy
  * @vdev: the device
  *
- * Asks every frontend (last attached first) whether users still hold the
- * device; on success none does and none can come until
+ * On success no user holds it and none can come until
  * vflash_dev_destroy() or vflash_dev_resume().
  *
  * Return: 0, or -EBUSY with nothing changed.

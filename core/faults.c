@@ -1,31 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fault injection rules, per device, in sysfs:
- * /sys/class/vflash/vflashN/faults/<fault>/ (sysfs works under kernel
- * lockdown, which refuses debugfs writes: Secure Boot), and read-only in
- * /sys/kernel/debug/vflash/vflashN/faults/<fault>/ (no cut file), with
- * the files
- *
- *   armed        0 or 1
- *   range        "all" or "FIRST-LAST", logical 4 KiB pages, inclusive
- *   probability  per million matching commands, 0-1000000
- *   after        matching commands let through before the first injection
- *   times        injections before the rule disarms itself, 0: no limit
- *   delay_ns     (delay only) the extra completion time, up to 60 s
- *
- *   cut          (power_cut only, write-only) 1: cut the power now
- *
- * (faults: read_error, write_fault, timeout, delay, poison, read_only,
- * fatal, power_cut, program_fail, erase_fail; erase_fail's range is
- * always all), and faults/plp, power-loss protection (0 or 1).
- *   matched      (read-only) commands that touched the range while armed
- *   injected     (read-only) injections since the rule was armed
- *
- * A rule is edited while disarmed (-EBUSY otherwise) and takes effect when
- * armed; arming resets matched and injected. A bad value is -EINVAL with
- * one dmesg line naming the file. The request paths test one static key
- * (vflash_faults_armed) while no rule of any device is armed.
- * docs/faults.md is the user's guide.
+ * Fault injection rules, per device, in sysfs faults/<fault>/ (writable
+ * under kernel lockdown, unlike debugfs, which has a read-only copy);
+ * docs/faults.md. A rule is edited while disarmed. The request paths test
+ * one static key (vflash_faults_armed) while no rule anywhere is armed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -352,11 +330,7 @@ static ssize_t plp_read(struct file *file, char __user *ubuf, size_t count,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-/*
- * faults/plp: power-loss protection, 0 or 1; changed while power_cut is
- * disarmed, since arming decides whether writes are logged. Return: 0,
- * -EINVAL or -EBUSY (one dmesg line each).
- */
+/* faults/plp: only while power_cut is disarmed (arming starts the log). */
 static int set_plp(struct vflash_faults *ft, const char *buf)
 {
 	int ret = 0;
@@ -423,11 +397,9 @@ int vflash_faults_init(struct vflash_faults *ft, struct vflash_flash *flash,
 /**
  * vflash_faults_add_debugfs() - create faults/ under a device's directory
  * @ft: the rules
- * @parent: the device's debugfs directory (may be an error: debugfs is
- *	optional)
+ * @parent: the device's debugfs directory (may be an error: optional)
  *
- * A read-only copy of the sysfs tree (without the write-only power_cut/cut):
- * the rules are set in sysfs, which kernel lockdown leaves writable.
+ * A read-only copy of the sysfs tree.
  */
 void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent)
 {
@@ -453,17 +425,7 @@ void vflash_faults_add_debugfs(struct vflash_faults *ft, struct dentry *parent)
 	debugfs_create_file("plp", 0400, ft->dir, ft, &plp_fops);
 }
 
-/*
- * The same files in sysfs: /sys/class/vflash/vflashN/faults/, a kobject
- * per rule whose attributes are the files it has (has_file()).
- */
-
-/**
- * struct fault_kobj - the sysfs directory of one rule
- * @kobj: faults/<fault>/
- * @ft: the device's rules
- * @fault: the rule's fault
- */
+/* sysfs faults/<fault>/: a kobject per rule. */
 struct fault_kobj {
 	struct kobject kobj;
 	struct vflash_faults *ft;
@@ -606,8 +568,6 @@ static struct kobject *add_kobj(struct vflash_faults *ft, u8 fault,
  * @ft: the rules
  * @parent: the device's kobject
  *
- * The same files as in debugfs, writable under kernel lockdown.
- *
  * Return: 0 or -ENOMEM (nothing left behind).
  */
 int vflash_faults_add_sysfs(struct vflash_faults *ft, struct kobject *parent)
@@ -691,8 +651,7 @@ void vflash_faults_set_cut_hook(struct vflash_faults *ft,
  * @ft: the rules
  * @fault: the rule
  *
- * As a rule whose times ran out: it keeps its reference on the static
- * key until disarmed by hand or destroyed. Any context.
+ * It keeps its static key reference until disarmed by hand. Any context.
  */
 void vflash_fault_disarm(struct vflash_faults *ft, enum vflash_fault fault)
 {

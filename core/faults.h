@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Fault injection: rules a user arms per device in debugfs
- * (/sys/kernel/debug/vflash/vflashN/faults/<fault>/), checked by the
- * frontends on their request paths (docs/faults.md).
- */
+/* Fault injection rules, per device, checked on the request paths. */
 #ifndef VFLASH_FAULTS_H
 #define VFLASH_FAULTS_H
 
@@ -23,22 +19,18 @@ struct vflash_flash;
 /**
  * enum vflash_fault - the faults a rule injects
  * @VFLASH_FAULT_READ_ERROR: a read fails (NVMe Unrecovered Read Error)
- * @VFLASH_FAULT_WRITE_FAULT: a write fails (NVMe Write Fault), its data
- *	not stored
+ * @VFLASH_FAULT_WRITE_FAULT: a write fails (NVMe Write Fault), unstored
  * @VFLASH_FAULT_TIMEOUT: a command is never completed
  * @VFLASH_FAULT_DELAY: a command completes delay_ns after its model time
- * @VFLASH_FAULT_POISON: (CXL) an access to a page of the range gets
- *	SIGBUS with BUS_MCEERR_AR, as a memory error would
+ * @VFLASH_FAULT_POISON: (CXL) an access gets SIGBUS, BUS_MCEERR_AR
  * @VFLASH_FAULT_READ_ONLY: (NVMe) a write to the range fails with
  *	Namespace Is Write Protected; SMART reports read-only media
  * @VFLASH_FAULT_FATAL: (NVMe) the controller stops with Controller
  *	Fatal Status until the host resets it
- * @VFLASH_FAULT_POWER_CUT: power is cut: what the write buffer held and
- *	had not programmed is lost, unless power-loss protection is on
+ * @VFLASH_FAULT_POWER_CUT: unprogrammed buffered writes are lost (no PLP)
  * @VFLASH_FAULT_PROGRAM_FAIL: (flash) the program of a host page of the
  *	range fails: its block is retired, its data moved and rewritten
  * @VFLASH_FAULT_ERASE_FAIL: (flash) an erase fails: the block is retired
- *	(no range: every erase matches)
  * @VFLASH_NR_FAULTS: number of faults
  */
 enum vflash_fault {
@@ -61,9 +53,7 @@ enum vflash_fault {
  *	and readers; held while @armed_hook runs (lock order: @lock, then
  *	the CXL inode's i_mmap_rwsem, which unmap_mapping_range() takes)
  * @rule: one rule per fault
- * @key_held: the rule holds a reference on vflash_faults_armed (from
- *	arming until it is disarmed by hand or destroyed: a rule that
- *	disarms itself on the request path keeps it)
+ * @key_held: the rule holds a reference on vflash_faults_armed
  * @flash: the backend, whose stats/ count injections
  * @nr_lpages: the device's logical pages (a range must lie inside)
  * @name: the device's name, for dmesg lines
@@ -71,13 +61,9 @@ enum vflash_fault {
  * @ids: the debugfs files' private data
  * @kdir: the sysfs directory faults/, or NULL
  * @krule: its directory per rule
- * @armed_hook: called, under @lock, when a rule has just been armed (the
- *	CXL frontend unmaps a newly poisoned range, so that its next access
- *	faults); NULL if no frontend asked
+ * @armed_hook: called under @lock when a rule is armed, or NULL
  * @hook_priv: its argument
- * @cut_hook: cuts the power now (writing faults/power_cut/cut), under
- *	@lock; returns once the device is back, or an errno. NULL if the
- *	device's frontend has no power to cut.
+ * @cut_hook: cuts the power now, under @lock, or NULL (no power to cut)
  * @cut_priv: its argument
  * @plp: power-loss protection: a cut loses nothing (faults/plp)
  * @pl: the power-loss log, on while power_cut is armed without @plp
@@ -128,8 +114,7 @@ static inline bool vflash_fault(struct vflash_faults *ft,
  * @fault: the fault
  * @lpn: a logical page
  *
- * A look that counts nothing and injects nothing: for a path that must
- * find out whether a rule was armed since it asked vflash_fault().
+ * Counts and injects nothing.
  */
 static inline bool vflash_fault_covers(struct vflash_faults *ft,
 				       enum vflash_fault fault, u64 lpn)

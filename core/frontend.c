@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The frontend registry. Modelled on the block layer's elevator registry: a
- * frontend is a name plus an ops table, registered on a list under a lock,
- * and looked up by name when a device is created.
- */
+/* The frontend registry: named ops tables, as the block layer's elevators. */
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
@@ -114,8 +110,7 @@ size_t vflash_frontend_names(char *buf, size_t size)
  * @arg: the parameter
  * @val: its value, a NUL-terminated string
  *
- * Asks every registered frontend; the one @arg belongs to prints one line
- * naming it if @val is bad.
+ * The frontend @arg belongs to prints one dmesg line if @val is bad.
  *
  * Return: 0 or -EINVAL.
  */
@@ -154,11 +149,7 @@ void **vflash_frontend_priv(struct vflash_dev *vdev,
 	return NULL;
 }
 
-/*
- * "none": the device without a host interface, its backing memory and its
- * sysfs directory only. It lets the core (and later the backend, through
- * sysfs) be loaded and tested on its own.
- */
+/* "none": no host interface; the core and backend alone, for tests. */
 static int none_attach(struct vflash_dev *vdev)
 {
 	return 0;
@@ -184,8 +175,7 @@ static unsigned int nr_builtin_fes;
  *	must stay valid until vflash_frontends_exit()
  * @nr: entries in @fes
  *
- * Called once, from the module's init (KUnit: with no table), before any
- * device exists.
+ * Called once, before any device exists.
  *
  * Return: 0 or a negative errno, with nothing left registered.
  */

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Parsing and validation of vflash's load-time parameters.
- */
+/* Parsing and validation of vflash's load-time parameters. */
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -334,10 +332,7 @@ static int parse_geom(const struct geom_param *g, const char *value,
 	return 0;
 }
 
-/*
- * The first override given, in geom_params order, for a refusal that the
- * geometry as a whole caused; NULL if none was given.
- */
+/* The first override given, to name in a refusal of the whole geometry. */
 static const struct geom_param *
 first_geom_given(const struct vflash_param_strings *in)
 {
@@ -349,12 +344,7 @@ first_geom_given(const struct vflash_param_strings *in)
 	return NULL;
 }
 
-/*
- * The checks between the geometry, the profile and the size: a QLC
- * program fills a wordline of 4 pages, and the FTL must be able to
- * address the flash the capacity needs, with at least VF_MIN_BLOCKS
- * blocks on every die for its open blocks and GC.
- */
+/* The checks between the geometry, the profile and the size. */
 static int check_geometry(const struct vflash_param_strings *in,
 			  struct vflash_config *cfg,
 			  struct vflash_param_error *err)
@@ -394,12 +384,7 @@ static int check_geometry(const struct vflash_param_strings *in,
  * @cfg: the configuration, complete only on success
  * @err: on failure, the parameter at fault and why
  *
- * Checks everything that can be checked without touching the system: the
- * frontend names against the registry, the profile name, the syntax and
- * bounds of sizes and of the geometry overrides, that memmap_start and
- * memmap_size come together, the store mode and (unless @in->alone) that
- * the geometry suits the profile and the size. @cfg->model is the
- * profile with the overrides applied.
+ * Checks all that needs no look at the system (free memory, /proc/iomem).
  *
  * Return: 0, -EINVAL, or -ENOMEM if the geometry could not be checked.
  */

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Load-time parameter parsing and validation. Pure functions of their
- * arguments (plus the frontend and profile registries), so KUnit tests them
- * under UML; checks that need the running system (free memory, /proc/iomem)
- * live in backing.c.
+ * Load-time parameter parsing: pure functions (KUnit tests them); checks
+ * that need the running system live in backing.c.
  */
 #ifndef VFLASH_PARAMS_H
 #define VFLASH_PARAMS_H
@@ -36,9 +34,8 @@ struct vflash_config;
  * @page_size: flash page bytes (memparse syntax), or NULL for the profile's
  * @pages_per_block: flash pages in an erase block, or NULL likewise
  * @op_percent: over-provisioning in percent, or NULL likewise
- * @alone: check each given value on its own (a configfs attribute write),
- *	leaving out the checks between parameters (a geometry against the
- *	profile and the size), which the whole configuration gets
+ * @alone: check each value on its own (a configfs write), not against
+ *	the others
  */
 struct vflash_param_strings {
 	const char *frontend;

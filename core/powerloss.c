@@ -1,32 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The power-loss log. While it is on, a frontend logs each write before
- * its data reach the backing memory: for every page the write touches, a
- * record with a copy of the page as it was (a shadow) and a struct
- * vflash_undo that the backend stamps with the end of the program that
- * makes the page durable (backend_flash/undo.c). A power cut at T takes
- * back, page by page, every logged write that was not durable at T and is
- * newer than the page's newest write that was: the page gets the contents
- * it had after that durable write (or before logging began), which is
- * what a drive whose write buffer lost power returns. Durable writes of
- * different pages may end in any order (one die programs before
- * another), so the decision is per page, never per command.
- *
- * The records of a page form a chain, newest first, reached through an
- * xarray indexed by logical page. A page's newest durable record ends its
- * chain for good: it and every older record are never needed again, and
- * are pruned as writes go on, so the log holds about the write buffer's
- * worth of pages. A Deallocate, a Write Zeroes with DEAC, an NVMe Write
- * Uncorrectable and a CXL store on a dual device are durable at once
- * (docs/faults.md): they settle the pages they touch, which drops the
- * pages' chains. A record also keeps a frontend's few bits of state of
- * its page (@marks: NVMe's uncorrectable marks the write cleared), which
- * a cut hands back with the shadow.
- *
- * Logical page N always lives in store page N: the restore copies the
- * shadow back there (store=sparse may need memory again: the shadow page
- * itself is handed over if none is to be had; store=none keeps no
- * shadows, it has no data to take back).
+ * The power-loss log (docs/faults.md). While on, each write logs, per
+ * page, a shadow of the page as it was and a struct vflash_undo that the
+ * backend stamps with the time the page is durable. A cut at T takes
+ * back, per page (dies finish in any order), every write not durable at
+ * T. A page's records form a chain, newest first, in an xarray; its
+ * newest durable record ends the chain for good, so older ones are
+ * pruned and the log holds about a write buffer's worth of pages.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -191,10 +171,7 @@ void vflash_pl_unlock(struct vflash_powerloss *pl)
 	mutex_unlock(&pl->lock);
 }
 
-/*
- * Whether @n more pages of RAM may go to shadows: the log leaves the
- * store's reserve to the rest of the system, as store=sparse does.
- */
+/* Whether @n more shadow pages leave the store's reserve untouched. */
 static bool room_for(struct vflash_powerloss *pl, u32 n)
 {
 	return !has_data(pl) || vflash_store_memory_for(pl->backing, n);
@@ -237,10 +214,8 @@ static struct vflash_pl_rec *rec_of(struct vflash_undo *u)
  * @count: pages, at least 1
  * @first_off: the write's first byte in page @lpn (below a page)
  *
- * Copies each page's current contents; the write's data may be stored
- * once this returns, and its records go to vflash_flash_submit_undo()
- * before the lock is dropped. May sleep. Never wakes the OOM killer: the
- * shadows must fit in memory beyond the store's reserve.
+ * The write's data may be stored once this returns; its records go to
+ * vflash_flash_submit_undo() before the lock is dropped. May sleep.
  *
  * Return: @count records for the backend, valid until vflash_pl_unlock();
  * NULL if memory ran out (nothing logged, nothing changed).
@@ -305,10 +280,8 @@ free:
  * @lpn: first logical page
  * @count: pages
  *
- * For a command durable at once (Deallocate, Write Zeroes with DEAC, Write
- * Uncorrectable) and
- * a CXL store on a dual device: a later cut leaves the pages alone unless
- * they are written again. Allocates nothing.
+ * For what is durable at once (Deallocate, Write Zeroes with DEAC, Write
+ * Uncorrectable, a CXL store on a dual device). Allocates nothing.
  */
 void vflash_pl_settle(struct vflash_powerloss *pl, u64 lpn, u64 count)
 {
@@ -328,10 +301,7 @@ void vflash_pl_settle(struct vflash_powerloss *pl, u64 lpn, u64 count)
  * vflash_pl_keep_marks() - the frontend's state of a logged page
  * @pl: the log, locked by vflash_pl_lock(), after vflash_pl_log()
  * @i: the page's index in the write (0 for its first page)
- * @marks: its blocks' marks before the write (struct vflash_pl_rec)
- *
- * A cut that takes the write back hands @marks to its taken() callback
- * with the page's shadow, so that the frontend puts them back too.
+ * @marks: its blocks' marks before the write, handed back by a cut
  */
 void vflash_pl_keep_marks(struct vflash_powerloss *pl, u32 i, u8 marks)
 {
@@ -366,20 +336,11 @@ static void restore(struct vflash_backing *b, u64 lpn,
  * vflash_pl_cut() - power is cut at @now_ns: take back what was not durable
  * @pl: the log
  * @now_ns: the time of the cut, on the backend's clock
- * @taken: NULL, or called for every page that lost a write, once restored,
- *	with the first byte the oldest write it lost covered (a frontend's
- *	zones move their write pointers back there) and that write's
- *	marks (vflash_pl_keep_marks(): the frontend puts them back); under
- *	the log's lock
+ * @taken: NULL, or called under the log's lock for every restored page
+ *	with the first byte and the marks of the oldest write it lost
  * @arg: its first argument
  *
- * Page by page, the newest write durable by @now_ns decides: every newer
- * write is taken back and the page gets the shadow of the oldest of them
- * (what the durable write left, or what the page held when logging
- * began). Then the log is freed and logging stops (arm the rule again to
- * log again). Allocates nothing, but for store=sparse pages that lost
- * their memory (then their shadow page is handed over). The caller makes
- * sure no write runs meanwhile.
+ * Then the log is freed and off. No write may run meanwhile.
  *
  * Return: the logged page writes taken back.
  */

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Power loss: the log of writes that a power cut takes back
- * (core/powerloss.c, docs/faults.md, docs/design/faults.md).
- */
+/* The log of writes that a power cut takes back (docs/design/faults.md). */
 #ifndef VFLASH_POWERLOSS_H
 #define VFLASH_POWERLOSS_H
 
@@ -21,12 +18,9 @@ struct vflash_backing;
  * @older: the page's previous logged write, or NULL
  * @shadow: the page's contents before the write; NULL if they were all
  *	zeros or the device keeps no data
- * @off: the first byte of the page the write covers (0 but for the first
- *	page of a write that does not start on a page): a cut that takes it
- *	back takes the page back from there (a zone's write pointer)
- * @marks: the frontend's state of the page's blocks before the write,
- *	given back with the shadow (NVMe: bit i set if block i of the page
- *	was marked by Write Uncorrectable, a mark the write cleared)
+ * @off: the first byte of the page the write covers
+ * @marks: the frontend's state of the page's blocks before the write
+ *	(NVMe: the Write Uncorrectable marks it cleared)
  */
 struct vflash_pl_rec {
 	struct vflash_undo u;
@@ -42,9 +36,7 @@ struct vflash_pl_rec {
  *	write until the backend has its records (vflash_pl_lock()), and the
  *	CXL frontend while it maps a page writable. Lock order: the faults'
  *	lock, then this one; a task's mmap lock, then this one.
- * @pages: logical page -> its newest logged write; each record links to
- *	the page's older ones. Only writes newer than a page's newest
- *	durable one are kept (a durable one's shadow is never needed).
+ * @pages: logical page -> its newest logged write, linked to older ones
  * @undo: the records of the write being logged, for the backend; valid
  *	from vflash_pl_log() to vflash_pl_unlock()
  * @on: writes are logged (power_cut armed, power-loss protection off)

@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The backend's sysfs directories under /sys/class/vflash/vflash<N>/:
- * policy/<kind>, stats/<counter>, config/<knob> and placement/ (per
- * placement handle: handle<N>_host_pages, handle<N>_media_pages,
- * handle<N>_write_amplification). The attributes are generated from the
- * backend's own tables of names, so a new counter, knob or policy kind
- * shows up here without touching this file. The device DRAM cache's
- * knobs, policy kinds and counters (backend_flash/cache/ctl.h) sit in
- * the same directories as the flash model's.
+ * The backend's sysfs directories policy/, stats/, config/, placement/,
+ * generated from the backend's and the cache's tables of names.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vflash core: the device object, its backing memory and the frontend
- * registry. The frontends and the module entry include this header; the
- * backend, a layer below, does not (docs/design/architecture.md). Nothing here
- * knows about NVMe or CXL.
+ * vflash core: the device object, its store and the frontend registry,
+ * for the frontends and the module entry (docs/design/architecture.md).
  */
 #ifndef VFLASH_CORE_H
 #define VFLASH_CORE_H
@@ -65,30 +63,24 @@ enum vflash_fe_arg {
 /**
  * struct vflash_frontend - a host interface that exposes a vflash device
  * @name: what users pass in frontend=, lower case, unique
- * @attach: called once the device, its backing memory and its sysfs
- *	directory exist; makes the device visible to users. Returns 0 or a
- *	negative errno and, on failure, prints one line naming the cause and
- *	leaves nothing behind.
+ * @attach: makes the device visible to users, once its store and sysfs
+ *	directory exist. Returns 0, or a negative errno after one dmesg
+ *	line, leaving nothing behind.
  * @detach: undoes @attach; called before the backing memory is released.
- * @char_dev: the device needs a character device number: the class device
- *	gets one (so /dev/vflash<N> and /sys/dev/char/ name it), and @attach
- *	adds the cdev that serves it.
- * @check_arg: optional; checks the syntax of a value of one of this
- *	frontend's parameters (0 for another frontend's), printing one line
- *	naming the parameter if it is bad. Returns 0 or -EINVAL.
+ * @char_dev: the class device gets a dev_t, whose cdev @attach adds.
+ * @check_arg: optional; checks a value of one of this frontend's
+ *	parameters (0 for another's): 0, or -EINVAL with one dmesg line.
  * @quiesce: optional; called before a device is destroyed at run time
  *	(configfs power=0). Returns -EBUSY if users still hold the device
  *	through this frontend (an open /dev/vflash<N>), changing nothing;
  *	else 0, and from then on no new user gets in.
  * @resume: undoes a successful @quiesce when the destroy does not happen.
- * @placement_handles: optional; the host write streams (placement handles)
- *	the device's FTL is to keep apart for this frontend, 0 or 1 for one.
- *	Asked before the flash model is created; a bad parameter value may
- *	give anything, as @attach refuses it afterwards.
+ * @placement_handles: optional; the host write streams the FTL is to keep
+ *	apart (0 or 1: one), asked before the flash model is created.
  * @list: entry in the frontend registry, protected by the registry lock.
  *
- * Frontends register once, when the module initialises, and may serve
- * several devices; per-device state hangs off &vflash_dev.fe_priv.
+ * One frontend serves several devices; per-device state is in
+ * &vflash_dev.fe_priv.
  */
 struct vflash_frontend {
 	const char *name;
@@ -165,11 +157,7 @@ static inline const char *vflash_config_arg(const struct vflash_config *cfg,
 	return cfg->arg[arg][0] ? cfg->arg[arg] : NULL;
 }
 
-/*
- * Allocated backing memory comes in chunks of up to VFLASH_CHUNK_PAGES
- * pages: one physically contiguous block when the page allocator has one,
- * else single pages. A device never needs one huge contiguous allocation.
- */
+/* Allocated store: chunks of a contiguous block if one is to be had, else pages. */
 #define VFLASH_CHUNK_ORDER	9
 #define VFLASH_CHUNK_PAGES	BIT(VFLASH_CHUNK_ORDER)
 
@@ -198,16 +186,12 @@ struct vflash_chunk {
  * @scratch: store=none: the page a CXL write fault maps (data lost)
  * @zeros: store=none: the page of zeros a CXL read maps read-only (the
  *	shared zero page may not go into a mapping with pfn_mkwrite on 6.12)
- * @reserve_pages: store=sparse: free memory, in pages, that a write never
- *	takes, so that the device, not the OOM killer, reports the shortage;
- *	1/32 of RAM, debugfs's store_reserve_pages (READ_ONCE)
+ * @reserve_pages: store=sparse: free pages a write never takes, so the
+ *	device, not the OOM killer, reports the shortage (READ_ONCE)
  * @bytes: memory the store holds (stats/store_bytes); atomic
  *
- * Set up before any frontend attaches. The pointers are immutable until
- * the device is destroyed; with store=sparse, pages come and go under
- * cmpxchg/xchg of their chunk's entries, and only a frontend that owns
- * the device's data path alone (no mapping, @keep_pages false) frees
- * them. Every byte reads as zero until a frontend writes it.
+ * The pointers are immutable while the device lives; sparse pages come
+ * and go by cmpxchg/xchg of their chunk's entries.
  */
 struct vflash_backing {
 	u64 size_bytes;
@@ -230,9 +214,7 @@ int vflash_backing_init(struct vflash_backing *b,
  * vflash_store_allocates() - may a write need memory the store lacks?
  * @b: the store
  *
- * Return: true for store=sparse (not on a reserved range), whose pages
- * get memory on their first write; false when every page has its memory
- * (full, or a reserved range) or none ever does (none).
+ * Return: true for store=sparse (not on a reserved range).
  */
 static inline bool vflash_store_allocates(const struct vflash_backing *b)
 {
@@ -268,9 +250,8 @@ static inline bool vflash_store_has_data(const struct vflash_backing *b)
  * @cfg: the configuration it was created with, immutable
  * @backing: its data
  * @flash: its flash model (backend_flash/flash.h)
- * @cache_ctl: its DRAM cache: the cache a frontend attaches, its lock and
- *	the SRCU-read pointer block I/O uses, its knobs, cache policies and
- *	statistics (backend_flash/cache/ctl.h)
+ * @cache_ctl: its DRAM cache's control: knobs, policies, statistics and
+ *	the cache a frontend attaches (backend_flash/cache/ctl.h)
  * @nr_attached: frontends of @cfg attached so far (attach/detach order)
  * @fe_priv: per-frontend state, indexed like @cfg.fe
  * @debugfs: its debugfs directory (core/debugfs.c)

@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * frontend=cxl: /dev/vflash<N>, mmap'd by applications; resident pages
- * run natively, misses fault into the device DRAM cache
- * (docs/design/cxl.md, docs/cxl.md).
- */
+/* frontend=cxl: /dev/vflash<N>, mmap'd; misses fault into the DRAM cache. */
 #ifndef VFLASH_CXL_H
 #define VFLASH_CXL_H
 
@@ -18,7 +14,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
-#include "frontend_cxl/region.h"
+#include "frontend_cxl/ranges.h"
 
 struct vflash_cache;
 struct vflash_cache_ctl;
@@ -34,28 +30,23 @@ struct vm_area_struct;
  * @vdev: the device
  * @flash: its flash model
  * @cache: its DRAM cache
- * @ctl: the device's control of it (&vflash_dev.cache_ctl), which this
- *	frontend attaches @cache to
+ * @ctl: &vflash_dev.cache_ctl, which @cache is attached to
  * @nr_pages: logical pages of the device
- * @cdev: serves the class device's dev_t; allocated on its own
- *	(cdev_alloc()), as its kobject may outlive cdev_del() (an open
- *	file's reference), and freed by its last reference, not with this
+ * @cdev: the class device's dev_t; cdev_alloc()'d, as an open file may
+ *	hold it past cdev_del()
  * @mnt: the pseudo filesystem that holds @inode
  * @inode: owns the address_space every mapping of the device shares
  * @evictor: the thread that reclaims free slots and samples Accessed bits
  * @evictor_wq: where @evictor sleeps
- * @kicked: the free pool fell below the low watermark; set by faults,
- *	cleared by @evictor
- * @nr_open: open files of /dev/vflash<N> (a mapping holds its file);
- *	vfc_open_lock
+ * @kicked: set by faults below the low watermark, cleared by @evictor
+ * @nr_open: open files (a mapping holds its file); vfc_open_lock
  * @closed: quiesced for a destroy: opens fail; vfc_open_lock
  * @ranges: which granules private regions hold, and whose
  * @files_lock: protects @files
  * @files: every open file's struct vfc_file (for debugfs procs)
  * @procs: debugfs procs, or NULL/an error
  *
- * Set up by attach and torn down by detach; everything else only reads
- * the pointers, and @kicked is an atomic flag.
+ * The pointers are set by attach, then only read.
  */
 struct vfc_dev {
 	struct vflash_dev *vdev;
@@ -88,8 +79,7 @@ struct vfc_dev {
  * @private: it allocated a region: maps only its regions (read
  *	locklessly by the fault path)
  * @mapped_whole: it mapped the device without regions: allocates none
- * @misses: faults through its mappings that read the NAND, per CPU (the
- *	threads of one process fault through one file: no shared counter)
+ * @misses: faults through its mappings that read the NAND, per CPU
  * @writebacks: dirty pages of its regions the cache wrote back
  * @pid: the process that last allocated or mapped through it
  * @comm: that process's name
@@ -111,11 +101,7 @@ struct vfc_file {
 	struct rcu_head rcu;
 };
 
-extern struct mutex vfc_open_lock;
-
-extern const struct file_operations vfc_fops;
-
-struct vfc_dev *vfc_dev_of_inode(struct inode *inode);
+int vfc_mmap(struct file *filp, struct vm_area_struct *vma);
 void vfc_unmap(void *priv, u64 lpn);
 void vfc_faults_armed(void *priv, enum vflash_fault fault, u64 first, u64 last);
 bool vfc_test_clear_young(void *priv, u64 lpn);

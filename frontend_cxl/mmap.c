@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * /dev/vflash<N>: open, mmap, the fault path and what the cache asks of
- * it (unmapping a page from every mapping, the Accessed bits of its PTEs).
- * Every mapping of the device, from any process, sits in the i_mmap tree
- * of one address_space (the pseudo-fs inode's), so a page is unmapped
- * everywhere with one unmap_mapping_range() and no table of mmaps is kept.
- */
+/* /dev/vflash<N>: mmap, faults, unmapping (one i_mmap tree), Accessed bits. */
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/pfn_t.h>
 #include <linux/pgtable.h>
 #include <linux/rbtree.h>
@@ -34,14 +27,9 @@ static u64 vfc_stream(struct vm_area_struct *vma)
 }
 
 /*
- * A fatal signal cut a wait short (vflash_cache_get() fails only so). As
- * filemap_fault() does: if the fault may be retried, drop the fault's lock
- * (mmap_lock, or on 6.12 its VMA's: vfc_map_pages()) and return
- * VM_FAULT_RETRY, which the arch fault handler turns into "signal
- * pending" (no retry; a kernel-mode access gets -EFAULT); else SIGBUS.
- * Not VM_FAULT_NOPAGE: a kernel-mode access (copy_from_user() from the
- * mapping) would refault at once, and only leave that loop when the NAND
- * reads of every page it touches had completed.
+ * A fatal signal cut the wait short: as filemap_fault(), VM_FAULT_RETRY
+ * with the fault's lock dropped, else SIGBUS. Not VM_FAULT_NOPAGE: a
+ * kernel-mode access would refault until all its NAND reads completed.
  */
 static vm_fault_t vfc_fault_killed(struct vm_fault *vmf)
 {
@@ -54,11 +42,8 @@ static vm_fault_t vfc_fault_killed(struct vm_fault *vmf)
 }
 
 /*
- * An access to a poisoned page: SIGBUS with BUS_MCEERR_AR and the page's
- * address, as the kernel sends for a memory error (queued first, so the
- * arch fault handler's plain SIGBUS for VM_FAULT_SIGBUS, a second
- * instance of a pending signal, is dropped; its forcing unblocks it). A
- * kernel-mode access (copy_from_user()) just fails with -EFAULT.
+ * SIGBUS with BUS_MCEERR_AR, as for a memory error; queued first, so the
+ * arch handler's plain SIGBUS is dropped as a duplicate.
  */
 static vm_fault_t vfc_poisoned(struct vm_fault *vmf)
 {
@@ -69,12 +54,7 @@ static vm_fault_t vfc_poisoned(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
-/*
- * The PTE a page-table callback looks for, and what it found there: the
- * pfn it must map (vfc_insert()), or the page whose store it must map
- * (vfc_vma_young(): the page's memory, or under store=none its page of
- * zeros or its scratch page).
- */
+/* What a page-table callback looks for, and what it found. */
 struct vfc_pte_match {
 	struct vm_area_struct *vma;
 	unsigned long pfn;
@@ -85,14 +65,8 @@ struct vfc_pte_match {
 };
 
 /*
- * apply_to_page_range() callback, under the PTE's lock: the PTE
- * vfc_insert() makes. An empty one gets @m->pfn, special (no struct page
- * is refcounted; vm_normal_page() gives none in a VM_MIXEDMAP VMA),
- * read-only through vm_page_prot, or writable and dirty for a write. A
- * present one mapping @m->pfn is made writable and dirty for a write;
- * any other present one is left alone (another fault's, or under
- * store=none the page of zeros a read mapped: the access faults again,
- * through vfc_pfn_mkwrite()).
+ * Under the PTE lock: an empty PTE gets @m->pfn as special; for a write,
+ * one mapping @m->pfn becomes writable and dirty.
  */
 static int vfc_pte_set_one(pte_t *ptep, unsigned long addr, void *data)
 {
@@ -103,10 +77,7 @@ static int vfc_pte_set_one(pte_t *ptep, unsigned long addr, void *data)
 		pte = pte_mkspecial(pfn_pte(m->pfn, m->vma->vm_page_prot));
 	else if (!m->write || !pte_present(pte) || pte_pfn(pte) != m->pfn)
 		return 0;
-	/*
-	 * Permissions only grow: no TLB flush (a stale read-only entry
-	 * takes a spurious fault, which the core fixes up).
-	 */
+	/* Permissions only grow: no TLB flush. */
 	if (m->write)
 		pte = pte_mkdirty(vflash_pte_mkwrite(pte_mkyoung(pte)));
 	set_pte_at(m->vma->vm_mm, addr, ptep, pte);
@@ -115,31 +86,9 @@ static int vfc_pte_set_one(pte_t *ptep, unsigned long addr, void *data)
 }
 
 /*
- * vfc_insert() - map @pfn at @vmf's address, writable if @write
- *
- * vm_page_prot of a writable shared mapping is read-only (we have
- * pfn_mkwrite): a read maps read-only and the first write then goes
- * through vfc_pfn_mkwrite(). A write (a write fault, or that first write)
- * makes the PTE writable and dirty, while the caller holds the page
- * pinned in the cache (vflash_cache_mkwrite() says why).
- *
- * The PTE is written here, as the core's insert_pfn() would, rather than
- * through vmf_insert_mixed(): that adds the PAT memtype lookup of the pfn
- * (track_pfn_insert(), a walk of the iomem resources to learn the pfn is
- * RAM, about 380 instructions, as many as the rest of a zero-time miss
- * costs vflash; docs/performance.md), whose answer is known for a page
- * of ours: RAM the module allocated and never changed the memtype of, so
- * write-back, vm_page_prot's cache mode (vfc_mmap() leaves it as mmap()
- * made it). A write is also saved a second walk (the kernel has no
- * exported call that maps a RAM pfn writable into a mixed mapping on
- * every line we support: vmf_insert_mixed_prot() and
- * vmf_insert_mixed_mkwrite() are gone or unexported by 6.12). The PTE is
- * reached from the fault's PMD where the kernel line allows it
- * (vflash_pte_apply()), else by apply_to_page_range().
- *
- * Return: VM_FAULT_NOPAGE when done (or when the PTE was zapped before it
- * could be made writable: the access faults again), VM_FAULT_OOM if a
- * page table could not be allocated.
+ * Map @pfn, writable and dirty if @write (the caller holds it pinned).
+ * Not vmf_insert_mixed(): its PAT lookup costs ~380 instructions a miss
+ * (docs/performance.md) for RAM we know is write-back.
  */
 static vm_fault_t vfc_insert(struct vm_fault *vmf, unsigned long pfn,
 			     bool write)
@@ -159,11 +108,9 @@ static vm_fault_t vfc_insert(struct vm_fault *vmf, unsigned long pfn,
 }
 
 /*
- * Map a page writable on a device whose power-loss log is on (a dual
- * device with power_cut armed): a CXL store is never taken back by a cut
- * (docs/faults.md), so the page is settled first, and the log's lock is
- * held until the PTE is in: an NVMe write logged meanwhile drops this
- * mapping (io.c), so no store can land after its copy unseen.
+ * With the power-loss log on, a CXL store is never undone by a cut: settle
+ * the page, and hold the log's lock until the PTE is in, so that an NVMe
+ * write logged meanwhile drops this mapping (io.c).
  */
 static vm_fault_t vfc_insert_writable(struct vfc_dev *d,
 				      struct vm_fault *vmf, unsigned long pfn)
@@ -182,11 +129,7 @@ static vm_fault_t vfc_insert_writable(struct vfc_dev *d,
 	return ret;
 }
 
-/*
- * No memory for a page's data (store=sparse): SIGBUS, as for a device
- * that cannot serve the access; never VM_FAULT_OOM, which would have the
- * OOM killer free memory on the device's behalf.
- */
+/* store=sparse out of memory: SIGBUS; VM_FAULT_OOM would wake the OOM killer. */
 static vm_fault_t vfc_no_memory(struct vfc_dev *d, struct vm_fault *vmf)
 {
 	dev_warn_ratelimited(&d->vdev->dev,
@@ -196,15 +139,10 @@ static vm_fault_t vfc_no_memory(struct vfc_dev *d, struct vm_fault *vmf)
 }
 
 /*
- * A page just mapped (or made writable) by a fault that did not see the
- * poison rule armed when it looked: was the rule armed since? Arming
- * unmaps the range (vfc_faults_armed()), but a fault that was sleeping on
- * the page's NAND read inserts its PTE afterwards. So the PTE is made,
- * then the rule looked at: with the full barriers here and in
- * vfc_faults_armed() (a store, a barrier, a load on either side), either
- * this look sees the rule armed or the arming's unmap sees the PTE. If
- * armed, the caller zaps the PTE and returns VM_FAULT_NOPAGE: the access
- * faults again and meets the poison (counted there, with SIGBUS).
+ * Was the poison rule armed since the fault looked? Arming unmaps the
+ * range, but a fault asleep on its NAND read maps later. With a barrier
+ * here and in vfc_faults_armed(), this look sees the rule or the unmap
+ * sees the PTE; the caller then zaps it and the access refaults.
  */
 static bool vfc_poisoned_since(struct vfc_dev *d, struct vm_fault *vmf,
 			       bool was_armed)
@@ -230,11 +168,7 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 
 	if (vmf->pgoff >= d->nr_pages || !vfc_file_owns(vf, vmf->pgoff))
 		return VM_FAULT_SIGBUS;
-	/*
-	 * A rule armed when we look, whether it fires or lets this access
-	 * through (after, probability), has had its say; one armed later
-	 * is looked for again once the page is mapped.
-	 */
+	/* A rule armed after this look is checked again once mapped. */
 	was_armed = vflash_fault_armed(&d->vdev->faults, VFLASH_FAULT_POISON);
 	if (vflash_fault(&d->vdev->faults, VFLASH_FAULT_POISON, vmf->pgoff, 1))
 		return vfc_poisoned(vmf);
@@ -257,17 +191,14 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 		return VM_FAULT_NOPAGE;
 	}
 	/*
-	 * A region freed meanwhile: its free zeroes the pages after taking
-	 * the owner (a barrier between), so either it unmaps this PTE or
-	 * this look sees the owner gone (the barrier in vfc_poisoned_since()
-	 * orders the PTE before it).
+	 * A region freed meanwhile disowns, then unmaps; the barrier in
+	 * vfc_poisoned_since() orders our PTE before this look.
 	 */
 	if (ret == VM_FAULT_NOPAGE && !vfc_file_owns(vf, vmf->pgoff)) {
 		vfc_unmap(d, vmf->pgoff);
 		return VM_FAULT_SIGBUS;
 	}
 	if (pin.missed) {
-		/* On the clock of @start and of the read's due time. */
 		u64 done = vflash_cache_now(d->cache);
 
 		this_cpu_inc(*vf->misses);
@@ -283,10 +214,9 @@ static vm_fault_t vfc_fault(struct vm_fault *vmf)
 }
 
 /*
- * The first write through a read-only PTE. The PTE is made writable here,
- * with the page pinned and already marked dirty, rather than by the core
- * after we return (finish_mkwrite_fault()), when an eviction could come
- * between; see vflash_cache_mkwrite().
+ * First write through a read-only PTE: made writable here with the page
+ * pinned and dirty, not by the core after we return, when an eviction
+ * could come between (vflash_cache_mkwrite()).
  */
 static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 {
@@ -306,11 +236,7 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 	/* Evicted meanwhile: the access faults again and reloads it. */
 	if (vflash_cache_mkwrite(d->cache, vmf->pgoff, &pin))
 		return VM_FAULT_NOPAGE;
-	/*
-	 * store=none: the read-only PTE maps the page of zeros, which a write
-	 * must not reach; drop it, and the access faults again as a write
-	 * (vfc_fault() maps the scratch page).
-	 */
+	/* store=none: the read-only PTE maps the zero page; refault as a write. */
 	if (!vflash_store_has_data(&d->vdev->backing)) {
 		vflash_cache_put(d->cache, &pin);
 		vfc_unmap(d, vmf->pgoff);
@@ -320,7 +246,6 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 		vflash_cache_put(d->cache, &pin);
 		return vfc_no_memory(d, vmf);
 	}
-	/* Upgrades the read-only PTE in place (or maps it, if zapped). */
 	ret = vfc_insert_writable(d, vmf, pfn);
 	poisoned = ret == VM_FAULT_NOPAGE &&
 		   vfc_poisoned_since(d, vmf, was_armed);
@@ -331,25 +256,17 @@ static vm_fault_t vfc_pfn_mkwrite(struct vm_fault *vmf)
 }
 
 /*
- * Nothing to release: a mapping holds no state of ours. But on 6.1
- * mremap() grows a VM_MIXEDMAP (VM_SPECIAL) VMA in place only through
- * vma_adjust(), which mm/mremap.c takes for a VMA with ->close; without
- * one it tries vma_merge(), which refuses VM_SPECIAL, and in-place growth
- * fails with -ENOMEM. (6.12 merges no VM_SPECIAL VMA on any path: there
- * a growing mremap() must be allowed to move; docs/develop/kernels.md.)
+ * Empty, but on 6.1 mremap() grows a VM_SPECIAL VMA in place only if it
+ * has ->close (docs/develop/kernels.md).
  */
 static void vfc_close(struct vm_area_struct *vma)
 {
 }
 
 /*
- * Fault-around maps nothing: every page is mapped by its own fault, which
- * the cache counts (a hit is a reference the eviction policy hears). The
- * callback is there for what its presence does on 6.12: vfc_fault() and
- * vfc_pfn_mkwrite() are then called under the VMA's lock, where without
- * it the core retries every fault under mmap_lock, about 740 instructions
- * more a miss (docs/develop/kernels.md); and a fault that waits its NAND read
- * holds no lock of the whole mm.
+ * Maps nothing: each page's own fault is a reference the cache counts.
+ * Present so that 6.12 faults under the VMA lock, not mmap_lock
+ * (docs/develop/kernels.md).
  */
 static vm_fault_t __maybe_unused vfc_map_pages(struct vm_fault *vmf,
 					       pgoff_t start_pgoff,
@@ -365,112 +282,33 @@ static const struct vm_operations_struct vfc_vm_ops = {
 	.pfn_mkwrite = vfc_pfn_mkwrite,
 };
 
-static int vfc_open(struct inode *inode, struct file *filp)
-{
-	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
-	struct vflash_dev *vdev = to_vflash_dev(dev);
-	struct vfc_file *vf;
-	struct vfc_dev *d;
-	int ret;
-
-	/* A configfs device keeps its directory while a file is open. */
-	ret = vflash_dev_hold(vdev);
-	if (ret)
-		return -ENODEV;
-	mutex_lock(&vfc_open_lock);
-	d = vfc_dev_of_inode(inode);
-	if (!d || d->closed) {
-		mutex_unlock(&vfc_open_lock);
-		vflash_dev_unhold(vdev);
-		return -ENODEV;
-	}
-	d->nr_open++;
-	mutex_unlock(&vfc_open_lock);
-	vf = vfc_file_alloc(d);
-	if (!vf) {
-		mutex_lock(&vfc_open_lock);
-		d->nr_open--;
-		mutex_unlock(&vfc_open_lock);
-		vflash_dev_unhold(vdev);
-		return -ENOMEM;
-	}
-	filp->private_data = vf;
-	/*
-	 * Every open file shares the pseudo-fs inode's address_space, so all
-	 * mappings land in one i_mmap tree. The device node's own inode is
-	 * left alone: it may outlive this device.
-	 */
-	filp->f_mapping = d->inode->i_mapping;
-	return 0;
-}
-
-/* The last reference to a file: a mapping holds its file until unmapped. */
-static int vfc_release(struct inode *inode, struct file *filp)
-{
-	struct vfc_file *vf = filp->private_data;
-	struct vfc_dev *d = vf->d;
-	struct vflash_dev *vdev = d->vdev;
-
-	/* Its regions freed while the device surely lives. */
-	vfc_file_free(vf);
-	mutex_lock(&vfc_open_lock);
-	d->nr_open--;
-	mutex_unlock(&vfc_open_lock);
-	/* @d may be gone; @vdev's memory stays while the cdev holds it. */
-	vflash_dev_unhold(vdev);
-	return 0;
-}
-
-static int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
+/**
+ * vfc_mmap() - the mmap of /dev/vflash<N>
+ * @filp: the open file
+ * @vma: the new mapping
+ *
+ * Return: 0 or a negative errno.
+ */
+int vfc_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct vfc_file *vf = filp->private_data;
 	struct vfc_dev *d = vf->d;
 	unsigned long pages = vma_pages(vma);
 	int ret;
 
-	/*
-	 * VM_MAYSHARE, as devdax tests it: do_mmap() clears VM_SHARED of a
-	 * MAP_SHARED mapping of a file opened read-only.
-	 */
+	/* Not VM_SHARED: do_mmap() clears it for a read-only file. */
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if (vma->vm_pgoff >= d->nr_pages || pages > d->nr_pages - vma->vm_pgoff)
 		return -EINVAL;
-	/* Within one of its regions, if the file has any. */
 	ret = vfc_file_mmap(vf, vma);
 	if (ret)
 		return ret;
-	/*
-	 * VM_MIXEDMAP, not VM_PFNMAP: mremap() may grow a mixed mapping,
-	 * like a mapping of /dev/daxX.Y, and a page that growth puts beyond
-	 * the device faults to SIGBUS (vfc_fault()). The PTEs are special
-	 * either way (x86 has pte_special), so no struct page is refcounted
-	 * and fork copies them.
-	 */
+	/* VM_MIXEDMAP, not VM_PFNMAP: mremap() may grow it, as devdax's. */
 	vm_flags_set(vma, VM_MIXEDMAP | VM_DONTDUMP);
 	vma->vm_ops = &vfc_vm_ops;
 	return 0;
 }
-
-/* The device's size, so tools that seek to the end (fio) find it. */
-static loff_t vfc_llseek(struct file *filp, loff_t offset, int whence)
-{
-	struct vfc_dev *d = ((struct vfc_file *)filp->private_data)->d;
-
-	return fixed_size_llseek(filp, offset, whence,
-				 d->nr_pages << PAGE_SHIFT);
-}
-
-/* .owner keeps the module loaded while a file or a mapping is open. */
-const struct file_operations vfc_fops = {
-	.owner = THIS_MODULE,
-	.open = vfc_open,
-	.release = vfc_release,
-	.mmap = vfc_mmap,
-	.llseek = vfc_llseek,
-	.unlocked_ioctl = vfc_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-};
 
 /**
  * vfc_unmap() - remove a page from every mapping of the device
@@ -491,9 +329,6 @@ void vfc_unmap(void *priv, u64 lpn)
  * @fault: the rule's fault
  * @first: its first page
  * @last: its last page
- *
- * Its resident pages lose their PTEs, so that their next access faults
- * and meets the poison.
  */
 void vfc_faults_armed(void *priv, enum vflash_fault fault, u64 first, u64 last)
 {
@@ -518,11 +353,7 @@ static int vfc_pte_young_one(pte_t *ptep, unsigned long addr, void *data)
 	if (!pte_present(pte) ||
 	    !vflash_store_maps_pfn(&m->d->vdev->backing, m->lpn, pte_pfn(pte)))
 		return 0;
-	/*
-	 * The CPU sets the bit without the PTE lock: clear it atomically,
-	 * as ptep_test_and_clear_young() does; no TLB flush, as
-	 * ptep_clear_flush_young() on x86 explains.
-	 */
+	/* The CPU sets it without the PTE lock; no flush, as on x86. */
 	m->young = test_and_clear_bit(_PAGE_BIT_ACCESSED,
 				      (unsigned long *)&ptep->pte);
 	return 0;
@@ -550,11 +381,9 @@ static bool vfc_vma_young(struct vfc_dev *d, struct vm_area_struct *vma,
  * @priv: the device (struct vfc_dev)
  * @lpn: the page
  *
- * Tests and clears the Accessed bit of the page's PTE in every mapping of
- * the device. A mapping whose mm is busy (its mmap_lock taken for write)
- * is skipped this time.
+ * Skips a mapping whose mm is busy.
  *
- * Return: whether any of them had it set.
+ * Return: whether any mapping's PTE had its Accessed bit set.
  */
 bool vfc_test_clear_young(void *priv, u64 lpn)
 {

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Private regions of /dev/vflash<N> (docs/design/apps.md): an open file
- * allocates ranges of the device with an ioctl, maps only them, and
- * loses them (zeroed, their cache pages dropped unwritten) when it is
- * released; per-file statistics (misses, writebacks, resident pages) in
- * debugfs (procs).
+ * Private regions of /dev/vflash<N> (docs/design/apps.md): allocated by
+ * ioctl, the only pages their file maps, zeroed on release; debugfs procs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,14 +23,9 @@
 #include "core/compat.h"
 #include "core/vflash.h"
 #include "frontend_cxl/cxl.h"
-#include "frontend_cxl/region.h"
+#include "frontend_cxl/ranges.h"
 
-/**
- * struct vfc_region - a private region of an open file
- * @node: in vfc_file.regions
- * @first: its first granule
- * @nr: its granules
- */
+/* A private region of an open file: @nr granules from @first. */
 struct vfc_region {
 	struct list_head node;
 	u64 first;
@@ -75,10 +67,7 @@ struct vfc_file *vfc_file_alloc(struct vfc_dev *d)
 	return vf;
 }
 
-/*
- * Drop the data of @nr pages from @lpn: out of the cache unwritten (and
- * out of every mapping), zeroed in the store, trimmed in the FTL. Sleeps.
- */
+/* Drop @nr pages' data unwritten: uncached, unmapped, zeroed, trimmed. */
 static void vfc_zero_pages(struct vfc_dev *d, u64 lpn, u64 nr)
 {
 	u64 i;
@@ -115,9 +104,7 @@ static void vfc_region_drop(struct vfc_file *vf, struct vfc_region *r)
  * vfc_file_free() - an open file's last reference is gone
  * @vf: its state
  *
- * Its regions are freed (no mapping is left: a mapping holds its file),
- * it leaves the device's list, and its memory goes after an RCU grace
- * period (vfc_written_back() may be looking at it).
+ * Frees its regions; its memory goes after an RCU grace period.
  */
 void vfc_file_free(struct vfc_file *vf)
 {
@@ -131,7 +118,6 @@ void vfc_file_free(struct vfc_file *vf)
 	mutex_lock(&d->files_lock);
 	list_del(&vf->node);
 	mutex_unlock(&d->files_lock);
-	/* Only faults (none left) and procs (unlisted now) touch it. */
 	free_percpu(vf->misses);
 	kfree_rcu(vf, rcu);
 }
@@ -141,10 +127,7 @@ void vfc_file_free(struct vfc_file *vf)
  * @vf: the file
  * @lpn: the page
  *
- * A file that allocated regions reaches only its own; any other reaches
- * the whole device, as before regions existed.
- *
- * Return: whether it may.
+ * Return: true for its own regions' pages, or any page if it has none.
  */
 bool vfc_file_owns(struct vfc_file *vf, u64 lpn)
 {
@@ -157,9 +140,7 @@ bool vfc_file_owns(struct vfc_file *vf, u64 lpn)
  * @vf: the file
  * @vma: the new mapping
  *
- * A file with regions maps a part of one of them, and the mapping is not
- * copied by fork() (VM_DONTCOPY): private memory is never shared. Any
- * other file maps what it likes, as before regions existed.
+ * A file with regions maps within one, and fork() does not copy it.
  *
  * Return: 0, or -EACCES.
  */
@@ -300,9 +281,7 @@ bad:
  * @cmd: which
  * @uarg: its struct vflash_region
  *
- * Return: 0, -EFAULT, -EINVAL (one dmesg line), -EBUSY (ALLOC on a file
- * that maps the whole device), -ENOMEM (the device or memory is full),
- * -ENOTTY for another command.
+ * Return: 0, -EFAULT, -EINVAL, -EBUSY, -ENOMEM or -ENOTTY.
  */
 long vfc_ioctl(struct file *filp, unsigned int cmd, unsigned long uarg)
 {
@@ -337,11 +316,9 @@ long vfc_ioctl(struct file *filp, unsigned int cmd, unsigned long uarg)
 }
 
 /**
- * vfc_written_back() - the cache wrote back a dirty page (host callback)
+ * vfc_written_back() - count a written-back page to its region's owner
  * @priv: the device (struct vfc_dev)
  * @lpn: the page
- *
- * Counts it to the page's owner, if a region holds it.
  */
 void vfc_written_back(void *priv, u64 lpn)
 {
@@ -409,10 +386,8 @@ static int vfc_procs_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(vfc_procs);
 
 /**
- * vfc_procs_add() - /sys/kernel/debug/vflash/vflash<N>/procs
+ * vfc_procs_add() - debugfs vflash<N>/procs (optional: failures ignored)
  * @d: the device
- *
- * Failures are ignored: debugfs is optional.
  */
 void vfc_procs_add(struct vfc_dev *d)
 {

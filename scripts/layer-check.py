@@ -39,7 +39,7 @@ LAYERS = [
     ["frontend_nvme", "frontend_cxl"],
     ["module"],
 ]
-CALLS_ONE_WAY = ["frontend_nvme"]
+CALLS_ONE_WAY = ["frontend_nvme", "frontend_cxl", "core", "module"]
 OUTSIDE = ["kunit", "scripts", "build"]
 RANK = {d: i for i, layer in enumerate(LAYERS) for d in layer}
 

@@ -14,7 +14,7 @@
 # "not ok" test, and a suite not booted (vmtest-skip, vmtest-once) one
 # skipped test, so that the totals are VMDIR/SUITE.counts'.
 # --slowest N prints instead the N suites of most guest seconds, with
-# their tests and seconds per test (docs/testing.md, CI's time).
+# their tests and seconds per test (docs/develop/testing.md, CI's time).
 import os
 import re
 import sys

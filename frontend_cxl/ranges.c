@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The range allocator of private regions (docs/design/apps.md): the
- * device's pages in granules of VFLASH_REGION_GRANULE bytes, a bit each
- * (used or free), and an owner table (the open file a granule belongs
- * to) that the fault path and the cache's writeback callback read
- * locklessly under RCU.
+ * The range allocator of private regions (docs/design/apps.md): a bit and
+ * an owner per granule; owners are read locklessly under RCU.
  */
 #include <linux/bitmap.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "frontend_cxl/region.h"
+#include "frontend_cxl/ranges.h"
 
 /**
  * vfc_ranges_init() - an allocator of a device's granules, all free
  * @r: the allocator
- * @nr_pages: the device's pages (a tail short of a granule is never
- *	handed out)
+ * @nr_pages: the device's pages (a tail short of a granule is unused)
  *
  * Return: 0 or -ENOMEM.
  */
@@ -55,8 +51,6 @@ void vfc_ranges_destroy(struct vfc_ranges *r)
  * @nr: how many, at least one
  * @owner: who owns them (not NULL)
  * @first: the first granule, on success
- *
- * First fit from where the last allocation ended, then from the start.
  *
  * Return: 0, -EINVAL for @nr of 0, or -ENOMEM if no run of @nr is free.
  */
@@ -96,14 +90,10 @@ int vfc_ranges_alloc(struct vfc_ranges *r, u64 nr, void *owner, u64 *first)
  * @nr: how many
  * @owner: who must own every one of them
  *
- * Their owner table entries read NULL from now on, but no allocation can
- * take them until vfc_ranges_release(): the caller drops their data
- * meanwhile. A reader that looked the owner up before keeps a valid owner
- * only if the owner is freed after an RCU grace period (the caller's
- * business).
+ * They read as unowned but stay used until vfc_ranges_release(), while
+ * the caller drops their data.
  *
- * Return: 0, or -EINVAL (nothing changed) if the range is outside the
- * device or a granule of it is not @owner's.
+ * Return: 0, or -EINVAL (nothing changed) if a granule is not @owner's.
  */
 int vfc_ranges_disown(struct vfc_ranges *r, u64 first, u64 nr, void *owner)
 {
@@ -145,8 +135,6 @@ void vfc_ranges_release(struct vfc_ranges *r, u64 first, u64 nr)
  * @nr: how many
  * @owner: who must own every one of them
  *
- * vfc_ranges_disown() then vfc_ranges_release().
- *
  * Return: 0, or -EINVAL (nothing freed) as vfc_ranges_disown().
  */
 int vfc_ranges_free(struct vfc_ranges *r, u64 first, u64 nr, void *owner)
@@ -163,8 +151,7 @@ int vfc_ranges_free(struct vfc_ranges *r, u64 first, u64 nr, void *owner)
  * @r: the allocator
  * @lpn: the page
  *
- * Lockless. The owner stays valid while the caller holds an RCU read
- * lock (owners are freed after a grace period) or a reference to it.
+ * Lockless: the owner stays valid under RCU or a reference.
  *
  * Return: the owner, or NULL for a free granule or a page beyond them.
  */

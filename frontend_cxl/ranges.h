@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The range allocator of the CXL frontend's private regions
- * (docs/design/apps.md).
- */
-#ifndef VFLASH_CXL_REGION_H
-#define VFLASH_CXL_REGION_H
+/* The range allocator of the CXL frontend's private regions. */
+#ifndef VFLASH_CXL_RANGES_H
+#define VFLASH_CXL_RANGES_H
 
 #include <linux/mutex.h>
 #include <linux/types.h>
 
 #include "frontend_cxl/vflash_ioctl.h"
 
-/* Pages of a granule (4 KiB pages: VFLASH_LPAGE_SIZE). */
 #define VFC_GRANULE_PAGES	(VFLASH_REGION_GRANULE / 4096)
 
 /**
@@ -43,4 +39,4 @@ int vfc_ranges_free(struct vfc_ranges *r, u64 first, u64 nr, void *owner);
 void *vfc_ranges_owner(const struct vfc_ranges *r, u64 lpn);
 u64 vfc_ranges_nr_free(struct vfc_ranges *r);
 
-#endif /* VFLASH_CXL_REGION_H */
+#endif /* VFLASH_CXL_RANGES_H */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: the CXL frontend's range allocator of private regions
- * (frontend_cxl/region.c): first fit, owners, refusals, full device,
+ * (frontend_cxl/ranges.c): first fit, owners, refusals, full device,
  * disown before release.
  */
 #include <kunit/test.h>
 
-#include "frontend_cxl/region.h"
+#include "frontend_cxl/ranges.h"
 
 static int owner_a, owner_b;
 
@@ -117,7 +117,7 @@ static void tiny_device(struct kunit *test)
 	vfc_ranges_destroy(r);
 }
 
-static struct kunit_case region_test_cases[] = {
+static struct kunit_case ranges_test_cases[] = {
 	KUNIT_CASE(alloc_owner_free),
 	KUNIT_CASE(full_and_fragmented),
 	KUNIT_CASE(disown_then_release),
@@ -125,9 +125,9 @@ static struct kunit_case region_test_cases[] = {
 	{}
 };
 
-static struct kunit_suite region_test_suite = {
-	.name = "vflash-cxl-region",
-	.test_cases = region_test_cases,
+static struct kunit_suite ranges_test_suite = {
+	.name = "vflash-cxl-ranges",
+	.test_cases = ranges_test_cases,
 };
 
-kunit_test_suite(region_test_suite);
+kunit_test_suite(ranges_test_suite);

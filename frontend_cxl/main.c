@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * frontend=cxl: attach the device DRAM cache and /dev/vflash<N> to a
- * vflash device, and run its evictor thread.
- */
+/* frontend=cxl: attach, /dev/vflash<N> open/release, the evictor thread. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cdev.h>
@@ -28,7 +25,6 @@
 /* "vfcx": the pseudo filesystem that owns the devices' address_spaces. */
 #define VFC_FS_MAGIC	0x76666378
 
-/* The default cache: this share of the device, in per cent. */
 #define VFC_DEFAULT_CACHE_PCT	5
 
 static char *cache_size;
@@ -36,23 +32,15 @@ module_param(cache_size, charp, 0444);
 MODULE_PARM_DESC(cache_size,
 		 "CXL: device DRAM cache size, memparse syntax, a multiple of 4K (default 5% of the device)");
 
-/*
- * Serialises opens and releases of every /dev/vflash<N> with quiesce and
- * resume, and with publishing and clearing the per-device state (the
- * frontend's fe_priv slot); protects vfc_dev.nr_open and vfc_dev.closed.
- */
-DEFINE_MUTEX(vfc_open_lock);
+/* Protects vfc_dev.nr_open, vfc_dev.closed and the fe_priv slot's writes. */
+static DEFINE_MUTEX(vfc_open_lock);
 
-/* Fills kept out of the eviction policy (docs/design/cxl.md, "The two-page livelock"). */
+/* Fills kept out of the eviction policy (docs/design/cxl.md). */
 static u32 vfc_young(void)
 {
 	return max(16U, 4 * nr_cpu_ids);
 }
 
-/*
- * Bytes from a cache_size value: one dmesg line and -EINVAL if it is not
- * a non-zero multiple of 4 KiB.
- */
 static int parse_cache_bytes(const char *val, u64 *bytes)
 {
 	char *end;
@@ -67,7 +55,6 @@ static int parse_cache_bytes(const char *val, u64 *bytes)
 	return 0;
 }
 
-/* frontend->check_arg: the syntax of a cache_size value. */
 static int cxl_check_arg(enum vflash_fe_arg arg, const char *val)
 {
 	u64 bytes;
@@ -77,11 +64,7 @@ static int cxl_check_arg(enum vflash_fe_arg arg, const char *val)
 	return parse_cache_bytes(val, &bytes);
 }
 
-/*
- * The cache's slots from the device's cache_size (configfs) or else
- * cache_size=, or its default; one dmesg line and -EINVAL if it is not a
- * multiple of 4 KiB within [young + 8 pages, the device].
- */
+/* The cache's slots: configfs cache_size, else the parameter, else 5 %. */
 static int parse_cache_size(const struct vflash_config *cfg, u32 *nr_slots)
 {
 	const char *val = vflash_config_arg(cfg, VFLASH_ARG_CACHE_SIZE);
@@ -120,11 +103,7 @@ static void vfc_kick(void *priv)
 {
 	struct vfc_dev *d = priv;
 
-	/*
-	 * Every miss below the low watermark kicks: a plain read first, so
-	 * that while the evictor works the faulting CPUs share the flag's
-	 * cacheline instead of bouncing it with locked writes.
-	 */
+	/* Read first: faulting CPUs share the cacheline, not bounce it. */
 	if (!test_bit(0, &d->kicked) && !test_and_set_bit(0, &d->kicked))
 		wake_up(&d->evictor_wq);
 }
@@ -146,11 +125,7 @@ static const struct vflash_cache_host vfc_host = {
 	.written_back = vfc_written_back,
 };
 
-/*
- * The evictor: refills the free pool to the high watermark when a miss
- * kicks it, and samples Accessed bits every sample_period_ms when the
- * eviction policy uses them.
- */
+/* Refills the free pool when kicked; samples Accessed bits periodically. */
 static int vfc_evictor(void *data)
 {
 	struct vfc_dev *d = data;
@@ -179,22 +154,83 @@ static int vfc_evictor(void *data)
 	return 0;
 }
 
-/**
- * vfc_dev_of_inode() - the device an inode of /dev/vflash<N> opens
- * @inode: its inode, whose i_cdev chrdev_open() set and holds
- *
- * The cdev's parent is the class device (cdev_set_parent()), which the
- * cdev holds.
- *
- * Return: the device's state, or NULL if it is being detached.
- */
-struct vfc_dev *vfc_dev_of_inode(struct inode *inode)
+/* The state of the device @inode opens, or NULL while detached. */
+static struct vfc_dev *vfc_dev_of_inode(struct inode *inode)
 {
 	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
 	void **slot = vflash_frontend_priv(to_vflash_dev(dev), &vflash_cxl_frontend);
 
 	return slot ? READ_ONCE(*slot) : NULL;
 }
+
+static int vfc_open(struct inode *inode, struct file *filp)
+{
+	struct device *dev = kobj_to_dev(inode->i_cdev->kobj.parent);
+	struct vflash_dev *vdev = to_vflash_dev(dev);
+	struct vfc_file *vf;
+	struct vfc_dev *d;
+	int ret;
+
+	ret = vflash_dev_hold(vdev);
+	if (ret)
+		return -ENODEV;
+	mutex_lock(&vfc_open_lock);
+	d = vfc_dev_of_inode(inode);
+	if (!d || d->closed) {
+		mutex_unlock(&vfc_open_lock);
+		vflash_dev_unhold(vdev);
+		return -ENODEV;
+	}
+	d->nr_open++;
+	mutex_unlock(&vfc_open_lock);
+	vf = vfc_file_alloc(d);
+	if (!vf) {
+		mutex_lock(&vfc_open_lock);
+		d->nr_open--;
+		mutex_unlock(&vfc_open_lock);
+		vflash_dev_unhold(vdev);
+		return -ENOMEM;
+	}
+	filp->private_data = vf;
+	/* One i_mmap tree for all; the node's own inode may outlive us. */
+	filp->f_mapping = d->inode->i_mapping;
+	return 0;
+}
+
+static int vfc_release(struct inode *inode, struct file *filp)
+{
+	struct vfc_file *vf = filp->private_data;
+	struct vfc_dev *d = vf->d;
+	struct vflash_dev *vdev = d->vdev;
+
+	vfc_file_free(vf);
+	mutex_lock(&vfc_open_lock);
+	d->nr_open--;
+	mutex_unlock(&vfc_open_lock);
+	/* @d may be gone; @vdev's memory stays while the cdev holds it. */
+	vflash_dev_unhold(vdev);
+	return 0;
+}
+
+/* The device's size, so tools that seek to the end (fio) find it. */
+static loff_t vfc_llseek(struct file *filp, loff_t offset, int whence)
+{
+	struct vfc_dev *d = ((struct vfc_file *)filp->private_data)->d;
+
+	return fixed_size_llseek(filp, offset, whence,
+				 d->nr_pages << PAGE_SHIFT);
+}
+
+/* .owner keeps the module loaded while a file or a mapping is open. */
+static const struct file_operations vfc_fops = {
+	.owner = THIS_MODULE,
+	.open = vfc_open,
+	.release = vfc_release,
+	.mmap = vfc_mmap,
+	.llseek = vfc_llseek,
+	.unlocked_ioctl = vfc_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
 
 static int vfc_init_fs_context(struct fs_context *fc)
 {
@@ -328,12 +364,7 @@ static void cxl_detach(struct vflash_dev *vdev)
 	void **slot = vflash_frontend_priv(vdev, &vflash_cxl_frontend);
 	struct vfc_dev *d = *slot;
 
-	/*
-	 * No file of the device is open, so no mapping is left: detach runs
-	 * at module exit, which the files' module references hold off, or
-	 * after a successful cxl_quiesce(). The cdev frees itself on its
-	 * last reference (cdev_alloc()): its kobject may outlive cdev_del().
-	 */
+	/* No file is open (module references, or cxl_quiesce()): no mapping. */
 	vflash_faults_set_hook(&vdev->faults, NULL, NULL);
 	debugfs_remove(d->procs);
 	cdev_del(d->cdev);
@@ -346,7 +377,6 @@ static void cxl_detach(struct vflash_dev *vdev)
 	iput(d->inode);
 	kern_unmount(d->mnt);
 	vflash_cache_destroy(d->cache);
-	/* No file is left, and the last one's RCU free is not ours. */
 	vfc_ranges_destroy(&d->ranges);
 	kfree(d);
 }
@@ -366,7 +396,6 @@ static int cxl_quiesce(struct vflash_dev *vdev)
 	return ret;
 }
 
-/* frontend->resume: opens work again. */
 static void cxl_resume(struct vflash_dev *vdev)
 {
 	struct vfc_dev *d = *vflash_frontend_priv(vdev, &vflash_cxl_frontend);
@@ -376,7 +405,7 @@ static void cxl_resume(struct vflash_dev *vdev)
 	mutex_unlock(&vfc_open_lock);
 }
 
-/* Registered by the core's table of built-in frontends (core/main.c). */
+/* Registered by the table of built-in frontends (module/main.c). */
 struct vflash_frontend vflash_cxl_frontend = {
 	.name = "cxl",
 	.attach = cxl_attach,
