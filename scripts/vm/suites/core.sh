@@ -74,13 +74,13 @@ test_large_size() {
 	unload
 }
 
-# 20 load/unload cycles leave MemFree where it started, within 2%.
+# 10 load/unload cycles leave MemFree where it started, within 2%.
 test_cycles_release_memory() {
 	load frontend=none size=256M
 	unload
 	sync
 	before=$(memfree_kb)
-	n=20
+	n=10
 	! debug_kernel || n=5
 	i=0
 	while [ $i -lt "$n" ]; do
