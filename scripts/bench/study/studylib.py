@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""What the studies' host-side reports share (report-cxl.py, compare.py).
+"""What the studies' host-side reports share (report-*.py, compare.py).
 
 The reports read the studies' CSVs as the awk programs before them did:
 a line is split at every comma (no quoting), a field that is not a
@@ -9,7 +9,11 @@ made, so that reports of old and new runs compare.
 """
 
 import math
+import os
 import re
+import shutil
+import subprocess
+import sys
 
 _PREFIX = re.compile(r'\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
 _NUMBER = re.compile(r'\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*')
@@ -84,3 +88,80 @@ def is_png(path):
             return f.read(8) == b'\x89PNG\r\n\x1a\n'
     except OSError:
         return False
+
+
+def awk_sorted(values):
+    """values in the order `sort -g` gives them (numbers by value, what
+    is no number first, ties by their text)."""
+    def key(s):
+        return (1, num(s), s) if _PREFIX.match(s) else (0, 0.0, s)
+    return sorted(values, key=key)
+
+
+def median(values):
+    """The median of the fields values ('-' if none): the middle one as
+    written, or the mean of the two middle ones."""
+    v = awk_sorted(values)
+    if not v:
+        return '-'
+    if len(v) % 2:
+        return v[len(v) // 2]
+    return fmt((num(v[len(v) // 2 - 1]) + num(v[len(v) // 2])) / 2)
+
+
+def gnuplot(script):
+    """Run gnuplot on the script text (its errors to stderr); its exit
+    status, 127 without gnuplot."""
+    sys.stdout.flush()
+    try:
+        return subprocess.run(['gnuplot'], input=script, text=True, check=False).returncode
+    except OSError:
+        return 127
+
+
+def has_gnuplot():
+    return shutil.which('gnuplot') is not None
+
+
+def report_start(name, csvname, argv, script):
+    """A study report's prologue: -h/--help prints its help (exit 0),
+    no DIR is bad usage (exit 2). Returns (DIR, SRC, CSV, OUT): SRC is DIR,
+    or DIR/files where DIR has no csvname (a VM suite's directory), CSV
+    SRC/csvname, OUT DIR/report (made). FAIL name and exit 1 if there is
+    no CSV."""
+    sys.stdout.reconfigure(line_buffering=True)
+    arg = argv[0] if argv else ''
+    if arg in ('-h', '--help'):
+        print(header_help(script))
+        sys.exit(0)
+    if not arg:
+        print(header_help(script), file=sys.stderr)
+        sys.exit(2)
+    src = arg
+    if not os.path.isfile(os.path.join(src, csvname)):
+        src = os.path.join(arg, 'files')
+    csv = os.path.join(src, csvname)
+    out = os.path.join(arg, 'report')
+    if not os.path.isfile(csv):
+        print('FAIL %s: no %s' % (name, csv))
+        sys.exit(1)
+    os.makedirs(out, exist_ok=True)
+    return arg, src, csv, out
+
+
+def report_mechanisms(name, src, count=False):
+    """PASS name if src/checks.txt, the study's mechanism checks, has
+    PASS lines and no FAIL line (count: saying how many passed), else
+    FAIL with the failures' count."""
+    try:
+        with open(os.path.join(src, 'checks.txt'), encoding='utf-8', errors='replace') as f:
+            lines = f.read().split('\n')
+    except OSError:
+        print('FAIL %s: the mechanism checks ( failed)' % name)
+        return
+    npass = sum(1 for line in lines if line.startswith('PASS'))
+    nfail = sum(1 for line in lines if line.startswith('FAIL'))
+    if npass and not nfail:
+        print('PASS %s: the mechanism checks%s' % (name, ' (%d passed)' % npass if count else ''))
+    else:
+        print('FAIL %s: the mechanism checks (%d failed)' % (name, nfail))
