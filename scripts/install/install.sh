@@ -138,6 +138,8 @@ do_install() {
 	fi
 	mkdir -p "$share/trace"
 	install -m 755 "$REPO"/scripts/trace/*.sh "$share/trace/"
+	install -m 755 "$REPO"/scripts/trace/*.py "$share/trace/"
+	chmod 644 "$share/trace/tracelib.py"
 	install -m 644 "$REPO"/scripts/trace/*.awk "$share/trace/"
 	install -m 644 "$REPO/scripts/helpers.sh" "$share/helpers.sh"
 	install -D -m 644 "$REPO/scripts/vflashctl/vflashctl.bash" "$compdir/vflashctl"

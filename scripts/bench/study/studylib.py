@@ -8,21 +8,17 @@ awk prints them. The outputs stay byte for byte what those programs
 made, so that reports of old and new runs compare.
 """
 
-import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 
-_PREFIX = re.compile(r'\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
+# The trace tools' library (scripts/trace/tracelib.py) reads numbers and
+# help texts the same way.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'trace'))
+from tracelib import fmt, gnuplot, has_number, header_help, num  # noqa: E402,F401 pylint: disable=wrong-import-position
+
 _NUMBER = re.compile(r'\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*')
-
-
-def num(s):
-    """The number a field stands for: its numeric prefix, else 0."""
-    m = _PREFIX.match(s)
-    return float(m.group(0)) if m else 0.0
 
 
 def is_number(s):
@@ -35,13 +31,6 @@ def same(a, b):
     if is_number(a) and is_number(b):
         return num(a) == num(b)
     return a == b
-
-
-def fmt(x):
-    """A computed number as awk prints it: integers whole, else %.6g."""
-    if math.isfinite(x) and x == int(x) and abs(x) < 1e16:
-        return '%d' % x
-    return '%.6g' % x
 
 
 def read_rows(path):
@@ -64,23 +53,6 @@ def field(row, i):
     return row[i] if i is not None and i < len(row) else ''
 
 
-def header_help(path):
-    """A script's help: its header comment from the 4th line (after the
-    #!, SPDX and "#" lines) to the first line that is not a comment,
-    "# " stripped, no trailing blank line (scripts/help-check.sh checks
-    it)."""
-    with open(path, encoding='utf-8') as f:
-        lines = f.read().split('\n')
-    text = []
-    for line in lines[3:]:
-        if not line.startswith('#'):
-            break
-        text.append(re.sub(r'^# ?', '', line))
-    while text and text[-1] == '':
-        text.pop()
-    return '\n'.join(text)
-
-
 def is_png(path):
     """A non-empty file with the PNG signature."""
     try:
@@ -94,7 +66,7 @@ def awk_sorted(values):
     """values in the order `sort -g` gives them (numbers by value, what
     is no number first, ties by their text)."""
     def key(s):
-        return (1, num(s), s) if _PREFIX.match(s) else (0, 0.0, s)
+        return (1, num(s), s) if has_number(s) else (0, 0.0, s)
     return sorted(values, key=key)
 
 
@@ -107,16 +79,6 @@ def median(values):
     if len(v) % 2:
         return v[len(v) // 2]
     return fmt((num(v[len(v) // 2 - 1]) + num(v[len(v) // 2])) / 2)
-
-
-def gnuplot(script):
-    """Run gnuplot on the script text (its errors to stderr); its exit
-    status, 127 without gnuplot."""
-    sys.stdout.flush()
-    try:
-        return subprocess.run(['gnuplot'], input=script, text=True, check=False).returncode
-    except OSError:
-        return 127
 
 
 def has_gnuplot():
