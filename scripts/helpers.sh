@@ -43,3 +43,31 @@ common_opt() {
 		;;
 	esac
 }
+
+# kv_field LINE KEY: the value of KEY= among LINE's words (a line of
+# key=value words, such as mmap_lat's)
+kv_field() {
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# median: the median of the numbers on stdin, one a line ("nan" if none)
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) print "nan"
+		else if (NR % 2) print v[(NR + 1) / 2]
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# For the scripts that load vflash themselves: SYS is its sysfs
+# directory, RMMOD the command that unloads it, LOADED set while loaded.
+# stat_of NAME: the counter SYS/stats/NAME
+stat_of() {
+	cat "$SYS/stats/$1"
+}
+
+# vunload: unload vflash (die if it cannot be)
+# shellcheck disable=SC2034 # LOADED is the script's
+vunload() {
+	$RMMOD vflash || die "rmmod vflash"
+	LOADED=
+}

@@ -74,7 +74,6 @@ esac
 GEOMETRY="page_size=4096 pages_per_block=64 op_percent=7"
 
 SYS=/sys/class/vflash/vflash0
-stat_of() { cat "$SYS/stats/$1"; }
 ph_of() { cat "$SYS/placement/handle$1_$2"; }
 
 # find_ns

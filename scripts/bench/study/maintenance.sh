@@ -147,10 +147,6 @@ die_cleanup() {
 	[ ! -d /sys/module/vflash ] || rmmod vflash
 }
 
-stat_of() {
-	cat "$SYS/stats/$1"
-}
-
 ms() {
 	awk -v ns="$1" 'BEGIN { printf "%.3f", ns / 1e6 }'
 }
