@@ -116,7 +116,7 @@ RMMOD=rmmod
 
 if [ -z "$MAPLAT" ]; then
 	MAPLAT=$(command -v mmap_lat || true)
-	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/mmap_lat
+	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/../tools/mmap_lat
 fi
 [ -x "$MAPLAT" ] || die "no mmap_lat ($MAPLAT): run make tools"
 [ -f "$KO" ] || die "no $KO"
