@@ -75,7 +75,7 @@
 #                (taskset), so that a workload spinning its NAND waits
 #                never shares a CPU with the evictor that refills the
 #                free pool
-#   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/bench/)
+#   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/tools/)
 #   -K KVSTORE   kvstore binary for the YCSB part (default: kvstore in
 #                PATH, else scripts/bench/study/kvstore; "none" skips the part)
 #   -Y SPEC      the YCSB part (kvstore): "PROFILE HEAP RECORDS OPS MIXES
@@ -288,7 +288,7 @@ die_cleanup() {
 
 if [ -z "$MAPLAT" ]; then
 	MAPLAT=$(command -v mmap_lat || true)
-	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/../mmap_lat
+	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/../../tools/mmap_lat
 fi
 [ -x "$MAPLAT" ] || die "no mmap_lat ($MAPLAT): run make tools"
 if [ -z "$KVSTORE" ]; then
