@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make            build vflash.ko against KDIR, and scripts/bench/mmap_lat
+# make            build vflash.ko against KDIR, and scripts/tools/mmap_lat
 # make check      the whole test suite (build, KUnit, VM suites)
 # make kunit      KUnit suites under UML only
 # make vmtest     VM suites only (VMTEST=<suite> picks one)
@@ -71,16 +71,16 @@ export KDIR
 
 all: modules tools
 
-tools: scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/bench/study/kvstore \
-	scripts/vm/plcheck scripts/vm/crashcheck scripts/vm/mkzonefs scripts/bench/study/fdpload \
+tools: scripts/tools/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/bench/study/kvstore \
+	scripts/vm/plcheck scripts/tools/crashcheck scripts/vm/mkzonefs scripts/bench/study/fdpload \
 	scripts/bench/icount/ioloop scripts/shim/libvflash-shim.so scripts/vm/apps_check \
 	scripts/bench/study/graphrank
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
-scripts/bench/mmap_lat: scripts/bench/mmap_lat.c scripts/bench/toolkit.h
+scripts/tools/mmap_lat: scripts/tools/mmap_lat.c scripts/tools/toolkit.h
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
 
-scripts/bench/study/kvstore: scripts/bench/study/kvstore.c scripts/bench/toolkit.h
+scripts/bench/study/kvstore: scripts/bench/study/kvstore.c scripts/tools/toolkit.h
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $< -lm
 
 scripts/bench/icount/ioloop: scripts/bench/icount/ioloop.c
@@ -98,7 +98,7 @@ scripts/vm/nvme_fuzz: scripts/vm/nvme_fuzz.c
 scripts/vm/plcheck: scripts/vm/plcheck.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
 
-scripts/vm/crashcheck: scripts/vm/crashcheck.c
+scripts/tools/crashcheck: scripts/tools/crashcheck.c
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
 
 # The LD_PRELOAD heap of vflashctl run (LGPL-2.1-or-later).
@@ -125,8 +125,8 @@ modules:
 
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
-	rm -rf build scripts/bench/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
-		scripts/bench/study/kvstore scripts/vm/plcheck scripts/vm/crashcheck \
+	rm -rf build scripts/tools/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
+		scripts/bench/study/kvstore scripts/vm/plcheck scripts/tools/crashcheck \
 		scripts/vm/mkzonefs scripts/bench/study/fdpload scripts/bench/icount/ioloop \
 		scripts/shim/libvflash-shim.so scripts/vm/apps_check scripts/bench/study/graphrank
 

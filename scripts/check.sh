@@ -99,7 +99,7 @@ build_w1() {
 # The test tools, which do not depend on the kernel, are built first (if
 # not yet), so that the copy has them too: the tool suite's make install
 # runs there (make check KERNEL=6.12 alone once failed it for want of
-# scripts/bench/mmap_lat).
+# scripts/tools/mmap_lat).
 build_line_w1() {
 	make -C "$REPO" tools || return 1
 	build_ko_copy "$KDIR" "$1" "$BUILD/build$KSFX.log" ||

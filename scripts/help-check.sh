@@ -13,14 +13,11 @@ n=0
 while read -r f; do
 	case $f in
 	scripts/help-check.sh) continue ;;
-	scripts/helpers.sh) continue ;;	# sourced: report_usage's sed, below
+	scripts/helpers.sh) continue ;;	# sourced
 	esac
-	# a study report's help is printed by report_usage of scripts/helpers.sh
-	src=$f
-	grep -q '^report_start ' "$f" && src=scripts/helpers.sh
-	start=$(grep -oE "sed -n '[0-9]+," "$src" | head -n 1 | tr -dc 0-9)
-	end=$(grep -oE "sed -n '[0-9]+,/[^/]*/" "$src" | head -n 1 | sed 's/^[^/]*\///; s/\/$//')
-	# a Python script's, by header_help of scripts/bench/study/studylib.py:
+	start=$(grep -oE "sed -n '[0-9]+," "$f" | head -n 1 | tr -dc 0-9)
+	end=$(grep -oE "sed -n '[0-9]+,/[^/]*/" "$f" | head -n 1 | sed 's/^[^/]*\///; s/\/$//')
+	# a Python script's, by header_help of scripts/trace/tracelib.py:
 	# from line 4 to the first line that is not a comment
 	case $f in
 	*.py)
@@ -43,8 +40,7 @@ while read -r f; do
 	fi
 done < <({
 	grep -rlE "sed -n '[0-9]+,/[^/]*/[^']*' \"\\\$0\"" scripts
-	grep -rl '^report_start ' scripts
-	grep -rl --include='*.py' 'print(header_help(__file__))' scripts
+	grep -rl --include='*.py' -e 'print(header_help(__file__))' -e 'report_start(.*__file__)' -e 'options(__file__' scripts
 } | sort -u)
 [ "$n" -ge 16 ] || { echo "help-check: only $n scripts found" >&2; exit 1; }
 echo "help-check: $n scripts print their whole help"

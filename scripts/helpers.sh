@@ -44,53 +44,30 @@ common_opt() {
 	esac
 }
 
-# The study reports (scripts/bench/study/report-*.sh, on the host): their tests
-# are PASS/FAIL lines on stdout.
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1"; }
-
-# report_usage: the report script's header comment, from its third line
-# to "set -uo", without the "# ".
-report_usage() {
-	sed -n '3,/^set -uo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
+# kv_field LINE KEY: the value of KEY= among LINE's words (a line of
+# key=value words, such as mmap_lat's)
+kv_field() {
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
-# report_start NAME CSVNAME [ARG]: a report's prologue. ARG -h or --help
-# prints its usage (exit 0), none is bad usage (exit 2); else sets DIR
-# (ARG), SRC (DIR, or DIR/files where DIR has no CSVNAME: a VM suite's
-# directory), CSV (SRC/CSVNAME) and OUT (DIR/report, made), and fails
-# NAME (exit 1) if there is no CSV.
-report_start() {
-	case ${3:-} in
-	-h | --help)
-		report_usage
-		exit 0
-		;;
-	'')
-		report_usage >&2
-		exit 2
-		;;
-	esac
-	DIR=$3
-	SRC=$DIR
-	[ -f "$SRC/$2" ] || SRC=$DIR/files
-	CSV=$SRC/$2
-	OUT=$DIR/report
-	mkdir -p "$OUT"
-	[ -f "$CSV" ] || {
-		fail "$1: no $CSV"
-		exit 1
-	}
+# median: the median of the numbers on stdin, one a line ("nan" if none)
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) print "nan"
+		else if (NR % 2) print v[(NR + 1) / 2]
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# report_mechanisms NAME [count]: PASS NAME if SRC/checks.txt, the
-# study's mechanism checks, has PASS lines and no FAIL line ("count":
-# saying how many passed), else FAIL with the failures' count.
-report_mechanisms() {
-	if [ -f "$SRC/checks.txt" ] && ! grep -q '^FAIL' "$SRC/checks.txt" &&
-		grep -q '^PASS' "$SRC/checks.txt"; then
-		pass "$1: the mechanism checks${2:+ ($(grep -c '^PASS' "$SRC/checks.txt") passed)}"
-	else
-		fail "$1: the mechanism checks ($(grep -c '^FAIL' "$SRC/checks.txt" 2>/dev/null) failed)"
-	fi
+# For the scripts that load vflash themselves: SYS is its sysfs
+# directory, RMMOD the command that unloads it, LOADED set while loaded.
+# stat_of NAME: the counter SYS/stats/NAME
+stat_of() {
+	cat "$SYS/stats/$1"
+}
+
+# vunload: unload vflash (die if it cannot be)
+# shellcheck disable=SC2034 # LOADED is the script's
+vunload() {
+	$RMMOD vflash || die "rmmod vflash"
+	LOADED=
 }

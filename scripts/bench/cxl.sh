@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# CXL benchmark: scripts/bench/mmap_lat on /dev/vflash0 (frontend=cxl)
+# CXL benchmark: scripts/tools/mmap_lat on /dev/vflash0 (frontend=cxl)
 # against a plain devdax device (and anonymous memory, for reference) in
 # one run, and the ratios issue 6 sets targets for:
 #
@@ -58,7 +58,7 @@
 #               cylon misses are also run once with the other choice
 #               (the module's default if -w is given, else all spun)
 #   -m MAPTOOL  the mmap_lat binary (default: mmap_lat in PATH, else
-#               scripts/bench/mmap_lat)
+#               scripts/tools/mmap_lat)
 #   -o DIR      where the CDF files go (default /tmp/vflash-bench-cxl)
 #
 # Needs root. POSIX sh, so that it runs in the project's VM too (busybox);
@@ -116,7 +116,7 @@ RMMOD=rmmod
 
 if [ -z "$MAPLAT" ]; then
 	MAPLAT=$(command -v mmap_lat || true)
-	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/mmap_lat
+	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/../tools/mmap_lat
 fi
 [ -x "$MAPLAT" ] || die "no mmap_lat ($MAPLAT): run make tools"
 [ -f "$KO" ] || die "no $KO"
@@ -136,11 +136,6 @@ CACHE_BYTES=$(bytes "$CACHE")
 # config/wait_spin_ns after a load (docs/cxl.md)
 DEFAULT_WAIT_SPIN=20000
 MISS_WS=$((4 * CACHE_BYTES))
-
-# field LINE KEY: the value of KEY= in mmap_lat's line
-field() {
-	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
-}
 
 # vload PROFILE [zero]: vflash with an empty cache, preconditioned, no
 # prefetch, counters zeroed; "zero" sets every latency knob to 0 first.
@@ -167,11 +162,6 @@ vload() {
 	# pages x tPROG / dies: 0.4 s for 512M on cylon); wait them out.
 	sleep 2
 	echo 0 >$SYS/stats/reset
-}
-
-vunload() {
-	$RMMOD vflash || die "rmmod vflash"
-	LOADED=
 }
 
 # run NAME ARGS...: mmap_lat ARGS, its line printed as "NAME key=value...";
@@ -202,12 +192,6 @@ ratio() {
 	}'
 }
 
-# median VALUE...: the median of the values
-median() {
-	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 }
-		END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # control NAME VALUE TEXT: a ratio without a target, for comparison
 control() {
 	awk -v name="$1" -v v="$2" -v t="$3" 'BEGIN {
@@ -229,12 +213,12 @@ run anon-hit --target anon $HIT --untimed
 run anon-first-touch --target anon $FT --cdf "$OUT/cdf-anon-first-touch.txt"
 run devdax-hit-timed --target "$DAX" $HIT --cdf "$OUT/cdf-devdax-hit.txt"
 run devdax-first-touch --target "$DAX" $FT --cdf "$OUT/cdf-devdax-first-touch.txt"
-dax_ft=$(field "$LINE" p50_ns)
+dax_ft=$(kv_field "$LINE" p50_ns)
 # Control for the two-thread ratio: what a second faulting thread costs
 # without vflash (on a host with fewer free cores than vCPUs, e.g. TCG
 # on a busy machine, it is not 1).
 run devdax-first-touch-2t --target "$DAX" $FT --threads 2
-dax_ft2=$(field "$LINE" p50_ns)
+dax_ft2=$(kv_field "$LINE" p50_ns)
 
 # vflash, hit path (cylon; the warm-up's misses are not timed). Five
 # pairs of runs, devdax then vflash back to back; the hit ratio is the
@@ -247,9 +231,9 @@ echo "vflash eviction $(cat $SYS/policy/eviction) wait_spin_ns $(cat $SYS/config
 hit_ratios=
 for _ in 1 2 3 4 5; do
 	run devdax-hit --target "$DAX" $HIT --untimed
-	dax_mops=$(field "$LINE" mops)
+	dax_mops=$(kv_field "$LINE" mops)
 	run vflash-hit --target $DEV $HIT --untimed
-	hit_ratios="$hit_ratios $(div "$(field "$LINE" mops)" "$dax_mops")"
+	hit_ratios="$hit_ratios $(div "$(kv_field "$LINE" mops)" "$dax_mops")"
 done
 run vflash-hit-timed --target $DEV $HIT --cdf "$OUT/cdf-vflash-hit.txt"
 vunload
@@ -257,7 +241,7 @@ vunload
 # vflash, a device that takes no time: the miss path's own cost.
 vload cylon zero
 run vflash-zero-miss --target $DEV $FT --cdf "$OUT/cdf-vflash-zero-miss.txt"
-overhead=$(field "$LINE" p50_ns)
+overhead=$(kv_field "$LINE" p50_ns)
 vunload
 # The same with the evictor working further ahead (free pool refilled
 # from 10 % to 20 % of the slots, against 1 % to 3 %): how much of the
@@ -267,36 +251,36 @@ vload cylon zero
 echo 20 >$SYS/config/cache_free_high_pct
 echo 10 >$SYS/config/cache_free_low_pct
 run vflash-zero-miss-ahead --target $DEV $FT
-ahead=$(field "$LINE" p50_ns)
+ahead=$(kv_field "$LINE" p50_ns)
 vunload
 # The same within the cache: no eviction at all (for comparison).
 vload cylon zero
 run vflash-zero-miss-noevict --target $DEV --ws "$((CACHE_BYTES / 2))" \
 	--first-touch
-noevict=$(field "$LINE" p50_ns)
+noevict=$(kv_field "$LINE" p50_ns)
 vunload
 
 # cylon: misses, 1 and 2 threads, then hits and misses mixed.
 vload cylon
 model=$(cat $SYS/stats/model_read_latency_ns)
 run vflash-cylon-miss --target $DEV $FT --cdf "$OUT/cdf-vflash-cylon-miss.txt"
-cy1=$(field "$LINE" p50_ns)
+cy1=$(kv_field "$LINE" p50_ns)
 echo "vflash-cylon-miss device read p50_ns=$(cat $SYS/stats/read_latency_p50_ns) model_read_ns=$model"
 vunload
 vload cylon
 run vflash-cylon-miss-2t --target $DEV $FT --threads 2
-cy2=$(field "$LINE" p50_ns)
+cy2=$(kv_field "$LINE" p50_ns)
 vunload
 # The same two within the cache, so that nothing is evicted (a control
 # for the two-thread ratio: what is left without eviction).
 NE="--ws $((CACHE_BYTES / 2)) --first-touch"
 vload cylon
 run vflash-cylon-miss-noevict --target $DEV $NE
-ne1=$(field "$LINE" p50_ns)
+ne1=$(kv_field "$LINE" p50_ns)
 vunload
 vload cylon
 run vflash-cylon-miss-noevict-2t --target $DEV $NE --threads 2
-ne2=$(field "$LINE" p50_ns)
+ne2=$(kv_field "$LINE" p50_ns)
 vunload
 # The same two with the other way of waiting (for comparison): every
 # NAND wait spun, or, if -w was given, the module's default.
@@ -315,7 +299,7 @@ run vflash-cylon-rand --target $DEV --cache "$CACHE_BYTES" --ws 200% \
 	--mode rand --accesses 40000 --cdf "$OUT/cdf-vflash-cylon-rand.txt"
 vunload
 
-ratio hit "$(median $hit_ratios)" ">=0.95 (vflash/devdax Mops, resident, median of 5 pairs:$hit_ratios)" ge0.95
+ratio hit "$(printf '%s\n' $hit_ratios | median)" ">=0.95 (vflash/devdax Mops, resident, median of 5 pairs:$hit_ratios)" ge0.95
 ratio miss_overhead "$(div "$overhead" "$dax_ft")" "<=1.2 (zero-time miss p50 / devdax first-touch p50)" le1.2
 ratio cylon_miss "$(div "$cy1" "$((model + overhead))")" "0.9-1.1 (cylon miss p50 / (model read $model + overhead $overhead ns))" within0.1
 ratio two_threads "$(div "$cy2" "$cy1")" "<=1.05 (cylon miss p50, 2 threads / 1 thread)" le1.05

@@ -93,8 +93,8 @@
 #   -q QDS       the read-all queue depths (default "1 2 4 8 16 32 64 256")
 #   -w NS        config/wait_spin_ns for the CXL part (default: the
 #                module's); the VM spins the whole wait (2000000)
-#   -m MMAP_LAT  the mmap_lat binary (default: in PATH, else next to this
-#                script; `make tools` builds it)
+#   -m MMAP_LAT  the mmap_lat binary (default: in PATH, else
+#                scripts/tools/mmap_lat; `make tools` builds it)
 #   -c CPUS      run fio on these CPUs only (fio --cpus_allowed), e.g.
 #                away from vflash's threads (the VM: 0-2)
 #   -o DIR       fio JSON and other output (default /tmp/vflash-fidelity)
@@ -164,7 +164,7 @@ want() {
 case $PARTS in
 *,cxl,*)
 	if [ -z "$MMAP_LAT" ]; then
-		MMAP_LAT=$(command -v mmap_lat || echo "$(dirname "$0")/mmap_lat")
+		MMAP_LAT=$(command -v mmap_lat || echo "$(dirname "$0")/../tools/mmap_lat")
 	fi
 	[ -x "$MMAP_LAT" ] || die "no mmap_lat (make tools), or give -m"
 	;;

@@ -232,14 +232,6 @@ randreads() {
 		--norandommap --randrepeat=0 --ioengine=libaio --iodepth=32 "$@"
 }
 
-# median: the median of the numbers on stdin, one a line
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) print "nan"
-		else if (NR % 2) print v[(NR + 1) / 2]
-		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # ratio_line NAME FILE TARGET: "NAME median (min-max over N rounds)"
 # of the per-round ratios in FILE, judged against ">= TARGET"
 ratio_line() {

@@ -92,7 +92,7 @@ man_page() {
 }
 
 do_install() {
-	for f in vflash.ko scripts/bench/mmap_lat scripts/vm/crashcheck; do
+	for f in vflash.ko scripts/tools/mmap_lat scripts/tools/crashcheck; do
 		[ -f "$REPO/$f" ] || { echo "install: no $f: build first (make)" >&2; exit 1; }
 	done
 	# The module must be the one built for the kernel it goes to.
@@ -130,14 +130,16 @@ do_install() {
 	echo "install: $ko"
 
 	install -D -m 755 "$REPO/scripts/vflashctl/vflashctl" "$bindir/vflashctl"
-	install -D -m 755 "$REPO/scripts/bench/mmap_lat" "$libexec/mmap_lat"
-	install -D -m 755 "$REPO/scripts/vm/crashcheck" "$libexec/crashcheck"
+	install -D -m 755 "$REPO/scripts/tools/mmap_lat" "$libexec/mmap_lat"
+	install -D -m 755 "$REPO/scripts/tools/crashcheck" "$libexec/crashcheck"
 	if [ -f "$REPO/scripts/shim/libvflash-shim.so" ]; then
 		install -D -m 644 "$REPO/scripts/shim/libvflash-shim.so" \
 			"$DESTDIR$PREFIX/lib/vflash/libvflash-shim.so"
 	fi
 	mkdir -p "$share/trace"
 	install -m 755 "$REPO"/scripts/trace/*.sh "$share/trace/"
+	install -m 755 "$REPO"/scripts/trace/*.py "$share/trace/"
+	chmod 644 "$share/trace/tracelib.py"
 	install -m 644 "$REPO"/scripts/trace/*.awk "$share/trace/"
 	install -m 644 "$REPO/scripts/helpers.sh" "$share/helpers.sh"
 	install -D -m 644 "$REPO/scripts/vflashctl/vflashctl.bash" "$compdir/vflashctl"

@@ -3,11 +3,11 @@
 #
 # Every plot a vflash trace has data for, as PNGs (gnuplot, on the host):
 #   trace-die-timeline.png        per-die occupancy: host, GC, migration
-#                                 (vflash_nand; scripts/trace/timeline.sh)
+#                                 (vflash_nand; scripts/trace/timeline.py)
 #   trace-breakdown-FE-read.png   where read latency went per percentile
-#                                 band (vflash_request_submit; breakdown.sh)
+#                                 band (vflash_request_submit; breakdown.py)
 #   trace-lateness-cdf.png        completion lateness CDF per frontend
-#                                 (vflash_request_complete; lateness.sh)
+#                                 (vflash_request_complete; lateness.py)
 #
 # usage: scripts/trace/plot.sh TRACE OUTDIR
 #   TRACE   text trace: scripts/trace/record.sh's output, a copy of
@@ -38,13 +38,13 @@ made=0 rc=0
 has() { grep -Eq " (vflash:)?vflash_$1: +vflash[0-9]+ ${2:-}" "$trace"; }
 
 if has nand; then
-	"$dir/timeline.sh" "$trace" "$out" && made=$((made + 1)) || rc=1
+	"$dir/timeline.py" "$trace" "$out" && made=$((made + 1)) || rc=1
 fi
 if has request_submit '[a-z]+ read '; then
-	"$dir/breakdown.sh" "$trace" "$out" && made=$((made + 1)) || rc=1
+	"$dir/breakdown.py" "$trace" "$out" && made=$((made + 1)) || rc=1
 fi
 if has request_complete; then
-	"$dir/lateness.sh" "$trace" "$out" && made=$((made + 1)) || rc=1
+	"$dir/lateness.py" "$trace" "$out" && made=$((made + 1)) || rc=1
 fi
 [ $made -gt 0 ] || { echo "plot: no vflash_nand, read submit or complete events in $trace" >&2; exit 1; }
 exit $rc

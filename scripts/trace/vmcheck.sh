@@ -15,7 +15,7 @@
 #               pairing among them)
 #   doorbell    doorbell.sh gives nvme.trace's doorbell-to-fetch time of
 #               every command
-#   why_late    why-late.sh accounts for every NVMe completion of nvme.trace
+#   why_late    why-late.py accounts for every NVMe completion of nvme.trace
 set -eu
 
 usage() { sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0" | sed '${/^$/d;}'; exit "$1"; }
@@ -104,10 +104,10 @@ for name in nvme tc cxl gc; do
 	fi
 done
 
-# why-late.sh splits the lateness of every NVMe completion of the trace.
+# why-late.py splits the lateness of every NVMe completion of the trace.
 t=$vm/files/nvme.trace
 if [ -f "$t" ] && n=$(grep -c ' vflash_request_complete: vflash0 nvme ' "$t") &&
-	"$dir/why-late.sh" "$t" >"$vm/files/nvme.why" 2>&1 &&
+	"$dir/why-late.py" "$t" >"$vm/files/nvme.why" 2>&1 &&
 	awk -v n="$n" '$1 == "nvme" && $2 == n { ok = 1 } END { exit !ok }' \
 		"$vm/files/nvme.why"; then
 	sed 's/^/  /' "$vm/files/nvme.why" >&2

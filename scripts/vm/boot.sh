@@ -149,9 +149,9 @@ initramfs_root() {
 	cp "$REPO"/scripts/bench/study/*.sh "$root/vflash/bench/study/"
 	cp "$REPO/scripts/vm/init" "$root/init"
 	# The static test tools (make tools), if built.
-	for p in "$REPO/scripts/bench/mmap_lat" "$REPO/scripts/vm/cxl_check" \
+	for p in "$REPO/scripts/tools/mmap_lat" "$REPO/scripts/vm/cxl_check" \
 		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/bench/study/kvstore" \
-		"$REPO/scripts/vm/plcheck" "$REPO/scripts/vm/crashcheck" \
+		"$REPO/scripts/vm/plcheck" "$REPO/scripts/tools/crashcheck" \
 		"$REPO/scripts/vm/mkzonefs" "$REPO/scripts/bench/study/fdpload" \
 		"$REPO/scripts/bench/icount/ioloop"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"

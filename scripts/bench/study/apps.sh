@@ -32,7 +32,7 @@
 # checks.txt (PASS/FAIL lines: each device run held region pages and
 # missed, gave the DRAM run's answer, wrote back at the smallest cache,
 # and the smallest cache missed more per operation than the warm run).
-# scripts/bench/study/report-apps.sh makes the table and the plots.
+# scripts/bench/study/report-apps.py makes the table and the plots.
 #
 # Throughput is operations per second: redis-benchmark's and memaslap's
 # own figures, rows per second of the sqlite script's statements (.timer),

@@ -4,7 +4,7 @@
 # CXL-SSD cache study (issue 12, `make study-cxl`): eviction policy x
 # prefetch policy x working-set size x access pattern x flash profile,
 # each cell repeated once per seed, on vflash's CXL frontend
-# (/dev/vflash0) driven by mmap_lat (scripts/bench/mmap_lat.c).
+# (/dev/vflash0) driven by mmap_lat (scripts/tools/mmap_lat.c).
 #
 # One cell: policy/eviction and policy/prefetch set, then one mmap_lat run
 # over a working set of WS x the cache (the first WS bytes of the device):
@@ -75,7 +75,7 @@
 #                (taskset), so that a workload spinning its NAND waits
 #                never shares a CPU with the evictor that refills the
 #                free pool
-#   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/bench/)
+#   -m MAPTOOL   mmap_lat (default: mmap_lat in PATH, else scripts/tools/)
 #   -K KVSTORE   kvstore binary for the YCSB part (default: kvstore in
 #                PATH, else scripts/bench/study/kvstore; "none" skips the part)
 #   -Y SPEC      the YCSB part (kvstore): "PROFILE HEAP RECORDS OPS MIXES
@@ -288,7 +288,7 @@ die_cleanup() {
 
 if [ -z "$MAPLAT" ]; then
 	MAPLAT=$(command -v mmap_lat || true)
-	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/../mmap_lat
+	[ -n "$MAPLAT" ] || MAPLAT=$(dirname "$0")/../../tools/mmap_lat
 fi
 [ -x "$MAPLAT" ] || die "no mmap_lat ($MAPLAT): run make tools"
 if [ -z "$KVSTORE" ]; then
@@ -318,11 +318,6 @@ for f in $FACTORS; do
 		'BEGIN { exit !(f > 0 && f * c + 256 * 4096 <= s) }' ||
 		die "working set ${f}x the cache does not fit the device ($SIZE), with room for prefetch"
 done
-
-# field LINE KEY: the value of KEY= in a key=value line
-field() {
-	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
-}
 
 now_s() {
 	cut -d' ' -f1 /proc/uptime
@@ -363,11 +358,6 @@ vload() {
 	# The programs it charged finish in model time (pages x tPROG /
 	# dies: 13 ms for 16M on znand or cylon); wait them out.
 	sleep 0.2
-}
-
-vunload() {
-	$RMMOD vflash || die "rmmod vflash"
-	LOADED=
 }
 
 # Every file of stats/ but reset, sorted by name (the CSV's last columns)

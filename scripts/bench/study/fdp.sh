@@ -16,7 +16,7 @@
 # run) and checks.txt (the mechanism checks: with FDP, each handle's
 # host pages are exactly its tenant's writes and handle 0 took none;
 # without, handle 0, the only one, took them all).
-# scripts/bench/study/report-fdp.sh makes the table and the plot.
+# scripts/bench/study/report-fdp.py makes the table and the plot.
 #
 # Exit status: 0; 1 if a mechanism check failed (the study is broken, not
 # a result); 2 on bad usage; 3 if vflash or the load failed.
@@ -74,7 +74,6 @@ esac
 GEOMETRY="page_size=4096 pages_per_block=64 op_percent=7"
 
 SYS=/sys/class/vflash/vflash0
-stat_of() { cat "$SYS/stats/$1"; }
 ph_of() { cat "$SYS/placement/handle$1_$2"; }
 
 # find_ns

@@ -120,7 +120,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../toolkit.h"
+#include "../../tools/toolkit.h"
 
 #define NODE_SIZE	4096UL
 #define LEAF_MAX	255	/* keys in a leaf */

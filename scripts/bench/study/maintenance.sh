@@ -20,7 +20,7 @@
 # model's own read percentiles, the mechanism counters, the
 # preconditioned state), maintenance-cdf.csv (read latency at fio's
 # percentiles, per run), checks.txt (the mechanism checks), fio's JSON.
-# scripts/bench/study/report-maintenance.sh makes the table and the plots.
+# scripts/bench/study/report-maintenance.py makes the table and the plots.
 #
 # Exit status: 0; 1 if a mechanism check failed (a FAIL line names the
 # variant, the seed and the counter: the study is broken, not a result);
@@ -145,10 +145,6 @@ DIE_PREFIX=maintenance.sh
 DIE_STATUS=3
 die_cleanup() {
 	[ ! -d /sys/module/vflash ] || rmmod vflash
-}
-
-stat_of() {
-	cat "$SYS/stats/$1"
 }
 
 ms() {

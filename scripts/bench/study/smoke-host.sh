@@ -3,7 +3,7 @@
 # shellcheck shell=dash
 #
 # The host side of the VM suite "study" (its "# vmtest-host:" line):
-# report-maintenance.sh must make the report from the tiny study's CSVs,
+# report-maintenance.py must make the report from the tiny study's CSVs,
 # and compare.py must find the report reproduced by itself and not by a
 # copy whose first variant's read IOPS doubled.
 #
@@ -16,7 +16,7 @@ esac
 DIR=$1
 HERE=$(cd "$(dirname "$0")" && pwd)
 
-"$HERE/report-maintenance.sh" "$DIR"
+"$HERE/report-maintenance.py" "$DIR"
 CSV=$DIR/report/maintenance.csv
 [ -s "$CSV" ] || exit 0
 if "$HERE/compare.py" "$CSV" "$CSV" >"$DIR/compare-same.txt"; then

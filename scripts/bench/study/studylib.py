@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""What the studies' host-side reports share (report-cxl.py, compare.py).
+"""What the studies' host-side reports share (report-*.py, compare.py).
 
 The reports read the studies' CSVs as the awk programs before them did:
 a line is split at every comma (no quoting), a field that is not a
@@ -8,17 +8,17 @@ awk prints them. The outputs stay byte for byte what those programs
 made, so that reports of old and new runs compare.
 """
 
-import math
+import os
 import re
+import shutil
+import sys
 
-_PREFIX = re.compile(r'\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
+# The trace tools' library (scripts/trace/tracelib.py) reads numbers and
+# help texts the same way.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'trace'))
+from tracelib import fmt, gnuplot, has_number, header_help, num  # noqa: E402,F401 pylint: disable=wrong-import-position
+
 _NUMBER = re.compile(r'\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*')
-
-
-def num(s):
-    """The number a field stands for: its numeric prefix, else 0."""
-    m = _PREFIX.match(s)
-    return float(m.group(0)) if m else 0.0
 
 
 def is_number(s):
@@ -31,13 +31,6 @@ def same(a, b):
     if is_number(a) and is_number(b):
         return num(a) == num(b)
     return a == b
-
-
-def fmt(x):
-    """A computed number as awk prints it: integers whole, else %.6g."""
-    if math.isfinite(x) and x == int(x) and abs(x) < 1e16:
-        return '%d' % x
-    return '%.6g' % x
 
 
 def read_rows(path):
@@ -60,23 +53,6 @@ def field(row, i):
     return row[i] if i is not None and i < len(row) else ''
 
 
-def header_help(path):
-    """A script's help: its header comment from the 4th line (after the
-    #!, SPDX and "#" lines) to the first line that is not a comment,
-    "# " stripped, no trailing blank line (scripts/help-check.sh checks
-    it)."""
-    with open(path, encoding='utf-8') as f:
-        lines = f.read().split('\n')
-    text = []
-    for line in lines[3:]:
-        if not line.startswith('#'):
-            break
-        text.append(re.sub(r'^# ?', '', line))
-    while text and text[-1] == '':
-        text.pop()
-    return '\n'.join(text)
-
-
 def is_png(path):
     """A non-empty file with the PNG signature."""
     try:
@@ -84,3 +60,70 @@ def is_png(path):
             return f.read(8) == b'\x89PNG\r\n\x1a\n'
     except OSError:
         return False
+
+
+def awk_sorted(values):
+    """values in the order `sort -g` gives them (numbers by value, what
+    is no number first, ties by their text)."""
+    def key(s):
+        return (1, num(s), s) if has_number(s) else (0, 0.0, s)
+    return sorted(values, key=key)
+
+
+def median(values):
+    """The median of the fields values ('-' if none): the middle one as
+    written, or the mean of the two middle ones."""
+    v = awk_sorted(values)
+    if not v:
+        return '-'
+    if len(v) % 2:
+        return v[len(v) // 2]
+    return fmt((num(v[len(v) // 2 - 1]) + num(v[len(v) // 2])) / 2)
+
+
+def has_gnuplot():
+    return shutil.which('gnuplot') is not None
+
+
+def report_start(name, csvname, argv, script):
+    """A study report's prologue: -h/--help prints its help (exit 0),
+    no DIR is bad usage (exit 2). Returns (DIR, SRC, CSV, OUT): SRC is DIR,
+    or DIR/files where DIR has no csvname (a VM suite's directory), CSV
+    SRC/csvname, OUT DIR/report (made). FAIL name and exit 1 if there is
+    no CSV."""
+    sys.stdout.reconfigure(line_buffering=True)
+    arg = argv[0] if argv else ''
+    if arg in ('-h', '--help'):
+        print(header_help(script))
+        sys.exit(0)
+    if not arg:
+        print(header_help(script), file=sys.stderr)
+        sys.exit(2)
+    src = arg
+    if not os.path.isfile(os.path.join(src, csvname)):
+        src = os.path.join(arg, 'files')
+    csv = os.path.join(src, csvname)
+    out = os.path.join(arg, 'report')
+    if not os.path.isfile(csv):
+        print('FAIL %s: no %s' % (name, csv))
+        sys.exit(1)
+    os.makedirs(out, exist_ok=True)
+    return arg, src, csv, out
+
+
+def report_mechanisms(name, src, count=False):
+    """PASS name if src/checks.txt, the study's mechanism checks, has
+    PASS lines and no FAIL line (count: saying how many passed), else
+    FAIL with the failures' count."""
+    try:
+        with open(os.path.join(src, 'checks.txt'), encoding='utf-8', errors='replace') as f:
+            lines = f.read().split('\n')
+    except OSError:
+        print('FAIL %s: the mechanism checks ( failed)' % name)
+        return
+    npass = sum(1 for line in lines if line.startswith('PASS'))
+    nfail = sum(1 for line in lines if line.startswith('FAIL'))
+    if npass and not nfail:
+        print('PASS %s: the mechanism checks%s' % (name, ' (%d passed)' % npass if count else ''))
+    else:
+        print('FAIL %s: the mechanism checks (%d failed)' % (name, nfail))

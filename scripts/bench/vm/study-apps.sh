@@ -4,11 +4,11 @@
 # under vflashctl run at three cache sizes. Not a test: it lives outside
 # scripts/vm/suites/, so `make check` skips it (the apps suite's test
 # apps-study runs it at a tiny scale). Its CSV goes to the host, where
-# scripts/bench/study/report-apps.sh makes the table and the plots in
+# scripts/bench/study/report-apps.py makes the table and the plots in
 # build/vmtest/study-apps/report/.
 # vmtest-mem: 2G
 # vmtest-timeout: 1800
-# vmtest-host: scripts/bench/study/report-apps.sh
+# vmtest-host: scripts/bench/study/report-apps.py
 
 study_apps() {
 	local rc=0 f

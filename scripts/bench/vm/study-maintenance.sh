@@ -3,7 +3,7 @@
 # the project's VM (docs/studies.md). Not a test: it lives outside
 # scripts/vm/suites/, so `make check` skips it (the suite "study" runs it
 # at a tiny scale). Its CSVs go to the host, where
-# scripts/bench/study/report-maintenance.sh makes the table and the plots in
+# scripts/bench/study/report-maintenance.py makes the table and the plots in
 # build/vmtest/study-maintenance/report/.
 # As bench-nvme: the NVMe frontend's threads on the last vCPU, spinning
 # for completions due within 500 us (waking a halted vCPU costs tens to
@@ -11,7 +11,7 @@
 # vmtest-mem: 6G
 # vmtest-smp: 4
 # vmtest-timeout: 1800
-# vmtest-host: scripts/bench/study/report-maintenance.sh
+# vmtest-host: scripts/bench/study/report-maintenance.py
 
 study_maintenance() {
 	local rc=0

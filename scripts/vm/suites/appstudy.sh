@@ -7,7 +7,7 @@
 # DRAM and on the device in a cache of half their footprint, every
 # mechanism check passing; memcached's part of the study is left to make
 # study-apps, its serving is the first test), whose CSV goes to the host,
-# where report-apps.sh makes the table and the plots (the vmtest-host
+# where report-apps.py makes the table and the plots (the vmtest-host
 # line). Not booted under the debug kernel unless named (apps runs its
 # kernel paths there); named, the study runs sqlite3 and graphrank only
 # (redis runs under the apps suite there).
@@ -15,7 +15,7 @@
 # vmtest-timeout: 300
 # vmtest-once: the study scripts do not depend on the kernel line; the paths they drive run there in apps
 # vmtest-debug-skip: the study is programs driving mmap misses, fork and region frees that apps runs under the debug kernel (redis, sqlite3, threads, fork, kill); CI's time is near its budget
-# vmtest-host: scripts/bench/study/report-apps.sh
+# vmtest-host: scripts/bench/study/report-apps.py
 
 SYS=/sys/class/vflash/vflash0
 PROCS=/sys/kernel/debug/vflash/vflash0/procs

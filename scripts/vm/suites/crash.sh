@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Crash consistency (docs/crashcheck.md): crashcheck (scripts/vm/crashcheck.c)
+# Crash consistency (docs/crashcheck.md): crashcheck (scripts/tools/crashcheck.c)
 # drives 32 threads a namespace of seeded random NVMe commands through the
 # passthrough ioctls (Write, Write FUA, Flush, Deallocate, Write Zeroes
 # with and without DEAC and FUA, Read, Copy with and without FUA, Write

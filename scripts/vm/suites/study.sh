@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The maintenance study (scripts/bench/study/maintenance.sh) at a tiny scale:
 # it runs end to end on a few variants with every mechanism check
-# passing, its CSVs go to the host, where report-maintenance.sh must turn
+# passing, its CSVs go to the host, where report-maintenance.py must turn
 # them into the table and the plots and compare.py must tell a rerun
 # from a changed result (smoke-host.sh, the vmtest-host line); its mechanism
 # checks fail a run whose read-priority variant may defer nothing; bad

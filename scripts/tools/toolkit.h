@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the static test tools share (scripts/bench/mmap_lat.c,
+ * What the static test tools share (scripts/tools/mmap_lat.c,
  * scripts/bench/study/kvstore.c): the clock, a xorshift generator, and a
  * log-linear latency histogram with 16 linear steps per power of two, so
  * that a percentile is within 1/16 of the true value. Header-only: each
