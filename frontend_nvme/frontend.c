@@ -13,7 +13,6 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
-#include "backend_flash/profile.h"
 #include "core/compat.h"
 #include "core/params.h"
 #include "core/vflash.h"
@@ -41,79 +40,10 @@ static unsigned int lba_size = 4096;
 module_param(lba_size, uint, 0444);
 MODULE_PARM_DESC(lba_size, "NVMe: logical block size, 512 or 4096 (default 4096)");
 
-static unsigned int zoned;
-module_param(zoned, uint, 0444);
-MODULE_PARM_DESC(zoned,
-		 "NVMe: 1 makes namespace 1 a zoned namespace (NVMe ZNS), 0 a conventional one (default 0)");
-
-static char *zone_size;
-module_param(zone_size, charp, 0444);
-MODULE_PARM_DESC(zone_size,
-		 "NVMe, zoned namespaces (zoned=1, Namespace Management): zone size in bytes (K, M, G suffixes), a power of two from 64K (default 16M)");
-
-static char *zone_cap;
-module_param(zone_cap, charp, 0444);
-MODULE_PARM_DESC(zone_cap,
-		 "NVMe, zoned namespaces: writable bytes of each zone, a multiple of the block size up to zone_size (default zone_size)");
-
-static unsigned int zone_max_open;
-module_param(zone_max_open, uint, 0444);
-MODULE_PARM_DESC(zone_max_open,
-		 "NVMe, zoned namespaces: most zones open at once, 0 for no limit (default 0; with zone_max_active, at most that)");
-
-static unsigned int zone_max_active;
-module_param(zone_max_active, uint, 0444);
-MODULE_PARM_DESC(zone_max_active,
-		 "NVMe, zoned namespaces: most zones open or closed at once, 0 for no limit (default 0)");
-
-static unsigned int zone_ext_bytes;
-module_param(zone_ext_bytes, uint, 0444);
-MODULE_PARM_DESC(zone_ext_bytes,
-		 "NVMe, zoned namespaces: zone descriptor extension size in bytes (ZDES), a multiple of 64 up to 16320, 0 for none (default 0)");
-
-static unsigned int zone_frl_s;
-module_param(zone_frl_s, uint, 0444);
-MODULE_PARM_DESC(zone_frl_s,
-		 "NVMe, zoned namespaces: Finish Recommended Limit in seconds (FRL): an open or closed zone that old gets Finish Zone Recommended, 0 for none (default 0)");
-
-static unsigned int zone_rrl_s;
-module_param(zone_rrl_s, uint, 0444);
-MODULE_PARM_DESC(zone_rrl_s,
-		 "NVMe, zoned namespaces: Reset Recommended Limit in seconds (RRL): an open, closed or full zone that old gets Reset Zone Recommended, 0 for none (default 0)");
-static unsigned int zone_zrwa;
-module_param(zone_zrwa, uint, 0444);
-MODULE_PARM_DESC(zone_zrwa,
-		 "NVMe, zoned namespaces: 1 gives them a Zone Random Write Area (ZRWA: Open with ZRWAA, writes anywhere in a window, flushes), 0 none (default 0)");
-
-static char *zone_zrwa_size;
-module_param(zone_zrwa_size, charp, 0444);
-MODULE_PARM_DESC(zone_zrwa_size,
-		 "NVMe, zone_zrwa=1: the ZRWA window (ZRWAS) in bytes (K, M suffixes), a multiple of zone_zrwa_fg up to zone_cap and 65535 blocks (default 64K)");
-
-static char *zone_zrwa_fg;
-module_param(zone_zrwa_fg, charp, 0444);
-MODULE_PARM_DESC(zone_zrwa_fg,
-		 "NVMe, zone_zrwa=1: the ZRWA flush granularity (ZRWAFG) in bytes (K suffix), a multiple of the block size (default 16K)");
-
-static unsigned int zone_zrwa_nr;
-module_param(zone_zrwa_nr, uint, 0444);
-MODULE_PARM_DESC(zone_zrwa_nr,
-		 "NVMe, zone_zrwa=1: ZRWA resources per zoned namespace (NUMZRWA + 1), at most zone_max_active; 0 for the active limit, 16 without one (default 0)");
-
 static char *ns1_size;
 module_param(ns1_size, charp, 0444);
 MODULE_PARM_DESC(ns1_size,
 		 "NVMe: size of namespace 1 at load in bytes (K, M, G suffixes), a multiple of 4K, 0 for no namespace; the rest of the device is left to Namespace Management (default: the whole device)");
-
-static unsigned int fdp;
-module_param(fdp, uint, 0444);
-MODULE_PARM_DESC(fdp,
-		 "NVMe: 1 gives namespace 1 (every handle) and namespaces created later (their placement handle lists) Flexible Data Placement (NVMe FDP, enabled), 0 none (default 0)");
-
-static unsigned int fdp_ruhs = VFN_FDP_DEFAULT_RUH;
-module_param(fdp_ruhs, uint, 0444);
-MODULE_PARM_DESC(fdp_ruhs,
-		 "NVMe, fdp=1: reclaim unit handles (placement handles), 1 to 16 (default 8)");
 
 static char *cpus;
 module_param(cpus, charp, 0444);
@@ -133,110 +63,33 @@ struct vfn_params {
 	unsigned int spin_us;
 	unsigned int nap_max_us;
 	const char *cpus;
-	unsigned int zoned;
-	const char *zone_size;
-	const char *zone_cap;
-	unsigned int zone_max_open;
-	unsigned int zone_max_active;
-	unsigned int zone_ext_bytes;
-	unsigned int zone_frl_s;
-	unsigned int zone_rrl_s;
-	unsigned int fdp;
-	unsigned int fdp_ruhs;
 	const char *ns1_size;
-	unsigned int zone_zrwa;
-	const char *zone_zrwa_size;
-	const char *zone_zrwa_fg;
-	unsigned int zone_zrwa_nr;
+	struct vfn_zns_params zns;
+	struct vfn_fdp_params fdp;
 };
 
-#define DEFAULT_ZONE_SIZE	"16M"
-#define MIN_ZONE_BYTES		(64U << 10)
-
-static const char *const arg_names[] = {
-	[VFLASH_ARG_LBA_SIZE] = "lba_size",
-	[VFLASH_ARG_WORKERS] = "workers",
-	[VFLASH_ARG_POLL_IDLE_US] = "poll_idle_us",
-	[VFLASH_ARG_SPIN_US] = "spin_us",
-	[VFLASH_ARG_CPUS] = "cpus",
-	[VFLASH_ARG_ZONED] = "zoned",
-	[VFLASH_ARG_ZONE_SIZE] = "zone_size",
-	[VFLASH_ARG_ZONE_CAP] = "zone_cap",
-	[VFLASH_ARG_ZONE_MAX_OPEN] = "zone_max_open",
-	[VFLASH_ARG_ZONE_MAX_ACTIVE] = "zone_max_active",
-	[VFLASH_ARG_NAP_MAX_US] = "nap_max_us",
-	[VFLASH_ARG_FDP] = "fdp",
-	[VFLASH_ARG_FDP_RUHS] = "fdp_ruhs",
-	[VFLASH_ARG_NS1_SIZE] = "ns1_size",
-	[VFLASH_ARG_ZONE_EXT_BYTES] = "zone_ext_bytes",
-	[VFLASH_ARG_ZONE_FRL_S] = "zone_frl_s",
-	[VFLASH_ARG_ZONE_RRL_S] = "zone_rrl_s",
-	[VFLASH_ARG_ZONE_ZRWA] = "zone_zrwa",
-	[VFLASH_ARG_ZONE_ZRWA_SIZE] = "zone_zrwa_size",
-	[VFLASH_ARG_ZONE_ZRWA_FG] = "zone_zrwa_fg",
-	[VFLASH_ARG_ZONE_ZRWA_NR] = "zone_zrwa_nr",
-};
-
-static bool is_nvme_arg(enum vflash_fe_arg arg)
-{
-	return arg < ARRAY_SIZE(arg_names) && arg_names[arg];
-}
-
-/* The field of @p that holds unsigned parameter @arg, or NULL. */
-static unsigned int *uint_field(struct vfn_params *p, enum vflash_fe_arg arg)
+/* Where parameter @arg of @p goes; false if it is not this frontend's. */
+static bool find_arg(struct vfn_params *p, enum vflash_fe_arg arg,
+		     struct vfn_arg *a)
 {
 	switch (arg) {
 	case VFLASH_ARG_LBA_SIZE:
-		return &p->lba_size;
+		return vfn_arg_uint(a, "lba_size", &p->lba_size);
 	case VFLASH_ARG_WORKERS:
-		return &p->workers;
+		return vfn_arg_uint(a, "workers", &p->workers);
 	case VFLASH_ARG_POLL_IDLE_US:
-		return &p->poll_idle_us;
+		return vfn_arg_uint(a, "poll_idle_us", &p->poll_idle_us);
 	case VFLASH_ARG_SPIN_US:
-		return &p->spin_us;
-	case VFLASH_ARG_ZONED:
-		return &p->zoned;
-	case VFLASH_ARG_ZONE_MAX_OPEN:
-		return &p->zone_max_open;
-	case VFLASH_ARG_ZONE_MAX_ACTIVE:
-		return &p->zone_max_active;
+		return vfn_arg_uint(a, "spin_us", &p->spin_us);
 	case VFLASH_ARG_NAP_MAX_US:
-		return &p->nap_max_us;
-	case VFLASH_ARG_FDP:
-		return &p->fdp;
-	case VFLASH_ARG_FDP_RUHS:
-		return &p->fdp_ruhs;
-	case VFLASH_ARG_ZONE_EXT_BYTES:
-		return &p->zone_ext_bytes;
-	case VFLASH_ARG_ZONE_FRL_S:
-		return &p->zone_frl_s;
-	case VFLASH_ARG_ZONE_RRL_S:
-		return &p->zone_rrl_s;
-	case VFLASH_ARG_ZONE_ZRWA:
-		return &p->zone_zrwa;
-	case VFLASH_ARG_ZONE_ZRWA_NR:
-		return &p->zone_zrwa_nr;
-	default:
-		return NULL;
-	}
-}
-
-/* The field of @p that holds string parameter @arg. */
-static const char **str_field(struct vfn_params *p, enum vflash_fe_arg arg)
-{
-	switch (arg) {
-	case VFLASH_ARG_ZONE_SIZE:
-		return &p->zone_size;
-	case VFLASH_ARG_ZONE_CAP:
-		return &p->zone_cap;
+		return vfn_arg_uint(a, "nap_max_us", &p->nap_max_us);
+	case VFLASH_ARG_CPUS:
+		return vfn_arg_str(a, "cpus", &p->cpus);
 	case VFLASH_ARG_NS1_SIZE:
-		return &p->ns1_size;
-	case VFLASH_ARG_ZONE_ZRWA_SIZE:
-		return &p->zone_zrwa_size;
-	case VFLASH_ARG_ZONE_ZRWA_FG:
-		return &p->zone_zrwa_fg;
+		return vfn_arg_str(a, "ns1_size", &p->ns1_size);
 	default:
-		return &p->cpus;
+		return vfn_zns_arg(&p->zns, arg, a) ||
+		       vfn_fdp_arg(&p->fdp, arg, a);
 	}
 }
 
@@ -244,28 +97,16 @@ static const char **str_field(struct vfn_params *p, enum vflash_fe_arg arg)
 static int parse_arg(struct vfn_params *p, enum vflash_fe_arg arg,
 		     const char *val)
 {
-	unsigned int *field = uint_field(p, arg);
+	struct vfn_arg a;
 
-	if (!field) {
-		*str_field(p, arg) = val;
+	if (!find_arg(p, arg, &a))
+		return 0;
+	if (!a.uint) {
+		*a.str = val;
 		return 0;
 	}
-	if (kstrtouint(val, 0, field)) {
-		pr_err("%s=%s: not an unsigned number\n", arg_names[arg], val);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* A ZRWA size parameter, if given: a size in bytes, not 0. */
-static int check_zrwa_bytes(const char *name, const char *val)
-{
-	u64 bytes;
-
-	if (!val || !*val)
-		return 0;
-	if (vflash_parse_bytes(val, &bytes) || !bytes) {
-		pr_err("%s=%s: not a size in bytes\n", name, val);
+	if (kstrtouint(val, 0, a.uint)) {
+		pr_err("%s=%s: not an unsigned number\n", a.name, val);
 		return -EINVAL;
 	}
 	return 0;
@@ -326,29 +167,6 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 		pr_err("nap_max_us=%u: must be %u to %lu\n", p->nap_max_us,
 		       MIN_NAP_US, MAX_WAIT_US);
 		return -EINVAL;
-	case VFLASH_ARG_ZONED:
-		if (p->zoned <= 1)
-			return 0;
-		pr_err("zoned=%u: must be 0 or 1\n", p->zoned);
-		return -EINVAL;
-	case VFLASH_ARG_ZONE_SIZE:
-		if (!p->zone_size || !*p->zone_size)
-			return 0;
-		if (vflash_parse_bytes(p->zone_size, &bytes) ||
-		    bytes < MIN_ZONE_BYTES || !is_power_of_2(bytes)) {
-			pr_err("zone_size=%s: must be a power of two from 64K\n",
-			       p->zone_size);
-			return -EINVAL;
-		}
-		return 0;
-	case VFLASH_ARG_ZONE_CAP:
-		if (!p->zone_cap || !*p->zone_cap)
-			return 0;
-		if (vflash_parse_bytes(p->zone_cap, &bytes) || !bytes) {
-			pr_err("zone_cap=%s: not a size in bytes\n", p->zone_cap);
-			return -EINVAL;
-		}
-		return 0;
 	case VFLASH_ARG_NS1_SIZE:
 		if (!p->ns1_size || !*p->ns1_size)
 			return 0;
@@ -359,35 +177,9 @@ static int check_arg(const struct vfn_params *p, enum vflash_fe_arg arg,
 			return -EINVAL;
 		}
 		return 0;
-	case VFLASH_ARG_FDP:
-		if (p->fdp <= 1)
-			return 0;
-		pr_err("fdp=%u: must be 0 or 1\n", p->fdp);
-		return -EINVAL;
-	case VFLASH_ARG_FDP_RUHS:
-		if (p->fdp_ruhs >= 1 && p->fdp_ruhs <= VFN_FDP_MAX_RUH)
-			return 0;
-		pr_err("fdp_ruhs=%u: must be 1 to %u\n", p->fdp_ruhs,
-		       VFN_FDP_MAX_RUH);
-		return -EINVAL;
-	case VFLASH_ARG_ZONE_EXT_BYTES:
-		if (!(p->zone_ext_bytes % VFN_ZONE_EXT_UNIT) &&
-		    p->zone_ext_bytes <= VFN_ZONE_EXT_MAX)
-			return 0;
-		pr_err("zone_ext_bytes=%u: must be a multiple of %u up to %u\n",
-		       p->zone_ext_bytes, VFN_ZONE_EXT_UNIT, VFN_ZONE_EXT_MAX);
-		return -EINVAL;
-	case VFLASH_ARG_ZONE_ZRWA:
-		if (p->zone_zrwa <= 1)
-			return 0;
-		pr_err("zone_zrwa=%u: must be 0 or 1\n", p->zone_zrwa);
-		return -EINVAL;
-	case VFLASH_ARG_ZONE_ZRWA_SIZE:
-		return check_zrwa_bytes("zone_zrwa_size", p->zone_zrwa_size);
-	case VFLASH_ARG_ZONE_ZRWA_FG:
-		return check_zrwa_bytes("zone_zrwa_fg", p->zone_zrwa_fg);
 	default:
-		return 0;
+		return vfn_zns_check_arg(&p->zns, arg) ?:
+		       vfn_fdp_check_arg(&p->fdp, arg);
 	}
 }
 
@@ -396,9 +188,10 @@ static int nvme_check_arg(enum vflash_fe_arg arg, const char *val)
 {
 	struct vfn_params p = { 0 };
 	cpumask_var_t mask;
+	struct vfn_arg a;
 	int ret;
 
-	if (!is_nvme_arg(arg))
+	if (!find_arg(&p, arg, &a))
 		return 0;
 	ret = parse_arg(&p, arg, val);
 	if (ret)
@@ -416,10 +209,10 @@ static int parse_given(const struct vflash_config *cfg, struct vfn_params *p)
 	enum vflash_fe_arg arg;
 	int ret;
 
-	for (arg = 0; arg < ARRAY_SIZE(arg_names); arg++) {
+	for (arg = 0; arg < VFLASH_NR_ARGS; arg++) {
 		const char *val = vflash_config_arg(cfg, arg);
 
-		if (!is_nvme_arg(arg) || !val)
+		if (!val)
 			continue;
 		ret = parse_arg(p, arg, val);
 		if (ret)
@@ -436,17 +229,14 @@ static int parse_given(const struct vflash_config *cfg, struct vfn_params *p)
  */
 static u32 nvme_placement_handles(const struct vflash_config *cfg)
 {
-	struct vfn_params p = { .fdp = fdp, .fdp_ruhs = fdp_ruhs,
-				.zoned = zoned };
+	struct vfn_params p = { 0 };
 
+	vfn_zns_params_load(&p.zns);
+	vfn_fdp_params_load(&p.fdp);
 	if (parse_given(cfg, &p))
 		return 0;
-	/* A zoned device: handle 0 and one for each of 15 active zones. */
-	if (p.zoned == 1 && !p.fdp)
-		return VFLASH_FLASH_MAX_PLACEMENT;
-	if (p.fdp != 1 || !p.fdp_ruhs || p.fdp_ruhs > VFN_FDP_MAX_RUH)
-		return 0;
-	return p.fdp_ruhs;
+	return p.fdp.fdp ? vfn_fdp_write_streams(&p.fdp) :
+			   vfn_zns_write_streams(&p.zns);
 }
 
 /*
@@ -463,31 +253,17 @@ static int parse_params(struct vfn_ctrl *c, struct vfn_params *out)
 		.spin_us = spin_us,
 		.nap_max_us = nap_max_us,
 		.cpus = cpus,
-		.zoned = zoned,
-		.zone_size = zone_size,
-		.zone_cap = zone_cap,
-		.zone_max_open = zone_max_open,
-		.zone_max_active = zone_max_active,
-		.zone_ext_bytes = zone_ext_bytes,
-		.zone_frl_s = zone_frl_s,
-		.zone_rrl_s = zone_rrl_s,
-		.fdp = fdp,
-		.fdp_ruhs = fdp_ruhs,
 		.ns1_size = ns1_size,
-		.zone_zrwa = zone_zrwa,
-		.zone_zrwa_size = zone_zrwa_size,
-		.zone_zrwa_fg = zone_zrwa_fg,
-		.zone_zrwa_nr = zone_zrwa_nr,
 	};
 	enum vflash_fe_arg arg;
 	int ret;
 
+	vfn_zns_params_load(&p.zns);
+	vfn_fdp_params_load(&p.fdp);
 	ret = parse_given(cfg, &p);
 	if (ret)
 		return ret;
-	for (arg = 0; arg < ARRAY_SIZE(arg_names); arg++) {
-		if (!is_nvme_arg(arg))
-			continue;
+	for (arg = 0; arg < VFLASH_NR_ARGS; arg++) {
 		ret = check_arg(&p, arg, c->cpus);
 		if (ret)
 			return ret;
@@ -520,110 +296,6 @@ static void clear_pages(struct vfn_ctrl *c, u64 first)
 	}
 }
 
-/* Descriptor extensions and recommendation limits of every zoned namespace. */
-static void zone_recs(const struct vfn_params *p, struct vfn_zone_geo *zg)
-{
-	zg->ext_bytes = p->zone_ext_bytes;
-	zg->frl_s = p->zone_frl_s;
-	zg->rrl_s = p->zone_rrl_s;
-}
-
-#define DEFAULT_ZRWA_SIZE	"64K"
-#define DEFAULT_ZRWA_FG		"16K"
-#define DEFAULT_ZRWA_NR		16U
-
-/*
- * The ZRWA of every zoned namespace (zone_zrwa=1): zone_zrwa_size=,
- * zone_zrwa_fg= and zone_zrwa_nr= checked against the block size, the
- * zone capacity, the 16-bit ZRWAS and ZRWAFG and the active limit (one
- * dmesg line naming the parameter at fault). Without zone_zrwa=1 they are
- * not looked at.
- */
-static int zrwa_geometry(const struct vfn_params *p, u8 shift,
-			 struct vfn_zone_geo *zg)
-{
-	u64 size, fg, blk = 1ULL << shift;
-	u32 nr = p->zone_zrwa_nr;
-
-	if (!p->zone_zrwa)
-		return 0;
-	vflash_parse_bytes(p->zone_zrwa_size && *p->zone_zrwa_size ?
-			   p->zone_zrwa_size : DEFAULT_ZRWA_SIZE, &size);
-	vflash_parse_bytes(p->zone_zrwa_fg && *p->zone_zrwa_fg ?
-			   p->zone_zrwa_fg : DEFAULT_ZRWA_FG, &fg);
-	if (fg & (blk - 1) || fg >> shift > U16_MAX) {
-		pr_err("zone_zrwa_fg=%llu: must be a multiple of the %llu-byte block, at most 65535 blocks\n",
-		       fg, blk);
-		return -EINVAL;
-	}
-	if (size % fg || size >> shift > U16_MAX || size >> shift > zg->zcap) {
-		pr_err("zone_zrwa_size=%llu: must be a multiple of zone_zrwa_fg (%llu), at most zone_cap (%llu) and 65535 blocks\n",
-		       size, fg, zg->zcap << shift);
-		return -EINVAL;
-	}
-	if (!nr)
-		nr = zg->max_active ? zg->max_active : DEFAULT_ZRWA_NR;
-	if (zg->max_active && nr > zg->max_active) {
-		pr_err("zone_zrwa_nr=%u: more than zone_max_active (%u)\n",
-		       nr, zg->max_active);
-		return -EINVAL;
-	}
-	zg->zrwas = size >> shift;
-	zg->zrwafg = fg >> shift;
-	zg->nr_zrwa = nr;
-	return 0;
-}
-
-/*
- * The zones of every zoned namespace (zoned=1's namespace 1, and any
- * Namespace Management makes): zone_size=, zone_cap=, zone_max_open= and
- * zone_max_active=, or the profile's, checked against the block size and
- * each other (one dmesg line naming the parameter at fault).
- */
-static int zone_geometry(struct vfn_ctrl *c, const struct vfn_params *p,
-			 u8 shift, struct vfn_zone_geo *zg)
-{
-	const struct vflash_profile *prof = c->vdev->cfg.profile;
-	u32 max_active = p->zone_max_active;
-	u32 max_open = p->zone_max_open;
-	u64 zsze = 0, zcap = 0;
-
-	/* A ZNS drive's profile gives its zones' geometry as defaults. */
-	if (p->zone_size && *p->zone_size)
-		vflash_parse_bytes(p->zone_size, &zsze);
-	else if (prof->zone_bytes)
-		zsze = prof->zone_bytes;
-	else
-		vflash_parse_bytes(DEFAULT_ZONE_SIZE, &zsze);
-	if (p->zone_cap && *p->zone_cap)
-		vflash_parse_bytes(p->zone_cap, &zcap);
-	else if (prof->zone_cap_bytes && zsze == prof->zone_bytes)
-		zcap = prof->zone_cap_bytes;
-	if (!zcap)
-		zcap = zsze;
-	if (!max_active)
-		max_active = prof->zone_max_active;
-	if (zcap > zsze || zcap & ((1ULL << shift) - 1)) {
-		pr_err("zone_cap=%llu: must be a multiple of the %u-byte block, at most zone_size (%llu)\n",
-		       zcap, 1U << shift, zsze);
-		return -EINVAL;
-	}
-	if (max_active && max_open > max_active) {
-		pr_err("zone_max_open=%u: more than zone_max_active (%u)\n",
-		       max_open, max_active);
-		return -EINVAL;
-	}
-	/* MOR may not exceed MAR: no open limit of its own, the active one. */
-	if (!max_open)
-		max_open = max_active;
-	*zg = (struct vfn_zone_geo) {
-		.zsze = zsze >> shift, .zcap = zcap >> shift,
-		.max_active = max_active, .max_open = max_open,
-	};
-	zone_recs(p, zg);
-	return zrwa_geometry(p, shift, zg);
-}
-
 /*
  * The namespace table: the device's capacity for Namespace Management,
  * and namespace 1 over ns1_size= of it (default: all of it), attached, a
@@ -648,47 +320,24 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 		       ns1, size);
 		return -EINVAL;
 	}
-	if (p->fdp) {
-		struct vflash_flash *f = c->vdev->flash;
-
-		if (p->zoned) {
-			pr_err("fdp=1: not with zoned=1 (a zoned namespace places data by zone)\n");
-			return -EINVAL;
-		}
-		/* The FTL was made with a write stream per handle. */
-		if (vflash_flash_placement_handles(f) < p->fdp_ruhs) {
-			pr_err("fdp_ruhs=%u: the flash model has %u write streams\n",
-			       p->fdp_ruhs, vflash_flash_placement_handles(f));
-			return -EINVAL;
-		}
-		vfn_fdp_init(&c->fdp, p->fdp_ruhs,
-			     vflash_flash_placement_ru_bytes(f));
-		nr_ph = p->fdp_ruhs;
+	if (p->fdp.fdp) {
+		ret = vfn_fdp_setup(c, &p->fdp, p->zns.zoned);
+		if (ret < 0)
+			return ret;
+		nr_ph = ret;
 	} else {
-		ret = zone_geometry(c, p, shift, &zg);
+		ret = vfn_zns_setup(c, &p->zns, shift, ns1, size, &zg);
 		if (ret)
 			return ret;
-		/* Handles 1 and up are lent to active zones. */
-		if (p->zoned) {
-			vflash_flash_set_zone_handles(c->vdev->flash, true);
-			if (vflash_flash_zone_handles(c->vdev->flash))
-				c->nr_zph = vflash_flash_placement_handles(c->vdev->flash);
-		}
-	}
-	if (p->zoned && zg.zsze << shift > ns1) {
-		pr_err("zone_size=%llu: larger than the %s (%llu bytes)\n",
-		       zg.zsze << shift, ns1 == size ? "device" : "namespace",
-		       ns1);
-		return -EINVAL;
 	}
 	vfn_nstab_init(&c->nst, size >> VFLASH_LPAGE_SHIFT, shift, nr_ph, &zg);
 	if (!ns1) {
 		clear_pages(c, 0);
 		return 0;
 	}
-	spec.csi = p->zoned ? NVME_CSI_ZNS : NVME_CSI_NVM;
+	spec.csi = p->zns.zoned ? NVME_CSI_ZNS : NVME_CSI_NVM;
 	spec.nsze = ns1 >> shift;
-	if (p->zoned) {
+	if (p->zns.zoned) {
 		/* A zoned namespace holds whole zones only. */
 		spec.nsze = div64_u64(ns1, zg.zsze << shift) * zg.zsze;
 		c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
@@ -711,7 +360,7 @@ static int setup_ns(struct vfn_ctrl *c, const struct vfn_params *p)
 	vfn_ns_attach(&c->nst, nsid, true, list, true);
 	/* Attached from the start: no change to report. */
 	bitmap_zero(c->nst.changed, VFN_MAX_NS + 1);
-	clear_pages(c, p->zoned ? 0 : c->nst.nsd[0].pages);
+	clear_pages(c, p->zns.zoned ? 0 : c->nst.nsd[0].pages);
 	return 0;
 }
 

@@ -585,4 +585,30 @@ static inline void vfn_range_move(const struct vfn_ns *ns,
 	vfn_range_pages(req);
 }
 
+/**
+ * struct vfn_arg - where the value of one frontend parameter goes
+ * @name: the parameter's name, as module parameter and configfs attribute
+ * @uint: its value if it is a number, else NULL
+ * @str: its value if it is a string
+ */
+struct vfn_arg {
+	const char *name;
+	unsigned int *uint;
+	const char **str;
+};
+
+static inline bool vfn_arg_uint(struct vfn_arg *a, const char *name,
+				unsigned int *val)
+{
+	*a = (struct vfn_arg){ .name = name, .uint = val };
+	return true;
+}
+
+static inline bool vfn_arg_str(struct vfn_arg *a, const char *name,
+			       const char **val)
+{
+	*a = (struct vfn_arg){ .name = name, .str = val };
+	return true;
+}
+
 #endif /* VFLASH_NVME_PROTO_H */
