@@ -541,7 +541,7 @@ int vfn_request_cut(struct vfn_ctrl *c, unsigned long timeout);
 bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns);
 void vfn_aen(struct vfn_ctrl *c, u32 result);
 
-/* frontend.c */
+/* main.c */
 extern struct vflash_frontend vflash_nvme_frontend;
 
 #endif /* VFLASH_NVME_H */
