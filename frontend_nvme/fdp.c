@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Flexible Data Placement (TP4146): the endurance group's one FDP
- * configuration, placement identifiers, events, the log pages 20h-23h,
- * the features 1Dh and 1Eh and Reclaim Unit Handle Status, then FDP on the
- * controller: decoding a write's placement directive and I/O Management,
- * the placement handles of a namespace, Identify's endurance group, the
- * features and logs with the backend's controller events, a write's
- * placement, I/O Management Receive and Send. docs/fdp-design.md.
+ * Flexible Data Placement (TP4146; docs/fdp-design.md): configuration,
+ * events, logs 20h-23h, features 1Dh and 1Eh, placement directives and
+ * I/O Management on the controller.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * NVMe Flexible Data Placement (TP4146, NVMe Base 2.1): the endurance
- * group's FDP configuration, its events and log pages
- * (frontend_nvme/fdp.c, docs/fdp-design.md).
+ * NVMe Flexible Data Placement (TP4146, NVMe Base 2.1); docs/fdp-design.md.
  */
 #ifndef VFN_FDP_H
 #define VFN_FDP_H

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The NVMe frontend: a virtual PCIe NVMe controller that the kernel's own
- * nvme driver binds to. docs/nvme-design.md is the plan, docs/nvme.md what
- * is built. Everything device-side runs in one dispatcher thread, which
- * owns the controller state; only the PCI config space is shared with the
- * PCI core, under cfg_lock.
+ * The NVMe frontend (docs/nvme-design.md, docs/nvme.md). The dispatcher
+ * thread owns the controller state; only the PCI config space is shared
+ * with the PCI core, under cfg_lock.
  */
 #ifndef VFLASH_NVME_H
 #define VFLASH_NVME_H

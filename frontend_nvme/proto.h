@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the NVMe frontend's files share: the controller's limits and the
- * statuses and identifiers Linux's header lacks, queue ring arithmetic,
- * PRP walking over host memory, a namespace's format (struct vfn_ns) and
- * a decoded I/O command (struct vfn_io_req) with its block range. Nothing
- * here touches PCI, MMIO or a thread, so the KUnit suite vflash-nvme runs
- * it under UML on crafted commands, PRP lists and fake host memory. Each
- * command set's own decoding sits with its execution (io.c, zns.c,
- * fdp.c, ns.c, admin.c).
+ * What the NVMe frontend's files share: limits, statuses, queue rings, PRP
+ * walking, a namespace's format and a decoded I/O command. No PCI, MMIO or
+ * thread here: KUnit runs it under UML.
  */
 #ifndef VFLASH_NVME_PROTO_H
 #define VFLASH_NVME_PROTO_H

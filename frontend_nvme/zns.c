@@ -1,16 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The Zoned Namespace Command Set (NVMe ZNS 1.1; docs/zns-design.md), all
- * of it. First the zone state machine of a zoned namespace: writes at the
- * write pointer, Zone Append, the Zone Management Send actions with
- * Select All, the active and open resources with implicit open and
- * implicit close, ZRWA windows, descriptor extensions, recommendations
- * and Report Zones; every refusal is the status the specification gives
- * it, and none of it touches data or time (KUnit vflash-zns runs it on
- * its own). Then the command set on the controller: decoding, the
- * write-pointer step of a write, Zone Management Send and Receive, the
- * zone handles, the Changed Zone List, Identify's zoned data and a power
- * cut's zones, moving data through io.c's data path.
+ * The Zoned Namespace Command Set (NVMe ZNS 1.1; docs/zns-design.md). The
+ * zone state machine first: it touches no data and no time (KUnit
+ * vflash-zns runs it alone). Then the command set on the controller.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

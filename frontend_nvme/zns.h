@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Zoned Namespace Command Set 1.1: the zone state machine of a zoned
- * namespace (frontend_nvme/zns.c, docs/zns-design.md).
- */
+/* Zoned Namespace Command Set 1.1 (zns.c, docs/zns-design.md). */
 #ifndef VFN_ZNS_H
 #define VFN_ZNS_H
 
