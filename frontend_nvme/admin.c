@@ -379,11 +379,6 @@ void vfn_admin_reset(struct vfn_ctrl *c)
  * vfn_admin_tick() - the dispatcher's periodic housekeeping
  * @c: the controller (enabled)
  * @now: the time of the dispatcher's pass
- *
- * With FDP, every FDP_SYNC_NS: the controller events the backend's
- * counts show (fdp_sync()). With a Finish or Reset Recommended Limit,
- * every ZREC_SYNC_NS: the zones that reached it (vfn_zones_recommend()).
- * Otherwise a comparison or two.
  */
 void vfn_admin_tick(struct vfn_ctrl *c, u64 now)
 {

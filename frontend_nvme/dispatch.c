@@ -264,9 +264,6 @@ static bool sq_completions_left(struct vfn_ctrl *c, u16 qid,
  * @final: drop instead of keeping what cannot be posted (shutdown)
  * @raise: CQs owed an interrupt are marked here
  *
- * A completion that must wait (post()) goes back into the heap, due
- * after its CQ's backoff.
- *
  * Return: the due time of the earliest completion left, or U64_MAX.
  */
 u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
@@ -807,11 +804,6 @@ bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns)
  * vfn_dispatch_once() - one pass of the dispatcher, without sleeping
  * @c: the controller
  * @next: set to the due time of its earliest own completion, or U64_MAX
- *
- * Acts on CC, then fetches from every live SQ (re-checking CC and Bus
- * Master before every command), posts the admin completions due, runs
- * the controller's housekeeping (ops->tick, with FDP) and raises the
- * interrupts.
  *
  * Return: true if any command was fetched.
  */

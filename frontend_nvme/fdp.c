@@ -829,9 +829,6 @@ static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
  * vfn_fdp_tick() - the dispatcher's periodic look at the backend
  * @c: the controller, with FDP
  * @now: the time of the dispatcher's pass
- *
- * Every FDP_SYNC_NS: the controller events the backend's counts show
- * (fdp_sync()). Otherwise a comparison.
  */
 void vfn_fdp_tick(struct vfn_ctrl *c, u64 now)
 {

@@ -325,10 +325,6 @@ u16 vfn_prp_walk_full(const struct vfn_hostmem *hm, u64 prp1, u64 prp2,
  * @dev_writes: the device writes the data pages
  * @buf: filled with the mapped segments; @buf->nr is 0 on error
  *
- * vfn_prp_walk_full(), with the common case inline: a transfer that
- * PRP1's page holds whole (a 4 KiB block at a page boundary), one
- * segment, PRP2 unused.
- *
  * Return: 0 or an NVMe status, as vfn_prp_walk_full().
  */
 static inline u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1,
