@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Admin commands: Identify, features, log pages, queue management, Abort,
- * Asynchronous Event Request; each with its decoding and checks (every
- * check that needs only the command and the controller's shape, with the
- * NVMe status it fails with), before it touches host memory. Namespace
- * Management and Attachment are ns.c's, the zoned and FDP parts of
- * Identify, features and logs zns.c's and fdp.c's. Completed at once by
- * the dispatcher.
+ * Asynchronous Event Request, each checked before it touches host memory.
  */
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -384,11 +379,6 @@ void vfn_admin_reset(struct vfn_ctrl *c)
  * vfn_admin_tick() - the dispatcher's periodic housekeeping
  * @c: the controller (enabled)
  * @now: the time of the dispatcher's pass
- *
- * With FDP, every FDP_SYNC_NS: the controller events the backend's
- * counts show (fdp_sync()). With a Finish or Reset Recommended Limit,
- * every ZREC_SYNC_NS: the zones that reached it (vfn_zones_recommend()).
- * Otherwise a comparison or two.
  */
 void vfn_admin_tick(struct vfn_ctrl *c, u64 now)
 {

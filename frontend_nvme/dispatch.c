@@ -1,35 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The threads. One dispatcher owns the controller: it watches CC, fetches
- * commands from every live SQ when its tail doorbell moves and executes
- * them (data moves at once). Each completion then waits in a min-heap for
- * the time the flash model gave it: admin completions in the dispatcher's
- * own heap, I/O completions in the heap of the completion worker that
- * owns their CQ (or the dispatcher's when workers=0). Whoever owns a heap
- * posts its entries when they fall due and raises the CQ's MSI-X vector.
+ * The threads: one dispatcher owns the controller (CC, fetch, execute);
+ * each completion waits in a min-heap until the flash model's due time and
+ * the heap's owner (the dispatcher, or the completion worker of its CQ)
+ * posts it and raises the CQ's MSI-X vector. The dispatcher naps between
+ * doorbell polls once idle (poll_idle_us, nap_max_us).
  *
- * A thread spins for a completion due within spin_us and sleeps (an
- * hrtimer) until spin_us before a later one; the dispatcher never longer
- * than a nap (below), as it must poll the doorbells. The dispatcher polls the
- * doorbells without sleeping for poll_idle_us after its last command or
- * the last completion posted (a host at low queue depth submits its next
- * command as soon as one completes), then naps between polls, each nap
- * twice the last up to IDLE_SLEEP_MAX_US, and after IDLE_LONG_NS without
- * work up to nap_max_us, so an idle device costs next to no CPU;
- * a completion posted by a worker ends a nap at once.
- *
- * Posting always happens under the CQ's lock, after checking that the CQ
- * is live and of the generation the command was fetched for: a CQ that
- * was deleted or reset in the meantime gets nothing, so no thread writes
- * to host memory the driver has taken back. Nor does any thread touch
- * host memory while CC.EN or Bus Master Enable is clear
- * (vfn_host_allows_dma()): fetch() checks before every command, long
- * commands between steps, post() before every entry.
- *
- * A heap's owner holds its lock while it pops and posts a batch, so once
- * another thread holds that lock no popped entry is on its way to a CQ:
- * Delete I/O SQ relies on it to post everything of the SQ before its own
- * completion. Lock order: heap lock, then a CQ lock.
+ * Posting happens under the CQ's lock, after checking that the CQ is live
+ * and of the command's generation, so no thread writes host memory the
+ * driver has taken back; nor while CC.EN or Bus Master Enable is clear
+ * (vfn_host_allows_dma()). A heap's owner holds its lock while it pops and
+ * posts a batch: Delete I/O SQ relies on it. Lock order: heap lock, then a
+ * CQ lock.
  */
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -281,9 +263,6 @@ static bool sq_completions_left(struct vfn_ctrl *c, u16 qid,
  *	with @final
  * @final: drop instead of keeping what cannot be posted (shutdown)
  * @raise: CQs owed an interrupt are marked here
- *
- * A completion that must wait (post()) goes back into the heap, due
- * after its CQ's backoff.
  *
  * Return: the due time of the earliest completion left, or U64_MAX.
  */
@@ -825,11 +804,6 @@ bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns)
  * vfn_dispatch_once() - one pass of the dispatcher, without sleeping
  * @c: the controller
  * @next: set to the due time of its earliest own completion, or U64_MAX
- *
- * Acts on CC, then fetches from every live SQ (re-checking CC and Bus
- * Master before every command), posts the admin completions due, runs
- * the controller's housekeeping (ops->tick, with FDP) and raises the
- * interrupts.
  *
  * Return: true if any command was fetched.
  */

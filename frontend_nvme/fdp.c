@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Flexible Data Placement (TP4146): the endurance group's one FDP
- * configuration, placement identifiers, events, the log pages 20h-23h,
- * the features 1Dh and 1Eh and Reclaim Unit Handle Status, then FDP on the
- * controller: decoding a write's placement directive and I/O Management,
- * the placement handles of a namespace, Identify's endurance group, the
- * features and logs with the backend's controller events, a write's
- * placement, I/O Management Receive and Send. docs/design/fdp.md.
+ * Flexible Data Placement (TP4146; docs/design/fdp.md): configuration,
+ * events, logs 20h-23h, features 1Dh and 1Eh, placement directives and
+ * I/O Management on the controller.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bits.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/nvme.h>
 #include <linux/string.h>
 
@@ -830,9 +829,6 @@ static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
  * vfn_fdp_tick() - the dispatcher's periodic look at the backend
  * @c: the controller, with FDP
  * @now: the time of the dispatcher's pass
- *
- * Every FDP_SYNC_NS: the controller events the backend's counts show
- * (fdp_sync()). Otherwise a comparison.
  */
 void vfn_fdp_tick(struct vfn_ctrl *c, u64 now)
 {
@@ -952,4 +948,112 @@ u16 vfn_fdp_mgmt_send(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 		      const struct vfn_io_req *r, u64 now)
 {
 	return ruh_update(c, nd, cmd, r, now);
+}
+
+static unsigned int fdp_on;
+module_param_named(fdp, fdp_on, uint, 0444);
+MODULE_PARM_DESC(fdp,
+		 "NVMe: 1 gives namespace 1 (every handle) and namespaces created later (their placement handle lists) Flexible Data Placement (NVMe FDP, enabled), 0 none (default 0)");
+
+static unsigned int fdp_ruhs = VFN_FDP_DEFAULT_RUH;
+module_param(fdp_ruhs, uint, 0444);
+MODULE_PARM_DESC(fdp_ruhs,
+		 "NVMe, fdp=1: reclaim unit handles (placement handles), 1 to 16 (default 8)");
+
+/**
+ * vfn_fdp_params_load() - the FDP module parameters
+ * @p: filled with their values
+ */
+void vfn_fdp_params_load(struct vfn_fdp_params *p)
+{
+	p->fdp = fdp_on;
+	p->fdp_ruhs = fdp_ruhs;
+}
+
+/**
+ * vfn_fdp_arg() - where an FDP parameter's value goes
+ * @p: the parameters
+ * @arg: the parameter
+ * @a: filled with its name and field of @p
+ *
+ * Return: false if @arg is not an FDP parameter.
+ */
+bool vfn_fdp_arg(struct vfn_fdp_params *p, enum vflash_fe_arg arg,
+		 struct vfn_arg *a)
+{
+	switch (arg) {
+	case VFLASH_ARG_FDP:
+		return vfn_arg_uint(a, "fdp", &p->fdp);
+	case VFLASH_ARG_FDP_RUHS:
+		return vfn_arg_uint(a, "fdp_ruhs", &p->fdp_ruhs);
+	default:
+		return false;
+	}
+}
+
+/**
+ * vfn_fdp_check_arg() - check one FDP parameter on its own
+ * @p: the parameters
+ * @arg: the parameter; any other is left alone
+ *
+ * Return: 0, or -EINVAL after one dmesg line naming it.
+ */
+int vfn_fdp_check_arg(const struct vfn_fdp_params *p, enum vflash_fe_arg arg)
+{
+	switch (arg) {
+	case VFLASH_ARG_FDP:
+		if (p->fdp <= 1)
+			return 0;
+		pr_err("fdp=%u: must be 0 or 1\n", p->fdp);
+		return -EINVAL;
+	case VFLASH_ARG_FDP_RUHS:
+		if (p->fdp_ruhs >= 1 && p->fdp_ruhs <= VFN_FDP_MAX_RUH)
+			return 0;
+		pr_err("fdp_ruhs=%u: must be 1 to %u\n", p->fdp_ruhs,
+		       VFN_FDP_MAX_RUH);
+		return -EINVAL;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * vfn_fdp_write_streams() - the FTL write streams fdp= asks for
+ * @p: the parameters
+ *
+ * Return: one per reclaim unit handle with fdp=1, else 0 (also for a bad
+ * value, which the attach refuses).
+ */
+u32 vfn_fdp_write_streams(const struct vfn_fdp_params *p)
+{
+	if (p->fdp != 1 || !p->fdp_ruhs || p->fdp_ruhs > VFN_FDP_MAX_RUH)
+		return 0;
+	return p->fdp_ruhs;
+}
+
+/**
+ * vfn_fdp_setup() - FDP on @c with fdp=1
+ * @c: the controller, not yet started
+ * @p: the parameters
+ * @zoned: zoned= is set
+ *
+ * Return: the reclaim unit handles, or -EINVAL after one dmesg line.
+ */
+int vfn_fdp_setup(struct vfn_ctrl *c, const struct vfn_fdp_params *p,
+		  bool zoned)
+{
+	struct vflash_flash *f = c->vdev->flash;
+
+	if (zoned) {
+		pr_err("fdp=1: not with zoned=1 (a zoned namespace places data by zone)\n");
+		return -EINVAL;
+	}
+	/* The FTL was made with a write stream per handle. */
+	if (vflash_flash_placement_handles(f) < p->fdp_ruhs) {
+		pr_err("fdp_ruhs=%u: the flash model has %u write streams\n",
+		       p->fdp_ruhs, vflash_flash_placement_handles(f));
+		return -EINVAL;
+	}
+	vfn_fdp_init(&c->fdp, p->fdp_ruhs, vflash_flash_placement_ru_bytes(f));
+	return p->fdp_ruhs;
 }

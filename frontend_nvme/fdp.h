@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * NVMe Flexible Data Placement (TP4146, NVMe Base 2.1): the endurance
- * group's FDP configuration, its events and log pages
- * (frontend_nvme/fdp.c, docs/design/fdp.md).
+ * NVMe Flexible Data Placement (TP4146, NVMe Base 2.1); docs/design/fdp.md.
  */
 #ifndef VFN_FDP_H
 #define VFN_FDP_H
@@ -10,6 +8,7 @@
 #include <linux/types.h>
 
 #include "backend_flash/flash.h"
+#include "core/vflash.h"
 
 struct nvme_command;
 struct nvme_id_ctrl;
@@ -175,5 +174,25 @@ u16 vfn_fdp_mgmt_recv(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 u16 vfn_fdp_mgmt_send(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 		      const struct nvme_command *cmd,
 		      const struct vfn_io_req *r, u64 now);
+
+/**
+ * struct vfn_fdp_params - the FDP parameters of one device, as given
+ * @fdp: fdp=
+ * @fdp_ruhs: fdp_ruhs=
+ */
+struct vfn_fdp_params {
+	unsigned int fdp;
+	unsigned int fdp_ruhs;
+};
+
+struct vfn_arg;
+
+void vfn_fdp_params_load(struct vfn_fdp_params *p);
+bool vfn_fdp_arg(struct vfn_fdp_params *p, enum vflash_fe_arg arg,
+		 struct vfn_arg *a);
+int vfn_fdp_check_arg(const struct vfn_fdp_params *p, enum vflash_fe_arg arg);
+u32 vfn_fdp_write_streams(const struct vfn_fdp_params *p);
+int vfn_fdp_setup(struct vfn_ctrl *c, const struct vfn_fdp_params *p,
+		  bool zoned);
 
 #endif /* VFN_FDP_H */

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host memory as the device sees it. With no IOMMU (checked at attach), a
- * DMA address is a physical address; online RAM is in the direct map.
- * This file only reports what a page is; vfn_host_page_ok() (prp.c)
- * decides whether the device may touch it, so that KUnit's fake host
- * memory follows the very same rule.
+ * Host memory as the device sees it: with no IOMMU (checked at attach) a
+ * DMA address is a physical address. vfn_host_page_ok() (prp.c) decides
+ * what the device may touch, so KUnit's fake host memory follows the same
+ * rule.
  */
 #include <linux/ioport.h>
 #include <linux/memory_hotplug.h>

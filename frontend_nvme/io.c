@@ -2,15 +2,9 @@
 /*
  * NVM commands: Read, Write, Flush, Write Zeroes, Dataset Management,
  * Compare, Verify, Write Uncorrectable, Copy. Data moves at once; the
- * completion is due when the flash backend says (never earlier). Logical
- * blocks are 512 bytes or 4 KiB (lba_size=); the backend works in 4 KiB
- * pages, so a command is charged for every page it touches, and a
- * partial-page write programs the whole page, as a drive's
- * read-modify-write does. With the CXL frontend on the
- * same device, pages resident in its DRAM cache are read and written there
- * and a Deallocate drops them from it (docs/dual.md). On a zoned namespace
- * (docs/zns.md) writes go to the zones' write pointers, Zone Append lands
- * at one, and a zone reset discards the zone's data.
+ * completion is due when the flash backend says. The backend works in
+ * 4 KiB pages, so a partial-page write programs the whole page, as a
+ * drive's read-modify-write does.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>

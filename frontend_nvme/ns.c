@@ -1,16 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The namespace table of Namespace Management (the NVMe Base
- * Specification's Namespace Management and Attachment commands;
- * docs/design/nvme.md, "Namespace Management"): which NSIDs are allocated
- * and which are attached to the controller, and where each namespace
- * lives on the device. A namespace holds one range of whole 4 KiB backend
- * pages, found first-fit from the device's start; no two overlap, and a
- * deleted namespace's pages are free again. Every refusal is the status
- * the specification gives it and changes nothing; the table touches no
- * data and no time. Then Namespace Management and Attachment on the
- * controller: their decoding and execution, a deleted namespace's data
- * deallocated before it goes.
+ * Namespace Management and Attachment (docs/design/nvme.md): the table of
+ * NSIDs, each namespace one first-fit range of whole 4 KiB backend pages;
+ * every refusal changes nothing.
  */
 #include <linux/kernel.h>
 #include <linux/math64.h>

@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Namespace Management: the table of a controller's namespaces, each a
- * range of the device's 4 KiB backend pages (frontend_nvme/ns.c,
- * docs/design/nvme.md, "Namespace Management").
- */
+/* Namespace Management: a controller's namespace table (ns.c). */
 #ifndef VFN_NS_H
 #define VFN_NS_H
 

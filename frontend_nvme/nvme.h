@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The NVMe frontend: a virtual PCIe NVMe controller that the kernel's own
- * nvme driver binds to. docs/design/nvme.md is the plan, docs/nvme.md what
- * is built. Everything device-side runs in one dispatcher thread, which
- * owns the controller state; only the PCI config space is shared with the
- * PCI core, under cfg_lock.
+ * The NVMe frontend (docs/design/nvme.md, docs/nvme.md). The dispatcher
+ * thread owns the controller state; only the PCI config space is shared
+ * with the PCI core, under cfg_lock.
  */
 #ifndef VFLASH_NVME_H
 #define VFLASH_NVME_H
@@ -541,7 +539,7 @@ int vfn_request_cut(struct vfn_ctrl *c, unsigned long timeout);
 bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns);
 void vfn_aen(struct vfn_ctrl *c, u32 result);
 
-/* frontend.c */
+/* main.c */
 extern struct vflash_frontend vflash_nvme_frontend;
 
 #endif /* VFLASH_NVME_H */

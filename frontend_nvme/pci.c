@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The virtual PCI side: a root bus in a PCI domain of our own with one
- * function whose configuration space lives in memory, and BAR0 in pages
- * we allocate (no memmap= needed, see docs/nvme.md).
+ * The virtual PCI side: a root bus in a PCI domain of our own, one function
+ * whose config space lives in memory, and BAR0 in pages we allocate.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the NVMe frontend's files share: the controller's limits and the
- * statuses and identifiers Linux's header lacks, queue ring arithmetic,
- * PRP walking over host memory, a namespace's format (struct vfn_ns) and
- * a decoded I/O command (struct vfn_io_req) with its block range. Nothing
- * here touches PCI, MMIO or a thread, so the KUnit suite vflash-nvme runs
- * it under UML on crafted commands, PRP lists and fake host memory. Each
- * command set's own decoding sits with its execution (io.c, zns.c,
- * fdp.c, ns.c, admin.c).
+ * What the NVMe frontend's files share: limits, statuses, queue rings, PRP
+ * walking, a namespace's format and a decoded I/O command. No PCI, MMIO or
+ * thread here: KUnit runs it under UML.
  */
 #ifndef VFLASH_NVME_PROTO_H
 #define VFLASH_NVME_PROTO_H
@@ -330,10 +325,6 @@ u16 vfn_prp_walk_full(const struct vfn_hostmem *hm, u64 prp1, u64 prp2,
  * @dev_writes: the device writes the data pages
  * @buf: filled with the mapped segments; @buf->nr is 0 on error
  *
- * vfn_prp_walk_full(), with the common case inline: a transfer that
- * PRP1's page holds whole (a 4 KiB block at a page boundary), one
- * segment, PRP2 unused.
- *
  * Return: 0 or an NVMe status, as vfn_prp_walk_full().
  */
 static inline u16 vfn_prp_walk(const struct vfn_hostmem *hm, u64 prp1,
@@ -583,6 +574,32 @@ static inline void vfn_range_move(const struct vfn_ns *ns,
 			  (req->slba << ns->lba_shift);
 	req->slba = slba;
 	vfn_range_pages(req);
+}
+
+/**
+ * struct vfn_arg - where the value of one frontend parameter goes
+ * @name: the parameter's name, as module parameter and configfs attribute
+ * @uint: its value if it is a number, else NULL
+ * @str: its value if it is a string
+ */
+struct vfn_arg {
+	const char *name;
+	unsigned int *uint;
+	const char **str;
+};
+
+static inline bool vfn_arg_uint(struct vfn_arg *a, const char *name,
+				unsigned int *val)
+{
+	*a = (struct vfn_arg){ .name = name, .uint = val };
+	return true;
+}
+
+static inline bool vfn_arg_str(struct vfn_arg *a, const char *name,
+			       const char **val)
+{
+	*a = (struct vfn_arg){ .name = name, .str = val };
+	return true;
 }
 
 #endif /* VFLASH_NVME_PROTO_H */

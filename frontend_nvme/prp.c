@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PRP walking: turn a command's PRP entries into mapped segments of host
- * memory. The transfer length comes from the command, never from the
+ * PRP walking. The transfer length comes from the command, never from the
  * PRPs; every entry is read once and checked before any data moves, so a
  * malformed command fails without touching memory outside its buffers.
- * Which host pages the device may touch at all is decided by
- * vfn_host_page_ok() (proto.h), for the kernel's host memory and KUnit's
- * fake alike; the walk's common case, one page, is inline there too.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The dispatcher's doorbell marks (the submit trace event's times). The
- * ring arithmetic, how many commands a tail doorbell gives and posting
- * one completion with its phase tag, is inline in proto.h: every command
- * runs it.
- */
+/* The dispatcher's doorbell marks (the submit trace event's times). */
 #include <linux/compiler.h>
 #include <linux/minmax.h>
 

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Write Uncorrectable's marks (NVM Command Set 1.0c, 3.3.7): a sparse
- * bitmap of device blocks in 4 KiB chunks kept in an xarray, so that a
- * device with no mark costs nothing and one with a few costs a page per
- * 128 MiB (4 KiB blocks) or 16 MiB (512-byte blocks) region that has
- * marks. The I/O path (io.c) asks before a read and clears after a write.
+ * bitmap of device blocks in an xarray, so a device with no mark costs
+ * nothing.
  */
 #include <linux/bitmap.h>
 #include <linux/bitops.h>

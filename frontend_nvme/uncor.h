@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Write Uncorrectable's marks: the logical blocks a host marked invalid,
- * which read as Unrecovered Read Error until they are written again
- * (frontend_nvme/uncor.c, docs/nvme.md).
- */
+/* Write Uncorrectable's marks (uncor.c). */
 #ifndef VFN_UNCOR_H
 #define VFN_UNCOR_H
 

@@ -1,25 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The Zoned Namespace Command Set (NVMe ZNS 1.1; docs/design/zns.md), all
- * of it. First the zone state machine of a zoned namespace: writes at the
- * write pointer, Zone Append, the Zone Management Send actions with
- * Select All, the active and open resources with implicit open and
- * implicit close, ZRWA windows, descriptor extensions, recommendations
- * and Report Zones; every refusal is the status the specification gives
- * it, and none of it touches data or time (KUnit vflash-zns runs it on
- * its own). Then the command set on the controller: decoding, the
- * write-pointer step of a write, Zone Management Send and Receive, the
- * zone handles, the Changed Zone List, Identify's zoned data and a power
- * cut's zones, moving data through io.c's data path.
+ * The Zoned Namespace Command Set (NVMe ZNS 1.1; docs/design/zns.md). The
+ * zone state machine first: it touches no data and no time (KUnit
+ * vflash-zns runs it alone). Then the command set on the controller.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/nvme.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "backend_flash/flash.h"
+#include "backend_flash/profile.h"
 #include "core/compat.h"
+#include "core/params.h"
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
@@ -1825,4 +1822,331 @@ void vfn_zns_cut(struct vfn_ctrl *c, u64 now)
 	if (moved)
 		dev_info(&c->vdev->dev, "power cut: %u zones' write pointers back at their durable point\n",
 			 moved);
+}
+
+static unsigned int zoned;
+module_param(zoned, uint, 0444);
+MODULE_PARM_DESC(zoned,
+		 "NVMe: 1 makes namespace 1 a zoned namespace (NVMe ZNS), 0 a conventional one (default 0)");
+
+static char *zone_size;
+module_param(zone_size, charp, 0444);
+MODULE_PARM_DESC(zone_size,
+		 "NVMe, zoned namespaces (zoned=1, Namespace Management): zone size in bytes (K, M, G suffixes), a power of two from 64K (default 16M)");
+
+static char *zone_cap;
+module_param(zone_cap, charp, 0444);
+MODULE_PARM_DESC(zone_cap,
+		 "NVMe, zoned namespaces: writable bytes of each zone, a multiple of the block size up to zone_size (default zone_size)");
+
+static unsigned int zone_max_open;
+module_param(zone_max_open, uint, 0444);
+MODULE_PARM_DESC(zone_max_open,
+		 "NVMe, zoned namespaces: most zones open at once, 0 for no limit (default 0; with zone_max_active, at most that)");
+
+static unsigned int zone_max_active;
+module_param(zone_max_active, uint, 0444);
+MODULE_PARM_DESC(zone_max_active,
+		 "NVMe, zoned namespaces: most zones open or closed at once, 0 for no limit (default 0)");
+
+static unsigned int zone_ext_bytes;
+module_param(zone_ext_bytes, uint, 0444);
+MODULE_PARM_DESC(zone_ext_bytes,
+		 "NVMe, zoned namespaces: zone descriptor extension size in bytes (ZDES), a multiple of 64 up to 16320, 0 for none (default 0)");
+
+static unsigned int zone_frl_s;
+module_param(zone_frl_s, uint, 0444);
+MODULE_PARM_DESC(zone_frl_s,
+		 "NVMe, zoned namespaces: Finish Recommended Limit in seconds (FRL): an open or closed zone that old gets Finish Zone Recommended, 0 for none (default 0)");
+
+static unsigned int zone_rrl_s;
+module_param(zone_rrl_s, uint, 0444);
+MODULE_PARM_DESC(zone_rrl_s,
+		 "NVMe, zoned namespaces: Reset Recommended Limit in seconds (RRL): an open, closed or full zone that old gets Reset Zone Recommended, 0 for none (default 0)");
+
+static unsigned int zone_zrwa;
+module_param(zone_zrwa, uint, 0444);
+MODULE_PARM_DESC(zone_zrwa,
+		 "NVMe, zoned namespaces: 1 gives them a Zone Random Write Area (ZRWA: Open with ZRWAA, writes anywhere in a window, flushes), 0 none (default 0)");
+
+static char *zone_zrwa_size;
+module_param(zone_zrwa_size, charp, 0444);
+MODULE_PARM_DESC(zone_zrwa_size,
+		 "NVMe, zone_zrwa=1: the ZRWA window (ZRWAS) in bytes (K, M suffixes), a multiple of zone_zrwa_fg up to zone_cap and 65535 blocks (default 64K)");
+
+static char *zone_zrwa_fg;
+module_param(zone_zrwa_fg, charp, 0444);
+MODULE_PARM_DESC(zone_zrwa_fg,
+		 "NVMe, zone_zrwa=1: the ZRWA flush granularity (ZRWAFG) in bytes (K suffix), a multiple of the block size (default 16K)");
+
+static unsigned int zone_zrwa_nr;
+module_param(zone_zrwa_nr, uint, 0444);
+MODULE_PARM_DESC(zone_zrwa_nr,
+		 "NVMe, zone_zrwa=1: ZRWA resources per zoned namespace (NUMZRWA + 1), at most zone_max_active; 0 for the active limit, 16 without one (default 0)");
+
+#define DEFAULT_ZONE_SIZE	"16M"
+#define MIN_ZONE_BYTES		(64U << 10)
+#define DEFAULT_ZRWA_SIZE	"64K"
+#define DEFAULT_ZRWA_FG		"16K"
+#define DEFAULT_ZRWA_NR		16U
+
+/**
+ * vfn_zns_params_load() - the ZNS module parameters
+ * @p: filled with their values
+ */
+void vfn_zns_params_load(struct vfn_zns_params *p)
+{
+	*p = (struct vfn_zns_params) {
+		.zoned = zoned,
+		.zone_size = zone_size,
+		.zone_cap = zone_cap,
+		.zone_max_open = zone_max_open,
+		.zone_max_active = zone_max_active,
+		.zone_ext_bytes = zone_ext_bytes,
+		.zone_frl_s = zone_frl_s,
+		.zone_rrl_s = zone_rrl_s,
+		.zone_zrwa = zone_zrwa,
+		.zone_zrwa_size = zone_zrwa_size,
+		.zone_zrwa_fg = zone_zrwa_fg,
+		.zone_zrwa_nr = zone_zrwa_nr,
+	};
+}
+
+/**
+ * vfn_zns_arg() - where a ZNS parameter's value goes
+ * @p: the parameters
+ * @arg: the parameter
+ * @a: filled with its name and field of @p
+ *
+ * Return: false if @arg is not a ZNS parameter.
+ */
+bool vfn_zns_arg(struct vfn_zns_params *p, enum vflash_fe_arg arg,
+		 struct vfn_arg *a)
+{
+	switch (arg) {
+	case VFLASH_ARG_ZONED:
+		return vfn_arg_uint(a, "zoned", &p->zoned);
+	case VFLASH_ARG_ZONE_SIZE:
+		return vfn_arg_str(a, "zone_size", &p->zone_size);
+	case VFLASH_ARG_ZONE_CAP:
+		return vfn_arg_str(a, "zone_cap", &p->zone_cap);
+	case VFLASH_ARG_ZONE_MAX_OPEN:
+		return vfn_arg_uint(a, "zone_max_open", &p->zone_max_open);
+	case VFLASH_ARG_ZONE_MAX_ACTIVE:
+		return vfn_arg_uint(a, "zone_max_active", &p->zone_max_active);
+	case VFLASH_ARG_ZONE_EXT_BYTES:
+		return vfn_arg_uint(a, "zone_ext_bytes", &p->zone_ext_bytes);
+	case VFLASH_ARG_ZONE_FRL_S:
+		return vfn_arg_uint(a, "zone_frl_s", &p->zone_frl_s);
+	case VFLASH_ARG_ZONE_RRL_S:
+		return vfn_arg_uint(a, "zone_rrl_s", &p->zone_rrl_s);
+	case VFLASH_ARG_ZONE_ZRWA:
+		return vfn_arg_uint(a, "zone_zrwa", &p->zone_zrwa);
+	case VFLASH_ARG_ZONE_ZRWA_SIZE:
+		return vfn_arg_str(a, "zone_zrwa_size", &p->zone_zrwa_size);
+	case VFLASH_ARG_ZONE_ZRWA_FG:
+		return vfn_arg_str(a, "zone_zrwa_fg", &p->zone_zrwa_fg);
+	case VFLASH_ARG_ZONE_ZRWA_NR:
+		return vfn_arg_uint(a, "zone_zrwa_nr", &p->zone_zrwa_nr);
+	default:
+		return false;
+	}
+}
+
+/* A size parameter, if given: a size in bytes, not 0. */
+static int check_bytes(const char *name, const char *val)
+{
+	u64 bytes;
+
+	if (!val || !*val)
+		return 0;
+	if (vflash_parse_bytes(val, &bytes) || !bytes) {
+		pr_err("%s=%s: not a size in bytes\n", name, val);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * vfn_zns_check_arg() - check one ZNS parameter on its own
+ * @p: the parameters
+ * @arg: the parameter; any other is left alone
+ *
+ * Return: 0, or -EINVAL after one dmesg line naming it.
+ */
+int vfn_zns_check_arg(const struct vfn_zns_params *p, enum vflash_fe_arg arg)
+{
+	u64 bytes;
+
+	switch (arg) {
+	case VFLASH_ARG_ZONED:
+		if (p->zoned <= 1)
+			return 0;
+		pr_err("zoned=%u: must be 0 or 1\n", p->zoned);
+		return -EINVAL;
+	case VFLASH_ARG_ZONE_SIZE:
+		if (!p->zone_size || !*p->zone_size)
+			return 0;
+		if (vflash_parse_bytes(p->zone_size, &bytes) ||
+		    bytes < MIN_ZONE_BYTES || !is_power_of_2(bytes)) {
+			pr_err("zone_size=%s: must be a power of two from 64K\n",
+			       p->zone_size);
+			return -EINVAL;
+		}
+		return 0;
+	case VFLASH_ARG_ZONE_CAP:
+		return check_bytes("zone_cap", p->zone_cap);
+	case VFLASH_ARG_ZONE_EXT_BYTES:
+		if (!(p->zone_ext_bytes % VFN_ZONE_EXT_UNIT) &&
+		    p->zone_ext_bytes <= VFN_ZONE_EXT_MAX)
+			return 0;
+		pr_err("zone_ext_bytes=%u: must be a multiple of %u up to %u\n",
+		       p->zone_ext_bytes, VFN_ZONE_EXT_UNIT, VFN_ZONE_EXT_MAX);
+		return -EINVAL;
+	case VFLASH_ARG_ZONE_ZRWA:
+		if (p->zone_zrwa <= 1)
+			return 0;
+		pr_err("zone_zrwa=%u: must be 0 or 1\n", p->zone_zrwa);
+		return -EINVAL;
+	case VFLASH_ARG_ZONE_ZRWA_SIZE:
+		return check_bytes("zone_zrwa_size", p->zone_zrwa_size);
+	case VFLASH_ARG_ZONE_ZRWA_FG:
+		return check_bytes("zone_zrwa_fg", p->zone_zrwa_fg);
+	default:
+		return 0;
+	}
+}
+
+/**
+ * vfn_zns_write_streams() - the FTL write streams zoned= asks for
+ * @p: the parameters
+ *
+ * Return: handle 0 and one for each of 15 active zones with zoned=1
+ * (docs/design/zns.md), else 0.
+ */
+u32 vfn_zns_write_streams(const struct vfn_zns_params *p)
+{
+	return p->zoned == 1 ? VFLASH_FLASH_MAX_PLACEMENT : 0;
+}
+
+/*
+ * The ZRWA of every zoned namespace (zone_zrwa=1), checked against the
+ * block size, the zone capacity, the 16-bit ZRWAS and ZRWAFG and the
+ * active limit.
+ */
+static int zrwa_geometry(const struct vfn_zns_params *p, u8 shift,
+			 struct vfn_zone_geo *zg)
+{
+	u64 size, fg, blk = 1ULL << shift;
+	u32 nr = p->zone_zrwa_nr;
+
+	if (!p->zone_zrwa)
+		return 0;
+	vflash_parse_bytes(p->zone_zrwa_size && *p->zone_zrwa_size ?
+			   p->zone_zrwa_size : DEFAULT_ZRWA_SIZE, &size);
+	vflash_parse_bytes(p->zone_zrwa_fg && *p->zone_zrwa_fg ?
+			   p->zone_zrwa_fg : DEFAULT_ZRWA_FG, &fg);
+	if (fg & (blk - 1) || fg >> shift > U16_MAX) {
+		pr_err("zone_zrwa_fg=%llu: must be a multiple of the %llu-byte block, at most 65535 blocks\n",
+		       fg, blk);
+		return -EINVAL;
+	}
+	if (size % fg || size >> shift > U16_MAX || size >> shift > zg->zcap) {
+		pr_err("zone_zrwa_size=%llu: must be a multiple of zone_zrwa_fg (%llu), at most zone_cap (%llu) and 65535 blocks\n",
+		       size, fg, zg->zcap << shift);
+		return -EINVAL;
+	}
+	if (!nr)
+		nr = zg->max_active ? zg->max_active : DEFAULT_ZRWA_NR;
+	if (zg->max_active && nr > zg->max_active) {
+		pr_err("zone_zrwa_nr=%u: more than zone_max_active (%u)\n",
+		       nr, zg->max_active);
+		return -EINVAL;
+	}
+	zg->zrwas = size >> shift;
+	zg->zrwafg = fg >> shift;
+	zg->nr_zrwa = nr;
+	return 0;
+}
+
+/*
+ * The zones of every zoned namespace, from the parameters or the
+ * profile's, checked against the block size and each other.
+ */
+static int zone_geometry(const struct vflash_profile *prof,
+			 const struct vfn_zns_params *p, u8 shift,
+			 struct vfn_zone_geo *zg)
+{
+	u32 max_active = p->zone_max_active;
+	u32 max_open = p->zone_max_open;
+	u64 zsze = 0, zcap = 0;
+
+	if (p->zone_size && *p->zone_size)
+		vflash_parse_bytes(p->zone_size, &zsze);
+	else if (prof->zone_bytes)
+		zsze = prof->zone_bytes;
+	else
+		vflash_parse_bytes(DEFAULT_ZONE_SIZE, &zsze);
+	if (p->zone_cap && *p->zone_cap)
+		vflash_parse_bytes(p->zone_cap, &zcap);
+	else if (prof->zone_cap_bytes && zsze == prof->zone_bytes)
+		zcap = prof->zone_cap_bytes;
+	if (!zcap)
+		zcap = zsze;
+	if (!max_active)
+		max_active = prof->zone_max_active;
+	if (zcap > zsze || zcap & ((1ULL << shift) - 1)) {
+		pr_err("zone_cap=%llu: must be a multiple of the %u-byte block, at most zone_size (%llu)\n",
+		       zcap, 1U << shift, zsze);
+		return -EINVAL;
+	}
+	if (max_active && max_open > max_active) {
+		pr_err("zone_max_open=%u: more than zone_max_active (%u)\n",
+		       max_open, max_active);
+		return -EINVAL;
+	}
+	/* MOR may not exceed MAR: no open limit of its own, the active one. */
+	if (!max_open)
+		max_open = max_active;
+	*zg = (struct vfn_zone_geo) {
+		.zsze = zsze >> shift, .zcap = zcap >> shift,
+		.max_active = max_active, .max_open = max_open,
+		.ext_bytes = p->zone_ext_bytes,
+		.frl_s = p->zone_frl_s, .rrl_s = p->zone_rrl_s,
+	};
+	return zrwa_geometry(p, shift, zg);
+}
+
+/**
+ * vfn_zns_setup() - the zones of every zoned namespace @c makes
+ * @c: the controller, not yet started
+ * @p: the parameters
+ * @shift: log2 of the block size
+ * @ns1: bytes of namespace 1 of the load
+ * @size: bytes of the device
+ * @zg: filled with the zone geometry
+ *
+ * With zoned=1, also lends the FTL's handles 1 and up to active zones.
+ *
+ * Return: 0, or -EINVAL after one dmesg line naming the parameter at fault.
+ */
+int vfn_zns_setup(struct vfn_ctrl *c, const struct vfn_zns_params *p,
+		  u8 shift, u64 ns1, u64 size, struct vfn_zone_geo *zg)
+{
+	struct vflash_flash *f = c->vdev->flash;
+	int ret;
+
+	ret = zone_geometry(c->vdev->cfg.profile, p, shift, zg);
+	if (ret || !p->zoned)
+		return ret;
+	vflash_flash_set_zone_handles(f, true);
+	if (vflash_flash_zone_handles(f))
+		c->nr_zph = vflash_flash_placement_handles(f);
+	if (zg->zsze << shift > ns1) {
+		pr_err("zone_size=%llu: larger than the %s (%llu bytes)\n",
+		       zg->zsze << shift, ns1 == size ? "device" : "namespace",
+		       ns1);
+		return -EINVAL;
+	}
+	return 0;
 }

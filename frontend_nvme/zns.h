@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Zoned Namespace Command Set 1.1: the zone state machine of a zoned
- * namespace (frontend_nvme/zns.c, docs/design/zns.md).
- */
+/* Zoned Namespace Command Set 1.1 (zns.c, docs/design/zns.md). */
 #ifndef VFN_ZNS_H
 #define VFN_ZNS_H
 
 #include <linux/bits.h>
 #include <linux/log2.h>
 #include <linux/types.h>
+
+#include "core/vflash.h"
 
 /* Zone states, as Report Zones gives them (ZNS 1.1, figure 37). */
 enum vfn_zone_state {
@@ -253,6 +252,47 @@ void vfn_zns_identify_ctrl(struct vfn_ctrl *c);
 void vfn_zns_lost(struct vfn_ctrl *c, u64 pos);
 void vfn_zns_zrwa_cut(struct vfn_ctrl *c, u64 now);
 void vfn_zns_cut(struct vfn_ctrl *c, u64 now);
+
+/**
+ * struct vfn_zns_params - the ZNS parameters of one device, as given
+ * @zoned: zoned=
+ * @zone_size: zone_size=, NULL or "" for the default
+ * @zone_cap: zone_cap=, NULL or "" for the default
+ * @zone_max_open: zone_max_open=
+ * @zone_max_active: zone_max_active=
+ * @zone_ext_bytes: zone_ext_bytes=
+ * @zone_frl_s: zone_frl_s=
+ * @zone_rrl_s: zone_rrl_s=
+ * @zone_zrwa: zone_zrwa=
+ * @zone_zrwa_size: zone_zrwa_size=, NULL or "" for the default
+ * @zone_zrwa_fg: zone_zrwa_fg=, NULL or "" for the default
+ * @zone_zrwa_nr: zone_zrwa_nr=
+ */
+struct vfn_zns_params {
+	unsigned int zoned;
+	const char *zone_size;
+	const char *zone_cap;
+	unsigned int zone_max_open;
+	unsigned int zone_max_active;
+	unsigned int zone_ext_bytes;
+	unsigned int zone_frl_s;
+	unsigned int zone_rrl_s;
+	unsigned int zone_zrwa;
+	const char *zone_zrwa_size;
+	const char *zone_zrwa_fg;
+	unsigned int zone_zrwa_nr;
+};
+
+struct vfn_arg;
+struct vfn_zone_geo;
+
+void vfn_zns_params_load(struct vfn_zns_params *p);
+bool vfn_zns_arg(struct vfn_zns_params *p, enum vflash_fe_arg arg,
+		 struct vfn_arg *a);
+int vfn_zns_check_arg(const struct vfn_zns_params *p, enum vflash_fe_arg arg);
+u32 vfn_zns_write_streams(const struct vfn_zns_params *p);
+int vfn_zns_setup(struct vfn_ctrl *c, const struct vfn_zns_params *p,
+		  u8 shift, u64 ns1, u64 size, struct vfn_zone_geo *zg);
 
 /**
  * vfn_zone_clock() - the model's time of the command about to act on zones

@@ -74,7 +74,7 @@ static void fake_raise_irq(struct vfn_ctrl *c, u16 vector)
 		cur->vectors[vector]++;
 }
 
-/* The controller's pieces as frontend.c wires them, but the interrupt. */
+/* The controller's pieces as main.c wires them, but the interrupt. */
 static const struct vfn_ctrl_ops rig_ops = {
 	.admin = vfn_admin,
 	.admin_reset = vfn_admin_reset,

@@ -67,7 +67,7 @@ static void no_irq(struct vfn_ctrl *c, u16 vector)
 {
 }
 
-/* The controller's pieces as frontend.c wires them, but the interrupt. */
+/* The controller's pieces as main.c wires them, but the interrupt. */
 static const struct vfn_ctrl_ops env_ops = {
 	.admin = vfn_admin,
 	.admin_reset = vfn_admin_reset,

@@ -344,7 +344,7 @@ GOOD = {
     "module/main.c": 'static char *size;\nmodule_param(size, charp, 0444);\n'
                      '/* module_param(commented, uint, 0) */\n'
                      'module_param_named(page_size, fps, charp, 0444);\n',
-    "frontend_nvme/frontend.c": "module_param(workers, uint, 0444);\n",
+    "frontend_nvme/main.c": "module_param(workers, uint, 0444);\n",
     "core/configfs.c": "VFLASH_CFS_ATTR(size);\nVFLASH_CFS_ATTR(zoned);\n"
                        "CONFIGFS_ATTR(vflash_cfs_, power);\n"
                        "CONFIGFS_ATTR_RO(vflash_cfs_, device);\n"
@@ -388,7 +388,7 @@ GOOD = {
 
 # (file, text appended or (old, new) replaced, the report it must cause)
 BAD = [
-    ("frontend_nvme/frontend.c", "module_param(spin_us, uint, 0444);\n",
+    ("frontend_nvme/main.c", "module_param(spin_us, uint, 0444);\n",
      "module parameter spin_us: not a row"),
     ("docs/parameters.md", ("| `workers` | n |", "| `workers` | n |\n"
                             "| `gone` | x |"),
