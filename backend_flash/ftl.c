@@ -10,16 +10,16 @@
 #include "backend_flash/ftl.h"
 
 /**
- * vf_pad_unit() - pad a block's partly filled unit to its end
+ * vff_pad_unit() - pad a block's partly filled unit to its end
  * @f: the device
  * @b: an open block, its die locked
  * @r: its region
  *
  * Return: the slots of padding written (0 if the unit was not started).
  */
-u32 vf_pad_unit(struct vflash_flash *f, u32 b, enum vf_region r)
+u32 vff_pad_unit(struct vflash_flash *f, u32 b, enum vff_region r)
 {
-	struct vf_block *blk = &f->blocks[b];
+	struct vff_block *blk = &f->blocks[b];
 	u32 pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
 
 	blk->wp += pad;
@@ -27,7 +27,7 @@ u32 vf_pad_unit(struct vflash_flash *f, u32 b, enum vf_region r)
 }
 
 /**
- * vf_alloc_slot() - take the next slot of a stream's open block
+ * vff_alloc_slot() - take the next slot of a stream's open block
  * @f: the device
  * @die: the die, locked
  * @d: its number
@@ -36,13 +36,13 @@ u32 vf_pad_unit(struct vflash_flash *f, u32 b, enum vf_region r)
  * @now: the current time, for sealing
  *
  * Opens a free block when needed; only the GC stream may take the die's
- * last VF_GC_RESERVE free blocks of the region (one more while blocks can
- * go bad: vf_failures_possible()).
+ * last VFF_GC_RESERVE free blocks of the region (one more while blocks can
+ * go bad: vff_failures_possible()).
  *
- * Return: the slot, or VF_INVALID if no block is to be had.
+ * Return: the slot, or VFF_INVALID if no block is to be had.
  */
-u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
-		  enum vf_stream stream, enum vf_region r, u64 *now)
+u32 vff_alloc_slot(struct vflash_flash *f, struct vff_die *die, u32 d,
+		   enum vff_stream stream, enum vff_region r, u64 *now)
 {
-	return vf_alloc_slot_inline(f, die, d, stream, r, now);
+	return vff_alloc_slot_inline(f, die, d, stream, r, now);
 }
