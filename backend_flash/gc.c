@@ -11,7 +11,7 @@
 #include <linux/ktime.h>
 #include <linux/sched.h>
 
-#include "backend_flash/ftl.h"
+#include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
 
 /* The worker wakes this often to look at the watermarks. */

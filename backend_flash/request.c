@@ -11,7 +11,7 @@
 #include <linux/preempt.h>
 #include <linux/string.h>
 
-#include "backend_flash/ftl.h"
+#include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
 
 /*

@@ -11,7 +11,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 
-#include "backend_flash/ftl.h"
+#include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
 
 /* Wear beyond this many times the rated cycles counts as this much. */

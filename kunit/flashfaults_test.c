@@ -8,7 +8,7 @@
 #include <linux/err.h>
 
 #include "backend_flash/flash.h"
-#include "backend_flash/ftl.h"
+#include "backend_flash/timing.h"
 #include "backend_flash/profile.h"
 #include "core/faults.h"
 
