@@ -450,6 +450,13 @@ static inline u64 vff_heat_bytes(u64 nr_lpages)
 	return DIV_ROUND_UP_ULL(nr_lpages, 2);
 }
 
+/* Blocks retired so far, both regions. */
+static inline u32 vff_bad_blocks(struct vflash_flash *f)
+{
+	return atomic_read(&f->nr_bad[VFF_SLC]) +
+	       atomic_read(&f->nr_bad[VFF_MAIN]);
+}
+
 static inline void vff_count(struct vflash_flash *f, enum vflash_stat s,
 			     u64 n)
 {

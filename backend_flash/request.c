@@ -124,7 +124,7 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 	 * here, or bad blocks that left GC no room: the device refuses
 	 * writes from now on, as a drive that cannot go on goes read-only.
 	 */
-	WARN_ONCE(!vflash_flash_stat(f, VFLASH_STAT_BAD_BLOCKS),
+	WARN_ONCE(!vff_bad_blocks(f),
 		  "vflash: no free slot on any die for page %llu\n", lpn);
 	WRITE_ONCE(f->no_room, true);
 	*clean_ns = 0;

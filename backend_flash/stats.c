@@ -67,11 +67,6 @@ const char *vflash_flash_stat_name(enum vflash_stat stat)
 	return stat < VFLASH_STAT_NR ? stat_names[stat] : NULL;
 }
 
-static u32 bad_blocks(struct vflash_flash *f)
-{
-	return atomic_read(&f->nr_bad[VFF_SLC]) + atomic_read(&f->nr_bad[VFF_MAIN]);
-}
-
 static u32 spare_blocks(struct vflash_flash *f)
 {
 	u32 bad = atomic_read(&f->nr_bad[VFF_MAIN]);
@@ -114,7 +109,7 @@ u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat)
 	int cpu;
 
 	if (stat == VFLASH_STAT_BAD_BLOCKS)
-		return bad_blocks(f);
+		return vff_bad_blocks(f);
 	if (stat == VFLASH_STAT_SPARE_BLOCKS)
 		return spare_blocks(f);
 	if (stat == VFLASH_STAT_ZONE_HOST_PAGES ||
@@ -224,7 +219,7 @@ void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h)
 		h->life_used_pct = max_t(u64, h->life_used_pct, pct);
 	}
 
-	h->bad_blocks = bad_blocks(f);
+	h->bad_blocks = vff_bad_blocks(f);
 	h->spare_blocks = spare_blocks(f);
 	/* Rounded up: 0 % only once nothing is left, when writes stop. */
 	h->spare_pct = DIV_ROUND_UP_ULL((u64)h->spare_blocks * 100,

@@ -39,7 +39,8 @@ LAYERS = [
     ["frontend_nvme", "frontend_cxl"],
     ["module"],
 ]
-CALLS_ONE_WAY = ["frontend_nvme"]
+CALLS_ONE_WAY = ["frontend_nvme", "backend_flash", "backend_flash/cache",
+                 "policy"]
 OUTSIDE = ["kunit", "scripts", "build"]
 RANK = {d: i for i, layer in enumerate(LAYERS) for d in layer}
 
