@@ -75,19 +75,16 @@ static inline u32 vff_min_blocks(u32 ph)
 	return vff_streams(ph) + VFF_GC_RESERVE + 4;
 }
 
-/* The stream of host placement handle @ph. */
 static inline enum vff_stream vff_host_stream(u32 ph)
 {
 	return ph ? VFF_PH1 + ph - 1 : VFF_HOST;
 }
 
-/* Is @s a host stream (some placement handle's)? */
 static inline bool vff_is_host_stream(u32 s)
 {
 	return s == VFF_HOST || s >= VFF_PH1;
 }
 
-/* The placement handle of host stream @s. */
 static inline u32 vff_stream_handle(u32 s)
 {
 	return s == VFF_HOST ? 0 : s - VFF_PH1 + 1;
@@ -401,7 +398,6 @@ static inline void vff_p2l_set(struct vflash_flash *f, u32 slot, u64 lpn)
 	e[2] = g >> 16;
 }
 
-/* Page @lpn's read heat. */
 static inline u32 vff_heat(const struct vflash_flash *f, u64 lpn)
 {
 	return READ_ONCE(f->heat[lpn / 2]) >> (lpn % 2 * 4) & VFF_HEAT_MAX;
@@ -444,13 +440,11 @@ static inline void vff_heat_clear(struct vflash_flash *f, u64 lpn)
 	}
 }
 
-/* Bytes of the heat table of a device of @nr_lpages pages. */
 static inline u64 vff_heat_bytes(u64 nr_lpages)
 {
 	return DIV_ROUND_UP_ULL(nr_lpages, 2);
 }
 
-/* Blocks retired so far, both regions. */
 static inline u32 vff_bad_blocks(struct vflash_flash *f)
 {
 	return atomic_read(&f->nr_bad[VFF_SLC]) +

@@ -135,7 +135,6 @@ static __always_inline u64 vff_wb_admit(struct vflash_flash *f,
 	return t;
 }
 
-/* @die's number on @f. */
 static inline u32 vff_die_index(const struct vflash_flash *f,
 				const struct vff_die *die)
 {

@@ -273,7 +273,6 @@ static int vfd_wait(struct vflash_cache *c, u64 deadline_ns)
 	return vflash_cache_wait_until(deadline_ns, VFD_SPIN_NS);
 }
 
-/* A free slot, or VFD_NO_SLOT. */
 static u32 vfd_take_free(struct vflash_cache *c)
 {
 	u32 slot = VFD_NO_SLOT;
