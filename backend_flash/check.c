@@ -46,11 +46,11 @@ int vflash_flash_check(struct vflash_flash *f, char *why, size_t size)
 
 	for (lpn = 0; lpn < f->nr_lpages && !ret; lpn++) {
 		u32 slot = f->l2p[lpn];
-		struct vf_block *blk;
+		struct vff_block *blk;
 
-		if (slot == VF_INVALID)
+		if (slot == VFF_INVALID)
 			continue;
-		b = vf_block_of(f, slot);
+		b = vff_block_of(f, slot);
 		if (b >= f->nr_blocks) {
 			ret = broken(why, size, "l2p[%llu] = %u: no such slot",
 				     lpn, slot);
@@ -60,13 +60,13 @@ int vflash_flash_check(struct vflash_flash *f, char *why, size_t size)
 		if (slot % f->stride >= blk->wp)
 			ret = broken(why, size, "page %llu at slot %u beyond wp %u",
 				     lpn, slot, blk->wp);
-		else if (vf_p2l_owner(f, slot) != lpn)
+		else if (vff_p2l_owner(f, slot) != lpn)
 			ret = broken(why, size,
 				     "l2p[%llu] = %u but p2l's group %u owner %u",
-				     lpn, slot, vf_p2l_group(f, slot),
-				     vf_p2l_owner(f, slot));
-		else if (blk->state != VF_BLK_OPEN && blk->state != VF_BLK_FULL &&
-			 blk->state != VF_BLK_BAD)
+				     lpn, slot, vff_p2l_group(f, slot),
+				     vff_p2l_owner(f, slot));
+		else if (blk->state != VFF_BLK_OPEN && blk->state != VFF_BLK_FULL &&
+			 blk->state != VFF_BLK_BAD)
 			ret = broken(why, size, "page %llu in block %u of state %u",
 				     lpn, b, blk->state);
 		count[b]++;
@@ -77,27 +77,27 @@ int vflash_flash_check(struct vflash_flash *f, char *why, size_t size)
 			ret = broken(why, size, "block %u: valid %d, mapped %u",
 				     b, atomic_read(&f->blocks[b].valid),
 				     count[b]);
-		bad += f->blocks[b].state == VF_BLK_BAD;
+		bad += f->blocks[b].state == VFF_BLK_BAD;
 	}
 	if (!ret && bad != vflash_flash_stat(f, VFLASH_STAT_BAD_BLOCKS))
 		ret = broken(why, size, "%u bad blocks, %llu counted", bad,
 			     vflash_flash_stat(f, VFLASH_STAT_BAD_BLOCKS));
 
 	for (d = 0; d < f->nr_dies && !ret; d++) {
-		struct vf_die *die = &f->dies[d];
+		struct vff_die *die = &f->dies[d];
 
-		for (r = 0; r < VF_NR_REGIONS && !ret; r++) {
+		for (r = 0; r < VFF_NR_REGIONS && !ret; r++) {
 			n = 0;
-			for (b = die->free_head[r]; b != VF_INVALID && !ret;
+			for (b = die->free_head[r]; b != VFF_INVALID && !ret;
 			     b = f->blocks[b].next) {
-				struct vf_block *blk = &f->blocks[b];
+				struct vff_block *blk = &f->blocks[b];
 
-				if (vf_die_of_block(f, b) != d ||
-				    vf_region_of(f, b) != r)
+				if (vff_die_of_block(f, b) != d ||
+				    vff_region_of(f, b) != r)
 					ret = broken(why, size,
 						     "block %u on die %u region %u's free list",
 						     b, d, r);
-				else if (blk->state != VF_BLK_FREE || blk->wp ||
+				else if (blk->state != VFF_BLK_FREE || blk->wp ||
 					 count[b])
 					ret = broken(why, size,
 						     "free block %u: state %u wp %u mapped %u",

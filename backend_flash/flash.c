@@ -60,7 +60,7 @@ static const struct vflash_knob_range knobs[VFLASH_KNOB_NR] = {
 	[VFLASH_KNOB_GC_LOW_PCT] = { "gc_low_pct", 1, 50 },
 	[VFLASH_KNOB_GC_HIGH_PCT] = { "gc_high_pct", 1, 99 },
 	[VFLASH_KNOB_MIGRATE_HOT_READS] = { "migrate_hot_reads", 1,
-					    VF_HEAT_MAX },
+					    VFF_HEAT_MAX },
 	[VFLASH_KNOB_MAX_DEFER_NS] = { "max_defer_ns", 0, 10 * SEC_NS },
 	[VFLASH_KNOB_SLC_PE_CYCLES] = { "slc_pe_cycles", 1, MAX_PE_CYCLES },
 	[VFLASH_KNOB_MAIN_PE_CYCLES] = { "main_pe_cycles", 1, MAX_PE_CYCLES },
@@ -154,7 +154,7 @@ bool vflash_knob_in_range(const struct vflash_knob_range *k, u32 id, u64 val)
  */
 u64 vflash_flash_knob(const struct vflash_flash *f, enum vflash_knob knob)
 {
-	return vf_knob(f, knob);
+	return vff_knob(f, knob);
 }
 
 /* Pages written per backend call while preconditioning. */
@@ -196,9 +196,9 @@ int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 	    !vflash_knob_in_range(&knobs[knob], f->id, val))
 		return -EINVAL;
 	if ((knob == VFLASH_KNOB_GC_LOW_PCT &&
-	     val > vf_knob(f, VFLASH_KNOB_GC_HIGH_PCT)) ||
+	     val > vff_knob(f, VFLASH_KNOB_GC_HIGH_PCT)) ||
 	    (knob == VFLASH_KNOB_GC_HIGH_PCT &&
-	     val < vf_knob(f, VFLASH_KNOB_GC_LOW_PCT))) {
+	     val < vff_knob(f, VFLASH_KNOB_GC_LOW_PCT))) {
 		pr_err("vflash%u: config/%s=%llu: gc_low_pct would be above gc_high_pct\n",
 		       f->id, knobs[knob].name, val);
 		return -EINVAL;
@@ -332,60 +332,60 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	if (!f->nr_lpages || p->placement_handles > VFLASH_FLASH_MAX_PLACEMENT)
 		return -EINVAL;
 	f->nr_ph = max(p->placement_handles, 1U);
-	streams = vf_streams(f->nr_ph);
+	streams = vff_streams(f->nr_ph);
 	f->nr_channels = p->channels;
 	f->nr_dies = p->channels * p->dies_per_channel;
 	f->lpp = p->flash_page_bytes / VFLASH_LPAGE_SIZE;
 	f->hybrid = p->slc_cache;
-	f->slots[VF_MAIN] = p->pages_per_block * f->lpp;
-	f->unit[VF_MAIN] = f->lpp * (p->cell == VFLASH_CELL_QLC ? 4 : 1);
-	if (f->slots[VF_MAIN] % f->unit[VF_MAIN])
+	f->slots[VFF_MAIN] = p->pages_per_block * f->lpp;
+	f->unit[VFF_MAIN] = f->lpp * (p->cell == VFLASH_CELL_QLC ? 4 : 1);
+	if (f->slots[VFF_MAIN] % f->unit[VFF_MAIN])
 		return -EINVAL;
-	f->stride = f->slots[VF_MAIN];
-	f->unit[VF_SLC] = f->lpp;
+	f->stride = f->slots[VFF_MAIN];
+	f->unit[VFF_SLC] = f->lpp;
 	/* An SLC-mode block stores one bit per cell: a quarter of QLC's. */
-	f->slots[VF_SLC] = f->hybrid ?
-		max(f->lpp, rounddown(f->slots[VF_MAIN] / 4, f->lpp)) : 0;
+	f->slots[VFF_SLC] = f->hybrid ?
+		max(f->lpp, rounddown(f->slots[VFF_MAIN] / 4, f->lpp)) : 0;
 
 	main_blocks = DIV_ROUND_UP(f->nr_lpages * (100 + op_pct),
-				   100ULL * f->slots[VF_MAIN]);
+				   100ULL * f->slots[VFF_MAIN]);
 	/*
 	 * Per die, the open blocks of every stream in use (one per placement
 	 * handle) come on top of the capacity's share: docs/design/fdp.md
 	 * argues why GC then always finds a victim.
 	 */
 	main_pd = DIV_ROUND_UP(main_blocks, f->nr_dies) + streams +
-		  VF_GC_RESERVE;
-	main_pd = max_t(u64, main_pd, vf_min_blocks(f->nr_ph));
+		  VFF_GC_RESERVE;
+	main_pd = max_t(u64, main_pd, vff_min_blocks(f->nr_ph));
 	/* At least one spare block, whatever the rounding (see below). */
-	need = DIV_ROUND_UP_ULL(f->nr_lpages, f->slots[VF_MAIN]);
+	need = DIV_ROUND_UP_ULL(f->nr_lpages, f->slots[VFF_MAIN]);
 	main_pd = max_t(u64, main_pd, DIV_ROUND_UP(need + 1, f->nr_dies) +
-			streams + VF_GC_RESERVE);
+			streams + VFF_GC_RESERVE);
 	if (f->hybrid) {
-		slc_pd = DIV_ROUND_UP(DIV_ROUND_UP(f->nr_lpages, VF_SLC_FRACTION),
-				      (u64)f->slots[VF_SLC] * f->nr_dies);
-		slc_pd = max_t(u64, slc_pd, vf_min_blocks(f->nr_ph));
+		slc_pd = DIV_ROUND_UP(DIV_ROUND_UP(f->nr_lpages, VFF_SLC_FRACTION),
+				      (u64)f->slots[VFF_SLC] * f->nr_dies);
+		slc_pd = max_t(u64, slc_pd, vff_min_blocks(f->nr_ph));
 	}
 	total = (main_pd + slc_pd) * f->nr_dies;
-	/* Slot numbers are u32, VF_INVALID excluded. */
+	/* Slot numbers are u32, VFF_INVALID excluded. */
 	if (total * f->stride >= U32_MAX || f->nr_lpages >= U32_MAX)
 		return -E2BIG;
 	f->slc_per_die = slc_pd;
 	f->blocks_per_die = main_pd + slc_pd;
 	f->nr_blocks = total;
-	f->p2l_per_die = slc_pd * f->slots[VF_SLC] + main_pd * f->slots[VF_MAIN];
+	f->p2l_per_die = slc_pd * f->slots[VFF_SLC] + main_pd * f->slots[VFF_MAIN];
 	/* A p2l entry holds the page's group: lpn >> p2l_shift. */
-	f->p2l_shift = max_t(int, fls64(f->nr_lpages - 1) - VF_P2L_BITS, 0);
+	f->p2l_shift = max_t(int, fls64(f->nr_lpages - 1) - VFF_P2L_BITS, 0);
 	/*
 	 * Spare: main-region blocks beyond the capacity's and, per die, the
 	 * open blocks of every stream and GC's reserve (the FTL's working
 	 * set); over-provisioning guarantees some.
 	 */
 	f->spare_new = main_pd * f->nr_dies - need -
-		       (u64)f->nr_dies * (streams + VF_GC_RESERVE);
+		       (u64)f->nr_dies * (streams + VFF_GC_RESERVE);
 
 	f->wb_cap = div_u64(WB_MAX_BYTES, VFLASH_LPAGE_SIZE * f->nr_dies);
-	f->wb_cap = max(f->wb_cap, 2 * f->unit[VF_MAIN]);
+	f->wb_cap = max(f->wb_cap, 2 * f->unit[VFF_MAIN]);
 	f->wb_fifo_len = f->wb_cap / f->lpp + 2;
 	return 0;
 }
@@ -398,12 +398,12 @@ static u64 l2p_bytes(const struct vflash_flash *f)
 
 static u64 p2l_bytes(const struct vflash_flash *f)
 {
-	return (u64)f->nr_dies * f->p2l_per_die * VF_P2L_BYTES;
+	return (u64)f->nr_dies * f->p2l_per_die * VFF_P2L_BYTES;
 }
 
 static u64 heat_bytes(const struct vflash_flash *f)
 {
-	return vf_heat_bytes(f->nr_lpages);
+	return vff_heat_bytes(f->nr_lpages);
 }
 
 static u64 blocks_bytes(const struct vflash_flash *f)
@@ -487,12 +487,12 @@ static int alloc_tables(struct vflash_flash *f)
 	f->dies = kcalloc(f->nr_dies, sizeof(*f->dies), GFP_KERNEL);
 	f->channels = kcalloc(f->nr_channels, sizeof(*f->channels),
 			      GFP_KERNEL);
-	f->stats = alloc_percpu(struct vf_stats);
+	f->stats = alloc_percpu(struct vff_stats);
 	if (!f->l2p || !f->p2l || !f->heat || !f->blocks || !f->dies ||
 	    !f->channels || !f->stats)
 		return -ENOMEM;
 	ret = fill_table(f->l2p, 0xff, l2p_bytes(f));
-	/* p2l needs no marker (vf_p2l_owner()); filled to be defined. */
+	/* p2l needs no marker (vff_p2l_owner()); filled to be defined. */
 	if (!ret)
 		ret = fill_table(f->p2l, 0xff, p2l_bytes(f));
 	if (!ret)
@@ -509,7 +509,7 @@ static int alloc_tables(struct vflash_flash *f)
 	for (d = 0; d < f->nr_channels; d++)
 		spin_lock_init(&f->channels[d].lock);
 	for (d = 0; d < f->nr_dies; d++) {
-		struct vf_die *die = &f->dies[d];
+		struct vff_die *die = &f->dies[d];
 
 		spin_lock_init(&die->lock);
 		die->channel = d % f->nr_channels;
@@ -519,17 +519,17 @@ static int alloc_tables(struct vflash_flash *f)
 					sizeof(*die->wb_slots), GFP_KERNEL);
 		if (!die->wb_end_ns || !die->wb_slots)
 			return -ENOMEM;
-		for (s = 0; s < VF_NR_STREAMS; s++)
-			for (r = 0; r < VF_NR_REGIONS; r++)
-				die->open[s][r] = VF_INVALID;
-		for (r = 0; r < VF_NR_REGIONS; r++)
-			die->free_head[r] = VF_INVALID;
+		for (s = 0; s < VFF_NR_STREAMS; s++)
+			for (r = 0; r < VFF_NR_REGIONS; r++)
+				die->open[s][r] = VFF_INVALID;
+		for (r = 0; r < VFF_NR_REGIONS; r++)
+			die->free_head[r] = VFF_INVALID;
 		/* Free lists in block order: push from the last block down. */
 		for (b = f->blocks_per_die; b-- > 0;) {
 			u32 blk = d * f->blocks_per_die + b;
 
-			r = vf_region_of(f, blk);
-			f->blocks[blk].state = VF_BLK_FREE;
+			r = vff_region_of(f, blk);
+			f->blocks[blk].state = VFF_BLK_FREE;
 			f->blocks[blk].next = die->free_head[r];
 			die->free_head[r] = blk;
 			die->nr_free[r]++;
@@ -548,7 +548,7 @@ void vflash_flash_destroy(struct vflash_flash *f)
 
 	if (!f)
 		return;
-	vf_stop_worker(f);
+	vff_stop_worker(f);
 	if (f->dies) {
 		for (d = 0; d < f->nr_dies; d++) {
 			kfree(f->dies[d].wb_end_ns);
@@ -606,7 +606,7 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 	if (!ret)
 		ret = alloc_tables(f);
 	if (!ret)
-		ret = vf_undo_alloc(f);
+		ret = vff_undo_alloc(f);
 	if (ret)
 		goto err;
 	return f;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The flash backend's internals, shared by the backend_flash/ sources only.
+ * The flash backend's internals, shared by the backend_flash/ sources only:
+ * its types, the mapping's inline steps of a host write, and the
+ * declarations of ftl.c, undo.c and gc.c (timing.h has timing.c's).
  * Locking is described in docs/design/backend.md and at each field.
  */
 #ifndef VFLASH_FTL_H
@@ -12,7 +14,6 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
-#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 
 #include "backend_flash/fault_rule.h"
@@ -20,94 +21,91 @@
 #include "backend_flash/hist.h"
 #include "backend_flash/profile.h"
 
-#define VF_INVALID	U32_MAX
+#define VFF_INVALID	U32_MAX
 
 /*
  * A p2l entry is 3 bytes: the group of the logical page that filled the
- * slot (lpn >> f->p2l_shift), not the page itself; see vf_p2l_owner().
+ * slot (lpn >> f->p2l_shift), not the page itself; see vff_p2l_owner().
  */
-#define VF_P2L_BYTES	3
-#define VF_P2L_BITS	(8 * VF_P2L_BYTES)
+#define VFF_P2L_BYTES	3
+#define VFF_P2L_BITS	(8 * VFF_P2L_BYTES)
 
 /* Read heat: a 4-bit saturating counter per logical page, two per byte. */
-#define VF_HEAT_MAX	15
+#define VFF_HEAT_MAX	15
 
 /* Regions of a die. Profiles without an SLC cache have no SLC blocks. */
-enum vf_region { VF_SLC, VF_MAIN, VF_NR_REGIONS };
+enum vff_region { VFF_SLC, VFF_MAIN, VFF_NR_REGIONS };
 
 /*
  * Write streams, each with its own open block per die and region: the
- * host's placement handle 0 (VF_HOST), GC, migration, then the host's
- * placement handles 1 and up (VF_PH1 + h - 1; NVMe FDP, docs/design/fdp.md).
+ * host's placement handle 0 (VFF_HOST), GC, migration, then the host's
+ * placement handles 1 and up (VFF_PH1 + h - 1; NVMe FDP, docs/design/fdp.md).
  */
-enum vf_stream {
-	VF_HOST,
-	VF_GC,
-	VF_MIGRATE,
-	VF_PH1,
-	VF_NR_STREAMS = VF_PH1 + VFLASH_FLASH_MAX_PLACEMENT - 1,
+enum vff_stream {
+	VFF_HOST,
+	VFF_GC,
+	VFF_MIGRATE,
+	VFF_PH1,
+	VFF_NR_STREAMS = VFF_PH1 + VFLASH_FLASH_MAX_PLACEMENT - 1,
 };
 
 /*
  * A bad block (retired after a program or erase failure) never returns to
  * a free list; the pages still valid on it are moved off (gc.c).
  */
-enum vf_block_state { VF_BLK_FREE, VF_BLK_OPEN, VF_BLK_FULL, VF_BLK_VICTIM,
-		      VF_BLK_BAD };
+enum vff_block_state { VFF_BLK_FREE, VFF_BLK_OPEN, VFF_BLK_FULL, VFF_BLK_VICTIM,
+		       VFF_BLK_BAD };
 
-/* SLC region of hybrid profiles: 1/VF_SLC_FRACTION of the capacity. */
-#define VF_SLC_FRACTION		16
+/* SLC region of hybrid profiles: 1/VFF_SLC_FRACTION of the capacity. */
+#define VFF_SLC_FRACTION		16
 /* Free blocks per die and region that only GC may take. */
-#define VF_GC_RESERVE		1
+#define VFF_GC_RESERVE		1
 /* Streams in use on a device of @ph placement handles: GC, migration, @ph. */
-static inline u32 vf_streams(u32 ph)
+static inline u32 vff_streams(u32 ph)
 {
-	return VF_PH1 - 1 + ph;
+	return VFF_PH1 - 1 + ph;
 }
 
 /*
  * Smallest region on a die of a device of @ph placement handles: an open
  * block for every stream in use, GC's reserve, and room to clean.
  */
-static inline u32 vf_min_blocks(u32 ph)
+static inline u32 vff_min_blocks(u32 ph)
 {
-	return vf_streams(ph) + VF_GC_RESERVE + 4;
+	return vff_streams(ph) + VFF_GC_RESERVE + 4;
 }
 
-/* The stream of host placement handle @ph. */
-static inline enum vf_stream vf_host_stream(u32 ph)
+static inline enum vff_stream vff_host_stream(u32 ph)
 {
-	return ph ? VF_PH1 + ph - 1 : VF_HOST;
+	return ph ? VFF_PH1 + ph - 1 : VFF_HOST;
 }
 
-/* Is @s a host stream (some placement handle's)? */
-static inline bool vf_is_host_stream(u32 s)
+static inline bool vff_is_host_stream(u32 s)
 {
-	return s == VF_HOST || s >= VF_PH1;
+	return s == VFF_HOST || s >= VFF_PH1;
 }
 
-/* The placement handle of host stream @s. */
-static inline u32 vf_stream_handle(u32 s)
+static inline u32 vff_stream_handle(u32 s)
 {
-	return s == VF_HOST ? 0 : s - VF_PH1 + 1;
+	return s == VFF_HOST ? 0 : s - VFF_PH1 + 1;
 }
 
 /* Background spans a die remembers, to tell a read what it waited for. */
-#define VF_BG_SPANS		4
+#define VFF_BG_SPANS		4
 
 /**
- * struct vf_block - one erase block
+ * struct vff_block - one erase block
  * @valid: valid slots (see docs/design/backend.md); atomic, displaced pages are
  *	counted down by whoever displaces them, without the die lock
  * @wp: next slot to fill; die lock
- * @state: enum vf_block_state; die lock
+ * @state: enum vff_block_state; die lock
  * @stream: the stream it is open for; die lock
  * @next: next block on its die's free list; die lock
  * @erase_count: times erased; die lock
  * @seal_seq: device-wide order in which blocks became full; die lock
  * @seal_ns: when it became full; die lock
  */
-struct vf_block {
+struct vff_block {
 	atomic_t valid;
 	u32 wp;
 	u8 state;
@@ -119,7 +117,7 @@ struct vf_block {
 };
 
 /**
- * struct vf_die - one die (LUN) and the blocks it owns
+ * struct vff_die - one die (LUN) and the blocks it owns
  * @lock: protects every field below and the die's blocks' metadata
  * @busy_until_ns: when all work queued on the die is done
  * @fg_busy_until_ns: when the host work queued on it is done
@@ -127,7 +125,7 @@ struct vf_block {
  *	last went idle (read-priority)
  * @free_head: free-list heads per region (block numbers)
  * @nr_free: free-list lengths per region; read without the lock for stats
- * @open: open block per stream and region, or VF_INVALID
+ * @open: open block per stream and region, or VFF_INVALID
  * @wb_end_ns: FIFO of end times of programs holding write-buffer space
  * @wb_slots: slots each of those programs holds
  * @wb_head: oldest FIFO entry
@@ -136,9 +134,9 @@ struct vf_block {
  * @wb_pending: host slots filled but not yet programmed
  * @durable_ns: when the host pages moved after a failed program are
  *	durable (their new units' programs end); a flush of the die waits
- *	for it as for the write-buffer FIFO (vf_program_failed())
+ *	for it as for the write-buffer FIFO (vff_program_failed())
  * @bg_start_ns: the most recent spans of background work on the die's
- *	timeline (merged when contiguous), a ring; see vf_bg_wait()
+ *	timeline (merged when contiguous), a ring; see vff_bg_wait()
  * @bg_end_ns: their ends
  * @bg_last: the ring's newest entry
  * @channel: the channel it sits on
@@ -147,15 +145,15 @@ struct vf_block {
  * @trace_req: the request id whose submit holds @lock, 0 while background
  *	work does: the id of the vflash_nand events charged meanwhile
  */
-struct vf_die {
+struct vff_die {
 	spinlock_t lock;	/* see the kernel-doc above */
 	u64 trace_req;
 	u64 busy_until_ns;
 	u64 fg_busy_until_ns;
 	u64 deferred_ns;
-	u32 free_head[VF_NR_REGIONS];
-	u32 nr_free[VF_NR_REGIONS];
-	u32 open[VF_NR_STREAMS][VF_NR_REGIONS];
+	u32 free_head[VFF_NR_REGIONS];
+	u32 nr_free[VFF_NR_REGIONS];
+	u32 open[VFF_NR_STREAMS][VFF_NR_REGIONS];
 	u64 *wb_end_ns;
 	u32 *wb_slots;
 	u32 wb_head;
@@ -163,27 +161,27 @@ struct vf_die {
 	u32 wb_used;
 	u32 wb_pending;
 	u64 durable_ns;
-	u64 bg_start_ns[VF_BG_SPANS];
-	u64 bg_end_ns[VF_BG_SPANS];
+	u64 bg_start_ns[VFF_BG_SPANS];
+	u64 bg_end_ns[VFF_BG_SPANS];
 	u32 bg_last;
 	u32 channel;
 	bool undo_used;
 };
 
 /**
- * struct vf_channel - one channel
+ * struct vff_channel - one channel
  * @lock: protects @busy_until_ns
  * @busy_until_ns: when the last transfer queued on it ends
  */
-struct vf_channel {
+struct vff_channel {
 	spinlock_t lock;	/* protects busy_until_ns */
 	u64 busy_until_ns;
 };
 
 /**
- * struct vf_stats - per-CPU counters and latency histograms
+ * struct vff_stats - per-CPU counters and latency histograms
  * @count: enum vflash_stat counters
- * @read_hist: host read latencies, see vf_hist_bucket()
+ * @read_hist: host read latencies, see vff_hist_bucket()
  * @late_hist: how late frontends completed requests against the model
  * @late_max_ns: the latest of those
  * @ph_host_pages: host pages written per placement handle
@@ -192,23 +190,23 @@ struct vf_channel {
  *	migration moved out of them
  * @erased_slots: slots of the blocks erased (NVMe FDP's media bytes erased)
  */
-struct vf_stats {
+struct vff_stats {
 	u64 count[VFLASH_STAT_NR];
 	u64 ph_host_pages[VFLASH_FLASH_MAX_PLACEMENT];
 	u64 ph_media_pages[VFLASH_FLASH_MAX_PLACEMENT];
 	u64 erased_slots;
-	u64 read_hist[VF_HIST_BUCKETS];
-	u64 late_hist[VF_HIST_BUCKETS];
+	u64 read_hist[VFF_HIST_BUCKETS];
+	u64 late_hist[VFF_HIST_BUCKETS];
 	u64 late_max_ns;
 };
 
 /**
- * struct vf_zone_map - where a zone handle's writes go
+ * struct vff_zone_map - where a zone handle's writes go
  * @first_lpn: the zone's first logical page
  * @first_die: the die of its first page
  * @width: the dies its pages go round over, from @first_die; 0: none
  */
-struct vf_zone_map {
+struct vff_zone_map {
 	u64 first_lpn;
 	u32 first_die;
 	u32 width;
@@ -226,8 +224,8 @@ struct vf_zone_map {
  * @lpp: logical pages per flash page
  * @slots: slots a block of each region holds
  * @unit: slots one program writes, per region (QLC: a wordline)
- * @stride: slot-number stride of a block (= @slots[VF_MAIN]); slot numbers
- *	of SLC blocks have holes, p2l's index has none (vf_p2l_index())
+ * @stride: slot-number stride of a block (= @slots[VFF_MAIN]); slot numbers
+ *	of SLC blocks have holes, p2l's index has none (vff_p2l_index())
  * @blocks_per_die: blocks per die, SLC ones first
  * @slc_per_die: SLC blocks per die
  * @nr_blocks: blocks in all
@@ -235,20 +233,20 @@ struct vf_zone_map {
  * @wb_fifo_len: FIFO entries per die
  * @p2l_per_die: p2l entries of a die: its SLC blocks', then its main ones'
  * @p2l_shift: a p2l entry holds lpn >> @p2l_shift, so that it fits
- *	VF_P2L_BITS (0 for devices up to 64 GiB)
+ *	VFF_P2L_BITS (0 for devices up to 64 GiB)
  * @l2p: logical page -> slot; atomics only
- * @p2l: slot -> group of the logical page that filled it, VF_P2L_BYTES per
- *	slot (vf_p2l_set(), vf_p2l_owner()); written under the slot's die
+ * @p2l: slot -> group of the logical page that filled it, VFF_P2L_BYTES per
+ *	slot (vff_p2l_set(), vff_p2l_owner()); written under the slot's die
  *	lock before the slot is published in @l2p, never cleared: whether a
  *	slot is valid is always decided against @l2p
- * @heat: read count per logical page, 4 bits saturating at VF_HEAT_MAX,
- *	two pages per byte; updated with cmpxchg on the byte (vf_heat_bump())
+ * @heat: read count per logical page, 4 bits saturating at VFF_HEAT_MAX,
+ *	two pages per byte; updated with cmpxchg on the byte (vff_heat_bump())
  * @blocks: every block
  * @dies: every die
  * @channels: every channel
  * @host_lock: protects @host_busy_until_ns
  * @host_busy_until_ns: when the host link is free
- * @seal_seq: source of vf_block.seal_seq
+ * @seal_seq: source of vff_block.seal_seq
  * @cursor: round-robin counter of placement policies
  * @req_id: the last request id given (vflash_flash_new_req_id())
  * @knob: run-time tunables; read with READ_ONCE, written by sysfs
@@ -295,8 +293,8 @@ struct vflash_flash {
 	u32 nr_dies;
 	u32 nr_channels;
 	u32 lpp;
-	u32 slots[VF_NR_REGIONS];
-	u32 unit[VF_NR_REGIONS];
+	u32 slots[VFF_NR_REGIONS];
+	u32 unit[VFF_NR_REGIONS];
 	u32 stride;
 	u32 blocks_per_die;
 	u32 slc_per_die;
@@ -308,9 +306,9 @@ struct vflash_flash {
 	u32 *l2p;
 	u8 *p2l;
 	u8 *heat;
-	struct vf_block *blocks;
-	struct vf_die *dies;
-	struct vf_channel *channels;
+	struct vff_block *blocks;
+	struct vff_die *dies;
+	struct vff_channel *channels;
 	spinlock_t host_lock;	/* protects host_busy_until_ns */
 	u64 host_busy_until_ns;
 	atomic64_t seal_seq;
@@ -318,53 +316,53 @@ struct vflash_flash {
 	atomic64_t req_id;
 	u64 knob[VFLASH_KNOB_NR];
 	const struct vflash_policy *policy[VFLASH_POLICY_NR];
-	struct vf_stats __percpu *stats;
+	struct vff_stats __percpu *stats;
 	struct mutex maint_lock;	/* see the kernel-doc above */
 	struct task_struct *worker;
 	struct vflash_undo **undo_wait;
 	struct vflash_fault_rule *program_fail;
 	struct vflash_fault_rule *erase_fail;
-	atomic_t nr_bad[VF_NR_REGIONS];
+	atomic_t nr_bad[VFF_NR_REGIONS];
 	u32 spare_new;
 	bool no_room;
 	atomic64_t ph_moved[VFLASH_FLASH_MAX_PLACEMENT];
 	u64 ph_moved_lpn[VFLASH_FLASH_MAX_PLACEMENT];
 	atomic64_t ph_retired[VFLASH_FLASH_MAX_PLACEMENT];
-	struct vf_zone_map zmap[VFLASH_FLASH_MAX_PLACEMENT];
+	struct vff_zone_map zmap[VFLASH_FLASH_MAX_PLACEMENT];
 	bool zone_ph;
 };
 
 /* Is @s a zone handle's stream on device @f (vflash_flash.zone_ph)? */
-static inline bool vf_is_zone_stream(const struct vflash_flash *f, u32 s)
+static inline bool vff_is_zone_stream(const struct vflash_flash *f, u32 s)
 {
-	return s >= VF_PH1 && READ_ONCE(f->zone_ph);
+	return s >= VFF_PH1 && READ_ONCE(f->zone_ph);
 }
 
-static inline u64 vf_knob(const struct vflash_flash *f, enum vflash_knob k)
+static inline u64 vff_knob(const struct vflash_flash *f, enum vflash_knob k)
 {
 	return READ_ONCE(f->knob[k]);
 }
 
-static inline const void *vf_ops(const struct vflash_flash *f,
-				 enum vflash_policy_kind kind)
+static inline const void *vff_ops(const struct vflash_flash *f,
+				  enum vflash_policy_kind kind)
 {
 	return READ_ONCE(f->policy[kind])->ops;
 }
 
-static inline u32 vf_block_of(const struct vflash_flash *f, u32 slot)
+static inline u32 vff_block_of(const struct vflash_flash *f, u32 slot)
 {
 	return slot / f->stride;
 }
 
-static inline u32 vf_die_of_block(const struct vflash_flash *f, u32 blk)
+static inline u32 vff_die_of_block(const struct vflash_flash *f, u32 blk)
 {
 	return blk / f->blocks_per_die;
 }
 
-static inline enum vf_region vf_region_of(const struct vflash_flash *f,
-					  u32 blk)
+static inline enum vff_region vff_region_of(const struct vflash_flash *f,
+					    u32 blk)
 {
-	return blk % f->blocks_per_die < f->slc_per_die ? VF_SLC : VF_MAIN;
+	return blk % f->blocks_per_die < f->slc_per_die ? VFF_SLC : VFF_MAIN;
 }
 
 /*
@@ -372,27 +370,27 @@ static inline enum vf_region vf_region_of(const struct vflash_flash *f,
  * stride, SLC blocks included; p2l holds per die the SLC blocks' slots,
  * then the main blocks', each at its own region's size, without holes.
  */
-static inline u64 vf_p2l_index(const struct vflash_flash *f, u32 slot)
+static inline u64 vff_p2l_index(const struct vflash_flash *f, u32 slot)
 {
-	u32 b = vf_block_of(f, slot);
+	u32 b = vff_block_of(f, slot);
 	u32 off = slot - b * f->stride;
-	u32 d = vf_die_of_block(f, b);
+	u32 d = vff_die_of_block(f, b);
 	u32 i = b - d * f->blocks_per_die;
 	u64 idx = (u64)d * f->p2l_per_die + off;
 
 	if (i < f->slc_per_die)
-		return idx + (u64)i * f->slots[VF_SLC];
-	return idx + (u64)f->slc_per_die * f->slots[VF_SLC] +
-	       (u64)(i - f->slc_per_die) * f->slots[VF_MAIN];
+		return idx + (u64)i * f->slots[VFF_SLC];
+	return idx + (u64)f->slc_per_die * f->slots[VFF_SLC] +
+	       (u64)(i - f->slc_per_die) * f->slots[VFF_MAIN];
 }
 
 /*
  * Record that logical page @lpn fills @slot: under the slot's die lock,
  * before @slot is published in l2p.
  */
-static inline void vf_p2l_set(struct vflash_flash *f, u32 slot, u64 lpn)
+static inline void vff_p2l_set(struct vflash_flash *f, u32 slot, u64 lpn)
 {
-	u8 *e = f->p2l + VF_P2L_BYTES * vf_p2l_index(f, slot);
+	u8 *e = f->p2l + VFF_P2L_BYTES * vff_p2l_index(f, slot);
 	u32 g = lpn >> f->p2l_shift;
 
 	e[0] = g;
@@ -400,54 +398,25 @@ static inline void vf_p2l_set(struct vflash_flash *f, u32 slot, u64 lpn)
 	e[2] = g >> 16;
 }
 
-/* The group @slot's p2l entry holds (stale once the slot is displaced). */
-static inline u32 vf_p2l_group(const struct vflash_flash *f, u32 slot)
+static inline u32 vff_heat(const struct vflash_flash *f, u64 lpn)
 {
-	const u8 *e = f->p2l + VF_P2L_BYTES * vf_p2l_index(f, slot);
-
-	return e[0] | e[1] << 8 | (u32)e[2] << 16;
+	return READ_ONCE(f->heat[lpn / 2]) >> (lpn % 2 * 4) & VFF_HEAT_MAX;
 }
 
 /*
- * The logical page whose valid copy is @slot, or VF_INVALID: the one page
- * of @slot's p2l group that l2p maps to @slot (l2p maps no two pages to
- * one slot). At most 1 << p2l_shift l2p entries, one cache line at 1 TiB.
- * A stale entry (the page displaced since) finds none. Callers hold the
- * slot's die lock, so that the entry is not being rewritten, or see a
- * quiescent device; l2p may change under them (a host displacing the
- * page), as it may right after any lookup.
- */
-static inline u32 vf_p2l_owner(const struct vflash_flash *f, u32 slot)
-{
-	u64 lpn = (u64)vf_p2l_group(f, slot) << f->p2l_shift;
-	u64 end = min(lpn + (1ULL << f->p2l_shift), f->nr_lpages);
-
-	for (; lpn < end; lpn++)
-		if (READ_ONCE(f->l2p[lpn]) == slot)
-			return lpn;
-	return VF_INVALID;
-}
-
-/* Page @lpn's read heat. */
-static inline u32 vf_heat(const struct vflash_flash *f, u64 lpn)
-{
-	return READ_ONCE(f->heat[lpn / 2]) >> (lpn % 2 * 4) & VF_HEAT_MAX;
-}
-
-/*
- * Count one read of page @lpn, saturating at VF_HEAT_MAX; the byte is
+ * Count one read of page @lpn, saturating at VFF_HEAT_MAX; the byte is
  * shared with a neighbour page, hence cmpxchg. Returns the new heat.
  */
-static inline u32 vf_heat_bump(struct vflash_flash *f, u64 lpn)
+static inline u32 vff_heat_bump(struct vflash_flash *f, u64 lpn)
 {
 	u8 *p = &f->heat[lpn / 2];
 	u32 sh = lpn % 2 * 4;
 	u8 old = READ_ONCE(*p), seen;
 
 	for (;;) {
-		u32 h = old >> sh & VF_HEAT_MAX;
+		u32 h = old >> sh & VFF_HEAT_MAX;
 
-		if (h == VF_HEAT_MAX)
+		if (h == VFF_HEAT_MAX)
 			return h;
 		seen = cmpxchg(p, old, old + (1 << sh));
 		if (seen == old)
@@ -457,10 +426,10 @@ static inline u32 vf_heat_bump(struct vflash_flash *f, u64 lpn)
 }
 
 /* Forget page @lpn's heat (trimmed), keeping its neighbour's. */
-static inline void vf_heat_clear(struct vflash_flash *f, u64 lpn)
+static inline void vff_heat_clear(struct vflash_flash *f, u64 lpn)
 {
 	u8 *p = &f->heat[lpn / 2];
-	u8 mask = VF_HEAT_MAX << (lpn % 2 * 4);
+	u8 mask = VFF_HEAT_MAX << (lpn % 2 * 4);
 	u8 old = READ_ONCE(*p), seen;
 
 	while (old & mask) {
@@ -471,28 +440,19 @@ static inline void vf_heat_clear(struct vflash_flash *f, u64 lpn)
 	}
 }
 
-/* Halve the heat of the two pages of heat byte @i. */
-static inline void vf_heat_decay(struct vflash_flash *f, u64 i)
-{
-	u8 *p = &f->heat[i];
-	u8 old = READ_ONCE(*p), seen;
-
-	while (old) {
-		seen = cmpxchg(p, old, (old >> 1) & 0x77);
-		if (seen == old)
-			break;
-		old = seen;
-	}
-}
-
-/* Bytes of the heat table of a device of @nr_lpages pages. */
-static inline u64 vf_heat_bytes(u64 nr_lpages)
+static inline u64 vff_heat_bytes(u64 nr_lpages)
 {
 	return DIV_ROUND_UP_ULL(nr_lpages, 2);
 }
 
-static inline void vf_count(struct vflash_flash *f, enum vflash_stat s,
-			    u64 n)
+static inline u32 vff_bad_blocks(struct vflash_flash *f)
+{
+	return atomic_read(&f->nr_bad[VFF_SLC]) +
+	       atomic_read(&f->nr_bad[VFF_MAIN]);
+}
+
+static inline void vff_count(struct vflash_flash *f, enum vflash_stat s,
+			     u64 n)
 {
 	this_cpu_add(f->stats->count[s], n);
 }
@@ -502,9 +462,9 @@ static inline void vf_count(struct vflash_flash *f, enum vflash_stat s,
  * Counted in @stat if it does. One static branch while no rule of any
  * device is armed.
  */
-static inline bool vf_fault(struct vflash_flash *f,
-			    struct vflash_fault_rule *const *rp,
-			    enum vflash_stat stat, u64 lpn)
+static inline bool vff_fault(struct vflash_flash *f,
+			     struct vflash_fault_rule *const *rp,
+			     enum vflash_stat stat, u64 lpn)
 {
 	struct vflash_fault_rule *r;
 
@@ -513,7 +473,7 @@ static inline bool vf_fault(struct vflash_flash *f,
 	r = READ_ONCE(*rp);
 	if (!r || !vflash_fault_rule_check(r, lpn, 1))
 		return false;
-	vf_count(f, stat, 1);
+	vff_count(f, stat, 1);
 	return true;
 }
 
@@ -523,11 +483,12 @@ static inline bool vf_fault(struct vflash_flash *f,
  * region, so that a failure while GC cleans does not leave it without
  * room (ftl.c).
  */
-static inline bool vf_failures_possible(struct vflash_flash *f)
+static inline bool vff_failures_possible(struct vflash_flash *f)
 {
 	struct vflash_fault_rule *pf, *ef;
 
-	if (atomic_read(&f->nr_bad[VF_SLC]) || atomic_read(&f->nr_bad[VF_MAIN]))
+	if (atomic_read(&f->nr_bad[VFF_SLC]) ||
+	    atomic_read(&f->nr_bad[VFF_MAIN]))
 		return true;
 	if (!static_branch_unlikely(&vflash_faults_armed))
 		return false;
@@ -538,97 +499,28 @@ static inline bool vf_failures_possible(struct vflash_flash *f)
 }
 
 /* Count one host read's latency (completion minus arrival). */
-static inline void vf_record_read_latency(struct vflash_flash *f, u64 ns)
+static inline void vff_record_read_latency(struct vflash_flash *f, u64 ns)
 {
-	this_cpu_inc(f->stats->read_hist[vf_hist_bucket(ns)]);
-}
-
-/*
- * Reserve a link (a channel or the host link) whose queue ends at *@busy,
- * under @lock, for @dur ns from @t on; returns when the transfer ends.
- * With the two below, timing.c's, inline: every host request runs them.
- */
-static inline u64 vf_link_xfer(spinlock_t *lock, u64 *busy, u64 t, u64 dur)
-{
-	u64 end;
-
-	spin_lock(lock);
-	end = max(t, *busy) + dur;
-	*busy = end;
-	spin_unlock(lock);
-	return end;
+	this_cpu_inc(f->stats->read_hist[vff_hist_bucket(ns)]);
 }
 
 /**
- * vf_channel_xfer() - reserve a channel for 4 KiB transfers
- * @f: the device
- * @ch: the channel
- * @t: when the data is ready to move
- * @n: 4 KiB transfers
- * @wait_ns: receives how long the transfer waited for the channel, or NULL
- * @xfer_ns: receives the transfer's own time, or NULL
- *
- * Return: when the transfer ends.
- */
-static inline u64 vf_channel_xfer(struct vflash_flash *f, u32 ch, u64 t,
-				  u32 n, u64 *wait_ns, u64 *xfer_ns)
-{
-	struct vf_channel *c = &f->channels[ch];
-	u64 dur = n * vf_knob(f, VFLASH_KNOB_CHANNEL_XFER_NS);
-	u64 end = vf_link_xfer(&c->lock, &c->busy_until_ns, t, dur);
-
-	if (wait_ns)
-		*wait_ns = end - dur - t;
-	if (xfer_ns)
-		*xfer_ns = dur;
-	return end;
-}
-
-/**
- * vf_host_xfer() - reserve the host link for 4 KiB transfers
- * @f: the device
- * @t: when the data is ready to move
- * @n: 4 KiB transfers
- * @wait_ns: receives how long the transfer waited for the link, or NULL
- * @xfer_ns: receives the transfer's own time, or NULL
- *
- * Return: when the transfer ends.
- */
-static inline u64 vf_host_xfer(struct vflash_flash *f, u64 t, u32 n,
-			       u64 *wait_ns, u64 *xfer_ns)
-{
-	u64 dur = n * vf_knob(f, VFLASH_KNOB_HOST_XFER_NS);
-	u64 end = vf_link_xfer(&f->host_lock, &f->host_busy_until_ns, t, dur);
-
-	if (wait_ns)
-		*wait_ns = end - dur - t;
-	if (xfer_ns)
-		*xfer_ns = dur;
-	return end;
-}
-
-/*
- * The mapping's and the write buffer's steps of a host page write, inline:
- * every write runs them (ftl.c and timing.c keep the rest).
- */
-
-/**
- * vf_invalidate() - a slot's page has been displaced
+ * vff_invalidate() - a slot's page has been displaced
  * @f: the device
  * @slot: the slot whose logical page now lives elsewhere (or nowhere)
  *
  * Called by whoever displaced it from l2p, without the slot's die lock,
  * with preemption disabled: GC waits for a victim's count to reach zero.
  * The slot's p2l entry stays as it is: no page of its group maps to the
- * slot any more, which is what makes it invalid (vf_p2l_owner()).
+ * slot any more, which is what makes it invalid (vff_p2l_owner()).
  */
-static __always_inline void vf_invalidate(struct vflash_flash *f, u32 slot)
+static __always_inline void vff_invalidate(struct vflash_flash *f, u32 slot)
 {
-	atomic_dec(&f->blocks[vf_block_of(f, slot)].valid);
+	atomic_dec(&f->blocks[vff_block_of(f, slot)].valid);
 }
 
 /**
- * vf_seal_if_full() - a stream's open block that filled up becomes a GC
+ * vff_seal_if_full() - a stream's open block that filled up becomes a GC
  *	candidate
  * @f: the device
  * @die: the block's die, locked
@@ -637,99 +529,55 @@ static __always_inline void vf_invalidate(struct vflash_flash *f, u32 slot)
  * @r: its region
  * @now: the current time, its seal time
  */
-static __always_inline void vf_seal_if_full(struct vflash_flash *f,
-					    struct vf_die *die, u32 b,
-					    enum vf_stream stream,
-					    enum vf_region r, u64 now)
+static __always_inline void vff_seal_if_full(struct vflash_flash *f,
+					     struct vff_die *die, u32 b,
+					     enum vff_stream stream,
+					     enum vff_region r, u64 now)
 {
-	struct vf_block *blk = &f->blocks[b];
+	struct vff_block *blk = &f->blocks[b];
 
 	if (blk->wp < f->slots[r])
 		return;
-	blk->state = VF_BLK_FULL;
+	blk->state = VFF_BLK_FULL;
 	blk->seal_seq = atomic64_inc_return(&f->seal_seq);
 	blk->seal_ns = now;
-	die->open[stream][r] = VF_INVALID;
+	die->open[stream][r] = VFF_INVALID;
 }
 
-/* vf_alloc_slot() (ftl.c), inline for the host write path. */
-static __always_inline u32 vf_alloc_slot_inline(struct vflash_flash *f,
-						struct vf_die *die, u32 d,
-						enum vf_stream stream,
-						enum vf_region r, u64 *now)
+/* vff_alloc_slot() (ftl.c), inline for the host write path. */
+static __always_inline u32 vff_alloc_slot_inline(struct vflash_flash *f,
+						 struct vff_die *die, u32 d,
+						 enum vff_stream stream,
+						 enum vff_region r, u64 *now)
 {
 	u32 b = die->open[stream][r];
-	struct vf_block *blk;
+	struct vff_block *blk;
 	u32 slot;
 
-	if (b == VF_INVALID) {
-		u32 reserve = stream == VF_GC ? 0 : VF_GC_RESERVE +
-					vf_failures_possible(f);
+	if (b == VFF_INVALID) {
+		u32 reserve = stream == VFF_GC ? 0 : VFF_GC_RESERVE +
+					vff_failures_possible(f);
 
 		if (die->nr_free[r] <= reserve)
-			return VF_INVALID;
+			return VFF_INVALID;
 		b = die->free_head[r];
 		blk = &f->blocks[b];
 		die->free_head[r] = blk->next;
 		die->nr_free[r]--;
-		blk->next = VF_INVALID;
-		blk->state = VF_BLK_OPEN;
+		blk->next = VFF_INVALID;
+		blk->state = VFF_BLK_OPEN;
 		blk->stream = stream;
 		blk->wp = 0;
 		die->open[stream][r] = b;
 	}
 	blk = &f->blocks[b];
 	slot = b * f->stride + blk->wp++;
-	vf_seal_if_full(f, die, b, stream, r, *now);
+	vff_seal_if_full(f, die, b, stream, r, *now);
 	return slot;
 }
 
-/**
- * vf_wb_retire() - drop programs that ended by @t from the write buffer
- * @f: the device
- * @die: the die, locked
- * @t: the time
- */
-static __always_inline void vf_wb_retire(struct vflash_flash *f,
-					 struct vf_die *die, u64 t)
-{
-	while (die->wb_count && die->wb_end_ns[die->wb_head] <= t) {
-		die->wb_used -= die->wb_slots[die->wb_head];
-		die->wb_head = (die->wb_head + 1) % f->wb_fifo_len;
-		die->wb_count--;
-	}
-}
-
-/**
- * vf_wb_admit() - admit one host page into the die's write-buffer share
- * @f: the device
- * @die: the die, locked
- * @t: when the page is ready
- *
- * Return: @t, or, if the share is full, when enough programs have ended.
- */
-static __always_inline u64 vf_wb_admit(struct vflash_flash *f,
-				       struct vf_die *die, u64 t)
-{
-	u64 cap64 = vf_knob(f, VFLASH_KNOB_WRITE_BUFFER_BYTES) /
-		    VFLASH_LPAGE_SIZE / f->nr_dies;
-	u32 cap = max_t(u64, cap64, 2 * f->unit[VF_MAIN]);
-
-	vf_wb_retire(f, die, t);
-	if (unlikely(die->wb_used + die->wb_pending + 1 > cap)) {
-		vf_count(f, VFLASH_STAT_WB_STALLS, 1);
-		while (die->wb_count &&
-		       die->wb_used + die->wb_pending + 1 > cap) {
-			t = max(t, die->wb_end_ns[die->wb_head]);
-			vf_wb_retire(f, die, t);
-		}
-	}
-	die->wb_pending++;
-	return t;
-}
-
 /*
- * vf_program_fails() - is the program of a host page to fail?
+ * vff_program_fails() - is the program of a host page to fail?
  * @f: the device
  * @lpn: the logical page the host writes
  *
@@ -737,117 +585,10 @@ static __always_inline u64 vf_wb_admit(struct vflash_flash *f,
  * branch while no rule is armed. True if the program of the unit the page
  * is written into fails.
  */
-static __always_inline bool vf_program_fails(struct vflash_flash *f, u64 lpn)
+static __always_inline bool vff_program_fails(struct vflash_flash *f, u64 lpn)
 {
-	return vf_fault(f, &f->program_fail, VFLASH_STAT_FAULT_PROGRAM_FAILS,
-			lpn);
-}
-
-/* timing.c, for the inline die read below */
-u32 __vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
-		      u64 k_pe, u64 k_age);
-void vf_bg_note(struct vf_die *die, u64 start, u64 end);
-void vf_bg_shift(struct vf_die *die, u64 start, u64 t);
-u64 vf_bg_wait(const struct vf_die *die, u64 from, u64 to);
-void vf_trace_die_read(struct vflash_flash *f, struct vf_die *die, u32 blk,
-		       enum vflash_work work, u64 start, u64 end);
-DECLARE_TRACEPOINT(vflash_nand);
-
-/* @die's number on @f. */
-static inline u32 vf_die_index(const struct vflash_flash *f,
-			       const struct vf_die *die)
-{
-	return die - f->dies;
-}
-
-/**
- * vf_read_time() - array read time of the page in a slot
- * @f: the device
- * @slot: the slot
- *
- * Return: tR in ns, by region, cell type and (QLC) page type.
- */
-static __always_inline u64 vf_read_time(const struct vflash_flash *f,
-					u32 slot)
-{
-	u32 blk = vf_block_of(f, slot);
-
-	if (vf_region_of(f, blk) == VF_SLC)
-		return vf_knob(f, VFLASH_KNOB_SLC_READ_NS);
-	if (f->prof->cell == VFLASH_CELL_QLC) {
-		u32 type = (slot % f->stride / f->lpp) % 4;
-
-		return vf_knob(f, VFLASH_KNOB_QLC_READ_L_NS + type);
-	}
-	return vf_knob(f, VFLASH_KNOB_MAIN_READ_NS);
-}
-
-/**
- * vf_read_retries() - the read retries a block's wear and data age cost
- * @f: the device
- * @blk: the block read; its die is locked
- * @now: when the read starts
- *
- * See __vf_read_retries() (timing.c); inline, one test while both of its
- * coefficients are 0 (the default).
- *
- * Return: the retries; 0 while both coefficients are 0.
- */
-static __always_inline u32 vf_read_retries(const struct vflash_flash *f,
-					   u32 blk, u64 now)
-{
-	u64 k_pe = vf_knob(f, VFLASH_KNOB_READ_RETRY_PE_MILLI);
-	u64 k_age = vf_knob(f, VFLASH_KNOB_READ_RETRY_AGE_MILLI);
-
-	if (!k_pe && !k_age)
-		return 0;
-	return __vf_read_retries(f, blk, now, k_pe, k_age);
-}
-
-/* vf_die_read() (timing.c), inline for the host read path. */
-static __always_inline u64 vf_die_read_inline(struct vflash_flash *f,
-					      struct vf_die *die, u32 slot,
-					      u64 now, enum vflash_work work,
-					      struct vflash_latency *lat)
-{
-	const struct vflash_maintenance_ops *m =
-		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
-	bool host = work == VFLASH_WORK_HOST;
-	u32 retries = vf_read_retries(f, vf_block_of(f, slot), now);
-	u64 t = vf_read_time(f, slot) * (1 + retries);
-	u64 start;
-
-	if (retries)
-		vf_count(f, VFLASH_STAT_READ_RETRIES, retries);
-	if (die->busy_until_ns <= now)
-		die->deferred_ns = 0;
-	if (host && m->read_priority &&
-	    die->busy_until_ns > max(now, die->fg_busy_until_ns) &&
-	    die->deferred_ns < vf_knob(f, VFLASH_KNOB_MAX_DEFER_NS)) {
-		start = max(now, die->fg_busy_until_ns);
-		die->busy_until_ns += t;
-		die->deferred_ns += t;
-		vf_bg_shift(die, start, t);
-		vf_count(f, VFLASH_STAT_READ_PREEMPTS, 1);
-	} else {
-		start = max(now, die->busy_until_ns);
-		die->busy_until_ns = start + t;
-	}
-	if (host)
-		die->fg_busy_until_ns = max(die->fg_busy_until_ns, start + t);
-	else
-		vf_bg_note(die, start, start + t);
-	if (lat) {
-		lat->die_wait_ns = start - now;
-		lat->bg_wait_ns = vf_bg_wait(die, now, start);
-		lat->array_ns = t;
-	}
-	vf_count(f, VFLASH_STAT_NAND_READ_PAGES, 1);
-	/* Untraced, one branch: the event's arguments only behind it. */
-	if (tracepoint_enabled(vflash_nand))
-		vf_trace_die_read(f, die, vf_block_of(f, slot), work, start,
-				  start + t);
-	return start + t;
+	return vff_fault(f, &f->program_fail, VFLASH_STAT_FAULT_PROGRAM_FAILS,
+			 lpn);
 }
 
 /*
@@ -861,30 +602,23 @@ static __always_inline u64 vf_die_read_inline(struct vflash_flash *f,
  * flash.h like the frontends.
  */
 
-/* timing.c */
-u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
-		u64 now, enum vflash_work work, struct vflash_latency *lat);
-u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
-	       u64 now, enum vflash_work work);
-u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
-	     enum vflash_work work);
-void vf_wb_push(struct vflash_flash *f, struct vf_die *die, u64 end,
-		u32 slots);
-
 /* ftl.c */
-u32 vf_alloc_slot(struct vflash_flash *f, struct vf_die *die, u32 d,
-		  enum vf_stream stream, enum vf_region r, u64 *now);
-u32 vf_pad_unit(struct vflash_flash *f, u32 b, enum vf_region r);
+u32 vff_p2l_group(const struct vflash_flash *f, u32 slot);
+u32 vff_p2l_owner(const struct vflash_flash *f, u32 slot);
+void vff_heat_decay(struct vflash_flash *f, u64 i);
+u32 vff_alloc_slot(struct vflash_flash *f, struct vff_die *die, u32 d,
+		   enum vff_stream stream, enum vff_region r, u64 *now);
+u32 vff_pad_unit(struct vflash_flash *f, u32 b, enum vff_region r);
 
 /* undo.c */
-int vf_undo_alloc(struct vflash_flash *f);
-void vf_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
-		    struct vflash_undo *u);
-void __vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
-			  u64 end_ns);
+int vff_undo_alloc(struct vflash_flash *f);
+void vff_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
+		     struct vflash_undo *u);
+void __vff_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
+			   u64 end_ns);
 
 /**
- * vf_undo_programmed() - the unit just filled in a host block is charged
+ * vff_undo_programmed() - the unit just filled in a host block is charged
  * @f: the device
  * @d: the block's die, locked
  * @blk: the block; its write pointer is at the end of the unit
@@ -892,22 +626,22 @@ void __vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
  *
  * One predictable branch on a die that never had a log record attached.
  */
-static __always_inline void vf_undo_programmed(struct vflash_flash *f, u32 d,
-					       u32 blk, u64 end_ns)
+static __always_inline void vff_undo_programmed(struct vflash_flash *f, u32 d,
+						u32 blk, u64 end_ns)
 {
 	if (unlikely(f->dies[d].undo_used))
-		__vf_undo_programmed(f, d, blk, end_ns);
+		__vff_undo_programmed(f, d, blk, end_ns);
 }
 
 /* gc.c */
-bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
-	      enum vf_region r, u64 *now);
-u32 vf_free_low(const struct vflash_flash *f, enum vf_region r);
-u32 vf_free_high(const struct vflash_flash *f, enum vf_region r);
-void vf_stop_worker(struct vflash_flash *f);
-bool vf_erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
-		    enum vflash_work work, u64 *now);
-void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
-		       u32 b, u64 now);
+bool vff_clean(struct vflash_flash *f, struct vff_die *die, u32 d,
+	       enum vff_region r, u64 *now);
+u32 vff_free_low(const struct vflash_flash *f, enum vff_region r);
+u32 vff_free_high(const struct vflash_flash *f, enum vff_region r);
+void vff_stop_worker(struct vflash_flash *f);
+bool vff_erase_block(struct vflash_flash *f, struct vff_die *die, u32 b,
+		     enum vflash_work work, u64 *now);
+void vff_program_failed(struct vflash_flash *f, struct vff_die *die, u32 d,
+			u32 b, u64 now);
 
 #endif /* VFLASH_FTL_H */

@@ -11,7 +11,7 @@
 #include <linux/ktime.h>
 #include <linux/sched.h>
 
-#include "backend_flash/ftl.h"
+#include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
 
 /* The worker wakes this often to look at the watermarks. */
@@ -19,39 +19,39 @@
 /* ... and halves every page's read heat this often. */
 #define HEAT_DECAY_NS		(1000ULL * NSEC_PER_MSEC)
 
-static u32 region_blocks(const struct vflash_flash *f, enum vf_region r)
+static u32 region_blocks(const struct vflash_flash *f, enum vff_region r)
 {
-	return r == VF_SLC ? f->slc_per_die : f->blocks_per_die - f->slc_per_die;
+	return r == VFF_SLC ? f->slc_per_die : f->blocks_per_die - f->slc_per_die;
 }
 
-static u32 watermark(const struct vflash_flash *f, enum vf_region r,
+static u32 watermark(const struct vflash_flash *f, enum vff_region r,
 		     enum vflash_knob k)
 {
-	u32 wm = div_u64((u64)region_blocks(f, r) * vf_knob(f, k), 100);
+	u32 wm = div_u64((u64)region_blocks(f, r) * vff_knob(f, k), 100);
 
-	return max_t(u32, wm, VF_GC_RESERVE + 1);
+	return max_t(u32, wm, VFF_GC_RESERVE + 1);
 }
 
 /**
- * vf_free_low() - free blocks per die below which the write path cleans
+ * vff_free_low() - free blocks per die below which the write path cleans
  * @f: the device
  * @r: the region
  *
  * Return: the low watermark, in blocks.
  */
-u32 vf_free_low(const struct vflash_flash *f, enum vf_region r)
+u32 vff_free_low(const struct vflash_flash *f, enum vff_region r)
 {
 	return watermark(f, r, VFLASH_KNOB_GC_LOW_PCT);
 }
 
 /**
- * vf_free_high() - free blocks per die below which the worker cleans
+ * vff_free_high() - free blocks per die below which the worker cleans
  * @f: the device
  * @r: the region
  *
  * Return: the high watermark, in blocks.
  */
-u32 vf_free_high(const struct vflash_flash *f, enum vf_region r)
+u32 vff_free_high(const struct vflash_flash *f, enum vff_region r)
 {
 	return watermark(f, r, VFLASH_KNOB_GC_HIGH_PCT);
 }
@@ -61,38 +61,38 @@ u32 vf_free_high(const struct vflash_flash *f, enum vf_region r)
  * handles' blocks that hold valid pages (the host's resets free them)
  * only if @zones.
  */
-static u32 pick_among(struct vflash_flash *f, u32 d, enum vf_region r,
+static u32 pick_among(struct vflash_flash *f, u32 d, enum vff_region r,
 		      u64 now, bool zones)
 {
-	const struct vflash_gc_ops *gc = vf_ops(f, VFLASH_POLICY_GC);
-	u32 first = d * f->blocks_per_die + (r == VF_SLC ? 0 : f->slc_per_die);
+	const struct vflash_gc_ops *gc = vff_ops(f, VFLASH_POLICY_GC);
+	u32 first = d * f->blocks_per_die + (r == VFF_SLC ? 0 : f->slc_per_die);
 	u32 end = first + region_blocks(f, r);
-	u32 b, best = VF_INVALID;
+	u32 b, best = VFF_INVALID;
 	u64 best_cost = U64_MAX;
 
 	for (b = first; b < end; b++) {
-		struct vf_block *blk = &f->blocks[b];
+		struct vff_block *blk = &f->blocks[b];
 		struct vflash_gc_candidate c;
 		u64 cost;
 
 		/* Pages left on a bad block (no room then): move them first. */
-		if (blk->state == VF_BLK_BAD && atomic_read(&blk->valid))
+		if (blk->state == VFF_BLK_BAD && atomic_read(&blk->valid))
 			return b;
-		if (blk->state != VF_BLK_FULL)
+		if (blk->state != VFF_BLK_FULL)
 			continue;
 		/* A zone's block with valid pages: only as a last resort. */
-		if (!zones && vf_is_zone_stream(f, blk->stream) &&
+		if (!zones && vff_is_zone_stream(f, blk->stream) &&
 		    atomic_read(&blk->valid))
 			continue;
 		c.valid = atomic_read(&blk->valid);
 		c.slots = f->slots[r];
 		/* Cleaning a full block within its region gains nothing. */
-		if (r == VF_MAIN && c.valid >= c.slots)
+		if (r == VFF_MAIN && c.valid >= c.slots)
 			continue;
 		c.seal_seq = blk->seal_seq;
 		c.age_ns = now > blk->seal_ns ? now - blk->seal_ns : 0;
 		cost = gc->cost(&c);
-		if (best == VF_INVALID || cost < best_cost) {
+		if (best == VFF_INVALID || cost < best_cost) {
 			best = b;
 			best_cost = cost;
 		}
@@ -107,12 +107,12 @@ static u32 pick_among(struct vflash_flash *f, u32 d, enum vf_region r,
  * unused slots). A zone's block left empty by a deallocation other than
  * a reset (Deallocate, a namespace delete) costs GC no copy.
  */
-static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
+static u32 pick_victim(struct vflash_flash *f, u32 d, enum vff_region r,
 		       u64 now)
 {
 	u32 b = pick_among(f, d, r, now, false);
 
-	if (b == VF_INVALID && READ_ONCE(f->zone_ph))
+	if (b == VFF_INVALID && READ_ONCE(f->zone_ph))
 		b = pick_among(f, d, r, now, true);
 	return b;
 }
@@ -122,26 +122,26 @@ static u32 pick_victim(struct vflash_flash *f, u32 d, enum vf_region r,
  * to be opened or freed again; the pages still valid on it stay readable
  * until they are moved off.
  */
-static void retire_block(struct vflash_flash *f, struct vf_die *die, u32 b,
+static void retire_block(struct vflash_flash *f, struct vff_die *die, u32 b,
 			 u64 now)
 {
-	struct vf_block *blk = &f->blocks[b];
-	enum vf_region r = vf_region_of(f, b);
+	struct vff_block *blk = &f->blocks[b];
+	enum vff_region r = vff_region_of(f, b);
 
-	if (blk->state == VF_BLK_OPEN && die->open[blk->stream][r] == b) {
-		die->open[blk->stream][r] = VF_INVALID;
+	if (blk->state == VFF_BLK_OPEN && die->open[blk->stream][r] == b) {
+		die->open[blk->stream][r] = VFF_INVALID;
 		/* A host stream's next write opens another: a new unit. */
-		if (vf_is_host_stream(blk->stream))
-			atomic64_inc(&f->ph_retired[vf_stream_handle(blk->stream)]);
+		if (vff_is_host_stream(blk->stream))
+			atomic64_inc(&f->ph_retired[vff_stream_handle(blk->stream)]);
 	}
-	if (blk->state == VF_BLK_OPEN)
+	if (blk->state == VFF_BLK_OPEN)
 		blk->seal_ns = now;	/* its data's age runs from here */
-	blk->state = VF_BLK_BAD;
+	blk->state = VFF_BLK_BAD;
 	atomic_inc(&f->nr_bad[r]);
 }
 
 /**
- * vf_erase_block() - erase a block and free it
+ * vff_erase_block() - erase a block and free it
  * @f: the device
  * @die: its die, locked
  * @b: a block whose pages have all been displaced (a victim, or a full
@@ -154,11 +154,11 @@ static void retire_block(struct vflash_flash *f, struct vf_die *die, u32 b,
  *
  * Return: true if the block was freed.
  */
-bool vf_erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
-		    enum vflash_work work, u64 *now)
+bool vff_erase_block(struct vflash_flash *f, struct vff_die *die, u32 b,
+		     enum vflash_work work, u64 *now)
 {
-	struct vf_block *blk = &f->blocks[b];
-	enum vf_region r = vf_region_of(f, b);
+	struct vff_block *blk = &f->blocks[b];
+	enum vff_region r = vff_region_of(f, b);
 
 	/*
 	 * Hosts that displaced a page here finish with preemption off. The
@@ -169,14 +169,14 @@ bool vf_erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
 	while (atomic_read_acquire(&blk->valid))
 		cpu_relax();
 
-	*now = vf_erase(f, die, b, *now, work);
+	*now = vff_erase(f, die, b, *now, work);
 	blk->erase_count++;
-	if (vf_fault(f, &f->erase_fail, VFLASH_STAT_FAULT_ERASE_FAILS, 0)) {
+	if (vff_fault(f, &f->erase_fail, VFLASH_STAT_FAULT_ERASE_FAILS, 0)) {
 		retire_block(f, die, b, *now);
 		return false;
 	}
 	blk->wp = 0;
-	blk->state = VF_BLK_FREE;
+	blk->state = VFF_BLK_FREE;
 	blk->next = die->free_head[r];
 	die->free_head[r] = b;
 	die->nr_free[r]++;
@@ -187,36 +187,36 @@ bool vf_erase_block(struct vflash_flash *f, struct vf_die *die, u32 b,
  * Move one valid page out of a victim. Returns false if no destination
  * slot could be had (the victim is then left as it is).
  */
-static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
-		      u32 slot, u32 lpn, enum vf_region to, u64 *now)
+static bool move_page(struct vflash_flash *f, struct vff_die *die, u32 d,
+		      u32 slot, u32 lpn, enum vff_region to, u64 *now)
 {
-	enum vf_stream stream = vf_region_of(f, vf_block_of(f, slot)) == to ?
-				VF_GC : VF_MIGRATE;
-	enum vflash_work work = stream == VF_GC ? VFLASH_WORK_GC : VFLASH_WORK_MIGRATE;
+	enum vff_stream stream = vff_region_of(f, vff_block_of(f, slot)) == to ?
+				VFF_GC : VFF_MIGRATE;
+	enum vflash_work work = stream == VFF_GC ? VFLASH_WORK_GC : VFLASH_WORK_MIGRATE;
 	u32 ns, b;
 
-	ns = vf_alloc_slot(f, die, d, stream, to, now);
-	if (ns == VF_INVALID && stream == VF_MIGRATE && to == VF_MAIN) {
+	ns = vff_alloc_slot(f, die, d, stream, to, now);
+	if (ns == VFF_INVALID && stream == VFF_MIGRATE && to == VFF_MAIN) {
 		/* Migration needs room in the main region: clean it first. */
-		if (vf_clean(f, die, d, VF_MAIN, now))
-			ns = vf_alloc_slot(f, die, d, stream, to, now);
+		if (vff_clean(f, die, d, VFF_MAIN, now))
+			ns = vff_alloc_slot(f, die, d, stream, to, now);
 	}
-	if (ns == VF_INVALID)
+	if (ns == VFF_INVALID)
 		return false;
 
-	*now = vf_die_read(f, die, slot, *now, work, NULL);
-	b = vf_block_of(f, ns);
-	vf_p2l_set(f, ns, lpn);
+	*now = vff_die_read(f, die, slot, *now, work, NULL);
+	b = vff_block_of(f, ns);
+	vff_p2l_set(f, ns, lpn);
 	atomic_inc(&f->blocks[b].valid);
 	if (cmpxchg(&f->l2p[lpn], slot, ns) == slot) {
-		u32 from = f->blocks[vf_block_of(f, slot)].stream;
+		u32 from = f->blocks[vff_block_of(f, slot)].stream;
 
-		vf_invalidate(f, slot);
-		vf_count(f, stream == VF_GC ? VFLASH_STAT_GC_COPIED_PAGES :
+		vff_invalidate(f, slot);
+		vff_count(f, stream == VFF_GC ? VFLASH_STAT_GC_COPIED_PAGES :
 					      VFLASH_STAT_MIGRATED_PAGES, 1);
 		/* A move out of a host block is that placement handle's. */
-		if (vf_is_host_stream(from)) {
-			u32 ph = vf_stream_handle(from);
+		if (vff_is_host_stream(from)) {
+			u32 ph = vff_stream_handle(from);
 
 			this_cpu_inc(f->stats->ph_media_pages[ph]);
 			WRITE_ONCE(f->ph_moved_lpn[ph], lpn);
@@ -229,10 +229,10 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
 		}
 	} else {
 		/* The host rewrote or trimmed it meanwhile. */
-		vf_invalidate(f, ns);
+		vff_invalidate(f, ns);
 	}
 	if (f->blocks[b].wp % f->unit[to] == 0)
-		vf_program(f, die, b, *now, work);
+		vff_program(f, die, b, *now, work);
 	return true;
 }
 
@@ -243,24 +243,24 @@ static bool move_page(struct vflash_flash *f, struct vf_die *die, u32 d,
  * stayed in the region. Returns false if no destination slot could be
  * had (what was moved stays moved).
  */
-static bool move_valid(struct vflash_flash *f, struct vf_die *die, u32 d,
+static bool move_valid(struct vflash_flash *f, struct vff_die *die, u32 d,
 		       u32 b, u64 *now, u32 *moved, u32 *stayed)
 {
 	const struct vflash_migration_ops *mig =
-		vf_ops(f, VFLASH_POLICY_MIGRATION);
-	u32 hot = vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
-	enum vf_region r = vf_region_of(f, b);
+		vff_ops(f, VFLASH_POLICY_MIGRATION);
+	u32 hot = vff_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
+	enum vff_region r = vff_region_of(f, b);
 	u32 i;
 
 	for (i = 0; i < f->slots[r]; i++) {
 		u32 slot = b * f->stride + i;
-		u32 lpn = vf_p2l_owner(f, slot);
-		enum vf_region to = r;
+		u32 lpn = vff_p2l_owner(f, slot);
+		enum vff_region to = r;
 
-		if (lpn == VF_INVALID)
+		if (lpn == VFF_INVALID)
 			continue;
-		if (r == VF_SLC && !mig->stays_in_slc(vf_heat(f, lpn), hot))
-			to = VF_MAIN;
+		if (r == VFF_SLC && !mig->stays_in_slc(vff_heat(f, lpn), hot))
+			to = VFF_MAIN;
 		if (!move_page(f, die, d, slot, lpn, to, now))
 			return false;
 		(*moved)++;
@@ -270,7 +270,7 @@ static bool move_valid(struct vflash_flash *f, struct vf_die *die, u32 d,
 }
 
 /**
- * vf_clean() - clean one block of a die's region
+ * vff_clean() - clean one block of a die's region
  * @f: the device
  * @die: the die, locked
  * @d: its number
@@ -287,27 +287,27 @@ static bool move_valid(struct vflash_flash *f, struct vf_die *die, u32 d,
  * than a block's worth of pages stayed in the region (progress), false if
  * there was nothing to do, no room, or the erase failed.
  */
-bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
-	      enum vf_region r, u64 *now)
+bool vff_clean(struct vflash_flash *f, struct vff_die *die, u32 d,
+	       enum vff_region r, u64 *now)
 {
-	enum vflash_work work = r == VF_SLC ? VFLASH_WORK_MIGRATE : VFLASH_WORK_GC;
+	enum vflash_work work = r == VFF_SLC ? VFLASH_WORK_MIGRATE : VFLASH_WORK_GC;
 	u32 b = pick_victim(f, d, r, *now);
 	u32 moved = 0, stayed = 0;
-	struct vf_block *blk;
+	struct vff_block *blk;
 	bool bad, freed;
 	u64 start;
 
-	if (b == VF_INVALID)
+	if (b == VFF_INVALID)
 		return false;
 	start = max(*now, die->busy_until_ns);
 	blk = &f->blocks[b];
-	bad = blk->state == VF_BLK_BAD;
+	bad = blk->state == VFF_BLK_BAD;
 	if (!bad)
-		blk->state = VF_BLK_VICTIM;
+		blk->state = VFF_BLK_VICTIM;
 	if (!move_valid(f, die, d, b, now, &moved, &stayed)) {
 		/* Out of room: what was moved stays moved. */
 		if (!bad)
-			blk->state = VF_BLK_FULL;
+			blk->state = VFF_BLK_FULL;
 		trace_vflash_clean(f->id, d, work, b, start, *now, moved, false);
 		return false;
 	}
@@ -315,34 +315,34 @@ bool vf_clean(struct vflash_flash *f, struct vf_die *die, u32 d,
 		trace_vflash_clean(f->id, d, work, b, start, *now, moved, false);
 		return stayed < f->slots[r];
 	}
-	freed = vf_erase_block(f, die, b, work, now);
-	vf_count(f, VFLASH_STAT_GC_RUNS, 1);
+	freed = vff_erase_block(f, die, b, work, now);
+	vff_count(f, VFLASH_STAT_GC_RUNS, 1);
 	trace_vflash_clean(f->id, d, work, b, start, *now, moved, freed);
 	return freed && stayed < f->slots[r];
 }
 
 /* Program the partly filled units of the GC and migration streams, padded. */
-static void program_partial_units(struct vflash_flash *f, struct vf_die *die,
+static void program_partial_units(struct vflash_flash *f, struct vff_die *die,
 				  u64 now)
 {
-	enum vf_stream s;
-	enum vf_region r;
+	enum vff_stream s;
+	enum vff_region r;
 
-	for (s = VF_GC; s <= VF_MIGRATE; s++) {
-		for (r = 0; r < VF_NR_REGIONS; r++) {
+	for (s = VFF_GC; s <= VFF_MIGRATE; s++) {
+		for (r = 0; r < VFF_NR_REGIONS; r++) {
 			u32 ob = die->open[s][r];
 
-			if (ob == VF_INVALID || !vf_pad_unit(f, ob, r))
+			if (ob == VFF_INVALID || !vff_pad_unit(f, ob, r))
 				continue;
-			vf_seal_if_full(f, die, ob, s, r, now);
-			vf_program(f, die, ob, now, s == VF_GC ? VFLASH_WORK_GC :
+			vff_seal_if_full(f, die, ob, s, r, now);
+			vff_program(f, die, ob, now, s == VFF_GC ? VFLASH_WORK_GC :
 					      VFLASH_WORK_MIGRATE);
 		}
 	}
 }
 
 /**
- * vf_program_failed() - the program of a host block's unit fails
+ * vff_program_failed() - the program of a host block's unit fails
  * @f: the device
  * @die: the block's die, locked
  * @d: its number
@@ -358,19 +358,19 @@ static void program_partial_units(struct vflash_flash *f, struct vf_die *die,
  * are durable at the end, for the power-loss log). Pages for which no
  * room is left stay on the bad block, readable, until GC moves them.
  */
-void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
-		       u32 b, u64 now)
+void vff_program_failed(struct vflash_flash *f, struct vff_die *die, u32 d,
+			u32 b, u64 now)
 {
-	struct vf_block *blk = &f->blocks[b];
-	enum vf_region r = vf_region_of(f, b);
+	struct vff_block *blk = &f->blocks[b];
+	enum vff_region r = vff_region_of(f, b);
 	u32 pad = (f->unit[r] - blk->wp % f->unit[r]) % f->unit[r];
 	u32 moved = 0, stayed = 0;
 	u64 t;
 
 	blk->wp += pad;
 	die->wb_pending += pad;
-	t = vf_program(f, die, b, now, VFLASH_WORK_HOST);
-	vf_wb_push(f, die, t, f->unit[r]);
+	t = vff_program(f, die, b, now, VFLASH_WORK_HOST);
+	vff_wb_push(f, die, t, f->unit[r]);
 	retire_block(f, die, b, t);
 	move_valid(f, die, d, b, &t, &moved, &stayed);
 	trace_vflash_clean(f->id, d, VFLASH_WORK_GC, b, now, t, moved, false);
@@ -380,7 +380,7 @@ void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
 	 * padded, and take the die's end.
 	 */
 	program_partial_units(f, die, t);
-	vf_undo_programmed(f, d, b, die->busy_until_ns);
+	vff_undo_programmed(f, d, b, die->busy_until_ns);
 	/*
 	 * The moves' programs hold no write-buffer slot, so the FIFO does
 	 * not know their end: a flush of the die must wait for it too.
@@ -401,25 +401,25 @@ void vf_program_failed(struct vflash_flash *f, struct vf_die *die, u32 d,
 void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 {
 	const struct vflash_maintenance_ops *m =
-		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
+		vff_ops(f, VFLASH_POLICY_MAINTENANCE);
 	const struct vflash_migration_ops *mig =
-		vf_ops(f, VFLASH_POLICY_MIGRATION);
-	u32 d, rounds, high_of[VF_NR_REGIONS];
+		vff_ops(f, VFLASH_POLICY_MIGRATION);
+	u32 d, rounds, high_of[VFF_NR_REGIONS];
 	int r;
 
 	if (!m->background)
 		return;
 	/* Per region, the same for every die: worked out once a pass. */
-	for (r = 0; r < VF_NR_REGIONS; r++)
-		high_of[r] = vf_free_high(f, r);
+	for (r = 0; r < VFF_NR_REGIONS; r++)
+		high_of[r] = vff_free_high(f, r);
 	for (d = 0; d < f->nr_dies; d++) {
-		struct vf_die *die = &f->dies[d];
+		struct vff_die *die = &f->dies[d];
 
-		for (r = VF_MAIN; r >= (f->hybrid ? VF_SLC : VF_MAIN); r--) {
+		for (r = VFF_MAIN; r >= (f->hybrid ? VFF_SLC : VFF_MAIN); r--) {
 			u32 high = high_of[r];
 			u64 t = now_ns;
 
-			if (r == VF_SLC && !mig->background)
+			if (r == VFF_SLC && !mig->background)
 				continue;
 			/*
 			 * A die with enough free blocks (the usual case) is
@@ -431,7 +431,7 @@ void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 			spin_lock(&die->lock);
 			for (rounds = f->blocks_per_die;
 			     rounds && die->nr_free[r] < high &&
-			     vf_clean(f, die, d, r, &t); rounds--)
+			     vff_clean(f, die, d, r, &t); rounds--)
 				;
 			spin_unlock(&die->lock);
 			cond_resched();
@@ -442,10 +442,10 @@ void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 /* Halve every page's read heat, so that heat tracks recent reads. */
 static void decay_heat(struct vflash_flash *f)
 {
-	u64 i, n = vf_heat_bytes(f->nr_lpages);
+	u64 i, n = vff_heat_bytes(f->nr_lpages);
 
 	for (i = 0; i < n; i++) {
-		vf_heat_decay(f, i);
+		vff_heat_decay(f, i);
 		if (!(i % 65536))
 			cond_resched();
 	}
@@ -493,10 +493,10 @@ int vflash_flash_start_worker(struct vflash_flash *f, const char *name)
 }
 
 /**
- * vf_stop_worker() - stop the worker, if running
+ * vff_stop_worker() - stop the worker, if running
  * @f: the device
  */
-void vf_stop_worker(struct vflash_flash *f)
+void vff_stop_worker(struct vflash_flash *f)
 {
 	if (f->worker) {
 		kthread_stop(f->worker);

@@ -12,46 +12,46 @@
 #include <linux/types.h>
 
 /* 64 powers of two, each split in 16 linear steps. */
-#define VF_HIST_SUB_SHIFT	4
-#define VF_HIST_BUCKETS		(64 << VF_HIST_SUB_SHIFT)
+#define VFF_HIST_SUB_SHIFT	4
+#define VFF_HIST_BUCKETS		(64 << VFF_HIST_SUB_SHIFT)
 
 /**
- * vf_hist_bucket() - the histogram bucket of a latency
+ * vff_hist_bucket() - the histogram bucket of a latency
  * @ns: the latency
  *
  * Values below 16 have their own bucket; above, each power of two is
  * split into 16 equal steps (at most 1/16 relative error).
  *
- * Return: the bucket, below VF_HIST_BUCKETS.
+ * Return: the bucket, below VFF_HIST_BUCKETS.
  */
-static inline u32 vf_hist_bucket(u64 ns)
+static inline u32 vff_hist_bucket(u64 ns)
 {
 	u32 msb;
 
-	if (ns < (1U << VF_HIST_SUB_SHIFT))
+	if (ns < (1U << VFF_HIST_SUB_SHIFT))
 		return ns;
 	msb = fls64(ns) - 1;
-	return ((msb - VF_HIST_SUB_SHIFT + 1) << VF_HIST_SUB_SHIFT) +
-	       ((ns >> (msb - VF_HIST_SUB_SHIFT)) &
-		((1U << VF_HIST_SUB_SHIFT) - 1));
+	return ((msb - VFF_HIST_SUB_SHIFT + 1) << VFF_HIST_SUB_SHIFT) +
+	       ((ns >> (msb - VFF_HIST_SUB_SHIFT)) &
+		((1U << VFF_HIST_SUB_SHIFT) - 1));
 }
 
 /**
- * vf_hist_upper() - the largest latency a bucket holds
+ * vff_hist_upper() - the largest latency a bucket holds
  * @bucket: the bucket
  *
  * Return: its upper bound in ns.
  */
-static inline u64 vf_hist_upper(u32 bucket)
+static inline u64 vff_hist_upper(u32 bucket)
 {
-	u32 group = bucket >> VF_HIST_SUB_SHIFT;
-	u32 sub = bucket & ((1U << VF_HIST_SUB_SHIFT) - 1);
+	u32 group = bucket >> VFF_HIST_SUB_SHIFT;
+	u32 sub = bucket & ((1U << VFF_HIST_SUB_SHIFT) - 1);
 	u32 shift;
 
 	if (!group)
 		return bucket;
 	shift = group - 1;
-	return (((u64)(1U << VF_HIST_SUB_SHIFT) + sub + 1) << shift) - 1;
+	return (((u64)(1U << VFF_HIST_SUB_SHIFT) + sub + 1) << shift) - 1;
 }
 
 u64 vflash_hist_pct(const u64 __percpu *hist, u32 per_mille);

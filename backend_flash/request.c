@@ -11,7 +11,7 @@
 #include <linux/preempt.h>
 #include <linux/string.h>
 
-#include "backend_flash/ftl.h"
+#include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
 
 /*
@@ -20,37 +20,38 @@
  * to QLC; fall back to the main region.
  */
 static __always_inline u32 host_slot(struct vflash_flash *f,
-				     struct vf_die *die, u32 d,
-				     enum vf_stream stream, u64 *t)
+				     struct vff_die *die, u32 d,
+				     enum vff_stream stream, u64 *t)
 {
 	const struct vflash_maintenance_ops *m =
-		vf_ops(f, VFLASH_POLICY_MAINTENANCE);
-	enum vf_region r = f->hybrid ? VF_SLC : VF_MAIN;
+		vff_ops(f, VFLASH_POLICY_MAINTENANCE);
+	enum vff_region r = f->hybrid ? VFF_SLC : VFF_MAIN;
 	u32 slot, rounds;
 
 	/* A zone's blocks are main-region blocks: no SLC cache, no migration. */
-	if (vf_is_zone_stream(f, stream))
-		r = VF_MAIN;
-	for (; r < VF_NR_REGIONS; r++) {
+	if (vff_is_zone_stream(f, stream))
+		r = VFF_MAIN;
+	for (; r < VFF_NR_REGIONS; r++) {
 		if (!m->background) {
 			for (rounds = f->blocks_per_die;
-			     rounds && die->nr_free[r] < vf_free_low(f, r) &&
-			     vf_clean(f, die, d, r, t); rounds--)
+			     rounds && die->nr_free[r] < vff_free_low(f, r) &&
+			     vff_clean(f, die, d, r, t); rounds--)
 				;
 		}
-		slot = vf_alloc_slot_inline(f, die, d, stream, r, t);
+		slot = vff_alloc_slot_inline(f, die, d, stream, r, t);
 		for (rounds = f->blocks_per_die;
-		     rounds && slot == VF_INVALID && vf_clean(f, die, d, r, t);
+		     rounds && slot == VFF_INVALID &&
+		     vff_clean(f, die, d, r, t);
 		     rounds--)
-			slot = vf_alloc_slot(f, die, d, stream, r, t);
-		if (slot != VF_INVALID)
+			slot = vff_alloc_slot(f, die, d, stream, r, t);
+		if (slot != VFF_INVALID)
 			return slot;
 	}
-	return VF_INVALID;
+	return VFF_INVALID;
 }
 
 /* Dies a synchronous write remembers in a bitmap; beyond, it flushes all. */
-#define VF_SYNC_DIES	256
+#define VFF_SYNC_DIES	256
 
 /*
  * Write one logical page whose data crossed the host link at @t into the
@@ -64,14 +65,15 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 				      u64 id, u32 ph, unsigned long *dies)
 {
 	const struct vflash_placement_ops *pl =
-		vf_ops(f, VFLASH_POLICY_PLACEMENT);
-	bool hot = vf_heat(f, lpn) >= vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
-	const struct vf_zone_map *zm = &f->zmap[ph];
+		vff_ops(f, VFLASH_POLICY_PLACEMENT);
+	bool hot = vff_heat(f, lpn) >=
+		   vff_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
+	const struct vff_zone_map *zm = &f->zmap[ph];
 	u32 d0, i;
 
 	/* A bound zone's pages go round its dies, in order. */
 	if (ph && zm->width && lpn >= zm->first_lpn &&
-	    vf_is_zone_stream(f, vf_host_stream(ph)))
+	    vff_is_zone_stream(f, vff_host_stream(ph)))
 		d0 = (zm->first_die +
 		      (u32)((lpn - zm->first_lpn) % zm->width)) % f->nr_dies;
 	else
@@ -79,38 +81,39 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 
 	for (i = 0; i < f->nr_dies; i++) {
 		u32 d = (d0 + i) % f->nr_dies;
-		struct vf_die *die = &f->dies[d];
+		struct vff_die *die = &f->dies[d];
 		u64 at = t;
 		u32 slot, old, b;
 
 		spin_lock(&die->lock);
 		die->trace_req = id;
-		slot = host_slot(f, die, d, vf_host_stream(ph), &at);
-		if (slot == VF_INVALID) {
+		slot = host_slot(f, die, d, vff_host_stream(ph), &at);
+		if (slot == VFF_INVALID) {
 			die->trace_req = 0;
 			spin_unlock(&die->lock);
 			continue;
 		}
 		*clean_ns = at - t;
-		at = vf_wb_admit(f, die, at);
-		b = vf_block_of(f, slot);
-		vf_p2l_set(f, slot, lpn);
+		at = vff_wb_admit(f, die, at);
+		b = vff_block_of(f, slot);
+		vff_p2l_set(f, slot, lpn);
 		atomic_inc(&f->blocks[b].valid);
 		old = xchg(&f->l2p[lpn], slot);
-		if (old != VF_INVALID)
-			vf_invalidate(f, old);
+		if (old != VFF_INVALID)
+			vff_invalidate(f, old);
 		if (u)
-			vf_undo_attach(f, d, slot, u);
-		if (dies && d < VF_SYNC_DIES)
+			vff_undo_attach(f, d, slot, u);
+		if (dies && d < VFF_SYNC_DIES)
 			__set_bit(d, dies);
-		if (unlikely(vf_program_fails(f, lpn))) {
-			vf_program_failed(f, die, d, b, at);
-		} else if (f->blocks[b].wp % f->unit[vf_region_of(f, b)] == 0) {
-			u32 n = f->unit[vf_region_of(f, b)];
-			u64 end = vf_program(f, die, b, at, VFLASH_WORK_HOST);
+		if (unlikely(vff_program_fails(f, lpn))) {
+			vff_program_failed(f, die, d, b, at);
+		} else if (f->blocks[b].wp %
+			   f->unit[vff_region_of(f, b)] == 0) {
+			u32 n = f->unit[vff_region_of(f, b)];
+			u64 end = vff_program(f, die, b, at, VFLASH_WORK_HOST);
 
-			vf_undo_programmed(f, d, b, end);
-			vf_wb_push(f, die, end, n);
+			vff_undo_programmed(f, d, b, end);
+			vff_wb_push(f, die, end, n);
 		}
 		die->trace_req = 0;
 		spin_unlock(&die->lock);
@@ -121,7 +124,7 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 	 * here, or bad blocks that left GC no room: the device refuses
 	 * writes from now on, as a drive that cannot go on goes read-only.
 	 */
-	WARN_ONCE(!vflash_flash_stat(f, VFLASH_STAT_BAD_BLOCKS),
+	WARN_ONCE(!vff_bad_blocks(f),
 		  "vflash: no free slot on any die for page %llu\n", lpn);
 	WRITE_ONCE(f->no_room, true);
 	*clean_ns = 0;
@@ -129,28 +132,28 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 }
 
 /* Re-promote a hot QLC page to the SLC region of its die, if there is room. */
-static void repromote(struct vflash_flash *f, struct vf_die *die, u32 d,
+static void repromote(struct vflash_flash *f, struct vff_die *die, u32 d,
 		      u64 lpn, u32 slot, u64 t)
 {
 	u32 ns, b;
 
-	if (die->nr_free[VF_SLC] <= VF_GC_RESERVE &&
-	    die->open[VF_MIGRATE][VF_SLC] == VF_INVALID)
+	if (die->nr_free[VFF_SLC] <= VFF_GC_RESERVE &&
+	    die->open[VFF_MIGRATE][VFF_SLC] == VFF_INVALID)
 		return;
-	ns = vf_alloc_slot(f, die, d, VF_MIGRATE, VF_SLC, &t);
-	if (ns == VF_INVALID)
+	ns = vff_alloc_slot(f, die, d, VFF_MIGRATE, VFF_SLC, &t);
+	if (ns == VFF_INVALID)
 		return;
-	b = vf_block_of(f, ns);
-	vf_p2l_set(f, ns, lpn);
+	b = vff_block_of(f, ns);
+	vff_p2l_set(f, ns, lpn);
 	atomic_inc(&f->blocks[b].valid);
 	if (cmpxchg(&f->l2p[lpn], slot, ns) == slot) {
-		vf_invalidate(f, slot);
-		vf_count(f, VFLASH_STAT_REPROMOTED_PAGES, 1);
+		vff_invalidate(f, slot);
+		vff_count(f, VFLASH_STAT_REPROMOTED_PAGES, 1);
 	} else {
-		vf_invalidate(f, ns);
+		vff_invalidate(f, ns);
 	}
-	if (f->blocks[b].wp % f->unit[VF_SLC] == 0)
-		vf_program(f, die, b, t, VFLASH_WORK_MIGRATE);
+	if (f->blocks[b].wp % f->unit[VFF_SLC] == 0)
+		vff_program(f, die, b, t, VFLASH_WORK_MIGRATE);
 }
 
 /*
@@ -161,35 +164,35 @@ static __always_inline u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 				     struct vflash_latency *lat, u64 id)
 {
 	u32 slot = READ_ONCE(f->l2p[lpn]);
-	u32 heat = vf_heat_bump(f, lpn);
-	struct vf_die *die;
+	u32 heat = vff_heat_bump(f, lpn);
+	struct vff_die *die;
 	u64 ready;
 	u32 d;
 
 	if (lat)
 		memset(lat, 0, sizeof(*lat));
-	if (slot == VF_INVALID)
+	if (slot == VFF_INVALID)
 		return now;	/* never written: no array read */
 
-	d = vf_die_of_block(f, vf_block_of(f, slot));
+	d = vff_die_of_block(f, vff_block_of(f, slot));
 	die = &f->dies[d];
 	spin_lock(&die->lock);
 	die->trace_req = id;
-	ready = vf_die_read_inline(f, die, slot, now, VFLASH_WORK_HOST, lat);
-	if (f->hybrid && vf_region_of(f, vf_block_of(f, slot)) == VF_MAIN) {
+	ready = vff_die_read_inline(f, die, slot, now, VFLASH_WORK_HOST, lat);
+	if (f->hybrid && vff_region_of(f, vff_block_of(f, slot)) == VFF_MAIN) {
 		const struct vflash_migration_ops *mig =
-			vf_ops(f, VFLASH_POLICY_MIGRATION);
+			vff_ops(f, VFLASH_POLICY_MIGRATION);
 
 		if (mig->background &&
 		    mig->stays_in_slc(heat,
-				      vf_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS)))
+				      vff_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS)))
 			repromote(f, die, d, lpn, slot, ready);
 	}
 	die->trace_req = 0;
 	spin_unlock(&die->lock);
-	return vf_channel_xfer(f, die->channel, ready, 1,
-			       lat ? &lat->chan_wait_ns : NULL,
-			       lat ? &lat->chan_ns : NULL);
+	return vff_channel_xfer(f, die->channel, ready, 1,
+				lat ? &lat->chan_wait_ns : NULL,
+				lat ? &lat->chan_ns : NULL);
 }
 
 static void trim_page(struct vflash_flash *f, u64 lpn)
@@ -198,34 +201,34 @@ static void trim_page(struct vflash_flash *f, u64 lpn)
 
 	/* GC spins on a victim's count: no preemption between the two. */
 	preempt_disable();
-	old = xchg(&f->l2p[lpn], VF_INVALID);
-	if (old != VF_INVALID)
-		vf_invalidate(f, old);
+	old = xchg(&f->l2p[lpn], VFF_INVALID);
+	if (old != VFF_INVALID)
+		vff_invalidate(f, old);
 	preempt_enable();
-	vf_heat_clear(f, lpn);
+	vff_heat_clear(f, lpn);
 }
 
 /*
  * Program the partly filled unit of host stream @s's open block of region
  * @r on die @d (locked), padding it. Returns true if there was one.
  */
-static bool pad_host_unit(struct vflash_flash *f, struct vf_die *die, u32 d,
-			  enum vf_stream s, enum vf_region r, u64 now)
+static bool pad_host_unit(struct vflash_flash *f, struct vff_die *die, u32 d,
+			  enum vff_stream s, enum vff_region r, u64 now)
 {
 	u32 b = die->open[s][r];
 	u32 pad;
 	u64 end;
 
-	if (b == VF_INVALID)
+	if (b == VFF_INVALID)
 		return false;
-	pad = vf_pad_unit(f, b, r);
+	pad = vff_pad_unit(f, b, r);
 	if (!pad)
 		return false;
 	die->wb_pending += pad;
-	vf_seal_if_full(f, die, b, s, r, now);
-	end = vf_program(f, die, b, now, VFLASH_WORK_HOST);
-	vf_undo_programmed(f, d, b, end);
-	vf_wb_push(f, die, end, f->unit[r]);
+	vff_seal_if_full(f, die, b, s, r, now);
+	end = vff_program(f, die, b, now, VFLASH_WORK_HOST);
+	vff_undo_programmed(f, d, b, end);
+	vff_wb_push(f, die, end, f->unit[r]);
 	return true;
 }
 
@@ -236,16 +239,16 @@ static bool pad_host_unit(struct vflash_flash *f, struct vf_die *die, u32 d,
  */
 static u64 flush_die(struct vflash_flash *f, u32 d, u64 now, u64 id)
 {
-	struct vf_die *die = &f->dies[d];
+	struct vff_die *die = &f->dies[d];
 	u64 done = now;
 	u32 r, ph;
 
 	spin_lock(&die->lock);
 	die->trace_req = id;
 	for (ph = 0; ph < f->nr_ph; ph++)
-		for (r = 0; r < VF_NR_REGIONS; r++)
-			pad_host_unit(f, die, d, vf_host_stream(ph), r, now);
-	vf_wb_retire(f, die, now);
+		for (r = 0; r < VFF_NR_REGIONS; r++)
+			pad_host_unit(f, die, d, vff_host_stream(ph), r, now);
+	vff_wb_retire(f, die, now);
 	if (die->wb_count) {
 		u32 last = (die->wb_head + die->wb_count - 1) % f->wb_fifo_len;
 
@@ -287,15 +290,15 @@ static u64 flush(struct vflash_flash *f, u64 now, u64 id)
 u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 			    u64 now_ns, u64 req_id)
 {
-	u32 i, d, prev = VF_INVALID;
+	u32 i, d, prev = VFF_INVALID;
 	u64 done = now_ns;
 
 	for (i = 0; i < count; i++) {
 		u32 slot = READ_ONCE(f->l2p[lpn + i]);
 
-		if (slot == VF_INVALID)
+		if (slot == VFF_INVALID)
 			continue;
-		d = vf_die_of_block(f, vf_block_of(f, slot));
+		d = vff_die_of_block(f, vff_block_of(f, slot));
 		if (d == prev)
 			continue;
 		done = max(done, flush_die(f, d, now_ns, req_id));
@@ -314,9 +317,9 @@ static __always_inline u64 link_xfer(struct vflash_flash *f, u64 t,
 {
 	if (local)
 		return t;
-	vf_count(f, VFLASH_STAT_HOST_XFER_PAGES, count);
-	return vf_host_xfer(f, t, count, lat ? &lat->host_wait_ns : NULL,
-			    lat ? &lat->host_ns : NULL);
+	vff_count(f, VFLASH_STAT_HOST_XFER_PAGES, count);
+	return vff_host_xfer(f, t, count, lat ? &lat->host_wait_ns : NULL,
+			     lat ? &lat->host_ns : NULL);
 }
 
 /*
@@ -342,7 +345,7 @@ static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn,
 		}
 	}
 	done = link_xfer(f, done, count, local, lat);
-	vf_count(f, VFLASH_STAT_HOST_READ_PAGES, count);
+	vff_count(f, VFLASH_STAT_HOST_READ_PAGES, count);
 	return done;
 }
 
@@ -373,7 +376,7 @@ static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
 	}
 	if (lat)
 		lat->die_wait_ns = done - t;
-	vf_count(f, VFLASH_STAT_HOST_WRITE_PAGES, count);
+	vff_count(f, VFLASH_STAT_HOST_WRITE_PAGES, count);
 	this_cpu_add(f->stats->ph_host_pages[ph], count);
 	return done;
 }
@@ -393,20 +396,20 @@ static noinline u64 write_sync(struct vflash_flash *f, u64 lpn, u32 count,
 			       struct vflash_undo *const *undo, u64 id, u32 ph,
 			       u8 sync, bool local, u64 *data_ns)
 {
-	enum vf_stream s = vf_host_stream(ph);
-	DECLARE_BITMAP(dies, VF_SYNC_DIES);
+	enum vff_stream s = vff_host_stream(ph);
+	DECLARE_BITMAP(dies, VFF_SYNC_DIES);
 	u64 t, done;
 	u32 d, r;
 
-	bitmap_zero(dies, VF_SYNC_DIES);
+	bitmap_zero(dies, VFF_SYNC_DIES);
 	t = write_pages(f, lpn, count, now, lat, undo, id, ph, dies, local);
 	done = t;
 	for (d = 0; d < f->nr_dies; d++) {
-		bool want = d >= VF_SYNC_DIES || test_bit(d, dies);
+		bool want = d >= VFF_SYNC_DIES || test_bit(d, dies);
 
 		for (r = 0; !want && sync == VFLASH_SYNC_STREAM &&
-		     r < VF_NR_REGIONS; r++)
-			want = READ_ONCE(f->dies[d].open[s][r]) != VF_INVALID;
+		     r < VFF_NR_REGIONS; r++)
+			want = READ_ONCE(f->dies[d].open[s][r]) != VFF_INVALID;
 		if (want)
 			done = max(done, flush_die(f, d, t, id));
 	}
@@ -460,8 +463,8 @@ static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 				  struct vflash_undo *const *undo, u64 id,
 				  u32 ph, u8 sync, bool local)
 {
-	u64 fw = vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
-	u64 oh = vf_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
+	u64 fw = vff_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
+	u64 oh = vff_knob(f, VFLASH_KNOB_HOST_OVERHEAD_NS);
 	u64 done = now_ns, durable = now_ns;
 	u32 i;
 
@@ -475,7 +478,7 @@ static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 	switch (op) {
 	case VFLASH_IO_READ:
 		done = read_pages(f, lpn, count, now_ns, lat, id, local);
-		vf_record_read_latency(f, done + fw - now_ns);
+		vff_record_read_latency(f, done + fw - now_ns);
 		break;
 	case VFLASH_IO_WRITE:
 		if (ph >= f->nr_ph)
@@ -493,7 +496,7 @@ static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 	case VFLASH_IO_TRIM:
 		for (i = 0; i < count; i++)
 			trim_page(f, lpn + i);
-		vf_count(f, VFLASH_STAT_HOST_TRIM_PAGES, count);
+		vff_count(f, VFLASH_STAT_HOST_TRIM_PAGES, count);
 		break;
 	case VFLASH_IO_FLUSH:
 		durable = flush(f, now_ns, id);
@@ -696,26 +699,26 @@ u32 vflash_flash_placement_handles(const struct vflash_flash *f)
 bool vflash_flash_placement_update(struct vflash_flash *f, u32 ph,
 				   u64 now_ns)
 {
-	enum vf_stream s = vf_host_stream(ph);
+	enum vff_stream s = vff_host_stream(ph);
 	bool partial = false;
 	u32 d, r;
 
 	if (ph >= f->nr_ph)
 		return false;
 	for (d = 0; d < f->nr_dies; d++) {
-		struct vf_die *die = &f->dies[d];
+		struct vff_die *die = &f->dies[d];
 
 		spin_lock(&die->lock);
-		for (r = 0; r < VF_NR_REGIONS; r++) {
+		for (r = 0; r < VFF_NR_REGIONS; r++) {
 			u32 b;
 
 			pad_host_unit(f, die, d, s, r, now_ns);
 			b = die->open[s][r];
-			if (b == VF_INVALID)
+			if (b == VFF_INVALID)
 				continue;
 			partial |= f->blocks[b].wp > 0;
 			f->blocks[b].wp = f->slots[r];
-			vf_seal_if_full(f, die, b, s, r, now_ns);
+			vff_seal_if_full(f, die, b, s, r, now_ns);
 		}
 		spin_unlock(&die->lock);
 	}
@@ -736,14 +739,14 @@ bool vflash_flash_placement_update(struct vflash_flash *f, u32 ph,
  */
 u64 vflash_flash_placement_room(struct vflash_flash *f, u32 ph)
 {
-	enum vf_region r = f->hybrid ? VF_SLC : VF_MAIN;
-	enum vf_stream s = vf_host_stream(ph < f->nr_ph ? ph : 0);
+	enum vff_region r = f->hybrid ? VFF_SLC : VFF_MAIN;
+	enum vff_stream s = vff_host_stream(ph < f->nr_ph ? ph : 0);
 	u64 room = 0;
 	u32 d;
 
 	for (d = 0; d < f->nr_dies; d++) {
 		u32 b = READ_ONCE(f->dies[d].open[s][r]);
-		u32 wp = b == VF_INVALID ? 0 : READ_ONCE(f->blocks[b].wp);
+		u32 wp = b == VFF_INVALID ? 0 : READ_ONCE(f->blocks[b].wp);
 
 		room += f->slots[r] - min(wp, f->slots[r]);
 	}
@@ -759,7 +762,7 @@ u64 vflash_flash_placement_room(struct vflash_flash *f, u32 ph)
  */
 u64 vflash_flash_placement_ru_bytes(const struct vflash_flash *f)
 {
-	enum vf_region r = f->hybrid ? VF_SLC : VF_MAIN;
+	enum vff_region r = f->hybrid ? VFF_SLC : VFF_MAIN;
 
 	return (u64)f->slots[r] * f->nr_dies * VFLASH_LPAGE_SIZE;
 }
@@ -812,12 +815,12 @@ bool vflash_flash_zone_handles(const struct vflash_flash *f)
 void vflash_flash_zone_bind(struct vflash_flash *f, u32 ph, u64 lpn,
 			    u64 count, u32 zone)
 {
-	u32 w = vf_knob(f, VFLASH_KNOB_ZONE_DIES);
+	u32 w = vff_knob(f, VFLASH_KNOB_ZONE_DIES);
 
 	if (!ph || ph >= f->nr_ph)
 		return;
 	if (!w)
-		w = clamp_t(u64, DIV_ROUND_UP_ULL(count, f->slots[VF_MAIN]),
+		w = clamp_t(u64, DIV_ROUND_UP_ULL(count, f->slots[VFF_MAIN]),
 			    1, f->nr_dies);
 	w = min(w, f->nr_dies);
 	f->zmap[ph].first_lpn = lpn;
@@ -831,15 +834,15 @@ void vflash_flash_zone_bind(struct vflash_flash *f, u32 ph, u64 lpn,
  */
 static u64 reset_erase(struct vflash_flash *f, u32 b, u64 now, u64 id)
 {
-	struct vf_die *die = &f->dies[vf_die_of_block(f, b)];
+	struct vff_die *die = &f->dies[vff_die_of_block(f, b)];
 	u64 t = now;
 
 	spin_lock(&die->lock);
-	if (f->blocks[b].state == VF_BLK_FULL &&
+	if (f->blocks[b].state == VFF_BLK_FULL &&
 	    !atomic_read(&f->blocks[b].valid)) {
 		die->trace_req = id;
-		vf_erase_block(f, die, b, VFLASH_WORK_HOST, &t);
-		vf_count(f, VFLASH_STAT_ZONE_ERASE_BLOCKS, 1);
+		vff_erase_block(f, die, b, VFLASH_WORK_HOST, &t);
+		vff_count(f, VFLASH_STAT_ZONE_ERASE_BLOCKS, 1);
 		die->trace_req = 0;
 	}
 	spin_unlock(&die->lock);
@@ -877,18 +880,18 @@ u64 vflash_flash_zone_reset(struct vflash_flash *f, u64 lpn, u32 count,
 
 		/* GC spins on a victim's count: no preemption between. */
 		preempt_disable();
-		old = xchg(&f->l2p[lpn + i], VF_INVALID);
-		if (old != VF_INVALID)
-			vf_invalidate(f, old);
+		old = xchg(&f->l2p[lpn + i], VFF_INVALID);
+		if (old != VFF_INVALID)
+			vff_invalidate(f, old);
 		preempt_enable();
-		vf_heat_clear(f, lpn + i);
+		vff_heat_clear(f, lpn + i);
 		/* The page that left its block empty erases it. */
-		if (old != VF_INVALID &&
-		    !atomic_read(&f->blocks[vf_block_of(f, old)].valid))
-			done = max(done, reset_erase(f, vf_block_of(f, old),
+		if (old != VFF_INVALID &&
+		    !atomic_read(&f->blocks[vff_block_of(f, old)].valid))
+			done = max(done, reset_erase(f, vff_block_of(f, old),
 						     now_ns, id));
 	}
-	vf_count(f, VFLASH_STAT_HOST_TRIM_PAGES, count);
+	vff_count(f, VFLASH_STAT_HOST_TRIM_PAGES, count);
 	return done;
 }
 

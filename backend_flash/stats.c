@@ -67,14 +67,9 @@ const char *vflash_flash_stat_name(enum vflash_stat stat)
 	return stat < VFLASH_STAT_NR ? stat_names[stat] : NULL;
 }
 
-static u32 bad_blocks(struct vflash_flash *f)
-{
-	return atomic_read(&f->nr_bad[VF_SLC]) + atomic_read(&f->nr_bad[VF_MAIN]);
-}
-
 static u32 spare_blocks(struct vflash_flash *f)
 {
-	u32 bad = atomic_read(&f->nr_bad[VF_MAIN]);
+	u32 bad = atomic_read(&f->nr_bad[VFF_MAIN]);
 
 	return f->spare_new > bad ? f->spare_new - bad : 0;
 }
@@ -89,7 +84,7 @@ static u64 zone_pages(struct vflash_flash *f, bool media)
 	if (!vflash_flash_zone_handles(f))
 		return 0;
 	for_each_possible_cpu(cpu) {
-		const struct vf_stats *st = per_cpu_ptr(f->stats, cpu);
+		const struct vff_stats *st = per_cpu_ptr(f->stats, cpu);
 
 		for (ph = 1; ph < f->nr_ph; ph++)
 			sum += media ? st->ph_media_pages[ph] :
@@ -114,7 +109,7 @@ u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat)
 	int cpu;
 
 	if (stat == VFLASH_STAT_BAD_BLOCKS)
-		return bad_blocks(f);
+		return vff_bad_blocks(f);
 	if (stat == VFLASH_STAT_SPARE_BLOCKS)
 		return spare_blocks(f);
 	if (stat == VFLASH_STAT_ZONE_HOST_PAGES ||
@@ -134,7 +129,7 @@ u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat)
  */
 void vflash_flash_count(struct vflash_flash *f, enum vflash_stat stat, u64 n)
 {
-	vf_count(f, stat, n);
+	vff_count(f, stat, n);
 }
 
 /**
@@ -150,7 +145,7 @@ u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc)
 	u32 d;
 
 	for (d = 0; d < f->nr_dies; d++)
-		sum += READ_ONCE(f->dies[d].nr_free[slc ? VF_SLC : VF_MAIN]);
+		sum += READ_ONCE(f->dies[d].nr_free[slc ? VFF_SLC : VFF_MAIN]);
 	return sum;
 }
 
@@ -186,7 +181,7 @@ bool vflash_flash_write_refused(struct vflash_flash *f)
 {
 	if (spare_blocks(f) && !READ_ONCE(f->no_room))
 		return false;
-	vf_count(f, VFLASH_STAT_WORN_OUT_WRITES, 1);
+	vff_count(f, VFLASH_STAT_WORN_OUT_WRITES, 1);
 	return true;
 }
 
@@ -200,22 +195,22 @@ bool vflash_flash_write_refused(struct vflash_flash *f)
  */
 void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h)
 {
-	u64 erases[VF_NR_REGIONS] = { 0 }, blocks[VF_NR_REGIONS] = { 0 };
-	u64 pe[VF_NR_REGIONS];
+	u64 erases[VFF_NR_REGIONS] = { 0 }, blocks[VFF_NR_REGIONS] = { 0 };
+	u64 pe[VFF_NR_REGIONS];
 	u32 d, b, r;
 
-	pe[VF_SLC] = vf_knob(f, VFLASH_KNOB_SLC_PE_CYCLES);
-	pe[VF_MAIN] = vf_knob(f, VFLASH_KNOB_MAIN_PE_CYCLES);
+	pe[VFF_SLC] = vff_knob(f, VFLASH_KNOB_SLC_PE_CYCLES);
+	pe[VFF_MAIN] = vff_knob(f, VFLASH_KNOB_MAIN_PE_CYCLES);
 	for (d = 0; d < f->nr_dies; d++) {
 		for (b = 0; b < f->blocks_per_die; b++) {
-			r = b < f->slc_per_die ? VF_SLC : VF_MAIN;
+			r = b < f->slc_per_die ? VFF_SLC : VFF_MAIN;
 			erases[r] += READ_ONCE(f->blocks[d * f->blocks_per_die +
 							 b].erase_count);
 			blocks[r]++;
 		}
 	}
 	h->life_used_pct = 0;
-	for (r = 0; r < VF_NR_REGIONS; r++) {
+	for (r = 0; r < VFF_NR_REGIONS; r++) {
 		u64 pct;
 
 		if (!blocks[r])
@@ -224,7 +219,7 @@ void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h)
 		h->life_used_pct = max_t(u64, h->life_used_pct, pct);
 	}
 
-	h->bad_blocks = bad_blocks(f);
+	h->bad_blocks = vff_bad_blocks(f);
 	h->spare_blocks = spare_blocks(f);
 	/* Rounded up: 0 % only once nothing is left, when writes stop. */
 	h->spare_pct = DIV_ROUND_UP_ULL((u64)h->spare_blocks * 100,
@@ -250,7 +245,7 @@ u64 vflash_flash_write_amplification(struct vflash_flash *f)
 
 /**
  * vflash_hist_pct() - a percentile of a per-CPU latency histogram
- * @hist: VF_HIST_BUCKETS counters per CPU (backend_flash/hist.h)
+ * @hist: VFF_HIST_BUCKETS counters per CPU (backend_flash/hist.h)
  * @per_mille: 500 for the median, 990 for p99, 999 for p99.9
  *
  * Return: the smallest bucket bound under which at least that share of
@@ -262,19 +257,19 @@ u64 vflash_hist_pct(const u64 __percpu *hist, u32 per_mille)
 	u32 b;
 	int cpu;
 
-	for (b = 0; b < VF_HIST_BUCKETS; b++)
+	for (b = 0; b < VFF_HIST_BUCKETS; b++)
 		for_each_possible_cpu(cpu)
 			total += per_cpu_ptr(hist, cpu)[b];
 	if (!total)
 		return 0;
 	want = DIV_ROUND_UP_ULL(total * min(per_mille, 1000U), 1000);
-	for (b = 0; b < VF_HIST_BUCKETS; b++) {
+	for (b = 0; b < VFF_HIST_BUCKETS; b++) {
 		for_each_possible_cpu(cpu)
 			seen += per_cpu_ptr(hist, cpu)[b];
 		if (seen >= want)
-			return vf_hist_upper(b);
+			return vff_hist_upper(b);
 	}
-	return vf_hist_upper(VF_HIST_BUCKETS - 1);
+	return vff_hist_upper(VFF_HIST_BUCKETS - 1);
 }
 
 /**
@@ -302,16 +297,16 @@ u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille)
 void vflash_flash_record_lateness(struct vflash_flash *f, u64 due_ns,
 				  u64 actual_ns)
 {
-	struct vf_stats *s;
+	struct vff_stats *s;
 	u64 late;
 
 	if (actual_ns < due_ns) {
-		vf_count(f, VFLASH_STAT_EARLY_COMPLETIONS, 1);
+		vff_count(f, VFLASH_STAT_EARLY_COMPLETIONS, 1);
 		return;
 	}
 	late = actual_ns - due_ns;
 	s = get_cpu_ptr(f->stats);
-	s->late_hist[vf_hist_bucket(late)]++;
+	s->late_hist[vff_hist_bucket(late)]++;
 	if (late > s->late_max_ns)
 		s->late_max_ns = late;
 	put_cpu_ptr(f->stats);
@@ -372,7 +367,7 @@ void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
 	if (ph >= VFLASH_FLASH_MAX_PLACEMENT)
 		return;
 	for_each_possible_cpu(cpu) {
-		const struct vf_stats *st = per_cpu_ptr(f->stats, cpu);
+		const struct vff_stats *st = per_cpu_ptr(f->stats, cpu);
 
 		*host_pages += st->ph_host_pages[ph];
 		*media_pages += st->ph_media_pages[ph];
@@ -432,5 +427,5 @@ void vflash_flash_reset_stats(struct vflash_flash *f)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(f->stats, cpu), 0, sizeof(struct vf_stats));
+		memset(per_cpu_ptr(f->stats, cpu), 0, sizeof(struct vff_stats));
 }

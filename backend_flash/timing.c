@@ -11,7 +11,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 
-#include "backend_flash/ftl.h"
+#include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
 
 /* Wear beyond this many times the rated cycles counts as this much. */
@@ -37,7 +37,7 @@ static u64 log2_1p_milli(u64 age, u64 unit)
 }
 
 /**
- * __vf_read_retries() - the read retries a block's wear and data age cost
+ * __vff_read_retries() - the read retries a block's wear and data age cost
  * @f: the device
  * @blk: the block read; its die is locked
  * @now: when the read starts
@@ -50,19 +50,19 @@ static u64 log2_1p_milli(u64 age, u64 unit)
  * sealed (0 while it is open) and the k in thousandths
  * (docs/design/faults.md). Integers only.
  *
- * The inline vf_read_retries() (ftl.h) answers 0 while both coefficients
+ * The inline vff_read_retries() (ftl.h) answers 0 while both coefficients
  * are 0 (the default) and calls this with them otherwise.
  *
  * Return: r.
  */
-u32 __vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
-		      u64 k_pe, u64 k_age)
+u32 __vff_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
+		       u64 k_pe, u64 k_age)
 {
-	const struct vf_block *b = &f->blocks[blk];
+	const struct vff_block *b = &f->blocks[blk];
 	u64 milli = 0, rated, wear;
 
 	if (k_pe) {
-		rated = vf_knob(f, vf_region_of(f, blk) == VF_SLC ?
+		rated = vff_knob(f, vff_region_of(f, blk) == VFF_SLC ?
 				   VFLASH_KNOB_SLC_PE_CYCLES :
 				   VFLASH_KNOB_MAIN_PE_CYCLES);
 		/* Wear in thousandths of the rated cycles. */
@@ -70,13 +70,13 @@ u32 __vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
 			     RETRY_WEAR_CAP * 1000);
 		milli += div64_u64(k_pe * wear * wear, 1000000);
 	}
-	if (k_age && b->state != VF_BLK_OPEN && now > b->seal_ns)
+	if (k_age && b->state != VFF_BLK_OPEN && now > b->seal_ns)
 		milli += div64_u64(k_age *
 				   log2_1p_milli(now - b->seal_ns,
-						 vf_knob(f, VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS) *
+						 vff_knob(f, VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS) *
 						 NSEC_PER_MSEC), 1000);
 	return min_t(u64, div64_u64(milli, 1000),
-		     vf_knob(f, VFLASH_KNOB_READ_RETRY_MAX));
+		     vff_knob(f, VFLASH_KNOB_READ_RETRY_MAX));
 }
 
 /*
@@ -84,7 +84,7 @@ u32 __vf_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
  * that touch are merged, so a GC pass (reads, programs and an erase back
  * to back under the die lock) takes one entry.
  */
-void vf_bg_note(struct vf_die *die, u64 start, u64 end)
+void vff_bg_note(struct vff_die *die, u64 start, u64 end)
 {
 	u32 i = die->bg_last;
 
@@ -94,7 +94,7 @@ void vf_bg_note(struct vf_die *die, u64 start, u64 end)
 		die->bg_end_ns[i] = max(die->bg_end_ns[i], end);
 		return;
 	}
-	i = (i + 1) % VF_BG_SPANS;
+	i = (i + 1) % VFF_BG_SPANS;
 	die->bg_start_ns[i] = start;
 	die->bg_end_ns[i] = end;
 	die->bg_last = i;
@@ -105,11 +105,11 @@ void vf_bg_note(struct vf_die *die, u64 start, u64 end)
  * pushed it back by @t: move the remembered spans with it. A span that
  * @start cuts is stretched rather than split (over-counts by at most @t).
  */
-void vf_bg_shift(struct vf_die *die, u64 start, u64 t)
+void vff_bg_shift(struct vff_die *die, u64 start, u64 t)
 {
 	u32 i;
 
-	for (i = 0; i < VF_BG_SPANS; i++) {
+	for (i = 0; i < VFF_BG_SPANS; i++) {
 		if (die->bg_end_ns[i] <= start)
 			continue;
 		if (die->bg_start_ns[i] >= start)
@@ -119,12 +119,12 @@ void vf_bg_shift(struct vf_die *die, u64 start, u64 t)
 }
 
 /* How much of [@from, @to) the die spent on remembered background work. */
-u64 vf_bg_wait(const struct vf_die *die, u64 from, u64 to)
+u64 vff_bg_wait(const struct vff_die *die, u64 from, u64 to)
 {
 	u64 sum = 0;
 	u32 i;
 
-	for (i = 0; i < VF_BG_SPANS; i++) {
+	for (i = 0; i < VFF_BG_SPANS; i++) {
 		u64 s = max(die->bg_start_ns[i], from);
 		u64 e = min(die->bg_end_ns[i], to);
 
@@ -135,7 +135,7 @@ u64 vf_bg_wait(const struct vf_die *die, u64 from, u64 to)
 }
 
 /**
- * vf_die_read() - charge an array read to a die
+ * vff_die_read() - charge an array read to a die
  * @f: the device
  * @die: the die, locked
  * @slot: the slot read
@@ -147,26 +147,26 @@ u64 vf_bg_wait(const struct vf_die *die, u64 from, u64 to)
  * Under the read-priority maintenance policy a host read passes
  * background work queued on the die, pushing it back by its own time,
  * until that work has been deferred by max_defer_ns. A read that needs
- * r retries (vf_read_retries()) takes tR * (1 + r), all of it array time.
+ * r retries (vff_read_retries()) takes tR * (1 + r), all of it array time.
  *
  * Return: when the data is in the die's page register.
  */
-u64 vf_die_read(struct vflash_flash *f, struct vf_die *die, u32 slot,
-		u64 now, enum vflash_work work, struct vflash_latency *lat)
+u64 vff_die_read(struct vflash_flash *f, struct vff_die *die, u32 slot,
+		 u64 now, enum vflash_work work, struct vflash_latency *lat)
 {
-	return vf_die_read_inline(f, die, slot, now, work, lat);
+	return vff_die_read_inline(f, die, slot, now, work, lat);
 }
 
-/* The vflash_nand event of a die read (vf_die_read_inline()). */
-void vf_trace_die_read(struct vflash_flash *f, struct vf_die *die, u32 blk,
-		       enum vflash_work work, u64 start, u64 end)
+/* The vflash_nand event of a die read (vff_die_read_inline()). */
+void vff_trace_die_read(struct vflash_flash *f, struct vff_die *die, u32 blk,
+			enum vflash_work work, u64 start, u64 end)
 {
-	trace_vflash_nand(f->id, vf_die_index(f, die), VFLASH_NAND_READ, work,
+	trace_vflash_nand(f->id, vff_die_index(f, die), VFLASH_NAND_READ, work,
 			  blk, start, end, die->trace_req);
 }
 
 /**
- * vf_program() - charge the program of a block's last filled unit
+ * vff_program() - charge the program of a block's last filled unit
  * @f: the device
  * @die: the block's die, locked
  * @blk: the block; its write pointer is at a unit boundary
@@ -176,38 +176,38 @@ void vf_trace_die_read(struct vflash_flash *f, struct vf_die *die, u32 blk,
  *
  * Return: when the program ends.
  */
-u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
-	       u64 now, enum vflash_work work)
+u64 vff_program(struct vflash_flash *f, struct vff_die *die, u32 blk,
+		u64 now, enum vflash_work work)
 {
-	enum vf_region r = vf_region_of(f, blk);
+	enum vff_region r = vff_region_of(f, blk);
 	bool host = work == VFLASH_WORK_HOST;
 	u32 stream = f->blocks[blk].stream;
 	u64 start = now, end;
 
 	if (host)
-		start = vf_channel_xfer(f, die->channel, now, f->unit[r],
-					NULL, NULL);
+		start = vff_channel_xfer(f, die->channel, now, f->unit[r],
+					 NULL, NULL);
 	start = max(start, die->busy_until_ns);
-	end = start + vf_knob(f, r == VF_SLC ? VFLASH_KNOB_SLC_PROG_NS :
+	end = start + vff_knob(f, r == VFF_SLC ? VFLASH_KNOB_SLC_PROG_NS :
 					       VFLASH_KNOB_MAIN_PROG_NS);
 	die->busy_until_ns = end;
 	if (host)
 		die->fg_busy_until_ns = max(die->fg_busy_until_ns, end);
 	else
-		vf_bg_note(die, start, end);
-	vf_count(f, VFLASH_STAT_NAND_PROGRAM_PAGES, f->unit[r]);
+		vff_bg_note(die, start, end);
+	vff_count(f, VFLASH_STAT_NAND_PROGRAM_PAGES, f->unit[r]);
 	/* Padding included: the placement handle's media writes. */
-	if (vf_is_host_stream(stream))
-		this_cpu_add(f->stats->ph_media_pages[vf_stream_handle(stream)],
+	if (vff_is_host_stream(stream))
+		this_cpu_add(f->stats->ph_media_pages[vff_stream_handle(stream)],
 			     f->unit[r]);
 	if (trace_vflash_nand_enabled())
-		trace_vflash_nand(f->id, vf_die_index(f, die), VFLASH_NAND_PROGRAM,
+		trace_vflash_nand(f->id, vff_die_index(f, die), VFLASH_NAND_PROGRAM,
 				  work, blk, start, end, die->trace_req);
 	return end;
 }
 
 /**
- * vf_erase() - charge a block erase to a die
+ * vff_erase() - charge a block erase to a die
  * @f: the device
  * @die: the block's die, locked
  * @blk: the block
@@ -216,38 +216,38 @@ u64 vf_program(struct vflash_flash *f, struct vf_die *die, u32 blk,
  *
  * Return: when the erase ends.
  */
-u64 vf_erase(struct vflash_flash *f, struct vf_die *die, u32 blk, u64 now,
-	     enum vflash_work work)
+u64 vff_erase(struct vflash_flash *f, struct vff_die *die, u32 blk, u64 now,
+	      enum vflash_work work)
 {
-	enum vf_region r = vf_region_of(f, blk);
+	enum vff_region r = vff_region_of(f, blk);
 	u64 start = max(now, die->busy_until_ns);
-	u64 end = start + vf_knob(f, r == VF_SLC ? VFLASH_KNOB_SLC_ERASE_NS :
+	u64 end = start + vff_knob(f, r == VFF_SLC ? VFLASH_KNOB_SLC_ERASE_NS :
 						   VFLASH_KNOB_MAIN_ERASE_NS);
 
 	die->busy_until_ns = end;
-	vf_bg_note(die, start, end);
-	vf_count(f, VFLASH_STAT_NAND_ERASE_BLOCKS, 1);
+	vff_bg_note(die, start, end);
+	vff_count(f, VFLASH_STAT_NAND_ERASE_BLOCKS, 1);
 	this_cpu_add(f->stats->erased_slots, f->slots[r]);
-	trace_vflash_nand(f->id, vf_die_index(f, die), VFLASH_NAND_ERASE, work,
+	trace_vflash_nand(f->id, vff_die_index(f, die), VFLASH_NAND_ERASE, work,
 			  blk, start, end, die->trace_req);
 	return end;
 }
 
 /**
- * vf_wb_push() - a program of buffered host slots is charged
+ * vff_wb_push() - a program of buffered host slots is charged
  * @f: the device
  * @die: the die, locked
  * @end: when the program ends (the slots are released then)
  * @slots: the slots it programs
  */
-void vf_wb_push(struct vflash_flash *f, struct vf_die *die, u64 end,
-		u32 slots)
+void vff_wb_push(struct vflash_flash *f, struct vff_die *die, u64 end,
+		 u32 slots)
 {
 	u32 tail;
 
 	/* Sized for the largest buffer: only a bug can overflow it. */
 	if (WARN_ON_ONCE(die->wb_count == f->wb_fifo_len))
-		vf_wb_retire(f, die, die->wb_end_ns[die->wb_head]);
+		vff_wb_retire(f, die, die->wb_end_ns[die->wb_head]);
 	tail = (die->wb_head + die->wb_count) % f->wb_fifo_len;
 	die->wb_end_ns[tail] = end;
 	die->wb_slots[tail] = slots;
@@ -278,7 +278,7 @@ u64 vflash_flash_model_read_ns(const struct vflash_flash *f)
 		tr = VFLASH_KNOB_SLC_READ_NS;
 	else if (f->prof->cell == VFLASH_CELL_QLC)
 		tr = VFLASH_KNOB_QLC_READ_L_NS;
-	return vf_knob(f, tr) + vf_knob(f, VFLASH_KNOB_CHANNEL_XFER_NS) +
-	       vf_knob(f, VFLASH_KNOB_HOST_XFER_NS) +
-	       vf_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
+	return vff_knob(f, tr) + vff_knob(f, VFLASH_KNOB_CHANNEL_XFER_NS) +
+	       vff_knob(f, VFLASH_KNOB_HOST_XFER_NS) +
+	       vff_knob(f, VFLASH_KNOB_FW_OVERHEAD_NS);
 }

@@ -22,7 +22,7 @@
 /* Waiting pointers of one die and placement handle: both regions' units. */
 static u32 per_handle(const struct vflash_flash *f)
 {
-	return f->unit[VF_SLC] + f->unit[VF_MAIN];
+	return f->unit[VFF_SLC] + f->unit[VFF_MAIN];
 }
 
 /*
@@ -30,21 +30,21 @@ static u32 per_handle(const struct vflash_flash *f)
  * block of host stream @s in region @r. Each host stream has its own.
  */
 static u32 wait_index(const struct vflash_flash *f, u32 d, u32 s,
-		      enum vf_region r, u32 slot)
+		      enum vff_region r, u32 slot)
 {
-	u32 base = (d * f->nr_ph + vf_stream_handle(s)) * per_handle(f) +
-		   (r == VF_MAIN ? f->unit[VF_SLC] : 0);
+	u32 base = (d * f->nr_ph + vff_stream_handle(s)) * per_handle(f) +
+		   (r == VFF_MAIN ? f->unit[VFF_SLC] : 0);
 
 	return base + slot % f->stride % f->unit[r];
 }
 
 /**
- * vf_undo_alloc() - the waiting arrays of every die
+ * vff_undo_alloc() - the waiting arrays of every die
  * @f: the device, geometry set
  *
  * Return: 0 or -ENOMEM.
  */
-int vf_undo_alloc(struct vflash_flash *f)
+int vff_undo_alloc(struct vflash_flash *f)
 {
 	f->undo_wait = kcalloc((size_t)f->nr_dies * f->nr_ph * per_handle(f),
 			       sizeof(*f->undo_wait), GFP_KERNEL);
@@ -52,42 +52,42 @@ int vf_undo_alloc(struct vflash_flash *f)
 }
 
 /**
- * vf_undo_attach() - a logged page got a host slot
+ * vff_undo_attach() - a logged page got a host slot
  * @f: the device
  * @d: the slot's die, locked
  * @slot: the slot, in the die's open block of a host stream
  * @u: the page's log record; its end time becomes U64_MAX
  */
-void vf_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
-		    struct vflash_undo *u)
+void vff_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
+		     struct vflash_undo *u)
 {
-	u32 b = vf_block_of(f, slot);
+	u32 b = vff_block_of(f, slot);
 
 	WRITE_ONCE(u->end_ns, U64_MAX);
 	f->dies[d].undo_used = true;
 	u->die = d;
 	u->slot = slot;
-	u->wait = wait_index(f, d, f->blocks[b].stream, vf_region_of(f, b),
+	u->wait = wait_index(f, d, f->blocks[b].stream, vff_region_of(f, b),
 			     slot);
 	f->undo_wait[u->wait] = u;
 }
 
 /**
- * __vf_undo_programmed() - vf_undo_programmed() on a die that had records
+ * __vff_undo_programmed() - vff_undo_programmed() on a die that had records
  * @f: the device
  * @d: the block's die, locked
  * @blk: the block; its write pointer is at the end of the unit
  * @end_ns: when the program ends: the pages' durable time
  */
-void __vf_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
-			  u64 end_ns)
+void __vff_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
+			   u64 end_ns)
 {
-	enum vf_region r = vf_region_of(f, blk);
+	enum vff_region r = vff_region_of(f, blk);
 	struct vflash_undo **w;
 	u32 i;
 
 	/* Only a host stream's units hold logged pages. */
-	if (!vf_is_host_stream(f->blocks[blk].stream))
+	if (!vff_is_host_stream(f->blocks[blk].stream))
 		return;
 	w = &f->undo_wait[wait_index(f, d, f->blocks[blk].stream, r,
 				     blk * f->stride)];
@@ -111,7 +111,7 @@ void vflash_flash_undo_forget(struct vflash_flash *f)
 	u32 per_die = f->nr_ph * per_handle(f), d;
 
 	for (d = 0; d < f->nr_dies; d++) {
-		struct vf_die *die = &f->dies[d];
+		struct vff_die *die = &f->dies[d];
 
 		spin_lock(&die->lock);
 		memset(&f->undo_wait[d * per_die], 0,
@@ -131,7 +131,7 @@ void vflash_flash_undo_forget(struct vflash_flash *f)
  */
 void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u)
 {
-	struct vf_die *die;
+	struct vff_die *die;
 
 	if (u->die >= f->nr_dies)
 		return;

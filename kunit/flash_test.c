@@ -123,7 +123,7 @@ static u64 st(struct vflash_flash *f, enum vflash_stat s)
 
 static u32 blk_of(struct vflash_flash *f, u64 lpn)
 {
-	return vf_block_of(f, f->l2p[lpn]);
+	return vff_block_of(f, f->l2p[lpn]);
 }
 
 static u64 rnd(u64 *x)
@@ -133,12 +133,12 @@ static u64 rnd(u64 *x)
 }
 
 /* Clean one block of a die's region as the write path or worker would. */
-static bool clean(struct vflash_flash *f, u32 d, enum vf_region r, u64 now)
+static bool clean(struct vflash_flash *f, u32 d, enum vff_region r, u64 now)
 {
 	bool ret;
 
 	spin_lock(&f->dies[d].lock);
-	ret = vf_clean(f, &f->dies[d], d, r, &now);
+	ret = vff_clean(f, &f->dies[d], d, r, &now);
 	spin_unlock(&f->dies[d].lock);
 	return ret;
 }
@@ -192,8 +192,8 @@ static void reads_on_two_channels_overlap(struct kunit *test)
 
 	wr(f, 0, 0);
 	wr(f, 1, 0);
-	KUNIT_ASSERT_NE(test, vf_die_of_block(f, blk_of(f, 0)),
-			vf_die_of_block(f, blk_of(f, 1)));
+	KUNIT_ASSERT_NE(test, vff_die_of_block(f, blk_of(f, 0)),
+			vff_die_of_block(f, blk_of(f, 1)));
 	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + TR + XF);
 	KUNIT_EXPECT_EQ(test, rd(f, 1, LATER), LATER + TR + XF);
 }
@@ -204,8 +204,8 @@ static void shared_channel_serialises_transfers(struct kunit *test)
 
 	wr(f, 0, 0);
 	wr(f, 1, 0);
-	KUNIT_ASSERT_NE(test, vf_die_of_block(f, blk_of(f, 0)),
-			vf_die_of_block(f, blk_of(f, 1)));
+	KUNIT_ASSERT_NE(test, vff_die_of_block(f, blk_of(f, 0)),
+			vff_die_of_block(f, blk_of(f, 1)));
 	KUNIT_EXPECT_EQ(test, rd(f, 0, LATER), LATER + TR + XF);
 	/* Array reads overlap on two dies; the one channel does not. */
 	KUNIT_EXPECT_EQ(test, rd(f, 1, LATER), LATER + TR + 2 * XF);
@@ -429,10 +429,10 @@ static void overwrite_and_trim(struct kunit *test)
 	wr(f, 5, 0);
 	wr(f, 5, 0);
 	check(test, f);
-	KUNIT_EXPECT_NE(test, f->l2p[5], VF_INVALID);
+	KUNIT_EXPECT_NE(test, f->l2p[5], VFF_INVALID);
 	KUNIT_EXPECT_EQ(test, vflash_flash_submit(f, VFLASH_IO_TRIM, 5, 1, 10),
 			10ULL);
-	KUNIT_EXPECT_EQ(test, f->l2p[5], VF_INVALID);
+	KUNIT_EXPECT_EQ(test, f->l2p[5], VFF_INVALID);
 	vflash_flash_submit(f, VFLASH_IO_TRIM, 100, 50, 10);
 	check(test, f);
 	KUNIT_EXPECT_EQ(test, rd(f, 5, LATER), LATER);
@@ -494,7 +494,7 @@ static void churn(struct kunit *test, struct vflash_flash *f, u64 ops,
 	vflash_cache_ctl_exit(ctl);
 	check(test, f);
 	for (lpn = 0; lpn < n; lpn++)
-		KUNIT_EXPECT_EQ_MSG(test, (int)(f->l2p[lpn] != VF_INVALID),
+		KUNIT_EXPECT_EQ_MSG(test, (int)(f->l2p[lpn] != VFF_INVALID),
 				    (int)test_bit(lpn, mapped), "page %llu", lpn);
 }
 
@@ -575,8 +575,8 @@ static void three_blocks(struct kunit *test, struct vflash_flash *f, u32 *b,
 		wr(f, i, i < 16 ? t0 : t1);
 	for (i = 0; i < 3; i++) {
 		b[i] = blk_of(f, i * 16);
-		KUNIT_ASSERT_EQ(test, vf_die_of_block(f, b[i]), 0U);
-		KUNIT_ASSERT_EQ(test, f->blocks[b[i]].state, (u8)VF_BLK_FULL);
+		KUNIT_ASSERT_EQ(test, vff_die_of_block(f, b[i]), 0U);
+		KUNIT_ASSERT_EQ(test, f->blocks[b[i]].state, (u8)VFF_BLK_FULL);
 	}
 }
 
@@ -593,7 +593,7 @@ static void gc_greedy_picks_fewest_valid(struct kunit *test)
 	three_blocks(test, f, b, 0, 0);
 	trim_range(f, 0, 4);	/* b0: 12 valid */
 	trim_range(f, 16, 12);	/* b1: 4 valid */
-	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_MAIN, LATER));
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VFF_MAIN, LATER));
 	KUNIT_EXPECT_EQ(test, f->blocks[b[1]].erase_count, 1U);
 	KUNIT_EXPECT_EQ(test, f->blocks[b[0]].erase_count, 0U);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 4ULL);
@@ -609,7 +609,7 @@ static void gc_fifo_picks_oldest(struct kunit *test)
 	three_blocks(test, f, b, 0, 0);
 	trim_range(f, 0, 4);
 	trim_range(f, 16, 12);
-	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_MAIN, LATER));
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VFF_MAIN, LATER));
 	KUNIT_EXPECT_EQ(test, f->blocks[b[0]].erase_count, 1U);
 	KUNIT_EXPECT_EQ(test, f->blocks[b[1]].erase_count, 0U);
 	check(test, f);
@@ -624,7 +624,7 @@ static void gc_cost_benefit_weighs_age(struct kunit *test)
 	three_blocks(test, f, b, 0, 1000000000);
 	trim_range(f, 0, 8);	/* b0: 8 valid, sealed at 0 */
 	trim_range(f, 16, 9);	/* b1: 7 valid, sealed at 1 s */
-	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_MAIN, 2000000000));
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VFF_MAIN, 2000000000));
 	KUNIT_EXPECT_EQ(test, f->blocks[b[0]].erase_count, 1U);
 	KUNIT_EXPECT_EQ(test, f->blocks[b[1]].erase_count, 0U);
 	check(test, f);
@@ -637,7 +637,7 @@ static void gc_skips_full_blocks(struct kunit *test)
 
 	three_blocks(test, f, b, 0, 0);
 	/* Nothing invalid anywhere: cleaning would gain nothing. */
-	KUNIT_EXPECT_FALSE(test, clean(f, 0, VF_MAIN, LATER));
+	KUNIT_EXPECT_FALSE(test, clean(f, 0, VFF_MAIN, LATER));
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS), 0ULL);
 }
 
@@ -655,7 +655,7 @@ static void slc_state(struct kunit *test, struct vflash_flash *f)
 		rd(f, 1, LATER);
 	}
 	for (i = 0; i < 8; i++)
-		KUNIT_ASSERT_EQ(test, vf_region_of(f, blk_of(f, i)), VF_SLC);
+		KUNIT_ASSERT_EQ(test, vff_region_of(f, blk_of(f, i)), VFF_SLC);
 }
 
 static void migration_keeps_hot_moves_cold(struct kunit *test)
@@ -663,11 +663,11 @@ static void migration_keeps_hot_moves_cold(struct kunit *test)
 	struct vflash_flash *f = mk(test, &hyb2, SMALL);
 
 	slc_state(test, f);
-	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_SLC, LATER));
-	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 0)), VF_SLC);
-	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 1)), VF_SLC);
-	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 2)), VF_MAIN);
-	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 3)), VF_MAIN);
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VFF_SLC, LATER));
+	KUNIT_EXPECT_EQ(test, vff_region_of(f, blk_of(f, 0)), VFF_SLC);
+	KUNIT_EXPECT_EQ(test, vff_region_of(f, blk_of(f, 1)), VFF_SLC);
+	KUNIT_EXPECT_EQ(test, vff_region_of(f, blk_of(f, 2)), VFF_MAIN);
+	KUNIT_EXPECT_EQ(test, vff_region_of(f, blk_of(f, 3)), VFF_MAIN);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 2ULL);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 2ULL);
 	check(test, f);
@@ -680,9 +680,9 @@ static void migration_off_spills_everything(struct kunit *test)
 
 	use(test, f, VFLASH_POLICY_MIGRATION, "off");
 	slc_state(test, f);
-	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_SLC, LATER));
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VFF_SLC, LATER));
 	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, i)), VF_MAIN);
+		KUNIT_EXPECT_EQ(test, vff_region_of(f, blk_of(f, i)), VFF_MAIN);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_MIGRATED_PAGES), 4ULL);
 	/* With migration off the worker leaves SLC alone. */
 	vflash_flash_set_knob(f, VFLASH_KNOB_GC_HIGH_PCT, 90);
@@ -699,12 +699,12 @@ static void hot_qlc_page_is_repromoted(struct kunit *test)
 	use(test, f, VFLASH_POLICY_MIGRATION, "off");
 	slc_state(test, f);
 	/* Spill page 3 (cold so far) to QLC, then make it hot. */
-	KUNIT_ASSERT_TRUE(test, clean(f, 0, VF_SLC, LATER));
-	KUNIT_ASSERT_EQ(test, vf_region_of(f, blk_of(f, 3)), VF_MAIN);
+	KUNIT_ASSERT_TRUE(test, clean(f, 0, VFF_SLC, LATER));
+	KUNIT_ASSERT_EQ(test, vff_region_of(f, blk_of(f, 3)), VFF_MAIN);
 	use(test, f, VFLASH_POLICY_MIGRATION, "read-heat");
 	for (r = 0; r < 4; r++)
 		rd(f, 3, 2 * LATER);
-	KUNIT_EXPECT_EQ(test, vf_region_of(f, blk_of(f, 3)), VF_SLC);
+	KUNIT_EXPECT_EQ(test, vff_region_of(f, blk_of(f, 3)), VFF_SLC);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_REPROMOTED_PAGES), 1ULL);
 	check(test, f);
 }
@@ -798,8 +798,8 @@ static void background_reaches_high_watermark(struct kunit *test)
 	vflash_flash_set_knob(f, VFLASH_KNOB_GC_HIGH_PCT, 20);
 	vflash_flash_maintain(f, LATER);
 	for (d = 0; d < f->nr_dies; d++)
-		KUNIT_EXPECT_GE(test, f->dies[d].nr_free[VF_MAIN],
-				vf_free_high(f, VF_MAIN));
+		KUNIT_EXPECT_GE(test, f->dies[d].nr_free[VFF_MAIN],
+				vff_free_high(f, VFF_MAIN));
 	check(test, f);
 }
 
@@ -813,7 +813,7 @@ static void writes_never_fail_at_full_capacity(struct kunit *test)
 	for (i = 0; i < 6 * n; i++)
 		wr(f, i < n ? i : rnd(&seed) % n, i * 1000);
 	for (i = 0; i < n; i++)
-		KUNIT_EXPECT_NE(test, f->l2p[i], VF_INVALID);
+		KUNIT_EXPECT_NE(test, f->l2p[i], VFF_INVALID);
 	check(test, f);
 }
 
@@ -825,7 +825,7 @@ static void placement_spreads_or_pins(struct kunit *test)
 
 	for (i = 0; i < 64; i++) {
 		wr(f, i, 0);
-		per_die[vf_die_of_block(f, blk_of(f, i))]++;
+		per_die[vff_die_of_block(f, blk_of(f, i))]++;
 	}
 	KUNIT_EXPECT_EQ(test, per_die[0], 32U);
 	KUNIT_EXPECT_EQ(test, per_die[1], 32U);
@@ -834,8 +834,8 @@ static void placement_spreads_or_pins(struct kunit *test)
 	for (i = 64; i < 128; i++)
 		wr(f, i, 0);
 	for (i = 64; i < 128; i++)
-		KUNIT_EXPECT_EQ(test, vf_die_of_block(f, blk_of(f, i)),
-				vf_die_of_block(f, blk_of(f, 64)));
+		KUNIT_EXPECT_EQ(test, vff_die_of_block(f, blk_of(f, i)),
+				vff_die_of_block(f, blk_of(f, 64)));
 }
 
 static void stats_and_percentiles(struct kunit *test)
@@ -1087,7 +1087,7 @@ static void erase_and_free_block_accounting(struct kunit *test)
 		erases += f->blocks[b].erase_count;
 	KUNIT_EXPECT_EQ(test, erases, st(f, VFLASH_STAT_NAND_ERASE_BLOCKS));
 	for (d = 0; d < f->nr_dies; d++)
-		free_blocks += f->dies[d].nr_free[VF_SLC];
+		free_blocks += f->dies[d].nr_free[VFF_SLC];
 	KUNIT_EXPECT_EQ(test, free_blocks, vflash_flash_free_blocks(f, true));
 }
 
@@ -1157,7 +1157,7 @@ static void torture_threads_keep_invariants(struct kunit *test)
  */
 static void p2l_groups(struct kunit *test, struct vflash_flash *f, u32 shift)
 {
-	KUNIT_ASSERT_EQ(test, f->l2p[0], VF_INVALID);
+	KUNIT_ASSERT_EQ(test, f->l2p[0], VFF_INVALID);
 	f->p2l_shift = shift;
 }
 
@@ -1170,12 +1170,12 @@ static void p2l_index_is_compact(struct kunit *test)
 	u32 b, i;
 
 	KUNIT_ASSERT_GT(test, f->slc_per_die, 0U);
-	KUNIT_ASSERT_LT(test, f->slots[VF_SLC], f->stride);
+	KUNIT_ASSERT_LT(test, f->slots[VFF_SLC], f->stride);
 	seen = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, seen);
 	for (b = 0; b < f->nr_blocks; b++) {
-		for (i = 0; i < f->slots[vf_region_of(f, b)]; i++) {
-			u64 idx = vf_p2l_index(f, b * f->stride + i);
+		for (i = 0; i < f->slots[vff_region_of(f, b)]; i++) {
+			u64 idx = vff_p2l_index(f, b * f->stride + i);
 
 			KUNIT_ASSERT_LT(test, idx, n);
 			KUNIT_EXPECT_FALSE_MSG(test, __test_and_set_bit(idx, seen),
@@ -1187,7 +1187,7 @@ static void p2l_index_is_compact(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vflash_flash_metadata_bytes(&hyb2, SMALL, &bytes),
 			0);
 	KUNIT_EXPECT_EQ(test, bytes, f->nr_lpages * sizeof(*f->l2p) +
-			n * VF_P2L_BYTES + DIV_ROUND_UP(f->nr_lpages, 2) +
+			n * VFF_P2L_BYTES + DIV_ROUND_UP(f->nr_lpages, 2) +
 			(u64)f->nr_blocks * sizeof(*f->blocks));
 }
 
@@ -1200,8 +1200,8 @@ static void p2l_group_lookup(struct kunit *test)
 	/* Small devices store the page itself. */
 	KUNIT_EXPECT_EQ(test, f->p2l_shift, 0U);
 	wr(f, 7, 0);
-	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, f->l2p[7]), 7U);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, f->l2p[7]), 7U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_group(f, f->l2p[7]), 7U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, f->l2p[7]), 7U);
 	vflash_flash_destroy(f);
 	test->priv = NULL;
 
@@ -1213,11 +1213,11 @@ static void p2l_group_lookup(struct kunit *test)
 	wr(f, 255, 0);
 	s15 = f->l2p[15];
 	s16 = f->l2p[16];
-	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, s15), 0U);
-	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, s16), 1U);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, s15), 15U);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, s16), 16U);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, f->l2p[255]), 255U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_group(f, s15), 0U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_group(f, s16), 1U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, s15), 15U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, s16), 16U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, f->l2p[255]), 255U);
 	check(test, f);
 }
 
@@ -1232,12 +1232,12 @@ static void p2l_last_partial_group(struct kunit *test)
 	wr(f, 252, 0);
 	wr(f, 240, 0);
 	slot = f->l2p[252];
-	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, slot), 15U);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, slot), 252U);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, f->l2p[240]), 240U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_group(f, slot), 15U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, slot), 252U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, f->l2p[240]), 240U);
 	/* The group runs past the device's end: the lookup stops there. */
 	vflash_flash_submit(f, VFLASH_IO_TRIM, 252, 1, 10);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, slot), VF_INVALID);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, slot), VFF_INVALID);
 	check(test, f);
 }
 
@@ -1255,12 +1255,12 @@ static void p2l_stale_entry_is_not_valid(struct kunit *test)
 	cur = f->l2p[5];
 	KUNIT_ASSERT_NE(test, old, cur);
 	/* Page 6 of the same group is mapped, elsewhere. */
-	KUNIT_EXPECT_EQ(test, vf_p2l_group(f, old), 0U);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, old), VF_INVALID);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, cur), 5U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_group(f, old), 0U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, old), VFF_INVALID);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, cur), 5U);
 	vflash_flash_submit(f, VFLASH_IO_TRIM, 5, 1, 10);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, cur), VF_INVALID);
-	KUNIT_EXPECT_EQ(test, vf_p2l_owner(f, f->l2p[6]), 6U);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, cur), VFF_INVALID);
+	KUNIT_EXPECT_EQ(test, vff_p2l_owner(f, f->l2p[6]), 6U);
 	check(test, f);
 }
 
@@ -1303,34 +1303,34 @@ static void heat_nibbles(struct kunit *test)
 	wr(f, 10, 0);
 	for (i = 0; i < 20; i++)
 		rd(f, 10, LATER);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 15U);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 10), 15U);
 	/* The neighbour's bumps and its own are both kept. */
 	for (i = 0; i < 3; i++)
 		rd(f, 11, LATER);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 3U);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 15U);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 9), 0U);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 12), 0U);
-	KUNIT_EXPECT_EQ(test, vf_heat_bump(f, 10), 15U);
-	KUNIT_EXPECT_EQ(test, vf_heat_bump(f, 11), 4U);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 11), 3U);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 10), 15U);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 9), 0U);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 12), 0U);
+	KUNIT_EXPECT_EQ(test, vff_heat_bump(f, 10), 15U);
+	KUNIT_EXPECT_EQ(test, vff_heat_bump(f, 11), 4U);
 	/* Decay halves both, neither spilling into the other. */
-	vf_heat_decay(f, 5);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 7U);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 2U);
-	vf_heat_decay(f, 5);
-	vf_heat_decay(f, 5);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 1U);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 0U);
+	vff_heat_decay(f, 5);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 10), 7U);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 11), 2U);
+	vff_heat_decay(f, 5);
+	vff_heat_decay(f, 5);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 10), 1U);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 11), 0U);
 	/* A trim forgets its page's heat only. */
 	rd(f, 11, LATER);
 	vflash_flash_submit(f, VFLASH_IO_TRIM, 10, 1, LATER);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 10), 0U);
-	KUNIT_EXPECT_EQ(test, vf_heat(f, 11), 1U);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 10), 0U);
+	KUNIT_EXPECT_EQ(test, vff_heat(f, 11), 1U);
 	/* The knob's top value still means hot. */
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MIGRATE_HOT_READS, 15), 0);
 	for (i = 0; i < 15; i++)
 		rd(f, 11, LATER);
-	KUNIT_EXPECT_GE(test, vf_heat(f, 11),
+	KUNIT_EXPECT_GE(test, vff_heat(f, 11),
 			(u32)vflash_flash_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS));
 }
 
@@ -1346,7 +1346,7 @@ static int heat_fn(void *data)
 	int i;
 
 	for (i = 0; i < 14; i++) {
-		vf_heat_bump(t->f, t->lpn);
+		vff_heat_bump(t->f, t->lpn);
 		cond_resched();
 	}
 	complete(&t->done);
@@ -1372,10 +1372,10 @@ static void heat_neighbours_race(struct kunit *test)
 		}
 		for (i = 0; i < 2; i++)
 			wait_for_completion(&t[i].done);
-		KUNIT_ASSERT_EQ(test, vf_heat(f, 20), 14U);
-		KUNIT_ASSERT_EQ(test, vf_heat(f, 21), 14U);
-		vf_heat_clear(f, 20);
-		vf_heat_clear(f, 21);
+		KUNIT_ASSERT_EQ(test, vff_heat(f, 20), 14U);
+		KUNIT_ASSERT_EQ(test, vff_heat(f, 21), 14U);
+		vff_heat_clear(f, 20);
+		vff_heat_clear(f, 21);
 	}
 }
 
@@ -1436,10 +1436,10 @@ static void placement_handles_never_share_a_block(struct kunit *test)
 	for (lpn = 0; lpn < 200; lpn++)
 		now = wr_ph(f, lpn, lpn % 4, now);
 	for (lpn = 0; lpn < 200; lpn++) {
-		u32 b = vf_block_of(f, f->l2p[lpn]);
+		u32 b = vff_block_of(f, f->l2p[lpn]);
 
 		KUNIT_EXPECT_EQ_MSG(test, (u32)f->blocks[b].stream,
-				    (u32)vf_host_stream(lpn % 4),
+				    (u32)vff_host_stream(lpn % 4),
 				    "page %llu in block %u", lpn, b);
 	}
 	check(test, f);
@@ -1477,16 +1477,16 @@ static void placement_gc_never_stuck(struct kunit *test)
 		if (i % 97 == 0)
 			vflash_flash_placement_update(f, ph, now);
 		for (d = 0; d < f->nr_dies; d++)
-			min_free = min(min_free, f->dies[d].nr_free[VF_MAIN]);
+			min_free = min(min_free, f->dies[d].nr_free[VFF_MAIN]);
 		if (READ_ONCE(f->no_room))
 			break;
 	}
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(f->no_room));
-	KUNIT_EXPECT_GE(test, min_free, (u32)VF_GC_RESERVE);
+	KUNIT_EXPECT_GE(test, min_free, (u32)VFF_GC_RESERVE);
 	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 200ULL);
 	check(test, f);
 	for (i = 0, h = 0; i < n; i++)
-		h += f->l2p[i] == VF_INVALID;
+		h += f->l2p[i] == VFF_INVALID;
 	KUNIT_EXPECT_EQ_MSG(test, h, 0ULL, "pages never written");
 	for (ph = 0; ph < VFLASH_FLASH_MAX_PLACEMENT; ph++) {
 		vflash_flash_placement_stat(f, ph, &h, &m);
@@ -1499,7 +1499,7 @@ static void placement_gc_never_stuck(struct kunit *test)
 	KUNIT_EXPECT_LE(test, media, st(f, VFLASH_STAT_NAND_PROGRAM_PAGES));
 	KUNIT_EXPECT_GT(test, media, host);
 	KUNIT_EXPECT_EQ(test, vflash_flash_erased_bytes(f),
-			st(f, VFLASH_STAT_NAND_ERASE_BLOCKS) * f->slots[VF_MAIN] *
+			st(f, VFLASH_STAT_NAND_ERASE_BLOCKS) * f->slots[VFF_MAIN] *
 			VFLASH_LPAGE_SIZE);
 }
 
@@ -1554,7 +1554,7 @@ static void placement_update_closes_the_unit(struct kunit *test)
 	u64 full = vflash_flash_placement_room(f, 1), now = 0, h, m;
 	u32 slot;
 
-	KUNIT_EXPECT_EQ(test, full, 2ULL * f->slots[VF_MAIN]);
+	KUNIT_EXPECT_EQ(test, full, 2ULL * f->slots[VFF_MAIN]);
 	KUNIT_EXPECT_EQ(test, vflash_flash_placement_ru_bytes(f),
 			full * VFLASH_LPAGE_SIZE);
 	now = wr_ph(f, 5, 1, now);
@@ -1566,8 +1566,8 @@ static void placement_update_closes_the_unit(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, vflash_flash_placement_update(f, 1, now));
 	KUNIT_EXPECT_EQ(test, vflash_flash_placement_room(f, 1), full);
 	KUNIT_EXPECT_EQ(test, f->l2p[6], slot);
-	KUNIT_EXPECT_EQ(test, (u32)f->blocks[vf_block_of(f, slot)].state,
-			(u32)VF_BLK_FULL);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[vff_block_of(f, slot)].state,
+			(u32)VFF_BLK_FULL);
 	KUNIT_EXPECT_FALSE(test, vflash_flash_placement_update(f, 1, now));
 	KUNIT_EXPECT_FALSE(test, vflash_flash_placement_update(f, 4, now));
 	vflash_flash_placement_stat(f, 1, &h, &m);
@@ -1596,7 +1596,7 @@ static struct vflash_flash *mk_zoned(struct kunit *test)
 	*p = hyb2;
 	p->placement_handles = VFLASH_FLASH_MAX_PLACEMENT;
 	f = mk(test, p, SMALL);
-	KUNIT_ASSERT_EQ(test, f->slots[VF_MAIN] * f->nr_dies, ZONE_PAGES);
+	KUNIT_ASSERT_EQ(test, f->slots[VFF_MAIN] * f->nr_dies, ZONE_PAGES);
 	vflash_flash_set_zone_handles(f, true);
 	KUNIT_ASSERT_TRUE(test, vflash_flash_zone_handles(f));
 	use(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
@@ -1627,9 +1627,9 @@ static u32 zone_blocks_alone(struct kunit *test, struct vflash_flash *f,
 	for (i = 0; i < ZONE_PAGES; i++) {
 		u32 b, k;
 
-		if (f->l2p[zone + i] == VF_INVALID)
+		if (f->l2p[zone + i] == VFF_INVALID)
 			continue;
-		b = vf_block_of(f, f->l2p[zone + i]);
+		b = vff_block_of(f, f->l2p[zone + i]);
 		for (k = 0; k < n && seen[k] != b; k++)
 			;
 		if (k < n)
@@ -1637,12 +1637,12 @@ static u32 zone_blocks_alone(struct kunit *test, struct vflash_flash *f,
 		KUNIT_ASSERT_LT(test, n, 8U);
 		seen[n++] = b;
 		KUNIT_EXPECT_EQ(test, (u32)f->blocks[b].stream,
-				(u32)vf_host_stream(ph));
-		KUNIT_EXPECT_EQ(test, (u32)vf_region_of(f, b), (u32)VF_MAIN);
-		for (j = 0; j < f->slots[VF_MAIN]; j++) {
-			u32 o = vf_p2l_owner(f, b * f->stride + j);
+				(u32)vff_host_stream(ph));
+		KUNIT_EXPECT_EQ(test, (u32)vff_region_of(f, b), (u32)VFF_MAIN);
+		for (j = 0; j < f->slots[VFF_MAIN]; j++) {
+			u32 o = vff_p2l_owner(f, b * f->stride + j);
 
-			KUNIT_EXPECT_TRUE_MSG(test, o == VF_INVALID ||
+			KUNIT_EXPECT_TRUE_MSG(test, o == VFF_INVALID ||
 					      (o >= zone && o < zone + ZONE_PAGES),
 					      "block %u holds page %u", b, o);
 		}
@@ -1675,8 +1675,8 @@ static void zone_blocks_hold_one_zone(struct kunit *test)
 	KUNIT_EXPECT_GE(test, zone_blocks_alone(test, f, ZONE_PAGES, 2), 2U);
 	/* Handle 0 is the ordinary host stream: SLC first. */
 	KUNIT_EXPECT_EQ(test,
-			(u32)vf_region_of(f, blk_of(f, 4 * ZONE_PAGES)),
-			(u32)VF_SLC);
+			(u32)vff_region_of(f, blk_of(f, 4 * ZONE_PAGES)),
+			(u32)VFF_SLC);
 	check(test, f);
 }
 
@@ -1709,8 +1709,8 @@ static void zone_reset_erases_at_once(struct kunit *test)
 	for (d = 0; d < f->nr_dies; d++)
 		KUNIT_EXPECT_GE(test, f->dies[d].busy_until_ns, now + erase_ns);
 	KUNIT_EXPECT_EQ(test, vflash_flash_free_blocks(f, false), free0);
-	KUNIT_EXPECT_EQ(test, f->l2p[0], VF_INVALID);
-	KUNIT_EXPECT_EQ(test, f->l2p[ZONE_PAGES - 1], VF_INVALID);
+	KUNIT_EXPECT_EQ(test, f->l2p[0], VFF_INVALID);
+	KUNIT_EXPECT_EQ(test, f->l2p[ZONE_PAGES - 1], VFF_INVALID);
 
 	/* Ten pages, five a die: padded to two wordlines each, then erased. */
 	vflash_flash_zone_bind(f, 3, ZONE_PAGES, ZONE_PAGES, 1);
@@ -1736,9 +1736,9 @@ static u32 zone_seal(struct vflash_flash *f, u32 ph, u64 now)
 	u32 d, pad = 0;
 
 	for (d = 0; d < f->nr_dies; d++) {
-		u32 b = f->dies[d].open[vf_host_stream(ph)][VF_MAIN];
+		u32 b = f->dies[d].open[vff_host_stream(ph)][VFF_MAIN];
 
-		if (b != VF_INVALID)
+		if (b != VFF_INVALID)
 			pad += (4 - f->blocks[b].wp % 4) % 4;
 	}
 	vflash_flash_placement_update(f, ph, now);
@@ -1833,10 +1833,10 @@ static void zone_layout_by_dies(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, blk_of(f, i), blk_of(f, 0));
 		KUNIT_EXPECT_EQ(test, blk_of(f, half + i), blk_of(f, half));
 	}
-	KUNIT_EXPECT_EQ(test, vf_die_of_block(f, blk_of(f, 0)), 0U);
-	KUNIT_EXPECT_EQ(test, vf_die_of_block(f, blk_of(f, half)), 1U);
+	KUNIT_EXPECT_EQ(test, vff_die_of_block(f, blk_of(f, 0)), 0U);
+	KUNIT_EXPECT_EQ(test, vff_die_of_block(f, blk_of(f, half)), 1U);
 	KUNIT_EXPECT_EQ(test, (u32)f->blocks[blk_of(f, 0)].state,
-			(u32)VF_BLK_FULL);
+			(u32)VFF_BLK_FULL);
 	/* One die per zone: a two-block zone takes two blocks of die 1. */
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_ZONE_DIES, 3), -EINVAL);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_ZONE_DIES, 1), 0);
@@ -1844,7 +1844,7 @@ static void zone_layout_by_dies(struct kunit *test)
 	now = zone_fill(f, ZONE_PAGES, 0, ZONE_PAGES, 3, now);
 	for (i = 0; i < ZONE_PAGES; i++)
 		KUNIT_EXPECT_EQ(test,
-				vf_die_of_block(f, blk_of(f, ZONE_PAGES + i)),
+				vff_die_of_block(f, blk_of(f, ZONE_PAGES + i)),
 				1U);
 	KUNIT_EXPECT_EQ(test, zone_blocks_alone(test, f, ZONE_PAGES, 3), 2U);
 	check(test, f);
@@ -1856,7 +1856,7 @@ static bool clean_die(struct vflash_flash *f, u32 d, u64 now)
 	bool ok;
 
 	spin_lock(&f->dies[d].lock);
-	ok = vf_clean(f, &f->dies[d], d, VF_MAIN, &now);
+	ok = vff_clean(f, &f->dies[d], d, VFF_MAIN, &now);
 	spin_unlock(&f->dies[d].lock);
 	return ok;
 }
@@ -1870,7 +1870,7 @@ static void zone_blocks_are_gc_last(struct kunit *test)
 {
 	struct vflash_flash *f = mk_placed(test, VFLASH_FLASH_MAX_PLACEMENT,
 					   SMALL);
-	u32 zb, hb = VF_INVALID, i;
+	u32 zb, hb = VFF_INVALID, i;
 	u64 now = 0, copied;
 
 	vflash_flash_set_zone_handles(f, true);
@@ -1881,7 +1881,7 @@ static void zone_blocks_are_gc_last(struct kunit *test)
 	vflash_flash_placement_update(f, 1, now);
 	/* Zone 0's even pages fill a block of die 0: 12 valid of 16. */
 	zb = blk_of(f, 0);
-	KUNIT_ASSERT_EQ(test, vf_die_of_block(f, zb), 0U);
+	KUNIT_ASSERT_EQ(test, vff_die_of_block(f, zb), 0U);
 	now = vflash_flash_submit(f, VFLASH_IO_TRIM, 0, 8, now);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[zb].valid), 12);
 	/* Handle 0's full block on die 0 with 14 valid pages. */
@@ -1890,18 +1890,19 @@ static void zone_blocks_are_gc_last(struct kunit *test)
 	for (i = 0; i < ZONE_PAGES; i++) {
 		u32 b = blk_of(f, 2 * ZONE_PAGES + i);
 
-		if (vf_die_of_block(f, b) || f->blocks[b].state != VF_BLK_FULL)
+		if (vff_die_of_block(f, b) ||
+		    f->blocks[b].state != VFF_BLK_FULL)
 			continue;
-		if (hb == VF_INVALID)
+		if (hb == VFF_INVALID)
 			hb = b;
 		if (b == hb && atomic_read(&f->blocks[hb].valid) > 14)
 			now = wr(f, 2 * ZONE_PAGES + i, now);
 	}
-	KUNIT_ASSERT_NE(test, hb, VF_INVALID);
+	KUNIT_ASSERT_NE(test, hb, VFF_INVALID);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[hb].valid), 14);
 	KUNIT_EXPECT_TRUE(test, clean_die(f, 0, now));
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), 14ULL);
-	KUNIT_EXPECT_EQ(test, (u32)f->blocks[zb].state, (u32)VF_BLK_FULL);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[zb].state, (u32)VFF_BLK_FULL);
 	/*
 	 * The zone's pages deallocated (not reset): its block costs no copy
 	 * and goes before handle 0's full blocks (one with an invalid page).
@@ -1909,21 +1910,22 @@ static void zone_blocks_are_gc_last(struct kunit *test)
 	now = vflash_flash_submit(f, VFLASH_IO_TRIM, 0, ZONE_PAGES, now);
 	for (i = 0; i < ZONE_PAGES; i++)
 		now = wr(f, 4 * ZONE_PAGES + i, now);
-	for (i = 0, hb = VF_INVALID; i < ZONE_PAGES && hb == VF_INVALID; i++) {
+	for (i = 0, hb = VFF_INVALID; i < ZONE_PAGES && hb == VFF_INVALID;
+	     i++) {
 		u32 b = blk_of(f, 4 * ZONE_PAGES + i);
 
-		if (!vf_die_of_block(f, b) && f->blocks[b].state == VF_BLK_FULL) {
+		if (!vff_die_of_block(f, b) && f->blocks[b].state == VFF_BLK_FULL) {
 			hb = b;
 			now = wr(f, 4 * ZONE_PAGES + i, now);
 		}
 	}
-	KUNIT_ASSERT_NE(test, hb, VF_INVALID);
+	KUNIT_ASSERT_NE(test, hb, VFF_INVALID);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[hb].valid), 15);
 	copied = st(f, VFLASH_STAT_GC_COPIED_PAGES);
 	KUNIT_EXPECT_TRUE(test, clean_die(f, 0, now));
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_GC_COPIED_PAGES), copied);
-	KUNIT_EXPECT_EQ(test, (u32)f->blocks[zb].state, (u32)VF_BLK_FREE);
-	KUNIT_EXPECT_EQ(test, (u32)f->blocks[hb].state, (u32)VF_BLK_FULL);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[zb].state, (u32)VFF_BLK_FREE);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[hb].state, (u32)VFF_BLK_FULL);
 	check(test, f);
 }
 

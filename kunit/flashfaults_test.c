@@ -8,7 +8,7 @@
 #include <linux/err.h>
 
 #include "backend_flash/flash.h"
-#include "backend_flash/ftl.h"
+#include "backend_flash/timing.h"
 #include "backend_flash/profile.h"
 #include "core/faults.h"
 
@@ -115,7 +115,7 @@ static u64 rnd(u64 *x)
 	return *x >> 33;
 }
 
-static u32 nr_in_state(struct vflash_flash *f, enum vf_block_state s)
+static u32 nr_in_state(struct vflash_flash *f, enum vff_block_state s)
 {
 	u32 b, n = 0;
 
@@ -138,13 +138,13 @@ static void all_readable(struct kunit *test, struct vflash_flash *f,
 		u32 slot = f->l2p[lpn];
 
 		if (!test_bit(lpn, mapped)) {
-			KUNIT_EXPECT_EQ_MSG(test, slot, VF_INVALID,
+			KUNIT_EXPECT_EQ_MSG(test, slot, VFF_INVALID,
 					    "page %llu", lpn);
 			continue;
 		}
-		KUNIT_ASSERT_NE_MSG(test, slot, VF_INVALID, "page %llu", lpn);
-		KUNIT_EXPECT_NE_MSG(test, (int)f->blocks[vf_block_of(f, slot)].state,
-				    VF_BLK_FREE, "page %llu", lpn);
+		KUNIT_ASSERT_NE_MSG(test, slot, VFF_INVALID, "page %llu", lpn);
+		KUNIT_EXPECT_NE_MSG(test, (int)f->blocks[vff_block_of(f, slot)].state,
+				    VFF_BLK_FREE, "page %llu", lpn);
 		vflash_flash_submit(f, VFLASH_IO_READ, lpn, 1, now);
 		want++;
 	}
@@ -158,7 +158,7 @@ static u32 worn_block(struct vflash_flash *f, u32 pe, u64 seal_ns)
 	u32 b = f->slc_per_die;	/* die 0's first main block */
 
 	f->blocks[b].erase_count = pe;
-	f->blocks[b].state = VF_BLK_FULL;
+	f->blocks[b].state = VFF_BLK_FULL;
 	f->blocks[b].seal_ns = seal_ns;
 	return b;
 }
@@ -172,59 +172,59 @@ static void retries_follow_wear_and_age(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MAIN_PE_CYCLES, 1000), 0);
 	/* Off by default, whatever the wear and age. */
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 100000 * MS), 0U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 100000 * MS), 0U);
 
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_PE_MILLI, 2000), 0);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0), 2U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0), 2U);
 	f->blocks[b].erase_count = 500;		/* 2 x 0.25 */
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0), 0U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0), 0U);
 	f->blocks[b].erase_count = 750;		/* 2 x 0.5625 */
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0), 1U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0), 1U);
 	f->blocks[b].erase_count = 2000;	/* 2 x 4 */
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0), 8U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0), 8U);
 	f->blocks[b].erase_count = 5000;	/* 50, capped at 16 */
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0), 16U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0), 16U);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_MAX, 4), 0);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0), 4U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0), 4U);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_MAX, 0), 0);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0), 0U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0), 0U);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_MAX, 255), 0);
 
 	/* Age alone: one retry per doubling of 1 + age / 1 s. */
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_PE_MILLI, 0), 0);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_AGE_MILLI, 1000), 0);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0), 0U);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 - MS), 0U);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 500 * MS), 0U);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 1000 * MS), 1U);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 2999 * MS), 1U);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 3000 * MS), 2U);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 7000 * MS), 3U);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 1023000 * MS), 10U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0), 0U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 - MS), 0U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 500 * MS), 0U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 1000 * MS), 1U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 2999 * MS), 1U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 3000 * MS), 2U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 7000 * MS), 3U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 1023000 * MS), 10U);
 	/* log2(3) = 1.585, taken as 1.5: 3 x 1.5 = 4.5. */
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_AGE_MILLI, 3000), 0);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 2000 * MS), 4U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 2000 * MS), 4U);
 	/* The unit scales the age. */
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS, 10), 0);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 30 * MS), 6U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 30 * MS), 6U);
 	/* Ages beyond 104 days count as that, without overflow. */
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS, 1), 0);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, U64_MAX), 99U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, U64_MAX), 99U);
 	/* An open block's data is fresh. */
-	f->blocks[b].state = VF_BLK_OPEN;
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 1000 * MS), 0U);
+	f->blocks[b].state = VFF_BLK_OPEN;
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 1000 * MS), 0U);
 
 	/* Both terms add before the floor: 1.5 + 0.5 = 2. */
-	f->blocks[b].state = VF_BLK_FULL;
+	f->blocks[b].state = VFF_BLK_FULL;
 	f->blocks[b].erase_count = 1000;
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS, 1000), 0);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_PE_MILLI, 1500), 0);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_AGE_MILLI, 500), 0);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0 + 1000 * MS), 2U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0 + 1000 * MS), 2U);
 	/* The SLC region's rated cycles apply to its blocks. */
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_READ_RETRY_AGE_MILLI, 0), 0);
 	KUNIT_EXPECT_EQ(test, set(f, VFLASH_KNOB_MAIN_PE_CYCLES, 500), 0);
-	KUNIT_EXPECT_EQ(test, vf_read_retries(f, b, t0), 6U);
+	KUNIT_EXPECT_EQ(test, vff_read_retries(f, b, t0), 6U);
 }
 
 /* A read of a worn block costs tR x (1 + r), all of it array time. */
@@ -239,8 +239,8 @@ static void retries_lengthen_the_array_read(struct kunit *test)
 	for (lpn = 0; lpn < 32; lpn++)
 		now = wr(f, lpn, now);
 	vflash_flash_submit(f, VFLASH_IO_FLUSH, 0, 0, now);
-	b = vf_block_of(f, f->l2p[0]);
-	KUNIT_ASSERT_EQ(test, (int)f->blocks[b].state, VF_BLK_FULL);
+	b = vff_block_of(f, f->l2p[0]);
+	KUNIT_ASSERT_EQ(test, (int)f->blocks[b].state, VFF_BLK_FULL);
 	f->blocks[b].erase_count = vflash_flash_knob(f,
 						     VFLASH_KNOB_MAIN_PE_CYCLES);
 
@@ -308,7 +308,7 @@ static void program_fail_retires_the_block(struct kunit *test)
 	DECLARE_BITMAP(mapped, 1024) = { 0 };
 	struct vflash_placement_events ev;
 	struct vflash_health h;
-	u32 spare = st(f, VFLASH_STAT_SPARE_BLOCKS), b, bad = VF_INVALID;
+	u32 spare = st(f, VFLASH_STAT_SPARE_BLOCKS), b, bad = VFF_INVALID;
 	u64 lpn, now = 0, copied;
 
 	KUNIT_EXPECT_GT(test, spare, 0U);
@@ -328,17 +328,17 @@ static void program_fail_retires_the_block(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_FAULT_PROGRAM_FAILS), 1ULL);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_BAD_BLOCKS), 1ULL);
-	KUNIT_EXPECT_EQ(test, nr_in_state(f, VF_BLK_BAD), 1U);
+	KUNIT_EXPECT_EQ(test, nr_in_state(f, VFF_BLK_BAD), 1U);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_SPARE_BLOCKS), spare - 1ULL);
 	for (b = 0; b < f->nr_blocks; b++)
-		if (f->blocks[b].state == VF_BLK_BAD)
+		if (f->blocks[b].state == VFF_BLK_BAD)
 			bad = b;
-	KUNIT_ASSERT_NE(test, bad, VF_INVALID);
+	KUNIT_ASSERT_NE(test, bad, VFF_INVALID);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->blocks[bad].valid), 0);
 	/* Its pages, 45 among them, moved: read and programmed elsewhere. */
 	copied = st(f, VFLASH_STAT_GC_COPIED_PAGES);
 	KUNIT_EXPECT_GT(test, copied, 0ULL);
-	KUNIT_EXPECT_NE(test, vf_block_of(f, f->l2p[45]), bad);
+	KUNIT_EXPECT_NE(test, vff_block_of(f, f->l2p[45]), bad);
 	/*
 	 * For FDP (handle 0 wrote them): every page moved is the handle's,
 	 * the last one named; its open block was retired (a new unit).
@@ -360,7 +360,7 @@ static void program_fail_retires_the_block(struct kunit *test)
 		now = wr(f, lpn % 1000, now);
 	bitmap_set(mapped, 0, 1000);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_BAD_BLOCKS), 1ULL);
-	KUNIT_EXPECT_EQ(test, (int)f->blocks[bad].state, VF_BLK_BAD);
+	KUNIT_EXPECT_EQ(test, (int)f->blocks[bad].state, VFF_BLK_BAD);
 	KUNIT_EXPECT_GT(test, st(f, VFLASH_STAT_GC_RUNS), 10ULL);
 	check(test, f);
 	all_readable(test, f, mapped, LATER);
@@ -390,7 +390,7 @@ static void erase_fail_retires_the_block(struct kunit *test)
 		now = wr(f, rnd(&x) % 1000, now);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_FAULT_ERASE_FAILS), 3ULL);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_BAD_BLOCKS), 3ULL);
-	KUNIT_EXPECT_EQ(test, nr_in_state(f, VF_BLK_BAD), 3U);
+	KUNIT_EXPECT_EQ(test, nr_in_state(f, VFF_BLK_BAD), 3U);
 	KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_SPARE_BLOCKS), spare - 3ULL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&rules(test)->rule
 					    [VFLASH_FAULT_ERASE_FAIL].matched),
@@ -477,7 +477,7 @@ static void failures_under_churn_keep_invariants(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, st(f, VFLASH_STAT_BAD_BLOCKS),
 				st(f, VFLASH_STAT_FAULT_PROGRAM_FAILS) +
 				st(f, VFLASH_STAT_FAULT_ERASE_FAILS));
-		KUNIT_EXPECT_EQ(test, (u64)nr_in_state(f, VF_BLK_BAD),
+		KUNIT_EXPECT_EQ(test, (u64)nr_in_state(f, VFF_BLK_BAD),
 				st(f, VFLASH_STAT_BAD_BLOCKS));
 		rule(test, VFLASH_FAULT_PROGRAM_FAIL, "armed", "0");
 		rule(test, VFLASH_FAULT_ERASE_FAIL, "armed", "0");

@@ -617,15 +617,15 @@ static void write_without_room_fails(struct kunit *test)
 	/* No free block and no open one on any die; one bad block. */
 	for (d = 0; d < f->nr_dies; d++) {
 		spin_lock(&f->dies[d].lock);
-		for (r = 0; r < VF_NR_REGIONS; r++) {
+		for (r = 0; r < VFF_NR_REGIONS; r++) {
 			f->dies[d].nr_free[r] = 0;
-			f->dies[d].free_head[r] = VF_INVALID;
-			for (s = 0; s < VF_NR_STREAMS; s++)
-				f->dies[d].open[s][r] = VF_INVALID;
+			f->dies[d].free_head[r] = VFF_INVALID;
+			for (s = 0; s < VFF_NR_STREAMS; s++)
+				f->dies[d].open[s][r] = VFF_INVALID;
 		}
 		spin_unlock(&f->dies[d].lock);
 	}
-	atomic_set(&f->nr_bad[VF_SLC], 1);
+	atomic_set(&f->nr_bad[VFF_SLC], 1);
 	KUNIT_EXPECT_EQ(test, run_io_ctl(test, nvme_cmd_write, 6, 1, 0,
 					 NVME_RW_FUA, 3 * PG, 0),
 			DNR(NVME_SC_WRITE_FAULT));
@@ -973,9 +973,9 @@ static void zoned_handles_lent_and_erased(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, z->zones[1].ph, 2);
 	KUNIT_EXPECT_PTR_EQ(test, c->zph[1], &z->zones[0]);
 	/* Zone 0's pages are in handle 1's blocks. */
-	b = vf_block_of(f, f->l2p[0]);
+	b = vff_block_of(f, f->l2p[0]);
 	KUNIT_EXPECT_EQ(test, (u32)f->blocks[b].stream,
-			(u32)vf_host_stream(1));
+			(u32)vff_host_stream(1));
 	/* Full: handle 1 back, its blocks sealed. */
 	write_blocks(test, 4, 16);
 	KUNIT_EXPECT_EQ(test, z->zones[0].state, VFN_ZS_FULL);
@@ -983,15 +983,15 @@ static void zoned_handles_lent_and_erased(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, c->zph[1]);
 	for (i = 0; i < 16; i++)
 		KUNIT_EXPECT_EQ(test,
-				(u32)f->blocks[vf_block_of(f, f->l2p[i])].state,
-				(u32)VF_BLK_FULL);
+				(u32)f->blocks[vff_block_of(f, f->l2p[i])].state,
+				(u32)VFF_BLK_FULL);
 	/* Closed keeps it, Finish gives it back. */
 	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_CLOSE, false), 0);
 	KUNIT_EXPECT_EQ(test, z->zones[1].ph, 2);
 	KUNIT_EXPECT_EQ(test, zone_send(test, 16, NVME_ZONE_FINISH, false), 0);
 	KUNIT_EXPECT_EQ(test, z->zones[1].ph, 0);
 	/* A zone of one block's pages is laid out on one die, one block. */
-	KUNIT_EXPECT_EQ(test, vf_block_of(f, f->l2p[15]), b);
+	KUNIT_EXPECT_EQ(test, vff_block_of(f, f->l2p[15]), b);
 	/* Reset: that block erased now. */
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_NAND_ERASE_BLOCKS),
 			0ULL);
@@ -1000,7 +1000,7 @@ static void zoned_handles_lent_and_erased(struct kunit *test)
 			1ULL);
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_NAND_ERASE_BLOCKS),
 			1ULL);
-	KUNIT_EXPECT_EQ(test, (u32)f->blocks[b].state, (u32)VF_BLK_FREE);
+	KUNIT_EXPECT_EQ(test, (u32)f->blocks[b].state, (u32)VFF_BLK_FREE);
 	KUNIT_EXPECT_GE(test, e->last.due_ns, prof.erase_ns);
 	KUNIT_EXPECT_EQ(test, vflash_flash_stat(f, VFLASH_STAT_ZONE_HOST_PAGES),
 			17ULL);
@@ -1097,8 +1097,8 @@ static void zoned_cut_rewinds_write_pointer(struct kunit *test)
 	write_blocks(test, 16, 17);
 	prog_ns(test, 1000);
 	write_blocks(test, 17, 18);
-	KUNIT_ASSERT_NE(test, vf_die_of_block(f, vf_block_of(f, f->l2p[16])),
-			vf_die_of_block(f, vf_block_of(f, f->l2p[17])));
+	KUNIT_ASSERT_NE(test, vff_die_of_block(f, vff_block_of(f, f->l2p[16])),
+			vff_die_of_block(f, vff_block_of(f, f->l2p[17])));
 	prog_ns(test, 10ULL * NSEC_PER_SEC);
 	write_blocks(test, 4, 8);
 	write_blocks(test, 32, 35);
@@ -1129,7 +1129,7 @@ static void zoned_cut_rewinds_write_pointer(struct kunit *test)
 		KUNIT_EXPECT_TRUE_MSG(test, all_bytes(e->store + i * PG, 0, PG),
 				      "block %u", i);
 	/* The durable block above zone 1's pointer: gone from the FTL too. */
-	KUNIT_EXPECT_EQ(test, f->l2p[17], VF_INVALID);
+	KUNIT_EXPECT_EQ(test, f->l2p[17], VFF_INVALID);
 	/* The zone takes writes at its pointer again. */
 	prog_ns(test, 100000);
 	KUNIT_EXPECT_EQ(test, run_io(test, nvme_cmd_write, 4, 1, 0, 3 * PG, 0),

@@ -203,13 +203,11 @@ static bool ev_can_insert(struct ev *ev, u32 slot)
 	return !WARN_ON_ONCE(slot >= ev->nr_slots || ev->where[slot] != EV_OUT);
 }
 
-/* Whether @slot is in @ev. */
 static bool ev_has(struct ev *ev, u32 slot)
 {
 	return slot < ev->nr_slots && ev->where[slot] != EV_OUT;
 }
 
-/* Queue @q of @set. */
 static struct vflash_slotq *ev_q(struct ev *ev, u32 set, unsigned int q)
 {
 	return &ev->q[set * EV_NR_Q + q];
@@ -243,7 +241,6 @@ static u32 q_pop_head(struct ev *ev, u32 set, unsigned int q)
 	return slot;
 }
 
-/* The queue of a slot in it. */
 static unsigned int q_of(struct ev *ev, u32 slot)
 {
 	return ev->where[slot] == EV_SMALL ? EV_Q_SMALL : EV_Q_MAIN;
@@ -280,7 +277,6 @@ static bool queue_remove(void *st, u32 slot)
 	return true;
 }
 
-/* Whether @set is a set of @ev. */
 static bool ev_set_ok(struct ev *ev, u32 set)
 {
 	return !WARN_ON_ONCE(set >= ev->nr_sets);
@@ -373,7 +369,6 @@ static u32 ghost_hash(struct ghost *g, u64 lpn)
 	return g->bits ? hash_64(lpn, g->bits) : 0;
 }
 
-/* Unlink ring entry @e from its bucket chain. */
 static void ghost_unlink(struct ghost *g, u32 e)
 {
 	u32 *p = &g->bucket[ghost_hash(g, g->lpn[e])];
@@ -535,7 +530,6 @@ static u64 random_next(struct ev *ev)
 	return z ^ (z >> 31);
 }
 
-/* A uniform draw below @n. */
 static u32 random_below(struct ev *ev, u32 n)
 {
 	return ((random_next(ev) >> 32) * n) >> 32;

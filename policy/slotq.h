@@ -41,7 +41,6 @@ static inline void vflash_slotq_init(struct vflash_slotq *q)
 	q->len = 0;
 }
 
-/* Append @slot at the tail of @q. */
 static inline void vflash_slotq_push(struct vflash_slotq *q,
 				     struct vflash_slot_link *link, u32 slot)
 {
@@ -55,7 +54,6 @@ static inline void vflash_slotq_push(struct vflash_slotq *q,
 	q->len++;
 }
 
-/* Unlink @slot, which is in @q. */
 static inline void vflash_slotq_del(struct vflash_slotq *q,
 				    struct vflash_slot_link *link, u32 slot)
 {

@@ -34,39 +34,39 @@
 #include "backend_flash/trace.h"
 #include "policy/sets.h"
 
-#define VC_STATE_SHIFT	30
-#define VC_EVER		BIT(29)
-#define VC_SLOT_MASK	(BIT(29) - 1)
-#define VC_MAX_SLOTS	VC_SLOT_MASK
-#define VC_NO_SLOT	U32_MAX
-#define VC_TRANSIT	(U32_MAX - 1)	/* vc_claim_invalidate(): try again */
+#define VFD_STATE_SHIFT	30
+#define VFD_EVER		BIT(29)
+#define VFD_SLOT_MASK	(BIT(29) - 1)
+#define VFD_MAX_SLOTS	VFD_SLOT_MASK
+#define VFD_NO_SLOT	U32_MAX
+#define VFD_TRANSIT	(U32_MAX - 1)	/* vfd_claim_invalidate(): try again */
 
 /* Slots a policy switch moves per hold of policy_lock. */
-#define VC_SWITCH_BATCH	1024
+#define VFD_SWITCH_BATCH	1024
 
 /* Waits shorter than this are spun; longer ones sleep until this is left. */
-#define VC_SPIN_NS	(20 * NSEC_PER_USEC)
+#define VFD_SPIN_NS	(20 * NSEC_PER_USEC)
 
 /* Slot flags (atomic bitops). */
 enum {
-	VC_DIRTY,	/* written since it was loaded */
-	VC_PREFETCHED,	/* loaded by prefetch, not used yet */
-	VC_FRESH,	/* not sampled since it was loaded */
-	VC_YOUNG,	/* in the young ring, not in the policy */
-	VC_REF,		/* referenced while young */
-	VC_LISTED,	/* in the young ring or the eviction policy; under policy_lock */
+	VFD_DIRTY,	/* written since it was loaded */
+	VFD_PREFETCHED,	/* loaded by prefetch, not used yet */
+	VFD_FRESH,	/* not sampled since it was loaded */
+	VFD_YOUNG,	/* in the young ring, not in the policy */
+	VFD_REF,		/* referenced while young */
+	VFD_LISTED,	/* in the young ring or the eviction policy; under policy_lock */
 };
 
 /**
- * struct vc_slot - one cache slot
+ * struct vfd_slot - one cache slot
  * @lpn: the page it holds
  * @ready_ns: when the NAND read that filled it completes; U64_MAX while
  *	it is being issued
  * @pins: mappers between their state check and their PTE insert
  * @gen: bumped on every fill, so a stale observation is detected
- * @flags: VC_DIRTY, ...
+ * @flags: VFD_DIRTY, ...
  */
-struct vc_slot {
+struct vfd_slot {
 	u64 lpn;
 	u64 ready_ns;
 	atomic_t pins;
@@ -75,7 +75,7 @@ struct vc_slot {
 };
 
 /**
- * struct vc_sets - the sets of a set-associative cache (docs/design/cxl.md,
+ * struct vfd_sets - the sets of a set-associative cache (docs/design/cxl.md,
  *	section 15); all of it under the cache's policy_lock
  * @nr_sets: sets (more than 1)
  * @ways: the ways it was made for
@@ -83,7 +83,7 @@ struct vc_slot {
  * @over: sets whose @used exceeds their capacity
  * @trim_hand: the next set vflash_cache_evict_one() looks at in @over
  */
-struct vc_sets {
+struct vfd_sets {
 	u32 nr_sets;
 	u32 ways;
 	u32 *used;
@@ -92,10 +92,10 @@ struct vc_sets {
 };
 
 /**
- * struct vc_stats - one CPU's share of the cache's counters
+ * struct vfd_stats - one CPU's share of the cache's counters
  * @v: per enum vflash_cache_stat
  */
-struct vc_stats {
+struct vfd_stats {
 	u64 v[VFLASH_CACHE_STAT_NR];
 };
 
@@ -112,10 +112,10 @@ struct vc_stats {
  * @free_high: reclaim stops at this many free slots
  * @policy_lock: protects @ev_ops, @ev, @ev_old_ops, @ev_old,
  *	@ev_old_counted, @sets and what it points to, @young_ring,
- *	@young_head, @young_len and the slots' VC_LISTED bits; a resident
+ *	@young_head, @young_len and the slots' VFD_LISTED bits; a resident
  *	page leaves it (RESIDENT -> EVICTING) only under it, so an eviction
  *	and an invalidation never claim one page both. Held only for O(1)
- *	policy calls (a switch: batches of VC_SWITCH_BATCH; an invalidation
+ *	policy calls (a switch: batches of VFD_SWITCH_BATCH; an invalidation
  *	of a young slot: O(young)). Nests inside nothing of the cache's and
  *	takes nothing else.
  * @ev_ops: the eviction policy
@@ -125,14 +125,14 @@ struct vc_stats {
  * @ev_old_counted: @ev_old has the geometry of @sets (a policy switch),
  *	so its pages are counted in @sets (not after a switch of ways)
  * @sets: the sets, or NULL when fully associative; under policy_lock
- *	(a miss tests it for NULL without the lock, see vc_claim_slot())
+ *	(a miss tests it for NULL without the lock, see vfd_claim_slot())
  * @nr_over: sets over their capacity (bits of @sets' over); written
  *	under policy_lock, read without it to decide whether to kick
  * @young_ring: the last filled slots, oldest at @young_head
  * @young_head: index of the oldest entry
  * @young_len: entries in the ring
  * @pf_lock: protects @pf_ops and @pf against a switch (@pf_ops is
- *	also read unlocked, for its @demand_only; see vc_prefetch())
+ *	also read unlocked, for its @demand_only; see vfd_prefetch())
  * @pf_ops: the prefetch policy
  * @pf: its instance (the policy locks it itself)
  * @pf_degree: pages a prefetch may propose
@@ -145,7 +145,7 @@ struct vflash_cache {
 	struct vflash_flash *f;
 	struct vflash_cache_params p;
 	atomic_t *state;
-	struct vc_slot *slots;
+	struct vfd_slot *slots;
 
 	spinlock_t free_lock;	/* see above */
 	u32 *free;
@@ -159,7 +159,7 @@ struct vflash_cache {
 	const struct vflash_eviction_ops *ev_old_ops;
 	void *ev_old;
 	bool ev_old_counted;
-	struct vc_sets *sets;
+	struct vfd_sets *sets;
 	u32 nr_over;
 	u32 *young_ring;
 	u32 young_head;
@@ -171,36 +171,36 @@ struct vflash_cache {
 	u32 pf_degree;
 
 	u32 sample_hand;
-	struct vc_stats __percpu *stats;
+	struct vfd_stats __percpu *stats;
 };
 
 /*
  * The word of a page in state @st and slot @slot; all but LOADING have
- * been resident (an evicted page is ABSENT | VC_EVER).
+ * been resident (an evicted page is ABSENT | VFD_EVER).
  */
-static u32 vc_word(enum vflash_cache_page st, u32 slot)
+static u32 vfd_word(enum vflash_cache_page st, u32 slot)
 {
-	u32 w = ((u32)st << VC_STATE_SHIFT) | slot;
+	u32 w = ((u32)st << VFD_STATE_SHIFT) | slot;
 
-	return st == VFLASH_PAGE_LOADING ? w : w | VC_EVER;
+	return st == VFLASH_PAGE_LOADING ? w : w | VFD_EVER;
 }
 
-static enum vflash_cache_page vc_state(u32 w)
+static enum vflash_cache_page vfd_state(u32 w)
 {
-	return w >> VC_STATE_SHIFT;
+	return w >> VFD_STATE_SHIFT;
 }
 
-static u32 vc_slot_of(u32 w)
+static u32 vfd_slot_of(u32 w)
 {
-	return w & VC_SLOT_MASK;
+	return w & VFD_SLOT_MASK;
 }
 
-static void vc_count(struct vflash_cache *c, enum vflash_cache_stat s)
+static void vfd_count(struct vflash_cache *c, enum vflash_cache_stat s)
 {
 	this_cpu_inc(c->stats->v[s]);
 }
 
-static u64 vc_now(struct vflash_cache *c)
+static u64 vfd_now(struct vflash_cache *c)
 {
 	const struct vflash_cache_host *h = c->p.host;
 
@@ -216,7 +216,7 @@ static u64 vc_now(struct vflash_cache *c)
  */
 u64 vflash_cache_now(struct vflash_cache *c)
 {
-	return vc_now(c);
+	return vfd_now(c);
 }
 
 /**
@@ -255,8 +255,8 @@ int vflash_cache_wait_until(u64 deadline_ns, u64 spin_ns)
 	return 0;
 }
 
-static void vc_probe(struct vflash_cache *c, enum vflash_cache_probe where,
-		     u64 lpn)
+static void vfd_probe(struct vflash_cache *c, enum vflash_cache_probe where,
+		      u64 lpn)
 {
 	const struct vflash_cache_host *h = c->p.host;
 
@@ -264,19 +264,18 @@ static void vc_probe(struct vflash_cache *c, enum vflash_cache_probe where,
 		h->probe(c->p.priv, where, lpn);
 }
 
-static int vc_wait(struct vflash_cache *c, u64 deadline_ns)
+static int vfd_wait(struct vflash_cache *c, u64 deadline_ns)
 {
 	const struct vflash_cache_host *h = c->p.host;
 
 	if (h && h->wait_until)
 		return h->wait_until(c->p.priv, deadline_ns);
-	return vflash_cache_wait_until(deadline_ns, VC_SPIN_NS);
+	return vflash_cache_wait_until(deadline_ns, VFD_SPIN_NS);
 }
 
-/* A free slot, or VC_NO_SLOT. */
-static u32 vc_take_free(struct vflash_cache *c)
+static u32 vfd_take_free(struct vflash_cache *c)
 {
-	u32 slot = VC_NO_SLOT;
+	u32 slot = VFD_NO_SLOT;
 
 	spin_lock(&c->free_lock);
 	if (c->nr_free) {
@@ -287,7 +286,7 @@ static u32 vc_take_free(struct vflash_cache *c)
 	return slot;
 }
 
-static void vc_put_free(struct vflash_cache *c, u32 slot)
+static void vfd_put_free(struct vflash_cache *c, u32 slot)
 {
 	spin_lock(&c->free_lock);
 	c->free[c->nr_free] = slot;
@@ -295,7 +294,7 @@ static void vc_put_free(struct vflash_cache *c, u32 slot)
 	spin_unlock(&c->free_lock);
 }
 
-static void vc_sets_free(struct vc_sets *sets)
+static void vfd_sets_free(struct vfd_sets *sets)
 {
 	if (!sets)
 		return;
@@ -304,9 +303,9 @@ static void vc_sets_free(struct vc_sets *sets)
 	kfree(sets);
 }
 
-static struct vc_sets *vc_sets_alloc(u32 nr_sets, u32 ways)
+static struct vfd_sets *vfd_sets_alloc(u32 nr_sets, u32 ways)
 {
-	struct vc_sets *sets = kzalloc(sizeof(*sets), GFP_KERNEL);
+	struct vfd_sets *sets = kzalloc(sizeof(*sets), GFP_KERNEL);
 
 	if (!sets)
 		return NULL;
@@ -315,13 +314,13 @@ static struct vc_sets *vc_sets_alloc(u32 nr_sets, u32 ways)
 	sets->used = kvcalloc(nr_sets, sizeof(*sets->used), GFP_KERNEL);
 	sets->over = bitmap_zalloc(nr_sets, GFP_KERNEL);
 	if (!sets->used || !sets->over) {
-		vc_sets_free(sets);
+		vfd_sets_free(sets);
 		return NULL;
 	}
 	return sets;
 }
 
-static u32 vc_capacity(struct vflash_cache *c, u32 set)
+static u32 vfd_capacity(struct vflash_cache *c, u32 set)
 {
 	return vflash_set_capacity(c->p.nr_slots, c->sets->nr_sets, set);
 }
@@ -330,9 +329,9 @@ static u32 vc_capacity(struct vflash_cache *c, u32 set)
  * @slot, holding its page, was listed (+1) or unlisted (-1): count it in
  * its set, if the cache has sets. Under policy_lock.
  */
-static void vc_set_count(struct vflash_cache *c, u32 slot, int delta)
+static void vfd_set_count(struct vflash_cache *c, u32 slot, int delta)
 {
-	struct vc_sets *sets = c->sets;
+	struct vfd_sets *sets = c->sets;
 	u32 set;
 
 	if (!sets)
@@ -341,7 +340,7 @@ static void vc_set_count(struct vflash_cache *c, u32 slot, int delta)
 	if (WARN_ON_ONCE(delta < 0 && !sets->used[set]))
 		return;
 	sets->used[set] += delta;
-	if (sets->used[set] > vc_capacity(c, set)) {
+	if (sets->used[set] > vfd_capacity(c, set)) {
 		if (!__test_and_set_bit(set, sets->over))
 			WRITE_ONCE(c->nr_over, c->nr_over + 1);
 	} else if (__test_and_clear_bit(set, sets->over)) {
@@ -354,7 +353,7 @@ static void vc_set_count(struct vflash_cache *c, u32 slot, int delta)
  * during a switch (each ignores a slot it does not hold). Under
  * policy_lock.
  */
-static void vc_access_locked(struct vflash_cache *c, u32 slot)
+static void vfd_access_locked(struct vflash_cache *c, u32 slot)
 {
 	c->ev_ops->access(c->ev, slot);
 	if (c->ev_old)
@@ -365,13 +364,13 @@ static void vc_access_locked(struct vflash_cache *c, u32 slot)
  * @slot's page was referenced: a young slot keeps it for when it leaves
  * the young ring, any other tells the policy.
  */
-static void vc_reference(struct vflash_cache *c, u32 slot)
+static void vfd_reference(struct vflash_cache *c, u32 slot)
 {
 	spin_lock(&c->policy_lock);
-	if (test_bit(VC_YOUNG, &c->slots[slot].flags))
-		set_bit(VC_REF, &c->slots[slot].flags);
+	if (test_bit(VFD_YOUNG, &c->slots[slot].flags))
+		set_bit(VFD_REF, &c->slots[slot].flags);
 	else
-		vc_access_locked(c, slot);
+		vfd_access_locked(c, slot);
 	spin_unlock(&c->policy_lock);
 }
 
@@ -379,11 +378,11 @@ static void vc_reference(struct vflash_cache *c, u32 slot)
  * A filled slot enters the young ring; the oldest young slot, pushed out,
  * enters the eviction policy, with a reference if one was seen meanwhile.
  */
-static void vc_young_push(struct vflash_cache *c, u32 slot)
+static void vfd_young_push(struct vflash_cache *c, u32 slot)
 {
-	u32 old = VC_NO_SLOT, young = c->p.young;
+	u32 old = VFD_NO_SLOT, young = c->p.young;
 
-	set_bit(VC_YOUNG, &c->slots[slot].flags);
+	set_bit(VFD_YOUNG, &c->slots[slot].flags);
 	spin_lock(&c->policy_lock);
 	if (!young) {
 		old = slot;
@@ -395,13 +394,13 @@ static void vc_young_push(struct vflash_cache *c, u32 slot)
 		}
 		c->young_ring[(c->young_head + c->young_len++) % young] = slot;
 	}
-	set_bit(VC_LISTED, &c->slots[slot].flags);
-	vc_set_count(c, slot, 1);
-	if (old != VC_NO_SLOT) {
-		clear_bit(VC_YOUNG, &c->slots[old].flags);
+	set_bit(VFD_LISTED, &c->slots[slot].flags);
+	vfd_set_count(c, slot, 1);
+	if (old != VFD_NO_SLOT) {
+		clear_bit(VFD_YOUNG, &c->slots[old].flags);
 		c->ev_ops->insert(c->ev, old, c->slots[old].lpn);
-		if (test_and_clear_bit(VC_REF, &c->slots[old].flags))
-			vc_access_locked(c, old);
+		if (test_and_clear_bit(VFD_REF, &c->slots[old].flags))
+			vfd_access_locked(c, old);
 	}
 	spin_unlock(&c->policy_lock);
 }
@@ -412,7 +411,7 @@ static void vc_young_push(struct vflash_cache *c, u32 slot)
  * scan larger than the cache every slot the evictor freed went to the
  * next demand miss, and prefetch (free slots only) never ran again.
  */
-static u32 vc_prefetch_reserve(struct vflash_cache *c)
+static u32 vfd_prefetch_reserve(struct vflash_cache *c)
 {
 	if (READ_ONCE(c->pf_ops)->demand_only)
 		return 0;
@@ -420,9 +419,9 @@ static u32 vc_prefetch_reserve(struct vflash_cache *c)
 }
 
 /* Whether the set of @lpn has room for it (always, fully associative). */
-static bool vc_set_has_room(struct vflash_cache *c, u64 lpn)
+static bool vfd_set_has_room(struct vflash_cache *c, u64 lpn)
 {
-	struct vc_sets *sets;
+	struct vfd_sets *sets;
 	bool room = true;
 	u32 set;
 
@@ -432,65 +431,65 @@ static bool vc_set_has_room(struct vflash_cache *c, u64 lpn)
 	sets = c->sets;
 	if (sets) {
 		set = vflash_set_of(lpn, sets->nr_sets);
-		room = sets->used[set] < vc_capacity(c, set);
+		room = sets->used[set] < vfd_capacity(c, set);
 	}
 	spin_unlock(&c->policy_lock);
 	return room;
 }
 
-static u32 vc_choose(struct vflash_cache *c, u64 lpn, bool *conflict);
-static void vc_evict_slot(struct vflash_cache *c, u32 slot);
+static u32 vfd_choose(struct vflash_cache *c, u64 lpn, bool *conflict);
+static void vfd_evict_slot(struct vflash_cache *c, u32 slot);
 
-/* vc_choose(): a victim of any set, from the sets' hand. */
-#define VC_ANY_SET	(U64_MAX - 1)
+/* vfd_choose(): a victim of any set, from the sets' hand. */
+#define VFD_ANY_SET	(U64_MAX - 1)
 
 /* Evict the policy's victim of the next set that has one. */
-static bool vc_borrow(struct vflash_cache *c)
+static bool vfd_borrow(struct vflash_cache *c)
 {
-	u32 slot = vc_choose(c, VC_ANY_SET, NULL);
+	u32 slot = vfd_choose(c, VFD_ANY_SET, NULL);
 
-	if (slot == VC_NO_SLOT)
+	if (slot == VFD_NO_SLOT)
 		return false;
-	vc_evict_slot(c, slot);
+	vfd_evict_slot(c, slot);
 	return true;
 }
 
 /* Most pages one miss evicts from its own set (normally one). */
-#define VC_SET_EVICT_MAX	(2 * VFLASH_CACHE_MAX_WAYS)
+#define VFD_SET_EVICT_MAX	(2 * VFLASH_CACHE_MAX_WAYS)
 
 /*
  * A demand miss on @lpn in a set-associative cache: while its set is
  * full, evict the page the policy chooses in that set. Counts a conflict
  * miss if it evicted while the pool had free slots.
  */
-static void vc_make_room_in_set(struct vflash_cache *c, u64 lpn)
+static void vfd_make_room_in_set(struct vflash_cache *c, u64 lpn)
 {
 	bool conflict = false;
 	u32 slot, n;
 
-	for (n = 0; n < VC_SET_EVICT_MAX; n++) {
-		slot = vc_choose(c, lpn, &conflict);
-		if (slot == VC_NO_SLOT)
+	for (n = 0; n < VFD_SET_EVICT_MAX; n++) {
+		slot = vfd_choose(c, lpn, &conflict);
+		if (slot == VFD_NO_SLOT)
 			break;
-		vc_evict_slot(c, slot);
-		vc_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
+		vfd_evict_slot(c, slot);
+		vfd_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
 	}
 	if (conflict)
-		vc_count(c, VFLASH_CACHE_CONFLICT_MISSES);
+		vfd_count(c, VFLASH_CACHE_CONFLICT_MISSES);
 }
 
 /*
  * Claim a free slot for @lpn: for a demand miss (@demand) from the pool
  * above the prefetch reserve or by evicting a page (of its own set, in a
- * set-associative cache); for a prefetch from the pool only. VC_NO_SLOT
+ * set-associative cache); for a prefetch from the pool only. VFD_NO_SLOT
  * if a prefetch finds the pool empty, or a fatal signal is pending while
  * nothing is evictable.
  */
-static __always_inline u32 vc_claim_slot(struct vflash_cache *c, u64 lpn,
-					 bool demand)
+static __always_inline u32 vfd_claim_slot(struct vflash_cache *c, u64 lpn,
+					  bool demand)
 {
 	const struct vflash_cache_host *h = c->p.host;
-	u32 reserve = demand ? vc_prefetch_reserve(c) : 0;
+	u32 reserve = demand ? vfd_prefetch_reserve(c) : 0;
 	u32 slot;
 
 	/*
@@ -499,12 +498,12 @@ static __always_inline u32 vc_claim_slot(struct vflash_cache *c, u64 lpn,
 	 * set's next miss or vflash_cache_evict_one() repairs.
 	 */
 	if (demand && READ_ONCE(c->sets))
-		vc_make_room_in_set(c, lpn);
+		vfd_make_room_in_set(c, lpn);
 	for (;;) {
-		slot = VC_NO_SLOT;
+		slot = VFD_NO_SLOT;
 		if (READ_ONCE(c->nr_free) > reserve)
-			slot = vc_take_free(c);
-		if (slot != VC_NO_SLOT || !demand)
+			slot = vfd_take_free(c);
+		if (slot != VFD_NO_SLOT || !demand)
 			break;
 		/*
 		 * Pool at the reserve: evict one page ourselves. If nothing
@@ -512,10 +511,10 @@ static __always_inline u32 vc_claim_slot(struct vflash_cache *c, u64 lpn,
 		 * reserved one, or let one land, unless we are being killed.
 		 */
 		if (vflash_cache_evict_one(c)) {
-			vc_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
+			vfd_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
 		} else {
-			slot = vc_take_free(c);
-			if (slot != VC_NO_SLOT)
+			slot = vfd_take_free(c);
+			if (slot != VFD_NO_SLOT)
 				break;
 			/*
 			 * Set-associative, a full cache whose every set is
@@ -523,12 +522,12 @@ static __always_inline u32 vc_claim_slot(struct vflash_cache *c, u64 lpn,
 			 * pages: borrow a slot from another set, or no fill
 			 * would ever age them (docs/design/cxl.md, "Set associativity").
 			 */
-			if (READ_ONCE(c->sets) && vc_borrow(c)) {
-				vc_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
+			if (READ_ONCE(c->sets) && vfd_borrow(c)) {
+				vfd_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
 				continue;
 			}
 			if (fatal_signal_pending(current))
-				return VC_NO_SLOT;
+				return VFD_NO_SLOT;
 			cond_resched();
 		}
 	}
@@ -543,12 +542,12 @@ static __always_inline u32 vc_claim_slot(struct vflash_cache *c, u64 lpn,
 }
 
 /* A prefetched slot enters the eviction policy at once. */
-static void vc_policy_insert(struct vflash_cache *c, u32 slot)
+static void vfd_policy_insert(struct vflash_cache *c, u32 slot)
 {
 	spin_lock(&c->policy_lock);
 	c->ev_ops->insert(c->ev, slot, c->slots[slot].lpn);
-	set_bit(VC_LISTED, &c->slots[slot].flags);
-	vc_set_count(c, slot, 1);
+	set_bit(VFD_LISTED, &c->slots[slot].flags);
+	vfd_set_count(c, slot, 1);
 	spin_unlock(&c->policy_lock);
 }
 
@@ -559,7 +558,7 @@ static void vc_policy_insert(struct vflash_cache *c, u32 slot)
  * prepare_to_wait_event() (set_current_state()) before it tests the word:
  * either the waiter sees the new word or the waker sees the waiter.
  */
-static void vc_publish(struct vflash_cache *c, u64 lpn, u32 w)
+static void vfd_publish(struct vflash_cache *c, u64 lpn, u32 w)
 {
 	atomic_set(&c->state[lpn], w);
 	/* Store, then look at the queue; see above. */
@@ -579,12 +578,12 @@ static void vc_publish(struct vflash_cache *c, u64 lpn, u32 w)
  * slot back in the pool (its old deadline restored, so a stale reader
  * never sees an unset one there), if another fill won the page.
  */
-static __always_inline bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w,
-				    u32 slot, bool prefetch, u64 now,
-				    u64 *ready_ns, u64 *req_id)
+static __always_inline bool vfd_fill(struct vflash_cache *c, u64 lpn, u32 w,
+				     u32 slot, bool prefetch, u64 now,
+				     u64 *ready_ns, u64 *req_id)
 {
 	struct vflash_req_tag tag = { };
-	struct vc_slot *s = &c->slots[slot];
+	struct vfd_slot *s = &c->slots[slot];
 	u64 ready, old_ready = READ_ONCE(s->ready_ns);
 	u32 dev = vflash_flash_id(c->f);
 
@@ -592,18 +591,18 @@ static __always_inline bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w,
 	WRITE_ONCE(s->ready_ns, U64_MAX);
 	WRITE_ONCE(s->gen, s->gen + 1);
 	WRITE_ONCE(s->flags,
-		   BIT(VC_FRESH) | (prefetch ? BIT(VC_PREFETCHED) : 0));
+		   BIT(VFD_FRESH) | (prefetch ? BIT(VFD_PREFETCHED) : 0));
 	if (!prefetch)
 		atomic_inc(&s->pins);
 	/* The cmpxchg orders the slot's fields and pin before the claim. */
 	if (atomic_cmpxchg(&c->state[lpn], w,
-			   vc_word(VFLASH_PAGE_LOADING, slot) |
-			   (w & VC_EVER)) != w) {
+			   vfd_word(VFLASH_PAGE_LOADING, slot) |
+			   (w & VFD_EVER)) != w) {
 		if (!prefetch)
 			atomic_dec(&s->pins);
 		/* Pairs with the acquire in vflash_cache_get(). */
 		smp_store_release(&s->ready_ns, old_ready);
-		vc_put_free(c, slot);
+		vfd_put_free(c, slot);
 		return false;
 	}
 	ready = vflash_flash_submit_tagged(c->f, VFLASH_FE_CXL, VFLASH_IO_READ,
@@ -614,12 +613,12 @@ static __always_inline bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w,
 	trace_vflash_cxl_fill(dev, lpn, slot, prefetch, now, ready);
 	if (prefetch) {
 		trace_vflash_cxl_prefetch_issue(dev, lpn, slot);
-		vc_count(c, VFLASH_CACHE_PREFETCH_ISSUED);
+		vfd_count(c, VFLASH_CACHE_PREFETCH_ISSUED);
 	} else {
 		trace_vflash_cxl_miss(dev, lpn, slot);
-		vc_count(c, VFLASH_CACHE_MISSES);
-		if (w & VC_EVER)
-			vc_count(c, VFLASH_CACHE_REFAULTS);
+		vfd_count(c, VFLASH_CACHE_MISSES);
+		if (w & VFD_EVER)
+			vfd_count(c, VFLASH_CACHE_REFAULTS);
 	}
 	/*
 	 * Nobody waits for a LOADING word to change (a fault on it yields
@@ -627,11 +626,12 @@ static __always_inline bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w,
 	 * eviction's ABSENT publish wakes): a release store, no wake-up.
 	 * Pairs with the acquire in vflash_cache_get().
 	 */
-	atomic_set_release(&c->state[lpn], vc_word(VFLASH_PAGE_RESIDENT, slot));
+	atomic_set_release(&c->state[lpn],
+			   vfd_word(VFLASH_PAGE_RESIDENT, slot));
 	if (prefetch)
-		vc_policy_insert(c, slot);
+		vfd_policy_insert(c, slot);
 	else
-		vc_young_push(c, slot);
+		vfd_young_push(c, slot);
 	*ready_ns = ready;
 	return true;
 }
@@ -642,27 +642,27 @@ static __always_inline bool vc_fill(struct vflash_cache *c, u64 lpn, u32 w,
  * @waited grows by the wait.
  * A read that was ready by then (a zero-latency miss) costs no clock read.
  */
-static int vc_wait_ready(struct vflash_cache *c, u64 ready, u64 *now,
-			 u64 *waited)
+static int vfd_wait_ready(struct vflash_cache *c, u64 ready, u64 *now,
+			  u64 *waited)
 {
 	u64 t;
 	int ret;
 
 	if (ready <= *now)
 		return 0;
-	t = vc_now(c);
+	t = vfd_now(c);
 	*now = t;
 	if (ready <= t)
 		return 0;
-	ret = vc_wait(c, ready);
+	ret = vfd_wait(c, ready);
 	if (ret)
 		return ret;
-	*waited += vc_now(c) - t;
+	*waited += vfd_now(c) - t;
 	return 0;
 }
 
 /* Prefetches after a miss on @lpn that arrived at @now; issued at @now. */
-static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn, u64 now)
+static void vfd_prefetch(struct vflash_cache *c, u64 stream, u64 lpn, u64 now)
 {
 	u64 out[VFLASH_PREFETCH_MAX], ready, id;
 	u32 n, i;
@@ -679,14 +679,14 @@ static void vc_prefetch(struct vflash_cache *c, u64 stream, u64 lpn, u64 now)
 	for (i = 0; i < n; i++) {
 		u32 w = atomic_read(&c->state[out[i]]), slot;
 
-		if (vc_state(w) != VFLASH_PAGE_ABSENT ||
-		    !vc_set_has_room(c, out[i]))
+		if (vfd_state(w) != VFLASH_PAGE_ABSENT ||
+		    !vfd_set_has_room(c, out[i]))
 			continue;
 		/* Prefetches never evict: the pool's free slots only. */
-		slot = vc_claim_slot(c, out[i], false);
-		if (slot == VC_NO_SLOT)
+		slot = vfd_claim_slot(c, out[i], false);
+		if (slot == VFD_NO_SLOT)
 			break;
-		vc_fill(c, out[i], w, slot, true, now, &ready, &id);
+		vfd_fill(c, out[i], w, slot, true, now, &ready, &id);
 	}
 }
 
@@ -718,26 +718,26 @@ int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 	u64 waited = 0, now = now_ns, ready, id = 0;
 	bool missed = false;
 	u32 w, slot, gen;
-	struct vc_slot *s;
+	struct vfd_slot *s;
 	int ret;
 
 	for (;;) {
 		w = atomic_read_acquire(&c->state[lpn]);
-		slot = vc_slot_of(w);
-		switch (vc_state(w)) {
+		slot = vfd_slot_of(w);
+		switch (vfd_state(w)) {
 		case VFLASH_PAGE_ABSENT:
-			slot = vc_claim_slot(c, lpn, true);
-			if (slot == VC_NO_SLOT)
+			slot = vfd_claim_slot(c, lpn, true);
+			if (slot == VFD_NO_SLOT)
 				return -EINTR;
-			if (!vc_fill(c, lpn, w, slot, false, now, &ready, &id))
+			if (!vfd_fill(c, lpn, w, slot, false, now, &ready, &id))
 				continue;
 			/* Pinned by the fill: no re-check needed. */
 			missed = true;
 			s = &c->slots[slot];
-			/* Static ops tables: see vc_prefetch(). */
+			/* Static ops tables: see vfd_prefetch(). */
 			if (!READ_ONCE(c->pf_ops)->demand_only)
-				vc_prefetch(c, stream, lpn, now);
-			ret = vc_wait_ready(c, ready, &now, &waited);
+				vfd_prefetch(c, stream, lpn, now);
+			ret = vfd_wait_ready(c, ready, &now, &waited);
 			if (ret) {
 				atomic_dec(&s->pins);
 				return ret;
@@ -753,7 +753,7 @@ int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 			cond_resched();
 			continue;
 		case VFLASH_PAGE_EVICTING:
-			/* vc_publish() pairs with the waiter's barrier. */
+			/* vfd_publish() pairs with the waiter's barrier. */
 			if (wait_var_event_killable(&c->state[lpn],
 						    atomic_read(&c->state[lpn]) != w))
 				return -EINTR;
@@ -761,10 +761,10 @@ int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 		case VFLASH_PAGE_RESIDENT:
 			break;
 		}
-		vc_probe(c, VFLASH_PROBE_GET_WORD, lpn);
+		vfd_probe(c, VFLASH_PROBE_GET_WORD, lpn);
 		s = &c->slots[slot];
 		gen = READ_ONCE(s->gen);
-		/* Pairs with the release in vc_fill(). */
+		/* Pairs with the release in vfd_fill(). */
 		ready = smp_load_acquire(&s->ready_ns);
 		/*
 		 * The page may have left the slot since its word was read,
@@ -778,7 +778,7 @@ int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 			cond_resched();
 			continue;
 		}
-		ret = vc_wait_ready(c, ready, &now, &waited);
+		ret = vfd_wait_ready(c, ready, &now, &waited);
 		if (ret)
 			return ret;
 		atomic_inc(&s->pins);
@@ -791,15 +791,15 @@ int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 	}
 pinned:
 	if (write)
-		set_bit(VC_DIRTY, &s->flags);
+		set_bit(VFD_DIRTY, &s->flags);
 	if (!missed) {
-		if (test_and_clear_bit(VC_PREFETCHED, &s->flags)) {
+		if (test_and_clear_bit(VFD_PREFETCHED, &s->flags)) {
 			trace_vflash_cxl_prefetch_hit(vflash_flash_id(c->f),
 						      lpn, slot);
-			vc_count(c, VFLASH_CACHE_PREFETCH_HITS);
+			vfd_count(c, VFLASH_CACHE_PREFETCH_HITS);
 		}
 		/* A fault on a resident page is a reference. */
-		vc_reference(c, slot);
+		vfd_reference(c, slot);
 	}
 	pin->lpn = lpn;
 	pin->slot = slot;
@@ -826,14 +826,14 @@ void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin)
  * Pin @lpn if it is resident and its NAND read has completed by now; its
  * slot in @slotp. Return: 0, or -EAGAIN (nothing pinned).
  */
-static int vc_pin_ready(struct vflash_cache *c, u64 lpn, u32 *slotp)
+static int vfd_pin_ready(struct vflash_cache *c, u64 lpn, u32 *slotp)
 {
 	u32 w = atomic_read_acquire(&c->state[lpn]);
-	u32 slot = vc_slot_of(w), gen;
-	struct vc_slot *s = &c->slots[slot];
+	u32 slot = vfd_slot_of(w), gen;
+	struct vfd_slot *s = &c->slots[slot];
 	u64 ready;
 
-	if (vc_state(w) != VFLASH_PAGE_RESIDENT)
+	if (vfd_state(w) != VFLASH_PAGE_RESIDENT)
 		return -EAGAIN;
 	gen = READ_ONCE(s->gen);
 	atomic_inc(&s->pins);
@@ -841,9 +841,9 @@ static int vc_pin_ready(struct vflash_cache *c, u64 lpn, u32 *slotp)
 	smp_mb__after_atomic();
 	if (atomic_read(&c->state[lpn]) != w || READ_ONCE(s->gen) != gen)
 		goto again;
-	/* Pairs with the release in vc_fill(). */
+	/* Pairs with the release in vfd_fill(). */
 	ready = smp_load_acquire(&s->ready_ns);
-	if (ready == U64_MAX || ready > vc_now(c))
+	if (ready == U64_MAX || ready > vfd_now(c))
 		goto again;
 	*slotp = slot;
 	return 0;
@@ -878,9 +878,9 @@ int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 	 * A read still in flight (a prefetch not waited for yet): the page
 	 * cannot be mapped, so the access faults again and waits for it.
 	 */
-	if (vc_pin_ready(c, lpn, &slot))
+	if (vfd_pin_ready(c, lpn, &slot))
 		return -EAGAIN;
-	set_bit(VC_DIRTY, &c->slots[slot].flags);
+	set_bit(VFD_DIRTY, &c->slots[slot].flags);
 	pin->lpn = lpn;
 	pin->slot = slot;
 	pin->missed = false;
@@ -906,18 +906,18 @@ int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
  */
 bool vflash_cache_block_access(struct vflash_cache *c, u64 lpn, bool write)
 {
-	struct vc_slot *s;
+	struct vfd_slot *s;
 	u32 slot;
 
-	if (vc_pin_ready(c, lpn, &slot))
+	if (vfd_pin_ready(c, lpn, &slot))
 		return false;
 	s = &c->slots[slot];
 	if (write)
-		set_bit(VC_DIRTY, &s->flags);
-	if (test_and_clear_bit(VC_PREFETCHED, &s->flags))
-		vc_count(c, VFLASH_CACHE_PREFETCH_HITS);
-	vc_reference(c, slot);
-	vc_count(c, write ? VFLASH_CACHE_BLOCK_WRITE_HITS :
+		set_bit(VFD_DIRTY, &s->flags);
+	if (test_and_clear_bit(VFD_PREFETCHED, &s->flags))
+		vfd_count(c, VFLASH_CACHE_PREFETCH_HITS);
+	vfd_reference(c, slot);
+	vfd_count(c, write ? VFLASH_CACHE_BLOCK_WRITE_HITS :
 		 VFLASH_CACHE_BLOCK_READ_HITS);
 	/* The dirty bit is set before the evictor may see no pin. */
 	smp_mb__before_atomic();
@@ -926,7 +926,7 @@ bool vflash_cache_block_access(struct vflash_cache *c, u64 lpn, bool write)
 }
 
 /* Take @slot out of the young ring. Under policy_lock. */
-static void vc_young_remove_locked(struct vflash_cache *c, u32 slot)
+static void vfd_young_remove_locked(struct vflash_cache *c, u32 slot)
 {
 	u32 young = c->p.young, i, n = 0;
 
@@ -937,50 +937,50 @@ static void vc_young_remove_locked(struct vflash_cache *c, u32 slot)
 			c->young_ring[(c->young_head + n++) % young] = y;
 	}
 	c->young_len = n;
-	clear_bit(VC_YOUNG, &c->slots[slot].flags);
-	clear_bit(VC_REF, &c->slots[slot].flags);
+	clear_bit(VFD_YOUNG, &c->slots[slot].flags);
+	clear_bit(VFD_REF, &c->slots[slot].flags);
 }
 
 /*
  * Claim @lpn for invalidation if it is resident and listed: RESIDENT ->
  * EVICTING and out of the young ring or the policy, under policy_lock.
- * @w receives the word seen. Return: its slot, VC_NO_SLOT if it is
- * absent, or VC_TRANSIT if it is in transit (the caller waits, retries).
+ * @w receives the word seen. Return: its slot, VFD_NO_SLOT if it is
+ * absent, or VFD_TRANSIT if it is in transit (the caller waits, retries).
  */
-static u32 vc_claim_invalidate(struct vflash_cache *c, u64 lpn, u32 *w)
+static u32 vfd_claim_invalidate(struct vflash_cache *c, u64 lpn, u32 *w)
 {
-	u32 slot = VC_TRANSIT;
-	struct vc_slot *s;
+	u32 slot = VFD_TRANSIT;
+	struct vfd_slot *s;
 
 	*w = atomic_read_acquire(&c->state[lpn]);
-	switch (vc_state(*w)) {
+	switch (vfd_state(*w)) {
 	case VFLASH_PAGE_ABSENT:
-		return VC_NO_SLOT;
+		return VFD_NO_SLOT;
 	case VFLASH_PAGE_LOADING:
 	case VFLASH_PAGE_EVICTING:
-		return VC_TRANSIT;
+		return VFD_TRANSIT;
 	case VFLASH_PAGE_RESIDENT:
 		break;
 	}
-	s = &c->slots[vc_slot_of(*w)];
+	s = &c->slots[vfd_slot_of(*w)];
 	spin_lock(&c->policy_lock);
 	/*
 	 * Not listed yet: its fill has published it but not yet pushed it
 	 * into the young ring or the policy, which it is about to do.
 	 */
-	if (test_bit(VC_LISTED, &s->flags) &&
+	if (test_bit(VFD_LISTED, &s->flags) &&
 	    atomic_cmpxchg(&c->state[lpn], *w,
-			   vc_word(VFLASH_PAGE_EVICTING, vc_slot_of(*w))) == *w) {
-		slot = vc_slot_of(*w);
-		clear_bit(VC_LISTED, &s->flags);
-		if (test_bit(VC_YOUNG, &s->flags)) {
-			vc_young_remove_locked(c, slot);
-			vc_set_count(c, slot, -1);
+			   vfd_word(VFLASH_PAGE_EVICTING, vfd_slot_of(*w))) == *w) {
+		slot = vfd_slot_of(*w);
+		clear_bit(VFD_LISTED, &s->flags);
+		if (test_bit(VFD_YOUNG, &s->flags)) {
+			vfd_young_remove_locked(c, slot);
+			vfd_set_count(c, slot, -1);
 		} else if (c->ev_ops->remove(c->ev, slot) ||
 			   (c->ev_old &&
 			    c->ev_old_ops->remove(c->ev_old, slot) &&
 			    c->ev_old_counted)) {
-			vc_set_count(c, slot, -1);
+			vfd_set_count(c, slot, -1);
 		}
 	}
 	spin_unlock(&c->policy_lock);
@@ -1003,17 +1003,17 @@ static u32 vc_claim_invalidate(struct vflash_cache *c, u64 lpn, u32 *w)
 bool vflash_cache_invalidate(struct vflash_cache *c, u64 lpn)
 {
 	const struct vflash_cache_host *h = c->p.host;
-	struct vc_slot *s;
+	struct vfd_slot *s;
 	u32 slot, w;
 
 	for (;;) {
-		slot = vc_claim_invalidate(c, lpn, &w);
-		if (slot == VC_NO_SLOT)
+		slot = vfd_claim_invalidate(c, lpn, &w);
+		if (slot == VFD_NO_SLOT)
 			return false;
-		if (slot != VC_TRANSIT)
+		if (slot != VFD_TRANSIT)
 			break;
-		if (vc_state(w) == VFLASH_PAGE_EVICTING)
-			/* vc_publish() pairs with the waiter's barrier. */
+		if (vfd_state(w) == VFLASH_PAGE_EVICTING)
+			/* vfd_publish() pairs with the waiter's barrier. */
 			wait_var_event(&c->state[lpn],
 				       atomic_read(&c->state[lpn]) != w);
 		else
@@ -1031,9 +1031,9 @@ bool vflash_cache_invalidate(struct vflash_cache *c, u64 lpn)
 	smp_mb();
 	if (h && h->unmap)
 		h->unmap(c->p.priv, lpn);
-	vc_count(c, VFLASH_CACHE_INVALIDATIONS);
-	vc_publish(c, lpn, vc_word(VFLASH_PAGE_ABSENT, 0));
-	vc_put_free(c, slot);
+	vfd_count(c, VFLASH_CACHE_INVALIDATIONS);
+	vfd_publish(c, lpn, vfd_word(VFLASH_PAGE_ABSENT, 0));
+	vfd_put_free(c, slot);
 	return true;
 }
 
@@ -1057,13 +1057,13 @@ void vflash_cache_unmap(struct vflash_cache *c, u64 lpn)
  * A victim of set @set from the policy (the old instance first during a
  * policy switch), uncounted from its set. Under policy_lock.
  */
-static bool vc_pick_locked(struct vflash_cache *c, u32 set, u32 *slot)
+static bool vfd_pick_locked(struct vflash_cache *c, u32 set, u32 *slot)
 {
 	if (!(c->ev_old && c->ev_old_counted &&
 	      c->ev_old_ops->evict(c->ev_old, set, slot)) &&
 	    !c->ev_ops->evict(c->ev, set, slot))
 		return false;
-	vc_set_count(c, *slot, -1);
+	vfd_set_count(c, *slot, -1);
 	return true;
 }
 
@@ -1071,9 +1071,9 @@ static bool vc_pick_locked(struct vflash_cache *c, u32 set, u32 *slot)
  * A victim of a set over its capacity, trying a few of them. Under
  * policy_lock.
  */
-static bool vc_pick_over_locked(struct vflash_cache *c, u32 *slot)
+static bool vfd_pick_over_locked(struct vflash_cache *c, u32 *slot)
 {
-	struct vc_sets *sets = c->sets;
+	struct vfd_sets *sets = c->sets;
 	u32 set, tries;
 
 	for (tries = 0; tries < 64; tries++) {
@@ -1083,7 +1083,7 @@ static bool vc_pick_over_locked(struct vflash_cache *c, u32 *slot)
 		if (set >= sets->nr_sets)
 			return false;
 		sets->trim_hand = set + 1 < sets->nr_sets ? set + 1 : 0;
-		if (vc_pick_locked(c, set, slot))
+		if (vfd_pick_locked(c, set, slot))
 			return true;
 	}
 	return false;
@@ -1093,15 +1093,15 @@ static bool vc_pick_over_locked(struct vflash_cache *c, u32 *slot)
  * A victim of the next set, from the sets' hand, that has one (at most
  * 64 sets tried). Under policy_lock.
  */
-static bool vc_pick_any_locked(struct vflash_cache *c, u32 *slot)
+static bool vfd_pick_any_locked(struct vflash_cache *c, u32 *slot)
 {
-	struct vc_sets *sets = c->sets;
+	struct vfd_sets *sets = c->sets;
 	u32 set, tries;
 
 	for (tries = 0; tries < 64; tries++) {
 		set = sets->trim_hand;
 		sets->trim_hand = set + 1 < sets->nr_sets ? set + 1 : 0;
-		if (vc_pick_locked(c, set, slot))
+		if (vfd_pick_locked(c, set, slot))
 			return true;
 	}
 	return false;
@@ -1113,11 +1113,11 @@ static bool vc_pick_any_locked(struct vflash_cache *c, u32 *slot)
  * full set gives the victim (none if the set has room, or the cache is
  * fully associative; *@conflict set if the free pool had slots); or
  * U64_MAX for vflash_cache_evict_one(): the policy's victim when fully
- * associative, one of a set over its capacity otherwise; or VC_ANY_SET
+ * associative, one of a set over its capacity otherwise; or VFD_ANY_SET
  * (set-associative only): one of a set over its capacity, else of any
  * set.
  *
- * Return: the victim's slot, or VC_NO_SLOT.
+ * Return: the victim's slot, or VFD_NO_SLOT.
  */
 /*
  * Claim the page of @slot, which the policy just gave up as its victim
@@ -1126,10 +1126,10 @@ static bool vc_pick_any_locked(struct vflash_cache *c, u32 *slot)
  * Return: true; false, with the slot back in the policy, if the page was
  * not resident (a bug).
  */
-static bool vc_claim_victim_locked(struct vflash_cache *c, u32 slot)
+static bool vfd_claim_victim_locked(struct vflash_cache *c, u32 slot)
 {
-	struct vc_slot *s = &c->slots[slot];
-	u32 w = vc_word(VFLASH_PAGE_RESIDENT, slot);
+	struct vfd_slot *s = &c->slots[slot];
+	u32 w = vfd_word(VFLASH_PAGE_RESIDENT, slot);
 
 	/*
 	 * Only resident slots are in the policy, and only it hands them out;
@@ -1139,59 +1139,59 @@ static bool vc_claim_victim_locked(struct vflash_cache *c, u32 slot)
 	 * cache for good.
 	 */
 	if (atomic_cmpxchg(&c->state[s->lpn], w,
-			   vc_word(VFLASH_PAGE_EVICTING, slot)) != w) {
+			   vfd_word(VFLASH_PAGE_EVICTING, slot)) != w) {
 		c->ev_ops->insert(c->ev, slot, s->lpn);
-		vc_set_count(c, slot, 1);
+		vfd_set_count(c, slot, 1);
 		return false;
 	}
-	clear_bit(VC_LISTED, &s->flags);
+	clear_bit(VFD_LISTED, &s->flags);
 	return true;
 }
 
-static u32 vc_choose(struct vflash_cache *c, u64 lpn, bool *conflict)
+static u32 vfd_choose(struct vflash_cache *c, u64 lpn, bool *conflict)
 {
-	struct vc_sets *sets;
+	struct vfd_sets *sets;
 	u32 slot, set;
 	bool ok;
 
 	spin_lock(&c->policy_lock);
 	sets = c->sets;
-	if (lpn == VC_ANY_SET) {
-		ok = sets && (vc_pick_over_locked(c, &slot) ||
-			      vc_pick_any_locked(c, &slot));
+	if (lpn == VFD_ANY_SET) {
+		ok = sets && (vfd_pick_over_locked(c, &slot) ||
+			      vfd_pick_any_locked(c, &slot));
 	} else if (lpn != U64_MAX) {
 		ok = false;
 		if (sets) {
 			set = vflash_set_of(lpn, sets->nr_sets);
-			ok = sets->used[set] >= vc_capacity(c, set) &&
-			     vc_pick_locked(c, set, &slot);
+			ok = sets->used[set] >= vfd_capacity(c, set) &&
+			     vfd_pick_locked(c, set, &slot);
 			if (ok && READ_ONCE(c->nr_free))
 				*conflict = true;
 		}
 	} else if (!sets) {
-		ok = vc_pick_locked(c, 0, &slot);
+		ok = vfd_pick_locked(c, 0, &slot);
 	} else {
-		ok = vc_pick_over_locked(c, &slot);
+		ok = vfd_pick_over_locked(c, &slot);
 	}
 	if (!ok) {
 		spin_unlock(&c->policy_lock);
-		return VC_NO_SLOT;
+		return VFD_NO_SLOT;
 	}
-	ok = vc_claim_victim_locked(c, slot);
+	ok = vfd_claim_victim_locked(c, slot);
 	spin_unlock(&c->policy_lock);
 	if (WARN_ON_ONCE(!ok))
-		return VC_NO_SLOT;
+		return VFD_NO_SLOT;
 	return slot;
 }
 
 /*
- * Evict the page vc_choose() claimed in @slot: unmap it through the user,
+ * Evict the page vfd_choose() claimed in @slot: unmap it through the user,
  * write it back if dirty, free the slot.
  */
-static void vc_evict_slot(struct vflash_cache *c, u32 slot)
+static void vfd_evict_slot(struct vflash_cache *c, u32 slot)
 {
 	const struct vflash_cache_host *h = c->p.host;
-	struct vc_slot *s = &c->slots[slot];
+	struct vfd_slot *s = &c->slots[slot];
 	u32 dev = vflash_flash_id(c->f);
 	bool dirty;
 
@@ -1207,21 +1207,21 @@ static void vc_evict_slot(struct vflash_cache *c, u32 slot)
 	smp_mb();
 	if (h && h->unmap)
 		h->unmap(c->p.priv, s->lpn);
-	dirty = test_bit(VC_DIRTY, &s->flags);
+	dirty = test_bit(VFD_DIRTY, &s->flags);
 	trace_vflash_cxl_evict(dev, s->lpn, slot, dirty);
 	if (dirty) {
-		u64 now = vc_now(c), due;
+		u64 now = vfd_now(c), due;
 
 		due = vflash_flash_submit_from(c->f, VFLASH_FE_CXL,
 					       VFLASH_IO_WRITE, s->lpn, 1, now);
 		trace_vflash_cxl_writeback(dev, s->lpn, now, due);
-		vc_count(c, VFLASH_CACHE_DIRTY_WRITEBACKS);
+		vfd_count(c, VFLASH_CACHE_DIRTY_WRITEBACKS);
 		if (h && h->written_back)
 			h->written_back(c->p.priv, s->lpn);
 	}
-	vc_count(c, VFLASH_CACHE_EVICTIONS);
-	vc_publish(c, s->lpn, vc_word(VFLASH_PAGE_ABSENT, 0));
-	vc_put_free(c, slot);
+	vfd_count(c, VFLASH_CACHE_EVICTIONS);
+	vfd_publish(c, s->lpn, vfd_word(VFLASH_PAGE_ABSENT, 0));
+	vfd_put_free(c, slot);
 }
 
 /**
@@ -1237,11 +1237,11 @@ static void vc_evict_slot(struct vflash_cache *c, u32 slot)
  */
 bool vflash_cache_evict_one(struct vflash_cache *c)
 {
-	u32 slot = vc_choose(c, U64_MAX, NULL);
+	u32 slot = vfd_choose(c, U64_MAX, NULL);
 
-	if (slot == VC_NO_SLOT)
+	if (slot == VFD_NO_SLOT)
 		return false;
-	vc_evict_slot(c, slot);
+	vfd_evict_slot(c, slot);
 	return true;
 }
 
@@ -1277,15 +1277,15 @@ bool vflash_cache_needs_sampling(struct vflash_cache *c)
 }
 
 /* Ask about the page in @slot, if resident; tell the eviction policy. */
-static void vc_sample_slot(struct vflash_cache *c, u32 slot)
+static void vfd_sample_slot(struct vflash_cache *c, u32 slot)
 {
-	struct vc_slot *s = &c->slots[slot];
+	struct vfd_slot *s = &c->slots[slot];
 	u32 gen = READ_ONCE(s->gen);
 	u64 lpn = READ_ONCE(s->lpn);
 	bool young;
 
 	if (lpn >= c->p.nr_pages ||
-	    atomic_read(&c->state[lpn]) != vc_word(VFLASH_PAGE_RESIDENT, slot))
+	    atomic_read(&c->state[lpn]) != vfd_word(VFLASH_PAGE_RESIDENT, slot))
 		return;
 	/*
 	 * Pinned, the page cannot leave the slot (nor the slot be refilled)
@@ -1294,13 +1294,13 @@ static void vc_sample_slot(struct vflash_cache *c, u32 slot)
 	atomic_inc(&s->pins);
 	/* Pin before re-reading; see vflash_cache_evict_one(). */
 	smp_mb__after_atomic();
-	if (atomic_read(&c->state[lpn]) != vc_word(VFLASH_PAGE_RESIDENT, slot) ||
+	if (atomic_read(&c->state[lpn]) != vfd_word(VFLASH_PAGE_RESIDENT, slot) ||
 	    READ_ONCE(s->gen) != gen)
 		goto unpin;
 	young = c->p.host->test_clear_young(c->p.priv, lpn);
-	if (test_and_clear_bit(VC_FRESH, &s->flags) || !young)
+	if (test_and_clear_bit(VFD_FRESH, &s->flags) || !young)
 		goto unpin;
-	vc_reference(c, slot);
+	vfd_reference(c, slot);
 unpin:
 	/* Our reads are done before the evictor may see no pin. */
 	smp_mb__before_atomic();
@@ -1334,7 +1334,7 @@ u32 vflash_cache_sample(struct vflash_cache *c, u32 budget)
 	for (n = 0; n < budget; n++) {
 		if (!(n % 1024))
 			cond_resched();
-		vc_sample_slot(c, slot);
+		vfd_sample_slot(c, slot);
 		if (++slot == c->p.nr_slots)
 			slot = 0;
 	}
@@ -1363,24 +1363,24 @@ int vflash_cache_set_watermarks(struct vflash_cache *c, u32 low, u32 high)
 /*
  * Move the pages of @old (@old_ops, @old_nr_sets sets), which the cache
  * holds as ev_old, into its current instance, one page from each old set
- * in turn, VC_SWITCH_BATCH steps per hold of policy_lock; @count: count
+ * in turn, VFD_SWITCH_BATCH steps per hold of policy_lock; @count: count
  * each in its set (@old had another geometry). Then free @old.
  */
-static void vc_drain_old(struct vflash_cache *c,
-			 const struct vflash_eviction_ops *old_ops, void *old,
-			 u32 old_nr_sets, bool count)
+static void vfd_drain_old(struct vflash_cache *c,
+			  const struct vflash_eviction_ops *old_ops, void *old,
+			  u32 old_nr_sets, bool count)
 {
 	bool moved = false, done = false;
 	u32 set = 0, slot, n;
 
 	do {
 		spin_lock(&c->policy_lock);
-		for (n = 0; n < VC_SWITCH_BATCH && !done; n++) {
+		for (n = 0; n < VFD_SWITCH_BATCH && !done; n++) {
 			if (old_ops->evict(old, set, &slot)) {
 				c->ev_ops->insert(c->ev, slot,
 						  c->slots[slot].lpn);
 				if (count)
-					vc_set_count(c, slot, 1);
+					vfd_set_count(c, slot, 1);
 				moved = true;
 			}
 			if (++set == old_nr_sets) {
@@ -1400,7 +1400,7 @@ static void vc_drain_old(struct vflash_cache *c,
 }
 
 /* The sets of @c's current geometry (1: fully associative). */
-static u32 vc_nr_sets_locked(struct vflash_cache *c)
+static u32 vfd_nr_sets_locked(struct vflash_cache *c)
 {
 	return c->sets ? c->sets->nr_sets : 1;
 }
@@ -1413,7 +1413,7 @@ static u32 vc_nr_sets_locked(struct vflash_cache *c)
  * The resident pages move to the new policy in the old one's eviction
  * order (its least valuable first; with several sets, one page of each
  * set in turn), as if inserted in that order, in batches of
- * VC_SWITCH_BATCH, dropping policy_lock and yielding between them: a
+ * VFD_SWITCH_BATCH, dropping policy_lock and yielding between them: a
  * switch never holds the lock for long, whatever the cache's size.
  * Meanwhile victims come from the old policy first, references reach
  * both, and new fills enter the new one (ahead of the pages not moved
@@ -1446,7 +1446,7 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
 	WRITE_ONCE(c->ev_ops, ops);
 	c->ev = ev;
 	spin_unlock(&c->policy_lock);
-	vc_drain_old(c, old_ops, old, nr_sets, false);
+	vfd_drain_old(c, old_ops, old, nr_sets, false);
 	return 0;
 }
 
@@ -1470,7 +1470,7 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
 int vflash_cache_set_ways(struct vflash_cache *c, u32 ways)
 {
 	const struct vflash_eviction_ops *ops;
-	struct vc_sets *sets = NULL, *old_sets;
+	struct vfd_sets *sets = NULL, *old_sets;
 	u32 nr_sets, old_nr_sets, i;
 	void *ev, *old;
 
@@ -1486,14 +1486,14 @@ int vflash_cache_set_ways(struct vflash_cache *c, u32 ways)
 		return 0;
 	}
 	if (nr_sets > 1) {
-		sets = vc_sets_alloc(nr_sets, ways);
+		sets = vfd_sets_alloc(nr_sets, ways);
 		if (!sets)
 			return -ENOMEM;
 	}
 	ops = READ_ONCE(c->ev_ops);
 	ev = ops->alloc(c->p.nr_slots, nr_sets, c->p.seed, GFP_KERNEL);
 	if (!ev) {
-		vc_sets_free(sets);
+		vfd_sets_free(sets);
 		return -ENOMEM;
 	}
 	spin_lock(&c->policy_lock);
@@ -1507,11 +1507,11 @@ int vflash_cache_set_ways(struct vflash_cache *c, u32 ways)
 	WRITE_ONCE(c->nr_over, 0);
 	/* The young ring's pages, listed but in no instance: count them. */
 	for (i = 0; i < c->young_len; i++)
-		vc_set_count(c, c->young_ring[(c->young_head + i) %
+		vfd_set_count(c, c->young_ring[(c->young_head + i) %
 					      c->p.young], 1);
 	spin_unlock(&c->policy_lock);
-	vc_drain_old(c, ops, old, old_nr_sets, true);
-	vc_sets_free(old_sets);
+	vfd_drain_old(c, ops, old, old_nr_sets, true);
+	vfd_sets_free(old_sets);
 	return 0;
 }
 
@@ -1526,7 +1526,7 @@ u32 vflash_cache_nr_sets(struct vflash_cache *c)
 	u32 n;
 
 	spin_lock(&c->policy_lock);
-	n = vc_nr_sets_locked(c);
+	n = vfd_nr_sets_locked(c);
 	spin_unlock(&c->policy_lock);
 	return n;
 }
@@ -1603,7 +1603,7 @@ void vflash_cache_set_prefetch_degree(struct vflash_cache *c, u32 degree)
 enum vflash_cache_page vflash_cache_page_state(struct vflash_cache *c,
 					       u64 lpn)
 {
-	return vc_state(atomic_read(&c->state[lpn]));
+	return vfd_state(atomic_read(&c->state[lpn]));
 }
 
 /**
@@ -1684,7 +1684,7 @@ void vflash_cache_destroy(struct vflash_cache *c)
 		return;
 	if (c->ev)
 		c->ev_ops->free(c->ev);
-	vc_sets_free(c->sets);
+	vfd_sets_free(c->sets);
 	if (c->pf_ops && c->pf_ops->free)
 		c->pf_ops->free(c->pf);
 	kvfree(c->young_ring);
@@ -1718,7 +1718,7 @@ struct vflash_cache *vflash_cache_create(struct vflash_flash *f,
 	ev_pol = vflash_policy_default(VFLASH_POLICY_EVICTION);
 	pf_pol = vflash_policy_default(VFLASH_POLICY_PREFETCH);
 	if (!ev_pol || !pf_pol || !p->nr_pages || p->nr_pages > U32_MAX + 1ULL ||
-	    p->nr_slots > VC_MAX_SLOTS || p->nr_slots > p->nr_pages ||
+	    p->nr_slots > VFD_MAX_SLOTS || p->nr_slots > p->nr_pages ||
 	    p->nr_slots < p->young + 4)
 		return ERR_PTR(-EINVAL);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
@@ -1734,7 +1734,7 @@ struct vflash_cache *vflash_cache_create(struct vflash_flash *f,
 	c->free = kvmalloc_array(p->nr_slots, sizeof(*c->free), GFP_KERNEL);
 	c->young_ring = kvmalloc_array(max(p->young, 1U),
 				       sizeof(*c->young_ring), GFP_KERNEL);
-	c->stats = alloc_percpu(struct vc_stats);
+	c->stats = alloc_percpu(struct vfd_stats);
 	if (!c->state || !c->slots || !c->free || !c->young_ring || !c->stats)
 		goto err;
 	for (i = 0; i < p->nr_slots; i++) {

@@ -316,7 +316,7 @@ int vflash_cache_ctl_init(struct vflash_cache_ctl *ctl, u32 id)
 	ctl->knob[VFLASH_CACHE_KNOB_SAMPLE_PERIOD_MS] = 20;
 	ctl->knob[VFLASH_CACHE_KNOB_SAMPLE_BATCH] = 4096;
 	ctl->knob[VFLASH_CACHE_KNOB_WAIT_SPIN_NS] = 20 * NSEC_PER_USEC;
-	ctl->miss_hist = __alloc_percpu(VF_HIST_BUCKETS * sizeof(u64),
+	ctl->miss_hist = __alloc_percpu(VFF_HIST_BUCKETS * sizeof(u64),
 					__alignof__(u64));
 	return ctl->miss_hist ? 0 : -ENOMEM;
 }

@@ -59,7 +59,7 @@ enum vflash_cache_knob {
  * @eviction: the eviction policy in force (an attached cache uses it);
  *	READ_ONCE
  * @prefetch: the prefetch policy in force; READ_ONCE
- * @miss_hist: per CPU, VF_HIST_BUCKETS counters: cache misses, fault
+ * @miss_hist: per CPU, VFF_HIST_BUCKETS counters: cache misses, fault
  *	entry to page mapped (backend_flash/hist.h)
  *
  * The settings and the histogram live as long as the device, whether a

@@ -58,7 +58,7 @@ u64 vflash_cache_ctl_resident(struct vflash_cache_ctl *ctl)
  */
 void vflash_cache_ctl_record_miss(struct vflash_cache_ctl *ctl, u64 ns)
 {
-	this_cpu_inc(ctl->miss_hist[vf_hist_bucket(ns)]);
+	this_cpu_inc(ctl->miss_hist[vff_hist_bucket(ns)]);
 }
 
 /**
@@ -87,7 +87,7 @@ void vflash_cache_ctl_reset_stats(struct vflash_cache_ctl *ctl)
 
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(ctl->miss_hist, cpu), 0,
-		       VF_HIST_BUCKETS * sizeof(u64));
+		       VFF_HIST_BUCKETS * sizeof(u64));
 	mutex_lock(&ctl->lock);
 	if (ctl->cache)
 		vflash_cache_reset_stats(ctl->cache);
