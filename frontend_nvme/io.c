@@ -114,7 +114,6 @@ static __always_inline bool store_pages(struct vfn_ctrl *c,
 {
 	u32 i;
 
-	/* Only a sparse store allocates: the others have every page. */
 	if (!vflash_store_allocates(&c->vdev->backing))
 		return true;
 	for (i = 0; i < r->nr_lpages; i++)
@@ -361,7 +360,6 @@ static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
 					     r->nr_lpages, now);
 			return VFN_SC(NVME_SC_WRITE_FAULT);
 		}
-		/* No memory for the data (store=sparse): nothing stored. */
 		if (!store_pages(c, r)) {
 			dev_warn_ratelimited(&c->vdev->dev,
 					     "store: no memory for a write at page %llu\n",
