@@ -45,20 +45,15 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->cntlid = cpu_to_le16(VFN_CNTLID);
 	id->ver = cpu_to_le32(VFN_VERSION);
 	id->cntrltype = 1;
-	/* Namespace Management and Attachment. */
 	id->oacs = cpu_to_le16(NVME_CTRL_OACS_NS_MNGT_SUPP);
 	id->acl = 3;
 	id->aerl = VFN_AERL;
 	id->frmw = 0x03;
-	/*
-	 * Get Log Page takes NUMDU and an offset (extended data); the
-	 * Commands Supported and Effects log exists.
-	 */
+	/* LPA: extended data (NUMDU, offset), Commands Supported and Effects. */
 	id->lpa = 0x04 | NVME_CTRL_LPA_CMD_EFFECTS_LOG;
 	id->avscc = 1;
 	id->wctemp = cpu_to_le16(0x157);
 	id->cctemp = cpu_to_le16(0x175);
-	/* The device's capacity, and what no namespace holds of it. */
 	put_unaligned_le64(t->cap_pages << VFLASH_LPAGE_SHIFT, id->tnvmcap);
 	put_unaligned_le64(vfn_nstab_free_pages(t) << VFLASH_LPAGE_SHIFT,
 			   id->unvmcap);
@@ -68,10 +63,7 @@ static void identify_ctrl(struct vfn_ctrl *c)
 	id->cqes = 0x44;
 	id->nn = cpu_to_le32(VFN_MAX_NS);
 	id->mnan = cpu_to_le32(VFN_MAX_NS);
-	/*
-	 * Namespace Attribute Notices; Zone Descriptor Changed Notices where
-	 * zoned namespaces may be.
-	 */
+	/* Zone Descriptor Changed Notices where zoned namespaces may be. */
 	id->oaes = cpu_to_le32(NVME_AEN_CFG_NS_ATTR |
 			       (vfn_nstab_zoned(t) ? VFN_AEC_ZONE_CHANGED : 0));
 	id->oncs = cpu_to_le16(NVME_CTRL_ONCS_COMPARE | NVME_CTRL_ONCS_DSM |
@@ -89,10 +81,9 @@ static void identify_ctrl(struct vfn_ctrl *c)
 }
 
 /*
- * A namespace GUID unique per device and namespace: the namespace of the
- * load keeps the one vflash always gave namespace 1; a created one's
- * carries its NSID and creation number, so a namespace deleted and made
- * again is a new one to the host (Linux then drops the old disk).
+ * A created namespace's GUID carries its NSID and creation number, so one
+ * deleted and made again is new to the host (Linux drops the old disk);
+ * the load's namespace keeps namespace 1's.
  */
 static void ns_guid(struct vfn_ctrl *c, const struct vfn_nsd *nd, u8 *out)
 {
@@ -107,11 +98,7 @@ static void ns_guid(struct vfn_ctrl *c, const struct vfn_nsd *nd, u8 *out)
 	put_unaligned_be32(nd->serial, out + 12);
 }
 
-/*
- * Identify Namespace of @nd or, for NULL (NSID FFFFFFFFh), the
- * capabilities every namespace has: the LBA format, deallocation, the
- * preferred write granularity.
- */
+/* Identify Namespace of @nd or, for NULL (NSID FFFFFFFFh), of every one. */
 static void identify_ns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 {
 	struct nvme_id_ns *id = c->ident;
@@ -138,17 +125,13 @@ static void identify_ns(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 	id->nsze = cpu_to_le64(nd->ns.nsze);
 	id->ncap = cpu_to_le64(nd->ns.nsze);
 	id->nuse = cpu_to_le64(nd->ns.nsze);
-	/* NVMCAP: the capacity it holds, in bytes. */
 	put_unaligned_le64(nd->pages << VFLASH_LPAGE_SHIFT, id->nvmcap);
 	ns_guid(c, nd, id->nguid);
 	if (c->fdp.nruh)
 		id->endgid = cpu_to_le16(VFN_FDP_ENDGID);
 }
 
-/*
- * I/O Command Set Independent Identify Namespace (CNS 08h) of @nd: what
- * Identify Namespace says of it whatever its command set; it is ready.
- */
+/* Identify CNS 08h of @nd: it is ready. */
 static void identify_ns_indep(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 {
 	struct nvme_id_ns_cs_indep *id = c->ident;
@@ -168,7 +151,6 @@ static u64 iocs_vector(struct vfn_ctrl *c)
 	       (vfn_nstab_zoned(&c->nst) ? BIT_ULL(NVME_CSI_ZNS) : 0);
 }
 
-/* The Identify CNS values that read CSI. */
 static bool reads_csi(u8 cns)
 {
 	switch (cns) {
@@ -188,10 +170,7 @@ static void ns_descs(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 {
 	u8 *p = c->ident;
 
-	/*
-	 * The NGUID and the command set (which Linux requires once CC.CSS
-	 * selects several), then a zero NIDT ends the list.
-	 */
+	/* Linux requires the command set once CC.CSS selects several. */
 	p[0] = NVME_NIDT_NGUID;
 	p[1] = NVME_NIDT_NGUID_LEN;
 	ns_guid(c, nd, p + 4);
@@ -202,14 +181,9 @@ static void ns_descs(struct vfn_ctrl *c, const struct vfn_nsd *nd)
 }
 
 /*
- * Identify (NVMe Base Specification 2.0c, 5.17; NVM Command Set 1.0c,
- * 4.1.5; Zoned Namespace Command Set 1.1, 4.1.5) with Namespace
- * Management: NSIDs 1 to NN are valid. What needs no namespace table is
- * checked here: the CNS, the CSI of the command-set CNS values (NVM or
- * Zoned; whether this controller has the Zoned set is admin.c's to say),
- * an NSID that is invalid for the CNS (Invalid Namespace or Format).
- * admin.c answers for the namespaces: an inactive or unallocated NSID
- * gets zeros where the specification says so, Invalid Field elsewhere.
+ * The Identify checks that need no namespace table (NVMe Base 2.0c, 5.17):
+ * the CNS, the CSI, and an NSID invalid for the CNS (Invalid Namespace or
+ * Format).
  */
 static u16 check_identify(const struct nvme_command *cmd)
 {
@@ -260,16 +234,10 @@ static u16 check_identify(const struct nvme_command *cmd)
 }
 
 /*
- * Identify, every CNS (NVMe Base 2.0c, 5.17.2; the NSID rules of 3.2.1.5):
- * vfn_admin_decode() has checked CNS, CSI and the NSIDs no namespace can
- * have. An inactive NSID (unallocated, or not attached for the CNS values
- * of attached namespaces) gets a zero filled structure where the
- * specification says so (00h, 05h, 11h, 1Bh) and Invalid Field where it
- * needs a namespace (03h). The command-set CNS values with CSI 02h answer
- * only on a controller with the Zoned command set, and CNS 05h and 1Bh
- * only for a zoned namespace (or a zeroed one); with CSI 00h they are
- * all zeros: no protection information or storage tags, and no limits
- * other than MDTS.
+ * Identify (NVMe Base 2.0c, 5.17.2; NSIDs 3.2.1.5): an inactive NSID gets
+ * zeros where the specification says so (00h, 05h, 11h, 1Bh) and Invalid
+ * Field where it needs a namespace (03h). CSI 00h structures are all
+ * zeros: no protection information, storage tags or limits but MDTS.
  */
 static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
 {
@@ -356,10 +324,9 @@ static u16 identify(struct vfn_ctrl *c, const struct nvme_command *cmd)
  * vfn_admin_reset() - return the features to their defaults
  * @c: the controller
  *
- * Called for every controller reset (CC.EN 1 to 0) by the dispatcher, and
- * by vfn_admin() itself for the first admin command after an enable, so a
- * reset path that forgets it still cannot leak a feature across a reset.
- * Number of Queues always reports what Create accepts: every queue.
+ * Called by the dispatcher at every controller reset, and by vfn_admin()
+ * for the first admin command after an enable, so no feature leaks
+ * across a reset even if a reset path forgets it.
  */
 void vfn_admin_reset(struct vfn_ctrl *c)
 {
@@ -372,7 +339,6 @@ void vfn_admin_reset(struct vfn_ctrl *c)
 	c->feat_gen = c->cq[0].gen;
 }
 
-/* How often the dispatcher looks for zones due a recommendation. */
 #define ZREC_SYNC_NS		(100 * NSEC_PER_MSEC)
 
 /**
@@ -422,10 +388,7 @@ static u16 check_features(const struct nvme_command *cmd)
 	}
 }
 
-/**
- * vfn_features_default() - the features' values after a controller reset
- * @f: the features
- */
+/* The features' values after a controller reset. */
 void vfn_features_default(struct vfn_features *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -439,7 +402,7 @@ void vfn_features_default(struct vfn_features *f)
 #define ERR_DULBE		BIT(16)
 #define IRQ_CD			BIT(16)
 
-/* Temperature threshold: only the composite temperature (TMPSEL 0). */
+/* Only the composite temperature (TMPSEL 0). */
 static u16 check_temp(u32 cdw11)
 {
 	if (TEMP_SEL(cdw11) || TEMP_THSEL(cdw11) > 1)
@@ -503,10 +466,7 @@ u16 vfn_feature_set(struct vfn_features *f, u8 fid, u32 cdw11)
 		f->write_atomic = cdw11 & 1;
 		return 0;
 	case NVME_FEAT_ASYNC_EVENT:
-		/*
-		 * SMART warnings, Namespace Attribute and Zone Descriptor
-		 * Changed Notices.
-		 */
+		/* SMART warnings, Namespace Attribute and Zone Changed. */
 		f->async_event = cdw11 & (0xff | NVME_AEN_CFG_NS_ATTR | BIT(27));
 		return 0;
 	case VFN_FEAT_IOCS_PROFILE:
@@ -619,9 +579,8 @@ static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
 			c->granted_ioq = VFN_MAX_IOQ;
 		}
 		/*
-		 * Before Set Features and after, what Create accepts: every
-		 * queue. The controller may allocate more than the host asks
-		 * for; the host uses the smaller number.
+		 * What Create accepts: every queue. The host uses the smaller
+		 * of this and what it asked for.
 		 */
 		*result = (VFN_MAX_IOQ - 1) * 0x10001;
 		return 0;
@@ -643,9 +602,8 @@ static u16 features(struct vfn_ctrl *c, const struct nvme_command *cmd,
  * vfn_log_bytes() - the size of a log page vflash returns
  * @lid: log identifier
  *
- * Return: its size in bytes (the error log holds ELPE + 1 = 1 entry), or
- * 0 for a log page vflash does not have. The Changed Zone List exists
- * only on a zoned namespace, which the caller checks.
+ * Return: its size in bytes, or 0 for a log page vflash does not have.
+ * The caller checks that the Changed Zone List's namespace is zoned.
  */
 u32 vfn_log_bytes(u8 lid)
 {
@@ -683,10 +641,8 @@ u32 vfn_log_bytes(u8 lid)
  * @off: byte offset into the page (LPOU:LPOL)
  * @len: bytes to transfer ((NUMDU:NUMDL + 1) dwords)
  *
- * Identify reports LPA bit 2 (extended data: NUMDU and the offset). A
- * transfer that runs past the end of the log gets zeros there; an offset
- * beyond the end, not dword-aligned or of the index type, or a transfer
- * longer than MDTS, is refused.
+ * A transfer past the end of the log gets zeros there; an offset beyond
+ * the end, unaligned or of the index type, or above MDTS, is refused.
  *
  * Return: 0, Invalid Log Page for a page we do not have, or Invalid
  * Field.
@@ -727,7 +683,6 @@ static void smart_log(struct vfn_ctrl *c)
 	if (vflash_fault_armed(&c->vdev->faults, VFLASH_FAULT_READ_ONLY) ||
 	    h.read_only)
 		log->critical_warning |= NVME_SMART_CRIT_MEDIA;
-	/* A drive at work. */
 	put_unaligned_le16(VFN_TEMP_K, log->temperature);
 	log->avail_spare = h.spare_pct;
 	log->spare_thresh = SPARE_THRESH_PCT;
@@ -745,7 +700,6 @@ static void smart_log(struct vfn_ctrl *c)
 		  div64_u64(ktime_get_ns() - c->attach_ns, NS_PER_HOUR));
 }
 
-/* The admin commands vfn_admin() executes. */
 static const u8 admin_ops[] = {
 	nvme_admin_delete_sq, nvme_admin_create_sq, nvme_admin_get_log_page,
 	nvme_admin_delete_cq, nvme_admin_create_cq, nvme_admin_identify,
@@ -765,27 +719,22 @@ static const u8 zns_ops[] = {
 	nvme_cmd_zone_mgmt_send, nvme_cmd_zone_mgmt_recv, nvme_cmd_zone_append,
 };
 
-/* The I/O commands that change the contents of logical blocks. */
+/* The I/O commands that change logical blocks' contents (LBCC). */
 static const u8 lbcc_ops[] = {
 	nvme_cmd_write, nvme_cmd_write_zeroes, nvme_cmd_dsm,
 	nvme_cmd_zone_mgmt_send, nvme_cmd_zone_append, nvme_cmd_write_uncor,
 	VFN_CMD_COPY,
 };
 
-/* The I/O commands of a namespace with Flexible Data Placement. */
 static const u8 fdp_ops[] = {
 	VFN_CMD_IO_MGMT_RECV, VFN_CMD_IO_MGMT_SEND,
 };
 
 /*
- * Commands Supported and Effects (log 05h) for command set @csi: every
- * command vflash executes is marked supported (CSUPP), and those that
- * change logical blocks' contents so (LBCC). Namespace
- * Management and Attachment change the namespace inventory (NIC): the
- * host rescans its namespaces after one (Linux does, once the command
- * completes), which is how it learns of a delete, for which the
- * controller reports no event. Linux makes a zoned namespace read-only
- * unless Zone Append is marked.
+ * Commands Supported and Effects (log 05h) for command set @csi. NIC on
+ * Namespace Management and Attachment makes the host rescan, which is how
+ * it learns of a delete (no event is reported for one). Linux makes a
+ * zoned namespace read-only unless Zone Append is marked.
  */
 static u16 effects_log(struct vfn_ctrl *c, u8 csi)
 {
@@ -804,7 +753,6 @@ static u16 effects_log(struct vfn_ctrl *c, u8 csi)
 		log->iocs[nvm_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
 	for (i = 0; csi == NVME_CSI_ZNS && i < ARRAY_SIZE(zns_ops); i++)
 		log->iocs[zns_ops[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
-	/* What changes logical blocks' contents (LBCC). */
 	for (i = 0; i < ARRAY_SIZE(lbcc_ops); i++)
 		if (log->iocs[lbcc_ops[i]])
 			log->iocs[lbcc_ops[i]] |=
@@ -814,10 +762,7 @@ static u16 effects_log(struct vfn_ctrl *c, u8 csi)
 	return 0;
 }
 
-/*
- * Supported Log Pages (log 00h): LSUPP (bit 0) in the dword of every log
- * page this controller returns.
- */
+/* Supported Log Pages (log 00h): LSUPP for every log returned. */
 static void supported_logs(struct vfn_ctrl *c)
 {
 	__le32 *d = c->ident;
@@ -875,7 +820,6 @@ static u16 get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	default:
 		break;	/* error log: no entries */
 	}
-	/* What runs past the end of the log reads as zeros. */
 	return vfn_to_host(c, cmd, off, size - off, len);
 }
 
@@ -1031,10 +975,7 @@ static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	if (sc)
 		return sc;
 	if (cmd->common.opcode == nvme_admin_delete_sq) {
-		/*
-		 * Its commands complete first, at their own time (a Flush
-		 * when its programs end), the unfetched ones aborted.
-		 */
+		/* Its commands complete first, the unfetched ones aborted. */
 		out->due_ns = vfn_sq_delete(c, qid, out->due_ns);
 		out->wait_sq = qid;
 		c->sq[qid].live = false;
@@ -1053,10 +994,8 @@ static u16 delete_queue(struct vfn_ctrl *c, const struct nvme_command *cmd,
  * @cmd: the command, copied out of the admin SQ
  *
  * Return: 0, Invalid Field for fused operations or SGLs, Invalid Command
- * Opcode for an opcode we do not implement, or the status of the
- * command-specific checks that need no controller state (Identify CNS and
- * NSID, feature id and saveability, log page and range, the operation
- * and NSID of Namespace Management and Attachment).
+ * Opcode, or the status of the command-specific checks that need no
+ * controller state.
  */
 u16 vfn_admin_decode(const struct nvme_command *cmd)
 {
@@ -1093,10 +1032,8 @@ u16 vfn_admin_decode(const struct nvme_command *cmd)
  * @c: the controller
  * @cmd: the command, copied out of the admin SQ
  * @out: its completion; status in cqe.status (host order, no phase), or
- *	due_ns = U64_MAX for a command that stays outstanding (AER). Its
- *	due_ns comes in as the time the command was fetched, on the
- *	backend's clock, and stays so: admin commands complete at once,
- *	but a Delete I/O SQ, which waits for the SQ's executed commands.
+ *	due_ns = U64_MAX for a command that stays outstanding (AER). due_ns
+ *	comes in as the fetch time and stays so but for Delete I/O SQ.
  */
 void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	       struct vfn_cmd *out)
@@ -1105,7 +1042,6 @@ void vfn_admin(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	u32 result = 0;
 	u16 sc = vfn_admin_decode(cmd);
 
-	/* The first admin command since the controller was (re)enabled. */
 	if (c->feat_gen != c->cq[0].gen)
 		vfn_admin_reset(c);
 	if (sc)

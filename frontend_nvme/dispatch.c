@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The threads: one dispatcher owns the controller (CC, fetch, execute);
- * each completion waits in a min-heap until the flash model's due time and
- * the heap's owner (the dispatcher, or the completion worker of its CQ)
- * posts it and raises the CQ's MSI-X vector. The dispatcher naps between
- * doorbell polls once idle (poll_idle_us, nap_max_us).
+ * One dispatcher owns the controller (CC, fetch, execute); each completion
+ * waits in a min-heap until its due time and the heap's owner (the
+ * dispatcher, or its CQ's completion worker) posts it.
  *
  * Posting happens under the CQ's lock, after checking that the CQ is live
  * and of the command's generation, so no thread writes host memory the
- * driver has taken back; nor while CC.EN or Bus Master Enable is clear
- * (vfn_host_allows_dma()). A heap's owner holds its lock while it pops and
- * posts a batch: Delete I/O SQ relies on it. Lock order: heap lock, then a
- * CQ lock.
+ * driver has taken back; nor while CC.EN or Bus Master Enable is clear.
+ * A heap's owner holds its lock while it pops and posts a batch: Delete
+ * I/O SQ relies on it. Lock order: heap lock, then a CQ lock.
  */
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -26,25 +23,19 @@
 #include "frontend_nvme/nvme.h"
 
 #define FETCH_BURST		32
-/* Completions posted per hold of a heap's lock. */
 #define POST_BATCH		16
 /* A Delete I/O SQ whose SQ still has completions to post looks again then. */
 #define VFN_DELETE_RETRY_NS	10000
 #define IDLE_SLEEP_US		100
 #define IDLE_SLEEP_MAX_US	1000
 /*
- * Idle this long, the naps grow on up to nap_max_us (vfn_ctrl.nap_max_us):
- * a device left alone costs a fraction of a percent of a CPU; the first
- * command after such a pause waits at most one long nap to be fetched.
+ * Idle this long, the naps grow to nap_max_us: an idle device costs a
+ * fraction of a percent of a CPU.
  */
 #define IDLE_LONG_NS		(250 * NSEC_PER_MSEC)
 #define SLACK_NS		5000
 
-/*
- * CAP: MQES 1023, CQR, TO 10 s, CSS NVM (and, on a controller that can
- * have zoned namespaces, I/O command sets: CC.CSS 110b), MPSMIN = MPSMAX
- * = 4 KiB.
- */
+/* CAP: MQES 1023, CQR, TO 10 s, CSS NVM (and I/O sets), MPS 4 KiB. */
 #define CAP_LO		(VFN_MQES | BIT(16) | 0x14 << 24)
 #define CAP_HI		BIT(37 - 32)
 #define CAP_HI_CSS_IOCS	BIT(43 - 32)
@@ -71,7 +62,7 @@ static __always_inline bool heap_push(struct vfn_heap *h,
 	return !i;
 }
 
-/* Restore the heap order below entry @i. Caller holds h->lock. */
+/* Caller holds h->lock. */
 static __always_inline void heap_sift_down(struct vfn_heap *h, u32 i)
 {
 	for (;;) {
@@ -88,10 +79,9 @@ static __always_inline void heap_sift_down(struct vfn_heap *h, u32 i)
 	}
 }
 
-/* Remove the earliest entry. Caller holds h->lock. */
+/* Caller holds h->lock. */
 static __always_inline void heap_pop(struct vfn_heap *h)
 {
-	/* The last one (QD1's every one): nothing to move. */
 	if (--h->nr) {
 		h->cmd[0] = h->cmd[h->nr];
 		heap_sift_down(h, 0);
@@ -110,14 +100,10 @@ static __always_inline struct vfn_heap *heap_of(struct vfn_ctrl *c,
 }
 
 /*
- * An I/O command's entry is in its CQ, its vector about to be raised: how
- * late is that against the model? @at is the drain's clock reading; while
- * *@fresh (nothing posted since it was taken, just before the drain
- * locked its heap) it is the posting time; later completions of the
- * drain read the clock again, as posting takes time, but never take it
- * as earlier than @at (KUnit drains at times of its choosing). @final: a
- * completion posted before its due time at shutdown, on purpose, has no
- * lateness.
+ * Count an I/O completion's lateness against the model. @at is the
+ * drain's clock reading, the posting time while *@fresh; later ones read
+ * the clock again but never count earlier than @at (KUnit drains at times
+ * of its choosing). @final: posted early at shutdown, on purpose: none.
  */
 static __always_inline void count_lateness(struct vfn_ctrl *c,
 					   const struct vfn_cmd *cmd, u64 at,
@@ -143,10 +129,9 @@ static __always_inline void count_lateness(struct vfn_ctrl *c,
 }
 
 /*
- * Completions reached the host at @now, which may submit again at once:
- * the dispatcher polls for poll_idle_ns from now on, and a nap of its
- * ends now (a command it fetched a nap late would start late: time the
- * model never charged).
+ * The host may submit again at once: poll for poll_idle_ns, and end a nap
+ * (a command fetched a nap late would start late, time the model never
+ * charged).
  */
 static __always_inline void host_activity(struct vfn_ctrl *c, u64 now)
 {
@@ -158,13 +143,10 @@ static __always_inline void host_activity(struct vfn_ctrl *c, u64 now)
 }
 
 /*
- * Post one completion; @at, @fresh and @final are for its lateness
- * (count_lateness()). Return: true if done with it: posted,
- * or dropped because its CQ was deleted or reset since its command was
- * fetched; false if it must wait: its CQ is full or the host has turned
- * DMA off. Then *@retry_ns says how long, the CQ's backoff, which doubles with
- * every failure, so a CQ whose head never moves costs a poll per
- * VFN_CQ_BACKOFF_MAX_NS, not a spinning thread.
+ * Return: true if done with the completion (posted, or dropped because its
+ * CQ was deleted or reset since the fetch); false if its CQ is full or DMA
+ * is off: *@retry_ns is the CQ's backoff, doubling up to
+ * VFN_CQ_BACKOFF_MAX_NS, so a stuck CQ does not spin a thread.
  */
 static __always_inline bool post(struct vfn_ctrl *c, const struct vfn_cmd *cmd,
 				 u64 at, bool *fresh, bool final,
@@ -224,7 +206,6 @@ void vfn_raise_irqs(struct vfn_ctrl *c, unsigned long *raise)
 	}
 }
 
-/* Whether heap @h, locked, holds a completion of SQ @qid. */
 static bool sq_left_in(const struct vfn_heap *h, u16 qid)
 {
 	u32 i;
@@ -236,10 +217,7 @@ static bool sq_left_in(const struct vfn_heap *h, u16 qid)
 	return false;
 }
 
-/*
- * Whether a completion of SQ @qid is still in the heap of its CQ. @held:
- * a heap whose lock the caller holds (heap 0, whose drain asks).
- */
+/* @held: a heap whose lock the caller holds (heap 0, whose drain asks). */
 static bool sq_completions_left(struct vfn_ctrl *c, u16 qid,
 				struct vfn_heap *held)
 {
@@ -279,9 +257,8 @@ u64 vfn_drain(struct vfn_ctrl *c, struct vfn_heap *h, u64 now, bool final,
 		spin_lock(&h->lock);
 		/*
 		 * Post the earliest in place, then pop it: the lock is held
-		 * throughout, so no popped entry is ever on its way to a CQ
-		 * outside it. One that must wait gets its new due time,
-		 * later than @now, and is not looked at again this drain.
+		 * throughout, so no popped entry is on its way to a CQ
+		 * outside it. One that must wait gets a later due time.
 		 */
 		while (h->nr && h->cmd[0].due_ns <= now && n < POST_BATCH) {
 			struct vfn_cmd *top = &h->cmd[0];
@@ -362,10 +339,7 @@ static void enable(struct vfn_ctrl *c, u32 cc)
 	c->enabled = true;
 	/* In use again: a cut from now on is unsafe until the next shutdown. */
 	c->shut_clean = false;
-	/*
-	 * 4 KiB pages, the NVM command set (or every set CAP.CSS offers),
-	 * round robin; else a fatal status.
-	 */
+	/* 4 KiB pages, a command set CAP.CSS offers, round robin. */
 	c->iocs = (cc & NVME_CC_CSS_MASK) == NVME_CC_CSS_CSI;
 	if (!(cc & (0xf << NVME_CC_MPS_SHIFT | 7 << NVME_CC_AMS_SHIFT)) &&
 	    ((cc & NVME_CC_CSS_MASK) == NVME_CC_CSS_NVM ||
@@ -395,7 +369,6 @@ static void enable(struct vfn_ctrl *c, u32 cc)
 	vfn_set_reg32(c, NVME_REG_CSTS, NVME_CSTS_RDY);
 }
 
-/* Complete the held Asynchronous Event Requests with Abort Requested. */
 static void abort_aers(struct vfn_ctrl *c)
 {
 	struct vfn_cmd rec = { .due_ns = 0, .sc = NVME_SC_ABORT_REQ,
@@ -415,9 +388,8 @@ static void abort_aers(struct vfn_ctrl *c)
  * @result: completion dword 0 of the Asynchronous Event Request (type,
  *	information, log page)
  *
- * Completes a held request at once, or queues the event for the next
- * ones the host sends, in order (an event already queued is not queued
- * twice: the host learns the rest from its log page). Dispatcher only.
+ * Completes a held request at once, or queues the event once for the
+ * next requests, in order. Dispatcher only.
  */
 void vfn_aen(struct vfn_ctrl *c, u32 result)
 {
@@ -441,10 +413,9 @@ void vfn_aen(struct vfn_ctrl *c, u32 result)
 }
 
 /*
- * CC.SHN: fetch nothing more, complete the held AERs as aborted, and
- * commit the write cache: every partly filled program unit is programmed
- * (padded), as a Flush does. Shutdown processing (SHST 01b) lasts until
- * those programs and every command already executed are done.
+ * CC.SHN: fetch nothing more, abort the held AERs and commit the write
+ * cache as a Flush does. SHST 01b lasts until those programs and every
+ * executed command are done.
  */
 static void shutdown_begin(struct vfn_ctrl *c)
 {
@@ -472,11 +443,7 @@ static void shutdown_begin(struct vfn_ctrl *c)
 		      NVME_CSTS_SHST_OCCUR);
 }
 
-/*
- * The shutdown's programs have ended: post what is left, stop the queues
- * and report shutdown complete (SHST 10b); a power cut from now until the
- * next enable is a safe one.
- */
+/* SHST 10b; a power cut from now until the next enable is a safe one. */
 static void shutdown_end(struct vfn_ctrl *c, unsigned long *raise)
 {
 	u32 q;
@@ -494,10 +461,8 @@ static void shutdown_end(struct vfn_ctrl *c, unsigned long *raise)
 
 /*
  * A refused enable (CSTS.CFS) whose CC or admin queue registers the host
- * has since written anew: it cleared CC.EN and set it again between two of
- * the dispatcher's looks at BAR0 (its wait for CSTS.RDY = 0 ends at once
- * with RDY clear), which a controller that sees every write takes as a
- * reset and a new enable.
+ * wrote anew: it toggled CC.EN between two of our looks, which a
+ * controller that sees every write takes as a reset and a new enable.
  */
 static bool enable_again(struct vfn_ctrl *c, u32 cc)
 {
@@ -509,18 +474,15 @@ static bool enable_again(struct vfn_ctrl *c, u32 cc)
 	       c->bad_enable.acq != vfn_reg64(c, NVME_REG_ACQ);
 }
 
-/* Act on CC; returns true if the controller takes commands. */
+/* Return: true if the controller takes commands. */
 static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 {
 	u32 cc;
 
 	/*
-	 * Without power no register works; the power work brings it back
-	 * (acquire: pairs with its release, after the state it reset). CC is
-	 * read after that: read before, it could be the CC a driver wrote
-	 * before the cut, taken for an enable of the registers the power-up
-	 * cleared (a refused enable, CSTS.CFS, that the next driver's
-	 * disable-then-enable would not undo).
+	 * Without power no register works (acquire: pairs with the power
+	 * work's release). CC is read after: read before, it could be the
+	 * CC of before the cut, taken for a refused enable.
 	 */
 	if (smp_load_acquire(&c->unpowered))
 		return false;
@@ -539,7 +501,6 @@ static bool handle_cc(struct vfn_ctrl *c, unsigned long *raise)
 	       !(vfn_reg32(c, NVME_REG_CSTS) & NVME_CSTS_CFS);
 }
 
-/* Hand a completion to the thread that posts to its CQ. */
 static __always_inline void complete_later(struct vfn_ctrl *c,
 					   const struct vfn_cmd *rec)
 {
@@ -553,11 +514,7 @@ static __always_inline void complete_later(struct vfn_ctrl *c,
 		wake_up_process(h->task);
 }
 
-/*
- * The dispatcher looked at I/O SQ @qid's tail doorbell and found @n
- * commands: while the submit event is traced, note when new ones were
- * first seen; else forget what was noted (a predictable branch).
- */
+/* While the submit event is traced, note when new commands were seen. */
 static __always_inline void doorbell_look(struct vfn_ctrl *c, u32 qid, u32 n)
 {
 	struct vfn_db_marks *m = &c->sq_db[qid];
@@ -568,7 +525,6 @@ static __always_inline void doorbell_look(struct vfn_ctrl *c, u32 qid, u32 n)
 		memset(m, 0, sizeof(*m));
 }
 
-/* Give I/O command @cmd of SQ @qid its request id and tag (c->tag). */
 static __always_inline void tag_io(struct vfn_ctrl *c, u32 qid,
 				   const struct nvme_command *cmd,
 				   struct vfn_cmd *rec)
@@ -586,10 +542,9 @@ static __always_inline void tag_io(struct vfn_ctrl *c, u32 qid,
 }
 
 /*
- * Fetch and execute up to a burst of one SQ's new commands, each only
- * while the host allows DMA. A command during which the host took it
- * back (a long deallocation cut short) gets no completion: the queues
- * are about to be reset, or stay frozen without Bus Master.
+ * Fetch and execute up to a burst of SQ @qid's commands while the host
+ * allows DMA. A command during which the host took it back gets no
+ * completion: the queues are about to be reset.
  */
 static bool fetch(struct vfn_ctrl *c, u32 qid)
 {
@@ -624,10 +579,7 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
 			rec.due_ns = now;
 			c->ops->admin(c, &cmd, &rec);
 		}
-		/*
-		 * Held (AER), never to complete (an injected timeout), or the
-		 * controller stopped: a fatal status, a power cut.
-		 */
+		/* Held (AER), an injected timeout, or the controller stopped. */
 		if (rec.due_ns == U64_MAX) {
 			if (READ_ONCE(c->unpowered) ||
 			    (vfn_reg32(c, NVME_REG_CSTS) & NVME_CSTS_CFS))
@@ -648,12 +600,10 @@ static bool fetch(struct vfn_ctrl *c, u32 qid)
  * @qid: the SQ, live
  * @now: the clock of the Delete's fetch
  *
- * Commands submitted but not fetched are completed with Command Aborted
- * due to SQ Deletion. Commands already executed keep their status and
- * their due time: a Flush or a FUA write is not acknowledged before its
- * programs end (a cut in between would take back data the host was told
- * are durable). The Delete's completion is due at the latest of them,
- * and is held until each of them is in the CQ (vfn_cmd.wait_sq).
+ * Commands not fetched complete with Command Aborted due to SQ Deletion;
+ * executed ones keep their status and due time (a Flush is not
+ * acknowledged before its programs end). The Delete's completion is held
+ * until each of them is in the CQ.
  *
  * Return: when the last of the SQ's executed commands is due, or @now.
  */
@@ -694,9 +644,8 @@ u64 vfn_sq_delete(struct vfn_ctrl *c, u16 qid, u64 now)
  * vfn_fatal() - the controller fails: Controller Fatal Status
  * @c: the controller; called by the dispatcher
  *
- * Commands in flight are lost with their completions; nothing more is
- * fetched until the host resets the controller (CC.EN to 0), as its
- * driver does when a command times out and it finds CSTS.CFS set.
+ * Commands in flight are lost; nothing more is fetched until the host
+ * resets the controller.
  */
 void vfn_fatal(struct vfn_ctrl *c)
 {
@@ -709,14 +658,10 @@ void vfn_fatal(struct vfn_ctrl *c)
  * vfn_power_off() - the power is cut, now
  * @c: the controller; called by the dispatcher
  *
- * The controller forgets everything (queues, completions not posted,
- * features), its registers read all ones and its function vanishes from
- * the bus (config reads all ones), as a powered-off device's would. The
- * power-loss log takes back the writes that were not durable at the
- * instant of the cut, read once no thread can post a completion any
- * more: no completion the host has seen is due after it. The power work
- * then removes the function, as the PCI core does on a surprise removal,
- * powers the controller up and rescans.
+ * The controller forgets everything and its registers and config space
+ * read all ones. The power-loss log takes back what was not durable at the
+ * cut, read once no thread can post: no completion the host saw is due
+ * after it. The power work then removes the function and rescans.
  */
 void vfn_power_off(struct vfn_ctrl *c)
 {
@@ -724,11 +669,10 @@ void vfn_power_off(struct vfn_ctrl *c)
 	u64 logged = ft->pl.nr_pages, lost, now;
 
 	/*
-	 * Stop every poster first (reset() kills the queues under each CQ's
-	 * lock), then read the clock: a completion a worker posted before
-	 * that CQ lock was ours was due by the worker's clock read, which
-	 * came before ours. Read the other way round, a Flush falling due in
-	 * between would be posted, and its data taken back by the cut.
+	 * Stop every poster first, then read the clock: a worker's posted
+	 * completion was due by its clock read, before ours. The other way
+	 * round, a Flush falling due in between would be posted, and its
+	 * data taken back by the cut.
 	 */
 	/* SMART counts a cut that no completed shutdown came before. */
 	if (!c->shut_clean)
@@ -750,10 +694,7 @@ void vfn_power_off(struct vfn_ctrl *c)
 		queue_work(system_unbound_wq, &c->power_work);
 }
 
-/*
- * Whether the dispatcher was busy within poll_idle_ns of @now (a worker's
- * clock may be a little ahead of ours).
- */
+/* Busy within poll_idle_ns of @now (a worker's clock may be ahead). */
 static bool recently_busy(struct vfn_ctrl *c, u64 now)
 {
 	u64 last = READ_ONCE(c->last_busy_ns);
@@ -767,11 +708,9 @@ static bool recently_busy(struct vfn_ctrl *c, u64 now)
  * @until_ns: CLOCK_MONOTONIC
  * @slack_ns: how much later the timer may end it
  *
- * Idle (TASK_IDLE: no load average, no hung-task look) until then,
- * unless host_activity(), a cut request or kthread_stop() wakes it first.
- * Each of them is looked at after the task state is set: a wake-up that
- * came while the dispatcher was running, since its last look, found it
- * running and was lost; it must not then sleep with the request pending.
+ * Idle (TASK_IDLE) until then, unless host_activity(), a cut request or
+ * kthread_stop() wakes it. Each is checked after the task state is set: a
+ * wake-up that came while it ran was lost; it must not sleep on a request.
  *
  * Return: whether it slept (false: it had a reason to go on at once).
  */
@@ -832,13 +771,9 @@ bool vfn_dispatch_once(struct vfn_ctrl *c, u64 *next)
 	}
 	now = ktime_get_ns();
 	*next = vfn_drain(c, &c->heap[0], now, false, c->raise);
-	/* A shutdown in progress completes at its time. */
 	if (c->shn_done_ns)
 		*next = min(*next, c->shn_done_ns);
-	/*
-	 * Housekeeping only FDP and zone recommendations need: no indirect
-	 * call per pass without.
-	 */
+	/* Only FDP and zone recommendations need a tick: no indirect call. */
 	if (on && (c->fdp.nruh || vfn_zone_recs(c)) && c->ops->tick)
 		c->ops->tick(c, now);
 	vfn_raise_irqs(c, c->raise);
@@ -858,9 +793,8 @@ static bool no_cut_pending(struct vfn_ctrl *c)
  * @timeout: how long to wait for the dispatcher to take the request, in
  *	jiffies
  *
- * A request the dispatcher has not taken by then is withdrawn: nothing
- * happens later. One it has taken is waited for to the end. Callers are
- * serialised (faults' lock).
+ * A request not taken by then is withdrawn: nothing happens later. Callers
+ * are serialised (faults' lock).
  *
  * Return: 0 once the power was cut, -ETIMEDOUT if the request was
  * withdrawn, -EBUSY if another is pending.
@@ -903,13 +837,10 @@ static int dispatch_fn(void *data)
 			continue;
 		}
 		/*
-		 * Idle: nap between polls, each nap twice the last up to
-		 * IDLE_SLEEP_MAX_US (nap_max_us once idle for IDLE_LONG_NS),
-		 * but wake spin_ns before a completion of
-		 * our own falls due (all of them with workers=0) if that is
-		 * sooner. Never longer than a nap: a delayed completion (up
-		 * to 60 s) must not leave the doorbells, the admin queue's
-		 * among them, unpolled until it is due.
+		 * Idle: naps doubling up to IDLE_SLEEP_MAX_US (nap_max_us once
+		 * idle for IDLE_LONG_NS), waking spin_ns before an own
+		 * completion is due. Never longer: a delayed completion must
+		 * not leave the doorbells unpolled until it is due.
 		 */
 		until = now + (u64)idle_us * NSEC_PER_USEC;
 		if (next != U64_MAX && next - c->spin_ns < until) {
@@ -946,12 +877,9 @@ static int worker_fn(void *data)
 		now = ktime_get_ns();
 		if (next <= now + c->spin_ns) {
 			/*
-			 * Spin until it is due, looking at the heap's top
-			 * without its lock, which the dispatcher pushes
-			 * under: an earlier completion pushed meanwhile
-			 * ends the spin as well (a top read mid-push is one
-			 * of the heap's due times, at worst an early end);
-			 * the drain then decides under the lock.
+			 * Spin on the heap's top without its lock: an earlier
+			 * push ends the spin too (a torn read is at worst an
+			 * early end); the drain decides under the lock.
 			 */
 			while (now < next &&
 			       READ_ONCE(h->cmd[0].due_ns) >= next &&
@@ -984,7 +912,6 @@ static int worker_fn(void *data)
 	return 0;
 }
 
-/* The k-th CPU of c->cpus, cyclically. */
 static unsigned int nth_cpu(struct vfn_ctrl *c, unsigned int k)
 {
 	unsigned int cpu = cpumask_first(c->cpus);

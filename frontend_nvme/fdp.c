@@ -26,7 +26,6 @@
 /* FDP Attributes: the descriptor is valid; a volatile write cache. */
 #define FDPA_VALID		BIT(7)
 #define FDPA_FDPVWC		BIT(4)
-/* Reclaim unit handle type: initially isolated. */
 #define RUHT_INITIALLY_ISOLATED	0x1
 /* Log 21h: header, a usage descriptor per handle. */
 #define USAGE_HDR_BYTES		8
@@ -88,11 +87,7 @@ void vfn_fdp_init(struct vfn_fdp *fdp, u16 nruh, u64 runs_bytes)
 	vfn_fdp_events_default(fdp);
 }
 
-/*
- * A new event of @type on handle @ruh in its ring (host or controller),
- * the oldest making room once VFN_FDP_EVENTS are held; NULL if the type
- * is not enabled on the handle.
- */
+/* The oldest event makes room; NULL if @type is not enabled on @ruh. */
 static struct vfn_fdp_event *new_event(struct vfn_fdp *fdp, u8 type,
 				       u8 flags, u16 pid, u16 ruh, u32 nsid,
 				       u64 ms)
@@ -153,8 +148,7 @@ bool vfn_fdp_event(struct vfn_fdp *fdp, u8 type, u8 flags, u16 pid,
  * @ms: the controller's time, in milliseconds
  *
  * Every handle is initially isolated, so every move of the host's data
- * out of its reclaim unit to another (garbage collection included) is
- * one: the specification's condition for this event type.
+ * to another reclaim unit (GC included) qualifies for this event.
  *
  * Return: true if it was logged.
  */
@@ -183,11 +177,9 @@ bool vfn_fdp_media_reallocated(struct vfn_fdp *fdp, u16 ruh, int pid,
  * @pid: the write's placement identifier (DSPEC)
  * @ms: the controller's time, for the event
  *
- * With one reclaim group the identifier is the namespace's placement
- * handle, and placement handle i is the i-th entry of the namespace's
- * Placement Handle List. One past the namespace's handles is not an
- * error: the write goes to its placement handle 0 and an Invalid
- * Placement Identifier event is logged (if enabled on that handle).
+ * With one reclaim group the identifier indexes the namespace's Placement
+ * Handle List. One past its handles is not an error: placement handle 0,
+ * and an Invalid Placement Identifier event.
  *
  * Return: the reclaim unit handle.
  */
@@ -277,7 +269,7 @@ u32 vfn_fdp_stats_log(void *buf, u64 hbmw, u64 mbmw, u64 mbe)
  * @ctrl: the controller events (LSP bit 0 clear) rather than the host
  *	ones
  *
- * The events in the order they happened, oldest first.
+ * Oldest event first.
  *
  * Return: the log's size.
  */
@@ -321,9 +313,8 @@ u16 vfn_fdp_check_lsi(const struct vfn_fdp *fdp, u32 cdw11)
  * @cdw12: Set: FDPE (bit 0) and the configuration index (bits 15:8)
  * @result: Get: the current value (FDPE 1, configuration 0)
  *
- * FDP is on from power-on (the factory's configuration). Setting what is
- * in force succeeds; a change is Command Sequence Error, since namespace
- * 1 exists in the endurance group.
+ * FDP is on from power-on; a change is Command Sequence Error, since
+ * namespace 1 exists in the endurance group.
  *
  * Return: 0 or the status.
  */
@@ -416,8 +407,7 @@ u16 vfn_fdp_events_set(struct vfn_fdp *fdp, u32 cdw11, u32 cdw12,
  * @room_blocks: per reclaim unit handle of the configuration, the logical
  *	blocks its reclaim unit can still take (RUAMW)
  *
- * A descriptor per placement handle of the namespace: its placement
- * identifier and the reclaim unit handle its list names.
+ * A descriptor per placement handle of the namespace.
  *
  * Return: the data's size.
  */
@@ -467,9 +457,8 @@ u16 vfn_fdp_check_pids(const struct vfn_ns *ns, const __le16 *pids, u32 nr)
  * @ns: its namespace
  * @req: the decoded command: @req->placed and @req->pid
  *
- * Only the placement directive (DTYPE 2h) of an FDP namespace; any other,
- * or one without FDP, is Invalid Field. The placement identifier is
- * checked when the write runs (vfn_fdp_handle()).
+ * Only the placement directive (DTYPE 2h) of an FDP namespace, else
+ * Invalid Field; the identifier is checked by vfn_fdp_handle().
  *
  * Return: 0 or the NVMe status to complete the command with.
  */
@@ -493,10 +482,8 @@ u16 vfn_fdp_decode_directive(const struct nvme_command *cmd,
  * @ns: that namespace
  * @req: the decoded command (zeroed by vfn_io_decode(), opcode set)
  *
- * Receive: Reclaim Unit Handle Status, CDW11 the dwords to return (0's
- * based, at most MDTS). Send: Reclaim Unit Handle Update, MOS the
- * placement identifiers in the buffer (0's based, at most the
- * namespace's placement handles).
+ * Counts are 0's based: Receive's CDW11 at most MDTS, Send's MOS at most
+ * the namespace's placement handles.
  *
  * Return: 0 or the NVMe status to complete the command with.
  */
@@ -521,23 +508,15 @@ u16 vfn_fdp_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	return 0;
 }
 
-/*
- * FDP on the controller: Identify's endurance group, the features, the
- * log pages with the controller events the backend's counts give, the
- * placement of a write and I/O Management Receive and Send. Dispatcher
- * only, as the FDP state.
- */
+/* FDP on the controller. Dispatcher only, as the FDP state. */
 
-/* Get Log Page CDW10 bits 11:8, Log Specific Parameter: FDP Events' bit 0
- * asks for the host events, clear for the controller events.
- */
+/* Get Log Page LSP bit 0 (CDW10 bit 8): FDP Events' host events. */
 #define LOG_LSP_HOST		BIT(8)
 /* Controller attributes: endurance groups, Flexible Data Placement. */
 #define CTRATT_ENDGS		BIT(4)
 #define CTRATT_FDPS		BIT(19)
 /* Identify Controller: ENDGIDMAX, bytes 341:340. */
 #define ID_CTRL_ENDGIDMAX	340
-/* How often the dispatcher looks for controller FDP events. */
 #define FDP_SYNC_NS		(10 * NSEC_PER_MSEC)
 /* Log 21h, Reclaim Unit Handle Attributes: unused, host, controller. */
 #define RUHA_UNUSED		0x0
@@ -549,8 +528,7 @@ u16 vfn_fdp_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
  * @c: the controller, with FDP
  * @id: its Identify Controller data
  *
- * One endurance group holds everything: CTRATT's endurance groups and
- * Flexible Data Placement, ENDGIDMAX 1.
+ * One endurance group holds everything (ENDGIDMAX 1).
  */
 void vfn_fdp_identify_ctrl(struct vfn_ctrl *c, struct nvme_id_ctrl *id)
 {
@@ -564,11 +542,9 @@ void vfn_fdp_identify_ctrl(struct vfn_ctrl *c, struct nvme_id_ctrl *id)
  * @s: what the create asks for
  * @ns: the new conventional namespace: @ns->nr_ph, @ns->ruh, @ns->ruh_ctrl
  *
- * From the create's Placement Handle List (NVM Command Set, Namespace
- * Management): entry i is the reclaim unit handle of placement handle i.
- * At most NRUH entries, each a handle of the configuration and none
- * twice, else Invalid Placement Handle List. Without a list the
- * controller chooses: one placement handle, reclaim unit handle 0.
+ * Entry i of the create's Placement Handle List is the reclaim unit handle
+ * of placement handle i; at most NRUH distinct handles, else Invalid
+ * Placement Handle List. Without a list: reclaim unit handle 0.
  *
  * Return: 0 or the create's status.
  */
@@ -599,11 +575,8 @@ u16 vfn_fdp_placement_handles(const struct vfn_nstab *t,
 }
 
 /*
- * How the namespaces of @t use the reclaim unit handles (log 21h, Reclaim
- * Unit Handle Usage): per handle of the configuration, its attributes in
- * @ruha: RUHA_HOST if a namespace's Placement Handle List names it, else
- * RUHA_CTRL if the controller chose it for a namespace made without a
- * list, else RUHA_UNUSED.
+ * Log 21h attributes per handle: RUHA_HOST if a namespace's list names it,
+ * RUHA_CTRL if the controller chose it for a namespace without a list.
  */
 static void ruh_usage(const struct vfn_nstab *t, u8 *ruha)
 {
@@ -626,11 +599,7 @@ static void ruh_usage(const struct vfn_nstab *t, u8 *ruha)
 	}
 }
 
-/*
- * The placement identifier that names reclaim unit handle @ruh in @ns:
- * the namespace's placement handle of @ruh (with one reclaim group, its
- * placement identifier), or -1 if its list has none.
- */
+/* The placement identifier of @ns that names handle @ruh, or -1. */
 static int pid_of(const struct vfn_ns *ns, u16 ruh)
 {
 	int i;
@@ -641,7 +610,6 @@ static int pid_of(const struct vfn_ns *ns, u16 ruh)
 	return -1;
 }
 
-/* The namespace holding backend page @lpn, or NULL. */
 static const struct vfn_nsd *ns_of_page(struct vfn_ctrl *c, u64 lpn)
 {
 	u32 i;
@@ -656,14 +624,10 @@ static const struct vfn_nsd *ns_of_page(struct vfn_ctrl *c, u64 lpn)
 }
 
 /*
- * The controller events since the last look: per handle, one Media
- * Reallocated event for the pages the backend moved out of its blocks
- * (GC, migration, a retired block), naming the last one moved and, as
- * its placement identifier, the placement handle of that page's namespace
- * that names the handle (none: PIV clear), and one
- * Implicitly Modified RUH event if the backend retired one of its open
- * blocks. Each is logged if enabled on the handle; either way it is
- * reported only once.
+ * The controller events since the last look, per handle: one Media
+ * Reallocated for the pages the backend moved out of its blocks, one
+ * Implicitly Modified RUH if it retired an open block. Each is reported
+ * once, logged if enabled.
  */
 static void fdp_sync(struct vfn_ctrl *c, u64 now)
 {
@@ -699,10 +663,6 @@ static void fdp_sync(struct vfn_ctrl *c, u64 now)
 	}
 }
 
-/*
- * Features 1Eh, FDP Events: Get returns the event descriptors of a
- * placement handle, Set reads the event types it enables or disables.
- */
 static u16 fdp_events_feature(struct vfn_ctrl *c,
 			      const struct nvme_command *cmd, bool set,
 			      u32 *result)
@@ -712,11 +672,7 @@ static u16 fdp_events_feature(struct vfn_ctrl *c,
 	u16 sc;
 
 	*result = 0;
-	/*
-	 * The placement handle is the namespace's (NSID): its list names the
-	 * reclaim unit handle the events are kept for. Without a namespace
-	 * (NSID 0 or FFFFFFFFh) it is the reclaim unit handle itself.
-	 */
+	/* NSID names a placement handle; without a namespace it is the RUH. */
 	nd = vfn_ns_find(&c->nst, le32_to_cpu(cmd->common.nsid), true);
 	if (nd) {
 		if ((cdw11 & 0xffff) >= nd->ns.nr_ph)
@@ -741,10 +697,7 @@ static u16 fdp_events_feature(struct vfn_ctrl *c,
 	return vfn_fdp_events_set(&c->fdp, cdw11, vfn_cdw(cmd, 12), c->ident);
 }
 
-/*
- * The FDP logs (20h-23h) of endurance group 1 into c->ident (zeroed).
- * Return: the log's size.
- */
+/* Return: the FDP log's size (in c->ident, zeroed). */
 static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid,
 		   u64 now)
 {
@@ -771,11 +724,6 @@ static u32 fdp_log(struct vfn_ctrl *c, const struct nvme_command *cmd, u8 lid,
 	}
 }
 
-/*
- * I/O Management Receive, Reclaim Unit Handle Status: per placement handle
- * of the namespace, the reclaim unit handle and the logical blocks its
- * reclaim unit can still take.
- */
 static u16 ruh_status(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 		      const struct nvme_command *cmd,
 		      const struct vfn_io_req *r)
@@ -795,9 +743,7 @@ static u16 ruh_status(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 }
 
 /*
- * I/O Management Send, Reclaim Unit Handle Update: the reclaim unit handle
- * of every listed placement identifier of the namespace gets a new reclaim
- * unit; one invalid identifier fails the command and changes nothing. A
+ * Reclaim Unit Handle Update: one invalid identifier changes nothing; a
  * reclaim unit left partly written is an event.
  */
 static u16 ruh_update(struct vfn_ctrl *c, const struct vfn_nsd *nd,
@@ -845,8 +791,7 @@ void vfn_fdp_tick(struct vfn_ctrl *c, u64 now)
  * @set: Set Features, else Get
  * @result: completion dword 0
  *
- * Invalid Field without FDP. FDP is as configured at load (its Get with
- * SEL 3 reports it not changeable); its events may change.
+ * Invalid Field without FDP; FDP itself is not changeable, its events are.
  *
  * Return: 0 or the NVMe status to complete the command with.
  */
@@ -889,7 +834,6 @@ u16 vfn_fdp_get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	if (sc)
 		return sc;
 	size = fdp_log(c, cmd, vfn_cdw(cmd, 10) & 0xff, now);
-	/* Past the log's end, zeros. */
 	return vfn_to_host(c, cmd, off, off < size ? size - off : 0, len);
 }
 
@@ -900,10 +844,8 @@ u16 vfn_fdp_get_log(struct vfn_ctrl *c, const struct nvme_command *cmd,
  * @r: the decoded command: @r->ph is set
  * @now: when it was fetched, on the backend's clock
  *
- * A placement directive's identifier names a placement handle of the
- * namespace, whose reclaim unit handle it is; an invalid identifier:
- * handle 0, and an event. Without a directive, an FDP namespace's
- * placement handle 0; else handle 0.
+ * An invalid placement identifier gets handle 0 and an event; without a
+ * directive, the namespace's placement handle 0.
  */
 void vfn_fdp_place(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 		   struct vfn_io_req *r, u64 now)
@@ -1048,7 +990,6 @@ int vfn_fdp_setup(struct vfn_ctrl *c, const struct vfn_fdp_params *p,
 		pr_err("fdp=1: not with zoned=1 (a zoned namespace places data by zone)\n");
 		return -EINVAL;
 	}
-	/* The FTL was made with a write stream per handle. */
 	if (vflash_flash_placement_handles(f) < p->fdp_ruhs) {
 		pr_err("fdp_ruhs=%u: the flash model has %u write streams\n",
 		       p->fdp_ruhs, vflash_flash_placement_handles(f));

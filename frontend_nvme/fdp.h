@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * NVMe Flexible Data Placement (TP4146, NVMe Base 2.1); docs/design/fdp.md.
- */
+/* NVMe Flexible Data Placement (TP4146, NVMe Base 2.1); docs/design/fdp.md. */
 #ifndef VFN_FDP_H
 #define VFN_FDP_H
 
@@ -32,7 +30,6 @@ struct vfn_nstab;
 /* Every FDP log fits this; what a log does not fill reads as zeros. */
 #define VFN_FDP_LOG_BYTES	4096U
 
-/* Features. */
 #define VFN_FEAT_FDP		0x1d
 #define VFN_FEAT_FDP_EVENTS	0x1e
 
@@ -50,7 +47,6 @@ struct vfn_nstab;
 #define VFN_FDP_EVT_INVALID_PID	0x03
 #define VFN_FDP_EVT_MEDIA_REALLOC	0x80
 #define VFN_FDP_EVT_IMPLICIT_RUH	0x81
-/* Event types from 80h on are controller events. */
 #define VFN_FDP_EVT_CTRL	0x80
 
 /* Event flags: placement identifier, namespace, location valid. */
@@ -102,22 +98,19 @@ struct vfn_fdp_ring {
 
 /**
  * struct vfn_fdp - the endurance group's FDP state
- * @nruh: reclaim unit handles of the configuration (a namespace's
- *	placement handles name some of them: struct vfn_ns); 0 when FDP is
- *	off
+ * @nruh: reclaim unit handles of the configuration; 0 when FDP is off
  * @runs_bytes: reclaim unit nominal size
  * @ev_enabled: per reclaim unit handle, the enabled event types (bit i:
  *	the i-th type of fdp.c's ev_types[]: 00h, 03h, 80h, 81h)
  * @host: the host events (log 23h, LSP bit 0 set)
  * @ctrl: the controller events (LSP bit 0 clear)
  * @moved_seen: per handle, the backend's count of pages moved out of its
- *	blocks already reported (struct vflash_placement_events)
- * @retired_seen: per handle, its count of retired open blocks already
- *	reported
+ *	blocks already reported
+ * @retired_seen: per handle, its retired open blocks already reported
  * @next_sync_ns: when the dispatcher next looks at those counts
  *
- * Owned by the NVMe dispatcher thread, which runs every admin and I/O
- * command and the periodic look at the backend: no lock.
+ * Owned by the NVMe dispatcher thread, which runs every command and the
+ * periodic look at the backend: no lock.
  */
 struct vfn_fdp {
 	u16 nruh;

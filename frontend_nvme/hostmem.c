@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host memory as the device sees it: with no IOMMU (checked at attach) a
- * DMA address is a physical address. vfn_host_page_ok() (prp.c) decides
- * what the device may touch, so KUnit's fake host memory follows the same
- * rule.
+ * DMA address is a physical address.
  */
 #include <linux/ioport.h>
 #include <linux/memory_hotplug.h>
@@ -12,7 +10,6 @@
 
 #include "frontend_nvme/nvme.h"
 
-/* Report what host page frame @pfn is. */
 static void host_probe(const struct vfn_hostmem *hm, u64 pfn,
 		       struct vfn_page_info *pi)
 {

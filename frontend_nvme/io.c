@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NVM commands: Read, Write, Flush, Write Zeroes, Dataset Management,
- * Compare, Verify, Write Uncorrectable, Copy. Data moves at once; the
- * completion is due when the flash backend says. The backend works in
- * 4 KiB pages, so a partial-page write programs the whole page, as a
- * drive's read-modify-write does.
+ * NVM commands. The backend works in 4 KiB pages, so a partial-page write
+ * programs the whole page, as a drive's read-modify-write does.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -26,10 +23,7 @@ struct vfn_blocks {
 	u64 end;
 };
 
-/*
- * Walk the mapped host buffer and the device's bytes from @pos side by
- * side. Return: false if COMPARE found a difference.
- */
+/* Return: false if COMPARE found a difference. */
 static __always_inline bool move_data(struct vfn_ctrl *c, u64 pos,
 				      enum move how)
 {
@@ -86,10 +80,9 @@ static __always_inline bool move_data(struct vfn_ctrl *c, u64 pos,
 }
 
 /*
- * Zero the device's bytes [pos, pos + len), in steps of ZERO_STEP_PAGES
- * with a look at CC and Bus Master between them (unless @always: the
- * device's own doing, no command's). Return: false if the host turned DMA
- * off meanwhile (the command is to be abandoned).
+ * Zero in steps, with a look at CC and Bus Master between them (unless
+ * @always: the device's own doing). Return: false if the host turned DMA
+ * off meanwhile.
  */
 static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len, bool always)
 {
@@ -113,16 +106,14 @@ static bool zero_bytes(struct vfn_ctrl *c, u64 pos, u64 len, bool always)
 }
 
 /*
- * Give every page of a write memory before any byte moves (store=sparse),
- * so that a write either stores all its data or none. Return: false if
- * memory ran out.
+ * Allocate every page of a write first (store=sparse), so that a write
+ * stores all its data or none. Return: false if memory ran out.
  */
 static __always_inline bool store_pages(struct vfn_ctrl *c,
 					const struct vfn_io_req *r)
 {
 	u32 i;
 
-	/* Only a sparse store allocates: the others have every page. */
 	if (!vflash_store_allocates(&c->vdev->backing))
 		return true;
 	for (i = 0; i < r->nr_lpages; i++)
@@ -140,10 +131,6 @@ static __always_inline u64 dev_block(const struct vfn_ctrl *c,
 	return r->pos_bytes >> c->nst.lba_shift;
 }
 
-/*
- * Does a read of @r fail with Unrecovered Read Error: a block Write
- * Uncorrectable marked, or an armed read error rule (which counts it)?
- */
 static __always_inline bool read_fails(struct vfn_ctrl *c,
 				       const struct vfn_io_req *r)
 {
@@ -161,13 +148,10 @@ static __always_inline u64 submit(struct vfn_ctrl *c, enum vflash_io op,
 }
 
 /*
- * Time a read or write of @count pages from @lpn (docs/dual.md): with a
- * device DRAM cache (the CXL frontend on the same device), pages resident
- * there are hits, served by the cache (a write leaves them dirty for the
- * cache to write back) at the firmware's overhead and no NAND time; the
- * runs of other pages go to flash. Without one, the whole range goes to
- * flash; a device the NVMe frontend alone drives never has one and
- * skips the cache's SRCU read section (a full barrier at each end).
+ * Time a read or write of @count pages from @lpn (docs/dual.md): pages
+ * resident in a device DRAM cache are hits at the firmware's overhead, the
+ * rest go to flash. A device without a CXL frontend skips the cache's SRCU
+ * read section (a full barrier at each end).
  */
 static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op,
 					 u64 lpn, u64 count, u64 now)
@@ -202,12 +186,10 @@ static __always_inline u64 submit_cached(struct vfn_ctrl *c, enum vflash_io op,
 }
 
 /*
- * With a device DRAM cache (the CXL frontend on the same device), for
- * each page of [@lpn, @lpn + @count): drop it from the cache (@drop), or
- * only drop its CXL mappings, so that its next access faults. While the
- * power-loss log is on, the latter orders a CXL store to a page logged
- * here after the log's copy of it (docs/design/faults.md): the store
- * faults and settles the page.
+ * Drop each page from the device DRAM cache (@drop), or only its CXL
+ * mappings so that its next access faults: under the power-loss log, that
+ * orders a CXL store to a page logged here after the log's copy of it
+ * (docs/design/faults.md).
  */
 static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
 {
@@ -228,10 +210,8 @@ static void uncache(struct vfn_ctrl *c, u64 lpn, u64 count, bool drop)
 }
 
 /*
- * While the power-loss log is on, each logged page of @r keeps which of
- * its blocks are marked uncorrectable, marks this write is about to
- * clear: a cut that takes the write back puts them back with the page's
- * data (cut_taken()), so that the block is as the durable state left it.
+ * Under the power-loss log, keep each logged page's uncorrectable marks
+ * this write clears: a cut that takes the write back restores them.
  */
 static void keep_marks(struct vfn_ctrl *c, const struct vfn_io_req *r)
 {
@@ -249,13 +229,11 @@ static void keep_marks(struct vfn_ctrl *c, const struct vfn_io_req *r)
 }
 
 /*
- * Store a write's data (@store moves or zeroes them) and time it. While
- * the power-loss log is on, the pages' old contents are logged first and
- * the backend tells the log when each page becomes durable. A write that
- * must be durable at completion (FUA, or the write cache off) completes
- * once its pages' dies have programmed them. Return: 0, VFN_SC_ABANDONED if
- * @store was cut short, or Internal Error if the log had no memory
- * (nothing stored).
+ * Store a write's data (@store) and time it; under the power-loss log the
+ * old contents are logged first. A write that must be durable at
+ * completion (FUA, or the write cache off) completes once programmed.
+ * Return: 0, VFN_SC_ABANDONED if @store was cut short, or Internal Error
+ * if the log had no memory (nothing stored).
  */
 static __always_inline u16 store_write(struct vfn_ctrl *c,
 				       const struct vfn_nsd *nd,
@@ -290,21 +268,15 @@ static __always_inline u16 store_write(struct vfn_ctrl *c,
 		sc = VFN_SC_ABANDONED;
 		goto out;
 	}
-	/*
-	 * A write the power-loss log follows, or one that must be durable
-	 * at completion, goes to flash whole; any other may be absorbed by
-	 * the device DRAM cache.
-	 */
+	/* Only a write nobody must find durable may stay in the DRAM cache. */
 	if (!logged && !sync && !r->ph) {
 		*due_ns = submit_cached(c, VFLASH_IO_WRITE, r->lpn,
 					r->nr_lpages, now);
 	} else {
 		/*
-		 * FUA, or write-through when the host turned the write cache
-		 * off: complete once the pages are on flash, those of the
-		 * dies the backend placed them on (under the log's lock: a
-		 * cut cannot come between). In a zone, with every earlier
-		 * write of the zone: a zone is durable as a prefix.
+		 * Complete once the pages' dies programmed them (under the
+		 * log's lock: a cut cannot come between); in a zone, with
+		 * every earlier write: a zone is durable as a prefix.
 		 */
 		if (sync)
 			c->tag.sync = nd->ns.zoned ? VFLASH_SYNC_STREAM :
@@ -317,9 +289,9 @@ static __always_inline u16 store_write(struct vfn_ctrl *c,
 		c->tag.sync = VFLASH_SYNC_NONE;
 	}
 	/*
-	 * Pages no die had room for (bad blocks left GC none): the device
-	 * is read-only from now on, and this write failed. Its log records
-	 * were never attached: a cut takes the pages back.
+	 * No die had room: the device is read-only from now on and this
+	 * write failed; its log records were never attached, so a cut
+	 * takes the pages back.
 	 */
 	if (unlikely(vflash_flash_out_of_room(c->vdev->flash)))
 		sc = VFN_SC(NVME_SC_WRITE_FAULT);
@@ -340,7 +312,6 @@ static bool store_zeroes(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return zero_bytes(c, r->pos_bytes, r->len_bytes, false);
 }
 
-/* store_write(), or vfn_zrwa_hold() for a write into a ZRWA window. */
 static __always_inline u16 store_zoned(struct vfn_ctrl *c,
 				       const struct vfn_nsd *nd,
 				       const struct vfn_io_req *r,
@@ -358,7 +329,6 @@ static bool store_none(struct vfn_ctrl *c, const struct vfn_io_req *r)
 	return true;
 }
 
-/* The write-pointer step of a write on a zoned namespace; else 0. */
 static __always_inline u16 zone_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
 				      struct vfn_io_req *r, struct vfn_cmd *out)
 {
@@ -390,7 +360,6 @@ static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
 					     r->nr_lpages, now);
 			return VFN_SC(NVME_SC_WRITE_FAULT);
 		}
-		/* No memory for the data (store=sparse): nothing stored. */
 		if (!store_pages(c, r)) {
 			dev_warn_ratelimited(&c->vdev->dev,
 					     "store: no memory for a write at page %llu\n",
@@ -424,14 +393,10 @@ static __always_inline u16 rw(struct vfn_ctrl *c, struct vfn_nsd *nd,
 }
 
 /*
- * Deallocate a block range: its bytes read as zeros from now on, and the
- * backend forgets the pages the range covers wholly (a partly covered
- * page keeps its other blocks' data); for a zone's reset (@zone), the
- * backend erases at once the blocks this empties, and the reset
- * completes when the erases end. Durable at once: while the
- * power-loss log is on, the pages it touches are settled, so a cut never
- * brings back what they held (docs/faults.md). @always: the device's own
- * doing (after a cut), which the host's DMA going off does not cut short.
+ * Deallocate: the range reads as zeros, the backend forgets the pages it
+ * covers wholly; for a zone's reset (@zone) the emptied blocks are erased
+ * at once. Durable at once: under the power-loss log the touched pages are
+ * settled, so a cut never brings their data back (docs/faults.md).
  */
 static bool discard(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		    u64 now, u64 *due_ns, bool zone, bool always)
@@ -449,7 +414,6 @@ static bool discard(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	if (static_branch_unlikely(&vflash_faults_armed))
 		logged = vflash_pl_lock(pl);
 	ok = zero_bytes(c, r->pos_bytes, r->len_bytes, always);
-	/* Deallocated blocks read as zeros: no longer uncorrectable. */
 	if (ok)
 		vfn_uncor_clear(&c->nst.uncor, dev_block(c, r),
 				r->len_bytes >> c->nst.lba_shift);
@@ -507,8 +471,7 @@ bool vfn_io_discard(struct vfn_ctrl *c, const struct vfn_io_req *r, u64 now,
  * @now: when, on the backend's clock
  * @due_ns: set to when the program ends
  *
- * A write with no data to move (a ZRWA flush): the power-loss log, FUA
- * and the write cache apply as to any write.
+ * The power-loss log, FUA and the write cache apply as to any write.
  *
  * Return: 0, or the NVMe status of a write that failed.
  */
@@ -542,7 +505,6 @@ static u16 write_zeroes(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	return 0;
 }
 
-/* Order block ranges by start, for merging. */
 static int range_cmp(const void *a, const void *b)
 {
 	const struct vfn_blocks *x = a, *y = b;
@@ -553,10 +515,8 @@ static int range_cmp(const void *a, const void *b)
 }
 
 /*
- * Dataset Management, Deallocate. The ranges are checked, then sorted
- * and merged, so that overlapping or repeated ranges (256 copies of the
- * whole namespace, say) zero each block once: a command costs at most one
- * pass over the namespace.
+ * Dataset Management, Deallocate: ranges sorted and merged so that a
+ * command zeroes each block once, however many ranges overlap.
  */
 static u16 dsm(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 	       const struct nvme_command *cmd, const struct vfn_io_req *r,
@@ -575,7 +535,6 @@ static u16 dsm(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 	if (sc)
 		return sc;
 	vfn_buf_copy(&c->buf, range, false);
-	/* Check every range before acting on any. */
 	for (i = 0; i < r->nr_ranges; i++) {
 		u64 slba = le64_to_cpu(range[i].slba);
 		u32 nlb = le32_to_cpu(range[i].nlb);
@@ -613,11 +572,7 @@ static u16 dsm(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 	return 0;
 }
 
-/*
- * A write to a read-only range: on a zoned namespace its zone goes Read
- * Only (the controller reports the change), elsewhere the namespace
- * refuses it as write-protected.
- */
+/* A zoned namespace's zone goes Read Only; elsewhere Write Protected. */
 static u16 write_protected(struct vfn_ctrl *c, struct vfn_nsd *nd,
 			   const struct vfn_io_req *r)
 {
@@ -626,12 +581,7 @@ static u16 write_protected(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	return vfn_zns_read_only(c, nd, r->slba);
 }
 
-/*
- * Verify: the blocks are read on the flash (timed as a read, the data
- * crossing no host link) and checked; a marked block or an armed read
- * error rule fails it with Unrecovered Read Error. SMART counts it as a
- * read command, with no data units.
- */
+/* Verify: a flash read with no host transfer; SMART counts no data units. */
 static u16 verify(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		  struct vfn_cmd *out, u64 now)
 {
@@ -645,14 +595,10 @@ static u16 verify(struct vfn_ctrl *c, const struct vfn_io_req *r,
 }
 
 /*
- * Write Uncorrectable: the blocks are marked, as a drive's FTL marks them,
- * so that reads of them fail until they are written again; no NAND
- * operation, the firmware's time only. A zoned namespace's write pointer
- * stays where it is. Durable at its completion, as a Deallocate: while
- * the power-loss log is on, the pages it touches are settled, so a cut
- * neither takes the marks back nor brings back an older write under
- * them (docs/faults.md). Return: 0, or Internal Error (nothing marked)
- * if memory for the marks ran out.
+ * Write Uncorrectable: reads of the blocks fail until written again; no
+ * NAND operation, and a zone's write pointer stays. Durable at completion
+ * as a Deallocate (docs/faults.md). Return: 0, or Internal Error (nothing
+ * marked) if memory for the marks ran out.
  */
 static u16 write_uncor(struct vfn_ctrl *c, const struct vfn_io_req *r,
 		       struct vfn_cmd *out, u64 now)
@@ -678,7 +624,6 @@ static u16 write_uncor(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	return 0;
 }
 
-/* Copy @len device bytes from @pos into @to. */
 static void bytes_out(struct vfn_ctrl *c, u64 pos, u64 len, u8 *to)
 {
 	while (len) {
@@ -694,7 +639,7 @@ static void bytes_out(struct vfn_ctrl *c, u64 pos, u64 len, u8 *to)
 	}
 }
 
-/* Copy @len bytes from @from to the device at @pos (pages stored first). */
+/* The caller has stored the pages (store_pages()): none is missed. */
 static void bytes_in(struct vfn_ctrl *c, u64 pos, u64 len, const u8 *from)
 {
 	while (len) {
@@ -713,10 +658,8 @@ static void bytes_in(struct vfn_ctrl *c, u64 pos, u64 len, const u8 *from)
 }
 
 /*
- * Does Copy's source range @one (device bytes) fail to read? Its marks
- * count outside [@w_start, @w_end), the destination bytes the copy's
- * earlier ranges wrote: a range reads what those wrote (store_copy()),
- * data read without error. A read error rule counts on the whole range.
+ * Marks count outside [@w_start, @w_end): a range reads what the copy's
+ * earlier ranges wrote there.
  */
 static bool copy_read_fails(struct vfn_ctrl *c, const struct vfn_io_req *one,
 			    u64 w_start, u64 w_end)
@@ -732,11 +675,8 @@ static bool copy_read_fails(struct vfn_ctrl *c, const struct vfn_io_req *one,
 }
 
 /*
- * Copy's store_write() step: the first @r->nr_ranges source ranges (in
- * c->ident as device byte ranges, vfn_blocks) one after another, each
- * through @r->bounce, into the destination from @r->pos_bytes on: a range
- * that overlaps the destination, or one that an earlier range wrote,
- * reads what was there before its own turn.
+ * Copy the source ranges one after another through @r->bounce: a range
+ * reads the destination as its own turn finds it.
  */
 static bool store_copy(struct vfn_ctrl *c, const struct vfn_io_req *r)
 {
@@ -763,11 +703,8 @@ static bool store_copy(struct vfn_ctrl *c, const struct vfn_io_req *r)
 #define COPY_FUA		BIT(30)
 
 /*
- * Copy (NVM Command Set 1.0c, 3.3.1): descriptor format 0 only (OCFS bit
- * 0), at most MSRC + 1 ranges, SDLBA in the namespace. The ranges are in
- * host memory: vfn_copy_check() takes them once they are read. The
- * request names the destination's first block, so that fault rules see
- * where the copy writes.
+ * Copy (NVM Command Set 1.0c, 3.3.1): descriptor format 0 only, at most
+ * MSRC + 1 ranges; vfn_copy_check() checks the ranges once read.
  */
 static u16 decode_copy(const struct nvme_command *cmd,
 		       const struct vfn_ns *ns, struct vfn_io_req *req)
@@ -797,10 +734,8 @@ static u16 decode_copy(const struct nvme_command *cmd,
  * @nr: how many
  * @total: receives the blocks to copy, the ranges' sum
  *
- * In order: each range's length (at most MSSRL: Command Size Limit
- * Exceeded) and place (in the namespace: LBA Out of Range), the sum (at
- * most MCL: Command Size Limit Exceeded), the destination (in the
- * namespace: LBA Out of Range).
+ * Checked in order: each range's length and place, their sum, the
+ * destination.
  *
  * Return: 0 or the NVMe status to complete the Copy with.
  */
@@ -829,19 +764,10 @@ u16 vfn_copy_check(const struct vfn_ns *ns, u64 sdlba,
 }
 
 /*
- * Copy (NVM Command Set 1.0c, 3.3.1; Zoned Namespace Command Set 1.1,
- * 3.4.1), descriptor format 0. Everything is checked before anything
- * moves (the limits, every range, the destination's write protection and,
- * on a zoned namespace, its zone's rules for the whole copy); a refusal
- * changes nothing. Then the source ranges are read on the flash (local:
- * no host-link transfer) and the destination is written as a Write
- * writes it (power-loss log, FUA, the write cache, the zone's handle),
- * from when the last read ends. A source range that cannot be read
- * (a marked block the earlier ranges did not overwrite, a read error
- * rule) ends the copy before it: the ranges
- * before it are copied, and the completion, Unrecovered Read Error, has in
- * dword 0 the number of that range (the specification's report of
- * partial progress); a zone's write pointer moves past what was copied.
+ * Copy: everything is checked before anything moves, a refusal changes
+ * nothing. A source range that cannot be read ends the copy before it:
+ * Unrecovered Read Error with that range's number in dword 0 (the
+ * specification's partial progress); a zone keeps what was copied.
  */
 static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		const struct nvme_command *cmd, struct vfn_io_req *r,
@@ -891,7 +817,6 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		src[good] = (struct vfn_blocks) { one.pos_bytes,
 						  one.pos_bytes + one.len_bytes };
 	}
-	/* The ranges that can be read, up to the first that cannot. */
 	for (good = 0; good < nr; good++) {
 		one = (struct vfn_io_req) {
 			.pos_bytes = src[good].start,
@@ -915,7 +840,6 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	out->due_ns = read_due;
 	if (!good)
 		return VFN_SC(NVME_SC_READ_ERROR);
-	/* The destination: what was copied, as a write of it. */
 	vfn_lba_range(&nd->ns, r->slba, done, r);
 	r->nr_ranges = good;
 	out->lpn = r->lpn;
@@ -955,11 +879,9 @@ static u16 copy(struct vfn_ctrl *c, struct vfn_nsd *nd,
 }
 
 /*
- * The cut took back page @lpn's writes from byte @off on (vflash_pl_cut()'s
- * taken()): the uncorrectable marks the oldest of them cleared, @marks
- * (keep_marks()), come back with the data; the zone that holds that byte
- * is durable up to there at most. A mark that finds no memory is lost,
- * and said so.
+ * The cut took back page @lpn's writes from byte @off on: the marks they
+ * cleared come back with the data; the zone is durable up to there at
+ * most.
  */
 static void cut_taken(void *arg, u64 lpn, u32 off, u8 marks)
 {
@@ -983,15 +905,9 @@ static void cut_taken(void *arg, u64 lpn, u32 off, u8 marks)
  * @c: the controller, powered off: no command runs
  * @now: the instant of the cut, on the backend's clock
  *
- * Takes back every write not durable at @now (vflash_pl_cut()), with the
- * uncorrectable marks it cleared (they are durable at their own
- * completion, docs/faults.md; so is the clearing by a durable write). A zoned
- * namespace is durable as a prefix of each zone, as a drive that writes a
- * zone in order recovers it: a zone that lost a block has its write
- * pointer there, every block from there on reads zeros (even one whose
- * program had ended, and no mark stays there), and it is Empty or Closed
- * (vfn_zns_cut()). A ZRWA window is flushed first with power-loss
- * protection, else lost (vfn_zns_zrwa_cut()). Dispatcher only.
+ * Takes back every write not durable at @now, with the marks it cleared
+ * (docs/faults.md); a zoned namespace is durable as a prefix of each zone
+ * (vfn_zns_cut()). Dispatcher only.
  *
  * Return: the logged page writes taken back.
  */
@@ -1011,19 +927,10 @@ u64 vfn_io_power_cut(struct vfn_ctrl *c, u64 now)
  * @ns: the active namespace its NSID names, or NULL if there is none
  * @req: the decoded command
  *
- * Checks, in order: fused operations and SGLs (Invalid Field), the opcode
- * (Invalid Command Opcode; the zoned and FDP commands for a namespace
- * that has them), the NSID (NVMe Base Specification 3.2.1.5: an invalid one is
- * Invalid Namespace or Format, a valid one with no active namespace
- * Invalid Field; Flush also takes the broadcast NSID), the block range
- * (LBA Out of Range) and the transfer size (Invalid Field above MDTS).
- * Dataset Management ranges are in host memory and are checked by the
- * caller with vfn_lba_range(), Copy's with vfn_copy_check(); Verify and
- * Write Uncorrectable move no data, so MDTS does not bound them. A zoned
- * namespace also takes Zone Append, Zone Management Send and Receive
- * (vfn_zns_decode()), an FDP namespace I/O Management Receive and Send
- * (vfn_fdp_decode()); the zones' own checks are vfn_zone_write() and the
- * rest of zns.c.
+ * Checks the NSID as NVMe Base Specification 3.2.1.5 does (Invalid
+ * Namespace or Format, or Invalid Field for an inactive one), the block
+ * range and MDTS; Dataset Management and Copy ranges are in host memory,
+ * for the caller to check (vfn_lba_range(), vfn_copy_check()).
  *
  * Return: 0 or the NVMe status to complete the command with.
  */
@@ -1121,12 +1028,7 @@ u16 vfn_io_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	}
 }
 
-/*
- * vfn_io_decode(), inline for Read and Write: a Read, or a Write without
- * a directive, of @ns (the active namespace the NSID names, or NULL),
- * neither fused nor with an SGL, is decoded here; every other command by
- * vfn_io_decode(). The result is vfn_io_decode()'s.
- */
+/* vfn_io_decode(), inline for a plain Read or Write; the same result. */
 static __always_inline u16 decode(const struct nvme_command *cmd,
 				  const struct vfn_ns *ns,
 				  struct vfn_io_req *req)
@@ -1203,9 +1105,7 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	if (!sc) {
 		out->lpn = r.lpn;
 		out->count = r.nr_lpages;
-		/* FDP: the reclaim unit handle the pages go to. */
 		vfn_fdp_place(c, nd, &r, now);
-		/* The write's pages go to the handle's stream. */
 		c->tag.ph = r.ph;
 		switch (r.opcode) {
 		case nvme_cmd_read:
@@ -1263,10 +1163,6 @@ void vfn_io(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	    (r.opcode == nvme_cmd_write || r.opcode == nvme_cmd_write_zeroes ||
 	     r.opcode == nvme_cmd_zone_append))
 		vfn_uncor_clear(&c->nst.uncor, dev_block(c, &r), r.nlb);
-	/*
-	 * A refused write puts its zone's pointer back, a ZRWA write
-	 * programs what it flushed; inactive zones give their handles back.
-	 */
 	if (nd && nd->ns.zoned)
 		vfn_zns_io_end(c, nd, &r, out, sc, now);
 	/* An injected delay moves the due time: it is not lateness. */

@@ -55,7 +55,6 @@ module_param(workers, uint, 0444);
 MODULE_PARM_DESC(workers,
 		 "NVMe: completion workers, 0 (the dispatcher completes) to 8 (default 1)");
 
-/* Values of this frontend's parameters for one device. */
 struct vfn_params {
 	unsigned int lba_size;
 	unsigned int workers;

@@ -95,11 +95,7 @@ u64 vfn_nstab_free_pages(const struct vfn_nstab *t)
 	return t->cap_pages - used;
 }
 
-/*
- * The lowest page from which @pages free pages follow, first-fit: a start
- * that overlaps a namespace moves to that namespace's end until none does.
- * Return: false if the device has no such run.
- */
+/* First-fit. Return: false if the device has no run of @pages free pages. */
 static bool find_room(const struct vfn_nstab *t, u64 pages, u64 *base)
 {
 	u64 start = 0;
@@ -124,7 +120,6 @@ static bool find_room(const struct vfn_nstab *t, u64 pages, u64 *base)
 	return true;
 }
 
-/* A zoned namespace's zones and its Changed Zone List. */
 static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
 {
 	const struct vfn_zone_geo *g = &t->zgeo;
@@ -157,18 +152,12 @@ static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
  * @s: what the host asks for
  * @nsid: receives the new namespace's NSID: the lowest unallocated one
  *
- * The namespace is allocated, not attached. Checks, in order: the command
- * set (I/O Command Set Not Supported: NVM, and Zoned if the controller
- * makes zoned namespaces), the format (Invalid Format: LBA format 0 only,
- * no protection information), sharing (Invalid Field: the controller is
- * the subsystem's only one, so every namespace is private), with FDP the
- * Placement Handle List of a conventional namespace (Invalid Placement
- * Handle List, vfn_fdp_placement_handles()), the size
- * (Invalid Field for none, NCAP above NSZE, or a zoned size that is not
- * whole zones; Thin Provisioning Not Supported for NCAP below NSZE), a
- * free NSID (Namespace Identifier Unavailable once MNAN are allocated),
- * then the room (Namespace Insufficient Capacity: the pages must be
- * free and in one run).
+ * The namespace is allocated, not attached. Refusals: I/O Command Set Not
+ * Supported, Invalid Format (LBA format 0 only, no protection
+ * information), Invalid Field (shared, no size, NCAP above NSZE, a zoned
+ * size not of whole zones), Invalid Placement Handle List, Thin
+ * Provisioning Not Supported, Namespace Identifier Unavailable, Namespace
+ * Insufficient Capacity (the pages must be free and in one run).
  *
  * Return: 0, the refusal (nothing changed), or Internal Error without
  * memory for a zoned namespace's zones.
@@ -250,9 +239,8 @@ u16 vfn_ns_check_delete(const struct vfn_nstab *t, u32 nsid)
  * @t: the table
  * @nsid: an allocated NSID (vfn_ns_check_delete())
  *
- * The namespace is detached first (its NSID then goes on the Changed
- * Namespace List) and its pages are free. The caller has deallocated
- * them, so a namespace made there later reads as zeros.
+ * The namespace is detached first (its NSID goes on the Changed Namespace
+ * List). The caller has deallocated its pages, so they read as zeros.
  */
 void vfn_ns_delete(struct vfn_nstab *t, u32 nsid)
 {
@@ -273,10 +261,9 @@ void vfn_ns_delete(struct vfn_nstab *t, u32 nsid)
  * @list: the Controller List from the host (4096 bytes)
  * @zoned_enabled: the host enabled every I/O command set (CC.CSS 110b)
  *
- * The list must name this controller, once (Controller List Invalid for
- * none, another controller, or more than one entry). A zoned namespace is
- * attached only while the Zoned command set is enabled. An attach or
- * detach puts the NSID on the Changed Namespace List.
+ * The list must name this controller once. A zoned namespace is attached
+ * only while the Zoned command set is enabled.
+ *
  *
  * Return: 0; Invalid Namespace or Format for an invalid NSID (0, above
  * NN, FFFFFFFFh); Invalid Field for an unallocated one; Controller List
@@ -377,11 +364,7 @@ u32 vfn_ns_changed_log(struct vfn_nstab *t, __le32 *log, bool clear)
 	return n;
 }
 
-/*
- * Namespace Management and Attachment on the controller: decoding, the
- * commands, and the data a deleted namespace leaves (deallocated through
- * io.c's data path, c->ops->discard). Dispatcher only, as the table.
- */
+/* Dispatcher only, as the table. */
 
 /* Namespace Management and Attachment: CDW10 bits 3:0, the operation. */
 #define NS_SEL(cdw10)		((cdw10) & 0xf)
@@ -392,9 +375,8 @@ u32 vfn_ns_changed_log(struct vfn_nstab *t, __le32 *log, bool clear)
  * vfn_ns_check_cmd() - decode Namespace Management or Attachment
  * @cmd: the command
  *
- * The operation, and the NSID where the command names one: a delete
- * takes an allocated NSID or FFFFFFFFh (every namespace), an attach or
- * detach a valid NSID; a create's NSID is reserved.
+ * A delete takes an allocated NSID or FFFFFFFFh, an attach or detach a
+ * valid NSID; a create's NSID is reserved.
  *
  * Return: 0, Invalid Field for another operation, Invalid Namespace or
  * Format for an NSID the operation cannot take.
@@ -418,10 +400,8 @@ u16 vfn_ns_check_cmd(const struct nvme_command *cmd)
  * @nd: the namespace about to be deleted
  * @now: when, on the backend's clock
  *
- * Every page the namespace held is deallocated as a Deallocate would (it
- * reads as zeros, the flash backend forgets it, the device DRAM cache
- * drops it), so a namespace made there later starts empty and no data
- * crosses from one namespace to another. Dispatcher only.
+ * Every page is deallocated as a Deallocate would, so no data crosses
+ * from one namespace to a later one there. Dispatcher only.
  *
  * Return: false if the host took DMA back meanwhile (CC.EN or Bus Master
  * cleared): the delete is abandoned, the pages zeroed so far stay so.
@@ -443,10 +423,8 @@ bool vfn_ns_discard(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 now)
 }
 
 /*
- * The namespaces attached to the controller changed: if the host enabled
- * Namespace Attribute Notices and no such event is outstanding (the
- * Changed Namespace List unread since the last), report one; Linux then
- * reads the list and rescans its namespaces.
+ * Report a Namespace Attribute Changed event if enabled and none is
+ * outstanding; Linux then reads the list and rescans.
  */
 static void ns_changed(struct vfn_ctrl *c)
 {
@@ -458,11 +436,9 @@ static void ns_changed(struct vfn_ctrl *c)
 }
 
 /*
- * Namespace Management, delete: one namespace, or every one (FFFFFFFFh).
- * Each one's data is deallocated before it goes; the controller that
- * processes the delete reports no event for it (the specification's
- * Namespace Deletion Asynchronous Event Reporting: the host knows), but
- * the Changed Namespace List lists an attached one.
+ * Namespace Management, delete. The controller that processes it reports
+ * no event (the host knows), but the Changed Namespace List lists an
+ * attached namespace.
  */
 static u16 ns_delete(struct vfn_ctrl *c, u32 nsid, u64 now)
 {
@@ -494,10 +470,6 @@ static u16 ns_delete(struct vfn_ctrl *c, u32 nsid, u64 now)
  * @result: completion dword 0: a create's new NSID
  * @now: when it was fetched, on the backend's clock
  *
- * Create (from the host's Identify Namespace fields NSZE, NCAP, FLBAS,
- * DPS, NMIC, ENDGID, with FDP NPHNDLS and the Placement Handle List, and
- * the CDW11 CSI) or delete.
- *
  * Return: 0 or the NVMe status to complete the command with.
  */
 u16 vfn_ns_mgmt(struct vfn_ctrl *c, const struct nvme_command *cmd,
@@ -527,7 +499,6 @@ u16 vfn_ns_mgmt(struct vfn_ctrl *c, const struct nvme_command *cmd,
 	sc = vfn_ns_create(&c->nst, &spec, result);
 	if (sc || spec.csi != NVME_CSI_ZNS || c->zreport)
 		return sc;
-	/* The first zoned namespace: Report Zones needs a buffer. */
 	c->zreport = kvmalloc(VFN_MAX_XFER_BYTES, GFP_KERNEL);
 	if (c->zreport)
 		return 0;
@@ -541,8 +512,7 @@ u16 vfn_ns_mgmt(struct vfn_ctrl *c, const struct nvme_command *cmd,
  * @c: the controller
  * @cmd: the command, checked by vfn_ns_check_cmd()
  *
- * Attach or detach, as its Controller List says; an attach or detach
- * that changed the active namespaces is reported (ns_changed()).
+ * An attach or detach that changed the active namespaces is reported.
  *
  * Return: 0 or the NVMe status to complete the command with.
  */

@@ -14,8 +14,7 @@
 #define VFN_CTRL_LIST_MAX	2047		/* identifiers in a Controller List */
 
 /**
- * struct vfn_zone_geo - the zones of every zoned namespace the controller
- *	makes
+ * struct vfn_zone_geo - the zones of every zoned namespace
  * @zsze: zone size in logical blocks, a power of two; 0: the controller
  *	has no Zoned Namespace Command Set (FDP)
  * @zcap: writable blocks of each zone, 1 to @zsze
@@ -44,17 +43,15 @@ struct vfn_zone_geo {
 /**
  * struct vfn_nsd - one namespace of the table
  * @ns: its format and place, for the command path (@ns.id is its NSID)
- * @pages: backend pages it holds, from @ns.base on (its blocks rounded up
- *	to whole pages: no page is shared by two namespaces)
+ * @pages: backend pages it holds, from @ns.base on (no page is shared)
  * @serial: which creation made it (0: the load), for a NGUID of its own
  * @allocated: it exists (the NSID is allocated)
  * @attached: it is attached to the controller (the NSID is active)
  * @zns: its zones, when it is zoned (@ns.zoned)
  * @zcounted: the @zns transitions already added to the device's stats/
- * @zones_changed: zoned: the zones whose descriptor the controller changed
- *	since the Changed Zone List was last read (their first blocks)
- * @nr_zones_changed: how many; above VFN_ZONES_CHANGED_MAX the log
- *	reports FFFFh (more than it holds)
+ * @zones_changed: zoned: first blocks of the zones the controller changed
+ *	since the Changed Zone List was last read
+ * @nr_zones_changed: how many; above VFN_ZONES_CHANGED_MAX it is FFFFh
  */
 struct vfn_nsd {
 	struct vfn_ns ns;
@@ -71,16 +68,14 @@ struct vfn_nsd {
 /**
  * struct vfn_nstab - a controller's namespaces
  * @cap_pages: the device's capacity in backend pages (TNVMCAP)
- * @lba_shift: log2 of the logical block size of every namespace (one LBA
- *	format, lba_size=)
+ * @lba_shift: log2 of the logical block size of every namespace
  * @nruh: reclaim unit handles of the FDP configuration, or 0 without FDP
  * @zgeo: the zones a zoned namespace gets
  * @serial: namespaces created since the load
  * @nsd: NSID n at [n - 1]
  * @changed: NSIDs whose namespace was attached, detached or deleted
  *	since the Changed Namespace List (log 04h) was last read
- * @uncor: the blocks Write Uncorrectable marked, on the device (every
- *	namespace's; a deleted namespace's are cleared with its data)
+ * @uncor: the blocks Write Uncorrectable marked, on the device
  *
  * Owned by the NVMe dispatcher, which executes every command: no lock.
  */
@@ -103,10 +98,8 @@ struct vfn_nstab {
  * @dps: end-to-end data protection settings (DPS)
  * @nmic: multi-path I/O and sharing (NMIC)
  * @csi: the command set (CDW11 CSI): NVM 00h or Zoned 02h
- * @nphndls: FDP: the entries of @phndl (NPHNDLS); 0: the controller
- *	chooses the namespace's one placement handle
- * @phndl: FDP: the Placement Handle List, @nphndls reclaim unit handle
- *	identifiers as the host sent them (NULL when @nphndls is 0)
+ * @nphndls: FDP: the entries of @phndl (NPHNDLS); 0: the controller chooses
+ * @phndl: FDP: the Placement Handle List as the host sent it, or NULL
  */
 struct vfn_ns_spec {
 	u64 nsze;
@@ -129,12 +122,7 @@ void vfn_nstab_init(struct vfn_nstab *t, u64 cap_pages, u8 lba_shift,
 		    u16 nruh, const struct vfn_zone_geo *zgeo);
 void vfn_nstab_exit(struct vfn_nstab *t);
 
-/**
- * vfn_nstab_zoned() - can the controller make zoned namespaces?
- * @t: the table
- *
- * Return: true if it has the Zoned Namespace Command Set.
- */
+/* Return: true if the controller has the Zoned Namespace Command Set. */
 static inline bool vfn_nstab_zoned(const struct vfn_nstab *t)
 {
 	return t->zgeo.zsze;

@@ -40,9 +40,7 @@ struct vfn_ctrl;
 #define VFN_MAX_WORKERS		8
 #define VFN_AERL		3		/* AERs held: AERL + 1 */
 #define VFN_AEN_QUEUE		8		/* events kept for later AERs */
-/* Async Event Configuration: Zone Descriptor Changed Notices. */
 #define VFN_AEC_ZONE_CHANGED	BIT(27)
-/* Asynchronous event information: Zone Descriptor Changed (Notice). */
 #define VFN_AER_ZONE_CHANGED	0xef
 
 /**
@@ -59,7 +57,7 @@ struct vfn_ctrl;
  * @async_event: FID 0Bh: the SMART critical warnings to report
  *
  * Reset to vfn_features_default() at every controller reset; nothing is
- * saveable. Number of Queues (FID 07h) lives with the queues (admin.c).
+ * saveable.
  */
 struct vfn_features {
 	u32 arbitration;
@@ -77,8 +75,7 @@ struct vfn_features {
 /**
  * struct vfn_cmd - a command whose completion is due later
  * @id: an I/O command's request id (its trace events'), else 0
- * @due_ns: when it is to be posted: the model's completion time, later
- *	pushed back while its CQ is full
+ * @due_ns: when it is to be posted; pushed back while its CQ is full
  * @model_due_ns: the model's completion time, kept for the lateness
  * @lpn: first logical page of an I/O command (trace events)
  * @cqe: result, SQ id and command id of the completion entry to post
@@ -131,23 +128,16 @@ struct vfn_heap {
  * @io: execute one NVM command (io.c: vfn_io())
  * @raise_irq: signal a completion queue's MSI-X vector (pci.c:
  *	vfn_raise_irq())
- * @tick: housekeeping the dispatcher runs once per pass while the
- *	controller is enabled, @now the time of the pass; cheap unless it
- *	is due (admin.c: vfn_admin_tick()); may be NULL
- * @power_cut: at a power cut, take back what was not durable and move
- *	zones back to their durable point (io.c: vfn_io_power_cut());
- *	returns the page writes taken back
- * @discard: deallocate a block range, for the zone and namespace
- *	commands (io.c: vfn_io_discard())
- * @program: program blocks the store holds already, for a ZRWA flush
- *	(io.c: vfn_io_program())
+ * @tick: the dispatcher's housekeeping, once per pass while enabled; cheap
+ *	unless due; may be NULL
+ * @power_cut: at a power cut, take back what was not durable; returns
+ *	the page writes taken back
+ * @discard: deallocate a block range (vfn_io_discard())
+ * @program: program blocks the store holds already (vfn_io_program())
  *
- * The controller's pieces call dispatch.c, its core, directly; the core
- * calls them back only through this table, as the nvme host driver's
- * core.c calls pci.c through struct nvme_ctrl_ops. So calls between the
- * files of this folder run one way (docs/design/architecture.md). The features
- * io.c executes commands of (zns.c, ns.c) reach its data path the same
- * way, through @discard and @program.
+ * The core calls the folder's other files only through this table, as the
+ * nvme host driver's core.c calls pci.c: calls run one way
+ * (docs/design/architecture.md).
  */
 struct vfn_ctrl_ops {
 	void (*admin)(struct vfn_ctrl *c, const struct nvme_command *cmd,
@@ -184,57 +174,44 @@ struct vfn_ctrl_ops {
  * @hm: host memory as the device may touch it (not BAR0, not holes)
  * @nst: the namespaces (Namespace Management), their formats, places
  *	and zones; dispatcher only
- * @zreport: a buffer of VFN_MAX_XFER_BYTES for Report Zones, once a
- *	zoned namespace exists; dispatcher only
- * @nr_zph: the backend's placement handles when they are zone handles
- *	(zoned=1: vflash_flash_zone_handles()), else 0; handles 1 to
- *	@nr_zph - 1 are lent to active zones (docs/design/zns.md)
- * @zph: per handle, the zone it is lent to, or NULL; dispatcher only (it
- *	owns the zones), as the zone's own vfn_zone.ph
+ * @zreport: a Report Zones buffer of VFN_MAX_XFER_BYTES; dispatcher only
+ * @nr_zph: with zoned=1 the backend's placement handles, else 0; handles
+ *	1 to @nr_zph - 1 are lent to active zones
+ * @zph: per handle, the zone it is lent to, or NULL; dispatcher only
  * @fdp: Flexible Data Placement (off: @fdp.nruh 0); dispatcher only
  * @enabled: CC.EN as last seen by the dispatcher
- * @bad_enable: an enable refused with CSTS.CFS (@refused, while @enabled
- *	still holds) and the registers it had (CC, AQA, ASQ, ACQ).
- *	The dispatcher polls BAR0, so a host's CC.EN 1 -> 0 -> 1 between two
- *	looks shows only as new registers.
- * @iocs: CC.CSS selected every I/O command set (110b) at the enable, so
- *	a zoned namespace may be attached
+ * @bad_enable: an enable refused with CSTS.CFS and the registers it had:
+ *	polling BAR0 sees a CC.EN 1 -> 0 -> 1 only as new registers
+ * @iocs: CC.CSS selected every I/O command set (110b) at the enable
  * @shutdown: CC.SHN acted on: nothing more is fetched
- * @shn_done_ns: while a shutdown is processing (CSTS.SHST 01b), when the
- *	programs of the write cache it committed end: then it reports
- *	complete; 0 otherwise
- * @shut_clean: a shutdown completed (SHST 10b) since the controller was
- *	last enabled: a power cut now is not an unsafe shutdown
+ * @shn_done_ns: while a shutdown is processing (SHST 01b), when its
+ *	programs end; 0 otherwise
+ * @shut_clean: a shutdown completed since the last enable: a power cut
+ *	now is not an unsafe shutdown
  * @sq: submission queues, 0 = admin; dispatcher only (the head is read
  *	by the posting threads with READ_ONCE)
  * @cq: completion queues, 0 = admin; each under its @cq_lock
  * @cq_lock: protects the matching @cq's tail, phase, head, live and gen
  *	against the dispatcher (create, delete, reset) and whichever thread
  *	posts to it
- * @sq_scan: one past the highest SQ id created since the last reset: the
- *	dispatcher polls the SQs below it (dispatcher only)
+ * @sq_scan: one past the highest SQ id created since the last reset
+ *	(dispatcher only)
  * @granted_ioq: VFN_MAX_IOQ once Set Features Number of Queues was
- *	accepted, 0 before (Create takes every queue id either way)
+ *	accepted, 0 before
  * @heap: completion heaps: 0 for the dispatcher (admin, and I/O when
  *	there are no workers), 1..@nr_workers for the completion workers
- * @nr_workers: completion workers; I/O CQ q is posted by worker
- *	1 + (q - 1) % @nr_workers
+ * @nr_workers: completion workers
  * @cq_heap: per CQ id, the index in @heap of the thread that posts to it
- *	(from @nr_workers, by vfn_dispatch_init()): no division per command
  * @cpus: CPUs the threads are bound to, round-robin; empty: unbound
- * @last_busy_ns: when the dispatcher last fetched a command or a
- *	completion was posted (the host then submits again); READ_ONCE and
- *	WRITE_ONCE: the dispatcher and the workers write it
+ * @last_busy_ns: when a command was last fetched or a completion posted;
+ *	READ_ONCE and WRITE_ONCE: the dispatcher and the workers write it
  * @poll_idle_ns: idle time after which it sleeps between polls
- * @nap_max_us: its longest nap between polls once long idle (dispatch.c)
- * @napping: the dispatcher is in an idle nap: whoever posts a completion
- *	wakes it (host_activity() in dispatch.c)
+ * @nap_max_us: its longest nap between polls once long idle
+ * @napping: the dispatcher is in an idle nap: whoever posts wakes it
  * @spin_ns: a completion due sooner than this is waited for by spinning
- * @wce: volatile write cache enabled (Set Features 0x06): a copy of
- *	@feat.wce for the I/O path
+ * @wce: a copy of @feat.wce for the I/O path
  * @feat: the Set Features values; dispatcher only
- * @feat_gen: the admin CQ generation @feat was last reset for: features
- *	return to their defaults at every controller reset (vfn_admin_reset())
+ * @feat_gen: the admin CQ generation @feat was last reset for
  * @host_read_cmds: Read and Compare commands executed, for SMART
  * @host_write_cmds: Write commands executed, for SMART
  * @host_read_units: 512-byte units those Reads and Compares moved
@@ -242,15 +219,13 @@ struct vfn_ctrl_ops {
  * @attach_ns: when the controller came up, for SMART power-on hours
  * @nr_aer: asynchronous event requests held
  * @aer_cid: their command ids, completed (aborted) at shutdown
- * @aen_queue: events no request was held for (their completion dword
- *	0), oldest first; each Asynchronous Event Request the host sends
- *	completes with the oldest. An event of each kind at most: one kind
- *	is masked until the host reads its log, so none is lost
+ * @aen_queue: events no request was held for (completion dword 0),
+ *	oldest first; one of each kind at most, masked until the host reads
+ *	its log, so none is lost
  * @aen_nr: events in @aen_queue
- * @zone_aen_masked: a Zone Descriptor Changed event was reported and a
- *	Changed Zone List not read since: no further one until it is
- * @ns_aen_masked: a Namespace Attribute Changed event was reported and
- *	the Changed Namespace List not read since: no further one until it is
+ * @zone_aen_masked: a Zone Descriptor Changed event is unread
+ * @ns_aen_masked: a Namespace Attribute Changed event is unread
+ * @zrec_next_ns: when the tick next looks for Finish or Reset Recommended
  * @zrec_next_ns: when the dispatcher's tick next looks for zones due a
  *	Finish or Reset Recommended attribute (vfn_zones_recommend())
  * @ident: scratch page for Identify and log data
@@ -261,10 +236,9 @@ struct vfn_ctrl_ops {
  * @hwirq_base: its hardware interrupt number for MSI-X entry 0 there
  * @raise: dispatcher only: CQs whose vector it owes an interrupt
  * @unpowered: the power is cut (dispatcher writes; read by the power
- *	work and, as @absent, the config accessors): no register works,
- *	nothing is fetched or posted until the power work brings it back
+ *	work and the config accessors): nothing is fetched or posted
  * @absent: the function is gone from the bus while @unpowered: config
- *	reads return all ones, writes are dropped; READ_ONCE/WRITE_ONCE
+ *	reads return all ones; READ_ONCE/WRITE_ONCE
  * @dying: the device is being detached: no new power cut
  * @cut_state: a power cut asked of the dispatcher (enum vfn_cut_state),
  *	changed with cmpxchg(): the cut hook moves it from NONE to REQUESTED
@@ -272,18 +246,14 @@ struct vfn_ctrl_ops {
  *	from REQUESTED to TAKEN, and to NONE (release, @power_wq woken)
  *	once the power is cut
  * @power_wq: where the cut hook waits for @cut_state to return to NONE
- * @cut_clock: NULL, or what a power cut reads its instant from instead of
- *	ktime_get_ns(): a KUnit seam, with which a test plays a completion
- *	worker on another CPU right after that read
+ * @cut_clock: NULL, or a KUnit seam a power cut reads its instant from
  * @power_work: removes the function as a surprise removal would, powers
  *	the controller up again and rescans the bus
  * @power_cycles: power-ups after the first, for SMART (power work)
  * @unsafe_shutdowns: power cuts without a completed shutdown before them,
  *	for SMART (dispatcher)
- * @cq_backoff_ns: under the matching @cq_lock: how long a completion
- *	that found the CQ full (or the host's DMA off) waits before the
- *	next try; doubles per failure up to VFN_CQ_BACKOFF_MAX_NS, 0 after
- *	a success
+ * @cq_backoff_ns: under the matching @cq_lock: how long a completion that
+ *	found the CQ full waits before the next try (0 after a success)
  * @sq_db: per SQ, when the dispatcher first saw its commands (trace
  *	only); dispatcher only, cleared at Create I/O SQ
  * @tag: the I/O command being executed: its request id, queue, command
@@ -399,12 +369,9 @@ static inline u64 vfn_reg64(struct vfn_ctrl *c, u32 off)
  * vfn_host_allows_dma() - may the device touch host memory now?
  * @c: the controller
  *
- * True while the host has the controller enabled (CC.EN) and lets the
- * function master the bus (Bus Master Enable in the config space). Once
- * either is cleared the host may take back every queue and buffer, so no
- * thread fetches, moves data or posts a completion; long operations check
- * this between steps. A config byte is written whole under cfg_lock, so
- * one READ_ONCE of it needs no lock.
+ * True while CC.EN and Bus Master Enable are set; once either is cleared
+ * the host may take back every queue and buffer. A config byte is written
+ * whole under cfg_lock, so one READ_ONCE of it needs no lock.
  */
 static inline bool vfn_host_allows_dma(struct vfn_ctrl *c)
 {
@@ -438,9 +405,8 @@ void *vfn_host_kva(struct vfn_ctrl *c, u64 addr, u32 len);
  * @cmd: the command; its PRP entries describe the buffer
  * @len: transfer length, from the command's own fields
  *
- * The direction is the opcode's data transfer field (bits 1:0, the same
- * for admin and NVM opcodes): with bit 1 set the controller writes to the
- * host (Read, Identify, Get Log Page, Get Features), else it only reads.
+ * The direction is the opcode's data transfer field (bits 1:0): with bit
+ * 1 set the controller writes to the host.
  *
  * Return: 0 or the NVMe status of vfn_prp_walk().
  */

@@ -44,9 +44,8 @@ static u32 cfg_get(const u8 *cfg, int off, int size)
 }
 
 /*
- * The config half of vfn_raise_irq()'s gate: Bus Master and MSI-X on, the
- * function not masked. Worked out under cfg_lock whenever @c->cfg
- * changes, so that an interrupt reads one byte instead of taking the lock.
+ * The config half of vfn_raise_irq()'s gate, worked out under cfg_lock at
+ * every @c->cfg change so that an interrupt reads one byte, not the lock.
  */
 static void irq_gate_update(struct vfn_ctrl *c)
 {
@@ -181,23 +180,16 @@ static struct pci_ops vfn_pci_ops = {
  * @c: the controller
  * @vector: the vector the host gave the queue
  *
- * Process context only. Does nothing while Bus Master or MSI-X is off,
- * the function or the vector is masked, or the vector has no interrupt
- * (the host polls or times out then, as with real hardware that lost
- * one). The interrupt is delivered by vflash_msi_inject() (core/compat.h:
- * through the x86 PCI-MSI domain's reverse map, which outlives every
- * driver, on 6.1; from the MSI-X entry's message on 6.12), never through
- * pci_irq_vector(), whose MSI data the driver's unbind frees under us
- * (devres). The gate's config half is @c->irq_gate, which every config
- * write works out again under @c->cfg_lock; the interrupt is injected
- * without that lock (the PCI core calls our config accessors under
+ * Process context only. Does nothing while the gate is closed (Bus
+ * Master or MSI-X off, function or vector masked) or the vector has no
+ * interrupt: the host polls or times out, as with a lost interrupt.
+ * Injected by vflash_msi_inject() (core/compat.h), never through
+ * pci_irq_vector(), whose MSI data the driver's unbind frees under us.
+ * Without @c->cfg_lock (the PCI core calls our config accessors under
  * pci_lock, and interrupt descriptor locks must not nest inside them),
- * under RCU, which keeps the descriptor of an interrupt being freed
- * meanwhile valid. The vector's mask bit is read from the MSI-X table in
- * BAR0 each time (the host writes the table without a trap). A config
- * write that closes the gate can thus overtake at most one injection
- * already past it, as a real device's posted MSI can; none starts after
- * it.
+ * under RCU, which keeps a descriptor being freed valid. A config write
+ * closing the gate can overtake at most one injection already past it,
+ * as a real device's posted MSI can.
  */
 void vfn_raise_irq(struct vfn_ctrl *c, u16 vector)
 {
@@ -218,12 +210,10 @@ void vfn_raise_irq(struct vfn_ctrl *c, u16 vector)
 }
 
 /*
- * Our function as the PCI core adds it, at attach and again at every
- * rescan after a remove: BAR0 is RAM, so keep the driver's
- * pci_request_mem_regions() from claiming it (it would collide with
- * System RAM) and the rescan's resource assignment from moving it (to an
- * address where nothing answers), while pci_resource_start() still tells
- * the driver where to ioremap.
+ * Our function as the PCI core adds it (attach, rescan): BAR0 is RAM, so
+ * keep pci_request_mem_regions() from claiming it (it collides with System
+ * RAM) and the rescan from moving it; pci_resource_start() still tells the
+ * driver where to ioremap.
  */
 static int vfn_pci_notify(struct notifier_block *nb, unsigned long action,
 			  void *data)
@@ -280,7 +270,6 @@ void vfn_bar_free(struct vfn_ctrl *c)
 	c->bar = NULL;
 }
 
-/* Every MSI-X vector masked, as at reset. */
 static void mask_vectors(struct vfn_ctrl *c)
 {
 	int i;
@@ -403,9 +392,8 @@ void vfn_pci_remove(struct vfn_ctrl *c)
 }
 
 /*
- * Power comes back: BAR0 and the config space as at power-up. The
- * dispatcher leaves a controller without power alone, so this thread may
- * reset its state; clearing @unpowered (release) hands it back.
+ * BAR0 and the config space as at power-up. The dispatcher leaves an
+ * unpowered controller alone; clearing @unpowered (release) hands it back.
  */
 static void power_on(struct vfn_ctrl *c)
 {
@@ -425,10 +413,8 @@ static void power_on(struct vfn_ctrl *c)
 }
 
 /*
- * After a power cut (vfn_power_off()): remove the function, which its
- * driver sees as a surprise removal (config reads all ones: its I/O fails
- * and its disks go away), then power the controller up and rescan, so
- * that the driver binds a fresh controller, as after a power cycle.
+ * After a power cut: remove the function (a surprise removal to its
+ * driver), power the controller up and rescan, as after a power cycle.
  */
 static void power_work(struct work_struct *work)
 {
@@ -468,9 +454,8 @@ void vfn_power_init(struct vfn_ctrl *c)
  * vfn_cut_power() - cut the power now, for faults/power_cut/cut
  * @priv: the controller
  *
- * The dispatcher cuts it between two commands; this returns once the
- * function was removed and the powered-up controller rescanned (its
- * driver then probes it on its own).
+ * Returns once the function was removed and the powered-up controller
+ * rescanned.
  *
  * Return: 0, -EBUSY while the device is being detached, -ETIMEDOUT if
  * the dispatcher did not take the request within 10 s (it is withdrawn:

@@ -44,37 +44,27 @@
 /* Get Log Page CDW10 bit 15: Retain Asynchronous Event. */
 #define VFN_LOG_RAE		BIT(15)
 
-/*
- * Namespace Management (docs/zns.md, Namespaces): NSIDs 1 to VFN_MAX_NS
- * are valid (Identify Controller NN and MNAN), and this controller is the
- * NVM subsystem's only one, controller id VFN_CNTLID.
- */
+/* NSIDs 1 to VFN_MAX_NS; this controller is the subsystem's only one. */
 #define VFN_MAX_NS		32
 #define VFN_CNTLID		1
 #define VFN_ID_CNS_CS_NS_ACTIVE_LIST	0x07
 #define VFN_ID_CNS_CS_NS_ALLOC_LIST	0x1a
 #define VFN_ID_CNS_CS_NS_ALLOC		0x1b
-/* Command specific status: I/O Command Set Not Supported, Not Enabled. */
 #define VFN_SC_IOCS_NOT_SUPPORTED	0x129
 #define VFN_SC_IOCS_NOT_ENABLED		0x12a
-/* Set Features I/O Command Set Profile: a combination it does not have. */
 #define VFN_SC_IOCS_COMBINATION_REJECTED	0x12b
 /* Get Features SEL 3, the capabilities: changeable (none is saveable). */
 #define VFN_FEAT_CHANGEABLE		BIT(2)
 /* Feature 19h: I/O Command Set Profile (the IOCS combination index). */
 #define VFN_FEAT_IOCS_PROFILE		0x19
 
-/*
- * The NVMe version the controller implements (VS, Identify Controller
- * VER): 2.1, for the command sets (2.0: ZNS, CSI, CNS 1Ch) and FDP (2.1).
- */
+/* VS and VER: 2.1, for the command sets (2.0: ZNS, CSI, CNS 1Ch) and FDP. */
 #define VFN_VERSION		0x00020100
 
 /*
- * Copy (NVM Command Set 1.0c, 3.3.1), Verify and Write Uncorrectable:
- * the opcode Linux 6.1's header lacks, the ONCS bits, the Copy limits of
- * Identify Namespace (MSRC 0's based; MSSRL and MCL in bytes here, in
- * blocks there) and the status for a limit exceeded.
+ * Copy (NVM Command Set 1.0c, 3.3.1), Verify and Write Uncorrectable: the
+ * opcode Linux 6.1's header lacks; MSSRL and MCL in bytes here, in blocks
+ * in Identify Namespace.
  */
 #define VFN_CMD_COPY			0x19
 #define VFN_ONCS_VERIFY			BIT(7)
@@ -90,11 +80,7 @@
 #define VFN_ID_NS_MSRC			80
 #define VFN_ID_CTRL_OCFS		534
 
-/*
- * Generic status (NVMe Base 2.1, TP4146): a Namespace Management create's
- * Placement Handle List names a reclaim unit handle the configuration does
- * not have, names one twice, or has more entries than handles.
- */
+/* Invalid Placement Handle List (NVMe Base 2.1, TP4146). */
 #define VFN_SC_INVALID_PHNDL_LIST	0x2a
 
 /* A status code that retrying cannot fix: Do Not Retry set. */
@@ -141,10 +127,8 @@ struct vfn_queue {
  * @first: the oldest mark
  * @nr: marks in use
  *
- * Kept only while the submit trace event is on (the dispatcher's; the
- * trace's doorbell_ns and polled_ns). A look that finds new commands adds
- * a mark, or with every mark in use extends the newest one (its commands
- * then show an earlier doorbell than they had).
+ * Kept only while the submit trace event is on. With every mark in use a
+ * look extends the newest one (its commands then show an earlier doorbell).
  */
 struct vfn_db_marks {
 	u32 seq;
@@ -157,13 +141,7 @@ struct vfn_db_marks {
 	u8 nr;
 };
 
-/**
- * vfn_ring_next() - the slot after @i in a ring of @size slots
- * @i: a slot, below @size
- * @size: slots in the ring
- *
- * Return: @i + 1, wrapped to 0.
- */
+/* The slot after @i in a ring of @size slots. */
 static inline u32 vfn_ring_next(u32 i, u32 size)
 {
 	return i + 1 == size ? 0 : i + 1;
@@ -266,16 +244,11 @@ struct vfn_page_info {
  * @pi: what the host memory reported about it
  * @dev_writes: the device would write to it (else only read it)
  *
- * There is no IOMMU, so a real device could reach any physical address;
- * vflash reaches host memory through the kernel's direct map, where some
- * addresses would oops or corrupt what no real device's DMA could (the
- * read-only kernel text alias), or are not memory at all. Refused: page
- * frame 0 (what a zero PRP points at: a command sent without a buffer),
- * pages with no online struct page, our own BAR0, pages that are not
- * System RAM, and writes to reserved pages (the kernel image: text,
- * rodata, data; firmware and memblock reservations; the zero page).
- * Reading a reserved RAM page is allowed: the block layer writes from
- * the zero page, and swiotlb bounce buffers are reserved memory.
+ * There is no IOMMU, and the direct map has addresses that would oops or
+ * corrupt what no real device's DMA could. Refused: page frame 0 (a zero
+ * PRP), pages with no online struct page, our own BAR0, non-RAM, and
+ * writes to reserved pages. Reading a reserved RAM page is allowed: the
+ * block layer writes from the zero page, swiotlb buffers are reserved.
  *
  * Return: true if the access is allowed.
  */
@@ -289,9 +262,8 @@ static inline bool vfn_host_page_ok(u64 pfn, const struct vfn_page_info *pi,
 
 /**
  * struct vfn_hostmem - how the device reaches host memory
- * @probe: fill @pi for host page frame @pfn (4 KiB frames). It only
- *	reports; whether the device may touch the page is decided by
- *	vfn_host_page_ok(), for the kernel and for KUnit's fake alike.
+ * @probe: fill @pi for host page frame @pfn; only reports: the decision
+ *	is vfn_host_page_ok()'s, for the kernel and KUnit's fake alike.
  */
 struct vfn_hostmem {
 	void (*probe)(const struct vfn_hostmem *hm, u64 pfn,
@@ -353,14 +325,12 @@ void vfn_buf_to_host(const struct vfn_buf *buf, const void *src, u32 src_len);
 /**
  * struct vfn_ns - a namespace's format and place
  * @nsze: size in logical blocks
- * @base: its first block's backend page: a namespace holds a range of
- *	the device's 4 KiB pages of its own (ns.c), block 0 at the start
+ * @base: its first block's backend page (its own range of pages, ns.c)
  * @id: its NSID
  * @lba_shift: log2 of the logical block size (9 or 12)
  * @zoned: a zoned namespace (Zoned Namespace Command Set, CSI 02h)
  * @nr_ph: placement handles (Flexible Data Placement), 0 without FDP
- * @ruh: FDP: placement handle i is reclaim unit handle @ruh[i] (the
- *	Placement Handle List it was made with), for i below @nr_ph
+ * @ruh: FDP: placement handle i is reclaim unit handle @ruh[i]
  * @ruh_ctrl: FDP: the controller chose @ruh (a create without a list)
  */
 struct vfn_ns {
@@ -408,8 +378,7 @@ static inline bool vfn_nsid_valid(u32 nsid)
  *	Management Receive and Send: bytes of the data buffer
  * @placed: Write, Write Zeroes: a placement directive (DTYPE 2h, FDP)
  * @pid: its placement identifier (DSPEC), not yet checked
- * @ph: the placement handle the write's pages go to (0 unless @placed
- *	names another valid one; set by the I/O path, not by decoding)
+ * @ph: the placement handle the write's pages go to (set by the I/O path)
  * @nr_pids: I/O Management Send (RUH Update): identifiers in the buffer
  * @zone_took: a write to a zone was given its place (the write pointer
  *	moved); if it fails later, vfn_zone_write_undo() puts it back
@@ -418,7 +387,6 @@ static inline bool vfn_nsid_valid(u32 nsid)
  * @zone_lba: its first block
  * @zrwaa: Zone Management Send, Open: ZRWAA (allocate a ZRWA)
  * @zrwa: a write to a zone with a ZRWA: its data stays in device DRAM
- *	(the window), and what it flushed implicitly is programmed
  * @zrwa_wp: that zone's write pointer before the write
  */
 struct vfn_io_req {
@@ -472,35 +440,19 @@ struct vfn_copy_desc {
 	__le16 elbat;
 };
 
-/**
- * vfn_copy_mssrl() - a namespace's Maximum Single Source Range Length
- * @ns: the namespace
- *
- * Return: MSSRL, in logical blocks.
- */
+/* MSSRL in logical blocks. */
 static inline u32 vfn_copy_mssrl(const struct vfn_ns *ns)
 {
 	return VFN_COPY_MSSRL_BYTES >> ns->lba_shift;
 }
 
-/**
- * vfn_copy_mcl() - a namespace's Maximum Copy Length
- * @ns: the namespace
- *
- * Return: MCL, in logical blocks.
- */
+/* MCL in logical blocks. */
 static inline u32 vfn_copy_mcl(const struct vfn_ns *ns)
 {
 	return VFN_COPY_MCL_BYTES >> ns->lba_shift;
 }
 
-/**
- * vfn_cdw() - a command dword, host order
- * @cmd: the command
- * @n: 10 to 15
- *
- * Return: CDWn.
- */
+/* CDWn, @n 10 to 15, host order. */
 static inline u32 vfn_cdw(const struct nvme_command *cmd, int n)
 {
 	const __le32 *w = &cmd->common.cdw10;
@@ -546,8 +498,7 @@ static __always_inline u16 __vfn_lba_range(const struct vfn_ns *ns, u64 slba,
  * @ns: the namespace
  * @slba: first logical block
  * @nlb: logical blocks, 1-based
- * @req: its byte and backend-page fields are filled, on the device: from
- *	the namespace's first page (@ns->base) on
+ * @req: its byte and backend-page fields are filled
  *
  * Return: 0, or LBA Out of Range if any block of the range is not in the
  * namespace (including an empty range).
@@ -563,7 +514,6 @@ static inline u16 vfn_lba_range(const struct vfn_ns *ns, u64 slba, u64 nlb,
  * @ns: its namespace
  * @req: the range, as vfn_lba_range() decoded it
  * @slba: its new first block; the range ends in the namespace there
- *	(a Zone Append's blocks, in their zone)
  *
  * Not checked nor decoded again: its bytes and pages shift.
  */

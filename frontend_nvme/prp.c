@@ -52,12 +52,9 @@ static __always_inline u16 add_seg(const struct vfn_hostmem *hm,
  *	list pages are only ever read
  * @buf: filled with the mapped segments; @buf->nr is 0 on error
  *
- * Data pointers after the first must be page-aligned; list pointers
- * qword-aligned; a list that fills the rest of its page chains through its
- * last entry. Every list page visited yields at least one data entry (a
- * list page with room for nothing but the chain pointer is PRP Offset
- * Invalid), so the walk reads at most one list page per data page and
- * ends when @len is covered: no chain, circular or not, makes it loop.
+ * Every list page visited yields at least one data entry, so the walk
+ * reads at most one list page per data page: no chain, circular or not,
+ * makes it loop.
  *
  * Return: 0, or an NVMe status: PRP Offset Invalid for a misaligned entry
  * or a list page with no room for data entries, Data Transfer Error for
@@ -101,9 +98,8 @@ u16 vfn_prp_walk_full(const struct vfn_hostmem *hm, u64 prp1, u64 prp2,
 		const __le64 *ent;
 
 		/*
-		 * Room for the chain pointer only (a list at offset 0xff8
-		 * that needs to chain): no progress, and a self-pointer
-		 * would loop. The second test is a bound that cannot trip.
+		 * Room for the chain pointer only: no progress, and a
+		 * self-pointer would loop. The second test cannot trip.
 		 */
 		if (!take || ++lists > VFN_MAX_SEGS) {
 			sc = PRP_OFFSET_BAD;

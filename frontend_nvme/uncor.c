@@ -43,7 +43,6 @@ void vfn_uncor_exit(struct vfn_uncor *u)
 	u->nr_chunks = 0;
 }
 
-/* Set bits of @map in [@s, @e). */
 static u32 weight(const unsigned long *map, u32 s, u32 e)
 {
 	u32 n = 0;
@@ -54,7 +53,6 @@ static u32 weight(const unsigned long *map, u32 s, u32 e)
 	return n;
 }
 
-/* Free chunk @idx if it holds no mark. */
 static void drop_if_empty(struct vfn_uncor *u, unsigned long idx,
 			  unsigned long *map)
 {
@@ -81,10 +79,9 @@ static unsigned long span(u64 pos, u64 end, u32 *s, u32 *e)
 }
 
 /*
- * Walk the chunks of [@first, @first + @count): @fn on the bits [s, e) of
- * each present one (with @alloc, each missing one allocated first).
- * Return: -ENOMEM if a chunk could not be had (chunks allocated before
- * it stay, unmarked, until the caller's clean-up).
+ * Walk the chunks of [@first, @first + @count): @fn on each present one
+ * (with @alloc, each missing one allocated first). Return: -ENOMEM if a
+ * chunk could not be had (earlier ones stay, unmarked, for the caller).
  */
 static int walk(struct vfn_uncor *u, u64 first, u64 count, bool alloc,
 		void (*fn)(struct vfn_uncor *u, unsigned long idx,
@@ -149,7 +146,6 @@ static void clear_fn(struct vfn_uncor *u, unsigned long idx,
 int vfn_uncor_mark(struct vfn_uncor *u, u64 first, u64 count)
 {
 	if (walk(u, first, count, true, NULL)) {
-		/* Free the chunks it allocated: they hold no mark. */
 		walk(u, first, count, false, drop_fn);
 		return -ENOMEM;
 	}

@@ -11,18 +11,15 @@
 
 /**
  * struct vfn_uncor - the marked blocks of a controller
- * @chunks: chunk index (device block / VFN_UNCOR_CHUNK_BLOCKS) to a
- *	bitmap of VFN_UNCOR_CHUNK_BLOCKS bits, allocated when a block of it
- *	is marked and freed when its last mark is cleared
+ * @chunks: chunk index to a bitmap of VFN_UNCOR_CHUNK_BLOCKS bits, present
+ *	only while a block of it is marked
  * @nr: blocks marked; 0 lets the I/O path skip every look-up
  * @nr_chunks: chunks allocated
  *
- * Blocks are counted on the device (a namespace's block b is its first
- * backend page's first block plus b: every namespace has the one LBA
- * format), so one structure serves every namespace and a namespace's
- * delete clears its range. Owned by the NVMe dispatcher, which executes
- * every command: no lock of its own (the xarray takes its internal lock
- * for its stores and erases, and nothing else touches it).
+ * Blocks are counted on the device (every namespace has the one LBA
+ * format), so one structure serves every namespace. Owned by the NVMe
+ * dispatcher: no lock of its own (the xarray's internal lock covers its
+ * stores and erases).
  */
 struct vfn_uncor {
 	struct xarray chunks;

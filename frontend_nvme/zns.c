@@ -20,7 +20,6 @@
 #include "core/vflash.h"
 #include "frontend_nvme/nvme.h"
 
-/* Zone type in a descriptor: sequential write required. */
 #define ZT_SEQ_WRITE_REQUIRED	0x2
 /* Zone attributes (descriptor byte 2): the zone holds a ZRWA. */
 #define ZA_ZRWAV		BIT(3)
@@ -111,7 +110,6 @@ static u64 zslba(const struct vfn_zoned *z, u32 i)
 }
 
 static void attrs_enter(struct vfn_zoned *z, struct vfn_zone *zn, u8 to);
-/* The zone gives its ZRWA back, if it holds one. */
 static void zrwa_release(struct vfn_zoned *z, struct vfn_zone *zn)
 {
 	if (!zn->zrwa)
@@ -185,10 +183,8 @@ static bool active_full(const struct vfn_zoned *z)
 }
 
 /*
- * Room to open zone @i (Empty or Closed): an Empty zone needs an active
- * resource; every zone an open one, for which an implicitly open zone
- * may be closed (the oldest in round-robin order), as the specification's
- * implicit close allows, if that leaves the active resources enough.
+ * Room to open zone @i (Empty or Closed): an implicitly open zone may be
+ * closed for it, as the specification's implicit close allows.
  * Return: 0 or the status that refuses the open.
  */
 static u16 open_resources(struct vfn_zoned *z, u32 i)
@@ -199,10 +195,7 @@ static u16 open_resources(struct vfn_zoned *z, u32 i)
 		return VFN_SC(NVME_SC_ZONE_TOO_MANY_ACTIVE);
 	if (!z->max_open || z->nr_iopen + z->nr_eopen < z->max_open)
 		return 0;
-	/*
-	 * A closed zone stays active: the active check above holds after
-	 * the close too.
-	 */
+	/* A closed zone stays active: the active check above still holds. */
 	for (k = 0; z->nr_iopen && k < z->nr_zones; k++) {
 		j = (z->close_next + k) % z->nr_zones;
 		if (j == i || z->zones[j].state != VFN_ZS_IOPEN)
@@ -215,10 +208,7 @@ static u16 open_resources(struct vfn_zoned *z, u32 i)
 	return VFN_SC(NVME_SC_ZONE_TOO_MANY_OPEN);
 }
 
-/*
- * A write (or a ZRWA flush) opens zone @i implicitly, if the resources
- * allow (open_resources()). Return: 0 or the status that refuses it.
- */
+/* A write or ZRWA flush opens zone @i implicitly. Return: 0 or the refusal. */
 static u16 implicit_open(struct vfn_zoned *z, u32 i)
 {
 	u16 sc = open_resources(z, i);
@@ -245,11 +235,9 @@ static u16 unwritable(u8 state)
 }
 
 /*
- * A write of [@slba, @slba + @nlb) to zone @i, which holds a ZRWA: anywhere
- * from the write pointer (the flushed point) to twice the window above
- * it; a write that ends above the window flushes implicitly, the write
- * pointer moving up by ZRWAFG multiples until the write's end is in the
- * window. The zone as it was is kept in @z->undo.
+ * A write to zone @i, which holds a ZRWA: anywhere from the write pointer to
+ * twice the window above it; a write ending above the window flushes
+ * implicitly, by ZRWAFG multiples. The zone as it was is kept in @z->undo.
  */
 static u16 zrwa_write(struct vfn_zoned *z, u32 i, u64 slba, u32 nlb,
 		      bool append, u64 *lba)
@@ -290,10 +278,7 @@ static u16 zrwa_write(struct vfn_zoned *z, u32 i, u64 slba, u32 nlb,
  * @lba: receives the first block written (Zone Append's result)
  *
  * On success the write pointer has moved past the blocks and the zone is
- * open (implicitly, unless it was opened explicitly) or, at its
- * capacity, Full.
- *
- * A zone with a ZRWA takes writes anywhere in its window (zrwa_write()).
+ * open or, at its capacity, Full.
  *
  * Return: 0, or the status that refuses the write (nothing changed).
  */
@@ -339,11 +324,8 @@ u16 vfn_zone_write(struct vfn_zoned *z, u64 slba, u32 nlb, bool append,
  * @nlb: its blocks
  * @was: the zone's state before it
  *
- * The write pointer goes back to @lba and the zone to @was (an implicit
- * open is no longer counted): a refused write changes nothing. (An
- * implicitly open zone that the write's implicit open closed stays
- * closed: that left its data alone.) A write to a ZRWA zone puts back the
- * zone as zrwa_write() kept it: pointer, window, state and ZRWA.
+ * The write pointer goes back to @lba and the zone to @was: a refused write
+ * changes nothing (a ZRWA zone gets back pointer, window, state and ZRWA).
  */
 void vfn_zone_write_undo(struct vfn_zoned *z, u64 lba, u32 nlb, u8 was)
 {
@@ -398,7 +380,7 @@ u16 vfn_zone_read(const struct vfn_zoned *z, u64 slba, u32 nlb)
 	return 0;
 }
 
-/* One zone's action. Return: 0 or the status that refuses it. */
+/* Return: 0 or the status that refuses zone @i's action. */
 static u16 send_one(struct vfn_zoned *z, u32 i, enum vfn_zone_action act)
 {
 	struct vfn_zone *zn = &z->zones[i];
@@ -459,7 +441,6 @@ static u16 send_one(struct vfn_zoned *z, u32 i, enum vfn_zone_action act)
 	return VFN_SC(NVME_SC_ZONE_INVALID_TRANSITION);
 }
 
-/* Whether Select All applies @act to a zone in state @s. */
 static bool selected(enum vfn_zone_action act, u8 s)
 {
 	switch (act) {
@@ -513,10 +494,7 @@ u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
 		if (z->max_open && z->nr_eopen + n > z->max_open)
 			return VFN_SC(NVME_SC_ZONE_TOO_MANY_OPEN);
 	}
-	/*
-	 * The zones in a selected state when the command came: an implicit
-	 * close on the way must not bring another zone into the selection.
-	 */
+	/* Selected on arrival: an implicit close must not widen the selection. */
 	for (i = 0; i < z->nr_zones; i++)
 		z->zones[i].picked = selected(act, z->zones[i].state);
 	for (i = 0, sc = 0; i < z->nr_zones; i++) {
@@ -533,9 +511,7 @@ u16 vfn_zone_send(struct vfn_zoned *z, u64 slba, enum vfn_zone_action act,
  * @slba: the zone's first block
  * @all: Select All (refused: a ZRWA is allocated to one zone)
  *
- * An Empty zone takes a ZRWA resource, then opens as Open does (active
- * and open resources); a zone that holds a ZRWA already just opens.
- * Implicit opens never allocate one.
+ * An Empty zone takes a ZRWA resource first; implicit opens never take one.
  *
  * Return: 0, or the status that refuses it (nothing changed): Invalid
  * Field without ZRWA support, with Select All or an SLBA that is not a
@@ -575,9 +551,8 @@ u16 vfn_zone_open_zrwa(struct vfn_zoned *z, u64 slba, bool all)
  * @all: Select All (refused)
  *
  * [write pointer, @slba] must be in the zone's window and a multiple of
- * ZRWAFG blocks (or end at the zone's capacity, which may not be one). A
- * Closed zone opens implicitly, as a write would open it; at the
- * capacity the zone is Full and gives its ZRWA back.
+ * ZRWAFG blocks (or end at the zone's capacity). At the capacity the zone
+ * is Full and gives its ZRWA back.
  *
  * Return: 0, or the status that refuses it (nothing changed): Invalid
  * Field without ZRWA support, with Select All, or off the granularity;
@@ -639,11 +614,9 @@ bool vfn_zone_in_zrwa(const struct vfn_zoned *z, u64 slba, u64 nlb)
  * @from: with @plp, set to the first block flushed
  * @to: with @plp, set to the end of the blocks flushed
  *
- * The window is device DRAM: the zone gives its ZRWA back. With @plp the
- * window's data is flushed first (the write pointer moves to the end of
- * the highest block written; Full at the capacity) and the caller
- * programs [@from, @to); without, the data beyond the write pointer is
- * lost, which vfn_zone_cut() then discards.
+ * The zone gives its ZRWA back. With @plp the window is flushed first and
+ * the caller programs [@from, @to); without, the data beyond the write
+ * pointer is lost (vfn_zone_cut() discards it).
  *
  * Return: true if [@from, @to) is to be programmed.
  */
@@ -684,9 +657,7 @@ void vfn_zone_set_read_only(struct vfn_zoned *z, u32 zone)
  * @z: the zones
  * @lba: a block of the namespace
  *
- * The block's zone is durable up to @lba at most: its write pointer goes
- * back there if it was beyond (docs/faults.md, zoned namespaces); the
- * rest is vfn_zone_cut()'s, once every block the cut took back was told.
+ * The block's zone is durable up to @lba at most (docs/faults.md).
  */
 void vfn_zone_lost(struct vfn_zoned *z, u64 lba)
 {
@@ -706,12 +677,9 @@ void vfn_zone_lost(struct vfn_zoned *z, u64 lba)
  * @from: set to the zone's new write pointer, if it moved
  * @to: set to the end of the data written beyond it
  *
- * A zone whose write pointer vfn_zone_lost() moved back below its
- * written data keeps what is below: it is Empty if nothing is, else
- * Closed (its open resource went with the power; a Read Only zone stays
- * so). A Full zone that would take an active resource the zones do not
- * have stays Full (its write pointer at the capacity's end, as a Finish
- * leaves it). The caller discards [@from, @to).
+ * The zone keeps what is below its durable point: Empty if nothing is,
+ * else Closed (a Read Only zone stays so); a Full zone without an active
+ * resource to take stays Full. The caller discards [@from, @to).
  *
  * Return: true if the zone lost data: [@from, @to) is to be discarded.
  */
@@ -752,10 +720,7 @@ static bool matches(enum vfn_zone_filter f, u8 s)
 	return f < ARRAY_SIZE(state_of) && state_of[f] == s;
 }
 
-/*
- * Report Zones, or with @ext (the extension size) Extended Report Zones:
- * each descriptor followed by @ext bytes of its zone's extension.
- */
+/* Report Zones; with @ext, each descriptor followed by its extension. */
 static u32 report(const struct vfn_zoned *z, u64 slba,
 		  enum vfn_zone_filter filter, bool partial, u32 ext,
 		  void *buf, size_t len)
@@ -843,10 +808,8 @@ int vfn_zoned_init_ext(struct vfn_zoned *z, u32 ext_bytes, u32 frl_s,
 }
 
 /*
- * Zone attributes on entering state @to: a zone that leaves Empty starts
- * its age; Empty (a Reset) and Offline take the extension and every
- * attribute away; Full ends Finish Recommended, Read Only both
- * recommendations (neither action can follow).
+ * Zone attributes on entering state @to (ZNS 1.1 zone attributes): leaving
+ * Empty starts the age; Empty and Offline drop extension and attributes.
  */
 static void attrs_enter(struct vfn_zoned *z, struct vfn_zone *zn, u8 to)
 {
@@ -875,8 +838,7 @@ static void attrs_enter(struct vfn_zoned *z, struct vfn_zone *zn, u8 to)
  * @slba: the zone's first block
  * @data: the extension, @z->ext_bytes of it
  *
- * An Empty zone takes the extension and an active resource and goes
- * Closed, its Zone Descriptor Extension Valid attribute set.
+ * An Empty zone takes the extension and an active resource and goes Closed.
  *
  * Return: 0, or the status that refuses it (nothing changed): Invalid
  * Field without extensions (ZDES 0) or for an SLBA that is no zone's
@@ -926,11 +888,8 @@ u32 vfn_zone_report_ext(const struct vfn_zoned *z, u64 slba,
  * @i: a zone
  * @now: the model's time
  *
- * A zone Implicitly Open, Explicitly Open or Closed for the Finish
- * Recommended Limit since it left Empty gets Finish Zone Recommended; a
- * zone in one of those states or Full for the Reset Recommended Limit
- * since then gets Reset Zone Recommended. The attributes stay until the
- * zone leaves the states they apply to (attrs_enter()).
+ * Finish and Reset Zone Recommended are set once a zone has been active for
+ * the Finish or Reset Recommended Limit; attrs_enter() clears them.
  *
  * Return: true if the zone's attributes changed (its descriptor changed:
  * the caller reports it on the Changed Zone List).
@@ -950,23 +909,11 @@ bool vfn_zone_recommend(struct vfn_zoned *z, u32 i, u64 now)
 	return zn->za != was;
 }
 
-/*
- * The Zoned Namespace Command Set on the controller: what a zoned
- * namespace's commands do beyond the zone state machine above. Decoding
- * Zone Management Send and Receive, the write-pointer step of a Write,
- * Write Zeroes, Copy and Zone Append, ZRWA windows and flushes, the zone
- * handles of the backend, the Zone Management actions with the data they
- * discard, Report Zones, the Changed Zone List and its event, Identify's
- * zoned data, and a power cut's zones. Dispatcher only, as the zones; the
- * data path is io.c's, reached through c->ops (discard, program).
- */
+/* The command set on the controller. Dispatcher only, as the zones. */
 
-/* Zone Management Send: Select All, CDW13 bit 8. */
 #define ZMS_SELECT_ALL		BIT(0)
-/* Zone Send Action Specific Option, CDW13 bit 9: with Open, ZRWAA. */
 #define ZMS_ZRWAA		BIT(1)
 
-/* Set Zone Descriptor Extension names one zone: Select All is refused. */
 static bool zone_set_ext_one(const struct vfn_io_req *req)
 {
 	return req->zsa == VFN_ZSA_SET_EXT && !req->select_all;
@@ -979,14 +926,8 @@ static bool zone_set_ext_one(const struct vfn_io_req *req)
  * @ns: that namespace
  * @req: the decoded command (zeroed by vfn_io_decode(), opcode set)
  *
- * Zoned Namespace Command Set 1.1, 3.4.2 and 3.4.3: the zone named by
- * SLBA must be in the namespace (but with Select All, which ignores it);
- * a report is at most MDTS. Set Zone Descriptor Extension (one zone,
- * never Select All) and Extended Report Zones pass here; without
- * extensions (ZDES 0) vfn_zns_mgmt_send() and vfn_zns_mgmt_recv() refuse
- * them with Invalid Field. Open with ZRWAA and Flush Explicit ZRWA Range
- * (11h) take no Select All; whether the namespace has a ZRWA is theirs
- * to check.
+ * The zone named by SLBA must be in the namespace (but with Select All); a
+ * report is at most MDTS (ZNS 1.1, 3.4.2 and 3.4.3).
  *
  * Return: 0 or the NVMe status to complete the command with.
  */
@@ -1003,10 +944,7 @@ u16 vfn_zns_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 		     req->zsa > NVME_ZONE_OFFLINE) && !zone_set_ext_one(req) &&
 		    req->zsa != VFN_ZSA_ZRWA_FLUSH)
 			return VFN_SC(NVME_SC_INVALID_FIELD);
-		/*
-		 * Open with ZRWAA allocates a ZRWA to one zone, and the
-		 * explicit ZRWA flush names one: neither with Select All.
-		 */
+		/* Open with ZRWAA and the ZRWA flush name one zone: no Select All. */
 		req->zrwaa = req->zsa == NVME_ZONE_OPEN &&
 			     (cmd->zms.select_all & ZMS_ZRWAA);
 		if ((req->zrwaa || req->zsa == VFN_ZSA_ZRWA_FLUSH) &&
@@ -1031,7 +969,6 @@ u16 vfn_zns_decode(const struct nvme_command *cmd, const struct vfn_ns *ns,
 	return 0;
 }
 
-/* A zoned namespace's transitions since the last call, into stats/. */
 static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
 {
 	static const enum vflash_stat stat[VFN_ZC_NR] = {
@@ -1054,16 +991,11 @@ static void zone_stats(struct vfn_ctrl *c, struct vfn_nsd *nd)
 }
 
 /*
- * Zone handles (docs/design/zns.md): while a zone is active, the backend's
- * placement handle lent to it keeps its pages apart from every other
- * zone's; an inactive zone gives it back, its blocks sealed. Dispatcher
- * only, as the zones.
+ * A zone's own placement handle keeps its pages apart from other zones'
+ * while it is active (docs/design/zns.md).
  */
 
-/*
- * The handle zone @zone of @nd writes with: its own, or a free one laid
- * out for it (config/zone_dies), or 0 (shared) if none is free.
- */
+/* Zone @zone's handle: its own, a free one, or 0 (shared) if none is free. */
 static u16 zone_handle(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
 {
 	struct vfn_zone *zn = &nd->zns.zones[zone];
@@ -1086,11 +1018,7 @@ static u16 zone_handle(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
 	return 0;
 }
 
-/*
- * Take handle @h back from its zone: its open blocks are sealed (the
- * partly filled program unit padded), so the next zone starts on fresh
- * blocks.
- */
+/* Seal handle @h's open blocks so that the next zone starts on fresh ones. */
 static void zone_unlend(struct vfn_ctrl *c, u32 h, u64 now)
 {
 	vflash_flash_placement_update(c->vdev->flash, h, now);
@@ -1098,7 +1026,6 @@ static void zone_unlend(struct vfn_ctrl *c, u32 h, u64 now)
 	c->zph[h] = NULL;
 }
 
-/* Take back the handles of the zones that are no longer active. */
 static void zone_handles_sweep(struct vfn_ctrl *c, u64 now)
 {
 	u32 h;
@@ -1136,14 +1063,10 @@ void vfn_zns_put_handles(struct vfn_ctrl *c, const struct vfn_nsd *nd,
  * @r: a decoded Write, Write Zeroes, Copy (its destination) or Zone Append
  * @out: its completion
  *
- * The write takes its place at the zone's write pointer (or in its ZRWA
- * window, vfn_zone_write()), and its pages go to the zone's handle. @r
- * keeps what vfn_zns_io_end() needs to put the zone back if the write
- * fails later. A Zone Append's range, decoded at the zone's first block,
- * moves to where its blocks land (vfn_range_move(): not decoded again),
- * which its completion reports.
+ * The write takes its place at the zone's write pointer and its pages go
+ * to the zone's handle; @r keeps what vfn_zns_io_end() needs to undo it. A
+ * Zone Append's range moves to where its blocks land.
  *
- * Return: 0 or the zone's refusal.
  */
 u16 vfn_zns_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		  struct vfn_io_req *r, struct vfn_cmd *out)
@@ -1165,7 +1088,6 @@ u16 vfn_zns_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	r->zone_lba = lba;
 	r->zrwa = zrwa;
 	r->zrwa_wp = wp;
-	/* The zone's pages go to its handle; a zone now Full gives it back later. */
 	r->ph = zone_handle(c, nd, vfn_zone_of(&nd->zns, r->slba));
 	c->tag.ph = r->ph;
 	if (!append)
@@ -1186,8 +1108,7 @@ u16 vfn_zns_write(struct vfn_ctrl *c, struct vfn_nsd *nd,
  * @slba: first block
  * @nlb: blocks, within the namespace
  *
- * Copy checks its whole destination before anything moves: the zone's
- * rules as vfn_zns_write() would apply them, the zone left as it was.
+ * Copy checks its whole destination first; the zone is left as it was.
  *
  * Return: 0 or the zone's refusal.
  */
@@ -1214,8 +1135,7 @@ u16 vfn_zns_write_check(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 slba,
  * @due_ns: set to its completion time
  *
  * The window is device DRAM (docs/design/zns.md): nothing is programmed
- * or logged for power loss until a flush moves the write pointer past it
- * (zone_program()); the firmware's overhead is its time.
+ * until a flush moves the write pointer past it.
  *
  * Return: 0, or VFN_SC_ABANDONED if @store was cut short.
  */
@@ -1230,11 +1150,7 @@ u16 vfn_zrwa_hold(struct vfn_ctrl *c, const struct vfn_io_req *r,
 	return 0;
 }
 
-/*
- * Blocks [@from, @to) of @nd lose their uncorrectable marks: a zone's
- * blocks that a reset or a cut leaves unwritten, those past its data (a
- * Finish's) too, whom no discard covers.
- */
+/* Blocks a reset or cut leaves unwritten lose their marks: no discard does. */
 static void unmark(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 from,
 		   u64 to)
 {
@@ -1247,12 +1163,9 @@ static void unmark(struct vfn_ctrl *c, const struct vfn_nsd *nd, u64 from,
 }
 
 /*
- * After a Reset or Offline action: the zones of [@first, @last) that it
- * emptied or took offline lose the data they held, deallocated as a
- * Deallocate would (so they read as zeros, and the backend forgets their
- * pages), and the blocks that held only their pages are erased at once,
- * @due_ns moved to the erases' end. Return: false if the host took DMA
- * back meanwhile.
+ * The zones of [@first, @last) that a Reset or Offline emptied lose their
+ * data as a Deallocate would, and blocks holding only their pages are erased
+ * at once. Return: false if the host took DMA back meanwhile.
  */
 static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 			  u32 last, u64 now, u64 *due_ns)
@@ -1270,7 +1183,7 @@ static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 		unmark(c, nd, zn->written, start + z->zsze);
 		if (zn->written == start)
 			continue;
-		/* Its blocks sealed first, so that the reset can erase them. */
+		/* Sealed first, so that the reset can erase them. */
 		if (zn->ph)
 			zone_unlend(c, zn->ph, now);
 		vfn_lba_range(&nd->ns, start, zn->written - start, &one);
@@ -1281,12 +1194,7 @@ static bool zones_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 first,
 	return true;
 }
 
-/*
- * Program blocks [@from, @to) of zone @zone that a ZRWA flush moved the
- * write pointer past: their data is in the store already (the window), so
- * this is a zone write with no data to move (c->ops->program): the zone's
- * handle, the power-loss log, the write cache. @due_ns moves to its end.
- */
+/* Program what a ZRWA flush moved the write pointer past: data is stored. */
 static void zone_program(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone,
 			 u64 from, u64 to, u64 now, u64 *due_ns)
 {
@@ -1311,9 +1219,8 @@ static void zone_program(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone,
  * @sc: its status so far
  * @now: when it was fetched, on the backend's clock
  *
- * An offline zone has nothing to read (Read, Compare, Verify, Write
- * Uncorrectable); the zones' clock moves to @now, so that a zone leaving
- * Empty now starts its age.
+ * An offline zone has nothing to read; a zone leaving Empty now starts its
+ * age at @now.
  *
  * Return: @sc, or if it was 0 the status of the zones' read check.
  */
@@ -1338,9 +1245,8 @@ u16 vfn_zns_io_start(struct vfn_nsd *nd, const struct vfn_io_req *r, u16 sc,
  * @sc: its status
  * @now: when it was fetched, on the backend's clock
  *
- * A refused write changes nothing: its zone's write pointer goes back. A
- * ZRWA write that took programs what it flushed implicitly. Zones that
- * went Full, Empty, Read Only or Offline give their handles back.
+ * A refused write changes nothing; zones that went inactive give their
+ * handles back.
  */
 void vfn_zns_io_end(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		    struct vfn_io_req *r, struct vfn_cmd *out, u16 sc, u64 now)
@@ -1359,10 +1265,7 @@ void vfn_zns_io_end(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	zone_handles_sweep(c, now);
 }
 
-/*
- * Open with ZRWAA, and Flush Explicit ZRWA Range (which programs what it
- * flushed). Return: whether @r was one of them, its status in @sc.
- */
+/* Open with ZRWAA and ZRWA flush. Return: whether @r was one; status in @sc. */
 static bool zone_send_zrwa(struct vfn_ctrl *c, struct vfn_nsd *nd,
 			   const struct vfn_io_req *r, struct vfn_cmd *out,
 			   u64 now, u16 *sc)
@@ -1386,12 +1289,7 @@ static bool zone_send_zrwa(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	return true;
 }
 
-/*
- * Finish on zones [@first, @last) flushes their ZRWA windows: the data
- * written there stays, programmed before the write pointer moves to the
- * capacity. (Finish never refuses a zone that holds a ZRWA: it is open
- * or closed; only a SLBA that is no zone's start is refused.)
- */
+/* Finish programs the ZRWA window's data before the write pointer moves. */
 static void zrwa_finish(struct vfn_ctrl *c, struct vfn_nsd *nd,
 			const struct vfn_io_req *r, u32 first, u32 last,
 			u64 now, u64 *due_ns)
@@ -1407,7 +1305,6 @@ static void zrwa_finish(struct vfn_ctrl *c, struct vfn_nsd *nd,
 				     z->zones[i].written, now, due_ns);
 }
 
-/* A Zone Send Action: one zone's, or every zone's (Select All). */
 static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
 		     const struct vfn_io_req *r, struct vfn_cmd *out, u64 now)
 {
@@ -1429,11 +1326,7 @@ static u16 zone_send(struct vfn_ctrl *c, struct vfn_nsd *nd,
 	return sc;
 }
 
-/*
- * Set Zone Descriptor Extension: ZDES x 64 bytes from the host, then the
- * zone's own checks (vfn_zone_set_ext()). Without extensions Invalid
- * Field, before any transfer.
- */
+/* Without extensions Invalid Field, before any transfer. */
 static u16 zone_set_ext(struct vfn_ctrl *c, struct vfn_nsd *nd,
 			const struct nvme_command *cmd,
 			const struct vfn_io_req *r)
@@ -1503,10 +1396,8 @@ u16 vfn_zns_mgmt_recv(struct vfn_ctrl *c, const struct vfn_nsd *nd,
 }
 
 /*
- * The controller changed zone @zone's descriptor (it went read-only): the
- * zone goes on its namespace's Changed Zone List and, if the host enabled
- * Zone Descriptor Changed Notices and none is outstanding, the event is
- * reported.
+ * Zone @zone goes on the Changed Zone List and, if enabled and none is
+ * outstanding, a Zone Descriptor Changed event is reported.
  */
 static void zone_changed(struct vfn_ctrl *c, struct vfn_nsd *nd, u32 zone)
 {
@@ -1536,8 +1427,7 @@ notify:
  * @nd: the zoned namespace
  * @slba: the write's first block
  *
- * Its zone goes Read Only, and the controller reports the change (the
- * Changed Zone List, a Zone Descriptor Changed event).
+ * Its zone goes Read Only, reported on the Changed Zone List.
  *
  * Return: Zone Is Read Only, the write's status.
  */
@@ -1560,10 +1450,7 @@ u16 vfn_zns_read_only(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 slba)
  * @c: the controller
  * @now: the model's time
  *
- * Each zone of an attached zoned namespace that reached a limit
- * (vfn_zone_recommend()) goes on its namespace's Changed Zone List, with
- * a Zone Descriptor Changed event as zone_changed() gives it. Dispatcher
- * only, as the zones.
+ * Zones that reached a limit go on the Changed Zone List. Dispatcher only.
  */
 void vfn_zones_recommend(struct vfn_ctrl *c, u64 now)
 {
@@ -1581,11 +1468,9 @@ void vfn_zones_recommend(struct vfn_ctrl *c, u64 now)
 }
 
 /*
- * The log BFh of a Get Log Page: the Changed Zone List of the active
- * zoned namespace the NSID names. Return: it, or NULL with the status
- * in *@sc: Invalid Log Page on a controller without zoned namespaces or
- * for a conventional one, Invalid Namespace or Format for an invalid
- * NSID, Invalid Field for an inactive one.
+ * The active zoned namespace for log BFh. Return: it, or NULL with the
+ * status in *@sc (Invalid Log Page, Invalid Namespace or Format, Invalid
+ * Field).
  */
 static struct vfn_nsd *zone_log_ns(struct vfn_ctrl *c,
 				   const struct nvme_command *cmd, u16 *sc)
@@ -1614,10 +1499,7 @@ static struct vfn_nsd *zone_log_ns(struct vfn_ctrl *c,
  * @c: the controller
  * @cmd: the Get Log Page, its page, offset and length checked
  *
- * The list of the zoned namespace the NSID names: the number of zone
- * identifiers, FFFFh if more zones changed than it holds, then their
- * first blocks. Read without RAE it starts over and the event may be
- * reported again.
+ * Read without RAE the list starts over.
  *
  * Return: 0, or the status zone_log_ns() gives (c->ident untouched).
  */
@@ -1659,11 +1541,7 @@ static __le32 zone_limit(u32 max)
 #define ID_ZNS_ZRWACAP		52
 #define ZRWACAP_EXPFLUSHSUP	BIT(0)
 
-/*
- * Identify CNS 05h's ZRWA: support (OZCS ZRWASUP), the resources
- * (NUMZRWA, 0's based), the flush granularity and window in blocks, and
- * explicit flushes (ZRWACAP EXPFLUSHSUP); all 0 without (@zrwas 0).
- */
+/* Identify CNS 05h's ZRWA fields; all 0 without (@zrwas 0). */
 static void identify_zrwa(void *ident, u32 zrwas, u32 zrwafg, u32 nr)
 {
 	struct nvme_id_ns_zns *id = ident;
@@ -1678,11 +1556,7 @@ static void identify_zrwa(void *ident, u32 zrwas, u32 zrwafg, u32 nr)
 	b[ID_ZNS_ZRWACAP] = ZRWACAP_EXPFLUSHSUP;
 }
 
-/*
- * CNS 05h's descriptor extension size (ZDES, units of 64 bytes) and the
- * Finish and Reset Recommended Limits (seconds): every zoned namespace's,
- * from @g. RRL1-3 and FRL1-3 stay 0 (no other limits).
- */
+/* CNS 05h's ZDES (64-byte units) and FRL/RRL (seconds); RRL1-3, FRL1-3 0. */
 static void identify_zns_ext(struct nvme_id_ns_zns *id,
 			     const struct vfn_zone_geo *g)
 {
@@ -1731,8 +1605,7 @@ void vfn_zns_identify_ctrl(struct vfn_ctrl *c)
  * @c: the controller, powered off
  * @pos: a byte of the device
  *
- * The zone that holds it, if any, is durable up to there at most
- * (vfn_zone_lost()).
+ * Its zone is durable up to there at most (vfn_zone_lost()).
  */
 void vfn_zns_lost(struct vfn_ctrl *c, u64 pos)
 {
@@ -1755,9 +1628,8 @@ void vfn_zns_lost(struct vfn_ctrl *c, u64 pos)
  * @c: the controller, powered off
  * @now: the instant of the cut
  *
- * With power-loss protection each window is flushed (programmed, the
- * write pointer past it), without it is lost (vfn_zns_cut() discards
- * it); every ZRWA is given back.
+ * With power-loss protection each window is flushed, without it is lost;
+ * every ZRWA is given back.
  */
 void vfn_zns_zrwa_cut(struct vfn_ctrl *c, u64 now)
 {
@@ -1782,7 +1654,6 @@ void vfn_zns_zrwa_cut(struct vfn_ctrl *c, u64 now)
 			 n, plp ? "flushed (plp)" : "lost");
 }
 
-/* Discard a zone's blocks [@from, @to) that a cut left beyond its pointer. */
 static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
 			u64 to, u64 now)
 {
@@ -1799,9 +1670,8 @@ static void cut_discard(struct vfn_ctrl *c, struct vfn_nsd *nd, u64 from,
  * @c: the controller, powered off
  * @now: the instant of the cut
  *
- * A zone that lost a block (vfn_zns_lost()) has its write pointer there,
- * every block from there on reads zeros and has no mark, and it is Empty
- * or Closed (vfn_zone_cut()).
+ * A zone that lost a block reads zeros from there on, with no marks, and
+ * is Empty or Closed (vfn_zone_cut()).
  */
 void vfn_zns_cut(struct vfn_ctrl *c, u64 now)
 {
@@ -1953,7 +1823,6 @@ bool vfn_zns_arg(struct vfn_zns_params *p, enum vflash_fe_arg arg,
 	}
 }
 
-/* A size parameter, if given: a size in bytes, not 0. */
 static int check_bytes(const char *name, const char *val)
 {
 	u64 bytes;
@@ -2029,11 +1898,7 @@ u32 vfn_zns_write_streams(const struct vfn_zns_params *p)
 	return p->zoned == 1 ? VFLASH_FLASH_MAX_PLACEMENT : 0;
 }
 
-/*
- * The ZRWA of every zoned namespace (zone_zrwa=1), checked against the
- * block size, the zone capacity, the 16-bit ZRWAS and ZRWAFG and the
- * active limit.
- */
+/* The ZRWA geometry (zone_zrwa=1), checked against the zones and limits. */
 static int zrwa_geometry(const struct vfn_zns_params *p, u8 shift,
 			 struct vfn_zone_geo *zg)
 {
@@ -2069,10 +1934,7 @@ static int zrwa_geometry(const struct vfn_zns_params *p, u8 shift,
 	return 0;
 }
 
-/*
- * The zones of every zoned namespace, from the parameters or the
- * profile's, checked against the block size and each other.
- */
+/* The zones of every zoned namespace, checked against the block size. */
 static int zone_geometry(const struct vflash_profile *prof,
 			 const struct vfn_zns_params *p, u8 shift,
 			 struct vfn_zone_geo *zg)

@@ -68,9 +68,7 @@ enum vfn_zone_count {
 	VFN_ZC_NR
 };
 
-/* ZNS 1.1 statuses Linux does not name: Invalid Zone Operation Request,
- * ZRWA Resources Unavailable.
- */
+/* ZNS 1.1 statuses Linux does not name. */
 #define VFN_SC_ZONE_INVALID_OP		0x1b6
 #define VFN_SC_ZRWA_UNAVAILABLE		0x1b7
 
@@ -80,17 +78,14 @@ enum vfn_zone_count {
 /**
  * struct vfn_zone - one zone
  * @wp: its write pointer, in logical blocks
- * @written: blocks from the zone start to here hold written data: the
- *	write pointer after the last write; Finish leaves it, and Reset and
- *	Offline leave it for the caller, which discards that data and sets
- *	it back to the zone start
+ * @written: blocks from the zone start to here hold written data; Reset
+ *	and Offline leave it for the caller to discard and set back
  * @state: an enum vfn_zone_state
  * @picked: selected by a Select All action in progress
- * @ph: the backend placement handle its writes go to while it is active
- *	(lent by the controller, vfn_ctrl.zph), or 0: none (handle 0, shared)
+ * @ph: the backend placement handle lent to it while active, or 0 (shared)
  * @za: its Zone Attributes (VFN_ZA_*) as Report Zones gives them
- * @since_ns: when it last left Empty (the model's clock, vfn_zoned.now_ns):
- *	the age Finish and Reset Recommended are measured from
+ * @since_ns: when it last left Empty: the age of Finish and Reset
+ *	Recommended
  * @zrwa: it holds a Zone Random Write Area (ZRWAV): @wp is the flushed
  *	point, [@wp, @written) the window's data
  */
@@ -126,16 +121,14 @@ struct vfn_zone_undo {
  * @nr_iopen: zones implicitly open
  * @nr_eopen: zones explicitly open
  * @nr_closed: zones closed
- * @close_next: where the search for an implicitly open zone to close
- *	starts (round robin)
- * @count: transitions so far, by kind (enum vfn_zone_count), for the
- *	device's stats/
+ * @close_next: where the round-robin search for a zone to close starts
+ * @count: transitions so far, by kind, for the device's stats/
  * @ext_bytes: zone descriptor extension size (ZDES x 64), 0: none
  * @ext: @ext_bytes per zone, zone i's at i * @ext_bytes (NULL without)
  * @frl_ns: Finish Recommended Limit, 0: none
  * @rrl_ns: Reset Recommended Limit, 0: none
- * @now_ns: the model's time of the command being executed, set by the
- *	caller before it calls in (vfn_zone_clock()); stamps @since_ns
+ * @now_ns: the model's time of the command being executed
+ *	(vfn_zone_clock()); stamps @since_ns
  * @zrwas: ZRWA window in blocks (ZRWAS), 0: no ZRWA (OZCS ZRWASUP 0)
  * @zrwafg: ZRWA flush granularity in blocks (ZRWAFG), divides @zrwas
  * @max_zrwa: ZRWA resources (NUMZRWA + 1)
@@ -174,13 +167,7 @@ int vfn_zoned_init(struct vfn_zoned *z, u64 nsze, u64 zsze, u64 zcap,
 void vfn_zoned_exit(struct vfn_zoned *z);
 int vfn_zoned_set_zrwa(struct vfn_zoned *z, u32 zrwas, u32 zrwafg, u32 nr);
 
-/**
- * vfn_zone_of() - the zone of a block
- * @z: the zones
- * @lba: a block of the namespace
- *
- * Return: its zone's number.
- */
+/* Return: the number of @lba's zone. */
 static inline u32 vfn_zone_of(const struct vfn_zoned *z, u64 lba)
 {
 	return lba >> ilog2(z->zsze);
@@ -294,11 +281,7 @@ u32 vfn_zns_write_streams(const struct vfn_zns_params *p);
 int vfn_zns_setup(struct vfn_ctrl *c, const struct vfn_zns_params *p,
 		  u8 shift, u64 ns1, u64 size, struct vfn_zone_geo *zg);
 
-/**
- * vfn_zone_clock() - the model's time of the command about to act on zones
- * @z: the zones
- * @now: its time (ns)
- */
+/* Set the model's time (ns) of the command about to act on zones. */
 static inline void vfn_zone_clock(struct vfn_zoned *z, u64 now)
 {
 	z->now_ns = now;
