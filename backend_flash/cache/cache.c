@@ -984,12 +984,6 @@ static bool vfd_pick_any_locked(struct vflash_cache *c, u32 *slot)
 	return false;
 }
 
-/*
- * Claims a victim (RESIDENT -> EVICTING) under policy_lock. @lpn: a
- * missing page, whose full set gives the victim; U64_MAX: any victim of
- * vflash_cache_evict_one(); VFD_ANY_SET: one of a set over its capacity,
- * else of any set. Return: the victim's slot, or VFD_NO_SLOT.
- */
 /* Under policy_lock. */
 static bool vfd_claim_victim_locked(struct vflash_cache *c, u32 slot)
 {
@@ -1011,6 +1005,12 @@ static bool vfd_claim_victim_locked(struct vflash_cache *c, u32 slot)
 	return true;
 }
 
+/*
+ * Claims a victim (RESIDENT -> EVICTING) under policy_lock. @lpn: a
+ * missing page, whose full set gives the victim; U64_MAX: any victim of
+ * vflash_cache_evict_one(); VFD_ANY_SET: one of a set over its capacity,
+ * else of any set. Return: the victim's slot, or VFD_NO_SLOT.
+ */
 static u32 vfd_choose(struct vflash_cache *c, u64 lpn, bool *conflict)
 {
 	struct vfd_sets *sets;
