@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The FTL's invariant checker, for tests and debugging.
- */
+/* The FTL's invariant checker, for tests and debugging. */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Placement policies: which die a flash page of writes goes to.
- */
+/* Placement policies: which die a flash page of writes goes to. */
 #include <linux/kernel.h>
 
 #include "policy/builtin.h"

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Prefetch policies of the device DRAM cache: after a demand miss, which
- * other logical pages to load as well.
- */
+/* Prefetch policies: after a demand miss, which pages to load as well. */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
