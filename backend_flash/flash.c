@@ -345,7 +345,7 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	main_pd = DIV_ROUND_UP(main_blocks, f->nr_dies) + streams +
 		  VFF_GC_RESERVE;
 	main_pd = max_t(u64, main_pd, vff_min_blocks(f->nr_ph));
-	/* At least one spare block, whatever the rounding (see below). */
+	/* At least one spare block (spare_new), whatever the rounding. */
 	need = DIV_ROUND_UP_ULL(f->nr_lpages, f->slots[VFF_MAIN]);
 	main_pd = max_t(u64, main_pd, DIV_ROUND_UP(need + 1, f->nr_dies) +
 			streams + VFF_GC_RESERVE);
@@ -364,6 +364,7 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	f->p2l_per_die = slc_pd * f->slots[VFF_SLC] + main_pd * f->slots[VFF_MAIN];
 	/* A p2l entry holds the page's group: lpn >> p2l_shift. */
 	f->p2l_shift = max_t(int, fls64(f->nr_lpages - 1) - VFF_P2L_BITS, 0);
+	/* Main-region blocks beyond the capacity's and the FTL's working set. */
 	f->spare_new = main_pd * f->nr_dies - need -
 		       (u64)f->nr_dies * (streams + VFF_GC_RESERVE);
 

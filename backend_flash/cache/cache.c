@@ -50,8 +50,7 @@ enum {
 /**
  * struct vfd_slot - one cache slot
  * @lpn: the page it holds
- * @ready_ns: when the NAND read that filled it completes; U64_MAX while
- *	it is being issued
+ * @ready_ns: when its NAND read completes; U64_MAX while being issued
  * @pins: mappers between their state check and their PTE insert
  * @gen: bumped on every fill, so a stale observation is detected
  * @flags: VFD_DIRTY, ...
@@ -109,8 +108,7 @@ struct vfd_stats {
  * @ev: its instance
  * @ev_old_ops: during a switch, the policy being drained into @ev
  * @ev_old: its instance (victims come from it first), or NULL
- * @ev_old_counted: @ev_old has the geometry of @sets (a policy switch),
- *	so its pages are counted in @sets (not after a switch of ways)
+ * @ev_old_counted: @ev_old's pages are counted in @sets (same geometry)
  * @sets: the sets, or NULL when fully associative; under policy_lock
  *	(a miss tests it for NULL without the lock, see vfd_claim_slot())
  * @nr_over: sets over their capacity (bits of @sets' over); written
@@ -123,8 +121,7 @@ struct vfd_stats {
  * @pf_ops: the prefetch policy
  * @pf: its instance (the policy locks it itself)
  * @pf_degree: pages a prefetch may propose
- * @sample_hand: the next slot vflash_cache_sample() looks at (its callers
- *	serialise)
+ * @sample_hand: the next slot vflash_cache_sample() looks at
  * @stats: counters, per CPU; summed when read
  */
 struct vflash_cache {
@@ -194,8 +191,7 @@ static u64 vfd_now(struct vflash_cache *c)
  * vflash_cache_now() - the cache's clock
  * @c: the cache
  *
- * Return: the time on the clock of vflash_cache_get_at()'s @now_ns (its
- * user's struct vflash_cache_host.now_ns, else ktime_get_ns()).
+ * Return: the time on the clock of vflash_cache_get_at()'s @now_ns.
  */
 u64 vflash_cache_now(struct vflash_cache *c)
 {
@@ -772,8 +768,7 @@ again:
  * PTE writable before the put, or an eviction and refill in between would
  * leave a writable PTE (same pfn) on a clean residency.
  *
- * Return: 0, or -EAGAIN if the page is no longer resident or its read has
- * not completed (nothing is pinned; the access must fault again).
+ * Return: 0, or -EAGAIN (nothing pinned; the access must fault again).
  */
 int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 			 struct vflash_cache_pin *pin)
@@ -1164,8 +1159,7 @@ unpin:
  * Costs O(@budget) whatever the cache's size. The first answer after a
  * fill is discarded: the faulting access itself set it. Callers serialise.
  *
- * Return: the number of slots looked at (0 if the policy takes no
- * references).
+ * Return: the number of slots looked at.
  */
 u32 vflash_cache_sample(struct vflash_cache *c, u32 budget)
 {
@@ -1362,8 +1356,7 @@ u32 vflash_cache_nr_sets(struct vflash_cache *c)
  * @c: the cache
  * @set: a set
  *
- * Return: the pages of @set listed in the young ring or the eviction
- * policy (0 for a set the cache does not have, or when fully associative).
+ * Return: the pages of @set listed (0 for a set the cache does not have).
  */
 u32 vflash_cache_set_used(struct vflash_cache *c, u32 set)
 {
@@ -1477,8 +1470,7 @@ u32 vflash_cache_nr_slots(struct vflash_cache *c)
  * vflash_cache_reset_stats() - zero the counters
  * @c: the cache
  *
- * An increment on another CPU racing with the reset may be lost or kept,
- * as with the flash model's counters (vflash_flash_reset_stats()).
+ * An increment racing with the reset may be lost or kept.
  */
 void vflash_cache_reset_stats(struct vflash_cache *c)
 {
