@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The FTL's invariant checker, for tests and debugging.
- */
+/* The FTL's invariant checker, for tests and debugging. */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 
@@ -23,13 +21,6 @@ static __printf(3, 4) int broken(char *why, size_t size, const char *fmt,
  * @f: the device, quiescent (no request in flight, worker idle)
  * @why: receives a description of the first violation
  * @size: size of @why
- *
- * Checks that l2p and p2l agree, that each block's valid count is the
- * number of slots l2p points into it, that mapped slots lie below their
- * block's write pointer in an open, full or bad block (a bad block keeps
- * the pages no room could be found for), that the free lists hold
- * exactly the free blocks, each empty, and that the bad blocks are as
- * many as counted.
  *
  * Return: 0, -EUCLEAN on a violation, -ENOMEM.
  */

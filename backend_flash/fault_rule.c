@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Fault rules: whether a command, or a program or erase of the backend,
- * is one that a rule injects its fault into. The rules are armed and
- * edited through the registry, core/faults.c; the static key tells the
- * request paths of every device whether any rule is armed at all.
- */
+/* Fault rules: whether a command gets a fault; armed via core/faults.c. */
 #include <linux/random.h>
 
 #include "backend_flash/fault_rule.h"

@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * A fault rule: when one kind of injected fault fires. The backend checks
- * the rules of its own faults (program_fail, erase_fail); the registry of
- * every fault a device has, with its debugfs files and its frontend
- * hooks, is core/faults.c (docs/faults.md).
- */
+/* A fault rule: when one kind of injected fault fires (docs/faults.md). */
 #ifndef VFLASH_FAULT_RULE_H
 #define VFLASH_FAULT_RULE_H
 
@@ -13,7 +8,6 @@
 #include <linux/jump_label.h>
 #include <linux/types.h>
 
-/* A rule's probability is per million matching commands. */
 #define VFLASH_FAULT_PPM	1000000U
 
 /**

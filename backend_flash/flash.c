@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Creating and destroying a flash device: geometry from the profile and
- * the capacity, the FTL's tables, run-time knobs and policies.
- */
+/* Creating and destroying a flash device; its knobs and policies. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
@@ -93,9 +90,8 @@ void vflash_flash_set_id(struct vflash_flash *f, u32 id)
  * @program_fail: the rule of program failures, or NULL for none
  * @erase_fail: the rule of erase failures, or NULL for none
  *
- * Called by the fault registry (core/faults.c) when the rules are set up
- * and torn down, while no request runs; the rules must outlive every
- * request after the call. The backend counts what they inject in stats/.
+ * Called while no request runs; the rules must outlive every request after
+ * the call.
  */
 void vflash_flash_set_fault_rules(struct vflash_flash *f,
 				  struct vflash_fault_rule *program_fail,
@@ -160,11 +156,7 @@ u64 vflash_flash_knob(const struct vflash_flash *f, enum vflash_knob knob)
 /* Pages written per backend call while preconditioning. */
 #define PRECONDITION_BATCH	256
 
-/*
- * Write every logical page once, so that none reads as an unwritten
- * page for free. The data (in the backing memory) is not touched; the
- * programs are charged to the dies as host writes would be.
- */
+/* So that no page reads as an unwritten page for free; data untouched. */
 static void precondition(struct vflash_flash *f)
 {
 	u64 lpn, n;
@@ -183,8 +175,7 @@ static void precondition(struct vflash_flash *f)
  * @knob: the knob
  * @val: its new value
  *
- * Takes effect for the next request. The GC watermarks must keep
- * gc_low_pct <= gc_high_pct.
+ * Takes effect for the next request.
  *
  * Return: 0, or -EINVAL (nothing changed, one dmesg line naming the knob)
  * if @val is out of range.
@@ -272,7 +263,6 @@ u64 vflash_flash_nr_lpages(const struct vflash_flash *f)
 	return f->nr_lpages;
 }
 
-/* The rated program/erase cycles of a main-region block of @cell. */
 static u64 main_pe_cycles(enum vflash_cell cell)
 {
 	switch (cell) {
@@ -317,7 +307,6 @@ static void init_knobs(struct vflash_flash *f)
 	f->knob[VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS] = RETRY_AGE_UNIT_DEFAULT_MS;
 }
 
-/* Blocks per die, slots per block and program units from the profile. */
 static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 {
 	const struct vflash_profile *p = f->prof;
@@ -350,14 +339,13 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	main_blocks = DIV_ROUND_UP(f->nr_lpages * (100 + op_pct),
 				   100ULL * f->slots[VFF_MAIN]);
 	/*
-	 * Per die, the open blocks of every stream in use (one per placement
-	 * handle) come on top of the capacity's share: docs/design/fdp.md
-	 * argues why GC then always finds a victim.
+	 * The open blocks of every stream come on top of the capacity's
+	 * share: docs/design/fdp.md argues why GC then always finds a victim.
 	 */
 	main_pd = DIV_ROUND_UP(main_blocks, f->nr_dies) + streams +
 		  VFF_GC_RESERVE;
 	main_pd = max_t(u64, main_pd, vff_min_blocks(f->nr_ph));
-	/* At least one spare block, whatever the rounding (see below). */
+	/* At least one spare block (spare_new), whatever the rounding. */
 	need = DIV_ROUND_UP_ULL(f->nr_lpages, f->slots[VFF_MAIN]);
 	main_pd = max_t(u64, main_pd, DIV_ROUND_UP(need + 1, f->nr_dies) +
 			streams + VFF_GC_RESERVE);
@@ -376,11 +364,7 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	f->p2l_per_die = slc_pd * f->slots[VFF_SLC] + main_pd * f->slots[VFF_MAIN];
 	/* A p2l entry holds the page's group: lpn >> p2l_shift. */
 	f->p2l_shift = max_t(int, fls64(f->nr_lpages - 1) - VFF_P2L_BITS, 0);
-	/*
-	 * Spare: main-region blocks beyond the capacity's and, per die, the
-	 * open blocks of every stream and GC's reserve (the FTL's working
-	 * set); over-provisioning guarantees some.
-	 */
+	/* Main-region blocks beyond the capacity's and the FTL's working set. */
 	f->spare_new = main_pd * f->nr_dies - need -
 		       (u64)f->nr_dies * (streams + VFF_GC_RESERVE);
 
@@ -390,7 +374,6 @@ static int plan_geometry(struct vflash_flash *f, u64 size_bytes)
 	return 0;
 }
 
-/* Bytes of each table of a planned device, as alloc_tables() makes them. */
 static u64 l2p_bytes(const struct vflash_flash *f)
 {
 	return f->nr_lpages * sizeof(*f->l2p);
@@ -411,7 +394,6 @@ static u64 blocks_bytes(const struct vflash_flash *f)
 	return (u64)f->nr_blocks * sizeof(*f->blocks);
 }
 
-/* Bytes of the per-page and per-block tables of a planned device. */
 static u64 table_bytes(const struct vflash_flash *f)
 {
 	return l2p_bytes(f) + p2l_bytes(f) + heat_bytes(f) + blocks_bytes(f);
@@ -421,9 +403,7 @@ static u64 table_bytes(const struct vflash_flash *f)
  * vflash_flash_metadata_bytes() - host memory the FTL's tables take
  * @prof: the flash model
  * @size_bytes: the capacity
- * @bytes: the tables' size: the mapping both ways, read heat and blocks
- *
- * Lets a caller check a capacity against free memory before creating it.
+ * @bytes: the tables' size
  *
  * Return: 0, or what vflash_flash_create() would fail with for this
  * capacity (-EINVAL, -E2BIG, -ENOMEM).
@@ -459,7 +439,6 @@ static void *alloc_table(u64 bytes)
 			 __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 }
 
-/* memset() in steps with a reschedule between; -EINTR if killed. */
 static int fill_table(void *table, int c, u64 bytes)
 {
 	u64 off;
@@ -524,7 +503,6 @@ static int alloc_tables(struct vflash_flash *f)
 				die->open[s][r] = VFF_INVALID;
 		for (r = 0; r < VFF_NR_REGIONS; r++)
 			die->free_head[r] = VFF_INVALID;
-		/* Free lists in block order: push from the last block down. */
 		for (b = f->blocks_per_die; b-- > 0;) {
 			u32 blk = d * f->blocks_per_die + b;
 
@@ -571,8 +549,7 @@ void vflash_flash_destroy(struct vflash_flash *f)
  * @prof: the flash model
  * @size_bytes: the capacity, a multiple of 4 KiB
  *
- * Every page starts unwritten; the default policy of each kind is in
- * force; no worker runs until vflash_flash_start_worker().
+ * No worker runs until vflash_flash_start_worker().
  *
  * Return: the device, or ERR_PTR(-EINVAL) for an unusable profile,
  * ERR_PTR(-E2BIG) for a capacity the FTL cannot address, ERR_PTR(-ENOMEM).

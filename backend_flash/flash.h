@@ -73,19 +73,14 @@ enum vflash_nand_op {
  * @id: the device's request id (vflash_flash_new_req_id()); 0: the
  *	submit takes the next one and stores it here
  * @doorbell_ns: when the frontend saw the request submitted (NVMe: the
- *	dispatcher's poll that first found its SQ tail doorbell past it), or
- *	0 where that does not apply or was not recorded
- * @polled_ns: the poll of that doorbell before, which had not found it
- *	(the host's write came in between), or 0
+ *	poll that found the SQ tail doorbell past it), or 0
+ * @polled_ns: the poll before, which had not found it, or 0
  * @qid: the frontend's queue (NVMe: the SQ id), or 0
  * @cid: the frontend's command id (NVMe: the CID), or 0
- * @ph: a write's placement handle (write stream; NVMe FDP), 0 for the
- *	default one (vflash_flash_submit_placed())
- * @sync: a write completes only once durable (enum vflash_sync; NVMe
- *	FUA, or a write while the host turned the write cache off)
- * @local: the data stay inside the device (NVMe Copy: a read of its
- *	source, a write of its destination): no host-link transfer is
- *	charged or counted
+ * @ph: a write's placement handle (NVMe FDP), 0 for the default one
+ * @sync: a write completes only once durable (enum vflash_sync)
+ * @local: the data stay inside the device (NVMe Copy): no host-link
+ *	transfer
  *
  * One host command that submits several requests (a write and a flush)
  * passes the same tag to each: they share its id, as does its completion.
@@ -104,12 +99,10 @@ struct vflash_req_tag {
 /**
  * enum vflash_sync - how durable a write is at its completion
  * @VFLASH_SYNC_NONE: in the write buffer (a later flush makes it durable)
- * @VFLASH_SYNC_PAGES: its own pages on flash: the dies they were placed
- *	on (as the write placed them, whatever moves them later) program
- *	their buffered host data
+ * @VFLASH_SYNC_PAGES: its own pages on flash (the dies the write placed
+ *	them on program their buffered host data)
  * @VFLASH_SYNC_STREAM: as @VFLASH_SYNC_PAGES, and every page buffered in
- *	its placement handle's open blocks on any die (a zone's earlier
- *	writes: a zone is durable as a prefix, docs/faults.md)
+ *	its placement handle's open blocks (a zone is durable as a prefix)
  */
 enum vflash_sync {
 	VFLASH_SYNC_NONE,
@@ -119,13 +112,10 @@ enum vflash_sync {
 
 /**
  * struct vflash_latency - where the model's latency of one request went
- * @die_wait_ns: reads: waiting for the die before the array read;
- *	writes: from the data's arrival in the controller to its admission
- *	into the write buffer (cleaning on the write path, then waiting for
- *	buffer space); flushes: waiting for the buffered data's programs
+ * @die_wait_ns: reads: waiting for the die; writes: until admitted into
+ *	the write buffer; flushes: waiting for the buffered data's programs
  * @bg_wait_ns: the part of @die_wait_ns spent behind background work (GC,
- *	migration, erases): for reads, the background work queued on the die
- *	ahead of the read; for writes, the cleaning done on the write path
+ *	migration, erases)
  * @array_ns: the array read (tR)
  * @chan_wait_ns: waiting for the channel
  * @chan_ns: the channel transfer
@@ -133,10 +123,9 @@ enum vflash_sync {
  * @host_ns: the host-link transfer
  * @fw_ns: the controller's firmware overhead
  *
- * For a request of several pages the die and channel parts are those of
- * the page that finished last (the critical path). The parts add up to
- * the model's latency: the completion time, before host_overhead_ns is
- * taken off, minus the arrival time.
+ * For several pages, the die and channel parts are the last page's. The
+ * parts add up to the completion time, before host_overhead_ns is taken
+ * off, minus the arrival time.
  */
 struct vflash_latency {
 	u64 die_wait_ns;
@@ -167,7 +156,6 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_HOST_WRITE_PAGES: logical pages written by the host
  * @VFLASH_STAT_HOST_TRIM_PAGES: logical pages trimmed by the host
  * @VFLASH_STAT_NAND_READ_PAGES: logical pages read from the array
- *	(host reads of written pages, GC and migration reads)
  * @VFLASH_STAT_NAND_PROGRAM_PAGES: logical-page slots programmed,
  *	padding included
  * @VFLASH_STAT_NAND_ERASE_BLOCKS: blocks erased
@@ -177,8 +165,8 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_REPROMOTED_PAGES: pages moved from QLC back to SLC
  * @VFLASH_STAT_WB_STALLS: host writes that waited for write-buffer space
  * @VFLASH_STAT_READ_PREEMPTS: host reads that passed background work
- * @VFLASH_STAT_EARLY_COMPLETIONS: requests a frontend completed before the
- *	model's due time (vflash_flash_record_lateness(); a bug if not zero)
+ * @VFLASH_STAT_EARLY_COMPLETIONS: requests completed before the model's due
+ *	time (a bug if not zero)
  * @VFLASH_STAT_FAULT_READ_ERRORS: injected read errors (core/faults.c)
  * @VFLASH_STAT_FAULT_WRITE_FAULTS: injected write faults
  * @VFLASH_STAT_FAULT_TIMEOUTS: commands never completed, by injection
@@ -188,21 +176,16 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_FAULT_FATAL: controller fatal statuses injected
  * @VFLASH_STAT_FAULT_POWER_CUTS: power cuts
  * @VFLASH_STAT_POWER_CUT_LOST_WRITES: page writes the power cuts took back
- * @VFLASH_STAT_READ_RETRIES: extra array reads (read retries) the retry
- *	model charged, host, GC and migration reads together
- * @VFLASH_STAT_FAULT_PROGRAM_FAILS: injected program failures (each
- *	retired a block)
- * @VFLASH_STAT_FAULT_ERASE_FAILS: injected erase failures (each retired
- *	a block)
- * @VFLASH_STAT_WORN_OUT_WRITES: host writes refused because the device
- *	ran out of spare blocks (vflash_flash_write_refused())
- * @VFLASH_STAT_BAD_BLOCKS: not a counter: blocks retired so far (both
- *	regions); stats/reset leaves it alone
- * @VFLASH_STAT_SPARE_BLOCKS: not a counter: good main-region blocks
- *	beyond what the capacity and the FTL's working blocks need
- *	(struct vflash_health)
- * @VFLASH_STAT_ZONE_APPENDS: Zone Append commands that wrote (NVMe ZNS;
- *	this and the zone counters below are counted by the frontend)
+ * @VFLASH_STAT_READ_RETRIES: extra array reads the retry model charged
+ * @VFLASH_STAT_FAULT_PROGRAM_FAILS: injected program failures
+ * @VFLASH_STAT_FAULT_ERASE_FAILS: injected erase failures
+ * @VFLASH_STAT_WORN_OUT_WRITES: host writes refused for lack of spare blocks
+ * @VFLASH_STAT_BAD_BLOCKS: not a counter: blocks retired so far; stats/reset
+ *	leaves it alone
+ * @VFLASH_STAT_SPARE_BLOCKS: not a counter: struct vflash_health's
+ *	@spare_blocks
+ * @VFLASH_STAT_ZONE_APPENDS: Zone Append commands that wrote (this and the
+ *	zone counters below are counted by the frontend)
  * @VFLASH_STAT_ZONE_IMPLICIT_OPENS: writes that opened a zone
  * @VFLASH_STAT_ZONE_IMPLICIT_CLOSES: zones closed to free an open resource
  * @VFLASH_STAT_ZONE_OPENS: zones an Open action opened
@@ -211,15 +194,11 @@ static inline u64 vflash_latency_total(const struct vflash_latency *lat)
  * @VFLASH_STAT_ZONE_RESETS: zones a Reset action emptied
  * @VFLASH_STAT_ZONE_READ_ONLY: zones that went Read Only
  * @VFLASH_STAT_ZONE_HOST_PAGES: not a counter: host pages written through
- *	the zone handles (placement handles 1 and up of a device with zone
- *	handles, vflash_flash_set_zone_handles()), the sum of their
- *	vflash_flash_placement_stat()
+ *	the zone handles
  * @VFLASH_STAT_ZONE_MEDIA_PAGES: not a counter: media pages written
- *	because of the zone handles, the same way
+ *	because of the zone handles
  * @VFLASH_STAT_ZONE_ERASE_BLOCKS: blocks vflash_flash_zone_reset() erased
- *	(also in @VFLASH_STAT_NAND_ERASE_BLOCKS)
- * @VFLASH_STAT_HOST_XFER_PAGES: 4 KiB transfers over the host link (reads
- *	and writes whose data cross it; not a device-internal copy's)
+ * @VFLASH_STAT_HOST_XFER_PAGES: 4 KiB transfers over the host link
  * @VFLASH_STAT_NR: number of counters
  */
 enum vflash_stat {
@@ -282,20 +261,15 @@ enum vflash_stat {
  * @VFLASH_KNOB_HOST_XFER_NS: host-link transfer time of 4 KiB
  * @VFLASH_KNOB_FW_OVERHEAD_NS: controller time added to every command
  * @VFLASH_KNOB_WRITE_BUFFER_BYTES: DRAM write buffer size
- * @VFLASH_KNOB_GC_LOW_PCT: free blocks (% of a die's region) below which
- *	the write path cleans
+ * @VFLASH_KNOB_GC_LOW_PCT: free blocks (%) below which the write path cleans
  * @VFLASH_KNOB_GC_HIGH_PCT: free blocks below which the worker cleans
- * @VFLASH_KNOB_MIGRATE_HOT_READS: reads that make a page hot (1..15: the
- *	heat counter has 4 bits)
+ * @VFLASH_KNOB_MIGRATE_HOT_READS: reads that make a page hot (1..15)
  * @VFLASH_KNOB_MAX_DEFER_NS: how long host reads may hold back background
- *	work on a die (read-priority)
- * @VFLASH_KNOB_SLC_PE_CYCLES: rated program/erase cycles of an SLC-region
- *	block, for the wear a drive reports
- * @VFLASH_KNOB_MAIN_PE_CYCLES: rated program/erase cycles of a main-region
- *	block
+ *	work on a die
+ * @VFLASH_KNOB_SLC_PE_CYCLES: rated P/E cycles of an SLC-region block
+ * @VFLASH_KNOB_MAIN_PE_CYCLES: rated P/E cycles of a main-region block
  * @VFLASH_KNOB_HOST_OVERHEAD_NS: the host's own I/O-stack time per
- *	request, taken off every completion time so that what the host
- *	measures matches the model
+ *	request, taken off every completion time
  * @VFLASH_KNOB_PRECONDITION: 1 once every page was written (writing 1
  *	does it)
  * @VFLASH_KNOB_READ_RETRY_MAX: most read retries one array read takes
@@ -304,10 +278,8 @@ enum vflash_stat {
  * @VFLASH_KNOB_READ_RETRY_AGE_MILLI: retries (in thousandths) per
  *	doubling of 1 + the data's age in age units
  * @VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS: the age unit
- * @VFLASH_KNOB_ZONE_DIES: the zone-to-die layout, dies a zone's writes
- *	stripe over: 0 (stripe) as many as the zone needs blocks, at most
- *	all; N (1 to the dies) N; taken when a zone is bound
- *	(vflash_flash_zone_bind())
+ * @VFLASH_KNOB_ZONE_DIES: dies a zone's writes stripe over (0: as many as
+ *	it needs blocks); taken when a zone is bound
  * @VFLASH_KNOB_NR: number of knobs
  */
 enum vflash_knob {
@@ -342,8 +314,7 @@ enum vflash_knob {
 };
 
 /**
- * struct vflash_knob_range - a config/ knob's file name and the values it
- *	takes
+ * struct vflash_knob_range - a config/ knob's file name and range
  * @name: the file name
  * @min: the smallest value
  * @max: the largest value
@@ -358,16 +329,15 @@ bool vflash_knob_in_range(const struct vflash_knob_range *k, u32 id, u64 val);
 /**
  * struct vflash_undo - the backend's part of a page write a power cut may
  *	take back (core/powerloss.c)
- * @end_ns: when the program that makes the page durable ends, on the
- *	backend's clock; U64_MAX while the page waits in the write buffer
- *	for its unit to fill. Written under a die lock, read with READ_ONCE.
- * @die: the die whose write buffer holds the page, U32_MAX until the
- *	backend parks the record there (set by the owner before submitting)
+ * @end_ns: when the program that makes the page durable ends; U64_MAX
+ *	while it waits in the write buffer. Written under a die lock, read
+ *	with READ_ONCE.
+ * @die: the die whose write buffer holds the page, U32_MAX until parked
  * @slot: the page's slot on that die; @die and @slot are written under
- *	the die's lock while the owner holds the record's log, and read
- *	by vflash_flash_undo_detach() under the same lock
- * @wait: where the backend parked it among the die's waiting records
- *	(backend_flash/undo.c); written and read as @slot is
+ *	the die's lock while the owner holds the record's log, and read by
+ *	vflash_flash_undo_detach() under the same lock
+ * @wait: its place among the die's waiting records; written and read as
+ *	@slot is
  */
 struct vflash_undo {
 	u64 end_ns;
@@ -377,19 +347,14 @@ struct vflash_undo {
 };
 
 /*
- * Every die gets at least this many blocks per region, whatever the
- * capacity: the open blocks of its write streams, GC's reserve and room
- * to clean. A geometry whose flash the FTL cannot address with them is
- * refused (-E2BIG).
+ * Blocks per die and region the FTL needs whatever the capacity (open
+ * blocks, GC's reserve, room to clean); a smaller geometry is -E2BIG.
  */
 #define VFLASH_FLASH_MIN_BLOCKS_PER_DIE	8
 
 /*
- * Host placement handles (NVMe FDP reclaim unit handles) the FTL can keep
- * apart, each a write stream with its own open blocks; a profile's
- * @placement_handles (0 for one) says how many a device uses. Each one
- * beyond the first adds a block per die and region to the FTL's working
- * set (docs/design/fdp.md).
+ * Host placement handles (NVMe FDP) the FTL can keep apart; each beyond the
+ * first costs a block per die and region (docs/design/fdp.md).
  */
 #define VFLASH_FLASH_MAX_PLACEMENT	16
 
@@ -432,12 +397,9 @@ void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
 /**
  * struct vflash_placement_events - what the device did on its own to a
  *	placement handle (NVMe FDP controller events)
- * @moved_pages: valid pages GC, migration or a block's retirement moved
- *	out of the handle's blocks
- * @moved_lpn: the logical page it last had moved (meaningful when
- *	@moved_pages is not 0)
- * @units_retired: the handle's open blocks the device retired (a failed
- *	program): its next write opens another, without the host asking
+ * @moved_pages: valid pages the device moved out of the handle's blocks
+ * @moved_lpn: the logical page it last moved (if @moved_pages)
+ * @units_retired: the handle's open blocks retired after a failed program
  */
 struct vflash_placement_events {
 	u64 moved_pages;
@@ -470,12 +432,11 @@ u64 vflash_flash_write_amplification(struct vflash_flash *f);
 
 /**
  * struct vflash_health - what a drive reports about its own wear
- * @life_used_pct: erases so far as a percentage of the rated ones, for the
- *	region that is most worn (may exceed 100)
- * @spare_pct: the spare blocks left as a percentage of those the device
- *	had when new (rounded up: 0 only once none is left)
- * @spare_blocks: good main-region blocks beyond what the logical capacity
- *	and the FTL's working blocks (open blocks, GC's reserve) need
+ * @life_used_pct: erases as a % of the rated ones, most worn region (may
+ *	exceed 100)
+ * @spare_pct: spare blocks left, % of new (rounded up: 0 once none left)
+ * @spare_blocks: good main-region blocks beyond what the capacity and the
+ *	FTL's working blocks need
  * @bad_blocks: blocks retired after a program or erase failure
  * @read_only: no spare block is left, or a host write found no room on
  *	any die: host writes are refused

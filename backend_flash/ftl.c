@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The mapping: slots handed out from each stream's open block, blocks
- * sealed when full, pages displaced from their old slots. No timing here
- * (timing.c) and no cleaning (gc.c).
- */
+/* The mapping: slots from each stream's open block; no timing, no cleaning. */
 #include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -36,9 +32,7 @@ u32 vff_pad_unit(struct vflash_flash *f, u32 b, enum vff_region r)
  * @r: the region
  * @now: the current time, for sealing
  *
- * Opens a free block when needed; only the GC stream may take the die's
- * last VFF_GC_RESERVE free blocks of the region (one more while blocks can
- * go bad: vff_failures_possible()).
+ * Only the GC stream may take the region's last VFF_GC_RESERVE free blocks.
  *
  * Return: the slot, or VFF_INVALID if no block is to be had.
  */
@@ -68,9 +62,7 @@ u32 vff_p2l_group(const struct vflash_flash *f, u32 slot)
  * @slot: the slot; its die locked (so that its p2l entry is not being
  *	rewritten), or the device quiescent
  *
- * The one page of the slot's p2l group that l2p maps to it (l2p maps no
- * two pages to one slot): at most 1 << p2l_shift entries, one cache line
- * at 1 TiB. l2p may change right after, as after any lookup.
+ * l2p may change right after, as after any lookup.
  *
  * Return: the page, or VFF_INVALID if the slot is not valid.
  */

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The flash backend's internals, shared by the backend_flash/ sources only:
- * its types, the mapping's inline steps of a host write, and the
- * declarations of ftl.c, undo.c and gc.c (timing.h has timing.c's).
- * Locking is described in docs/design/backend.md and at each field.
+ * The flash backend's internals, for backend_flash/ only. Locking is in
+ * docs/design/backend.md and at each field.
  */
 #ifndef VFLASH_FTL_H
 #define VFLASH_FTL_H
@@ -36,11 +34,7 @@
 /* Regions of a die. Profiles without an SLC cache have no SLC blocks. */
 enum vff_region { VFF_SLC, VFF_MAIN, VFF_NR_REGIONS };
 
-/*
- * Write streams, each with its own open block per die and region: the
- * host's placement handle 0 (VFF_HOST), GC, migration, then the host's
- * placement handles 1 and up (VFF_PH1 + h - 1; NVMe FDP, docs/design/fdp.md).
- */
+/* Write streams, each with its own open block per die and region. */
 enum vff_stream {
 	VFF_HOST,
 	VFF_GC,
@@ -66,10 +60,7 @@ static inline u32 vff_streams(u32 ph)
 	return VFF_PH1 - 1 + ph;
 }
 
-/*
- * Smallest region on a die of a device of @ph placement handles: an open
- * block for every stream in use, GC's reserve, and room to clean.
- */
+/* An open block for every stream in use, GC's reserve, and room to clean. */
 static inline u32 vff_min_blocks(u32 ph)
 {
 	return vff_streams(ph) + VFF_GC_RESERVE + 4;
@@ -121,8 +112,7 @@ struct vff_block {
  * @lock: protects every field below and the die's blocks' metadata
  * @busy_until_ns: when all work queued on the die is done
  * @fg_busy_until_ns: when the host work queued on it is done
- * @deferred_ns: background time pushed back by host reads since the die
- *	last went idle (read-priority)
+ * @deferred_ns: background time pushed back by host reads since idle
  * @free_head: free-list heads per region (block numbers)
  * @nr_free: free-list lengths per region; read without the lock for stats
  * @open: open block per stream and region, or VFF_INVALID
@@ -133,17 +123,14 @@ struct vff_block {
  * @wb_used: slots held by programs in the FIFO
  * @wb_pending: host slots filled but not yet programmed
  * @durable_ns: when the host pages moved after a failed program are
- *	durable (their new units' programs end); a flush of the die waits
- *	for it as for the write-buffer FIFO (vff_program_failed())
- * @bg_start_ns: the most recent spans of background work on the die's
- *	timeline (merged when contiguous), a ring; see vff_bg_wait()
+ *	durable; a flush of the die waits for it
+ * @bg_start_ns: the most recent spans of background work, a ring
  * @bg_end_ns: their ends
  * @bg_last: the ring's newest entry
  * @channel: the channel it sits on
- * @undo_used: a power-loss log record was ever attached to one of its
- *	slots (undo.c): until then no program has one to stamp
- * @trace_req: the request id whose submit holds @lock, 0 while background
- *	work does: the id of the vflash_nand events charged meanwhile
+ * @undo_used: a power-loss log record was ever attached to one of its slots
+ * @trace_req: the request id whose submit holds @lock (0: background work),
+ *	for the vflash_nand events
  */
 struct vff_die {
 	spinlock_t lock;	/* see the kernel-doc above */
@@ -185,9 +172,7 @@ struct vff_channel {
  * @late_hist: how late frontends completed requests against the model
  * @late_max_ns: the latest of those
  * @ph_host_pages: host pages written per placement handle
- * @ph_media_pages: media pages written because of each placement handle:
- *	slots programmed in its blocks (padding included) and pages GC or
- *	migration moved out of them
+ * @ph_media_pages: media pages written because of each placement handle
  * @erased_slots: slots of the blocks erased (NVMe FDP's media bytes erased)
  */
 struct vff_stats {
@@ -224,23 +209,19 @@ struct vff_zone_map {
  * @lpp: logical pages per flash page
  * @slots: slots a block of each region holds
  * @unit: slots one program writes, per region (QLC: a wordline)
- * @stride: slot-number stride of a block (= @slots[VFF_MAIN]); slot numbers
- *	of SLC blocks have holes, p2l's index has none (vff_p2l_index())
+ * @stride: slot-number stride of a block (= @slots[VFF_MAIN])
  * @blocks_per_die: blocks per die, SLC ones first
  * @slc_per_die: SLC blocks per die
  * @nr_blocks: blocks in all
  * @wb_cap: write-buffer slots per die
  * @wb_fifo_len: FIFO entries per die
  * @p2l_per_die: p2l entries of a die: its SLC blocks', then its main ones'
- * @p2l_shift: a p2l entry holds lpn >> @p2l_shift, so that it fits
- *	VFF_P2L_BITS (0 for devices up to 64 GiB)
+ * @p2l_shift: a p2l entry holds lpn >> @p2l_shift, to fit VFF_P2L_BITS
  * @l2p: logical page -> slot; atomics only
- * @p2l: slot -> group of the logical page that filled it, VFF_P2L_BYTES per
- *	slot (vff_p2l_set(), vff_p2l_owner()); written under the slot's die
- *	lock before the slot is published in @l2p, never cleared: whether a
- *	slot is valid is always decided against @l2p
- * @heat: read count per logical page, 4 bits saturating at VFF_HEAT_MAX,
- *	two pages per byte; updated with cmpxchg on the byte (vff_heat_bump())
+ * @p2l: slot -> group of the logical page that filled it; written under
+ *	the slot's die lock before the slot is published in @l2p, never
+ *	cleared: validity is always decided against @l2p
+ * @heat: read count per logical page, 4 bits, two pages per byte; cmpxchg
  * @blocks: every block
  * @dies: every die
  * @channels: every channel
@@ -256,33 +237,24 @@ struct vff_zone_map {
  * @maint_lock: held by the worker for each maintenance pass, so that a
  *	quiescent check (torture) can hold it off
  * @worker: the GC/migration thread, or NULL
- * @undo_wait: per die, host placement handle and region, the log records
- *	of host pages whose unit is still filling (undo.c); under the die's
- *	lock
+ * @undo_wait: per die, handle and region, the log records of host pages
+ *	whose unit is still filling; under the die's lock
  * @program_fail: the device's program_fail rule, or NULL; READ_ONCE, set
  *	by the fault registry (core/faults.c) while no request runs
  * @erase_fail: its erase_fail rule, or NULL; the same
  * @nr_bad: bad blocks per region; atomics, incremented under the die lock
  *	of the block that went bad, read without it
  * @spare_new: spare blocks of the new device (struct vflash_health)
- * @no_room: set once a host write found no slot on any die (bad blocks
- *	left GC no room): the device refuses writes from then on; READ_ONCE
- * @ph_moved: per placement handle, the valid pages GC, migration or a
- *	block's retirement moved out of its blocks since creation (never
- *	reset); atomics, incremented after @ph_moved_lpn is written
- * @ph_moved_lpn: per placement handle, the logical page it last had
- *	moved; WRITE_ONCE/READ_ONCE
- * @ph_retired: per placement handle, its open blocks the device retired
- *	(a failed program) since creation: its reclaim unit changed without
- *	the host asking; atomics
- * @zmap: per zone handle, the zone bound to it (vflash_flash_zone_bind()):
- *	its first logical page, first die and width (dies; 0: none bound,
- *	the placement policy picks); written by the frontend while no write
- *	of the handle is in flight, read by those writes
- * @zone_ph: placement handles 1 and up are zone handles (NVMe ZNS,
- *	docs/design/zns.md): their writes go to the main region, and GC
- *	takes their blocks as victims only when no other block is one; set
- *	by vflash_flash_set_zone_handles() before any write, READ_ONCE
+ * @no_room: a host write found no slot on any die: writes are refused
+ *	from then on; READ_ONCE
+ * @ph_moved: per placement handle, valid pages the device moved out of its
+ *	blocks (never reset); atomics, incremented after @ph_moved_lpn
+ * @ph_moved_lpn: per placement handle, the page it last moved; *_ONCE
+ * @ph_retired: per placement handle, its open blocks retired; atomics
+ * @zmap: per zone handle, the zone bound to it; written by the frontend
+ *	while no write of the handle is in flight
+ * @zone_ph: placement handles 1 and up are zone handles; set before any
+ *	write, READ_ONCE
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
@@ -365,11 +337,7 @@ static inline enum vff_region vff_region_of(const struct vflash_flash *f,
 	return blk % f->blocks_per_die < f->slc_per_die ? VFF_SLC : VFF_MAIN;
 }
 
-/*
- * The index of @slot's p2l entry. Slot numbers step by the main region's
- * stride, SLC blocks included; p2l holds per die the SLC blocks' slots,
- * then the main blocks', each at its own region's size, without holes.
- */
+/* Slot numbers of SLC blocks have holes; p2l's index has none. */
 static inline u64 vff_p2l_index(const struct vflash_flash *f, u32 slot)
 {
 	u32 b = vff_block_of(f, slot);
@@ -384,10 +352,7 @@ static inline u64 vff_p2l_index(const struct vflash_flash *f, u32 slot)
 	       (u64)(i - f->slc_per_die) * f->slots[VFF_MAIN];
 }
 
-/*
- * Record that logical page @lpn fills @slot: under the slot's die lock,
- * before @slot is published in l2p.
- */
+/* Under the slot's die lock, before @slot is published in l2p. */
 static inline void vff_p2l_set(struct vflash_flash *f, u32 slot, u64 lpn)
 {
 	u8 *e = f->p2l + VFF_P2L_BYTES * vff_p2l_index(f, slot);
@@ -403,10 +368,7 @@ static inline u32 vff_heat(const struct vflash_flash *f, u64 lpn)
 	return READ_ONCE(f->heat[lpn / 2]) >> (lpn % 2 * 4) & VFF_HEAT_MAX;
 }
 
-/*
- * Count one read of page @lpn, saturating at VFF_HEAT_MAX; the byte is
- * shared with a neighbour page, hence cmpxchg. Returns the new heat.
- */
+/* The byte is shared with a neighbour page, hence cmpxchg. */
 static inline u32 vff_heat_bump(struct vflash_flash *f, u64 lpn)
 {
 	u8 *p = &f->heat[lpn / 2];
@@ -425,7 +387,6 @@ static inline u32 vff_heat_bump(struct vflash_flash *f, u64 lpn)
 	}
 }
 
-/* Forget page @lpn's heat (trimmed), keeping its neighbour's. */
 static inline void vff_heat_clear(struct vflash_flash *f, u64 lpn)
 {
 	u8 *p = &f->heat[lpn / 2];
@@ -457,11 +418,7 @@ static inline void vff_count(struct vflash_flash *f, enum vflash_stat s,
 	this_cpu_add(f->stats->count[s], n);
 }
 
-/*
- * Does flash fault rule @rp (program_fail, erase_fail) fire for page @lpn?
- * Counted in @stat if it does. One static branch while no rule of any
- * device is armed.
- */
+/* One static branch while no rule of any device is armed. */
 static inline bool vff_fault(struct vflash_flash *f,
 			     struct vflash_fault_rule *const *rp,
 			     enum vflash_stat stat, u64 lpn)
@@ -478,10 +435,8 @@ static inline bool vff_fault(struct vflash_flash *f,
 }
 
 /*
- * Can blocks go bad: a program_fail or erase_fail rule armed, or a bad
- * block already? Then the host leaves GC one more free block per die and
- * region, so that a failure while GC cleans does not leave it without
- * room (ftl.c).
+ * Then the host leaves GC one more free block per die and region, so that
+ * a failure while GC cleans does not leave it without room.
  */
 static inline bool vff_failures_possible(struct vflash_flash *f)
 {
@@ -498,7 +453,6 @@ static inline bool vff_failures_possible(struct vflash_flash *f)
 	       (ef && vflash_fault_rule_armed(ef));
 }
 
-/* Count one host read's latency (completion minus arrival). */
 static inline void vff_record_read_latency(struct vflash_flash *f, u64 ns)
 {
 	this_cpu_inc(f->stats->read_hist[vff_hist_bucket(ns)]);
@@ -509,10 +463,8 @@ static inline void vff_record_read_latency(struct vflash_flash *f, u64 ns)
  * @f: the device
  * @slot: the slot whose logical page now lives elsewhere (or nowhere)
  *
- * Called by whoever displaced it from l2p, without the slot's die lock,
- * with preemption disabled: GC waits for a victim's count to reach zero.
- * The slot's p2l entry stays as it is: no page of its group maps to the
- * slot any more, which is what makes it invalid (vff_p2l_owner()).
+ * Called without the slot's die lock, with preemption disabled: GC spins
+ * until a victim's count reaches zero.
  */
 static __always_inline void vff_invalidate(struct vflash_flash *f, u32 slot)
 {
@@ -544,7 +496,6 @@ static __always_inline void vff_seal_if_full(struct vflash_flash *f,
 	die->open[stream][r] = VFF_INVALID;
 }
 
-/* vff_alloc_slot() (ftl.c), inline for the host write path. */
 static __always_inline u32 vff_alloc_slot_inline(struct vflash_flash *f,
 						 struct vff_die *die, u32 d,
 						 enum vff_stream stream,
@@ -576,31 +527,14 @@ static __always_inline u32 vff_alloc_slot_inline(struct vflash_flash *f,
 	return slot;
 }
 
-/*
- * vff_program_fails() - is the program of a host page to fail?
- * @f: the device
- * @lpn: the logical page the host writes
- *
- * Asks the program_fail rule (counted per page written); one static
- * branch while no rule is armed. True if the program of the unit the page
- * is written into fails.
- */
+/* One static branch while no rule is armed. */
 static __always_inline bool vff_program_fails(struct vflash_flash *f, u64 lpn)
 {
 	return vff_fault(f, &f->program_fail, VFLASH_STAT_FAULT_PROGRAM_FAILS,
 			 lpn);
 }
 
-/*
- * The backend's files call each other in one direction only, from the
- * bottom up: timing.c (die, channel and host-link timelines, the write
- * buffer) and ftl.c (the mapping) know nothing above them; gc.c cleans
- * with both; request.c runs host requests with all three; stats.c reads
- * everything and nothing reads it back (the histograms are recorded
- * through hist.h); flash.c creates and configures the whole. The device
- * DRAM cache is a layer above (backend_flash/cache/), a user of
- * flash.h like the frontends.
- */
+/* The backend's files call bottom-up only (docs/design/backend.md). */
 
 /* ftl.c */
 u32 vff_p2l_group(const struct vflash_flash *f, u32 slot);
@@ -623,8 +557,6 @@ void __vff_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
  * @d: the block's die, locked
  * @blk: the block; its write pointer is at the end of the unit
  * @end_ns: when the program ends: the pages' durable time
- *
- * One predictable branch on a die that never had a log record attached.
  */
 static __always_inline void vff_undo_programmed(struct vflash_flash *f, u32 d,
 						u32 blk, u64 end_ns)

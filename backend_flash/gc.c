@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Cleaning: garbage collection within a region, SLC-to-QLC migration, the
- * background worker that runs them; and retiring a block whose program or
- * erase failed (its valid pages are moved off as cleaning moves them).
- */
+/* Cleaning (GC, SLC-to-QLC migration), its worker, and bad-block retirement. */
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/err.h>
@@ -14,9 +10,7 @@
 #include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
 
-/* The worker wakes this often to look at the watermarks. */
 #define WORKER_PERIOD_US	5000
-/* ... and halves every page's read heat this often. */
 #define HEAT_DECAY_NS		(1000ULL * NSEC_PER_MSEC)
 
 static u32 region_blocks(const struct vflash_flash *f, enum vff_region r)
@@ -56,11 +50,7 @@ u32 vff_free_high(const struct vflash_flash *f, enum vff_region r)
 	return watermark(f, r, VFLASH_KNOB_GC_HIGH_PCT);
 }
 
-/*
- * The full block of a die's region that the gc policy likes best; zone
- * handles' blocks that hold valid pages (the host's resets free them)
- * only if @zones.
- */
+/* Zone handles' blocks holding valid pages only if @zones: resets free them. */
 static u32 pick_among(struct vflash_flash *f, u32 d, enum vff_region r,
 		      u64 now, bool zones)
 {
@@ -101,11 +91,8 @@ static u32 pick_among(struct vflash_flash *f, u32 d, enum vff_region r,
 }
 
 /*
- * The victim: any block but a zone handle's holding valid pages; such a
- * block only when there is no other, so that cleaning never runs out of
- * victims (zones that do not fill whole blocks leave sealed blocks with
- * unused slots). A zone's block left empty by a deallocation other than
- * a reset (Deallocate, a namespace delete) costs GC no copy.
+ * A zone's block only when there is no other, so that cleaning never runs
+ * out of victims (zones that do not fill whole blocks leave sealed blocks).
  */
 static u32 pick_victim(struct vflash_flash *f, u32 d, enum vff_region r,
 		       u64 now)
@@ -117,11 +104,7 @@ static u32 pick_victim(struct vflash_flash *f, u32 d, enum vff_region r,
 	return b;
 }
 
-/*
- * A block's program or erase failed at @now: it is bad from now on, never
- * to be opened or freed again; the pages still valid on it stay readable
- * until they are moved off.
- */
+/* A bad block is never opened or freed again; its valid pages stay readable. */
 static void retire_block(struct vflash_flash *f, struct vff_die *die, u32 b,
 			 u64 now)
 {
@@ -149,9 +132,6 @@ static void retire_block(struct vflash_flash *f, struct vff_die *die, u32 b,
  * @work: whose work the erase is
  * @now: the earliest start; set to when the erase ends
  *
- * The erase is charged to the die; if it fails (erase_fail) the block is
- * retired instead.
- *
  * Return: true if the block was freed.
  */
 bool vff_erase_block(struct vflash_flash *f, struct vff_die *die, u32 b,
@@ -161,10 +141,8 @@ bool vff_erase_block(struct vflash_flash *f, struct vff_die *die, u32 b,
 	enum vff_region r = vff_region_of(f, b);
 
 	/*
-	 * Hosts that displaced a page here finish with preemption off. The
-	 * p2l entries are left as they are: no l2p entry points into the
-	 * block any more, and a slot's entry is rewritten before the slot is
-	 * published again.
+	 * Hosts that displaced a page here finish with preemption off. p2l
+	 * is left: a slot's entry is rewritten before it is published again.
 	 */
 	while (atomic_read_acquire(&blk->valid))
 		cpu_relax();
@@ -183,10 +161,7 @@ bool vff_erase_block(struct vflash_flash *f, struct vff_die *die, u32 b,
 	return true;
 }
 
-/*
- * Move one valid page out of a victim. Returns false if no destination
- * slot could be had (the victim is then left as it is).
- */
+/* Returns false if no destination slot could be had. */
 static bool move_page(struct vflash_flash *f, struct vff_die *die, u32 d,
 		      u32 slot, u32 lpn, enum vff_region to, u64 *now)
 {
@@ -236,13 +211,7 @@ static bool move_page(struct vflash_flash *f, struct vff_die *die, u32 d,
 	return true;
 }
 
-/*
- * Move the valid pages of block @b (a victim, or a bad block) off it:
- * within the region, or, from the SLC region, to the main region unless
- * the migration policy keeps them in SLC. Counts what moved and what
- * stayed in the region. Returns false if no destination slot could be
- * had (what was moved stays moved).
- */
+/* Returns false if no destination slot could be had (moves stay done). */
 static bool move_valid(struct vflash_flash *f, struct vff_die *die, u32 d,
 		       u32 b, u64 *now, u32 *moved, u32 *stayed)
 {
@@ -277,15 +246,9 @@ static bool move_valid(struct vflash_flash *f, struct vff_die *die, u32 d,
  * @r: the region
  * @now: when cleaning starts; advanced as its reads run
  *
- * Main region: garbage collection, valid pages move to the die's GC
- * stream. SLC region: migration, cold pages move to the main region and
- * hot ones (per the migration policy) stay in SLC. The time of every read,
- * program and the erase is charged to the die. A bad block that still
- * holds valid pages is cleaned first (and not erased).
- *
- * Return: true if a block was freed (or a bad block emptied) and fewer
- * than a block's worth of pages stayed in the region (progress), false if
- * there was nothing to do, no room, or the erase failed.
+ * Return: true on progress (a block freed or a bad block emptied, and less
+ * than a block's worth of pages stayed in the region); false if there was
+ * nothing to do, no room, or the erase failed.
  */
 bool vff_clean(struct vflash_flash *f, struct vff_die *die, u32 d,
 	       enum vff_region r, u64 *now)
@@ -321,7 +284,6 @@ bool vff_clean(struct vflash_flash *f, struct vff_die *die, u32 d,
 	return freed && stayed < f->slots[r];
 }
 
-/* Program the partly filled units of the GC and migration streams, padded. */
 static void program_partial_units(struct vflash_flash *f, struct vff_die *die,
 				  u64 now)
 {
@@ -349,14 +311,8 @@ static void program_partial_units(struct vflash_flash *f, struct vff_die *die,
  * @b: the host's open block, whose last slot was just filled
  * @now: when the slot's data is in the write buffer
  *
- * The unit holding the last filled slot is programmed now (padded, as a
- * flush pads it) and its program, charged to the die, fails at its end:
- * the block is retired (bad) and its valid pages, the one just written
- * among them, move to another block of the die as GC moves them, their
- * reads and programs charged to the die after the failed program (the
- * moves' partly filled units programmed, padded: the failed unit's pages
- * are durable at the end, for the power-loss log). Pages for which no
- * room is left stay on the bad block, readable, until GC moves them.
+ * The block is retired and its valid pages moved off; pages with no room
+ * left stay on it, readable, until GC moves them.
  */
 void vff_program_failed(struct vflash_flash *f, struct vff_die *die, u32 d,
 			u32 b, u64 now)
@@ -374,11 +330,7 @@ void vff_program_failed(struct vflash_flash *f, struct vff_die *die, u32 d,
 	retire_block(f, die, b, t);
 	move_valid(f, die, d, b, &t, &moved, &stayed);
 	trace_vflash_clean(f->id, d, VFLASH_WORK_GC, b, now, t, moved, false);
-	/*
-	 * The failed unit's pages are durable (power loss) once their new
-	 * units are programmed: program the moves' partly filled units,
-	 * padded, and take the die's end.
-	 */
+	/* The failed unit's pages are durable once their new units are. */
 	program_partial_units(f, die, t);
 	vff_undo_programmed(f, d, b, die->busy_until_ns);
 	/*
@@ -393,10 +345,7 @@ void vff_program_failed(struct vflash_flash *f, struct vff_die *die, u32 d,
  * @f: the device
  * @now_ns: the current time
  *
- * What the worker runs; KUnit calls it with explicit times. Cleans each
- * die's regions up to the high watermark when the maintenance policy runs
- * in the background (SLC only if the migration policy migrates in the
- * background).
+ * What the worker runs; KUnit calls it with explicit times.
  */
 void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 {
@@ -409,7 +358,6 @@ void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 
 	if (!m->background)
 		return;
-	/* Per region, the same for every die: worked out once a pass. */
 	for (r = 0; r < VFF_NR_REGIONS; r++)
 		high_of[r] = vff_free_high(f, r);
 	for (d = 0; d < f->nr_dies; d++) {
@@ -439,7 +387,7 @@ void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 	}
 }
 
-/* Halve every page's read heat, so that heat tracks recent reads. */
+/* So that heat tracks recent reads. */
 static void decay_heat(struct vflash_flash *f)
 {
 	u64 i, n = vff_heat_bytes(f->nr_lpages);

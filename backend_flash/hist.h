@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Log-linear latency histograms: recording is inline here, so that the
- * request path never calls into stats.c, which only reads them
- * (vflash_hist_pct()).
- */
+/* Log-linear latency histograms; inline, so the request path skips stats.c. */
 #ifndef VFLASH_HIST_H
 #define VFLASH_HIST_H
 
@@ -19,10 +15,7 @@
  * vff_hist_bucket() - the histogram bucket of a latency
  * @ns: the latency
  *
- * Values below 16 have their own bucket; above, each power of two is
- * split into 16 equal steps (at most 1/16 relative error).
- *
- * Return: the bucket, below VFF_HIST_BUCKETS.
+ * Return: the bucket, below VFF_HIST_BUCKETS; at most 1/16 relative error.
  */
 static inline u32 vff_hist_bucket(u64 ns)
 {

@@ -83,11 +83,8 @@ static const struct vflash_profile vflash_profiles[] = {
 	},
 	{
 		/*
-		 * NVMeVirt's SAMSUNG_970PRO configuration (its ssd_config.h):
-		 * MLC, 8 channels x 2 LUNs, 32 KiB pages, 800 MB/s channels,
-		 * 4 KiB read 35.76 us (the mean of its LSB/MSB pages),
-		 * program 185 us, 21.5 us firmware time per 4 KiB read, 7 %
-		 * over-provisioning, a 1 MiB write buffer.
+		 * NVMeVirt's SAMSUNG_970PRO configuration (its ssd_config.h);
+		 * the read is the mean of its LSB/MSB pages.
 		 */
 		.name = "samsung-970pro",
 		.desc = "NVMeVirt's Samsung 970 PRO: MLC, 8x2 dies, 32 KiB pages, read 35.76 us",
@@ -108,11 +105,9 @@ static const struct vflash_profile vflash_profiles[] = {
 	},
 	{
 		/*
-		 * An Optane-class SSD (Intel Optane SSD DC P4800X, 375 GB):
-		 * 3D XPoint on a 7-channel controller with 28 dies, QD1 4 KiB
-		 * random read 8.9 us measured (Intel: typical < 10 us).
-		 * 3D XPoint writes in place; the FTL still needs blocks, so
-		 * an erase costs one program.
+		 * Intel Optane SSD DC P4800X (375 GB), QD1 4 KiB read 8.9 us
+		 * measured. 3D XPoint writes in place; the FTL still needs
+		 * blocks, so an erase costs one program.
 		 */
 		.name = "optane",
 		.desc = "Optane-class SSD (P4800X-like): 7x4 dies, 4 KiB pages, read 7.7 us",
@@ -130,11 +125,7 @@ static const struct vflash_profile vflash_profiles[] = {
 		.fw_overhead_ns = 0,
 	},
 	{
-		/*
-		 * CXDVirt's SAMSUNG_ZNAND configuration in full: 8 channels x
-		 * 16 LUNs, 4 KiB pages, 1 MiB blocks, tR 3 us + 3.232 us
-		 * transfer, program 100 us, erase 1 ms.
-		 */
+		/* CXDVirt's SAMSUNG_ZNAND configuration in full. */
 		.name = "cxdvirt-znand",
 		.desc = "CXDVirt's Z-NAND: 8x16 dies, 4 KiB pages, tR 3 us",
 		.cell = VFLASH_CELL_SLC,
@@ -152,12 +143,8 @@ static const struct vflash_profile vflash_profiles[] = {
 	},
 	{
 		/*
-		 * NVMeVirt's WD_ZN540 (its ZNS build): TLC, 8 channels x 4
-		 * LUNs, 32 KiB pages, a zone striped over all 32 dies in
-		 * 64 MiB blocks (2 GiB zones), 4 KiB read 50 us, program
-		 * 561 us, firmware 20 us, 450 MB/s channels, a write buffer
-		 * of 10 x 96 KiB. Zone capacity and active zones as the ZNS
-		 * literature describes the drive.
+		 * NVMeVirt's WD_ZN540 (its ZNS build); zone capacity and active
+		 * zones as the ZNS literature describes the drive.
 		 */
 		.name = "zn540",
 		.desc = "NVMeVirt's WD ZN540 ZNS: TLC, 8x4 dies, 2 GiB zones, read 50 us",

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Named flash models selected with profile=. The backend's timing model and
- * FTL read their geometry and latencies from here.
- */
+/* Named flash models selected with profile=. */
 #ifndef VFLASH_PROFILE_H
 #define VFLASH_PROFILE_H
 
@@ -27,35 +24,29 @@ enum vflash_cell {
  * @name: what profile= takes
  * @desc: one line for the docs and for modinfo
  * @cell: cell type of the main region
- * @slc_cache: the main region is fronted by an SLC region that takes host
- *	writes (hybrid SLC/QLC drives)
+ * @slc_cache: an SLC region in front of the main region takes host writes
  * @channels: channels
  * @dies_per_channel: dies (LUNs) on each channel
  * @flash_page_bytes: bytes one program writes on one plane
  * @pages_per_block: flash pages in an erase block
- * @read_ns: array read time (tR) of an SLC page, or of the main region's
- *	fastest page type
- * @qlc_read_ns: QLC read time by page type (lower, centre-lower,
- *	centre-upper, upper); zero where @cell is not QLC
+ * @read_ns: tR of an SLC page, or of the main region's fastest page type
+ * @qlc_read_ns: QLC read time by page type (L, CL, CU, U); else zero
  * @xfer_ns_per_4k: channel transfer time of 4 KiB
  * @slc_prog_ns: program time of an SLC page
- * @prog_ns: program time of one page (or one wordline, for QLC) of the
- *	main region
+ * @prog_ns: program time of a main-region page (QLC: a wordline)
  * @slc_erase_ns: erase time of an SLC block
  * @erase_ns: erase time of a block of the main region
  * @fw_overhead_ns: controller firmware time added to every command
- * @op_pct: over-provisioning: flash beyond the capacity, in percent of
- *	it; 0 for the FTL's default, VFLASH_DEFAULT_OP_PCT
- * @write_buffer_bytes: the controller's write buffer (host writes
- *	complete once in it); 0 for the backend's default
- * @zone_bytes: a ZNS drive's zone size, the default of the NVMe
- *	frontend's zone_size= with zoned=1; 0 for the frontend's default
+ * @op_pct: over-provisioning in percent of the capacity; 0 for
+ *	VFLASH_DEFAULT_OP_PCT
+ * @write_buffer_bytes: the controller's write buffer; 0 for the default
+ * @zone_bytes: a ZNS drive's zone size (zone_size='s default); 0 for the
+ *	frontend's default
  * @zone_cap_bytes: its zone capacity (with @zone_bytes only)
  * @zone_max_active: its most active (and open) zones, 0 for no limit
- * @placement_handles: host write streams the FTL keeps apart (NVMe FDP
- *	reclaim unit handles), 1 to VFLASH_FLASH_MAX_PLACEMENT; 0 for one.
- *	Not a property of a named model: the device's copy gets it from its
- *	frontends (vflash_dev_create())
+ * @placement_handles: host write streams the FTL keeps apart, 1 to
+ *	VFLASH_FLASH_MAX_PLACEMENT, 0 for one; set by the device's frontends,
+ *	not by a named model
  */
 struct vflash_profile {
 	const char *name;

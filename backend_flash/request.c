@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The request path: host reads, writes, trims and flushes, with the
- * breakdown of each one's model latency. Sits on timing.c, ftl.c and
- * gc.c (cleaning on the write path).
- */
+/* The request path: host reads, writes, trims and flushes. */
 #include <linux/atomic.h>
 #include <linux/bug.h>
 #include <linux/kernel.h>
@@ -14,11 +10,6 @@
 #include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
 
-/*
- * A host slot on a die: clean on the write path when the maintenance
- * policy says so or when there is no free block; spill a full SLC region
- * to QLC; fall back to the main region.
- */
 static __always_inline u32 host_slot(struct vflash_flash *f,
 				     struct vff_die *die, u32 d,
 				     enum vff_stream stream, u64 *t)
@@ -54,11 +45,8 @@ static __always_inline u32 host_slot(struct vflash_flash *f,
 #define VFF_SYNC_DIES	256
 
 /*
- * Write one logical page whose data crossed the host link at @t into the
- * stream of placement handle @ph; returns when the write buffer took it,
- * *@clean_ns is how much of that wait went to cleaning. @u, if not NULL,
- * is told when the page is durable. @dies, if not NULL (a synchronous
- * write), gets the bit of the die the page went to.
+ * Returns when the write buffer took the page; *@clean_ns is how much of
+ * that wait went to cleaning.
  */
 static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 				      u64 *clean_ns, struct vflash_undo *u,
@@ -120,9 +108,8 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 		return at;
 	}
 	/*
-	 * Over-provisioning guarantees a slot somewhere: only a bug gets
-	 * here, or bad blocks that left GC no room: the device refuses
-	 * writes from now on, as a drive that cannot go on goes read-only.
+	 * Over-provisioning guarantees a slot: only a bug or bad blocks get
+	 * here, and the device goes read-only as a real drive would.
 	 */
 	WARN_ONCE(!vff_bad_blocks(f),
 		  "vflash: no free slot on any die for page %llu\n", lpn);
@@ -156,10 +143,6 @@ static void repromote(struct vflash_flash *f, struct vff_die *die, u32 d,
 		vff_program(f, die, b, t, VFLASH_WORK_MIGRATE);
 }
 
-/*
- * Read one logical page at @now; returns when its data left the channel,
- * with its die and channel parts in @lat (NULL: not wanted).
- */
 static __always_inline u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 				     struct vflash_latency *lat, u64 id)
 {
@@ -208,10 +191,7 @@ static void trim_page(struct vflash_flash *f, u64 lpn)
 	vff_heat_clear(f, lpn);
 }
 
-/*
- * Program the partly filled unit of host stream @s's open block of region
- * @r on die @d (locked), padding it. Returns true if there was one.
- */
+/* Die @d locked. */
 static bool pad_host_unit(struct vflash_flash *f, struct vff_die *die, u32 d,
 			  enum vff_stream s, enum vff_region r, u64 now)
 {
@@ -232,11 +212,7 @@ static bool pad_host_unit(struct vflash_flash *f, struct vff_die *die, u32 d,
 	return true;
 }
 
-/*
- * Program die @d's partly filled host units (every placement handle's),
- * padding them; returns when all host data buffered on the die is on
- * flash.
- */
+/* Returns when all host data buffered on die @d is on flash. */
 static u64 flush_die(struct vflash_flash *f, u32 d, u64 now, u64 id)
 {
 	struct vff_die *die = &f->dies[d];
@@ -278,11 +254,7 @@ static u64 flush(struct vflash_flash *f, u64 now, u64 id)
  * @lpn: first logical page, written
  * @count: logical pages
  * @now_ns: when the write's data are in the write buffer
- * @req_id: the write's request id (its vflash_request_submit event's), or 0
- *
- * Programs, padding them, the partly filled units of the dies that hold
- * the pages; other dies keep their buffered data. Pages never written or
- * trimmed meanwhile have nothing to program.
+ * @req_id: the write's request id, or 0
  *
  * Return: when every die holding one of the pages has programmed all it
  * buffered (then the pages are durable), never before @now_ns.
@@ -307,10 +279,7 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 	return done;
 }
 
-/*
- * @count 4 KiB transfers over the host link from @t, counted; none for
- * data that stay in the device (@local: NVMe Copy). Returns their end.
- */
+/* @local: the data stay in the device (NVMe Copy). */
 static __always_inline u64 link_xfer(struct vflash_flash *f, u64 t,
 				     u32 count, bool local,
 				     struct vflash_latency *lat)
@@ -322,11 +291,7 @@ static __always_inline u64 link_xfer(struct vflash_flash *f, u64 t,
 			     lat ? &lat->host_ns : NULL);
 }
 
-/*
- * Read @count pages from @lpn at @now; returns the model's completion.
- * @lat: receives the breakdown of the slowest page, or NULL.
- * @local: the data stay in the device: no host-link transfer.
- */
+/* @lat: the breakdown of the slowest page, or NULL. */
 static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn,
 				      u32 count, u64 now,
 				      struct vflash_latency *lat, u64 id,
@@ -349,12 +314,6 @@ static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn,
 	return done;
 }
 
-/*
- * Write @count pages from @lpn at @now; returns the model's completion.
- * @undo: NULL, or the pages' log records (power loss), @count of them.
- * @lat: receives the breakdown, or NULL.
- * @local: the data come from inside the device: no host-link transfer.
- */
 static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
 				       u32 count, u64 now,
 				       struct vflash_latency *lat,
@@ -382,14 +341,9 @@ static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
 }
 
 /*
- * A write that completes once durable (@sync, enum vflash_sync): written
- * as write_pages() writes, then the dies its pages went to (with
- * VFLASH_SYNC_STREAM also every die with an open block of its stream)
- * program their buffered host data. The dies are those the write placed
- * its pages on, not where the pages are by then: a write of the same
- * pages in between (a CXL write-back on a dual device) may have moved
- * them. Returns when those programs end; *@data_ns when the write
- * buffer had the data.
+ * The dies flushed are those the write placed its pages on, not where the
+ * pages are by then: a write in between (a CXL write-back) may have moved
+ * them.
  */
 static noinline u64 write_sync(struct vflash_flash *f, u64 lpn, u32 count,
 			       u64 now, struct vflash_latency *lat,
@@ -433,15 +387,10 @@ static u64 submit(struct vflash_flash *f, enum vflash_io op, u64 lpn,
  * @now_ns: when the request arrives
  * @lat: receives where the model's latency went, or NULL
  *
- * The frontend has checked that [@lpn, @lpn + @count) is within the
- * device. Safe to call from any number of CPUs at once; never sleeps.
- *
- * The completion time is the model's, less host_overhead_ns (the host's
- * own I/O-stack time, which the host adds back when it measures), but
- * never before @now_ns, and a flush never before the programs of the data
- * it makes durable have ended. The die, channel and host-link timelines, the
- * read-latency statistics and @lat keep the model's times: the parts of
- * @lat add up to the model's completion time minus @now_ns.
+ * The frontend has checked the range. Safe from any number of CPUs at once;
+ * never sleeps. The completion is the model's less host_overhead_ns, never
+ * before @now_ns, and a flush's never before its programs end; the parts
+ * of @lat add up to the model's completion time minus @now_ns.
  *
  * Return: when the request completes, on the clock of @now_ns.
  */
@@ -452,11 +401,6 @@ u64 vflash_flash_submit_lat(struct vflash_flash *f, enum vflash_io op,
 	return submit(f, op, lpn, count, now_ns, lat, NULL, 0, 0, 0, false);
 }
 
-/*
- * vflash_flash_submit_lat(), with log records for a write's pages, its
- * request id, the placement handle @ph its pages go to and how durable
- * it is at its completion (@sync, enum vflash_sync).
- */
 static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 				  u64 lpn, u32 count, u64 now_ns,
 				  struct vflash_latency *lat,
@@ -508,11 +452,7 @@ static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
 	if (lat)
 		lat->fw_ns = fw;
 	done += fw;
-	/*
-	 * done >= now_ns: every case starts from it or later. A flush never
-	 * completes before the programs it waits for have ended, whatever
-	 * the host's overhead: its completion says the data are durable.
-	 */
+	/* A flush completes only once its data are durable. */
 	return max(durable, done - min(oh, done - now_ns));
 }
 
@@ -520,16 +460,13 @@ static __always_inline u64 submit(struct vflash_flash *f, enum vflash_io op,
  * vflash_flash_new_req_id() - the next request id of a device
  * @f: the device
  *
- * Ids start at 1 and increase by one with every call, from any CPU.
- *
- * Return: the id.
+ * Return: the id; ids start at 1 and increase by one per call, from any CPU.
  */
 u64 vflash_flash_new_req_id(struct vflash_flash *f)
 {
 	return atomic64_inc_return(&f->req_id);
 }
 
-/* vflash_flash_submit_tagged() with a new request id and no queue. */
 static noinline u64 submit_untagged(struct vflash_flash *f, enum vflash_fe fe,
 				    enum vflash_io op, u64 lpn, u32 count,
 				    u64 now_ns,
@@ -541,11 +478,7 @@ static noinline u64 submit_untagged(struct vflash_flash *f, enum vflash_fe fe,
 					  &none);
 }
 
-/*
- * vflash_flash_submit_tagged() while its trace event is enabled: with the
- * latency breakdown, out of line, so that the untraced path neither
- * reserves nor clears it.
- */
+/* Out of line, so the untraced path neither reserves nor clears a breakdown. */
 static noinline u64 submit_traced(struct vflash_flash *f, enum vflash_fe fe,
 				  enum vflash_io op, u64 lpn, u32 count,
 				  u64 now_ns, struct vflash_undo *const *undo,
@@ -569,20 +502,11 @@ static noinline u64 submit_traced(struct vflash_flash *f, enum vflash_fe fe,
  * @lpn: first logical page
  * @count: logical pages (ignored for a flush)
  * @now_ns: when the request arrives (NVMe: when its command was fetched)
- * @undo: NULL, or for a write one log record per page; each gets the end
- *	time of the program that makes its page durable (U64_MAX until that
- *	program is charged, which may be at a later write or flush). The
- *	backend keeps pointers to waiting records until
- *	vflash_flash_undo_forget().
- * @tag: who the request is; its id 0 takes the next one
- *	(vflash_flash_new_req_id()), stored back; a write's pages go to the
- *	open blocks of its placement handle (@tag->ph, below
- *	vflash_flash_placement_handles(); any other is handle 0). NULL: a
- *	new id, no queue, handle 0.
- *
- * vflash_flash_submit(), and the vflash_request_submit trace event with
- * the latency breakdown and the tag; the request's NAND operations carry
- * the tag's id in their vflash_nand events.
+ * @undo: NULL, or for a write one log record per page, which gets the end
+ *	of the program that makes its page durable (U64_MAX until then); kept
+ *	by the backend until vflash_flash_undo_forget()
+ * @tag: who the request is (id 0: the next one, stored back; @tag->ph: the
+ *	placement handle, an invalid one is 0), or NULL: a new id, handle 0
  *
  * Return: when the request completes, on the clock of @now_ns.
  */
@@ -611,8 +535,6 @@ u64 vflash_flash_submit_tagged(struct vflash_flash *f, enum vflash_fe fe,
  * @count: logical pages (ignored for a flush)
  * @now_ns: when the request arrives
  *
- * vflash_flash_submit_tagged() with a new request id and no queue.
- *
  * Return: when the request completes, on the clock of @now_ns.
  */
 u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
@@ -630,9 +552,6 @@ u64 vflash_flash_submit_from(struct vflash_flash *f, enum vflash_fe fe,
  * @count: logical pages
  * @now_ns: when the request arrives
  * @undo: one record per page (vflash_flash_submit_tagged())
- *
- * vflash_flash_submit_tagged() of a write with a new request id and no
- * queue.
  *
  * Return: when the request completes, on the clock of @now_ns.
  */
@@ -655,9 +574,7 @@ u64 vflash_flash_submit_undo(struct vflash_flash *f, enum vflash_fe fe,
  * @ph: the placement handle (write stream) the pages go to, below
  *	vflash_flash_placement_handles(); any other is handle 0
  *
- * vflash_flash_submit_tagged() of a write with a new request id, no queue,
- * into the open blocks of handle @ph: pages of different handles never
- * share an erase block (GC's copies aside).
+ * Pages of different handles never share an erase block (GC's copies aside).
  *
  * Return: when the request completes, on the clock of @now_ns.
  */
@@ -688,10 +605,8 @@ u32 vflash_flash_placement_handles(const struct vflash_flash *f)
  * @ph: the placement handle, below vflash_flash_placement_handles()
  * @now_ns: the current time
  *
- * Each open block of @ph's stream is closed: its partly filled program
- * unit is padded and programmed (as a flush does), the rest of the block
- * stays erased and the block is sealed, a GC candidate. The handle's next
- * write opens fresh blocks (NVMe FDP's Reclaim Unit Handle Update).
+ * NVMe FDP's Reclaim Unit Handle Update: each open block of @ph is padded
+ * and sealed; the handle's next write opens fresh blocks.
  *
  * Return: true if any of those blocks had been written (so was left not
  * fully written).
@@ -731,9 +646,8 @@ bool vflash_flash_placement_update(struct vflash_flash *f, u32 ph,
  * @f: the device
  * @ph: the placement handle
  *
- * Per die, the unfilled slots of the handle's open block in the region
- * host writes land in, or a whole block's if it has none open: NVMe FDP's
- * Reclaim Unit Available Media Writes. A snapshot, read without locks.
+ * NVMe FDP's Reclaim Unit Available Media Writes. A snapshot, read without
+ * locks.
  *
  * Return: the slots (4 KiB pages).
  */
@@ -773,11 +687,8 @@ u64 vflash_flash_placement_ru_bytes(const struct vflash_flash *f)
  * @f: the device, before its first write
  * @on: true for zone handles
  *
- * A zone handle's writes go to main-region blocks (no SLC cache in
- * front of a zone), and GC takes its blocks as victims only when no
- * other block is one: a zone's blocks are freed by the host's resets
- * (vflash_flash_zone_reset()). Handle 0 stays an ordinary stream
- * (conventional namespaces, and zones beyond the handles).
+ * GC takes a zone handle's blocks as victims only when no other block is
+ * one: the host's resets free them. Handle 0 stays an ordinary stream.
  */
 void vflash_flash_set_zone_handles(struct vflash_flash *f, bool on)
 {
@@ -803,14 +714,8 @@ bool vflash_flash_zone_handles(const struct vflash_flash *f)
  * @count: its writable pages (its capacity)
  * @zone: its number, to spread zones over the dies
  *
- * The zone-to-die layout (config/zone_dies): the handle's writes go round
- * W dies from die (@zone x W) mod dies, page by page from @lpn, where W
- * is zone_dies, or with 0 as many dies as the zone needs blocks (its
- * pages / a main block's slots, rounded up, 1 to every die): a block a
- * die, none wasted if the zone fills whole blocks. A zone never shares a
- * block with another zone's handle. A
- * handle never bound (or on a device without zone handles) writes where
- * the placement policy says.
+ * The zone-to-die layout of config/zone_dies (docs/design/zns.md). A zone
+ * never shares a block with another zone's handle.
  */
 void vflash_flash_zone_bind(struct vflash_flash *f, u32 ph, u64 lpn,
 			    u64 count, u32 zone)
@@ -828,10 +733,6 @@ void vflash_flash_zone_bind(struct vflash_flash *f, u32 ph, u64 lpn,
 	f->zmap[ph].width = w;
 }
 
-/*
- * Erase block @b now if it is sealed and holds no valid page; returns
- * when the erase ends (@now if there was none).
- */
 static u64 reset_erase(struct vflash_flash *f, u32 b, u64 now, u64 id)
 {
 	struct vff_die *die = &f->dies[vff_die_of_block(f, b)];
@@ -856,13 +757,9 @@ static u64 reset_erase(struct vflash_flash *f, u32 b, u64 now, u64 id)
  * @count: its pages that may hold data
  * @now_ns: when the reset arrives
  *
- * The pages are deallocated as a trim does (counted in host_trim_pages);
- * every sealed block that this leaves without a valid page is erased at
- * once, the erase charged to its die's timeline after the work queued
- * there (a vflash_nand event, nand_erase_blocks and zone_erase_blocks)
- * and the block freed. Blocks still open (a zone handle not yet sealed
- * with vflash_flash_placement_update(), or handle 0) or holding other
- * pages are left to GC. The frontend has checked the range.
+ * Deallocated as a trim; every sealed block left without a valid page is
+ * erased at once, the rest is left to GC. The frontend has checked the
+ * range.
  *
  * Return: when the last of those erases ends, @now_ns if there was none.
  */
@@ -885,7 +782,6 @@ u64 vflash_flash_zone_reset(struct vflash_flash *f, u64 lpn, u32 count,
 			vff_invalidate(f, old);
 		preempt_enable();
 		vff_heat_clear(f, lpn + i);
-		/* The page that left its block empty erases it. */
 		if (old != VFF_INVALID &&
 		    !atomic_read(&f->blocks[vff_block_of(f, old)].valid))
 			done = max(done, reset_erase(f, vff_block_of(f, old),

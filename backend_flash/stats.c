@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Statistics: per-CPU counters and a read-latency histogram, summed when
- * read. Counters are exact; a reset that races with requests may miss
- * the increments made during it.
+ * Per-CPU counters and histograms, summed when read; a reset racing with
+ * requests may miss the increments made during it.
  */
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -74,7 +73,6 @@ static u32 spare_blocks(struct vflash_flash *f)
 	return f->spare_new > bad ? f->spare_new - bad : 0;
 }
 
-/* The host or media pages of the zone handles (1 and up), all CPUs. */
 static u64 zone_pages(struct vflash_flash *f, bool media)
 {
 	u64 sum = 0;
@@ -98,10 +96,8 @@ static u64 zone_pages(struct vflash_flash *f, bool media)
  * @f: the device
  * @stat: the counter
  *
- * Return: the sum over all CPUs; for VFLASH_STAT_BAD_BLOCKS and
- * VFLASH_STAT_SPARE_BLOCKS, the device's current figure; for
- * VFLASH_STAT_ZONE_HOST_PAGES and VFLASH_STAT_ZONE_MEDIA_PAGES, the sum
- * over the zone handles (0 on a device without them).
+ * Return: the sum over all CPUs (the "not a counter" ones: the current
+ * figure).
  */
 u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat)
 {
@@ -153,10 +149,8 @@ u64 vflash_flash_free_blocks(struct vflash_flash *f, bool slc)
  * vflash_flash_out_of_room() - did a write find no room on any die?
  * @f: the device
  *
- * Once a write found no slot on any die (bad blocks left GC no room),
- * the pages it could not place keep their old place in the FTL: the
- * frontend fails that write (its data never reached flash) and every
- * later one (vflash_flash_write_refused()). Lock-free, counts nothing.
+ * The frontend fails that write and every later one. Lock-free, counts
+ * nothing.
  *
  * Return: true from the first such write on.
  */
@@ -169,11 +163,8 @@ bool vflash_flash_out_of_room(const struct vflash_flash *f)
  * vflash_flash_write_refused() - is a host write to be refused?
  * @f: the device
  *
- * A device that has run out of spare blocks, or whose bad blocks left a
- * write no room on any die (vflash_flash_health()'s read_only), refuses
- * host writes, as drives go read-only; frontends ask
- * before each write and fail it (NVMe: Namespace Is Write Protected).
- * Lock-free: one atomic read. A refusal is counted (worn_out_writes).
+ * Frontends ask before each write. Lock-free; a refusal is counted
+ * (worn_out_writes).
  *
  * Return: true if the write is to be refused.
  */
@@ -190,8 +181,7 @@ bool vflash_flash_write_refused(struct vflash_flash *f)
  * @f: the device
  * @h: filled in
  *
- * Reads the blocks' erase counts and the bad-block counts without locks:
- * a snapshot that may be a moment old, as a drive's own log is.
+ * A snapshot without locks, which may be a moment old.
  */
 void vflash_flash_health(struct vflash_flash *f, struct vflash_health *h)
 {
@@ -291,8 +281,7 @@ u64 vflash_flash_read_latency_pct(struct vflash_flash *f, u32 per_mille)
  * @due_ns: when the model said it completes (vflash_flash_submit())
  * @actual_ns: when the frontend completed it, on the same clock
  *
- * Per CPU and lock-free. A completion before its due time is not a
- * lateness: it is counted apart, in VFLASH_STAT_EARLY_COMPLETIONS (a bug).
+ * Lock-free. An early completion is counted apart (EARLY_COMPLETIONS).
  */
 void vflash_flash_record_lateness(struct vflash_flash *f, u64 due_ns,
 				  u64 actual_ns)
@@ -317,10 +306,8 @@ void vflash_flash_record_lateness(struct vflash_flash *f, u64 due_ns,
  * @f: the device
  * @per_mille: 500 for the median, 990 for p99, 999 for p99.9
  *
- * Return: like vflash_flash_read_latency_pct(), for the lateness that
- * vflash_flash_record_lateness() counted (early completions excluded),
- * but never above vflash_flash_lateness_max(), which is exact (a bucket's
- * upper bound may be above every value in it).
+ * Return: like vflash_flash_read_latency_pct(), never above
+ * vflash_flash_lateness_max().
  */
 u64 vflash_flash_lateness_pct(struct vflash_flash *f, u32 per_mille)
 {
@@ -350,12 +337,9 @@ u64 vflash_flash_lateness_max(struct vflash_flash *f)
  * @f: the device
  * @ph: the placement handle, below vflash_flash_placement_handles()
  * @host_pages: receives the host pages written with it
- * @media_pages: receives the media pages written because of it: slots
- *	programmed in its blocks (padding included) and pages GC or
- *	migration moved out of them
+ * @media_pages: receives the media pages written because of it
  *
- * Since creation or the last stats reset; (@media_pages x 1000) /
- * @host_pages is the handle's write amplification.
+ * Since creation or the last stats reset.
  */
 void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
 				 u64 *host_pages, u64 *media_pages)
@@ -379,13 +363,9 @@ void vflash_flash_placement_stat(struct vflash_flash *f, u32 ph,
  *	placement handle's data and reclaim unit
  * @f: the device
  * @ph: the placement handle, below vflash_flash_placement_handles()
- * @ev: receives the counts since the device was created (stats/reset
- *	does not touch them): a reader keeps the last values it saw and
- *	acts on the difference
+ * @ev: receives the counts since creation (stats/reset leaves them)
  *
- * A few atomic reads: cheap enough to poll, and no lock is taken. The
- * logical page goes with the count read: it is one the handle had moved
- * whenever @ev->moved_pages is not 0.
+ * Lock-free, cheap enough to poll.
  */
 void vflash_flash_placement_events(struct vflash_flash *f, u32 ph,
 				   struct vflash_placement_events *ev)
@@ -404,9 +384,7 @@ void vflash_flash_placement_events(struct vflash_flash *f, u32 ph,
  * vflash_flash_erased_bytes() - bytes of the blocks erased
  * @f: the device
  *
- * Since creation or the last stats reset (NVMe FDP's Media Bytes Erased).
- *
- * Return: the bytes.
+ * Return: the bytes, since creation or the last stats reset.
  */
 u64 vflash_flash_erased_bytes(struct vflash_flash *f)
 {

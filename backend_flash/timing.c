@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The timing model, the bottom of the backend: each die's, channel's and
- * the host link's busy timeline, the array operations charged to them,
- * the write buffer's admission, and which spans of a die's time went to
- * background work. Callers hold the die's lock where a die is passed.
+ * The timing model: die, channel and host-link timelines. Callers hold the
+ * die's lock where a die is passed.
  */
 #include <linux/bug.h>
 #include <linux/kernel.h>
@@ -18,13 +16,9 @@
 #define RETRY_WEAR_CAP		64
 /* Ages beyond 2^53 ns (104 days) count as that: the fixed point fits. */
 #define RETRY_AGE_CAP_NS	BIT_ULL(53)
-/* log2's fixed point: 10 fractional bits. */
 #define LOG2_FRAC_BITS		10
 
-/*
- * 1000 * log2(1 + @age / @unit) for @unit > 0, in integers: log2 is exact
- * at powers of two and linear between them (at most 0.086 low).
- */
+/* 1000 * log2(1 + @age / @unit): exact at powers of two, linear between. */
 static u64 log2_1p_milli(u64 age, u64 unit)
 {
 	u64 v = div64_u64(min(age, RETRY_AGE_CAP_NS) << LOG2_FRAC_BITS, unit) +
@@ -44,16 +38,8 @@ static u64 log2_1p_milli(u64 age, u64 unit)
  * @k_pe: the read_retry_pe_milli knob
  * @k_age: the read_retry_age_milli knob (one of the two is not 0)
  *
- * r = min(read_retry_max, floor(k_pe * (pe / rated)^2 +
- * k_age * log2(1 + age / age_unit))), with pe the block's erase count,
- * rated its region's rated cycles, age the time since the block was
- * sealed (0 while it is open) and the k in thousandths
- * (docs/design/faults.md). Integers only.
- *
- * The inline vff_read_retries() (ftl.h) answers 0 while both coefficients
- * are 0 (the default) and calls this with them otherwise.
- *
- * Return: r.
+ * Return: min(read_retry_max, k_pe * (pe / rated)^2 + k_age * log2(1 +
+ * age / age_unit)), the k in thousandths (docs/design/faults.md).
  */
 u32 __vff_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
 		       u64 k_pe, u64 k_age)
@@ -79,11 +65,7 @@ u32 __vff_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
 		     vff_knob(f, VFLASH_KNOB_READ_RETRY_MAX));
 }
 
-/*
- * Background work occupies [@start, @end) of the die's timeline. Spans
- * that touch are merged, so a GC pass (reads, programs and an erase back
- * to back under the die lock) takes one entry.
- */
+/* Spans that touch are merged, so a GC pass takes one entry. */
 void vff_bg_note(struct vff_die *die, u64 start, u64 end)
 {
 	u32 i = die->bg_last;
@@ -100,11 +82,7 @@ void vff_bg_note(struct vff_die *die, u64 start, u64 end)
 	die->bg_last = i;
 }
 
-/*
- * A host read at @start passed the background work queued after it and
- * pushed it back by @t: move the remembered spans with it. A span that
- * @start cuts is stretched rather than split (over-counts by at most @t).
- */
+/* A span that @start cuts is stretched rather than split (over by <= @t). */
 void vff_bg_shift(struct vff_die *die, u64 start, u64 t)
 {
 	u32 i;
@@ -118,7 +96,6 @@ void vff_bg_shift(struct vff_die *die, u64 start, u64 t)
 	}
 }
 
-/* How much of [@from, @to) the die spent on remembered background work. */
 u64 vff_bg_wait(const struct vff_die *die, u64 from, u64 to)
 {
 	u64 sum = 0;
@@ -144,11 +121,6 @@ u64 vff_bg_wait(const struct vff_die *die, u64 from, u64 to)
  * @lat: for a host read, receives the die wait (and its background part)
  *	and the array time; may be NULL
  *
- * Under the read-priority maintenance policy a host read passes
- * background work queued on the die, pushing it back by its own time,
- * until that work has been deferred by max_defer_ns. A read that needs
- * r retries (vff_read_retries()) takes tR * (1 + r), all of it array time.
- *
  * Return: when the data is in the die's page register.
  */
 u64 vff_die_read(struct vflash_flash *f, struct vff_die *die, u32 slot,
@@ -157,7 +129,6 @@ u64 vff_die_read(struct vflash_flash *f, struct vff_die *die, u32 slot,
 	return vff_die_read_inline(f, die, slot, now, work, lat);
 }
 
-/* The vflash_nand event of a die read (vff_die_read_inline()). */
 void vff_trace_die_read(struct vflash_flash *f, struct vff_die *die, u32 blk,
 			enum vflash_work work, u64 start, u64 end)
 {
@@ -260,15 +231,8 @@ void vff_wb_push(struct vflash_flash *f, struct vff_die *die, u64 end,
  * vflash_flash_model_read_ns() - the model's latency of an idle 4 KiB read
  * @f: the device
  *
- * Computed from the live knobs: what vflash_flash_submit() charges a
- * one-page read of a written page on an idle device. The array read is
- * that of the region host writes land in (SLC on hybrid profiles, else
- * the main region; on QLC without an SLC region its lower page, the first
- * page of a block), then one channel transfer, one host-link transfer
- * and the firmware overhead. host_overhead_ns is not taken off: this is
- * the latency the host should observe.
- *
- * Return: the latency in ns.
+ * Return: the latency in ns the host should observe (host_overhead_ns not
+ * taken off), from the live knobs.
  */
 u64 vflash_flash_model_read_ns(const struct vflash_flash *f)
 {

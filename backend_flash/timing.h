@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The timing model's inline fast path, what every host request runs of
- * timing.c (link transfers, write-buffer admission, the die read), and
- * timing.c's declarations.
- */
+/* The timing model's inline fast path and timing.c's declarations. */
 #ifndef VFLASH_TIMING_H
 #define VFLASH_TIMING_H
 
@@ -28,10 +24,6 @@ void vff_trace_die_read(struct vflash_flash *f, struct vff_die *die, u32 blk,
 			enum vflash_work work, u64 start, u64 end);
 DECLARE_TRACEPOINT(vflash_nand);
 
-/*
- * Reserve a link (a channel or the host link) whose queue ends at *@busy,
- * under @lock, for @dur ns from @t on; returns when the transfer ends.
- */
 static inline u64 vff_link_xfer(spinlock_t *lock, u64 *busy, u64 t, u64 dur)
 {
 	u64 end;
@@ -169,10 +161,8 @@ static __always_inline u64 vff_read_time(const struct vflash_flash *f,
  * @blk: the block read; its die is locked
  * @now: when the read starts
  *
- * See __vff_read_retries() (timing.c); inline, one test while both of its
- * coefficients are 0 (the default).
- *
- * Return: the retries; 0 while both coefficients are 0.
+ * Return: the retries (__vff_read_retries()); one test while both
+ * coefficients are 0.
  */
 static __always_inline u32 vff_read_retries(const struct vflash_flash *f,
 					    u32 blk, u64 now)
@@ -185,7 +175,6 @@ static __always_inline u32 vff_read_retries(const struct vflash_flash *f,
 	return __vff_read_retries(f, blk, now, k_pe, k_age);
 }
 
-/* vff_die_read() (timing.c), inline for the host read path. */
 static __always_inline u64 vff_die_read_inline(struct vflash_flash *f,
 					       struct vff_die *die, u32 slot,
 					       u64 now, enum vflash_work work,

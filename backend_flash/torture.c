@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A concurrency torture test of the backend: threads on every CPU submit
- * random reads, writes, trims and flushes while one of them switches
- * policies and the GC worker runs; then the FTL's invariants are checked
- * with the worker held off. Reached through debugfs (core/debugfs.c), so
- * the VM suites run it on a real SMP kernel, under KASAN and lockdep in
- * `make check-debug`.
+ * A concurrency torture test of the backend, reached through debugfs so the
+ * VM suites run it on a real SMP kernel (KASAN and lockdep in check-debug).
  */
 #include <linux/completion.h>
 #include <linux/cpumask.h>
@@ -34,7 +30,6 @@ static u64 next(u64 *x)
 	return *x >> 33;
 }
 
-/* Switch one random kind to one random registered policy. */
 static void switch_some_policy(struct vflash_flash *f, u64 *seed)
 {
 	enum vflash_policy_kind kind = next(seed) % VFLASH_POLICY_NR;
@@ -99,8 +94,7 @@ static int torture_fn(void *data)
  * @why: receives the first invariant violation, if any
  * @size: size of @why
  *
- * Sleeps until every thread is done. Policies are left as the last
- * switch set them.
+ * Sleeps until every thread is done.
  *
  * Return: 0, -EINVAL for bad arguments, -EUCLEAN on a violation, or
  * another negative errno.

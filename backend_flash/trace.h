@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Trace events of system "vflash": requests (submit with the model's
- * latency breakdown, complete with the lateness), the dies' operations and
- * cleaning, and the CXL device cache. docs/tracing.md describes each field.
+ * Trace events of system "vflash"; docs/tracing.md describes each field.
  * Free when off: each call site is a static branch.
  */
 #undef TRACE_SYSTEM
@@ -48,11 +46,8 @@ TRACE_DEFINE_ENUM(VFLASH_NAND_ERASE);
 			 { VFLASH_NAND_ERASE, "erase" })
 
 /*
- * A request enters the model. @due_ns is the completion time the frontend
- * will aim at (host_overhead_ns already taken off); model_ns is the
- * model's latency, the sum of the parts that follow. @tag says which
- * request it is: its id (shared with its NAND operations and its
- * completion), queue and command id, and when its doorbell was seen.
+ * A request enters the model. @due_ns: the completion the frontend aims at
+ * (host_overhead_ns taken off); model_ns: the sum of the parts that follow.
  */
 TRACE_EVENT(vflash_request_submit,
 	TP_PROTO(u32 dev, enum vflash_fe fe, enum vflash_io op, u64 lpn,
@@ -118,9 +113,8 @@ TRACE_EVENT(vflash_request_submit,
 );
 
 /*
- * A frontend completed a request: NVMe posted its CQE and raised the
- * interrupt, CXL mapped the page. late_ns = actual_ns - due_ns, negative
- * for an early completion (a bug). @id is its submits' (0: none).
+ * A frontend completed a request. late_ns = actual_ns - due_ns, negative
+ * for an early completion (a bug).
  */
 TRACE_EVENT(vflash_request_complete,
 	TP_PROTO(u32 dev, enum vflash_fe fe, enum vflash_io op, u64 lpn,
@@ -162,8 +156,7 @@ TRACE_EVENT(vflash_request_complete,
 
 /*
  * One operation on a die's timeline: [start_ns, end_ns). @id: the request
- * whose submit charged it (its own pages, or cleaning on its write path),
- * 0 for background work.
+ * whose submit charged it, 0 for background work.
  */
 TRACE_EVENT(vflash_nand,
 	TP_PROTO(u32 dev, u32 die, enum vflash_nand_op op,
@@ -196,10 +189,7 @@ TRACE_EVENT(vflash_nand,
 		  __entry->start_ns, __entry->end_ns)
 );
 
-/*
- * One block cleaned (GC within a region, or migration out of the SLC
- * region): its valid pages moved, then erased if @freed.
- */
+/* One block cleaned: its valid pages moved, then erased if @freed. */
 TRACE_EVENT(vflash_clean,
 	TP_PROTO(u32 dev, u32 die, enum vflash_work work, u32 block,
 		 u64 start_ns, u64 end_ns, u32 moved, bool freed),

@@ -1,19 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * When host pages become durable, for the power-loss log (core/powerloss.c):
- * a logged page write hands the backend a struct vflash_undo, which waits
- * on its die, beside the slot it was given, until the program of that
- * slot's unit is charged; the program's end time is then its durable time.
- * Until then (the unit is still filling in the write buffer) it reads
- * U64_MAX: a power cut loses it.
- *
- * Each die has, per host placement handle and region, one array of
- * unit[r] pointers: a die has one open block per host stream (placement
- * handle: NVMe FDP's reclaim unit handles, ZNS's zone handles) and
- * region, and only the unit being filled in each has pages not yet
- * programmed. The arrays are under the die's lock; a record remembers
- * its place (vflash_undo.wait), so that it can be found again after its
- * block's stream changed (erased and reopened for another).
+ * When host pages become durable, for the power-loss log (core/powerloss.c).
+ * A record waits on its die until its unit's program is charged. Per die,
+ * host stream and region only the unit being filled has unprogrammed pages,
+ * hence one array of unit[r] pointers each, under the die's lock.
  */
 #include <linux/slab.h>
 
@@ -25,10 +15,6 @@ static u32 per_handle(const struct vflash_flash *f)
 	return f->unit[VFF_SLC] + f->unit[VFF_MAIN];
 }
 
-/*
- * The index of the waiting pointer of @slot: a slot of die @d's open
- * block of host stream @s in region @r. Each host stream has its own.
- */
 static u32 wait_index(const struct vflash_flash *f, u32 d, u32 s,
 		      enum vff_region r, u32 slot)
 {
@@ -103,8 +89,8 @@ void __vff_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,
  * vflash_flash_undo_forget() - drop every reference to log records
  * @f: the device
  *
- * After it the backend holds no struct vflash_undo any more, so the log
- * may free them; records still waiting keep end time U64_MAX.
+ * After it the log may free its records; those still waiting keep end time
+ * U64_MAX.
  */
 void vflash_flash_undo_forget(struct vflash_flash *f)
 {
@@ -126,8 +112,7 @@ void vflash_flash_undo_forget(struct vflash_flash *f)
  * @u: a record handed to vflash_flash_submit_undo(), or never handed
  *	(@u->die U32_MAX)
  *
- * After it the backend holds no pointer to @u, which may be freed; a
- * record still waiting for its program is never stamped.
+ * After it @u may be freed; a record still waiting is never stamped.
  */
 void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u)
 {

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Registration of the built-in policies. The first of each kind is the
- * default.
- */
+/* The first built-in policy of each kind is the default. */
 #include <linux/kernel.h>
 
 #include "policy/builtin.h"

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Eviction policies of the device DRAM cache: which resident page leaves
- * when the cache needs a slot. They see slot indexes, the logical page a
- * slot holds and a "referenced" signal (struct vflash_eviction_ops); they
- * know nothing of page tables, which the cache samples for them.
- *
- * An instance serves a cache of one or more sets (policy/sets.h): its
- * queues are per set, a victim is chosen within one set, and with more
- * than one set each slot remembers its set (the set of the page it was
- * inserted with).
+ * Eviction policies of the device DRAM cache. An instance's queues are per
+ * set (policy/sets.h); a slot remembers the set of the page it was inserted
+ * with.
  */
 #include <linux/bug.h>
 #include <linux/hash.h>
@@ -20,7 +14,6 @@
 #include "policy/sets.h"
 #include "policy/slotq.h"
 
-/* Where a slot is. */
 enum {
 	EV_OUT,		/* not in the instance */
 	EV_MAIN,	/* q[EV_Q_MAIN]: the only queue, or s3fifo's main */
@@ -64,8 +57,7 @@ struct ghost {
  * @setof: per slot, its set; NULL with one set
  * @q: the queues, EV_NR_Q per set
  * @lpn: s3fifo: per slot, the logical page it holds
- * @small_target: s3fifo: the small queue's share of the slots (of one
- *	set's capacity with several sets, at least 1)
+ * @small_target: s3fifo: the small queue's share of one set's slots
  * @ghost: s3fifo's ghost queue (one for all sets: it is keyed by page)
  * @set: random, one set: the slots in the instance, in no order
  * @pos: random, one set: per slot, its index in @set
@@ -197,7 +189,6 @@ err:
 	return NULL;
 }
 
-/* Whether @slot may enter @ev: in range and not in it already. */
 static bool ev_can_insert(struct ev *ev, u32 slot)
 {
 	return !WARN_ON_ONCE(slot >= ev->nr_slots || ev->where[slot] != EV_OUT);
@@ -213,13 +204,11 @@ static struct vflash_slotq *ev_q(struct ev *ev, u32 set, unsigned int q)
 	return &ev->q[set * EV_NR_Q + q];
 }
 
-/* The set of @slot, which is in @ev. */
 static u32 ev_set(struct ev *ev, u32 slot)
 {
 	return ev->setof ? ev->setof[slot] : 0;
 }
 
-/* @slot enters @ev with logical page @lpn: remember its set. */
 static void ev_enter(struct ev *ev, u32 slot, u64 lpn)
 {
 	if (ev->setof)
@@ -310,10 +299,8 @@ static bool lifo_evict(void *st, u32 set, u32 *slot)
 }
 
 /*
- * clock: FIFO with a second chance. A page referenced since it was last
- * passed loses its bit and goes to the tail instead of leaving; without
- * references this is fifo. Each requeue consumes one reported reference,
- * so eviction is amortised O(1).
+ * clock: FIFO with a second chance. Each requeue consumes one reported
+ * reference, so eviction is amortised O(1).
  */
 static void clock_access(void *st, u32 slot)
 {
@@ -356,13 +343,8 @@ static void lru_access(void *st, u32 slot)
 }
 
 /*
- * s3fifo (Yang et al., SOSP'23): new pages enter a small FIFO (10 % of the
- * slots); a page referenced while there moves to the main FIFO when it
- * reaches the head, an unreferenced one is evicted and its logical page
- * remembered in the ghost queue. A page that misses again while in the
- * ghost goes straight to main. Main is a FIFO with reinsertion: a page
- * with frequency f > 0 goes back to the tail with f - 1. One-time scans
- * pass through small and never displace main.
+ * s3fifo (Yang et al., SOSP'23): a small FIFO filters one-time scans, a
+ * ghost queue remembers what it evicted, main is a FIFO with reinsertion.
  */
 static u32 ghost_hash(struct ghost *g, u64 lpn)
 {
@@ -392,7 +374,6 @@ static void ghost_add(struct ghost *g, u64 lpn)
 	g->hand = e + 1 == g->cap ? 0 : e + 1;
 }
 
-/* Forget @lpn if the ghost holds it; return whether it did. */
 static bool ghost_take(struct ghost *g, u64 lpn)
 {
 	u32 e;
@@ -472,10 +453,8 @@ static bool s3fifo_evict(void *st, u32 set, u32 *slot)
 }
 
 /*
- * random: any resident page, uniformly; a baseline. With one set, the
- * slots sit in an array (O(1) draws); with several, each set is a list
- * of at most its ways (and the few pages a set may hold beyond them),
- * walked to the drawn entry.
+ * random: a baseline. With several sets, each set is a list of about its
+ * ways, walked to the drawn entry.
  */
 static void *random_alloc(u32 nr_slots, u32 nr_sets, u64 seed, gfp_t gfp)
 {

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Maintenance scheduling policies: when GC and migration run, and whether
- * they yield to host reads. The seed study's V1/V2/V3 variants as a
- * run-time switch.
- */
+/* Maintenance policies: the seed study's V1/V2/V3 variants. */
 #include <linux/kernel.h>
 
 #include "policy/builtin.h"

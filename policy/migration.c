@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * SLC-to-QLC migration policies.
- */
+/* SLC-to-QLC migration policies. */
 #include <linux/kernel.h>
 
 #include "policy/builtin.h"

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Placement policies: which die a flash page of writes goes to.
- */
+/* Placement policies: which die a flash page of writes goes to. */
 #include <linux/kernel.h>
 
 #include "policy/builtin.h"
@@ -15,11 +13,7 @@ static u32 stripe_pick(u64 lpn, bool hot, u32 nr_dies, atomic64_t *cursor)
 	return (u32)(atomic64_inc_return(cursor) % nr_dies);
 }
 
-/*
- * die-affinity: each 64-page extent of the logical space has a home die,
- * so a file's neighbouring pages share a die (and contend for it), as in
- * the seed study's die-placement experiments.
- */
+/* die-affinity: each 64-page extent has a home die (the seed study's). */
 static u32 affinity_pick(u64 lpn, bool hot, u32 nr_dies, atomic64_t *cursor)
 {
 	return (u32)((lpn / AFFINITY_EXTENT_PAGES) % nr_dies);

@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Policy plugins. A policy is a name plus a small ops table of its kind,
- * registered in a per-kind list (modelled on the block layer's elevator
- * registry). Policies are built in and never go away while vflash is
- * loaded. GC, placement, migration and maintenance policies are stateless:
- * a device switches by storing a pointer. Eviction and prefetch policies
- * keep per-device state: their ops tables allocate an instance. Policies
- * know nothing of sysfs or of the backend's structures: they see the small
- * views defined here.
+ * Policy plugins: a name plus an ops table of its kind, in a per-kind list.
+ * Built in, never gone while vflash is loaded. Eviction and prefetch
+ * policies keep per-device state; the others are stateless, so a device
+ * switches by storing a pointer.
  */
 #ifndef VFLASH_POLICY_H
 #define VFLASH_POLICY_H
@@ -72,9 +68,8 @@ struct vflash_placement_ops {
 /**
  * struct vflash_migration_ops - an SLC-to-QLC migration policy
  * @background: migrate in the background (else only when SLC is full)
- * @stays_in_slc: whether a page read @heat times (against @threshold)
- *	stays in SLC when its block is cleaned; also whether a QLC page that
- *	hot is re-promoted to SLC
+ * @stays_in_slc: whether a page read @heat times stays in SLC (and a QLC
+ *	page that hot is re-promoted)
  */
 struct vflash_migration_ops {
 	bool background;
@@ -96,30 +91,23 @@ struct vflash_maintenance_ops {
 /**
  * struct vflash_eviction_ops - a device DRAM cache eviction policy
  * @uses_referenced: the policy acts on @access, so the cache must sample
- *	the hardware Accessed bits of mapped pages for it; without this flag
- *	@access may be a no-op and the cache need not sample
- * @alloc: a new, empty instance for a cache of @nr_slots slots (indexes
- *	0 .. @nr_slots - 1) in @nr_sets sets (1 .. @nr_slots; 1 is fully
- *	associative; policy/sets.h maps pages to sets); @seed makes random
- *	choices reproducible. Returns NULL on allocation failure or an
- *	impossible shape.
+ *	the Accessed bits for it
+ * @alloc: a new, empty instance for @nr_slots slots in @nr_sets sets (1:
+ *	fully associative); @seed makes it reproducible. NULL on allocation
+ *	failure or an impossible shape.
  * @free: frees an instance
  * @insert: @slot, holding logical page @lpn, becomes a candidate for
  *	eviction in the set of @lpn; it must not be in the instance already
- * @access: @slot was referenced since the last report (Accessed bit seen
- *	by the sampler, or a fault on it); ignored if @slot is not in the
- *	instance
+ * @access: @slot was referenced since the last report; ignored if @slot
+ *	is not in the instance
  * @remove: @slot leaves the cache without having been chosen. Returns
  *	whether it was in the instance (if not, nothing changes).
  * @evict: chooses a victim among the slots of set @set (below @nr_sets),
  *	removes it and stores it in @slot. Returns false if that set of the
  *	instance is empty.
  *
- * Unlike the other kinds, an eviction policy keeps state: a device holds
- * an instance of it. The caller serialises all calls on one instance.
- * Every call is O(1) or amortised O(1) (re-queueing on @evict consumes a
- * reference reported by @access; random's @evict with several sets walks
- * its set, a few pages); memory is bounded by @nr_slots and @nr_sets.
+ * The caller serialises all calls on one instance. Every call is O(1) or
+ * amortised O(1); memory is bounded by @nr_slots and @nr_sets.
  */
 struct vflash_eviction_ops {
 	bool uses_referenced;
@@ -139,10 +127,9 @@ struct vflash_eviction_ops {
  * @alloc: a new instance, or NULL on allocation failure; NULL for a
  *	policy without state, whose instance is then NULL
  * @free: frees an instance; NULL if @alloc is
- * @predict: after a demand miss on logical page @lpn of access stream
- *	@stream (an opaque key: the faulting mapping, a queue), stores up to
- *	min(@degree, @max) logical pages below @nr_pages to load as well in
- *	@out and returns their number. Safe to call concurrently.
+ * @predict: after a demand miss on @lpn of @stream (an opaque key), stores
+ *	up to min(@degree, @max) pages below @nr_pages in @out; returns their
+ *	number. Safe to call concurrently.
  * @demand_only: @predict always returns 0, so a miss need not call it
  */
 struct vflash_prefetch_ops {

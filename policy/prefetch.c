@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Prefetch policies of the device DRAM cache: after a demand miss, which
- * other logical pages to load as well.
- */
+/* Prefetch policies: after a demand miss, which pages to load as well. */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -34,15 +31,10 @@ static u32 next_n_predict(void *st, u64 stream, u64 lpn, u32 degree,
 }
 
 /*
- * stride: per access stream, the last missed page and the last delta.
- * Two equal non-zero deltas in a row (three misses in arithmetic
- * progression) arm the detector; an armed one proposes the next @degree
- * pages of the progression and moves the stream's frontier to the last of
- * them, so the next demand miss of a stream that the prefetches kept up
- * with is again one stride away. A demand miss on a page it proposed
- * (one the cache could not prefetch, or evicted before its use) keeps it
- * armed too, and it proposes on from there. Any other delta disarms it and
- * becomes the new candidate stride.
+ * stride: two equal non-zero deltas in a row arm the detector. It moves the
+ * stream's frontier to the last page it proposed, so the next miss of a
+ * stream the prefetches kept up with is again one stride away; a miss on a
+ * page it proposed keeps it armed.
  */
 #define STRIDE_STREAMS	16
 #define STRIDE_CONF_MAX	3
@@ -80,10 +72,6 @@ struct stride_state {
 	u64 tick;
 };
 
-/*
- * Whether @lpn is one of the pages an armed @e proposed last: on its
- * progression after its last demand miss, up to its frontier.
- */
 static bool stride_proposed(const struct stride_stream *e, u64 lpn)
 {
 	s64 k = (s64)(lpn - e->miss), ahead = (s64)(e->last - e->miss);
@@ -94,7 +82,6 @@ static bool stride_proposed(const struct stride_stream *e, u64 lpn)
 	return k > 0 && k <= ahead / e->stride;
 }
 
-/* The entry of @stream, or the least recently used one, reset for it. */
 static struct stride_stream *stride_lookup(struct stride_state *s, u64 stream,
 					   u64 lpn, bool *found)
 {

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The policy registry: one list per kind, under one mutex.
- */
+/* The policy registry: one list per kind, under one mutex. */
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>

@@ -1,11 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The set mapping of a set-associative device DRAM cache
- * (docs/design/cxl.md, "Set associativity"): with W ways and N slots the cache has
- * max(N / W, 1) sets, logical page lpn belongs to set lpn mod sets, and
- * the N mod sets slots left over widen the first sets by one page each.
- * One set is a fully associative cache.
- */
+/* Sets of a set-associative device DRAM cache (docs/design/cxl.md). */
 #ifndef VFLASH_POLICY_SETS_H
 #define VFLASH_POLICY_SETS_H
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Queues of cache slots linked by index: 8 bytes per slot, O(1) insert at
- * either end, unlink anywhere and pop. A slot is in at most one queue of
- * a set of queues sharing one link array. For the eviction policies.
+ * Queues of cache slots linked by index, 8 bytes per slot; a slot is in at
+ * most one of the queues sharing a link array.
  */
 #ifndef VFLASH_POLICY_SLOTQ_H
 #define VFLASH_POLICY_SLOTQ_H

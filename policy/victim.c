@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * GC victim policies: the block of least cost is cleaned.
- */
+/* GC victim policies: the block of least cost is cleaned. */
 #include <linux/kernel.h>
 #include <linux/math64.h>
 

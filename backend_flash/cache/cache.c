@@ -1,19 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device DRAM cache (docs/design/cxl.md). Data never moves: a logical
- * page is resident when its user may map the backing page, and the cache
- * is the set of logical pages allowed to be, at most one per slot.
- *
- * Per logical page, one atomic word: state (2 bits), "was resident
- * before" (1 bit) and the slot (29 bits); every transition is a cmpxchg.
- * A miss claims a free slot (ABSENT -> LOADING), asks the backend when
- * the read completes, and publishes the page RESIDENT with that time in
- * its slot: whoever faults on it, the loader included, waits until then.
- * So concurrent misses on one page cost one NAND read. Eviction moves
- * RESIDENT -> EVICTING, waits for the short pins of mappers in flight,
- * has the user unmap the page, writes it back if it was dirtied, and
- * frees the slot. An invalidation (a block Deallocate, docs/dual.md) does
- * the same to one chosen page, without the writeback.
+ * The device DRAM cache (docs/design/cxl.md). Data never moves: a page is
+ * resident when its user may map the backing page. Per logical page one
+ * atomic word (state, "was resident before", slot); every transition is a
+ * cmpxchg, so concurrent misses on one page cost one NAND read.
  */
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
@@ -60,8 +50,7 @@ enum {
 /**
  * struct vfd_slot - one cache slot
  * @lpn: the page it holds
- * @ready_ns: when the NAND read that filled it completes; U64_MAX while
- *	it is being issued
+ * @ready_ns: when its NAND read completes; U64_MAX while being issued
  * @pins: mappers between their state check and their PTE insert
  * @gen: bumped on every fill, so a stale observation is detected
  * @flags: VFD_DIRTY, ...
@@ -75,8 +64,8 @@ struct vfd_slot {
 };
 
 /**
- * struct vfd_sets - the sets of a set-associative cache (docs/design/cxl.md,
- *	section 15); all of it under the cache's policy_lock
+ * struct vfd_sets - the sets of a set-associative cache; all of it under
+ *	the cache's policy_lock
  * @nr_sets: sets (more than 1)
  * @ways: the ways it was made for
  * @used: per set, its pages listed in the young ring or the policy
@@ -114,16 +103,12 @@ struct vfd_stats {
  *	@ev_old_counted, @sets and what it points to, @young_ring,
  *	@young_head, @young_len and the slots' VFD_LISTED bits; a resident
  *	page leaves it (RESIDENT -> EVICTING) only under it, so an eviction
- *	and an invalidation never claim one page both. Held only for O(1)
- *	policy calls (a switch: batches of VFD_SWITCH_BATCH; an invalidation
- *	of a young slot: O(young)). Nests inside nothing of the cache's and
- *	takes nothing else.
+ *	and an invalidation never claim one page both. Innermost.
  * @ev_ops: the eviction policy
  * @ev: its instance
  * @ev_old_ops: during a switch, the policy being drained into @ev
  * @ev_old: its instance (victims come from it first), or NULL
- * @ev_old_counted: @ev_old has the geometry of @sets (a policy switch),
- *	so its pages are counted in @sets (not after a switch of ways)
+ * @ev_old_counted: @ev_old's pages are counted in @sets (same geometry)
  * @sets: the sets, or NULL when fully associative; under policy_lock
  *	(a miss tests it for NULL without the lock, see vfd_claim_slot())
  * @nr_over: sets over their capacity (bits of @sets' over); written
@@ -136,10 +121,8 @@ struct vfd_stats {
  * @pf_ops: the prefetch policy
  * @pf: its instance (the policy locks it itself)
  * @pf_degree: pages a prefetch may propose
- * @sample_hand: the next slot vflash_cache_sample() looks at (its callers
- *	serialise)
- * @stats: counters, per CPU (this_cpu_inc(): no cacheline that faulting
- *	CPUs and the evictor all write); summed when read
+ * @sample_hand: the next slot vflash_cache_sample() looks at
+ * @stats: counters, per CPU; summed when read
  */
 struct vflash_cache {
 	struct vflash_flash *f;
@@ -174,10 +157,7 @@ struct vflash_cache {
 	struct vfd_stats __percpu *stats;
 };
 
-/*
- * The word of a page in state @st and slot @slot; all but LOADING have
- * been resident (an evicted page is ABSENT | VFD_EVER).
- */
+/* All but LOADING have been resident (an evicted page is ABSENT | VFD_EVER). */
 static u32 vfd_word(enum vflash_cache_page st, u32 slot)
 {
 	u32 w = ((u32)st << VFD_STATE_SHIFT) | slot;
@@ -211,8 +191,7 @@ static u64 vfd_now(struct vflash_cache *c)
  * vflash_cache_now() - the cache's clock
  * @c: the cache
  *
- * Return: the time on the clock of vflash_cache_get_at()'s @now_ns (its
- * user's struct vflash_cache_host.now_ns, else ktime_get_ns()).
+ * Return: the time on the clock of vflash_cache_get_at()'s @now_ns.
  */
 u64 vflash_cache_now(struct vflash_cache *c)
 {
@@ -223,9 +202,6 @@ u64 vflash_cache_now(struct vflash_cache *c)
  * vflash_cache_wait_until() - wait for a point in time
  * @deadline_ns: on the ktime_get_ns() clock
  * @spin_ns: spin for this much at the end, sleep before
- *
- * Sleeps (killable) until @spin_ns before @deadline_ns, then spins to it,
- * so short waits are exact and long ones cost no CPU for their bulk.
  *
  * Return: 0, or -EINTR if a fatal signal ended the wait early.
  */
@@ -325,10 +301,7 @@ static u32 vfd_capacity(struct vflash_cache *c, u32 set)
 	return vflash_set_capacity(c->p.nr_slots, c->sets->nr_sets, set);
 }
 
-/*
- * @slot, holding its page, was listed (+1) or unlisted (-1): count it in
- * its set, if the cache has sets. Under policy_lock.
- */
+/* Under policy_lock. */
 static void vfd_set_count(struct vflash_cache *c, u32 slot, int delta)
 {
 	struct vfd_sets *sets = c->sets;
@@ -348,11 +321,7 @@ static void vfd_set_count(struct vflash_cache *c, u32 slot, int delta)
 	}
 }
 
-/*
- * @slot was referenced: tell the policy, or the one being drained into it
- * during a switch (each ignores a slot it does not hold). Under
- * policy_lock.
- */
+/* Under policy_lock; each policy ignores a slot it does not hold. */
 static void vfd_access_locked(struct vflash_cache *c, u32 slot)
 {
 	c->ev_ops->access(c->ev, slot);
@@ -360,10 +329,6 @@ static void vfd_access_locked(struct vflash_cache *c, u32 slot)
 		c->ev_old_ops->access(c->ev_old, slot);
 }
 
-/*
- * @slot's page was referenced: a young slot keeps it for when it leaves
- * the young ring, any other tells the policy.
- */
 static void vfd_reference(struct vflash_cache *c, u32 slot)
 {
 	spin_lock(&c->policy_lock);
@@ -374,10 +339,6 @@ static void vfd_reference(struct vflash_cache *c, u32 slot)
 	spin_unlock(&c->policy_lock);
 }
 
-/*
- * A filled slot enters the young ring; the oldest young slot, pushed out,
- * enters the eviction policy, with a reference if one was seen meanwhile.
- */
 static void vfd_young_push(struct vflash_cache *c, u32 slot)
 {
 	u32 old = VFD_NO_SLOT, young = c->p.young;
@@ -406,10 +367,9 @@ static void vfd_young_push(struct vflash_cache *c, u32 slot)
 }
 
 /*
- * Free slots a demand miss leaves in the pool for its prefetches: below
- * this, it evicts a page for itself instead. Without the reserve, under a
- * scan larger than the cache every slot the evictor freed went to the
- * next demand miss, and prefetch (free slots only) never ran again.
+ * Free slots a demand miss leaves for its prefetches: without them, a scan
+ * larger than the cache gives every freed slot to the next demand miss and
+ * prefetch (free slots only) never runs again.
  */
 static u32 vfd_prefetch_reserve(struct vflash_cache *c)
 {
@@ -418,7 +378,6 @@ static u32 vfd_prefetch_reserve(struct vflash_cache *c)
 	return min(READ_ONCE(c->pf_degree), READ_ONCE(c->free_high));
 }
 
-/* Whether the set of @lpn has room for it (always, fully associative). */
 static bool vfd_set_has_room(struct vflash_cache *c, u64 lpn)
 {
 	struct vfd_sets *sets;
@@ -443,7 +402,6 @@ static void vfd_evict_slot(struct vflash_cache *c, u32 slot);
 /* vfd_choose(): a victim of any set, from the sets' hand. */
 #define VFD_ANY_SET	(U64_MAX - 1)
 
-/* Evict the policy's victim of the next set that has one. */
 static bool vfd_borrow(struct vflash_cache *c)
 {
 	u32 slot = vfd_choose(c, VFD_ANY_SET, NULL);
@@ -457,11 +415,6 @@ static bool vfd_borrow(struct vflash_cache *c)
 /* Most pages one miss evicts from its own set (normally one). */
 #define VFD_SET_EVICT_MAX	(2 * VFLASH_CACHE_MAX_WAYS)
 
-/*
- * A demand miss on @lpn in a set-associative cache: while its set is
- * full, evict the page the policy chooses in that set. Counts a conflict
- * miss if it evicted while the pool had free slots.
- */
 static void vfd_make_room_in_set(struct vflash_cache *c, u64 lpn)
 {
 	bool conflict = false;
@@ -479,11 +432,8 @@ static void vfd_make_room_in_set(struct vflash_cache *c, u64 lpn)
 }
 
 /*
- * Claim a free slot for @lpn: for a demand miss (@demand) from the pool
- * above the prefetch reserve or by evicting a page (of its own set, in a
- * set-associative cache); for a prefetch from the pool only. VFD_NO_SLOT
- * if a prefetch finds the pool empty, or a fatal signal is pending while
- * nothing is evictable.
+ * A prefetch takes free slots only. VFD_NO_SLOT if a prefetch finds the
+ * pool empty, or a fatal signal is pending while nothing is evictable.
  */
 static __always_inline u32 vfd_claim_slot(struct vflash_cache *c, u64 lpn,
 					  bool demand)
@@ -493,9 +443,8 @@ static __always_inline u32 vfd_claim_slot(struct vflash_cache *c, u64 lpn,
 	u32 slot;
 
 	/*
-	 * Fully associative: one pointer test. A switch of ways racing with
-	 * it leaves at most this fill beyond its set's capacity, which the
-	 * set's next miss or vflash_cache_evict_one() repairs.
+	 * A racing switch of ways leaves at most this fill beyond its set's
+	 * capacity, which its next miss or vflash_cache_evict_one() repairs.
 	 */
 	if (demand && READ_ONCE(c->sets))
 		vfd_make_room_in_set(c, lpn);
@@ -505,11 +454,7 @@ static __always_inline u32 vfd_claim_slot(struct vflash_cache *c, u64 lpn,
 			slot = vfd_take_free(c);
 		if (slot != VFD_NO_SLOT || !demand)
 			break;
-		/*
-		 * Pool at the reserve: evict one page ourselves. If nothing
-		 * is evictable, every other slot is in transit: take a
-		 * reserved one, or let one land, unless we are being killed.
-		 */
+		/* Nothing evictable: every other slot is in transit. */
 		if (vflash_cache_evict_one(c)) {
 			vfd_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
 		} else {
@@ -517,10 +462,9 @@ static __always_inline u32 vfd_claim_slot(struct vflash_cache *c, u64 lpn,
 			if (slot != VFD_NO_SLOT)
 				break;
 			/*
-			 * Set-associative, a full cache whose every set is
-			 * within its ways, and our own set holds only young
-			 * pages: borrow a slot from another set, or no fill
-			 * would ever age them (docs/design/cxl.md, "Set associativity").
+			 * Our set holds only young pages and no set is over
+			 * its ways: borrow from another set, or no fill would
+			 * ever age them (docs/design/cxl.md).
 			 */
 			if (READ_ONCE(c->sets) && vfd_borrow(c)) {
 				vfd_count(c, VFLASH_CACHE_DIRECT_EVICTIONS);
@@ -531,17 +475,13 @@ static __always_inline u32 vfd_claim_slot(struct vflash_cache *c, u64 lpn,
 			cond_resched();
 		}
 	}
-	/*
-	 * Set-associative, the evictor only trims sets over their capacity:
-	 * kick it only if there are some.
-	 */
+	/* Set-associative, the evictor only trims sets over their capacity. */
 	if (READ_ONCE(c->nr_free) < c->free_low && h && h->kick &&
 	    (!READ_ONCE(c->sets) || READ_ONCE(c->nr_over)))
 		h->kick(c->p.priv);
 	return slot;
 }
 
-/* A prefetched slot enters the eviction policy at once. */
 static void vfd_policy_insert(struct vflash_cache *c, u32 slot)
 {
 	spin_lock(&c->policy_lock);
@@ -552,11 +492,10 @@ static void vfd_policy_insert(struct vflash_cache *c, u32 slot)
 }
 
 /*
- * Publish a page's new word and wake whoever waits for it to change. The
- * full barrier orders the store before wake_up_var()'s unlocked check of
- * the wait queue; it pairs with the one in the waiter's
- * prepare_to_wait_event() (set_current_state()) before it tests the word:
- * either the waiter sees the new word or the waker sees the waiter.
+ * The full barrier orders the store before wake_up_var()'s unlocked check
+ * of the wait queue; it pairs with the waiter's set_current_state() in
+ * prepare_to_wait_event(): either the waiter sees the new word or the
+ * waker sees the waiter.
  */
 static void vfd_publish(struct vflash_cache *c, u64 lpn, u32 w)
 {
@@ -567,16 +506,10 @@ static void vfd_publish(struct vflash_cache *c, u64 lpn, u32 w)
 }
 
 /*
- * Issue the NAND read that fills @slot with @lpn, whose word was @w
- * (ABSENT), arriving at the device at @now: claim the page, ask the
- * backend, publish it RESIDENT, and store when its read completes in
- * @ready_ns, its request id in @req_id.
- * A demand fill returns with
- * the slot pinned, so the page stays the loader's until it is mapped
- * (vflash_cache_put()); a prefetch enters the eviction policy at once,
- * out of the young ring that guards demand fills. Returns false, with the
- * slot back in the pool (its old deadline restored, so a stale reader
- * never sees an unset one there), if another fill won the page.
+ * A demand fill returns with the slot pinned, so the page stays the
+ * loader's until it is mapped. Returns false, with the slot back in the
+ * pool (its old deadline restored, so a stale reader never sees an unset
+ * one), if another fill won the page.
  */
 static __always_inline bool vfd_fill(struct vflash_cache *c, u64 lpn, u32 w,
 				     u32 slot, bool prefetch, u64 now,
@@ -621,10 +554,8 @@ static __always_inline bool vfd_fill(struct vflash_cache *c, u64 lpn, u32 w,
 			vfd_count(c, VFLASH_CACHE_REFAULTS);
 	}
 	/*
-	 * Nobody waits for a LOADING word to change (a fault on it yields
-	 * and looks again; the waits are for EVICTING words, which the
-	 * eviction's ABSENT publish wakes): a release store, no wake-up.
-	 * Pairs with the acquire in vflash_cache_get().
+	 * Nobody waits on a LOADING word (a fault on it yields), so no
+	 * wake-up. Pairs with the acquire in vflash_cache_get().
 	 */
 	atomic_set_release(&c->state[lpn],
 			   vfd_word(VFLASH_PAGE_RESIDENT, slot));
@@ -636,12 +567,7 @@ static __always_inline bool vfd_fill(struct vflash_cache *c, u64 lpn, u32 w,
 	return true;
 }
 
-/*
- * Wait until @ready (a fill's set deadline); @now is a lower bound of the
- * clock (a reading from before: at first the access's arrival), updated;
- * @waited grows by the wait.
- * A read that was ready by then (a zero-latency miss) costs no clock read.
- */
+/* @now, a lower bound of the clock, spares a clock read when @ready is past. */
 static int vfd_wait_ready(struct vflash_cache *c, u64 ready, u64 *now,
 			  u64 *waited)
 {
@@ -661,16 +587,14 @@ static int vfd_wait_ready(struct vflash_cache *c, u64 ready, u64 *now,
 	return 0;
 }
 
-/* Prefetches after a miss on @lpn that arrived at @now; issued at @now. */
 static void vfd_prefetch(struct vflash_cache *c, u64 stream, u64 lpn, u64 now)
 {
 	u64 out[VFLASH_PREFETCH_MAX], ready, id;
 	u32 n, i;
 
 	/*
-	 * The caller has looked at demand_only. The ops tables are static:
-	 * a stale one read unlocked during a switch only skips or makes one
-	 * miss's prediction.
+	 * The ops tables are static: a stale one read unlocked during a
+	 * switch only skips or makes one miss's prediction.
 	 */
 	spin_lock(&c->pf_lock);
 	n = c->pf_ops->predict(c->pf, stream, lpn, READ_ONCE(c->pf_degree),
@@ -682,7 +606,6 @@ static void vfd_prefetch(struct vflash_cache *c, u64 stream, u64 lpn, u64 now)
 		if (vfd_state(w) != VFLASH_PAGE_ABSENT ||
 		    !vfd_set_has_room(c, out[i]))
 			continue;
-		/* Prefetches never evict: the pool's free slots only. */
 		slot = vfd_claim_slot(c, out[i], false);
 		if (slot == VFD_NO_SLOT)
 			break;
@@ -700,15 +623,9 @@ static void vfd_prefetch(struct vflash_cache *c, u64 stream, u64 lpn, u64 now)
  *	fault's entry)
  * @pin: receives the page's slot; vflash_cache_put() releases it
  *
- * A resident page is pinned at once, once its NAND read has completed (a
- * prefetch still in flight, or another thread's miss, is waited for). An
- * absent one is a miss: a slot is claimed (evicting one page if the free
- * pool is empty), the backend's read is submitted as arriving at @now_ns
- * (or at the clock's last reading, if this call has waited since), so
- * the time vflash spends before it overlaps the modelled read rather than
- * adding to it (and shows in the lateness, if it outlasts it), the read
- * time is waited, and prefetches are issued. While pinned, the page
- * cannot be evicted: map it, then put it.
+ * Returns once the page's NAND read has completed. A miss's read arrives at
+ * @now_ns, so the time vflash spends before it overlaps the modelled read.
+ * While pinned, the page cannot be evicted: map it, then put it. Sleeps.
  *
  * Return: 0, or -EINTR if a fatal signal ended a wait (nothing pinned).
  */
@@ -731,7 +648,6 @@ int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 				return -EINTR;
 			if (!vfd_fill(c, lpn, w, slot, false, now, &ready, &id))
 				continue;
-			/* Pinned by the fill: no re-check needed. */
 			missed = true;
 			s = &c->slots[slot];
 			/* Static ops tables: see vfd_prefetch(). */
@@ -744,10 +660,7 @@ int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 			}
 			goto pinned;
 		case VFLASH_PAGE_LOADING:
-			/*
-			 * The backend call is in flight: nanoseconds, unless
-			 * its caller was preempted, hence the yield.
-			 */
+			/* Nanoseconds, unless the loader was preempted. */
 			if (fatal_signal_pending(current))
 				return -EINTR;
 			cond_resched();
@@ -767,10 +680,8 @@ int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 		/* Pairs with the release in vfd_fill(). */
 		ready = smp_load_acquire(&s->ready_ns);
 		/*
-		 * The page may have left the slot since its word was read,
-		 * and the slot be another fill's (whose deadline may not be
-		 * set yet): trust the fields only if the word and the fill
-		 * are still the ones we saw.
+		 * The slot may be another fill's by now: trust its fields
+		 * only if the word and the fill are still the ones we saw.
 		 */
 		smp_rmb();
 		if (atomic_read(&c->state[lpn]) != w ||
@@ -786,7 +697,6 @@ int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 		smp_mb__after_atomic();
 		if (atomic_read(&c->state[lpn]) == w && READ_ONCE(s->gen) == gen)
 			break;
-		/* Evicted (and maybe refilled) while we waited: again. */
 		atomic_dec(&s->pins);
 	}
 pinned:
@@ -798,7 +708,6 @@ pinned:
 						      lpn, slot);
 			vfd_count(c, VFLASH_CACHE_PREFETCH_HITS);
 		}
-		/* A fault on a resident page is a reference. */
 		vfd_reference(c, slot);
 	}
 	pin->lpn = lpn;
@@ -822,10 +731,7 @@ void vflash_cache_put(struct vflash_cache *c, struct vflash_cache_pin *pin)
 	atomic_dec(&c->slots[pin->slot].pins);
 }
 
-/*
- * Pin @lpn if it is resident and its NAND read has completed by now; its
- * slot in @slotp. Return: 0, or -EAGAIN (nothing pinned).
- */
+/* Return: 0, or -EAGAIN (nothing pinned). */
 static int vfd_pin_ready(struct vflash_cache *c, u64 lpn, u32 *slotp)
 {
 	u32 w = atomic_read_acquire(&c->state[lpn]);
@@ -858,26 +764,17 @@ again:
  * @lpn: the page
  * @pin: filled in on success; release it with vflash_cache_put()
  *
- * Marks the page dirty, so its eviction writes it back, and returns with
- * it pinned: the caller makes its PTE writable before the put, so no
- * eviction can come between the dirty bit and the writable PTE. (Were the
- * PTE made writable after the put, an eviction and a refill of the page
- * in between would leave a writable PTE on a clean residency whose
- * writeback nobody counts: the refill maps the same pfn, so the old
- * read-only PTE and the new one compare equal.)
+ * Marks the page dirty and returns with it pinned: the caller makes its
+ * PTE writable before the put, or an eviction and refill in between would
+ * leave a writable PTE (same pfn) on a clean residency.
  *
- * Return: 0, or -EAGAIN if the page is no longer resident or its read has
- * not completed (nothing is pinned; the access must fault again).
+ * Return: 0, or -EAGAIN (nothing pinned; the access must fault again).
  */
 int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
 			 struct vflash_cache_pin *pin)
 {
 	u32 slot;
 
-	/*
-	 * A read still in flight (a prefetch not waited for yet): the page
-	 * cannot be mapped, so the access faults again and waits for it.
-	 */
 	if (vfd_pin_ready(c, lpn, &slot))
 		return -EAGAIN;
 	set_bit(VFD_DIRTY, &c->slots[slot].flags);
@@ -895,12 +792,9 @@ int vflash_cache_mkwrite(struct vflash_cache *c, u64 lpn,
  * @lpn: the page, below the device's size
  * @write: the access writes the page
  *
- * A page that is resident, its NAND read completed, is a hit: the access
- * is served by the cache (the caller charges no NAND time), counts as a
- * reference for the eviction policy (and as the use of a prefetch), and a
- * write leaves the page dirty, for its eviction to write back. Anything
- * else is a miss, which changes nothing: block accesses do not fill the
- * cache (docs/dual.md).
+ * A hit (resident, read completed) counts as a reference and a write
+ * dirties the page; a miss changes nothing: block accesses do not fill
+ * the cache (docs/dual.md).
  *
  * Return: whether it was a hit.
  */
@@ -925,7 +819,7 @@ bool vflash_cache_block_access(struct vflash_cache *c, u64 lpn, bool write)
 	return true;
 }
 
-/* Take @slot out of the young ring. Under policy_lock. */
+/* Under policy_lock. */
 static void vfd_young_remove_locked(struct vflash_cache *c, u32 slot)
 {
 	u32 young = c->p.young, i, n = 0;
@@ -942,10 +836,8 @@ static void vfd_young_remove_locked(struct vflash_cache *c, u32 slot)
 }
 
 /*
- * Claim @lpn for invalidation if it is resident and listed: RESIDENT ->
- * EVICTING and out of the young ring or the policy, under policy_lock.
- * @w receives the word seen. Return: its slot, VFD_NO_SLOT if it is
- * absent, or VFD_TRANSIT if it is in transit (the caller waits, retries).
+ * Return: the claimed slot, VFD_NO_SLOT if @lpn is absent, or VFD_TRANSIT
+ * if it is in transit (the caller waits, retries).
  */
 static u32 vfd_claim_invalidate(struct vflash_cache *c, u64 lpn, u32 *w)
 {
@@ -964,10 +856,7 @@ static u32 vfd_claim_invalidate(struct vflash_cache *c, u64 lpn, u32 *w)
 	}
 	s = &c->slots[vfd_slot_of(*w)];
 	spin_lock(&c->policy_lock);
-	/*
-	 * Not listed yet: its fill has published it but not yet pushed it
-	 * into the young ring or the policy, which it is about to do.
-	 */
+	/* Not listed yet: its fill is about to list it. */
 	if (test_bit(VFD_LISTED, &s->flags) &&
 	    atomic_cmpxchg(&c->state[lpn], *w,
 			   vfd_word(VFLASH_PAGE_EVICTING, vfd_slot_of(*w))) == *w) {
@@ -992,11 +881,8 @@ static u32 vfd_claim_invalidate(struct vflash_cache *c, u64 lpn, u32 *w)
  * @c: the cache
  * @lpn: the page, below the device's size
  *
- * For a block Deallocate: a resident page is unmapped from every mapping
- * (through the user's unmap) and its slot freed without a writeback, so
- * that no later eviction programs the deallocated page; the next access
- * through a mapping faults as a miss. A page in transit (being filled or
- * evicted) is waited for first. Sleeps; the caller holds no cache pin.
+ * For a block Deallocate: no later eviction programs the page. A page in
+ * transit is waited for first. Sleeps; the caller holds no cache pin.
  *
  * Return: whether the page was resident.
  */
@@ -1020,11 +906,7 @@ bool vflash_cache_invalidate(struct vflash_cache *c, u64 lpn)
 			cond_resched();
 	}
 	s = &c->slots[slot];
-	/*
-	 * Mappers between their check and their PTE insert, a block access
-	 * between its check and its dirty bit: as vflash_cache_evict_one()
-	 * waits for them.
-	 */
+	/* Mappers and block accesses in flight; as vflash_cache_evict_one(). */
 	while (atomic_read(&s->pins))
 		cond_resched();
 	/* No pin seen: every mapper's PTE is visible to the unmap now. */
@@ -1042,8 +924,7 @@ bool vflash_cache_invalidate(struct vflash_cache *c, u64 lpn)
  * @c: the cache
  * @lpn: logical page
  *
- * The page keeps its place and state in the cache; its next access
- * faults (a hit, if it is still resident). May sleep.
+ * The page keeps its place and state in the cache. May sleep.
  */
 void vflash_cache_unmap(struct vflash_cache *c, u64 lpn)
 {
@@ -1053,10 +934,7 @@ void vflash_cache_unmap(struct vflash_cache *c, u64 lpn)
 		h->unmap(c->p.priv, lpn);
 }
 
-/*
- * A victim of set @set from the policy (the old instance first during a
- * policy switch), uncounted from its set. Under policy_lock.
- */
+/* Under policy_lock. */
 static bool vfd_pick_locked(struct vflash_cache *c, u32 set, u32 *slot)
 {
 	if (!(c->ev_old && c->ev_old_counted &&
@@ -1067,10 +945,7 @@ static bool vfd_pick_locked(struct vflash_cache *c, u32 set, u32 *slot)
 	return true;
 }
 
-/*
- * A victim of a set over its capacity, trying a few of them. Under
- * policy_lock.
- */
+/* Under policy_lock. */
 static bool vfd_pick_over_locked(struct vflash_cache *c, u32 *slot)
 {
 	struct vfd_sets *sets = c->sets;
@@ -1089,10 +964,7 @@ static bool vfd_pick_over_locked(struct vflash_cache *c, u32 *slot)
 	return false;
 }
 
-/*
- * A victim of the next set, from the sets' hand, that has one (at most
- * 64 sets tried). Under policy_lock.
- */
+/* Under policy_lock. */
 static bool vfd_pick_any_locked(struct vflash_cache *c, u32 *slot)
 {
 	struct vfd_sets *sets = c->sets;
@@ -1107,36 +979,16 @@ static bool vfd_pick_any_locked(struct vflash_cache *c, u32 *slot)
 	return false;
 }
 
-/*
- * Choose a victim and claim its page (RESIDENT -> EVICTING), under
- * policy_lock. @lpn: a missing page of a set-associative cache, whose
- * full set gives the victim (none if the set has room, or the cache is
- * fully associative; *@conflict set if the free pool had slots); or
- * U64_MAX for vflash_cache_evict_one(): the policy's victim when fully
- * associative, one of a set over its capacity otherwise; or VFD_ANY_SET
- * (set-associative only): one of a set over its capacity, else of any
- * set.
- *
- * Return: the victim's slot, or VFD_NO_SLOT.
- */
-/*
- * Claim the page of @slot, which the policy just gave up as its victim
- * (RESIDENT -> EVICTING). Under policy_lock.
- *
- * Return: true; false, with the slot back in the policy, if the page was
- * not resident (a bug).
- */
+/* Under policy_lock. */
 static bool vfd_claim_victim_locked(struct vflash_cache *c, u32 slot)
 {
 	struct vfd_slot *s = &c->slots[slot];
 	u32 w = vfd_word(VFLASH_PAGE_RESIDENT, slot);
 
 	/*
-	 * Only resident slots are in the policy, and only it hands them out;
-	 * the claim is made under policy_lock, so that an invalidation never
-	 * takes the page between the choice and the claim. Were one not
-	 * resident (a bug), it goes back to the policy rather than leave the
-	 * cache for good.
+	 * Claimed under policy_lock, so an invalidation never takes the page
+	 * between the choice and the claim. A non-resident victim (a bug)
+	 * goes back to the policy rather than leave the cache for good.
 	 */
 	if (atomic_cmpxchg(&c->state[s->lpn], w,
 			   vfd_word(VFLASH_PAGE_EVICTING, slot)) != w) {
@@ -1148,6 +1000,12 @@ static bool vfd_claim_victim_locked(struct vflash_cache *c, u32 slot)
 	return true;
 }
 
+/*
+ * Claims a victim (RESIDENT -> EVICTING) under policy_lock. @lpn: a
+ * missing page, whose full set gives the victim; U64_MAX: any victim of
+ * vflash_cache_evict_one(); VFD_ANY_SET: one of a set over its capacity,
+ * else of any set. Return: the victim's slot, or VFD_NO_SLOT.
+ */
 static u32 vfd_choose(struct vflash_cache *c, u64 lpn, bool *conflict)
 {
 	struct vfd_sets *sets;
@@ -1184,10 +1042,6 @@ static u32 vfd_choose(struct vflash_cache *c, u64 lpn, bool *conflict)
 	return slot;
 }
 
-/*
- * Evict the page vfd_choose() claimed in @slot: unmap it through the user,
- * write it back if dirty, free the slot.
- */
 static void vfd_evict_slot(struct vflash_cache *c, u32 slot)
 {
 	const struct vflash_cache_host *h = c->p.host;
@@ -1196,10 +1050,8 @@ static void vfd_evict_slot(struct vflash_cache *c, u32 slot)
 	bool dirty;
 
 	/*
-	 * Mappers between their check and their PTE insert: microseconds,
-	 * unless one sleeps allocating a page table, hence the yield; or a
-	 * loader pushed out of the young ring by other fills during its
-	 * NAND wait: at most that read's time (a killed loader unpins).
+	 * Microseconds, unless a mapper sleeps allocating a page table, or a
+	 * loader pushed out of the young ring waits for its NAND read.
 	 */
 	while (atomic_read(&s->pins))
 		cond_resched();
@@ -1228,10 +1080,7 @@ static void vfd_evict_slot(struct vflash_cache *c, u32 slot)
  * vflash_cache_evict_one() - evict the page the eviction policy chooses
  * @c: the cache
  *
- * Fully associative, the policy's victim; set-associative, a victim of a
- * set holding more than its ways (never a page of a set within them).
- * Unmaps it through the user, writes it back if dirty (the backend
- * charges the program to later I/O; nobody waits for it), frees its slot.
+ * Set-associative, only a set holding more than its ways gives a victim.
  *
  * Return: whether a page was evicted (false: nothing is evictable).
  */
@@ -1248,8 +1097,6 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 /**
  * vflash_cache_reclaim() - evict until the high watermark of free slots
  * @c: the cache
- *
- * What the background evictor runs when kicked.
  *
  * Return: the number of pages evicted.
  */
@@ -1276,7 +1123,6 @@ bool vflash_cache_needs_sampling(struct vflash_cache *c)
 	return h && h->test_clear_young && READ_ONCE(c->ev_ops)->uses_referenced;
 }
 
-/* Ask about the page in @slot, if resident; tell the eviction policy. */
 static void vfd_sample_slot(struct vflash_cache *c, u32 slot)
 {
 	struct vfd_slot *s = &c->slots[slot];
@@ -1287,10 +1133,7 @@ static void vfd_sample_slot(struct vflash_cache *c, u32 slot)
 	if (lpn >= c->p.nr_pages ||
 	    atomic_read(&c->state[lpn]) != vfd_word(VFLASH_PAGE_RESIDENT, slot))
 		return;
-	/*
-	 * Pinned, the page cannot leave the slot (nor the slot be refilled)
-	 * while its bits are read: the flags below are this fill's.
-	 */
+	/* Pinned, the slot cannot be refilled while its flags are read. */
 	atomic_inc(&s->pins);
 	/* Pin before re-reading; see vflash_cache_evict_one(). */
 	smp_mb__after_atomic();
@@ -1313,16 +1156,10 @@ unpin:
  * @c: the cache
  * @budget: the most slots to look at in this call
  *
- * Moves a hand over the slots, at most @budget of them (and at most every
- * slot once) per call, continuing where the previous call stopped: for
- * each resident page, asks the user whether it was accessed (and clears
- * that) and tells the eviction policy. The first answer after a fill is
- * discarded: the faulting access itself set it. A call costs O(@budget)
- * whatever the cache's size; a full sweep takes nr_slots / @budget calls.
- * Callers serialise (the user's evictor thread; tests).
+ * Costs O(@budget) whatever the cache's size. The first answer after a
+ * fill is discarded: the faulting access itself set it. Callers serialise.
  *
- * Return: the number of slots looked at (0 if the policy takes no
- * references).
+ * Return: the number of slots looked at.
  */
 u32 vflash_cache_sample(struct vflash_cache *c, u32 budget)
 {
@@ -1360,12 +1197,7 @@ int vflash_cache_set_watermarks(struct vflash_cache *c, u32 low, u32 high)
 	return 0;
 }
 
-/*
- * Move the pages of @old (@old_ops, @old_nr_sets sets), which the cache
- * holds as ev_old, into its current instance, one page from each old set
- * in turn, VFD_SWITCH_BATCH steps per hold of policy_lock; @count: count
- * each in its set (@old had another geometry). Then free @old.
- */
+/* Frees @old when drained; @count: @old had another geometry. */
 static void vfd_drain_old(struct vflash_cache *c,
 			  const struct vflash_eviction_ops *old_ops, void *old,
 			  u32 old_nr_sets, bool count)
@@ -1399,7 +1231,6 @@ static void vfd_drain_old(struct vflash_cache *c,
 	old_ops->free(old);
 }
 
-/* The sets of @c's current geometry (1: fully associative). */
 static u32 vfd_nr_sets_locked(struct vflash_cache *c)
 {
 	return c->sets ? c->sets->nr_sets : 1;
@@ -1410,14 +1241,9 @@ static u32 vfd_nr_sets_locked(struct vflash_cache *c)
  * @c: the cache
  * @pol: an eviction policy
  *
- * The resident pages move to the new policy in the old one's eviction
- * order (its least valuable first; with several sets, one page of each
- * set in turn), as if inserted in that order, in batches of
- * VFD_SWITCH_BATCH, dropping policy_lock and yielding between them: a
- * switch never holds the lock for long, whatever the cache's size.
- * Meanwhile victims come from the old policy first, references reach
- * both, and new fills enter the new one (ahead of the pages not moved
- * yet). Callers serialise switches (struct vflash_cache_ctl's lock).
+ * The resident pages move in the old policy's eviction order, in batches,
+ * so policy_lock is never held long; safe under load. Callers serialise
+ * switches (struct vflash_cache_ctl's lock).
  *
  * Return: 0, -EINVAL for a policy of another kind, -ENOMEM (nothing
  * changed).
@@ -1455,15 +1281,9 @@ int vflash_cache_set_eviction(struct vflash_cache *c,
  * @c: the cache
  * @ways: 0 (fully associative), 1 (direct-mapped), 2, 4, 8 or 16
  *
- * The cache gets max(slots / @ways, 1) sets and a page belongs to set
- * lpn mod sets (policy/sets.h); from then on a miss on a page of a full
- * set evicts a page of that set, chosen by the eviction policy. No page
- * is evicted or moved by the switch: the resident pages move to a new
- * instance of the policy for the new sets as in
- * vflash_cache_set_eviction(), counted into their new sets; a set left
- * beyond its capacity is trimmed by its next miss and by
- * vflash_cache_evict_one(). Safe under load. Callers serialise switches
- * (struct vflash_cache_ctl's lock).
+ * No page is evicted by the switch; a set left beyond its capacity is
+ * trimmed later. Safe under load. Callers serialise switches (struct
+ * vflash_cache_ctl's lock).
  *
  * Return: 0, -EINVAL for another @ways, -ENOMEM (nothing changed).
  */
@@ -1536,8 +1356,7 @@ u32 vflash_cache_nr_sets(struct vflash_cache *c)
  * @c: the cache
  * @set: a set
  *
- * Return: the pages of @set listed in the young ring or the eviction
- * policy (0 for a set the cache does not have, or when fully associative).
+ * Return: the pages of @set listed (0 for a set the cache does not have).
  */
 u32 vflash_cache_set_used(struct vflash_cache *c, u32 set)
 {
@@ -1651,8 +1470,7 @@ u32 vflash_cache_nr_slots(struct vflash_cache *c)
  * vflash_cache_reset_stats() - zero the counters
  * @c: the cache
  *
- * An increment on another CPU racing with the reset may be lost or kept,
- * as with the flash model's counters (vflash_flash_reset_stats()).
+ * An increment racing with the reset may be lost or kept.
  */
 void vflash_cache_reset_stats(struct vflash_cache *c)
 {
@@ -1699,10 +1517,6 @@ void vflash_cache_destroy(struct vflash_cache *c)
  * vflash_cache_create() - an empty cache with the default policies
  * @f: the backend that times its reads and writebacks
  * @p: its shape; @p->host and @p->priv must outlive it
- *
- * Every page starts absent and every slot free. The eviction and prefetch
- * policies are the defaults of their kinds, prefetch degree 4, watermarks
- * 1 % and 3 % of the slots (at least 1 and 2).
  *
  * Return: the cache, ERR_PTR(-EINVAL) for an impossible shape, or
  * ERR_PTR(-ENOMEM).

@@ -1,15 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The device DRAM cache: which logical pages are resident, their per-page
- * state, the cache slots, the eviction and prefetch policy instances and
- * the NAND time a miss costs. Pure bookkeeping: the user (the CXL
- * frontend) maps and unmaps pages itself, through struct
- * vflash_cache_host. docs/design/cxl.md describes the design; a block
- * frontend on the same device (docs/dual.md) reads, dirties and
- * invalidates resident pages through vflash_cache_block_access() and
- * vflash_cache_invalidate(). The device reaches its cache, and keeps the
- * cache's settings and statistics, through struct vflash_cache_ctl
- * (ctl.h).
+ * The device DRAM cache (docs/design/cxl.md): pure bookkeeping; its user
+ * maps and unmaps pages itself, through struct vflash_cache_host.
  */
 #ifndef VFLASH_CACHE_H
 #define VFLASH_CACHE_H
@@ -33,17 +25,13 @@ struct vflash_flash;
  * @VFLASH_CACHE_DIRTY_WRITEBACKS: evicted pages written back to flash
  * @VFLASH_CACHE_PREFETCH_ISSUED: NAND reads for prefetches
  * @VFLASH_CACHE_PREFETCH_HITS: prefetched pages used before eviction
- * @VFLASH_CACHE_BLOCK_READ_HITS: pages a block read (NVMe) found resident
- *	and read from the cache, without a NAND read
- * @VFLASH_CACHE_BLOCK_WRITE_HITS: pages a block write (NVMe) found
- *	resident and left dirty in the cache, without a NAND program
+ * @VFLASH_CACHE_BLOCK_READ_HITS: pages a block read found resident
+ * @VFLASH_CACHE_BLOCK_WRITE_HITS: pages a block write found resident
  * @VFLASH_CACHE_INVALIDATIONS: resident pages dropped without a writeback
- *	(a block Deallocate)
- * @VFLASH_CACHE_CONFLICT_MISSES: set-associative: demand misses that
- *	evicted a page of their full set while the free pool had slots
- * @VFLASH_CACHE_DIRECT_EVICTIONS: pages a demand miss evicted itself (the
- *	free pool at its reserve, or its set full), in its fault, rather
- *	than the background evictor ahead of it
+ * @VFLASH_CACHE_CONFLICT_MISSES: demand misses that evicted a page of
+ *	their full set while the free pool had slots
+ * @VFLASH_CACHE_DIRECT_EVICTIONS: pages a demand miss evicted itself, in
+ *	its fault
  * @VFLASH_CACHE_STAT_NR: number of counters
  */
 enum vflash_cache_stat {
@@ -65,8 +53,7 @@ enum vflash_cache_stat {
  * enum vflash_cache_page - what the cache knows of a logical page
  * @VFLASH_PAGE_ABSENT: not in the cache
  * @VFLASH_PAGE_LOADING: a slot is claimed, its NAND read being issued
- * @VFLASH_PAGE_RESIDENT: in the cache (its read may still be in flight:
- *	see vflash_cache_get())
+ * @VFLASH_PAGE_RESIDENT: in the cache (its read may still be in flight)
  * @VFLASH_PAGE_EVICTING: being unmapped and written back
  */
 enum vflash_cache_page {
@@ -79,30 +66,24 @@ enum vflash_cache_page {
 /**
  * enum vflash_cache_probe - points of the fault path where a race test
  *	makes another thread act (struct vflash_cache_host.probe)
- * @VFLASH_PROBE_GET_WORD: vflash_cache_get() has read the page's word
- *	(resident) and is about to read its slot's fields
+ * @VFLASH_PROBE_GET_WORD: vflash_cache_get() read a resident word, not
+ *	yet its slot's fields
  */
 enum vflash_cache_probe {
 	VFLASH_PROBE_GET_WORD,
 };
 
 /**
- * struct vflash_cache_host - what the cache asks of its user; any may be
- *	NULL
- * @unmap: remove every mapping of logical page @lpn; called before the
- *	page is written back and its slot reused
- * @test_clear_young: whether @lpn was accessed since the last call (the
- *	hardware Accessed bits of its mappings, cleared)
- * @kick: free slots fell below the low watermark: run
- *	vflash_cache_reclaim() soon, outside the caller's context
+ * struct vflash_cache_host - what the cache asks of its user; any may be NULL
+ * @unmap: remove every mapping of @lpn, before its slot is reused
+ * @test_clear_young: whether @lpn was accessed since the last call (cleared)
+ * @kick: run vflash_cache_reclaim() soon, outside the caller's context
  * @now_ns: the clock (default ktime_get_ns())
- * @wait_until: wait until @deadline_ns on that clock; 0, or -EINTR if a
- *	fatal signal cut the wait short (default vflash_cache_wait_until())
- * @written_back: a dirty page @lpn was just written back by an eviction
- *	(per-owner statistics; may be NULL); called in the evicting
- *	context, the page still in transit, so it must not sleep
- * @probe: for race tests only (NULL otherwise): called at @where, on
- *	@lpn, so a test can interleave another thread's action there
+ * @wait_until: wait until @deadline_ns on that clock; 0, or -EINTR on a
+ *	fatal signal (default vflash_cache_wait_until())
+ * @written_back: a dirty @lpn was written back by an eviction; must not
+ *	sleep
+ * @probe: for race tests only: called at @where, on @lpn
  */
 struct vflash_cache_host {
 	void (*unmap)(void *priv, u64 lpn);
@@ -118,8 +99,8 @@ struct vflash_cache_host {
  * struct vflash_cache_params - the shape of a cache
  * @nr_pages: logical pages of the device
  * @nr_slots: pages the cache holds
- * @young: fills that stay out of the eviction policy (the two-page
- *	livelock guard); @nr_slots must exceed @young + 2
+ * @young: fills that stay out of the eviction policy (a livelock guard);
+ *	@nr_slots must exceed @young + 2
  * @seed: for the random policy
  * @host: the user's callbacks, or NULL
  * @priv: passed to them
@@ -159,7 +140,6 @@ u64 vflash_cache_now(struct vflash_cache *c);
 int vflash_cache_get_at(struct vflash_cache *c, u64 lpn, bool write,
 			u64 stream, u64 now_ns, struct vflash_cache_pin *pin);
 
-/* vflash_cache_get_at() of an access arriving now. */
 static inline int vflash_cache_get(struct vflash_cache *c, u64 lpn, bool write,
 				   u64 stream, struct vflash_cache_pin *pin)
 {

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * A device's side of its DRAM cache: attaching and detaching the cache
- * (with the SRCU domain block I/O reads it under), the cache knobs and
- * the eviction and prefetch policy switches.
- */
+/* A device's side of its DRAM cache: attach, detach, knobs, policies. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
@@ -55,16 +51,12 @@ u64 vflash_cache_ctl_knob(const struct vflash_cache_ctl *ctl,
 	return READ_ONCE(ctl->knob[knob]);
 }
 
-/* Free-slot watermark, in slots, for a percentage of @nr_slots. */
 static u32 cache_watermark(u32 nr_slots, u64 pct)
 {
 	return max_t(u32, div_u64((u64)nr_slots * pct, 100), 4);
 }
 
-/*
- * Apply a knob's new value @val to @c (may be NULL: nothing to do). The
- * watermarks must keep low <= high and room for the young ring.
- */
+/* @c may be NULL. */
 static int apply_knob(struct vflash_cache_ctl *ctl, struct vflash_cache *c,
 		      enum vflash_cache_knob knob, u64 val)
 {
@@ -105,9 +97,8 @@ static int apply_knob(struct vflash_cache_ctl *ctl, struct vflash_cache *c,
  *
  * Reaches the attached cache at once, and a cache attached later.
  *
- * Return: 0, or -EINVAL (nothing changed) if @val is out of range (one
- * dmesg line naming the knob), or if the watermarks would not fit: the
- * low one above the high one, or no room left for the young ring.
+ * Return: 0, or -EINVAL (nothing changed) if @val is out of range or the
+ * watermarks would not fit.
  */
 int vflash_cache_ctl_set_knob(struct vflash_cache_ctl *ctl,
 			      enum vflash_cache_knob knob, u64 val)
@@ -134,8 +125,7 @@ int vflash_cache_ctl_set_knob(struct vflash_cache_ctl *ctl,
  * vflash_cache_policy_kind() - is a policy kind the cache's?
  * @kind: the kind
  *
- * Return: true for eviction and prefetch, whose policies a device's cache
- * control holds (vflash_cache_ctl_policy()); false for the flash model's.
+ * Return: true for eviction and prefetch; false for the flash model's.
  */
 bool vflash_cache_policy_kind(enum vflash_policy_kind kind)
 {
@@ -169,9 +159,7 @@ vflash_cache_ctl_policy(const struct vflash_cache_ctl *ctl,
  * @ctl: the device's cache control
  * @pol: a registered eviction or prefetch policy
  *
- * Safe under load: the attached cache switches at once
- * (vflash_cache_set_eviction(), vflash_cache_set_prefetch()); without a
- * cache the switch is only recorded, for a cache attached later.
+ * Safe under load; without a cache, recorded for one attached later.
  *
  * Return: 0, -EINVAL for a policy of another kind, or the cache's error
  * (-ENOMEM) with nothing changed.
@@ -199,10 +187,8 @@ int vflash_cache_ctl_set_policy(struct vflash_cache_ctl *ctl,
 
 /*
  * Keeps a device's cache alive for block I/O between
- * vflash_cache_ctl_begin() and vflash_cache_ctl_end(): the block path
- * may sleep there (an invalidation waits for a fill or an eviction), and
- * must not take the control's lock per command. One domain for every
- * device; only a cache's detach waits for it.
+ * vflash_cache_ctl_begin() and vflash_cache_ctl_end(): SRCU, since the
+ * block path may sleep there, and no lock per command.
  */
 DEFINE_STATIC_SRCU(vflash_cache_srcu);
 
@@ -211,9 +197,8 @@ DEFINE_STATIC_SRCU(vflash_cache_srcu);
  * @ctl: the device's cache control
  * @idx: receives what vflash_cache_ctl_end() takes
  *
- * For a block frontend sharing the device with the CXL frontend
- * (docs/dual.md). The cache stays alive until vflash_cache_ctl_end(),
- * which must always follow, cache or not; the caller may sleep between.
+ * The cache stays alive until vflash_cache_ctl_end(), which must always
+ * follow, cache or not; the caller may sleep between.
  *
  * Return: the cache, or NULL if the device has none.
  */
@@ -240,9 +225,7 @@ void vflash_cache_ctl_end(int idx)
  * @ctl: the device's cache control, without a cache
  * @c: a cache of the device; the caller keeps owning it
  *
- * The cache takes on the device's eviction and prefetch policies and the
- * cache knobs, and from then on policy switches, knob changes, the
- * stats/ files and block I/O reach it.
+ * The cache takes on the device's cache policies and knobs.
  *
  * Return: 0, -EBUSY if the device has a cache, -ENOMEM or -EINVAL
  * (watermarks that do not fit the cache) with nothing changed.
@@ -279,8 +262,7 @@ int vflash_cache_ctl_attach(struct vflash_cache_ctl *ctl,
  * vflash_cache_ctl_detach() - undo vflash_cache_ctl_attach()
  * @ctl: the device's cache control
  *
- * Once this returns, no sysfs call and no block I/O reaches the cache any
- * more (it waits for the block I/O in a vflash_cache_ctl_begin() section).
+ * Once this returns, no sysfs call and no block I/O reaches the cache.
  */
 void vflash_cache_ctl_detach(struct vflash_cache_ctl *ctl)
 {
@@ -295,9 +277,6 @@ void vflash_cache_ctl_detach(struct vflash_cache_ctl *ctl)
  * vflash_cache_ctl_init() - a device's cache control, without a cache
  * @ctl: to set up
  * @id: the device's number N (vflashN)
- *
- * The default policy of each cache kind and the knobs' defaults are in
- * force, the counters at zero.
  *
  * Return: 0, -EINVAL if a cache kind has no policy, or -ENOMEM.
  */

@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A device's side of its DRAM cache: the cache a frontend attaches (the
- * CXL frontend's, backend_flash/cache/cache.h) and what outlives it: the
- * cache knobs of config/, the eviction and prefetch policies of policy/,
- * the cache's counters in stats/ and its miss-latency histogram. The
- * device object embeds one (struct vflash_dev.cache_ctl) and its sysfs
- * files reach it here; a block frontend on the same device reaches the
- * cache between vflash_cache_ctl_begin() and vflash_cache_ctl_end()
- * (docs/dual.md). The flash model below knows nothing of it.
+ * A device's side of its DRAM cache: the attached cache and what outlives
+ * it (knobs, policies, the miss-latency histogram).
  */
 #ifndef VFLASH_CACHE_CTL_H
 #define VFLASH_CACHE_CTL_H
@@ -21,18 +15,14 @@
 
 /**
  * enum vflash_cache_knob - the cache's run-time tunables in config/
- * @VFLASH_CACHE_KNOB_FREE_LOW_PCT: free slots (% of the slots, at least
- *	4) below which the evictor is woken
+ * @VFLASH_CACHE_KNOB_FREE_LOW_PCT: free slots (%) below which the evictor
+ *	is woken
  * @VFLASH_CACHE_KNOB_FREE_HIGH_PCT: free slots the evictor restores
  * @VFLASH_CACHE_KNOB_PREFETCH_DEGREE: pages a prefetch may propose
- * @VFLASH_CACHE_KNOB_SAMPLE_PERIOD_MS: Accessed-bit sampling and evictor
- *	period
- * @VFLASH_CACHE_KNOB_SAMPLE_BATCH: cache slots the sampler looks at per
- *	period
- * @VFLASH_CACHE_KNOB_WAIT_SPIN_NS: the last part of a NAND wait that is
- *	spun
- * @VFLASH_CACHE_KNOB_WAYS: ways of a set (1, 2, 4, 8, 16), 0 for fully
- *	associative
+ * @VFLASH_CACHE_KNOB_SAMPLE_PERIOD_MS: sampling and evictor period
+ * @VFLASH_CACHE_KNOB_SAMPLE_BATCH: slots the sampler looks at per period
+ * @VFLASH_CACHE_KNOB_WAIT_SPIN_NS: the last part of a NAND wait that is spun
+ * @VFLASH_CACHE_KNOB_WAYS: ways of a set, 0 for fully associative
  * @VFLASH_CACHE_KNOB_NR: number of knobs
  */
 enum vflash_cache_knob {
@@ -56,14 +46,11 @@ enum vflash_cache_knob {
  * @io_cache: @cache for block I/O: set and cleared with it under @lock,
  *	read under the layer's SRCU (vflash_cache_ctl_begin())
  * @knob: enum vflash_cache_knob values; READ_ONCE
- * @eviction: the eviction policy in force (an attached cache uses it);
- *	READ_ONCE
+ * @eviction: the eviction policy in force; READ_ONCE
  * @prefetch: the prefetch policy in force; READ_ONCE
- * @miss_hist: per CPU, VFF_HIST_BUCKETS counters: cache misses, fault
- *	entry to page mapped (backend_flash/hist.h)
+ * @miss_hist: per CPU, the miss latencies (backend_flash/hist.h)
  *
- * The settings and the histogram live as long as the device, whether a
- * cache is attached or not: a cache attached later takes them on.
+ * Lives as long as the device, cache attached or not.
  */
 struct vflash_cache_ctl {
 	u32 id;

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cache's part of a device's stats/: the attached cache's counters
- * and resident pages, and the miss-latency histogram, per CPU and summed
- * when read. As with the flash model's counters, a reset that races with
- * misses may miss the increments made during it.
+ * The cache's part of stats/; a reset racing with misses may miss the
+ * increments made during it.
  */
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -66,9 +64,7 @@ void vflash_cache_ctl_record_miss(struct vflash_cache_ctl *ctl, u64 ns)
  * @ctl: the device's cache control
  * @per_mille: 500 for the median, 990 for p99, 999 for p99.9
  *
- * Return: the smallest bucket bound under which at least that share of
- * the latencies vflash_cache_ctl_record_miss() counted fell, in ns
- * (within 1/16); 0 before any miss.
+ * Return: as vflash_flash_read_latency_pct(), for cache misses.
  */
 u64 vflash_cache_ctl_miss_latency_pct(struct vflash_cache_ctl *ctl,
 				      u32 per_mille)
