@@ -1,28 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: the whole test suite, in order, on the kernel lines of
-# KERNELS (default: KERNEL, itself 6.1 by default; docs/develop/kernels.md). CI
-# runs both Debian 12 lines: make check KERNELS="6.1 6.12". On the first
-# line:
-#   1. build vflash.ko with W=1 (any compiler or modpost warning fails it);
-#      with it, make try DEMO=1's tour in the VM and make try's shell
-#      with piped input                              (scripts/try.sh)
-#   2. static checks: sparse (C=2), checkpatch --strict, shellcheck over
-#      scripts/bench/study/, over vflashctl and scripts/install/ and over make
-#      try's scripts, the
-#      layering of docs/design/architecture.md (scripts/layer-check.py)
-#   3. KUnit suites under UML                       (scripts/kunit.sh)
-#      (on the lines of KUNIT_KERNELS, default all; a line left out counts
-#      one skipped test)
-#   4. VM suites in QEMU, two at a time             (scripts/vmtest.sh),
-#      and their KTAP read back by kunit.py      (scripts/vm/ktap-check.sh)
-# and on every further line, against that line's headers, source and
-# Debian kernel: the W=1 build (of a copy of the sources, in
-# build/ko-LINE, so the repository's vflash.ko stays the first line's),
-# sparse, KUnit and the VM suites again: those with a "# vmtest-once:"
-# line (the studies) are not booted there, and the others share boots,
-# four at a time (VMTEST_REPEAT=1, VMTEST_BATCH=4; docs/develop/testing.md).
+# make check: the whole test suite on the kernel lines of KERNELS
+# (default: KERNEL, itself 6.1 by default; docs/develop/kernels.md). CI
+# runs both Debian 12 lines: make check KERNELS="6.1 6.12".
+#   1. the first line's vflash.ko, W=1 (any compiler or modpost warning
+#      fails it)
+#   2. with it, in the VM: make try DEMO=1's tour and make try's shell
+#      with piped input (scripts/try.sh), then the VM suites, two at a
+#      time (scripts/vmtest.sh), and their KTAP read back by kunit.py
+#      (scripts/vm/ktap-check.sh); meanwhile, in the background:
+#      checkpatch --strict, shellcheck over scripts/bench/study/,
+#      vflashctl, scripts/install/ and make try's scripts, the layering
+#      of docs/design/architecture.md (scripts/layer-check.py), sparse
+#      (C=2), the KUnit suites under UML (scripts/kunit.sh; on the lines
+#      of KUNIT_KERNELS, default all; a line left out counts one skipped
+#      test), and every further line's W=1 build (of a copy of the
+#      sources, in build/ko-LINE, so the repository's vflash.ko stays the
+#      first line's) and sparse
+#   3. on every further line, against its headers, source and Debian
+#      kernel: KUnit and the VM suites again: those with a "# vmtest-once:"
+#      line (the studies) are not booted there, and the others share
+#      boots, four at a time (VMTEST_REPEAT=1, VMTEST_BATCH=4;
+#      docs/develop/testing.md).
 # It ends with one line "N passed, N failed, N skipped" that counts
 # KUnit cases and VM tests of every line together; each build and static
 # check counts as one test. A stage that cannot run counts as a failure.
@@ -130,80 +130,136 @@ sparse_quiet() {
 	return 1
 }
 
-# kunit_and_vm BUILT: the KUnit suites, then (if the module BUILT) the VM
-# suites, on the line of KERNEL
-kunit_and_vm() {
+# kunit_line: the KUnit suites on the line of KERNEL (if in KUNIT_KERNELS)
+kunit_line() {
 	echo "== kunit ($KERNEL)"
 	if [[ " $kunit_lines " != *" $KERNEL "* ]]; then
 		echo "check: SKIP kunit ($KERNEL): not in KUNIT_KERNELS=\"$kunit_lines\""
 		skipped=$((skipped + 1))
-	else
-		local t0=$SECONDS
-		"$REPO/scripts/kunit.sh" >"$BUILD/kunit$KSFX.out" 2>&1
-		# The first UML build of a line is most of it on a fresh machine.
-		echo "check: kunit ($KERNEL) took $((SECONDS - t0)) s"
-		grep -aE '^\[[0-9:]+\] (=|\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete)|# .*(not ok|fail)' "$BUILD/kunit$KSFX.out" ||
-			tail -n 40 "$BUILD/kunit$KSFX.out"
-		add_counts "$BUILD/kunit$KSFX.counts"
+		return
 	fi
-
-	echo "== vmtest ($KERNEL)"
-	if [ "$1" -eq 1 ]; then
-		local repeat=()
-		# A repeat on another line: the suites with a "vmtest-once"
-		# line (the studies) are not booted again, and the others
-		# share boots, four at a time (docs/develop/testing.md).
-		[ "$KERNEL" = "$first_line" ] ||
-			repeat=(VMTEST_REPEAT=1 "VMTEST_BATCH=${VMTEST_BATCH:-4}")
-		env "${repeat[@]}" "$REPO/scripts/vmtest.sh"
-		add_counts "$BUILD/vmtest$KSFX.counts"
-		one_test "ktap ($KERNEL)" "$REPO/scripts/vm/ktap-check.sh" "$BUILD/vmtest$KSFX"
-	else
-		echo "check: vmtest not run: the module did not build for $KERNEL"
-		failed=$((failed + 1))
-	fi
+	local t0=$SECONDS
+	"$REPO/scripts/kunit.sh" >"$BUILD/kunit$KSFX.out" 2>&1
+	# The first UML build of a line is most of it on a fresh machine.
+	echo "check: kunit ($KERNEL) took $((SECONDS - t0)) s"
+	grep -aE '^\[[0-9:]+\] (=|\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete)|# .*(not ok|fail)' "$BUILD/kunit$KSFX.out" ||
+		tail -n 40 "$BUILD/kunit$KSFX.out"
+	add_counts "$BUILD/kunit$KSFX.counts"
 }
 
-one_test checkpatch "$REPO/scripts/checkpatch.sh"
-one_test shellcheck-study shellcheck -x "$REPO"/scripts/bench/study/*.sh
-one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl \
-	"$REPO"/scripts/install/*.sh "$REPO"/scripts/vflashctl/vflashctl.bash
-one_test shellcheck-try shellcheck -x "$REPO"/scripts/try.sh "$REPO"/scripts/vm/try.sh \
-	"$REPO"/scripts/vm/boot.sh
-one_test help-complete "$REPO/scripts/help-check.sh"
-one_test doc-safety "$REPO/scripts/doc-safety.py"
-one_test doc-xref "$REPO/scripts/doc-xref.py"
-one_test setup-usage setup_usage
-one_test layers "$REPO/scripts/layer-check.py" --selftest
+# vm_line BUILT: the VM suites on the line of KERNEL, if its module BUILT
+vm_line() {
+	echo "== vmtest ($KERNEL)"
+	if [ "$1" -ne 1 ]; then
+		echo "check: vmtest not run: the module did not build for $KERNEL"
+		failed=$((failed + 1))
+		return
+	fi
+	local repeat=()
+	# A repeat on another line: the suites with a "vmtest-once"
+	# line (the studies) are not booted again, and the others
+	# share boots, four at a time (docs/develop/testing.md).
+	[ "$KERNEL" = "$first_line" ] ||
+		repeat=(VMTEST_REPEAT=1 "VMTEST_BATCH=${VMTEST_BATCH:-4}")
+	env "${repeat[@]}" "$REPO/scripts/vmtest.sh"
+	add_counts "$BUILD/vmtest$KSFX.counts"
+	one_test "ktap ($KERNEL)" "$REPO/scripts/vm/ktap-check.sh" "$BUILD/vmtest$KSFX"
+}
 
-for KERNEL in $lines; do
-	export KERNEL
+# line_env KERNEL: the kernel line whose headers, source and build
+# suffix the stages use
+line_env() {
+	KERNEL=$1
 	case $KERNEL in
 	6.1) KSFX= ;;
 	*) KSFX=-$KERNEL ;;
 	esac
-	export KSRC=$VFLASH_CACHE/linux-source-$KERNEL
+	KSRC=$VFLASH_CACHE/linux-source-$KERNEL
 	KDIR=$("$REPO/scripts/kdir.sh" "$KERNEL")
-	export KDIR
-	echo "=== kernel $KERNEL (${KDIR:-no headers})"
-	if [ -z "$KDIR" ]; then
-		echo "check: FAIL no $KERNEL kernel headers: run scripts/setup.sh"
-		failed=$((failed + 1))
-		continue
-	fi
-	built=1
-	if [ -z "$KSFX" ]; then
-		one_test "build-W=1 ($KERNEL)" build_w1 || built=0
-		one_test "sparse ($KERNEL)" sparse_quiet
-		# make try DEMO=1 (docs/try.md): about 25 s in the VM
-		[ "$built" -eq 0 ] || one_test "try-demo ($KERNEL)" env DEMO=1 "$REPO/scripts/try.sh"
-		[ "$built" -eq 0 ] || one_test "try-shell ($KERNEL)" try_shell
-	else
-		kodir=$BUILD/ko$KSFX
-		one_test "build-W=1 ($KERNEL)" build_line_w1 "$kodir" || built=0
-		one_test "sparse ($KERNEL)" sparse_quiet "$kodir"
-	fi
-	kunit_and_vm "$built"
+	export KERNEL KSFX KSRC KDIR
+}
+
+# static_stages: every stage that needs no VM, run beside the first
+# line's VM suites (whose QEMUs leave part of the 2 cores idle while
+# their guests wait on the model's time): the static checks, the first
+# line's sparse (on a copy of the sources, so that the vflash.ko the VMs
+# boot is not rebuilt under them) and KUnit, and every further line's
+# W=1 build and sparse. Writes build/static.counts and, per further line
+# that built, build/built-LINE.
+static_stages() {
+	local l
+
+	passed=0 failed=0 skipped=0
+	one_test checkpatch "$REPO/scripts/checkpatch.sh"
+	one_test shellcheck-study shellcheck -x "$REPO"/scripts/bench/study/*.sh
+	one_test shellcheck-vflashctl shellcheck -x "$REPO"/scripts/vflashctl/vflashctl \
+		"$REPO"/scripts/install/*.sh "$REPO"/scripts/vflashctl/vflashctl.bash
+	one_test shellcheck-try shellcheck -x "$REPO"/scripts/try.sh "$REPO"/scripts/vm/try.sh \
+		"$REPO"/scripts/vm/boot.sh
+	one_test help-complete "$REPO/scripts/help-check.sh"
+	one_test doc-safety "$REPO/scripts/doc-safety.py"
+	one_test doc-xref "$REPO/scripts/doc-xref.py"
+	one_test setup-usage setup_usage
+	one_test layers "$REPO/scripts/layer-check.py" --selftest
+	line_env "$first_line"
+	one_test "sparse ($KERNEL)" sparse_copy "$BUILD/sparse-src"
+	kunit_line
+	for l in $lines; do
+		[ "$l" != "$first_line" ] || continue
+		line_env "$l"
+		echo "=== kernel $KERNEL (${KDIR:-no headers})"
+		if [ -z "$KDIR" ]; then
+			echo "check: FAIL no $KERNEL kernel headers: run scripts/setup.sh"
+			failed=$((failed + 1))
+			continue
+		fi
+		one_test "build-W=1 ($KERNEL)" build_line_w1 "$BUILD/ko$KSFX" &&
+			touch "$BUILD/built$KSFX"
+		one_test "sparse ($KERNEL)" sparse_quiet "$BUILD/ko$KSFX"
+	done
+	echo "$passed $failed $skipped" >"$BUILD/static.counts"
+}
+
+# sparse_copy DIR: sparse over a fresh copy of the sources in DIR
+sparse_copy() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	(cd "$REPO" && tar -c --exclude=./build --exclude=./.git . | tar -x -C "$1")
+	make -C "$KDIR" M="$1" clean >/dev/null 2>&1
+	sparse_quiet "$1"
+}
+
+line_env "$first_line"
+echo "=== kernel $KERNEL (${KDIR:-no headers})"
+if [ -z "$KDIR" ]; then
+	echo "check: FAIL no $KERNEL kernel headers: run scripts/setup.sh"
+	echo "0 1 0" >"$BUILD/check.counts"
+	exit 1
+fi
+built=1
+one_test "build-W=1 ($KERNEL)" build_w1 || built=0
+# The stages that need no VM, in the background; their output is
+# printed whole after the first line's VM suites.
+static_stages >"$BUILD/static.log" 2>&1 &
+static_pid=$!
+# make try DEMO=1 (docs/try.md): about 25 s in the VM
+[ "$built" -eq 0 ] || one_test "try-demo ($KERNEL)" env DEMO=1 "$REPO/scripts/try.sh"
+[ "$built" -eq 0 ] || one_test "try-shell ($KERNEL)" try_shell
+vm_line "$built"
+wait "$static_pid"
+echo "== static checks, sparse, KUnit and further lines' builds (run beside the VMs)"
+cat "$BUILD/static.log"
+add_counts "$BUILD/static.counts"
+
+for l in $lines; do
+	[ "$l" != "$first_line" ] || continue
+	line_env "$l"
+	echo "=== kernel $KERNEL (${KDIR:-no headers}): KUnit and VM suites"
+	[ -n "$KDIR" ] || continue
+	kunit_line
+	built=0
+	[ ! -e "$BUILD/built$KSFX" ] || built=1
+	vm_line "$built"
 done
 
 echo "$passed $failed $skipped" >"$BUILD/check.counts"
