@@ -260,13 +260,14 @@ test_passthrough_reset() {
 # and the block device: each gets a status, nothing times out or oopses,
 # and afterwards the zones still take fio's verified writes.
 test_fuzz() {
-	local t=10 seed
+	local t seed
+	t=$(light 10 5)
 	load_zoned zone_max_open=6 zone_max_active=8
 	dmesg -c >/dev/null
 	seed=$(date +%s)
-	nvme_fuzz fuzz $CTRL /dev/ng0n1 -s "$seed" -n 20000 -t $t ||
+	nvme_fuzz fuzz $CTRL /dev/ng0n1 -s "$seed" -n 20000 -t "$t" ||
 		fail "nvme_fuzz on /dev/ng0n1 (seed $seed)"
-	nvme_fuzz fuzz $CTRL $DEV -s $((seed + 1)) -n 20000 -t $t ||
+	nvme_fuzz fuzz $CTRL $DEV -s $((seed + 1)) -n 20000 -t "$t" ||
 		fail "nvme_fuzz on $DEV (seed $((seed + 1)))"
 	! dmesg | grep -Ei 'timeout|resetting|failed' ||
 		fail "the driver complained during the fuzz"
