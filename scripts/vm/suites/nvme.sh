@@ -156,7 +156,7 @@ test_data_round_trip() {
 test_fio_verify() {
 	load frontend=nvme size=256M
 	wait_for $DEV
-	fio_verify libaio randwrite 4k 16 "$(light 64M 16M)"
+	fio_verify libaio randwrite 4k 16 "$(light 64M 4M)"
 	unload
 }
 
@@ -375,7 +375,7 @@ test_ext4() {
 test_io_uring() {
 	load frontend=nvme size=128M
 	wait_for $DEV
-	fio_verify io_uring randrw 4k 32 "$(light 32M 8M)"
+	fio_verify io_uring randrw 4k 32 "$(light 32M 4M)"
 	unload
 }
 
@@ -414,7 +414,7 @@ test_io_uring_passthrough() {
 	fi
 	# Passthrough at QD 32 with 128 KiB sequential writes as well.
 	fio --name=ng2 --filename=$NG --ioengine=io_uring_cmd --cmd_type=nvme \
-		--rw=write --bs=128k --iodepth=32 --offset=8M --size=8M \
+		--rw=write --bs=128k --iodepth=32 --offset=8M --size="$(light 8M 2M)" \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--output-format=terse >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "fio io_uring_cmd 128k QD32"; }

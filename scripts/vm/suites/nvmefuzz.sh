@@ -294,9 +294,7 @@ test_ng_generic_device_512() {
 test_fuzz() {
 	local t=10 seed
 
-	# A light run: 5 s a device (about 400 commands each under the debug
-	# kernel, 4,000 on 6.12).
-	! light_run || t=5
+	! light_run || t=8
 	up
 	dmesg -c >/dev/null
 	seed=$(date +%s)
