@@ -19,16 +19,60 @@ wait_ready() {
 	wait_for $NG
 }
 
+# json_after FILE KEY: JSON_AFTER is what follows "KEY" and its colon
+# (blanks skipped) on the next line of FILE holding them, read on file
+# descriptor 4 (the caller opens it); false when no line is left. The
+# JSON helpers parse in the shell: under the debug kernel every process
+# costs a tenth of a second or more, and smart_log_counts alone reads
+# twenty values (sed and head for each, 32 s of guest time in all).
+json_after() {
+	local line v
+	while IFS= read -r line <&4 || [ -n "$line" ]; do
+		case $line in
+		*"\"$2\""*) ;;
+		*) line=; continue ;;
+		esac
+		v=${line##*\"$2\"}
+		line=
+		v=${v#"${v%%[! ]*}"}
+		case $v in
+		:*) v=${v#:} ;;
+		*) continue ;;
+		esac
+		JSON_AFTER=${v#"${v%%[! ]*}"}
+		return 0
+	done
+	return 1
+}
+
 # json_num FILE KEY: the number KEY has in nvme-cli's JSON output (large
 # counters are printed as strings)
 json_num() {
-	sed -n "s/.*\"$2\" *: *\"\{0,1\}\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1
+	local v
+	exec 4<"$1"
+	while json_after "$1" "$2"; do
+		v=${JSON_AFTER#\"}
+		v=${v%%[!0-9]*}
+		[ -z "$v" ] || { echo "$v"; break; }
+	done
+	exec 4<&-
 }
 
 # json_str FILE KEY: the string KEY has, without the trailing padding
 json_str() {
-	sed -n "s/.*\"$2\" *: *\"\([^\"]*\)\".*/\1/p" "$1" | head -n 1 |
-		sed 's/ *$//'
+	local v
+	exec 4<"$1"
+	while json_after "$1" "$2"; do
+		case $JSON_AFTER in
+		\"*\"*) ;;
+		*) continue ;;
+		esac
+		v=${JSON_AFTER#\"}
+		v=${v%%\"*}
+		echo "${v%"${v##*[! ]}"}"
+		break
+	done
+	exec 4<&-
 }
 
 # smart_log FILE: the SMART / health log, as JSON, into FILE
