@@ -20,15 +20,38 @@ up() {
 }
 
 # raw DEV admin|io OPCODE NSID CDW10 CDW11 CDW12 LEN [OFFSET]: the status
-# the command completed with (and its result in $RESULT_FILE)
+# the command completed with (and its result in $RESULT_FILE, one line
+# "status=0x.. result=0x..": read by the shell, not sed, as every
+# process costs a tenth of a second or more under the debug kernel)
 RESULT_FILE=/tmp/raw.out
 raw() {
+	local line
 	$FUZZ raw "$@" >$RESULT_FILE || fail "nvme_fuzz raw $*: no status"
-	sed -n 's/^status=\(0x[0-9a-f]*\) .*/\1/p' $RESULT_FILE
+	IFS= read -r line <$RESULT_FILE || :
+	case $line in
+	"status=0x"*" "*)
+		line=${line#status=}
+		line=${line%% *}
+		case ${line#0x} in
+		*[!0-9a-f]*) ;;
+		*) echo "$line" ;;
+		esac
+		;;
+	esac
 }
 
 raw_result() {
-	sed -n 's/.*result=\(0x[0-9a-f]*\)/\1/p' $RESULT_FILE
+	local line
+	IFS= read -r line <$RESULT_FILE || :
+	case $line in
+	*"result=0x"*)
+		line=${line##*result=}
+		case ${line#0x} in
+		*[!0-9a-f]*) ;;
+		*) echo "$line" ;;
+		esac
+		;;
+	esac
 }
 
 # expect_status WANT WHAT RAW-ARGS...
@@ -162,7 +185,7 @@ set_feature() {
 # queue count; the others read back 0. The cache was off while Identify
 # said there was one, and no feature went back to its default on a reset.
 test_features() {
-	local crit
+	local crit n
 
 	up
 	# Defaults: the cache on, the over-temperature threshold WCTEMP.
@@ -196,8 +219,15 @@ test_features() {
 	expect_eq "$crit" 2 "SMART critical warning (temperature)"
 
 	# A controller reset brings every default back.
+	# The write returns once the reset is done (nvme_reset_ctrl_sync):
+	# the controller is live again, polled for rather than slept on.
 	echo 1 >/sys/class/nvme/nvme0/reset_controller
-	sleep 1
+	n=0
+	while [ "$(cat /sys/class/nvme/nvme0/state)" != live ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	expect_eq "$(cat /sys/class/nvme/nvme0/state)" live "controller state after reset"
 	wait_for $NG
 	expect_eq "$(get_feature 6)" 0x1 "volatile write cache after reset"
 	expect_eq "$(get_feature 4)" 0x157 "temperature threshold after reset"
@@ -261,11 +291,11 @@ ng_tools() {
 	cmp /tmp/z /tmp/r5 || fail "write-zeroes: not zeros"
 	nvme id-ns $NG | grep -q '^nsze' || fail "nvme id-ns on $NG"
 	nvme smart-log $NG >/dev/null || fail "nvme smart-log on $NG"
-	ng_fio --rw=randrw --bs=$b --iodepth=16 --size=$((b * 512))
+	ng_fio --rw=randrw --bs=$b --iodepth=16 --size=$((b * $(light 512 128)))
 	[ "$b" = 4096 ] || return 0
-	ng_fio --rw=randwrite --bs=4k --iodepth=16 --size=2M --fixedbufs \
-		--registerfiles
-	ng_fio --rw=write --bs=128k --iodepth=8 --offset=8M --size=4M
+	ng_fio --rw=randwrite --bs=4k --iodepth=16 --size="$(light 2M 512K)" \
+		--fixedbufs --registerfiles
+	ng_fio --rw=write --bs=128k --iodepth=8 --offset=8M --size="$(light 4M 1M)"
 }
 
 test_ng_generic_device() {
@@ -304,7 +334,7 @@ test_fuzz() {
 	# fuzzed drive.
 	blkdiscard $DEV || fail "blkdiscard after the fuzz"
 	fio_verify_short
-	ng_fio --rw=randrw --bs=4k --iodepth=16 --size=4M
+	ng_fio --rw=randrw --bs=4k --iodepth=16 --size="$(light 4M 1M)"
 	nvme smart-log $CTRL >/dev/null || fail "nvme smart-log after the fuzz"
 	unload
 	expect_gone
