@@ -17,8 +17,10 @@
  *                            it says which)
  *   hold DEV                 map, touch, close the fd, print "ready",
  *                            unmap when stdin reaches EOF
- *   hot DEV BYTES ROUNDS     page 0 re-read by plain loads between
- *                            sweeps of cold pages (see hot())
+ *   hot DEV BYTES CACHE ROUNDS [MS]
+ *                            page 0 re-read by plain loads between
+ *                            sweeps of cold pages, MS (default 100) ms
+ *                            apart (see hot())
  *   sweep DEV BYTES N        N sequential reads of one word per page
  *   rw DEV BYTES             read one word of every page, then write it
  *                            (read faults map read-only: the writes go
@@ -488,12 +490,13 @@ static void tlb_churn(void)
 
 /*
  * Page 0 is touched, then ROUNDS times: read by plain loads (a TLB
- * flush first, so the load sets the PTE's Accessed bit), a pause for the
- * sampler, and a sweep of 1/8 of the cache's worth of cold pages that are
- * each touched once. An Accessed-bit policy keeps page 0 (no refault);
- * fifo evicts it every cache's worth of cold pages. Prints the sum.
+ * flush first, so the load sets the PTE's Accessed bit), a pause of @ms
+ * for the sampler, and a sweep of 1/8 of the cache's worth of cold pages
+ * that are each touched once. An Accessed-bit policy keeps page 0 (no
+ * refault); fifo evicts it every cache's worth of cold pages, whatever
+ * the pause (0 for a policy that does not sample). Prints the sum.
  */
-static int hot(size_t bytes, size_t cache_bytes, int rounds)
+static int hot(size_t bytes, size_t cache_bytes, int rounds, int ms)
 {
 	volatile uint64_t *p = map_dev(bytes, 0);
 	size_t cold = 1, batch = cache_bytes / PAGE / 8, i;
@@ -503,7 +506,8 @@ static int hot(size_t bytes, size_t cache_bytes, int rounds)
 	for (r = 0; r < rounds; r++) {
 		tlb_churn();
 		sum += p[0];
-		usleep(100000);
+		if (ms > 0)
+			usleep(ms * 1000);
 		for (i = 0; i < batch; i++, cold++) {
 			if (cold >= bytes / PAGE) {
 				fprintf(stderr, "cxl_check: hot: device too small\n");
@@ -1148,8 +1152,9 @@ int main(int argc, char **argv)
 		return bad(bytes);
 	if (!strcmp(argv[1], "hold"))
 		return hold();
-	if (!strcmp(argv[1], "hot") && argc == 6)
-		return hot(bytes, strtoull(argv[4], NULL, 0), atoi(argv[5]));
+	if (!strcmp(argv[1], "hot") && (argc == 6 || argc == 7))
+		return hot(bytes, strtoull(argv[4], NULL, 0), atoi(argv[5]),
+			   argc == 7 ? atoi(argv[6]) : 100);
 	if (!strcmp(argv[1], "sweep") && argc == 5)
 		return sweep(bytes, atoi(argv[4]));
 	if (!strcmp(argv[1], "rw") && argc == 4)

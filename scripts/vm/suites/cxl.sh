@@ -143,22 +143,28 @@ test_rmmod_while_mapped() {
 	expect_gone
 }
 
-# hot POLICY: refaults while page 0 is re-read by loads between sweeps of
-# 5x the cache in cold pages (each touched once)
+# hot POLICY ROUNDS MS: refaults while page 0 is re-read by loads, MS ms
+# apart (for the sampler), between sweeps of an eighth of the cache in
+# cold pages (each touched once), ROUNDS times
 hot() {
 	load_cxl
 	echo none >$SYS/policy/prefetch
 	echo "$1" >$SYS/policy/eviction
-	cxl_check hot $DEV $SIZE $CACHE 40 >/dev/null || fail "cxl_check hot"
+	cxl_check hot $DEV $SIZE $CACHE "$2" "$3" >/dev/null || fail "cxl_check hot"
 	stat refaults
 	unload
 }
 
+# fifo over 5x the cache: it evicts page 0 every cacheful whatever the
+# sampler saw, so no pause (the pauses were 12 s of the test). clock and
+# lru keep it through 5x the cache (3x on a light run), the sampler given
+# 100 ms (5 periods) to see each load's Accessed bit.
 test_accessed_bits() {
-	local fifo clock lru
-	fifo=$(hot fifo)
-	clock=$(hot clock)
-	lru=$(hot lru)
+	local fifo clock lru rounds
+	rounds=$(light 40 24)
+	fifo=$(hot fifo 40 0)
+	clock=$(hot clock "$rounds" 100)
+	lru=$(hot lru "$rounds" 100)
 	echo "refaults: fifo $fifo clock $clock lru $lru"
 	[ "$fifo" -ge 3 ] || fail "fifo kept the hot page ($fifo refaults)"
 	expect_eq "$clock" 0 "refaults under clock"
@@ -221,7 +227,10 @@ test_switch_under_load() {
 	load_cxl
 	# 5000 touches per thread still see thousands of switch rounds
 	# (20000 took 115 s of the suite's 210 under TCG and saw 10,000+).
-	cxl_check stress $DEV $SIZE 4 "$(light 5000 1000)" &
+	# A light run: 1000 over 4 MiB, 4x the cache (stamping and checking
+	# every page of 16 MiB was most of the debug kernel's time).
+	cxl_check stress $DEV "$(light $SIZE $((4 * CACHE)))" 4 \
+		"$(light 5000 1000)" &
 	pid=$!
 	switch_policies_while $pid "fifo clock lru s3fifo random lifo" \
 		"next-n stride none"
@@ -232,7 +241,11 @@ test_switch_under_load() {
 	unload
 }
 
+# With the knobs set, data written over the device (16x the cache; 4 MiB,
+# 4x, on a light run) reads back; then on a 32-page cache.
 test_knobs() {
+	local sz
+	sz=$(light $SIZE $((4 * CACHE)))
 	load_cxl
 	if echo 2 >$SYS/config/cache_free_low_pct 2>/dev/null &&
 	   echo 1 >$SYS/config/cache_free_high_pct 2>/dev/null; then
@@ -253,8 +266,8 @@ test_knobs() {
 	echo 0 >$SYS/config/wait_spin_ns
 	echo 2 >$SYS/config/cache_free_high_pct
 	expect_eq "$(cat $SYS/config/cache_free_high_pct)" 2 "high watermark"
-	cxl_check fill $DEV $SIZE 9
-	cxl_check verify $DEV $SIZE 9
+	cxl_check fill $DEV "$sz" 9
+	cxl_check verify $DEV "$sz" 9
 	unload
 	# A 32-page cache: 50% free would leave no room for the young ring
 	# (16 slots with 2 CPUs).
@@ -262,8 +275,8 @@ test_knobs() {
 	! echo 50 >$SYS/config/cache_free_high_pct 2>/dev/null ||
 		fail "a watermark that leaves no room accepted"
 	echo 10 >$SYS/config/cache_free_high_pct
-	cxl_check fill $DEV $SIZE 10
-	cxl_check verify $DEV $SIZE 10
+	cxl_check fill $DEV "$sz" 10
+	cxl_check verify $DEV "$sz" 10
 	unload
 }
 
@@ -272,20 +285,25 @@ test_knobs() {
 # miss) only with ways; data verified through evictions with every
 # policy direct-mapped and 4-way; ways and policies switched under load.
 test_ways() {
-	local w ev pid fsz rounds=0 seed=20
-	load_cxl
-	expect_eq "$(cat $SYS/config/cache_ways)" 0 "default cache_ways"
-	for w in 3 5 6 7 12 17 32 64 -1 abc; do
-		! echo $w >$SYS/config/cache_ways 2>/dev/null ||
-			fail "cache_ways=$w accepted"
-	done
-	expect_eq "$(cat $SYS/config/cache_ways)" 0 "cache_ways after bad values"
-	unload
+	local w b ev pid fsz pf0 rounds=0 seed=20
 	# Pages 0 and 256 (the cache's slots) share a set direct-mapped:
 	# pages 1-32 push page 0 out of the young ring (16 slots with 2 CPUs,
 	# at most 32 with 8) first. Fully associative, nothing is evicted.
+	# (Each load is a new device; a debug kernel's load and unload take
+	# seconds, so the bad values go to the first and the fills to the
+	# second.)
 	for w in 0 1; do
 		load_cxl
+		if [ $w = 0 ]; then
+			expect_eq "$(cat $SYS/config/cache_ways)" 0 "default cache_ways"
+			for b in 3 5 6 7 12 17 32 64 -1 abc; do
+				! echo $b >$SYS/config/cache_ways 2>/dev/null ||
+					fail "cache_ways=$b accepted"
+			done
+			expect_eq "$(cat $SYS/config/cache_ways)" 0 \
+				"cache_ways after bad values"
+		fi
+		pf0=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $SYS/policy/prefetch)
 		echo none >$SYS/policy/prefetch
 		echo $w >$SYS/config/cache_ways
 		cxl_check fillat $DEV 0 4096 $w
@@ -296,9 +314,11 @@ test_ways() {
 		expect_eq "$(stat direct_evictions)" $w "direct evictions with $w ways"
 		expect_eq "$(stat resident_pages)" $((34 - w)) "resident pages with $w ways"
 		cxl_check verifyat $DEV 0 4096 $w || fail "page 0, ways $w"
-		unload
+		[ $w = 1 ] || unload
 	done
-	load_cxl
+	# The fills with the new device's prefetch policy.
+	echo "$pf0" >$SYS/policy/prefetch
+	expect_policy prefetch "$pf0"
 	# Four times the cache (CI's time): every fill evicts three
 	# cachefuls.
 	fsz=$((4 * CACHE))
@@ -312,7 +332,8 @@ test_ways() {
 		done
 	done
 	echo next-n >$SYS/policy/prefetch
-	cxl_check stress $DEV $SIZE 4 "$(light 5000 1000)" &
+	cxl_check stress $DEV "$(light $SIZE $((4 * CACHE)))" 4 \
+		"$(light 5000 1000)" &
 	pid=$!
 	while kill -0 $pid 2>/dev/null; do
 		for w in 1 2 4 8 16 0; do
