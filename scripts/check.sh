@@ -222,11 +222,7 @@ static_stages() {
 
 # sparse_copy DIR: sparse over a fresh copy of the sources in DIR
 sparse_copy() {
-	rm -rf "$1"
-	mkdir -p "$1"
-	(cd "$REPO" && tar -c --exclude=./build --exclude=./.git . | tar -x -C "$1")
-	make -C "$KDIR" M="$1" clean >/dev/null 2>&1
-	sparse_quiet "$1"
+	copy_sources "$KDIR" "$1" && sparse_quiet "$1"
 }
 
 line_env "$first_line"

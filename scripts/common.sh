@@ -47,17 +47,23 @@ ksrc_link_vflash() {
 		echo 'obj-$(CONFIG_VFLASH_KUNIT_TEST) += vflash/' >>"$KSRC/drivers/Makefile"
 }
 
+# copy_sources KDIR DIR: a fresh copy of the sources in DIR, its objects
+# cleaned for KDIR (so the repository's own objects, built for another
+# kernel or in use by a VM, stay as they are)
+copy_sources() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	(cd "$REPO" && tar -c --exclude=./build --exclude=./.git . | tar -x -C "$2")
+	make -C "$1" M="$2" W=1 clean >/dev/null 2>&1
+}
+
 # build_ko_copy KDIR DIR LOG: build vflash.ko with W=1 against KDIR from a
-# copy of the sources in DIR (so the repository's own objects, built for
-# another kernel, stay as they are); the make output goes to LOG. Fails if
-# the build fails or shows a compiler or modpost warning.
+# copy of the sources in DIR (copy_sources); the make output goes to LOG.
+# Fails if the build fails or shows a compiler or modpost warning.
 build_ko_copy() {
 	local kdir=$1 dir=$2 log=$3
 
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	(cd "$REPO" && tar -c --exclude=./build --exclude=./.git . | tar -x -C "$dir")
-	make -C "$kdir" M="$dir" W=1 clean >/dev/null 2>&1
+	copy_sources "$kdir" "$dir"
 	make -C "$kdir" M="$dir" W=1 -j"$(nproc)" modules >"$log" 2>&1 || return 1
 	! grep -E '(warning|error):|WARNING:' "$log"
 }
