@@ -167,6 +167,27 @@ switch_policies_while() {
 	done
 }
 
+# smart_field FIELD: the number after "FIELD :" in nvme smart-log's text
+# output, saved in /tmp/smart (parsed by the shell: a process costs a
+# tenth of a second or more under the debug kernel)
+smart_field() {
+	local line v
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in
+		"$1"*) ;;
+		*) continue ;;
+		esac
+		v=${line#"$1"}
+		v=${v#"${v%%[![:space:]]*}"}
+		case $v in
+		:*) v=${v#:} ;;
+		*) continue ;;
+		esac
+		v=${v#"${v%%[! ]*}"}
+		echo "${v%%[!0-9]*}"
+	done </tmp/smart
+}
+
 # expect_usage_error WHO CMD ARGS...: CMD ARGS is refused with exit
 # status 2 and a message naming WHO (a script given a bad option)
 expect_usage_error() {

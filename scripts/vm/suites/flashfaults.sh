@@ -27,16 +27,11 @@ rule() {
 	echo "$3" >"$F/$1/$2" || fail "$F/$1/$2 refused $3"
 }
 
-# smart_log: read SMART's log (nvme smart-log's text output) for smart
-# and critical_warning (one nvme-cli run for the fields of one moment: a
-# run costs the debug kernel a second or more)
+# smart_log: read SMART's log (nvme smart-log's text output) for
+# smart_field (lib.sh) and critical_warning (one nvme-cli run for the
+# fields of one moment: a run costs the debug kernel a second or more)
 smart_log() {
 	nvme smart-log /dev/nvme0 >/tmp/smart || fail "nvme smart-log"
-}
-
-# smart FIELD: a field of the log smart_log read, as a number
-smart() {
-	sed -n "s/^$1[[:space:]]*: *\([0-9]*\).*/\1/p" /tmp/smart
 }
 
 # critical_warning: the critical warning byte of the log smart_log read,
@@ -54,7 +49,7 @@ critical_warning() {
 expect_spare_pct() {
 	local left
 	left=$(stat spare_blocks)
-	expect_eq "$(smart available_spare)" \
+	expect_eq "$(smart_field available_spare)" \
 		$(((left * 100 + $1 - 1) / $1)) "available spare ($left of $1 blocks)"
 }
 
@@ -80,7 +75,7 @@ test_program_fail_under_load() {
 	[ "$spare0" -gt 10 ] || fail "only $spare0 spare blocks when new"
 	expect_eq "$(stat bad_blocks)" 0 "bad blocks when new"
 	smart_log
-	expect_eq "$(smart available_spare)" 100 "available spare when new"
+	expect_eq "$(smart_field available_spare)" 100 "available spare when new"
 	rule program_fail probability 20000
 	rule program_fail times 8
 	rule program_fail armed 1
@@ -180,7 +175,7 @@ test_spare_exhaustion() {
 		# Below the threshold, still writable.
 		smart_log
 		expect_spare_pct "$spare0"
-		[ "$(smart available_spare)" -lt 10 ] ||
+		[ "$(smart_field available_spare)" -lt 10 ] ||
 			fail "available spare not below 10 %"
 		expect_eq "$(critical_warning)" 1 \
 			"critical warning at $(stat spare_blocks) spare"
@@ -199,7 +194,7 @@ test_spare_exhaustion() {
 	expect_eq "$(stat bad_blocks)" "$spare0" "bad_blocks"
 	[ "$(stat worn_out_writes)" -ge 1 ] || fail "worn_out_writes 0"
 	smart_log
-	expect_eq "$(smart available_spare)" 0 "available spare"
+	expect_eq "$(smart_field available_spare)" 0 "available spare"
 	expect_eq "$(critical_warning)" 9 "critical warning (spare, read-only)"
 	# Worn out for good: the rule's state does not matter any more.
 	rule program_fail armed 0

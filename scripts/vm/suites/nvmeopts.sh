@@ -30,27 +30,6 @@ expect_pattern_sectors() {
 	cmp /tmp/got /tmp/want || fail "$4 changed"
 }
 
-# smart FIELD: the number after "FIELD :" in nvme smart-log's /tmp/smart
-# (parsed by the shell: a process costs a tenth of a second or more under
-# the debug kernel)
-smart() {
-	local line v
-	while IFS= read -r line || [ -n "$line" ]; do
-		case $line in
-		"$1"*) ;;
-		*) continue ;;
-		esac
-		v=${line#"$1"}
-		v=${v#"${v%%[![:space:]]*}"}
-		case $v in
-		:*) v=${v#:} ;;
-		*) continue ;;
-		esac
-		v=${v#"${v%%[! ]*}"}
-		echo "${v%%[!0-9]*}"
-	done </tmp/smart
-}
-
 test_lba_512() {
 	load frontend=nvme size=64M lba_size=512
 	wait_for $DEV
@@ -171,10 +150,10 @@ test_smart_wear_and_spare() {
 	wait_for $DEV
 	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
 	cat /tmp/smart
-	expect_eq "$(smart percentage_used)" 0 "percentage used when new"
-	expect_eq "$(smart available_spare)" 100 "available spare when new"
-	expect_eq "$(smart power_on_hours)" 0 "power-on hours"
-	expect_eq "$(smart critical_warning)" 0 "critical warning when new"
+	expect_eq "$(smart_field percentage_used)" 0 "percentage used when new"
+	expect_eq "$(smart_field available_spare)" 100 "available spare when new"
+	expect_eq "$(smart_field power_on_hours)" 0 "power-on hours"
+	expect_eq "$(smart_field critical_warning)" 0 "critical warning when new"
 
 	# Rated for one cycle, the erases become a visible share of the life.
 	echo 1 >$SYS/config/main_pe_cycles
@@ -190,8 +169,8 @@ test_smart_wear_and_spare() {
 	[ "$(cat $SYS/stats/nand_erase_blocks)" -gt 0 ] || fail "nothing erased"
 	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
 	cat /tmp/smart
-	used=$(smart percentage_used)
-	spare=$(smart available_spare)
+	used=$(smart_field percentage_used)
+	spare=$(smart_field available_spare)
 	[ "$used" -ge 10 ] && [ "$used" -le 255 ] ||
 		fail "percentage used $used after the writes at 1 rated cycle"
 	# Available spare follows the spare blocks: wear retires none.
@@ -200,7 +179,7 @@ test_smart_wear_and_spare() {
 	echo 1000000 >$SYS/config/main_pe_cycles
 	echo 1000000 >$SYS/config/slc_pe_cycles
 	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
-	expect_eq "$(smart percentage_used)" 1 "percentage used at 10^6 cycles"
+	expect_eq "$(smart_field percentage_used)" 1 "percentage used at 10^6 cycles"
 	unload
 	expect_gone
 }
@@ -216,18 +195,18 @@ test_smart_units_are_the_controllers() {
 	nvme write $DEV --start-block=0 --block-count=0 --data-size=4096 \
 		--data=/tmp/blk >/dev/null || fail "nvme write"
 	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
-	w0=$(smart "Data Units Written")
+	w0=$(smart_field "Data Units Written")
 	[ "$w0" -ge 1 ] || fail "data units written $w0 after a write"
 	nvme write-zeroes $DEV --namespace-id=1 --start-block=100 \
 		--block-count=127 || fail "write zeroes"
 	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
-	expect_eq "$(smart "Data Units Written")" "$w0" \
+	expect_eq "$(smart_field "Data Units Written")" "$w0" \
 		"data units written after Write Zeroes"
 	echo 0 >$SYS/stats/reset
 	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
-	expect_eq "$(smart "Data Units Written")" "$w0" \
+	expect_eq "$(smart_field "Data Units Written")" "$w0" \
 		"data units written after stats/reset"
-	w1=$(smart host_write_commands)
+	w1=$(smart_field host_write_commands)
 	[ "$w1" -ge 1 ] || fail "host write commands $w1 after stats/reset"
 	nvme id-ns $DEV | grep -Eq '^dlfeat *: *9$' ||
 		fail "DLFEAT does not say deallocated blocks read as zeros"
