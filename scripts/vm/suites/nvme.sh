@@ -19,20 +19,20 @@ wait_ready() {
 	wait_for $NG
 }
 
-# json_after FILE KEY: JSON_AFTER is what follows "KEY" and its colon
-# (blanks skipped) on the next line of FILE holding them, read on file
-# descriptor 4 (the caller opens it); false when no line is left. The
-# JSON helpers parse in the shell: under the debug kernel every process
-# costs a tenth of a second or more, and smart_log_counts alone reads
-# twenty values (sed and head for each, 32 s of guest time in all).
+# json_after KEY: JSON_AFTER is what follows "KEY" and its colon (blanks
+# skipped) on the next line holding them of the file the caller opened
+# on descriptor 4; false when no line is left. The JSON helpers parse in
+# the shell: under the debug kernel every process costs a tenth of a
+# second or more, and smart_log_counts alone reads twenty values (sed
+# and head for each, 32 s of guest time in all).
 json_after() {
 	local line v
 	while IFS= read -r line <&4 || [ -n "$line" ]; do
 		case $line in
-		*"\"$2\""*) ;;
+		*"\"$1\""*) ;;
 		*) line=; continue ;;
 		esac
-		v=${line##*\"$2\"}
+		v=${line##*\"$1\"}
 		line=
 		v=${v#"${v%%[! ]*}"}
 		case $v in
@@ -50,7 +50,7 @@ json_after() {
 json_num() {
 	local v
 	exec 4<"$1"
-	while json_after "$1" "$2"; do
+	while json_after "$2"; do
 		v=${JSON_AFTER#\"}
 		v=${v%%[!0-9]*}
 		[ -z "$v" ] || { echo "$v"; break; }
@@ -62,7 +62,7 @@ json_num() {
 json_str() {
 	local v
 	exec 4<"$1"
-	while json_after "$1" "$2"; do
+	while json_after "$2"; do
 		case $JSON_AFTER in
 		\"*\"*) ;;
 		*) continue ;;
