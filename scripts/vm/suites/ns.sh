@@ -48,15 +48,11 @@ ns_gone() {
 	fail "namespace $1's block device is still there after 10 s"
 }
 
-# idc FIELD: a field of Identify Controller, as nvme-cli's JSON has it
+# idc FIELD...: those fields of one Identify Controller, as nvme-cli's
+# JSON has them, a line each (nvme-cli and jq start in a second or more
+# each under the debug kernel: one of each for several fields read at
+# one moment)
 idc() {
-	nvme id-ctrl $CTRL -o json | jq -r ".$1"
-}
-
-# idc_fields FIELD...: those fields of one Identify Controller, a line
-# each (nvme-cli and jq start in a second or more each under the debug
-# kernel: one of each for several fields read at one moment)
-idc_fields() {
 	local f q=""
 	for f in "$@"; do
 		q="$q${q:+, }.$f"
@@ -113,7 +109,7 @@ test_default_unchanged() {
 	expect_eq "$(listed)" "1 " "active namespaces"
 	expect_eq "$(listed --all)" "1 " "allocated namespaces"
 	expect_eq "$(nvme id-ns /dev/nvme0n1 -o json | jq -r .nsze)" 16384 NSZE
-	idc_fields nn oacs tnvmcap unvmcap >/tmp/idc
+	idc nn oacs tnvmcap unvmcap >/tmp/idc
 	expect_eq "$(sed -n 1p /tmp/idc)" 32 NN
 	expect_eq "$(( $(sed -n 2p /tmp/idc) & 8 ))" 8 "OACS namespace management"
 	expect_eq "$(sed -n 3p /tmp/idc)" $((64 << 20)) TNVMCAP
