@@ -9,18 +9,22 @@
 # suite, one test line per PASS/FAIL/SKIP line of VMDIR/SUITE/results.txt
 # (a test named as its suite gets "_test" added: kunit.py would take it
 # for the suite's own line), each after a diagnostic line with its time in
-# the guest (the console's "vmtest: NAME took N s"). What vmtest.sh counted beyond those lines (a
+# the guest and the processes it started (the console's "vmtest: NAME took
+# N s" and "vmtest: NAME started N processes"). What vmtest.sh counted beyond those lines (a
 # suite that did not finish, a kernel warning on its console) is one more
 # "not ok" test, and a suite not booted (vmtest-skip, vmtest-once) one
 # skipped test, so that the totals are VMDIR/SUITE.counts'.
 # --slowest N prints instead the N suites of most guest seconds, with
-# their tests and seconds per test (docs/develop/testing.md, CI's time).
+# their tests, seconds per test and processes started (under the debug
+# kernel a process start is most of a test's time: docs/develop/testing.md,
+# CI's time).
 import os
 import re
 import sys
 
 RESULT = re.compile(r"^(PASS|FAIL|SKIP) (\S+)(?: (.*))?$")
 TOOK = re.compile(r"^vmtest: (\S+) took (\d+) s$")
+STARTED = re.compile(r"^vmtest: (\S+) started (\d+) processes$")
 
 
 def read_lines(path):
@@ -32,19 +36,24 @@ def read_lines(path):
 
 
 def suite_results(vmdir, suite):
-    """(tests, extra_failures): tests as (result, name, note, seconds)."""
+    """(tests, extra_failures): tests as (result, name, note, seconds,
+    processes)."""
     took = {}
+    started = {}
     for line in read_lines(os.path.join(vmdir, suite, "console.log")):
-        m = TOOK.match(line.replace("\r", ""))
-        if m:
-            took.setdefault(m.group(1), []).append(int(m.group(2)))
+        line = line.replace("\r", "")
+        for rx, d in ((TOOK, took), (STARTED, started)):
+            m = rx.match(line)
+            if m:
+                d.setdefault(m.group(1), []).append(int(m.group(2)))
     tests = []
     for line in read_lines(os.path.join(vmdir, suite, "results.txt")):
         m = RESULT.match(line)
         if m:
             times = took.get(m.group(2)) or [None]
+            procs = started.get(m.group(2)) or [None]
             tests.append((m.group(1), m.group(2), m.group(3) or "",
-                          times.pop(0)))
+                          times.pop(0), procs.pop(0)))
     counts = read_lines(os.path.join(vmdir, suite + ".counts"))
     nfail = sum(1 for t in tests if t[0] == "FAIL")
     nskip = sum(1 for t in tests if t[0] == "SKIP")
@@ -66,12 +75,14 @@ def ktap(vmdir, suites):
         out += ["    KTAP version 1", "    # Subtest: " + suite,
                 "    1..%d" % (len(tests) + (1 if extra else 0))]
         ok = True
-        for j, (res, name, note, secs) in enumerate(tests, 1):
+        for j, (res, name, note, secs, procs) in enumerate(tests, 1):
             # kunit.py ends a subtest at a line of its own name
             if name == suite:
                 name += "_test"
             if secs is not None:
-                out.append("    # %s: took %d s" % (name, secs))
+                out.append("    # %s: took %d s%s" % (
+                    name, secs,
+                    "" if procs is None else ", %d processes" % procs))
             if res == "PASS":
                 out.append("    ok %d %s" % (j, name))
             elif res == "SKIP":
@@ -96,14 +107,16 @@ def slowest(vmdir, suites, n):
     for suite in suites:
         tests = suite_results(vmdir, suite)[0]
         secs = sum(t[3] or 0 for t in tests)
+        procs = sum(t[4] or 0 for t in tests)
         ran = sum(1 for t in tests if t[0] != "SKIP")
         if ran:
-            rows.append((secs, suite, ran))
+            rows.append((secs, suite, ran, procs))
     rows.sort(reverse=True)
     lines = []
-    for secs, suite, ran in rows[:n]:
+    for secs, suite, ran, procs in rows[:n]:
         lines.append("slowest suite %s: %d s in the guest, %d tests,"
-                     " %.1f s a test" % (suite, secs, ran, secs / ran))
+                     " %.1f s a test, %d processes started" % (
+                         suite, secs, ran, secs / ran, procs))
     return "\n".join(lines) + ("\n" if lines else "")
 
 

@@ -56,14 +56,24 @@ save_file() {
 }
 
 run_test() {
-	local name=$1 rc t0
+	local name=$1 rc t0 p0 p1 n x
 	shift
 	echo "vmtest: === $name"
 	t0=$(date +%s)
+	# The last PID given (/proc/loadavg's fifth field), read without a
+	# process of its own
+	read -r x x x x p0 </proc/loadavg
 	(set -e; "$@")
 	rc=$?
-	# Guest time, on the console only: where a suite's minutes go.
+	read -r x x x x p1 </proc/loadavg
+	# Guest time, and the processes and threads started (PIDs wrap at
+	# pid_max; under the debug kernel a process start costs 0.1 s, one
+	# of nvme-cli 0.8 s: docs/develop/testing.md), on the console only:
+	# where a suite's minutes go.
 	echo "vmtest: $name took $(($(date +%s) - t0)) s"
+	n=$((p1 - p0))
+	[ "$n" -ge 0 ] || { read -r x </proc/sys/kernel/pid_max; n=$((n + x)); }
+	echo "vmtest: $name started $n processes"
 	if [ "$rc" -eq 0 ]; then
 		report "PASS $name"
 	else
