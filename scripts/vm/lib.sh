@@ -56,24 +56,24 @@ save_file() {
 }
 
 run_test() {
-	local name=$1 rc t0 p0 p1 n x
+	local name=$1 rc t0 rt_p0 rt_p1 rt_n rt_x
 	shift
 	echo "vmtest: === $name"
 	t0=$(date +%s)
 	# The last PID given (/proc/loadavg's fifth field), read without a
-	# process of its own
-	read -r x x x x p0 </proc/loadavg
+	# process of its own (rt_: the test function sees these locals)
+	read -r rt_x rt_x rt_x rt_x rt_p0 </proc/loadavg
 	(set -e; "$@")
 	rc=$?
-	read -r x x x x p1 </proc/loadavg
+	read -r rt_x rt_x rt_x rt_x rt_p1 </proc/loadavg
 	# Guest time, and the processes and threads started (PIDs wrap at
 	# pid_max; under the debug kernel a process start costs 0.1 s, one
 	# of nvme-cli 0.8 s: docs/develop/testing.md), on the console only:
 	# where a suite's minutes go.
 	echo "vmtest: $name took $(($(date +%s) - t0)) s"
-	n=$((p1 - p0))
-	[ "$n" -ge 0 ] || { read -r x </proc/sys/kernel/pid_max; n=$((n + x)); }
-	echo "vmtest: $name started $n processes"
+	rt_n=$((rt_p1 - rt_p0))
+	[ "$rt_n" -ge 0 ] || { read -r rt_x </proc/sys/kernel/pid_max; rt_n=$((rt_n + rt_x)); }
+	echo "vmtest: $name started $rt_n processes"
 	if [ "$rc" -eq 0 ]; then
 		report "PASS $name"
 	else
