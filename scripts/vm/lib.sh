@@ -177,9 +177,16 @@ switch_policies_while() {
 	done
 }
 
-# smart_field FIELD: the number after "FIELD :" in nvme smart-log's text
-# output, saved in /tmp/smart (parsed by the shell: a process costs a
-# tenth of a second or more under the debug kernel)
+# smart_log: nvme smart-log's text output for /dev/nvme0 into /tmp/smart,
+# for smart_field (one nvme-cli run for the fields of one moment: a run
+# costs the debug kernel a second or more)
+smart_log() {
+	nvme smart-log /dev/nvme0 >/tmp/smart || fail "nvme smart-log"
+}
+
+# smart_field FIELD: the number after "FIELD :" in the log smart_log
+# saved in /tmp/smart (parsed by the shell: a process costs a tenth of a
+# second or more under the debug kernel)
 smart_field() {
 	local line v
 	while IFS= read -r line || [ -n "$line" ]; do

@@ -27,15 +27,8 @@ rule() {
 	echo "$3" >"$F/$1/$2" || fail "$F/$1/$2 refused $3"
 }
 
-# smart_log: read SMART's log (nvme smart-log's text output) for
-# smart_field (lib.sh) and critical_warning (one nvme-cli run for the
-# fields of one moment: a run costs the debug kernel a second or more)
-smart_log() {
-	nvme smart-log /dev/nvme0 >/tmp/smart || fail "nvme smart-log"
-}
-
-# critical_warning: the critical warning byte of the log smart_log read,
-# as a number (the text output prints it in hex)
+# critical_warning: the critical warning byte of the log smart_log
+# (lib.sh) read, as a number (the text output prints it in hex)
 critical_warning() {
 	local v
 	v=$(sed -n 's/^critical_warning[[:space:]]*: *\([0-9a-fx]*\).*/\1/p' /tmp/smart)

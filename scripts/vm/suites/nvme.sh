@@ -75,8 +75,8 @@ json_str() {
 	exec 4<&-
 }
 
-# smart_log FILE: the SMART / health log, as JSON, into FILE
-smart_log() {
+# smart_json FILE: the SMART / health log, as JSON, into FILE
+smart_json() {
 	nvme smart-log /dev/nvme0 -o json >"$1" || fail "nvme smart-log"
 }
 
@@ -279,7 +279,7 @@ test_smart_log_counts() {
 
 	load frontend=nvme size=64M
 	wait_ready
-	smart_log $s
+	smart_json $s
 	cat $s
 	# The kernel has read the partition table and written nothing.
 	expect_eq "$(json_num $s data_units_written)" 0 "data units written at start"
@@ -292,17 +292,17 @@ test_smart_log_counts() {
 	dd if=/dev/urandom of=/tmp/data bs=4096 count=128 2>/dev/null
 	# One block is 8 units: one data unit, rounded up.
 	nvme_io write 0 1 /tmp/data
-	smart_log $s
+	smart_json $s
 	expect_eq "$(json_num $s data_units_written)" 1 "data units after 1 block"
 	expect_eq "$(json_num $s host_write_commands)" 1 "commands after 1 block"
 	# 125 blocks are 1000 units: still one.
 	nvme_io write 1 124 /tmp/data
-	smart_log $s
+	smart_json $s
 	expect_eq "$(json_num $s data_units_written)" 1 "data units after 125 blocks"
 	expect_eq "$(json_num $s host_write_commands)" 2 "commands after 125 blocks"
 	# 126 blocks are 1008 units: two.
 	nvme_io write 125 1 /tmp/data
-	smart_log $s
+	smart_json $s
 	expect_eq "$(json_num $s data_units_written)" 2 "data units after 126 blocks"
 	expect_eq "$(json_num $s host_write_commands)" 3 "commands after 126 blocks"
 	# n commands of 64 blocks: with 16, 1150 blocks, 9200 units, 10. Not
@@ -315,7 +315,7 @@ test_smart_log_counts() {
 		nvme_io write $((126 + i * 64)) 64 /tmp/data
 		i=$((i + 1))
 	done
-	smart_log $s
+	smart_json $s
 	expect_eq "$(json_num $s data_units_written)" "$(data_units $blocks)" \
 		"data units after $blocks blocks"
 	expect_eq "$(json_num $s host_write_commands)" $((3 + n)) "commands after $blocks blocks"
@@ -323,7 +323,7 @@ test_smart_log_counts() {
 
 	# Reads the same way, from what the partition scan left.
 	nvme_io read 0 1 /tmp/back
-	smart_log $s
+	smart_json $s
 	expect_eq "$(json_num $s data_units_read)" "$(data_units $((p0 + 1)))" \
 		"data units read after 1 block"
 	expect_eq "$(json_num $s host_read_commands)" $((r0 + 1)) \
@@ -331,7 +331,7 @@ test_smart_log_counts() {
 	nvme_io read 1 124 /tmp/back
 	dd if=/tmp/data bs=4096 count=124 2>/dev/null | cmp - /tmp/back ||
 		fail "blocks 1-124 read back wrong"
-	smart_log $s
+	smart_json $s
 	expect_eq "$(json_num $s data_units_read)" "$(data_units $((p0 + 125)))" \
 		"data units read after 125 blocks"
 	expect_eq "$(json_num $s host_read_commands)" $((r0 + 2)) \
@@ -344,7 +344,7 @@ test_smart_log_counts() {
 	done
 	dd if=/tmp/data bs=4096 count=64 2>/dev/null | cmp - /tmp/back ||
 		fail "the last 64 blocks read back wrong"
-	smart_log $s
+	smart_json $s
 	cat $s
 	expect_eq "$(json_num $s data_units_read)" "$(data_units $((p0 + blocks)))" \
 		"data units read after $blocks blocks"
@@ -433,13 +433,13 @@ test_io_uring_passthrough() {
 
 	load frontend=nvme size=64M
 	wait_ready
-	smart_log $s
+	smart_json $s
 	w0=$(json_num $s host_write_commands)
 	r0=$(json_num $s host_read_commands)
 	fio --name=ng --filename=$NG --ioengine=io_uring_cmd --cmd_type=nvme \
 		$job --do_verify=1 --verify_fatal=1 --output-format=terse \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio io_uring_cmd"; }
-	smart_log $s
+	smart_json $s
 	expect_eq "$(json_num $s host_write_commands)" $((w0 + mib * 256)) \
 		"write commands for $mib MiB of 4 KiB writes"
 	expect_eq "$(json_num $s host_read_commands)" $((r0 + mib * 256)) \

@@ -148,7 +148,7 @@ test_smart_wear_and_spare() {
 	# the device, about a third of that wear, still well above 10 %.
 	load frontend=nvme size=128M profile=znand
 	wait_for $DEV
-	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
+	smart_log
 	cat /tmp/smart
 	expect_eq "$(smart_field percentage_used)" 0 "percentage used when new"
 	expect_eq "$(smart_field available_spare)" 100 "available spare when new"
@@ -167,7 +167,7 @@ test_smart_wear_and_spare() {
 		--output-format=terse >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "fio scatter"; }
 	[ "$(cat $SYS/stats/nand_erase_blocks)" -gt 0 ] || fail "nothing erased"
-	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
+	smart_log
 	cat /tmp/smart
 	used=$(smart_field percentage_used)
 	spare=$(smart_field available_spare)
@@ -178,7 +178,7 @@ test_smart_wear_and_spare() {
 	# Back to the data sheet: the same erases are a sliver of the life.
 	echo 1000000 >$SYS/config/main_pe_cycles
 	echo 1000000 >$SYS/config/slc_pe_cycles
-	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
+	smart_log
 	expect_eq "$(smart_field percentage_used)" 1 "percentage used at 10^6 cycles"
 	unload
 	expect_gone
@@ -194,16 +194,16 @@ test_smart_units_are_the_controllers() {
 	dd if=/dev/urandom of=/tmp/blk bs=4096 count=1 2>/dev/null
 	nvme write $DEV --start-block=0 --block-count=0 --data-size=4096 \
 		--data=/tmp/blk >/dev/null || fail "nvme write"
-	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
+	smart_log
 	w0=$(smart_field "Data Units Written")
 	[ "$w0" -ge 1 ] || fail "data units written $w0 after a write"
 	nvme write-zeroes $DEV --namespace-id=1 --start-block=100 \
 		--block-count=127 || fail "write zeroes"
-	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
+	smart_log
 	expect_eq "$(smart_field "Data Units Written")" "$w0" \
 		"data units written after Write Zeroes"
 	echo 0 >$SYS/stats/reset
-	nvme smart-log /dev/nvme0 >/tmp/smart || fail "smart-log"
+	smart_log
 	expect_eq "$(smart_field "Data Units Written")" "$w0" \
 		"data units written after stats/reset"
 	w1=$(smart_field host_write_commands)
