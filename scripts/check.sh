@@ -23,6 +23,11 @@
 #      line (the studies) are not booted there, and the others share
 #      boots, four at a time (VMTEST_REPEAT=1, VMTEST_BATCH=4;
 #      docs/develop/testing.md).
+# DEBUG_LINE=6.1 (CI) runs that line's VM suites under the debug kernel
+# built from its source (scripts/check-debug.sh), and on its Debian
+# kernel, four suites a boot, only what the debug kernel did not run:
+# the suites with a "# vmtest-debug-skip:" line and the tests it
+# reported "SKIP NAME (debug kernel: ...)" (debug_vm_line).
 # It ends with one line "N passed, N failed, N skipped" that counts
 # KUnit cases and VM tests of every line together; each build and static
 # check counts as one test. A stage that cannot run counts as a failure.
@@ -36,6 +41,7 @@ lines=${KERNELS:-${KERNEL:-6.1}}
 # sparse and VM suites cover (docs/develop/testing.md).
 kunit_lines=${KUNIT_KERNELS:-$lines}
 first_line=${lines%% *}
+debug_line=${DEBUG_LINE:-}
 # Suites booted at a time (scripts/vmtest.sh): a suite's QEMU keeps about
 # one of the 2 cores busy, so two halve the VM stage (docs/develop/testing.md).
 export VMTEST_JOBS=${VMTEST_JOBS:-2}
@@ -155,6 +161,10 @@ vm_line() {
 		failed=$((failed + 1))
 		return
 	fi
+	if [ "$KERNEL" = "$debug_line" ]; then
+		debug_vm_line
+		return
+	fi
 	local repeat=()
 	# A repeat on another line: the suites with a "vmtest-once"
 	# line (the studies) are not booted again, and the others
@@ -162,6 +172,48 @@ vm_line() {
 	[ "$KERNEL" = "$first_line" ] ||
 		repeat=(VMTEST_REPEAT=1 "VMTEST_BATCH=${VMTEST_BATCH:-4}")
 	env "${repeat[@]}" "$REPO/scripts/vmtest.sh"
+	add_counts "$BUILD/vmtest$KSFX.counts"
+	one_test "ktap ($KERNEL)" "$REPO/scripts/vm/ktap-check.sh" "$BUILD/vmtest$KSFX"
+}
+
+# debug_vm_line: the VM suites of the line of KERNEL (DEBUG_LINE) under
+# the debug kernel built from that line's source (scripts/check-debug.sh),
+# then on the line's Debian kernel, at the scale of a first line and four
+# suites a boot, what the debug kernel did not run: every suite with a
+# "# vmtest-debug-skip:" line (one with a "# vmtest-once:" line only if
+# this is the first line) and, of the others, the tests the debug
+# kernel's results.txt lists as "SKIP NAME (debug kernel: ...)", through
+# VMTEST_ONLY. Every test of the line so runs once, on one kernel or the
+# other (a test skipped under the debug kernel counts that skip too).
+debug_vm_line() {
+	local f s t x only=$BUILD/debian-only$KSFX suites=
+
+	"$REPO/scripts/check-debug.sh"
+	add_counts "$BUILD/check-debug.counts"
+	echo "== vmtest ($KERNEL, Debian's kernel): what the debug kernel did not run"
+	: >"$only"
+	for f in "$REPO"/scripts/vm/suites/*.sh; do
+		s=$(basename "$f" .sh)
+		if grep -q '^# vmtest-debug-skip:' "$f"; then
+			[ "$KERNEL" = "$first_line" ] || ! grep -q '^# vmtest-once:' "$f" ||
+				continue
+		else
+			t=$(sed -n 's/^SKIP \([^ ]*\) (debug kernel: .*/\1/p' \
+				"$BUILD/vmtest-debug/$s/results.txt" 2>/dev/null)
+			[ -n "$t" ] || continue
+			for x in $t; do
+				echo "$s $x" >>"$only"
+			done
+		fi
+		# the longest first (by timeout), as vmtest.sh orders its list
+		t=$(sed -n 's/^# vmtest-timeout: *//p' "$f" | head -n 1)
+		suites="$suites ${t:-300}:$s"
+	done
+	suites=$(echo "$suites" | tr ' ' '\n' | sed '/^$/d' | sort -t: -k1,1nr -k2,2 | cut -d: -f2)
+	echo "vmtest: on Debian's $KERNEL: ${suites//$'\n'/ }"
+	sed 's/^/vmtest: only /' "$only"
+	# shellcheck disable=SC2086 # suite names, one per word
+	VMTEST_BATCH=${VMTEST_BATCH:-4} VMTEST_ONLY=$only "$REPO/scripts/vmtest.sh" $suites
 	add_counts "$BUILD/vmtest$KSFX.counts"
 	one_test "ktap ($KERNEL)" "$REPO/scripts/vm/ktap-check.sh" "$BUILD/vmtest$KSFX"
 }
@@ -225,6 +277,20 @@ sparse_copy() {
 	copy_sources "$KDIR" "$1" && sparse_quiet "$1"
 }
 
+# The debug kernel is built from the 6.1 line's source (docs/develop/kernels.md).
+case " $debug_line " in
+"  " | " 6.1 ") ;;
+*)
+	echo "check: DEBUG_LINE=$debug_line: the debug kernel is built from 6.1's source" >&2
+	echo "0 1 0" >"$BUILD/check.counts"
+	exit 1
+	;;
+esac
+if [ -n "$debug_line" ] && [[ " $lines " != *" $debug_line "* ]]; then
+	echo "check: DEBUG_LINE=$debug_line is not one of KERNELS=\"$lines\"" >&2
+	echo "0 1 0" >"$BUILD/check.counts"
+	exit 1
+fi
 line_env "$first_line"
 echo "=== kernel $KERNEL (${KDIR:-no headers})"
 if [ -z "$KDIR" ]; then

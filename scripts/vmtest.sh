@@ -28,6 +28,9 @@
 # A suite's "# vmtest-splat-module: MODULE" line keeps kernel warnings
 # raised in MODULE (another emulator a benchmark runs beside vflash) from
 # failing it; they are counted and shown instead.
+# With VMTEST_ONLY=FILE ("SUITE TEST" lines) a suite FILE names runs
+# only the tests it lists there (make check's debug line: on Debian's
+# kernel, what the debug kernel did not run).
 # With VMTEST_BASE_KO=PATH the initramfs also carries that module as
 # /vflash/base.ko (a baseline for make bench-faultcost).
 # VMTEST_BATCH=N runs up to N suites in one boot (default 1; 4 under the

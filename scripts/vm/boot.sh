@@ -141,6 +141,9 @@ initramfs_root() {
 		cp "$VMTEST_BASE_KO" "$root/vflash/base.ko" || return 1
 	fi
 	cp "$REPO/scripts/vm/lib.sh" "$REPO/scripts/helpers.sh" "$root/vflash/"
+	# VMTEST_ONLY=FILE: the tests to run, "SUITE TEST" a line (lib.sh's
+	# only_skips)
+	[ -z "${VMTEST_ONLY:-}" ] || cp "$VMTEST_ONLY" "$root/vflash/only" || return 1
 	cp "$REPO"/scripts/vm/suites/*.sh "$REPO"/scripts/bench/vm/*.sh \
 		"$root/vflash/suites/"
 	cp "$REPO"/scripts/bench/*.sh "$root/vflash/bench/"

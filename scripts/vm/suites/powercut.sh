@@ -542,7 +542,7 @@ run_test cut_restores_without_memory test_cut_restores_without_memory
 run_test load_cut test_load_cut
 # The debug kernel runs the rule's cut once, with plp (about 3 minutes
 # per load there).
-debug_kernel || run_test load_cut_rule test_load_cut_rule
+run_test_not_debug load_cut_rule "load_cut_plp cuts the same load" test_load_cut_rule
 run_test load_cut_plp test_load_cut_plp
 run_test ext4 test_ext4
 run_test_not_debug fatal "lockdep in the nvme driver's timeout and reset path" test_fatal
