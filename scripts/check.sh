@@ -25,7 +25,7 @@
 #      docs/develop/testing.md).
 # DEBUG_LINE=6.1 (CI) runs that line's VM suites under the debug kernel
 # built from its source (scripts/check-debug.sh), and on its Debian
-# kernel, four suites a boot, only what the debug kernel did not run:
+# kernel only what the debug kernel did not run:
 # the suites with a "# vmtest-debug-skip:" line and the tests it
 # reported "SKIP NAME (debug kernel: ...)" (debug_vm_line).
 # It ends with one line "N passed, N failed, N skipped" that counts
@@ -178,23 +178,26 @@ vm_line() {
 
 # debug_vm_line: the VM suites of the line of KERNEL (DEBUG_LINE) under
 # the debug kernel built from that line's source (scripts/check-debug.sh),
-# then on the line's Debian kernel, at the scale of a first line and four
-# suites a boot, what the debug kernel did not run: every suite with a
-# "# vmtest-debug-skip:" line (one with a "# vmtest-once:" line only if
-# this is the first line) and, of the others, the tests the debug
+# then on the line's Debian kernel, light and a suite a boot, what the
+# debug kernel did not run: every suite with a "# vmtest-debug-skip:" or
+# "# vmtest-debug-line-skip:" line (one with a "# vmtest-once:" line only
+# if this is the first line) and, of the others, the tests the debug
 # kernel's results.txt lists as "SKIP NAME (debug kernel: ...)", through
 # VMTEST_ONLY. Every test of the line so runs once, on one kernel or the
 # other (a test skipped under the debug kernel counts that skip too).
 debug_vm_line() {
 	local f s t x only=$BUILD/debian-only$KSFX suites=
 
-	"$REPO/scripts/check-debug.sh"
+	# A repeat (VMTEST_REPEAT=1): the suites with a "# vmtest-debug-line-
+	# skip:" line and the tests of run_test_full_debug run on Debian's
+	# kernel below instead (make check-debug runs them all).
+	VMTEST_REPEAT=1 "$REPO/scripts/check-debug.sh"
 	add_counts "$BUILD/check-debug.counts"
 	echo "== vmtest ($KERNEL, Debian's kernel): what the debug kernel did not run"
 	: >"$only"
 	for f in "$REPO"/scripts/vm/suites/*.sh; do
 		s=$(basename "$f" .sh)
-		if grep -q '^# vmtest-debug-skip:' "$f"; then
+		if grep -Eq '^# vmtest-debug-(line-)?skip:' "$f"; then
 			[ "$KERNEL" = "$first_line" ] || ! grep -q '^# vmtest-once:' "$f" ||
 				continue
 		else
@@ -213,7 +216,10 @@ debug_vm_line() {
 	echo "vmtest: on Debian's $KERNEL: ${suites//$'\n'/ }"
 	sed 's/^/vmtest: only /' "$only"
 	# shellcheck disable=SC2086 # suite names, one per word
-	VMTEST_BATCH=${VMTEST_BATCH:-4} VMTEST_ONLY=$only "$REPO/scripts/vmtest.sh" $suites
+	# One suite a boot (vmtest.sh's default under Debian's kernel): a few
+	# tests of most of them, and zns and crash whole, longest first,
+	# keep both VM places busy to the end.
+	VMTEST_REPEAT=1 VMTEST_ONLY=$only "$REPO/scripts/vmtest.sh" $suites
 	add_counts "$BUILD/vmtest$KSFX.counts"
 	one_test "ktap ($KERNEL)" "$REPO/scripts/vm/ktap-check.sh" "$BUILD/vmtest$KSFX"
 }

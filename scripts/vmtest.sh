@@ -181,8 +181,9 @@ suite_file() {
 # "# vmtest-debug-skip: REASON" line, or it is Debian's and SUITE has a
 # "# vmtest-debug-only: REASON" line, or this is a repeat on another
 # kernel line (VMTEST_REPEAT=1, make check's second and later lines) and
-# it has a "# vmtest-once: REASON" line; a suite named on the command
-# line always runs
+# it has a "# vmtest-once: REASON" line, or a repeat under the debug
+# kernel (make check's DEBUG_LINE) and it has a "# vmtest-debug-line-skip:
+# REASON" line; a suite named on the command line always runs
 not_here() {
 	local why=
 
@@ -197,6 +198,13 @@ not_here() {
 	if [ -z "$why" ] && [ "${VMTEST_REPEAT:-0}" = 1 ]; then
 		why=$(directive "$(suite_file "$1")" once)
 		[ -z "$why" ] || why="once: $why"
+	fi
+	# make check's debug line (DEBUG_LINE: the debug kernel with
+	# VMTEST_REPEAT=1), whose Debian kernel runs the suite instead
+	if [ -z "$why" ] && [ "${VMTEST_REPEAT:-0}" = 1 ] &&
+		[ "${VMTEST_FLAVOUR:-debian}" = debug ]; then
+		why=$(directive "$(suite_file "$1")" debug-line-skip)
+		[ -z "$why" ] || why="debug kernel: $why; make check-debug runs it"
 	fi
 	[ -n "$why" ] || return 1
 	echo "  $1: SKIP ($why)"

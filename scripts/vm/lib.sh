@@ -115,6 +115,22 @@ run_test_not_debug() {
 	fi
 }
 
+# run_test_full_debug NAME REASON COMMAND...: run_test NAME COMMAND...,
+# but on make check's debug line (the debug kernel with vmrepeat=1:
+# DEBUG_LINE in scripts/check.sh) only a "SKIP NAME (debug kernel: REASON;
+# make check-debug runs it)" line: CI's time. Its kernel paths run there
+# in the test REASON names; that line's Debian kernel runs it, and so
+# does make check-debug (docs/develop/testing.md).
+run_test_full_debug() {
+	local name=$1 reason=$2
+	shift 2
+	if debug_kernel && [ "$VM_REPEAT" = 1 ]; then
+		report "SKIP $name (debug kernel: $reason; make check-debug runs it)"
+	else
+		run_test "$name" "$@"
+	fi
+}
+
 fail() {
 	echo "vmtest: FAIL: $*"
 	exit 1

@@ -10,6 +10,7 @@
 # fork; in DRAM with --heap-only); sqlite3.
 # vmtest-mem: 1G
 # vmtest-timeout: 300
+# vmtest-debug-line-skip: cxl and cxlrace run the mmap fault, eviction, fork and teardown paths under the debug kernel; the programs and the shim are user space
 
 DEV=/dev/vflash0
 SYS=/sys/class/vflash/vflash0

@@ -23,6 +23,7 @@
 # vmtest-mem: 2G
 # vmtest-timeout: 600
 # vmtest-env: CRASH_ROTATION CUTS FS_CUTS
+# vmtest-debug-line-skip: powercut cuts, restores and recovers under the debug kernel, and fdp, backend and dual run the FDP, migration and dual paths there; the checker's rounds start hundreds of processes, about ten times dearer there
 
 SYS=/sys/class/vflash/vflash0
 F=/sys/class/vflash/vflash0/faults
@@ -449,20 +450,16 @@ test_ext4_sqlite() {
 [ -n "${CRASH_FUNCTIONS_ONLY:-}" ] && return 0
 
 echo "crash: rotation $ROT (CRASH_ROTATION=$ROT reruns it): timeout ending in $TO_CELL, delay in $DL_CELL, $HANDLES FDP handles, $NSK namespaces, zoned $ZRWA_NAME"
-# Under the debug kernel the cells whose kernel paths no other suite
-# cuts (FDP units, migration, dual mode) and the stray reset; the others
-# run on Debian's kernels (make check's debug line runs them on Debian's
-# 6.1): a checker's round starts hundreds of processes, each about ten
-# times dearer there (docs/develop/testing.md).
-CUT_ELSEWHERE="powercut cuts it under the debug kernel"
-run_test_not_debug conv_4k "$CUT_ELSEWHERE" test_conv_4k
+run_test conv_4k test_conv_4k
+# the checker's own logic, the same under every kernel: the Debian lines
+# run it
 run_test_not_debug stray_reset "the checker's logic, the same under every kernel" stray_reset
-run_test_not_debug conv_512 "$CUT_ELSEWHERE" test_conv_512
+run_test conv_512 test_conv_512
 run_test fdp test_fdp
 # The debug kernel has no CONFIG_BLK_DEV_ZONED (docs/develop/testing.md, zns)
 run_test_not_debug zoned "no zoned block devices in that kernel" test_zoned
-run_test_not_debug ns "ns and powercut run its paths under the debug kernel" test_ns
+run_test ns test_ns
 run_test qlc test_qlc
-run_test_not_debug plp "$CUT_ELSEWHERE (load_cut_plp)" test_plp
+run_test plp test_plp
 run_test dual test_dual
-run_test_not_debug ext4_sqlite "$CUT_ELSEWHERE (ext4)" test_ext4_sqlite
+run_test ext4_sqlite test_ext4_sqlite

@@ -399,7 +399,7 @@ run_test sweep_misses test_sweep_misses
 run_test mkwrite_writeback test_mkwrite_writeback
 run_test switch_under_load test_switch_under_load
 run_test knobs test_knobs
-run_test ways test_ways
+run_test_full_debug ways "integrity and remap_under_eviction" test_ways
 run_test precondition test_precondition
 run_test fio_verify test_fio_verify
 run_test mmap_lat test_mmap_lat

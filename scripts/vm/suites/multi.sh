@@ -9,6 +9,7 @@
 # configfs devices exist and unloads clean once they are gone.
 # vmtest-mem: 4G
 # vmtest-timeout: 600
+# vmtest-debug-line-skip: the configfs devices' load, refusal and unload paths run under the debug kernel in core, badparams, store and dual
 
 EINVAL='Invalid argument'
 EBUSY='(Device or resource busy|Resource busy)'

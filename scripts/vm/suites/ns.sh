@@ -445,7 +445,7 @@ test_params() {
 
 run_test default_unchanged test_default_unchanged
 run_test life test_life
-run_test data_isolation test_data_isolation
+run_test_full_debug data_isolation "life and params" test_data_isolation
 if debug_kernel; then
 	report "SKIP f2fs_conventional_and_zoned (debug kernel: no zoned block devices)"
 elif [ ! -f /vflash/f2fs.ko ] || ! command -v mkfs.f2fs >/dev/null; then
@@ -453,7 +453,7 @@ elif [ ! -f /vflash/f2fs.ko ] || ! command -v mkfs.f2fs >/dev/null; then
 else
 	run_test f2fs_conventional_and_zoned test_f2fs_conventional_and_zoned
 fi
-run_test bad_commands test_bad_commands
+run_test_full_debug bad_commands "fuzz and the nvmefuzz suite" test_bad_commands
 run_test detach_under_io test_detach_under_io
 run_test changed_ns_log test_changed_ns_log
 run_test no_namespace_at_load test_no_namespace_at_load

@@ -762,14 +762,14 @@ test_uncor_verify_copy_512() {
 	unload
 }
 
-run_test binds test_binds
-run_test identify_fields test_identify_fields
+run_test_full_debug binds "nvmereset's unbind_bind" test_binds
+run_test_full_debug identify_fields "every load's Identify, and nvmefuzz" test_identify_fields
 run_test odd_size_namespace test_odd_size_namespace
 run_test data_round_trip test_data_round_trip
-run_test fio_verify test_fio_verify
+run_test_full_debug fio_verify "fio_gc_rand_4k and switch_under_load" test_fio_verify
 run_test bad_commands_get_nvme_status test_bad_commands_get_nvme_status
 run_test out_of_range_lba test_out_of_range_lba
-run_test smart_log_counts test_smart_log_counts
+run_test_full_debug smart_log_counts "nvmeopts' SMART tests" test_smart_log_counts
 run_test discard_and_zeroes test_discard_and_zeroes
 # Under the debug kernel powercut's ext4 test makes, loads, replays and
 # checks an ext4 file system on vflash (CI's time).
@@ -780,9 +780,9 @@ run_test fio_gc_rand_4k test_fio_gc randwrite 4k
 # Under the debug kernel (CI's time): GC runs in fio_gc_rand_4k and
 # switch_under_load, and every profile loads in core's every_profile_loads.
 run_test_not_debug fio_gc_seq_128k "GC runs in fio_gc_rand_4k" test_fio_gc write 128k
-run_test load_unload_cycles test_load_unload_cycles
+run_test_full_debug load_unload_cycles "core's cycles_release_memory" test_load_unload_cycles
 run_test_not_debug every_profile "core's every_profile_loads" test_every_profile
 run_test switch_under_load test_switch_under_load
 run_test rmmod_while_mounted test_rmmod_while_mounted
 run_test uncor_verify_copy test_uncor_verify_copy
-run_test uncor_verify_copy_512 test_uncor_verify_copy_512
+run_test_full_debug uncor_verify_copy_512 "uncor_verify_copy, and nvmeopts' 512-byte blocks" test_uncor_verify_copy_512

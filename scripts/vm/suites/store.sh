@@ -256,7 +256,7 @@ tib_gc() {
 run_test cxl_sparse_oom test_cxl_sparse_oom
 run_test sparse_oom test_sparse_oom
 run_test full_default test_full_default
-run_test sparse_nvme test_sparse_nvme
+run_test_full_debug sparse_nvme "sparse_oom and tib_sparse_gc" test_sparse_nvme
 run_test none_nvme test_none_nvme
 run_test cxl_sparse test_cxl_sparse
 run_test cxl_none test_cxl_none
