@@ -25,9 +25,9 @@
 #      docs/develop/testing.md).
 # DEBUG_LINE=6.1 (CI) runs that line's VM suites under the debug kernel
 # built from its source (scripts/check-debug.sh), and on its Debian
-# kernel only what the debug kernel did not run:
-# the suites with a "# vmtest-debug-skip:" line and the tests it
-# reported "SKIP NAME (debug kernel: ...)" (debug_vm_line).
+# kernel only what the debug kernel did not run: the suites with a
+# "# vmtest-debug-skip:" or "# vmtest-debug-line-skip:" line and the
+# tests it reported "SKIP NAME (debug kernel: ...)" (debug_vm_line).
 # It ends with one line "N passed, N failed, N skipped" that counts
 # KUnit cases and VM tests of every line together; each build and static
 # check counts as one test. A stage that cannot run counts as a failure.

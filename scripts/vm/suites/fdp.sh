@@ -497,7 +497,7 @@ run_test update test_update
 run_test ctrl_events test_ctrl_events
 run_test_full_debug ns_placement "placed_writes and the ns suite run its paths" test_ns_placement
 run_test fdp_off test_fdp_off
-run_test_full_debug configfs "multi's configfs devices and placed_writes" test_configfs
+run_test configfs test_configfs
 run_test bad_params test_bad_params
 run_test fuzz test_fuzz
 # Under the debug kernel (CI's time; 97 s of its 316): the study drives

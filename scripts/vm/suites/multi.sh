@@ -9,7 +9,6 @@
 # configfs devices exist and unloads clean once they are gone.
 # vmtest-mem: 4G
 # vmtest-timeout: 600
-# vmtest-debug-line-skip: the configfs devices' load, refusal and unload paths run under the debug kernel in core, badparams, store and dual
 
 EINVAL='Invalid argument'
 EBUSY='(Device or resource busy|Resource busy)'
@@ -390,7 +389,7 @@ test_unload_powered() {
 run_test no_device test_no_device
 run_test four_at_once test_four_at_once
 run_test stats_own test_stats_own
-run_test cycles test_cycles
+run_test_full_debug cycles "four_at_once, and core's cycles_release_memory" test_cycles
 run_test bad_input test_bad_input
-run_test geometry test_geometry
+run_test_full_debug geometry "core's geometry_overrides" test_geometry
 run_test unload_powered test_unload_powered
