@@ -129,11 +129,17 @@ BOOT_TMO=${VMTEST_BOOT_TMO:-120}
 # (a suite's "# vmtest-qemu:").
 boot_vm() {
 	local dir=$1 tmo=$2 smp=$3 mem=$4 suite=$5 append=$6 initrd=$7 pid waited=0
-	local extra=${8:-} rc
+	local extra=${8:-} rc s repeat=${VMTEST_REPEAT:-0}
 
+	# A suite with a "# vmtest-once:" line runs once, so never as a light
+	# repeat (named on a repeat: make check's debug line runs the studies
+	# on Debian's kernel at their one full scale).
+	for s in ${suite//,/ }; do
+		[ -z "$(directive "$(suite_file "$s")" once)" ] || repeat=0
+	done
 	: >"$dir/console.log"
 	vm_qemu_argv "$smp" "$mem" "$initrd" \
-		"vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmrepeat=${VMTEST_REPEAT:-0} vmtimeout=$tmo $append"
+		"vmsuite=$suite vmflavour=${VMTEST_FLAVOUR:-debian} vmrepeat=$repeat vmtimeout=$tmo $append"
 	# shellcheck disable=SC2086 # $extra: QEMU options, one per word
 	timeout -k 5 "$tmo" "${QEMU_ARGV[@]}" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \
