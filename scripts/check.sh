@@ -186,7 +186,7 @@ vm_line() {
 # VMTEST_ONLY. Every test of the line so runs once, on one kernel or the
 # other (a test skipped under the debug kernel counts that skip too).
 debug_vm_line() {
-	local f s t x only=$BUILD/debian-only$KSFX suites=
+	local f s t x only=$BUILD/debian-only$KSFX suites=()
 
 	# A repeat (VMTEST_REPEAT=1): the suites with a "# vmtest-debug-line-
 	# skip:" line and the tests of run_test_full_debug run on Debian's
@@ -197,8 +197,8 @@ debug_vm_line() {
 	: >"$only"
 	for f in "$REPO"/scripts/vm/suites/*.sh; do
 		s=$(basename "$f" .sh)
-		if grep -Eq '^# vmtest-debug-(line-)?skip:' "$f"; then
-			[ "$KERNEL" = "$first_line" ] || ! grep -q '^# vmtest-once:' "$f" ||
+		if [ -n "$(directive "$f" debug-skip)$(directive "$f" debug-line-skip)" ]; then
+			[ "$KERNEL" = "$first_line" ] || [ -z "$(directive "$f" once)" ] ||
 				continue
 		else
 			t=$(sed -n 's/^SKIP \([^ ]*\) (debug kernel: .*/\1/p' \
@@ -208,18 +208,17 @@ debug_vm_line() {
 				echo "$s $x" >>"$only"
 			done
 		fi
-		# the longest first (by timeout), as vmtest.sh orders its list
-		t=$(sed -n 's/^# vmtest-timeout: *//p' "$f" | head -n 1)
-		suites="$suites ${t:-300}:$s"
+		suites+=("$s")
 	done
-	suites=$(echo "$suites" | tr ' ' '\n' | sed '/^$/d' | sort -t: -k1,1nr -k2,2 | cut -d: -f2)
-	echo "vmtest: on Debian's $KERNEL: ${suites//$'\n'/ }"
+	# the longest first, as vmtest.sh orders a list it was not given
+	# shellcheck disable=SC2207 # suite names, one a line
+	suites=($(by_timeout "${suites[@]}"))
+	echo "vmtest: on Debian's $KERNEL: ${suites[*]}"
 	sed 's/^/vmtest: only /' "$only"
-	# shellcheck disable=SC2086 # suite names, one per word
 	# One suite a boot (vmtest.sh's default under Debian's kernel): a few
 	# tests of most of them, and zns and crash whole, longest first,
 	# keep both VM places busy to the end.
-	VMTEST_REPEAT=1 VMTEST_ONLY=$only "$REPO/scripts/vmtest.sh" $suites
+	VMTEST_REPEAT=1 VMTEST_ONLY=$only "$REPO/scripts/vmtest.sh" "${suites[@]}"
 	add_counts "$BUILD/vmtest$KSFX.counts"
 	one_test "ktap ($KERNEL)" "$REPO/scripts/vm/ktap-check.sh" "$BUILD/vmtest$KSFX"
 }
@@ -284,16 +283,14 @@ sparse_copy() {
 }
 
 # The debug kernel is built from the 6.1 line's source (docs/develop/kernels.md).
-case " $debug_line " in
-"  " | " 6.1 ") ;;
-*)
-	echo "check: DEBUG_LINE=$debug_line: the debug kernel is built from 6.1's source" >&2
-	echo "0 1 0" >"$BUILD/check.counts"
-	exit 1
-	;;
+why=
+case $debug_line in
+"") ;;
+6.1) [[ " $lines " == *" 6.1 "* ]] || why="is not one of KERNELS=\"$lines\"" ;;
+*) why="names no debug kernel: it is built from 6.1's source" ;;
 esac
-if [ -n "$debug_line" ] && [[ " $lines " != *" $debug_line "* ]]; then
-	echo "check: DEBUG_LINE=$debug_line is not one of KERNELS=\"$lines\"" >&2
+if [ -n "$why" ]; then
+	echo "check: DEBUG_LINE=$debug_line $why" >&2
 	echo "0 1 0" >"$BUILD/check.counts"
 	exit 1
 fi

@@ -19,6 +19,24 @@ esac
 KSRC=${KSRC:-$VFLASH_CACHE/linux-source-$KERNEL}
 BUILD=$REPO/build
 
+# directive SUITE_FILE NAME: the value of "# vmtest-NAME: VALUE" in a VM
+# suite's file (scripts/vmtest.sh)
+directive() {
+	sed -n "s/^# vmtest-$2: *//p" "$1" | head -n 1
+}
+
+# by_timeout SUITE...: the VM suites, those of the longest timeout (the
+# longest suites) first, one a line; a suite without a timeout line has
+# vmtest.sh's default, 300 s
+by_timeout() {
+	local s t
+
+	for s; do
+		t=$(directive "$REPO/scripts/vm/suites/$s.sh" timeout)
+		echo "${t:-300} $s"
+	done | sort -k1,1nr -k2,2 | awk '{ print $2 }'
+}
+
 # The kernel the module is built against, and its release string.
 KDIR=${KDIR:-$("$REPO/scripts/kdir.sh" "$KERNEL")}
 kernel_release() {

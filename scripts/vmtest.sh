@@ -97,10 +97,6 @@ extract_files() {
 	done
 }
 
-# directive SUITE_FILE NAME: the value of "# vmtest-NAME: VALUE" in the file
-directive() {
-	sed -n "s/^# vmtest-$2: *//p" "$1" | head -n 1
-}
 
 # Console lines that fail a suite whatever its tests said: SPLAT
 # (scripts/vm/boot.sh).
@@ -461,14 +457,10 @@ jobs=${VMTEST_JOBS:-1}
 case $jobs in '' | *[!0-9]* | 0) die "vmtest: VMTEST_JOBS=$jobs is not a positive number" ;; esac
 # Several at a time, the whole list starts with the suites of the longest
 # timeout (the longest suites), so that none of them is left running alone
-# at the end.
-# (A suite without a timeout line has run_suites' default, 300 s.)
+# at the end (common.sh's by_timeout).
 if [ "$jobs" -gt 1 ] && [ "$named" -eq 0 ]; then
 	n=$#
-	set -- $(for s in "$@"; do
-		t=$(directive "$REPO/scripts/vm/suites/$s.sh" timeout)
-		echo "${t:-300} $s"
-	done | sort -k1,1nr -k2,2 | awk '{ print $2 }')
+	set -- $(by_timeout "$@")
 	[ $# -eq "$n" ] || die "vmtest: lost suites ordering $n of them: $*"
 fi
 # VMTEST_BATCH=N: up to N suites in one boot (make_batches), default 1,

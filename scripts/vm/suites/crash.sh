@@ -451,8 +451,6 @@ test_ext4_sqlite() {
 
 echo "crash: rotation $ROT (CRASH_ROTATION=$ROT reruns it): timeout ending in $TO_CELL, delay in $DL_CELL, $HANDLES FDP handles, $NSK namespaces, zoned $ZRWA_NAME"
 run_test conv_4k test_conv_4k
-# the checker's own logic, the same under every kernel: the Debian lines
-# run it
 run_test_not_debug stray_reset "the checker's logic, the same under every kernel" stray_reset
 run_test conv_512 test_conv_512
 run_test fdp test_fdp
