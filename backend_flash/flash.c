@@ -124,6 +124,17 @@ const char *vflash_flash_knob_name(enum vflash_knob knob)
 }
 
 /**
+ * vff_knob_range() - a knob's name and range
+ * @knob: the knob, below VFLASH_KNOB_NR
+ *
+ * Return: its entry.
+ */
+const struct vflash_knob_range *vff_knob_range(enum vflash_knob knob)
+{
+	return &knobs[knob];
+}
+
+/**
  * vflash_knob_in_range() - is a value within a config/ knob's range?
  * @k: the knob's name and range
  * @id: the device's number N (vflashN), for the dmesg line
@@ -205,8 +216,14 @@ int vflash_flash_set_knob(struct vflash_flash *f, enum vflash_knob knob,
 	return 0;
 }
 
-/* The policy kinds the flash model runs; the others are its users'. */
-static bool flash_kind(enum vflash_policy_kind kind)
+/**
+ * vff_flash_kind() - does the flash model run policies of this kind?
+ * @kind: the kind
+ *
+ * Return: true for GC, placement, migration and maintenance; false for
+ * the others, which are its users' (the DRAM cache's).
+ */
+bool vff_flash_kind(enum vflash_policy_kind kind)
 {
 	switch (kind) {
 	case VFLASH_POLICY_GC:
@@ -230,7 +247,7 @@ static bool flash_kind(enum vflash_policy_kind kind)
 const struct vflash_policy *vflash_flash_policy(const struct vflash_flash *f,
 						enum vflash_policy_kind kind)
 {
-	return flash_kind(kind) ? READ_ONCE(f->policy[kind]) : NULL;
+	return vff_flash_kind(kind) ? READ_ONCE(f->policy[kind]) : NULL;
 }
 
 /**
@@ -246,7 +263,7 @@ const struct vflash_policy *vflash_flash_policy(const struct vflash_flash *f,
 int vflash_flash_set_policy(struct vflash_flash *f,
 			    const struct vflash_policy *pol)
 {
-	if (!pol || !flash_kind(pol->kind))
+	if (!pol || !vff_flash_kind(pol->kind))
 		return -EINVAL;
 	WRITE_ONCE(f->policy[pol->kind], pol);
 	return 0;
@@ -455,9 +472,7 @@ static int fill_table(void *table, int c, u64 bytes)
 
 static int alloc_tables(struct vflash_flash *f)
 {
-	u64 start = ktime_get_ns(), ms;
-	u32 d, r, s, b;
-	int ret;
+	u32 d;
 
 	f->l2p = alloc_table(l2p_bytes(f));
 	f->p2l = alloc_table(p2l_bytes(f));
@@ -470,6 +485,93 @@ static int alloc_tables(struct vflash_flash *f)
 	if (!f->l2p || !f->p2l || !f->heat || !f->blocks || !f->dies ||
 	    !f->channels || !f->stats)
 		return -ENOMEM;
+	for (d = 0; d < f->nr_channels; d++)
+		spin_lock_init(&f->channels[d].lock);
+	for (d = 0; d < f->nr_dies; d++) {
+		struct vff_die *die = &f->dies[d];
+
+		spin_lock_init(&die->lock);
+		die->wb_end_ns = kcalloc(f->wb_fifo_len,
+					 sizeof(*die->wb_end_ns), GFP_KERNEL);
+		die->wb_slots = kcalloc(f->wb_fifo_len,
+					sizeof(*die->wb_slots), GFP_KERNEL);
+		if (!die->wb_end_ns || !die->wb_slots)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A die as a new device has it: every block free, nothing open or queued. */
+static void init_die(struct vflash_flash *f, u32 d)
+{
+	struct vff_die *die = &f->dies[d];
+	u32 s, r, b;
+
+	die->trace_req = 0;
+	die->busy_until_ns = 0;
+	die->fg_busy_until_ns = 0;
+	die->deferred_ns = 0;
+	memset(die->wb_end_ns, 0, f->wb_fifo_len * sizeof(*die->wb_end_ns));
+	memset(die->wb_slots, 0, f->wb_fifo_len * sizeof(*die->wb_slots));
+	die->wb_head = 0;
+	die->wb_count = 0;
+	die->wb_used = 0;
+	die->wb_pending = 0;
+	die->durable_ns = 0;
+	memset(die->bg_start_ns, 0, sizeof(die->bg_start_ns));
+	memset(die->bg_end_ns, 0, sizeof(die->bg_end_ns));
+	die->bg_last = 0;
+	die->channel = d % f->nr_channels;
+	die->undo_used = false;
+	for (s = 0; s < VFF_NR_STREAMS; s++)
+		for (r = 0; r < VFF_NR_REGIONS; r++)
+			die->open[s][r] = VFF_INVALID;
+	for (r = 0; r < VFF_NR_REGIONS; r++) {
+		die->free_head[r] = VFF_INVALID;
+		die->nr_free[r] = 0;
+	}
+	for (b = f->blocks_per_die; b-- > 0;) {
+		u32 blk = d * f->blocks_per_die + b;
+
+		r = vff_region_of(f, blk);
+		f->blocks[blk].state = VFF_BLK_FREE;
+		f->blocks[blk].next = die->free_head[r];
+		die->free_head[r] = blk;
+		die->nr_free[r]++;
+	}
+}
+
+static int init_policies(struct vflash_flash *f)
+{
+	unsigned int k;
+
+	for (k = 0; k < VFLASH_POLICY_NR; k++) {
+		if (!vff_flash_kind(k))
+			continue;
+		f->policy[k] = vflash_policy_default(k);
+		if (!f->policy[k])
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * vff_init_state() - the state of a new device, over tables allocated
+ * @f: the device; no request in flight, the worker stopped
+ *
+ * What vflash_flash_create() starts from, and how a refused restore
+ * (image.c) goes back to it.
+ *
+ * Return: 0, -EINTR (a fatal signal while filling a large table), -EINVAL
+ * (a policy kind without its default).
+ */
+int vff_init_state(struct vflash_flash *f)
+{
+	u64 start = ktime_get_ns(), ms;
+	unsigned int k;
+	int cpu, ret;
+	u32 d;
+
 	ret = fill_table(f->l2p, 0xff, l2p_bytes(f));
 	/* p2l needs no marker (vff_p2l_owner()); filled to be defined. */
 	if (!ret)
@@ -486,34 +588,29 @@ static int alloc_tables(struct vflash_flash *f)
 			table_bytes(f) >> 20, ms);
 
 	for (d = 0; d < f->nr_channels; d++)
-		spin_lock_init(&f->channels[d].lock);
-	for (d = 0; d < f->nr_dies; d++) {
-		struct vff_die *die = &f->dies[d];
-
-		spin_lock_init(&die->lock);
-		die->channel = d % f->nr_channels;
-		die->wb_end_ns = kcalloc(f->wb_fifo_len,
-					 sizeof(*die->wb_end_ns), GFP_KERNEL);
-		die->wb_slots = kcalloc(f->wb_fifo_len,
-					sizeof(*die->wb_slots), GFP_KERNEL);
-		if (!die->wb_end_ns || !die->wb_slots)
-			return -ENOMEM;
-		for (s = 0; s < VFF_NR_STREAMS; s++)
-			for (r = 0; r < VFF_NR_REGIONS; r++)
-				die->open[s][r] = VFF_INVALID;
-		for (r = 0; r < VFF_NR_REGIONS; r++)
-			die->free_head[r] = VFF_INVALID;
-		for (b = f->blocks_per_die; b-- > 0;) {
-			u32 blk = d * f->blocks_per_die + b;
-
-			r = vff_region_of(f, blk);
-			f->blocks[blk].state = VFF_BLK_FREE;
-			f->blocks[blk].next = die->free_head[r];
-			die->free_head[r] = blk;
-			die->nr_free[r]++;
-		}
+		f->channels[d].busy_until_ns = 0;
+	for (d = 0; d < f->nr_dies; d++)
+		init_die(f, d);
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(f->stats, cpu), 0, sizeof(*f->stats));
+	f->host_busy_until_ns = 0;
+	atomic64_set(&f->seal_seq, 0);
+	atomic64_set(&f->cursor, 0);
+	atomic64_set(&f->req_id, 0);
+	for (k = 0; k < VFF_NR_REGIONS; k++)
+		atomic_set(&f->nr_bad[k], 0);
+	f->no_room = false;
+	for (k = 0; k < VFLASH_FLASH_MAX_PLACEMENT; k++) {
+		atomic64_set(&f->ph_moved[k], 0);
+		f->ph_moved_lpn[k] = 0;
+		atomic64_set(&f->ph_retired[k], 0);
 	}
-	return 0;
+	memset(f->zmap, 0, sizeof(f->zmap));
+	f->zone_ph = false;
+	f->age_base_ns = 0;
+	f->img_state_in = false;
+	init_knobs(f);
+	return init_policies(f);
 }
 
 /**
@@ -558,7 +655,6 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 					 u64 size_bytes)
 {
 	struct vflash_flash *f;
-	unsigned int k;
 	int ret;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
@@ -567,21 +663,11 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 	f->prof = prof;
 	spin_lock_init(&f->host_lock);
 	mutex_init(&f->maint_lock);
-	atomic64_set(&f->seal_seq, 0);
-	atomic64_set(&f->cursor, 0);
-	for (k = 0; k < VFLASH_POLICY_NR; k++) {
-		if (!flash_kind(k))
-			continue;
-		f->policy[k] = vflash_policy_default(k);
-		if (!f->policy[k]) {
-			ret = -EINVAL;
-			goto err;
-		}
-	}
-	init_knobs(f);
 	ret = plan_geometry(f, size_bytes);
 	if (!ret)
 		ret = alloc_tables(f);
+	if (!ret)
+		ret = vff_init_state(f);
 	if (!ret)
 		ret = vff_undo_alloc(f);
 	if (ret)

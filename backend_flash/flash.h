@@ -472,6 +472,42 @@ u64 vflash_flash_lateness_pct(struct vflash_flash *f, u32 per_mille);
 u64 vflash_flash_lateness_max(struct vflash_flash *f);
 
 int vflash_flash_check(struct vflash_flash *f, char *why, size_t size);
+
+/**
+ * enum vflash_img_sect - the flash model's sections of a device image
+ * @VFLASH_IMG_FLASH_STATE: geometry, counters, knobs, policies and the
+ *	model's other state; one element, before every other section
+ * @VFLASH_IMG_L2P: the logical-to-physical table
+ * @VFLASH_IMG_P2L: the physical-to-logical table
+ * @VFLASH_IMG_HEAT: the read-heat counters
+ * @VFLASH_IMG_BLOCKS: every block
+ * @VFLASH_IMG_DIES: every die's free lists, open blocks and queues
+ * @VFLASH_IMG_FLASH_NR: number of sections
+ *
+ * docs/design/image.md has the layout of each.
+ */
+enum vflash_img_sect {
+	VFLASH_IMG_FLASH_STATE,
+	VFLASH_IMG_L2P,
+	VFLASH_IMG_P2L,
+	VFLASH_IMG_HEAT,
+	VFLASH_IMG_BLOCKS,
+	VFLASH_IMG_DIES,
+	VFLASH_IMG_FLASH_NR,
+};
+
+u32 vflash_flash_img_elem_bytes(struct vflash_flash *f,
+				enum vflash_img_sect s);
+u64 vflash_flash_img_elems(const struct vflash_flash *f,
+			   enum vflash_img_sect s);
+int vflash_flash_img_save_begin(struct vflash_flash *f, u64 now_ns);
+int vflash_flash_img_get(struct vflash_flash *f, enum vflash_img_sect s,
+			 u64 first, u32 nr, void *buf);
+int vflash_flash_img_load_begin(struct vflash_flash *f, u64 now_ns);
+int vflash_flash_img_put(struct vflash_flash *f, enum vflash_img_sect s,
+			 u64 first, u32 nr, const void *buf);
+int vflash_flash_img_finish(struct vflash_flash *f, char *why, size_t size);
+int vflash_flash_img_reset(struct vflash_flash *f);
 int vflash_flash_torture(struct vflash_flash *f, unsigned int threads,
 			 u64 ops, char *why, size_t size);
 

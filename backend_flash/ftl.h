@@ -94,7 +94,8 @@ static inline u32 vff_stream_handle(u32 s)
  * @next: next block on its die's free list; die lock
  * @erase_count: times erased; die lock
  * @seal_seq: device-wide order in which blocks became full; die lock
- * @seal_ns: when it became full; die lock
+ * @seal_ns: when it became full, on the device's age clock
+ *	(vff_age_clock()); die lock
  */
 struct vff_block {
 	atomic_t valid;
@@ -255,6 +256,14 @@ struct vff_zone_map {
  *	while no write of the handle is in flight
  * @zone_ph: placement handles 1 and up are zone handles; set before any
  *	write, READ_ONCE
+ * @age_base_ns: what the age clock runs ahead of ktime_get_ns(), so that a
+ *	restored block's data can be older than the host's uptime; set by a
+ *	restore before any request (docs/design/image.md)
+ * @img_now_ns: the moment a save or restore measures times from; the
+ *	image's caller serialises saves and restores
+ * @img_oldest_ns: the oldest data's age at that moment
+ * @img_state_in: a restore has taken the FLASH_STATE section
+ * @img_in: per section, the elements a restore has taken (in order)
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
@@ -302,7 +311,18 @@ struct vflash_flash {
 	atomic64_t ph_retired[VFLASH_FLASH_MAX_PLACEMENT];
 	struct vff_zone_map zmap[VFLASH_FLASH_MAX_PLACEMENT];
 	bool zone_ph;
+	u64 age_base_ns;
+	u64 img_now_ns;
+	u64 img_oldest_ns;
+	bool img_state_in;
+	u64 img_in[VFLASH_IMG_FLASH_NR];
 };
+
+/* The clock data ages run on: seal times and the ages read from them. */
+static inline u64 vff_age_clock(const struct vflash_flash *f, u64 now)
+{
+	return now + f->age_base_ns;
+}
 
 /* Is @s a zone handle's stream on device @f (vflash_flash.zone_ph)? */
 static inline bool vff_is_zone_stream(const struct vflash_flash *f, u32 s)
@@ -492,7 +512,7 @@ static __always_inline void vff_seal_if_full(struct vflash_flash *f,
 		return;
 	blk->state = VFF_BLK_FULL;
 	blk->seal_seq = atomic64_inc_return(&f->seal_seq);
-	blk->seal_ns = now;
+	blk->seal_ns = vff_age_clock(f, now);
 	die->open[stream][r] = VFF_INVALID;
 }
 
@@ -544,8 +564,14 @@ u32 vff_alloc_slot(struct vflash_flash *f, struct vff_die *die, u32 d,
 		   enum vff_stream stream, enum vff_region r, u64 *now);
 u32 vff_pad_unit(struct vflash_flash *f, u32 b, enum vff_region r);
 
+/* flash.c */
+int vff_init_state(struct vflash_flash *f);
+bool vff_flash_kind(enum vflash_policy_kind kind);
+const struct vflash_knob_range *vff_knob_range(enum vflash_knob knob);
+
 /* undo.c */
 int vff_undo_alloc(struct vflash_flash *f);
+bool vff_undo_waiting(const struct vflash_flash *f);
 void vff_undo_attach(struct vflash_flash *f, u32 d, u32 slot,
 		     struct vflash_undo *u);
 void __vff_undo_programmed(struct vflash_flash *f, u32 d, u32 blk,

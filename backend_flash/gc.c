@@ -80,7 +80,8 @@ static u32 pick_among(struct vflash_flash *f, u32 d, enum vff_region r,
 		if (r == VFF_MAIN && c.valid >= c.slots)
 			continue;
 		c.seal_seq = blk->seal_seq;
-		c.age_ns = now > blk->seal_ns ? now - blk->seal_ns : 0;
+		c.age_ns = vff_age_clock(f, now) > blk->seal_ns ?
+			   vff_age_clock(f, now) - blk->seal_ns : 0;
 		cost = gc->cost(&c);
 		if (best == VFF_INVALID || cost < best_cost) {
 			best = b;
@@ -118,7 +119,7 @@ static void retire_block(struct vflash_flash *f, struct vff_die *die, u32 b,
 			atomic64_inc(&f->ph_retired[vff_stream_handle(blk->stream)]);
 	}
 	if (blk->state == VFF_BLK_OPEN)
-		blk->seal_ns = now;	/* its data's age runs from here */
+		blk->seal_ns = vff_age_clock(f, now);	/* its data's age runs from here */
 	blk->state = VFF_BLK_BAD;
 	atomic_inc(&f->nr_bad[r]);
 }

@@ -45,7 +45,7 @@ u32 __vff_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
 		       u64 k_pe, u64 k_age)
 {
 	const struct vff_block *b = &f->blocks[blk];
-	u64 milli = 0, rated, wear;
+	u64 milli = 0, rated, wear, ac = vff_age_clock(f, now);
 
 	if (k_pe) {
 		rated = vff_knob(f, vff_region_of(f, blk) == VFF_SLC ?
@@ -56,9 +56,9 @@ u32 __vff_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
 			     RETRY_WEAR_CAP * 1000);
 		milli += div64_u64(k_pe * wear * wear, 1000000);
 	}
-	if (k_age && b->state != VFF_BLK_OPEN && now > b->seal_ns)
+	if (k_age && b->state != VFF_BLK_OPEN && ac > b->seal_ns)
 		milli += div64_u64(k_age *
-				   log2_1p_milli(now - b->seal_ns,
+				   log2_1p_milli(ac - b->seal_ns,
 						 vff_knob(f, VFLASH_KNOB_READ_RETRY_AGE_UNIT_MS) *
 						 NSEC_PER_MSEC), 1000);
 	return min_t(u64, div64_u64(milli, 1000),

@@ -126,3 +126,20 @@ void vflash_flash_undo_detach(struct vflash_flash *f, struct vflash_undo *u)
 		f->undo_wait[u->wait] = NULL;
 	spin_unlock(&die->lock);
 }
+
+/**
+ * vff_undo_waiting() - does a log record wait on an open unit?
+ * @f: the device, quiescent
+ *
+ * Return: true if one does (a power cut armed without power-loss
+ * protection, and a unit not yet filled).
+ */
+bool vff_undo_waiting(const struct vflash_flash *f)
+{
+	size_t i, n = (size_t)f->nr_dies * f->nr_ph * per_handle(f);
+
+	for (i = 0; i < n; i++)
+		if (f->undo_wait[i])
+			return true;
+	return false;
+}
