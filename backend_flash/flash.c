@@ -623,7 +623,7 @@ void vflash_flash_destroy(struct vflash_flash *f)
 
 	if (!f)
 		return;
-	vff_stop_worker(f);
+	vflash_flash_stop_worker(f);
 	if (f->dies) {
 		for (d = 0; d < f->nr_dies; d++) {
 			kfree(f->dies[d].wb_end_ns);

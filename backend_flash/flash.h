@@ -422,6 +422,7 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 			    u64 now_ns, u64 req_id);
 void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns);
 int vflash_flash_start_worker(struct vflash_flash *f, const char *name);
+void vflash_flash_stop_worker(struct vflash_flash *f);
 
 u64 vflash_flash_nr_lpages(const struct vflash_flash *f);
 u64 vflash_flash_stat(struct vflash_flash *f, enum vflash_stat stat);

@@ -596,7 +596,6 @@ bool vff_clean(struct vflash_flash *f, struct vff_die *die, u32 d,
 	       enum vff_region r, u64 *now);
 u32 vff_free_low(const struct vflash_flash *f, enum vff_region r);
 u32 vff_free_high(const struct vflash_flash *f, enum vff_region r);
-void vff_stop_worker(struct vflash_flash *f);
 bool vff_erase_block(struct vflash_flash *f, struct vff_die *die, u32 b,
 		     enum vflash_work work, u64 *now);
 void vff_program_failed(struct vflash_flash *f, struct vff_die *die, u32 d,

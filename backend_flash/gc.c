@@ -442,10 +442,10 @@ int vflash_flash_start_worker(struct vflash_flash *f, const char *name)
 }
 
 /**
- * vff_stop_worker() - stop the worker, if running
+ * vflash_flash_stop_worker() - stop the worker, if running
  * @f: the device
  */
-void vff_stop_worker(struct vflash_flash *f)
+void vflash_flash_stop_worker(struct vflash_flash *f)
 {
 	if (f->worker) {
 		kthread_stop(f->worker);

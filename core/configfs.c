@@ -17,13 +17,6 @@
 #include "core/params.h"
 #include "core/vflash.h"
 
-/*
- * Serialises creating and destroying every device (configfs power and
- * rmdir, and the module's own device at load and unload), and protects
- * every vflash_cfs_dev's @val and @vdev.
- */
-DEFINE_MUTEX(vflash_devices_lock);
-
 /**
  * struct cfs_row - how one attribute is checked and applied
  * @name: the attribute's name, which is also the parameter's
@@ -57,6 +50,7 @@ static const struct cfs_row cfs_rows[] = {
 	CFS_CORE(page_size, ""),
 	CFS_CORE(pages_per_block, ""),
 	CFS_CORE(op_percent, ""),
+	CFS_CORE(hold, "0"),
 	CFS_FE(cache_size, VFLASH_ARG_CACHE_SIZE),
 	CFS_FE(lba_size, VFLASH_ARG_LBA_SIZE),
 	CFS_FE(workers, VFLASH_ARG_WORKERS),
@@ -214,6 +208,7 @@ VFLASH_CFS_ATTR(dies_per_channel);
 VFLASH_CFS_ATTR(page_size);
 VFLASH_CFS_ATTR(pages_per_block);
 VFLASH_CFS_ATTR(op_percent);
+VFLASH_CFS_ATTR(hold);
 VFLASH_CFS_ATTR(cache_size);
 VFLASH_CFS_ATTR(lba_size);
 VFLASH_CFS_ATTR(workers);
@@ -351,6 +346,7 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_page_size,
 	&vflash_cfs_attr_pages_per_block,
 	&vflash_cfs_attr_op_percent,
+	&vflash_cfs_attr_hold,
 	&vflash_cfs_attr_cache_size,
 	&vflash_cfs_attr_lba_size,
 	&vflash_cfs_attr_workers,

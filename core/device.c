@@ -20,6 +20,14 @@ struct class vflash_class = {
 };
 
 /* Instance numbers of live devices; the IDA has its own lock. */
+/*
+ * Serialises creating and destroying every device (configfs power and
+ * rmdir, and the module's own device at load and unload), holding and
+ * running one, its image, and protects every vflash_cfs_dev's @val and
+ * @vdev (core/configfs.c).
+ */
+DEFINE_MUTEX(vflash_devices_lock);
+
 static DEFINE_IDA(vflash_ida);
 
 /* Minor N is /dev/vflash<N>; set before any device exists. */
@@ -28,14 +36,10 @@ static dev_t vflash_devt_base;
 static ssize_t frontend_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	const struct vflash_config *cfg = &to_vflash_dev(dev)->cfg;
-	unsigned int i;
-	int len = 0;
+	char names[VFLASH_MAX_FRONTENDS * 16];
 
-	for (i = 0; i < cfg->nr_fe; i++)
-		len += sysfs_emit_at(buf, len, "%s%s", i ? "," : "",
-				     cfg->fe[i]->name);
-	return len + sysfs_emit_at(buf, len, "\n");
+	vflash_frontend_list(&to_vflash_dev(dev)->cfg, names, sizeof(names));
+	return sysfs_emit(buf, "%s\n", names);
 }
 static DEVICE_ATTR_RO(frontend);
 
@@ -92,16 +96,94 @@ static const struct attribute_group vflash_geom_group = {
 	.attrs = vflash_geom_attrs,
 };
 
+static int dev_run(struct vflash_dev *vdev);
+static int dev_hold(struct vflash_dev *vdev);
+
+/*
+ * state: held or running (docs/design/image.md). Writes, and the image's
+ * reads and writes, take vflash_devices_lock without waiting: a destroy
+ * holds it while it removes these files, which waits for them.
+ */
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n", READ_ONCE(to_vflash_dev(dev)->held) ?
+			  "held" : "running");
+}
+
+static ssize_t state_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	struct vflash_dev *vdev = to_vflash_dev(dev);
+	bool hold;
+	int ret = 0;
+
+	if (sysfs_streq(buf, "held")) {
+		hold = true;
+	} else if (sysfs_streq(buf, "running")) {
+		hold = false;
+	} else {
+		dev_err(dev, "state=%.*s: must be held or running\n",
+			(int)strcspn(buf, "\n"), buf);
+		return -EINVAL;
+	}
+	if (!mutex_trylock(&vflash_devices_lock))
+		return restart_syscall();
+	if (hold != vdev->held)
+		ret = hold ? dev_hold(vdev) : dev_run(vdev);
+	mutex_unlock(&vflash_devices_lock);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(state);
+
+static ssize_t image_read(struct file *filp, struct kobject *kobj,
+			  struct bin_attribute *attr, char *buf, loff_t pos,
+			  size_t count)
+{
+	struct vflash_dev *vdev = to_vflash_dev(kobj_to_dev(kobj));
+	ssize_t ret;
+
+	if (!mutex_trylock(&vflash_devices_lock))
+		return restart_syscall();
+	ret = vflash_image_read(vdev, buf, pos, count);
+	mutex_unlock(&vflash_devices_lock);
+	return ret;
+}
+
+static ssize_t image_write(struct file *filp, struct kobject *kobj,
+			   struct bin_attribute *attr, char *buf, loff_t pos,
+			   size_t count)
+{
+	struct vflash_dev *vdev = to_vflash_dev(kobj_to_dev(kobj));
+	ssize_t ret;
+
+	if (!mutex_trylock(&vflash_devices_lock))
+		return restart_syscall();
+	ret = vflash_image_write(vdev, buf, pos, count);
+	mutex_unlock(&vflash_devices_lock);
+	return ret;
+}
+
+/* Size 0: no end but the image's own. */
+static BIN_ATTR(image, 0600, image_read, image_write, 0);
+
 static struct attribute *vflash_dev_attrs[] = {
 	&dev_attr_frontend.attr,
 	&dev_attr_size.attr,
 	&dev_attr_profile.attr,
 	&dev_attr_store.attr,
+	&dev_attr_state.attr,
+	NULL,
+};
+
+static struct bin_attribute *vflash_dev_bin_attrs[] = {
+	&bin_attr_image,
 	NULL,
 };
 
 static const struct attribute_group vflash_dev_group = {
 	.attrs = vflash_dev_attrs,
+	.bin_attrs = vflash_dev_bin_attrs,
 };
 
 /* The core's attributes and geometry/, then the backend's (sysfs.c). */
@@ -252,13 +334,6 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 		goto err_put;
 	}
 
-	ret = vflash_flash_start_worker(vdev->flash, dev_name(&vdev->dev));
-	if (ret) {
-		pr_err("cannot start the GC worker of " VFLASH_NAME "%d (%d)\n",
-		       vdev->id, ret);
-		goto err_del;
-	}
-
 	vflash_debugfs_add(vdev);
 	ret = vflash_faults_add_sysfs(&vdev->faults, &vdev->dev.kobj);
 	if (ret) {
@@ -267,23 +342,22 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 		goto err_debugfs;
 	}
 
-	for (; vdev->nr_attached < cfg->nr_fe; vdev->nr_attached++) {
-		ret = cfg->fe[vdev->nr_attached]->attach(vdev);
+	vdev->held = true;
+	if (!cfg->hold) {
+		ret = dev_run(vdev);
 		if (ret)
-			goto err_detach;
+			goto err_sysfs;
 	}
 
-	dev_info(&vdev->dev, "%llu bytes (%s), profile %s\n",
+	dev_info(&vdev->dev, "%llu bytes (%s), profile %s%s\n",
 		 cfg->size_bytes, cfg->use_memmap ? "memmap range" : "allocated",
-		 cfg->profile->name);
+		 cfg->profile->name, vdev->held ? ", held" : "");
 	return vdev;
 
-err_detach:
-	detach_frontends(vdev);
+err_sysfs:
 	vflash_faults_remove_sysfs(&vdev->faults);
 err_debugfs:
 	vflash_debugfs_remove(vdev);
-err_del:
 	device_del(&vdev->dev);
 err_put:
 	vflash_faults_destroy(&vdev->faults);
@@ -312,6 +386,7 @@ err_ida:
 void vflash_dev_destroy(struct vflash_dev *vdev)
 {
 	detach_frontends(vdev);
+	vflash_image_drop(vdev);
 	vflash_faults_remove_sysfs(&vdev->faults);
 	vflash_debugfs_remove(vdev);
 	device_del(&vdev->dev);
@@ -320,6 +395,74 @@ void vflash_dev_destroy(struct vflash_dev *vdev)
 	vflash_flash_destroy(vdev->flash);
 	vflash_backing_exit(&vdev->backing);
 	put_device(&vdev->dev);
+}
+
+/*
+ * A held device runs: the worker starts, the frontends attach. A restore
+ * under way and not finished is refused; a save under way ends.
+ */
+static int dev_run(struct vflash_dev *vdev)
+{
+	u64 got, total;
+	int ret;
+
+	if (vflash_image_incomplete(vdev, &got, &total)) {
+		dev_err(&vdev->dev, "state=running: the image's restore is not finished (%llu of %llu bytes): write the rest, or all of it again from offset 0\n",
+			got, total);
+		return -EINVAL;
+	}
+	vflash_image_drop(vdev);
+	ret = vflash_flash_start_worker(vdev->flash, dev_name(&vdev->dev));
+	if (ret) {
+		dev_err(&vdev->dev, "cannot start the GC worker (%d)\n", ret);
+		return ret;
+	}
+	for (; vdev->nr_attached < vdev->cfg.nr_fe; vdev->nr_attached++) {
+		ret = vdev->cfg.fe[vdev->nr_attached]->attach(vdev);
+		if (ret)
+			goto err;
+	}
+	WRITE_ONCE(vdev->held, false);
+	vdev->ran = true;
+	return 0;
+err:
+	detach_frontends(vdev);
+	vflash_flash_stop_worker(vdev->flash);
+	return ret;
+}
+
+/*
+ * A running device is held: its frontends agree (no user left, nothing
+ * of theirs lost at the next attach) and detach, the worker stops; the
+ * flash model and the store stay.
+ */
+static int dev_hold(struct vflash_dev *vdev)
+{
+	unsigned int i = vdev->nr_attached;
+	int ret = 0;
+
+	while (i--) {
+		const struct vflash_frontend *fe = vdev->cfg.fe[i];
+
+		if (!fe->hold) {
+			dev_err(&vdev->dev, "state=held: frontend %s cannot be held\n",
+				fe->name);
+			ret = -EOPNOTSUPP;
+		} else {
+			ret = fe->hold(vdev);
+		}
+		if (ret)
+			goto err;
+	}
+	detach_frontends(vdev);
+	vflash_flash_stop_worker(vdev->flash);
+	WRITE_ONCE(vdev->held, true);
+	return 0;
+err:
+	while (++i < vdev->nr_attached)
+		if (vdev->cfg.fe[i]->resume)
+			vdev->cfg.fe[i]->resume(vdev);
+	return ret;
 }
 
 /**

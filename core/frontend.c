@@ -106,6 +106,29 @@ size_t vflash_frontend_names(char *buf, size_t size)
 }
 
 /**
+ * vflash_frontend_list() - a configuration's frontends, as frontend= names them
+ * @cfg: the configuration
+ * @buf: where to write "nvme,cxl" (NUL-terminated)
+ * @size: size of @buf
+ *
+ * Return: the length written.
+ */
+size_t vflash_frontend_list(const struct vflash_config *cfg, char *buf,
+			    size_t size)
+{
+	size_t len = 0;
+	unsigned int i;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	for (i = 0; i < cfg->nr_fe; i++)
+		len += scnprintf(buf + len, size - len, "%s%s", i ? "," : "",
+				 cfg->fe[i]->name);
+	return len;
+}
+
+/**
  * vflash_frontend_check_arg() - check a value of a frontend parameter
  * @arg: the parameter
  * @val: its value, a NUL-terminated string

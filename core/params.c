@@ -434,5 +434,8 @@ int vflash_parse_config(const struct vflash_param_strings *in,
 	if (cfg->use_memmap && cfg->store != VFLASH_STORE_FULL)
 		return refuse(err, "store", in->store,
 			      "only full with memmap_start/memmap_size, whose range holds every page");
+	if (in->hold && !sysfs_streq(in->hold, "0") && !sysfs_streq(in->hold, "1"))
+		return refuse(err, "hold", in->hold, "must be 0 or 1");
+	cfg->hold = in->hold && sysfs_streq(in->hold, "1");
 	return in->alone ? 0 : check_geometry(in, cfg, err);
 }

@@ -34,6 +34,7 @@ struct vflash_config;
  * @page_size: flash page bytes (memparse syntax), or NULL for the profile's
  * @pages_per_block: flash pages in an erase block, or NULL likewise
  * @op_percent: over-provisioning in percent, or NULL likewise
+ * @hold: "1" to create the device held, "0" or NULL not to
  * @alone: check each value on its own (a configfs write), not against
  *	the others
  */
@@ -49,6 +50,7 @@ struct vflash_param_strings {
 	const char *page_size;
 	const char *pages_per_block;
 	const char *op_percent;
+	const char *hold;
 	bool alone;
 };
 

@@ -24,6 +24,7 @@
 
 struct vflash_config;
 struct vflash_dev;
+struct vflash_image;
 struct vflash_flash;
 struct config_item;
 
@@ -75,6 +76,12 @@ enum vflash_fe_arg {
  *	through this frontend (an open /dev/vflash<N>), changing nothing;
  *	else 0, and from then on no new user gets in.
  * @resume: undoes a successful @quiesce when the destroy does not happen.
+ * @hold: called before the device is held (state=held: docs/design/image.md),
+ *	its frontends detached and attached again later. Returns 0 when no user
+ *	holds the device through this frontend and everything it keeps comes
+ *	back at its next @attach; else -EBUSY or -EOPNOTSUPP after one dmesg
+ *	line, changing nothing (@resume undoes a successful one if another
+ *	frontend refuses). A frontend without it cannot be held.
  * @placement_handles: optional; the host write streams the FTL is to keep
  *	apart (0 or 1: one), asked before the flash model is created.
  * @list: entry in the frontend registry, protected by the registry lock.
@@ -90,6 +97,7 @@ struct vflash_frontend {
 	int (*check_arg)(enum vflash_fe_arg arg, const char *val);
 	int (*quiesce)(struct vflash_dev *vdev);
 	void (*resume)(struct vflash_dev *vdev);
+	int (*hold)(struct vflash_dev *vdev);
 	u32 (*placement_handles)(const struct vflash_config *cfg);
 	struct list_head list;
 };
@@ -99,6 +107,8 @@ void vflash_frontend_unregister(struct vflash_frontend *fe);
 const struct vflash_frontend *vflash_frontend_find(const char *name,
 						   size_t len);
 size_t vflash_frontend_names(char *buf, size_t size);
+size_t vflash_frontend_list(const struct vflash_config *cfg, char *buf,
+			    size_t size);
 int vflash_frontend_check_arg(enum vflash_fe_arg arg, const char *val);
 void **vflash_frontend_priv(struct vflash_dev *vdev,
 			    const struct vflash_frontend *fe);
@@ -137,6 +147,8 @@ const char *vflash_store_mode_name(enum vflash_store_mode mode);
  * @store: what holds the data (store=); memmap ranges are always full
  * @arg: frontend parameters (enum vflash_fe_arg) as strings, each
  *	checked by its frontend's @check_arg; "" for the module parameter
+ * @hold: create the device held: no frontend attached, no worker, until
+ *	its state is set running (hold=1; docs/design/image.md)
  */
 struct vflash_config {
 	u64 size_bytes;
@@ -148,6 +160,7 @@ struct vflash_config {
 	struct vflash_profile model;
 	enum vflash_store_mode store;
 	char arg[VFLASH_NR_ARGS][VFLASH_ARG_LEN];
+	bool hold;
 };
 
 /* The value of frontend parameter @arg of @cfg, or NULL if not set. */
@@ -259,10 +272,16 @@ static inline bool vflash_store_has_data(const struct vflash_backing *b)
  * @faults: its fault-injection rules (core/faults.c)
  * @cfs_item: the configfs directory that created it, or NULL for the
  *	device of the module parameters (core/configfs.c)
+ * @held: no frontend attached and the worker stopped (state=held)
+ * @ran: its frontends were attached at some time
+ * @restored: an image was restored into it
+ * @img: a save or restore under way (core/image.c), or NULL
  *
- * Fields are written only while the device is created or destroyed, which
- * vflash_devices_lock serialises; everything else only reads them
- * (@cache_ctl has its own lock for what changes inside it).
+ * Fields are written only while the device is created or destroyed, or
+ * (@held, @ran, @restored, @img, @nr_attached, @fe_priv) held and run, all
+ * of which vflash_devices_lock serialises; everything else only reads them
+ * (@held with READ_ONCE; @cache_ctl has its own lock for what changes
+ * inside it).
  */
 struct vflash_dev {
 	struct device dev;
@@ -277,6 +296,10 @@ struct vflash_dev {
 	char torture_result[192];
 	struct vflash_faults faults;
 	struct config_item *cfs_item;
+	bool held;
+	bool ran;
+	bool restored;
+	struct vflash_image *img;
 };
 
 static inline struct vflash_dev *to_vflash_dev(struct device *dev)
@@ -286,7 +309,8 @@ static inline struct vflash_dev *to_vflash_dev(struct device *dev)
 
 extern struct class vflash_class;
 
-/* device.c: the devices and their numbers */
+/* device.c: the devices, their numbers, and the lock of every device */
+extern struct mutex vflash_devices_lock;
 #define VFLASH_MAX_DEVICES	256
 int vflash_devices_init(void);
 void vflash_devices_exit(void);
@@ -295,8 +319,15 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 int vflash_dev_quiesce(struct vflash_dev *vdev);
 void vflash_dev_resume(struct vflash_dev *vdev);
 
-/* configfs.c: devices made at run time, and the lock of every device */
-extern struct mutex vflash_devices_lock;
+/* image.c: a held device's image (docs/design/image.md) */
+ssize_t vflash_image_read(struct vflash_dev *vdev, char *buf, loff_t pos,
+			  size_t count);
+ssize_t vflash_image_write(struct vflash_dev *vdev, const char *buf,
+			   loff_t pos, size_t count);
+bool vflash_image_incomplete(struct vflash_dev *vdev, u64 *got, u64 *total);
+void vflash_image_drop(struct vflash_dev *vdev);
+
+/* configfs.c: devices made at run time */
 int vflash_configfs_init(void);
 void vflash_configfs_exit(void);
 int vflash_dev_hold(struct vflash_dev *vdev);

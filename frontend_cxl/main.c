@@ -405,6 +405,22 @@ static void cxl_resume(struct vflash_dev *vdev)
 	mutex_unlock(&vfc_open_lock);
 }
 
+/*
+ * frontend->hold: as cxl_quiesce(). The cache is dropped at detach and
+ * starts cold at the next attach; its dirty pages' data is in the store,
+ * but their writebacks are not charged to the flash model (as at
+ * power=0; docs/design/image.md).
+ */
+static int cxl_hold(struct vflash_dev *vdev)
+{
+	int ret = cxl_quiesce(vdev);
+
+	if (ret)
+		dev_err(&vdev->dev, "state=held: /dev/%s is open or mapped\n",
+			dev_name(&vdev->dev));
+	return ret;
+}
+
 /* Registered by the table of built-in frontends (module/main.c). */
 struct vflash_frontend vflash_cxl_frontend = {
 	.name = "cxl",
@@ -414,4 +430,5 @@ struct vflash_frontend vflash_cxl_frontend = {
 	.check_arg = cxl_check_arg,
 	.quiesce = cxl_quiesce,
 	.resume = cxl_resume,
+	.hold = cxl_hold,
 };

@@ -456,6 +456,8 @@ static int nvme_attach(struct vflash_dev *vdev)
 		goto err_thread;
 	*vflash_frontend_priv(vdev, &vflash_nvme_frontend) = c;
 	vflash_faults_set_cut_hook(&vdev->faults, vfn_cut_power, c);
+	c->load_serial = c->nst.serial;
+	c->load_ns1 = c->nst.nsd[0].allocated && c->nst.nsd[0].attached;
 	dev_info(&vdev->dev, "NVMe controller at %s, %u-byte blocks\n",
 		 pci_name(c->pdev), 1U << c->nst.lba_shift);
 	if (!c->nst.nsd[0].allocated)
@@ -505,9 +507,44 @@ static void nvme_detach(struct vflash_dev *vdev)
 	*slot = NULL;
 }
 
+/*
+ * frontend->hold: the host has shut the controller down, and what the
+ * next attach builds from the configuration is what the controller has:
+ * namespace 1 as made at attach, no other, no zones, no FDP, no Write
+ * Uncorrectable marks (the image does not hold those yet: issue 41).
+ */
+static int nvme_hold(struct vflash_dev *vdev)
+{
+	struct vfn_ctrl *c = *vflash_frontend_priv(vdev, &vflash_nvme_frontend);
+	const struct vfn_nsd *ns1 = &c->nst.nsd[0];
+	const char *why = NULL;
+
+	if (READ_ONCE(c->enabled) && !READ_ONCE(c->shut_clean)) {
+		dev_err(&vdev->dev, "state=held: its NVMe controller is in use (enabled, not shut down): unbind the nvme driver from %s first\n",
+			pci_name(c->pdev));
+		return -EBUSY;
+	}
+	if (c->nst.serial != c->load_serial ||
+	    (ns1->allocated && ns1->attached) != c->load_ns1)
+		why = "namespaces changed since it was attached";
+	else if (ns1->allocated && ns1->ns.zoned)
+		why = "a zoned namespace";
+	else if (c->fdp.nruh)
+		why = "flexible data placement";
+	else if (c->nst.uncor.nr)
+		why = "Write Uncorrectable marks";
+	if (why) {
+		dev_err(&vdev->dev, "state=held: a device with %s cannot be held yet\n",
+			why);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /* Registered by the core's table of built-in frontends (core/main.c). */
 struct vflash_frontend vflash_nvme_frontend = {
 	.name = "nvme",
+	.hold = nvme_hold,
 	.attach = nvme_attach,
 	.detach = nvme_detach,
 	.check_arg = nvme_check_arg,

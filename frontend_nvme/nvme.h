@@ -237,6 +237,8 @@ struct vfn_ctrl_ops {
  * @raise: dispatcher only: CQs whose vector it owes an interrupt
  * @unpowered: the power is cut (dispatcher writes; read by the power
  *	work and the config accessors): nothing is fetched or posted
+ * @load_serial: the namespace table's serial after attach (nvme_hold())
+ * @load_ns1: namespace 1 was allocated and attached after attach
  * @absent: the function is gone from the bus while @unpowered: config
  *	reads return all ones; READ_ONCE/WRITE_ONCE
  * @dying: the device is being detached: no new power cut
@@ -328,6 +330,8 @@ struct vfn_ctrl {
 	DECLARE_BITMAP(raise, VFN_MAX_IOQ + 1);
 	bool unpowered;
 	bool absent;
+	u32 load_serial;
+	bool load_ns1;
 	bool dying;
 	int cut_state;
 	wait_queue_head_t power_wq;

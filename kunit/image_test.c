@@ -98,10 +98,13 @@ static void save(struct kunit *test, struct vflash_flash *f, u64 now)
 		c->sect[s] = kvzalloc(c->esz[s] * c->n[s], GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, c->sect[s]);
 		/* Seven at a time: ranges that start anywhere. */
-		for (i = 0; i < c->n[s]; i += 7)
-			KUNIT_ASSERT_EQ(test, vflash_flash_img_get(f, s, i,
-					min_t(u64, 7, c->n[s] - i),
-					c->sect[s] + i * c->esz[s]), 0);
+		for (i = 0; i < c->n[s]; i += 7) {
+			u32 nr = min_t(u64, 7, c->n[s] - i);
+			void *at = c->sect[s] + i * c->esz[s];
+
+			KUNIT_ASSERT_EQ(test,
+					vflash_flash_img_get(f, s, i, nr, at), 0);
+		}
 	}
 }
 
@@ -225,13 +228,14 @@ static void round_trip_is_exact(struct kunit *test)
 	struct vflash_flash *a = mk(test, CAP), *b = mk(test, CAP);
 	char why[160] = "";
 	u64 end;
+	const struct vflash_policy *cb =
+		vflash_policy_find(VFLASH_POLICY_GC, "cost-benefit");
+	enum vflash_knob age_milli = VFLASH_KNOB_READ_RETRY_AGE_MILLI;
 
 	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(a, VFLASH_KNOB_GC_HIGH_PCT,
 						    30), 0);
-	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(a,
-			VFLASH_KNOB_READ_RETRY_AGE_MILLI, 700), 0);
-	KUNIT_ASSERT_EQ(test, vflash_flash_set_policy(a,
-			vflash_policy_find(VFLASH_POLICY_GC, "cost-benefit")), 0);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_knob(a, age_milli, 700), 0);
+	KUNIT_ASSERT_EQ(test, vflash_flash_set_policy(a, cb), 0);
 	end = workload(a, 1, 6000, 1000000);
 	KUNIT_ASSERT_GT(test, vflash_flash_stat(a, VFLASH_STAT_GC_COPIED_PAGES),
 			0ULL);
@@ -381,7 +385,7 @@ static void save_needs_quiescence(struct kunit *test)
 	workload(a, 4, 500, 1000000);
 	KUNIT_ASSERT_EQ(test, vflash_flash_start_worker(a, "t-img"), 0);
 	KUNIT_EXPECT_EQ(test, vflash_flash_img_save_begin(a, SAVED_AT), -EBUSY);
-	vff_stop_worker(a);
+	vflash_flash_stop_worker(a);
 	KUNIT_EXPECT_EQ(test, vflash_flash_img_save_begin(a, SAVED_AT), 0);
 }
 
@@ -427,4 +431,5 @@ static struct kunit_suite image_test_suite = {
 	.exit = image_test_exit,
 	.test_cases = image_test_cases,
 };
+
 kunit_test_suite(image_test_suite);

@@ -78,6 +78,11 @@ MODULE_PARM_DESC(store,
 		 "What holds the data: full (every page in memory), sparse (written pages only) or none (timing only) (default "
 		 VFLASH_DEFAULT_STORE ")");
 
+static char *hold;
+module_param(hold, charp, 0444);
+MODULE_PARM_DESC(hold,
+		 "1: create the device held, no frontend attached, for an image to restore; its sysfs state=running starts it (default 0)");
+
 /* The frontends built into the module, registered in this order. */
 static struct vflash_frontend *const builtin_frontends[] = {
 	&vflash_nvme_frontend,
@@ -113,6 +118,7 @@ static int __init vflash_init(void)
 		.page_size = flash_page_size,
 		.pages_per_block = pages_per_block,
 		.op_percent = op_percent,
+		.hold = hold,
 	};
 	struct vflash_param_error err;
 	/* On the heap: the config is too large for an init frame (KASAN). */

@@ -15,8 +15,9 @@ miss as "doc-xref: KIND NAME: what is wrong":
                       docs/devices.md's table under "The tree" (a row may
                       name several, comma-separated), and every name
                       there is one
-  sysfs device files  every DEVICE_ATTR*() of core/device.c (frontend,
-                      size, profile, store, geometry/*) is named in
+  sysfs device files  every DEVICE_ATTR*() and BIN_ATTR() of core/device.c
+                      (frontend, size, profile, store, state, image,
+                      geometry/*) is named in
                       docs/parameters.md's sysfs table, every plain name
                       in its first column is one, and every DIR/ there
                       is a directory vflash makes (geometry, policy,
@@ -111,8 +112,8 @@ def configfs_attrs(root):
 
 def device_attrs(root):
     text = strip_c_comments(read(os.path.join(root, "core", "device.c")))
-    names = set(re.findall(r"\bDEVICE_ATTR(?:_RO|_RW|_WO)?\s*\(\s*([a-z]\w*)",
-                           text))
+    names = set(re.findall(
+        r"\b(?:DEVICE|BIN)_ATTR(?:_RO|_RW|_WO)?\s*\(\s*([a-z]\w*)", text))
     geom = set(re.findall(r"^\s*VFLASH_GEOM_ATTR\s*\(\s*(\w+)\s*,", text,
                           flags=re.M))
     return names, geom

@@ -55,6 +55,7 @@ run_test store_with_memmap expect_load_error "$EINVAL" 'store=sparse: only full 
 # this 4 GiB VM, 8 TiB (about 22 GB of tables) does not.
 run_test store_sparse_beyond_metadata expect_load_error "$ENOMEM" 'size: .*exceeds the memory available.*store=sparse' frontend=none size=8T store=sparse
 run_test store_none_beyond_metadata expect_load_error "$ENOMEM" 'size: .*exceeds the memory available.*store=none' frontend=none size=8T store=none
+run_test hold_bad expect_load_error "$EINVAL" 'hold=2: must be 0 or 1' frontend=none size=16M hold=2
 run_test profile_unknown expect_load_error "$EINVAL" profile frontend=none profile=bogus
 # Geometry overrides: each bad value, then what only the whole rules out.
 run_test geometry_without_frontend expect_load_error "$EINVAL" 'frontend: missing' channels=4

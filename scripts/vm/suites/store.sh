@@ -7,6 +7,8 @@
 # device that runs out of memory fails the write (NVMe: an error status;
 # CXL: SIGBUS), without the OOM killer, and keeps working; 1 TiB devices
 # (sparse and none) load in this 6 GiB guest and start GC under fio.
+# Device images (docs/design/image.md): a held device saved and a new one
+# restored, on every store and both frontends, and bad images refused.
 # vmtest-mem: 6G
 # vmtest-timeout: 600
 
@@ -91,7 +93,8 @@ test_sparse_nvme() {
 
 test_none_nvme() {
 	local b0 w0
-	load_nvme size=1G store=none
+	# A light run's device is smaller: the same store_bytes either way.
+	load_nvme size="$(light 1G 64M)" store=none
 	expect_eq "$(cat $SYS/store)" none "sysfs store"
 	b0=$(stat store_bytes)
 	expect_eq "$b0" 8192 "store_bytes of store=none (the scratch and zero pages)"
@@ -159,11 +162,12 @@ test_sparse_oom() {
 	local out
 	# Larger than the guest's memory.
 	load_nvme size=8G store=sparse
-	leave_memory 200
+	# A light run leaves the store less room: the same refusal sooner.
+	leave_memory "$(light 200 64)"
 	dmesg -c >/dev/null
 	if out=$(dd if=/dev/zero of=$DEV bs=1M count=1024 oflag=direct \
 		2>&1); then
-		fail "1 GiB written with 200 MiB to go"
+		fail "1 GiB written with $(light 200 64) MiB to go"
 	fi
 	echo "vmtest: writes refused at $(cut -d' ' -f1 /proc/uptime) s"
 	expect_match "$out" "No space left on device" "dd's error"
@@ -195,7 +199,7 @@ test_cxl_sparse_oom() {
 	local rc=0
 	load frontend=cxl size=8G store=sparse cache_size=16M
 	wait_for $CXL
-	leave_memory 200
+	leave_memory "$(light 200 64)"
 	dmesg -c >/dev/null
 	cxl_check fill $CXL $((1 << 30)) 5 || rc=$?
 	dmesg | grep vflash | head -n 3
@@ -253,6 +257,242 @@ tib_gc() {
 	echo "vmtest: unloaded in $(($(date +%s) - t0)) s"
 }
 
+# --- Device images: save a held device, restore a new one --------------
+# (docs/design/image.md). A restore checks the FTL's invariants itself
+# (it refuses a model that does not hold together); these tests check the
+# stream, the data, the counters and the refusals.
+IMG=/tmp/image
+# The flash model's counters and what is derived from them; the cache's
+# and the store's are not in an image.
+FLASH_STATS="host_read_pages host_write_pages host_trim_pages nand_read_pages
+nand_program_pages nand_erase_blocks gc_runs gc_copied_pages migrated_pages
+read_retries bad_blocks spare_blocks free_blocks_slc free_blocks_qlc
+write_amplification read_latency_p50_ns read_latency_p99_ns lateness_max_ns"
+
+flash_stats() {
+	local s
+
+	for s in $FLASH_STATS; do
+		echo "$s $(stat "$s")"
+	done
+}
+
+# The counters a seeded workload at QD1 decides, whatever the host's pace.
+WORK_STATS="host_write_pages host_trim_pages nand_program_pages
+nand_erase_blocks gc_runs gc_copied_pages bad_blocks free_blocks_slc
+free_blocks_qlc write_amplification"
+
+work_stats() {
+	local s
+
+	for s in $WORK_STATS; do
+		echo "$s $(stat "$s")"
+	done
+}
+
+dev_sum() {
+	dd if=$DEV bs=1M iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1
+}
+
+# seeded_writes SEED AMOUNT: 4 KiB random writes over the whole device,
+# the same offsets for the same seed, one at a time
+seeded_writes() {
+	fio --name=w --filename=$DEV --ioengine=psync --direct=1 \
+		--rw=randwrite --bs=4k --norandommap --randrepeat=1 \
+		--randseed="$1" --io_size="$2" --output-format=terse \
+		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio seed $1"; }
+}
+
+# hold_nvme: the host shuts the controller down, then the device is held
+hold_nvme() {
+	basename "$(readlink -f /sys/class/nvme/nvme0/device)" \
+		>/sys/bus/pci/drivers/nvme/unbind || fail "unbind"
+	echo held >$SYS/state || fail "state=held"
+	expect_eq "$(cat $SYS/state)" held "state"
+}
+
+# save_image: the held device's image to $IMG
+save_image() {
+	dd if=$SYS/image of=$IMG bs=64k 2>/dev/null || fail "reading the image"
+	echo "image: $(wc -c <$IMG) bytes"
+}
+
+# restore_image PARAM...: a new device of PARAM made held takes $IMG
+restore_image() {
+	load hold=1 "$@"
+	expect_eq "$(cat $SYS/state)" held "state of a hold=1 device"
+	[ ! -e $DEV ] || fail "a held device has a namespace"
+	dd if=$IMG of=$SYS/image bs=64k 2>/dev/null ||
+		fail "restore refused: $(dmesg | grep 'image:' | tail -n 1)"
+}
+
+# image_refused WHAT REGEX: writing /tmp/bad to the held device fails,
+# with one dmesg line matching REGEX, and leaves the device as made
+image_refused() {
+	dmesg -c >/dev/null
+	if dd if=/tmp/bad of=$SYS/image bs=64k 2>/dev/null; then
+		fail "$1: accepted"
+	fi
+	expect_eq "$(dmesg | grep -c 'image:')" 1 "$1: dmesg lines"
+	dmesg | grep 'image:' | grep -Eq "$2" ||
+		fail "$1: the dmesg line does not match /$2/: $(dmesg | grep 'image:')"
+	expect_eq "$(cat $SYS/state)" held "$1: state"
+	expect_eq "$(stat host_write_pages) $(stat nand_program_pages)" "0 0" \
+		"$1: counters of the device as made"
+}
+
+# An aged NVMe device (GC done), saved held and restored into a new one:
+# the same data, the same counters; and the same seeded workload after it
+# gives the same counters on both. What the host's pace decides is kept
+# out: maintenance inline (no background passes) and no read-heat
+# migration (heat decays by the clock); KUnit's vflash-image continues a
+# workload with both, on explicit times. Small blocks, so that 3x the
+# capacity makes GC work. $1: the store.
+test_image_nvme() {
+	local sum saved after
+
+	set -- frontend=nvme size=16M profile=qlc-hybrid store="$1" \
+		channels=1 dies_per_channel=2 pages_per_block=16
+	load "$@"
+	wait_for $DEV
+	echo inline >$SYS/policy/maintenance || fail "maintenance=inline"
+	echo off >$SYS/policy/migration || fail "migration=off"
+	seeded_writes 1 "$(light 48M 24M)"
+	[ "$(stat gc_copied_pages)" -gt 0 ] ||
+		fail "no GC: not an aged device: $(flash_stats | tr '\n' ' ')"
+	sum=$(dev_sum)
+	# A running device has no image to read.
+	if dd if=$SYS/image of=/dev/null bs=4k count=1 2>/dev/null; then
+		fail "the image of a running device was read"
+	fi
+	hold_nvme
+	[ ! -e $DEV ] || fail "a held device has a namespace"
+	saved=$(flash_stats)
+	save_image
+	echo running >$SYS/state || fail "state=running"
+	wait_for $DEV
+	expect_eq "$(dev_sum)" "$sum" "data after held and running"
+	seeded_writes 2 "$(light 8M 4M)"
+	after=$(work_stats)
+	unload
+
+	restore_image "$@"
+	expect_eq "$(flash_stats)" "$saved" "counters restored"
+	echo running >$SYS/state || fail "state=running after the restore"
+	wait_for $DEV
+	expect_eq "$(dev_sum)" "$sum" "data restored"
+	seeded_writes 2 "$(light 8M 4M)"
+	expect_eq "$(work_stats)" "$after" "counters of the same workload"
+	unload
+	expect_gone
+}
+
+# Bad images and bad requests: each refused with one dmesg line, the
+# device as made; the good image restores afterwards.
+test_image_refused() {
+	local n sum
+
+	set -- frontend=nvme size=16M profile=tlc
+	load "$@"
+	wait_for $DEV
+	dd if=/dev/urandom of=$DEV bs=4096 count=512 oflag=direct 2>/dev/null
+	dmesg -c >/dev/null
+	if echo held >$SYS/state 2>/dev/null; then
+		fail "held while the nvme driver has the controller"
+	fi
+	dmesg | grep -q 'state=held: .*unbind the nvme driver' ||
+		fail "no dmesg line naming the unbind"
+	if echo bogus >$SYS/state 2>/dev/null; then
+		fail "state=bogus accepted"
+	fi
+	sum=$(dev_sum)
+	hold_nvme
+	save_image
+	unload
+	n=$(wc -c <$IMG)
+
+	load hold=1 "$@"
+	head -c $((n / 2)) $IMG >/tmp/bad
+	dd if=/tmp/bad of=$SYS/image bs=64k 2>/dev/null || fail "half an image"
+	dmesg -c >/dev/null
+	if echo running >$SYS/state 2>/dev/null; then
+		fail "running after half an image"
+	fi
+	dmesg | grep -q 'restore is not finished' || fail "no dmesg line: unfinished"
+	cp $IMG /tmp/bad
+	printf '\377' | dd of=/tmp/bad bs=1 seek=$((n - 100)) conv=notrunc \
+		2>/dev/null
+	image_refused "a flipped byte" "checksum"
+	cp $IMG /tmp/bad
+	printf 'X' | dd of=/tmp/bad bs=1 seek=0 conv=notrunc 2>/dev/null
+	image_refused "another magic" "not a vflash image"
+	cp $IMG /tmp/bad
+	printf '\011' | dd of=/tmp/bad bs=1 seek=8 conv=notrunc 2>/dev/null
+	image_refused "another version" "format version 9"
+	# Still new: the good image restores.
+	dd if=$IMG of=$SYS/image bs=64k 2>/dev/null || fail "the good image"
+	echo running >$SYS/state || fail "running"
+	wait_for $DEV
+	expect_eq "$(dev_sum)" "$sum" "data"
+	unload
+
+	cp $IMG /tmp/bad
+	load hold=1 frontend=nvme size=32M profile=tlc
+	image_refused "another size" "a device of 16777216 bytes"
+	unload
+	load hold=1 frontend=nvme size=16M profile=tlc store=sparse
+	image_refused "another store" "store=full, this device store=sparse"
+	unload
+	load hold=1 frontend=nvme size=16M profile=tlc channels=4
+	image_refused "another geometry" "another geometry"
+	unload
+	expect_gone
+}
+
+# The CXL frontend's data through an image; its cache starts cold.
+test_image_cxl() {
+	load frontend=cxl size=32M cache_size=4M store="$1"
+	wait_for $CXL
+	cxl_check fill $CXL $((24 << 20)) 9 || fail "fill"
+	echo held >$SYS/state || fail "state=held"
+	save_image
+	# The pages written and the tables, not the 8 MiB never written.
+	[ "$(wc -c <$IMG)" -lt $((28 << 20)) ] ||
+		fail "an image of $(wc -c <$IMG) bytes for 24 MiB of data"
+	unload
+	restore_image frontend=cxl size=32M cache_size=4M store="$1"
+	echo running >$SYS/state || fail "running"
+	wait_for $CXL
+	expect_eq "$(stat resident_pages)" 0 "resident pages after a restore"
+	cxl_check verify $CXL $((24 << 20)) 9 || fail "verify"
+	unload
+	expect_gone
+}
+
+# store=none: no data in the image, the flash model all the same.
+test_image_none() {
+	local saved
+
+	load frontend=nvme size=32M store=none
+	wait_for $DEV
+	seeded_writes 3 8M
+	hold_nvme
+	saved=$(flash_stats)
+	save_image
+	[ "$(wc -c <$IMG)" -lt $((2 << 20)) ] || fail "data in a store=none image"
+	unload
+	restore_image frontend=nvme size=32M store=none
+	expect_eq "$(flash_stats)" "$saved" "counters restored"
+	unload
+	expect_gone
+}
+
+run_test image_nvme_full test_image_nvme full
+run_test_full_debug image_nvme_sparse "image_nvme_full and image_cxl_sparse" test_image_nvme sparse
+run_test image_refused test_image_refused
+run_test image_cxl_full test_image_cxl full
+run_test image_cxl_sparse test_image_cxl sparse
+run_test image_none test_image_none
 run_test cxl_sparse_oom test_cxl_sparse_oom
 run_test sparse_oom test_sparse_oom
 run_test full_default test_full_default

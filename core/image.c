@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A held device's image: /sys/class/vflash/vflashN/image, read to save
+ * the device, written to restore a new one (docs/design/image.md).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/crc32.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/timekeeping.h>
+
+#include "backend_flash/flash.h"
+#include "core/vflash.h"
+
+#define IMG_MAGIC		"VFLASHIM"
+#define IMG_VERSION		1
+#define IMG_HDR_BYTES		4096
+#define IMG_CHUNK_MAGIC		0x4b434656	/* "VFCK" */
+#define IMG_CHUNK_HDR		16
+/* Payload of a chunk, unless one element is larger. */
+#define IMG_CHUNK_PAYLOAD	(64 * 1024)
+/* A data element: the logical page, then its bytes. */
+#define IMG_DATA_BYTES		(8 + PAGE_SIZE)
+
+/* The sections: the flash model's, then the store's pages. */
+#define IMG_SECT_DATA		VFLASH_IMG_FLASH_NR
+#define IMG_NR_SECT		(IMG_SECT_DATA + 1)
+
+/* Header fields (byte offsets). */
+#define H_VERSION	8
+#define H_HDR_BYTES	12
+#define H_TOTAL		16
+#define H_NR_SECT	24
+#define H_CRC		28
+#define H_SIZE		32
+#define H_STORE		40
+#define H_PROFILE	48
+#define H_FRONTEND	80
+#define H_SAVED_S	144
+#define H_TABLE		160
+#define H_NAME_BYTES	32
+#define H_FE_BYTES	64
+#define H_ROW_BYTES	40
+
+static const char * const sect_names[IMG_NR_SECT] = {
+	"flash state", "l2p", "p2l", "heat", "blocks", "dies", "data",
+};
+
+/**
+ * struct img_sect - one section of an image
+ * @esz: bytes of an element
+ * @per_chunk: elements of a full chunk
+ * @elems: elements
+ * @off: the section's first byte in the image
+ * @bytes: its bytes, chunk headers included
+ */
+struct img_sect {
+	u32 esz;
+	u32 per_chunk;
+	u64 elems;
+	u64 off;
+	u64 bytes;
+};
+
+/**
+ * struct vflash_image - a device's save or restore in progress
+ * @restoring: a restore (else a save)
+ * @sect: the sections, as the header describes them
+ * @total: the image's bytes
+ * @hdr: the header
+ * @buf: one chunk, header and payload
+ * @buf_at: the image offset of the chunk in @buf (save), U64_MAX if none
+ * @buf_len: bytes in @buf: of the chunk built (save), received (restore)
+ * @data_chunk: save: the data chunk @data_lpn starts
+ * @data_lpn: save: the first page to look at for that chunk
+ * @rx: restore: bytes taken so far
+ * @cur: restore: the section being received
+ * @cur_chunk: restore: its chunk being received
+ * @next_lpn: restore: the lowest page the next data element may name
+ *
+ * Held by &vflash_dev.img, under vflash_devices_lock.
+ */
+struct vflash_image {
+	bool restoring;
+	struct img_sect sect[IMG_NR_SECT];
+	u64 total;
+	u8 *hdr;
+	u8 *buf;
+	u64 buf_at;
+	u32 buf_len;
+	u64 data_chunk;
+	u64 data_lpn;
+	u64 rx;
+	u32 cur;
+	u64 cur_chunk;
+	u64 next_lpn;
+};
+
+static u32 img_crc(const void *p, size_t len)
+{
+	return crc32_le(~0U, p, len) ^ ~0U;
+}
+
+static void put32(u8 *p, u32 v)
+{
+	__le32 le = cpu_to_le32(v);
+
+	memcpy(p, &le, sizeof(le));
+}
+
+static void put64(u8 *p, u64 v)
+{
+	__le64 le = cpu_to_le64(v);
+
+	memcpy(p, &le, sizeof(le));
+}
+
+static u32 get32(const u8 *p)
+{
+	__le32 le;
+
+	memcpy(&le, p, sizeof(le));
+	return le32_to_cpu(le);
+}
+
+static u64 get64(const u8 *p)
+{
+	__le64 le;
+
+	memcpy(&le, p, sizeof(le));
+	return le64_to_cpu(le);
+}
+
+static u64 chunks_of(const struct img_sect *s)
+{
+	return DIV_ROUND_UP_ULL(s->elems, s->per_chunk);
+}
+
+/* Elements in chunk @k of @s. */
+static u32 chunk_elems(const struct img_sect *s, u64 k)
+{
+	return min_t(u64, s->per_chunk, s->elems - k * s->per_chunk);
+}
+
+static u64 full_chunk_bytes(const struct img_sect *s)
+{
+	return IMG_CHUNK_HDR + (u64)s->per_chunk * s->esz;
+}
+
+/* Lays the sections out after the header; the image's bytes. */
+static u64 layout(struct img_sect *sect)
+{
+	u64 off = IMG_HDR_BYTES;
+	u32 i;
+
+	for (i = 0; i < IMG_NR_SECT; i++) {
+		struct img_sect *s = &sect[i];
+
+		s->per_chunk = max_t(u32, 1, IMG_CHUNK_PAYLOAD / s->esz);
+		s->off = off;
+		s->bytes = chunks_of(s) * IMG_CHUNK_HDR + s->elems * s->esz;
+		off += s->bytes;
+	}
+	return off;
+}
+
+/* The device's own sections, its data pages counted by the caller. */
+static void device_sections(struct vflash_dev *vdev, struct img_sect *sect,
+			    u64 data_pages)
+{
+	u32 i;
+
+	for (i = 0; i < VFLASH_IMG_FLASH_NR; i++) {
+		sect[i].esz = vflash_flash_img_elem_bytes(vdev->flash, i);
+		sect[i].elems = vflash_flash_img_elems(vdev->flash, i);
+	}
+	sect[IMG_SECT_DATA].esz = IMG_DATA_BYTES;
+	sect[IMG_SECT_DATA].elems = data_pages;
+}
+
+static size_t buf_bytes(const struct img_sect *sect)
+{
+	size_t most = 0;
+	u32 i;
+
+	for (i = 0; i < IMG_NR_SECT; i++)
+		most = max_t(size_t, most, full_chunk_bytes(&sect[i]));
+	return most;
+}
+
+static void image_free(struct vflash_image *img)
+{
+	if (!img)
+		return;
+	kvfree(img->buf);
+	kfree(img->hdr);
+	kfree(img);
+}
+
+/* What the device's pages are, as its image holds them: none is a hole. */
+static const void *data_of(struct vflash_dev *vdev, u64 lpn)
+{
+	const void *p;
+
+	if (!vflash_store_has_data(&vdev->backing))
+		return NULL;
+	p = vflash_store_read_page(&vdev->backing, lpn);
+	return memchr_inv(p, 0, PAGE_SIZE) ? p : NULL;
+}
+
+static u64 count_data(struct vflash_dev *vdev)
+{
+	u64 lpn, n = 0, pages = vdev->cfg.size_bytes >> PAGE_SHIFT;
+
+	if (!vflash_store_has_data(&vdev->backing))
+		return 0;
+	for (lpn = 0; lpn < pages; lpn++) {
+		n += !!data_of(vdev, lpn);
+		if (!(lpn % 4096))
+			cond_resched();
+	}
+	return n;
+}
+
+static void build_header(struct vflash_dev *vdev, struct vflash_image *img)
+{
+	u8 *h = img->hdr;
+	u32 i;
+
+	memset(h, 0, IMG_HDR_BYTES);
+	memcpy(h, IMG_MAGIC, 8);
+	put32(h + H_VERSION, IMG_VERSION);
+	put32(h + H_HDR_BYTES, IMG_HDR_BYTES);
+	put64(h + H_TOTAL, img->total);
+	put32(h + H_NR_SECT, IMG_NR_SECT);
+	put64(h + H_SIZE, vdev->cfg.size_bytes);
+	put32(h + H_STORE, vdev->cfg.store);
+	strscpy(h + H_PROFILE, vdev->cfg.profile->name, H_NAME_BYTES);
+	vflash_frontend_list(&vdev->cfg, h + H_FRONTEND, H_FE_BYTES);
+	put64(h + H_SAVED_S, ktime_get_real_seconds());
+	for (i = 0; i < IMG_NR_SECT; i++) {
+		u8 *row = h + H_TABLE + i * H_ROW_BYTES;
+
+		put32(row, i);
+		put32(row + 4, img->sect[i].esz);
+		put64(row + 8, img->sect[i].elems);
+		put64(row + 16, img->sect[i].off);
+		put64(row + 24, img->sect[i].bytes);
+		put32(row + 32, img->sect[i].per_chunk);
+	}
+	put32(h + H_CRC, img_crc(h, IMG_HDR_BYTES));
+}
+
+/* A save from offset 0: the model's moment, the header, the buffers. */
+static int save_begin(struct vflash_dev *vdev)
+{
+	struct vflash_image *img;
+	int ret;
+
+	if (READ_ONCE(vdev->faults.pl.on)) {
+		dev_err(&vdev->dev, "image: power_cut is armed without plp: disarm it first\n");
+		return -EBUSY;
+	}
+	ret = vflash_flash_img_save_begin(vdev->flash, ktime_get_ns());
+	if (ret)
+		return ret;
+	img = kzalloc(sizeof(*img), GFP_KERNEL);
+	if (!img)
+		return -ENOMEM;
+	device_sections(vdev, img->sect, count_data(vdev));
+	img->total = layout(img->sect);
+	img->hdr = kmalloc(IMG_HDR_BYTES, GFP_KERNEL);
+	img->buf = kvmalloc(buf_bytes(img->sect), GFP_KERNEL);
+	if (!img->hdr || !img->buf) {
+		image_free(img);
+		return -ENOMEM;
+	}
+	img->buf_at = U64_MAX;
+	build_header(vdev, img);
+	image_free(vdev->img);
+	vdev->img = img;
+	return 0;
+}
+
+/* Data chunk @k's payload: its pages from the data cursor on. */
+static void build_data(struct vflash_dev *vdev, struct vflash_image *img,
+		       u64 k, u8 *p, u32 nr)
+{
+	u64 pages = vdev->cfg.size_bytes >> PAGE_SHIFT, lpn, skip;
+	u32 got = 0;
+
+	/* Sequential readers continue; any other starts the scan again. */
+	if (k != img->data_chunk) {
+		img->data_chunk = 0;
+		img->data_lpn = 0;
+	}
+	skip = (k - img->data_chunk) * img->sect[IMG_SECT_DATA].per_chunk;
+	for (lpn = img->data_lpn; lpn < pages && got < nr; lpn++) {
+		const void *d = data_of(vdev, lpn);
+
+		if (!(lpn % 4096))
+			cond_resched();
+		if (!d)
+			continue;
+		if (skip) {
+			skip--;
+			continue;
+		}
+		put64(p, lpn);
+		memcpy(p + 8, d, PAGE_SIZE);
+		p += IMG_DATA_BYTES;
+		got++;
+	}
+	img->data_chunk = k + 1;
+	img->data_lpn = lpn;
+}
+
+/* Puts chunk @k of section @si in the buffer. */
+static int build_chunk(struct vflash_dev *vdev, struct vflash_image *img,
+		       u32 si, u64 k)
+{
+	struct img_sect *s = &img->sect[si];
+	u32 nr = chunk_elems(s, k), len = nr * s->esz;
+	u8 *p = img->buf + IMG_CHUNK_HDR;
+	int ret = 0;
+
+	if (si == IMG_SECT_DATA)
+		build_data(vdev, img, k, p, nr);
+	else
+		ret = vflash_flash_img_get(vdev->flash, si, k * s->per_chunk,
+					   nr, p);
+	if (ret)
+		return ret;
+	put32(img->buf, IMG_CHUNK_MAGIC);
+	put32(img->buf + 4, si);
+	put32(img->buf + 8, lower_32_bits(k));
+	put32(img->buf + 12, img_crc(p, len));
+	img->buf_at = s->off + k * full_chunk_bytes(s);
+	img->buf_len = IMG_CHUNK_HDR + len;
+	return 0;
+}
+
+/**
+ * vflash_image_read() - read part of a held device's image
+ * @vdev: the device; vflash_devices_lock held
+ * @buf: where to
+ * @pos: the image offset; 0 (re)starts the save
+ * @count: bytes wanted
+ *
+ * Return: bytes read (0 past the end), or a negative errno after one dmesg
+ * line.
+ */
+ssize_t vflash_image_read(struct vflash_dev *vdev, char *buf, loff_t pos,
+			  size_t count)
+{
+	struct vflash_image *img;
+	u64 in, k;
+	u32 si;
+	int ret;
+
+	if (!vdev->held) {
+		dev_err(&vdev->dev, "image: the device is running: write held to its state first\n");
+		return -EBUSY;
+	}
+	if (vdev->img && vdev->img->restoring) {
+		dev_err(&vdev->dev, "image: a restore is in progress\n");
+		return -EBUSY;
+	}
+	if (!pos) {
+		ret = save_begin(vdev);
+		if (ret)
+			return ret;
+	}
+	img = vdev->img;
+	if (!img) {
+		dev_err(&vdev->dev, "image: read it from offset 0\n");
+		return -EINVAL;
+	}
+	if (pos >= img->total)
+		return 0;
+	if (pos < IMG_HDR_BYTES) {
+		count = min_t(u64, count, IMG_HDR_BYTES - pos);
+		memcpy(buf, img->hdr + pos, count);
+		return count;
+	}
+	for (si = 0; pos >= img->sect[si].off + img->sect[si].bytes; si++)
+		;
+	k = div64_u64(pos - img->sect[si].off, full_chunk_bytes(&img->sect[si]));
+	if (img->buf_at != img->sect[si].off + k * full_chunk_bytes(&img->sect[si])) {
+		ret = build_chunk(vdev, img, si, k);
+		if (ret)
+			return ret;
+	}
+	in = pos - img->buf_at;
+	count = min_t(u64, count, img->buf_len - in);
+	memcpy(buf, img->buf + in, count);
+	return count;
+}
+
+/* Puts the device back as created after a refused restore. */
+static void restore_undo(struct vflash_dev *vdev)
+{
+	struct vflash_image *img = vdev->img;
+	u64 lpn;
+
+	vflash_flash_img_reset(vdev->flash);
+	if (img && vflash_store_has_data(&vdev->backing)) {
+		for (lpn = 0; lpn < img->next_lpn; lpn++) {
+			vflash_store_zero(&vdev->backing, lpn, 0, PAGE_SIZE);
+			if (!(lpn % 4096))
+				cond_resched();
+		}
+	}
+	image_free(img);
+	vdev->img = NULL;
+}
+
+static int refuse(struct vflash_dev *vdev, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_err(&vdev->dev, "image: %pV\n", &vaf);
+	va_end(args);
+	return -EINVAL;
+}
+
+/* The header against this device: nothing is changed before it passes. */
+static int check_header(struct vflash_dev *vdev, struct vflash_image *img)
+{
+	struct img_sect mine[IMG_NR_SECT];
+	char fe[H_FE_BYTES];
+	u8 *h = img->hdr;
+	u32 crc = get32(h + H_CRC), i;
+
+	if (memcmp(h, IMG_MAGIC, 8))
+		return refuse(vdev, "not a vflash image");
+	if (get32(h + H_VERSION) != IMG_VERSION)
+		return refuse(vdev, "format version %u, this vflash reads %u",
+			      get32(h + H_VERSION), IMG_VERSION);
+	put32(h + H_CRC, 0);
+	if (img_crc(h, IMG_HDR_BYTES) != crc)
+		return refuse(vdev, "the header's checksum is wrong");
+	if (get32(h + H_HDR_BYTES) != IMG_HDR_BYTES ||
+	    get32(h + H_NR_SECT) != IMG_NR_SECT)
+		return refuse(vdev, "a header of another layout");
+	if (get64(h + H_SIZE) != vdev->cfg.size_bytes)
+		return refuse(vdev, "a device of %llu bytes, this one %llu",
+			      get64(h + H_SIZE), vdev->cfg.size_bytes);
+	if (get32(h + H_STORE) != vdev->cfg.store)
+		return refuse(vdev, "store=%s, this device store=%s",
+			      vflash_store_mode_name(get32(h + H_STORE)),
+			      vflash_store_mode_name(vdev->cfg.store));
+	h[H_PROFILE + H_NAME_BYTES - 1] = '\0';
+	if (strcmp(h + H_PROFILE, vdev->cfg.profile->name))
+		return refuse(vdev, "profile=%s, this device profile=%s",
+			      h + H_PROFILE, vdev->cfg.profile->name);
+	h[H_FRONTEND + H_FE_BYTES - 1] = '\0';
+	vflash_frontend_list(&vdev->cfg, fe, sizeof(fe));
+	if (strcmp(h + H_FRONTEND, fe))
+		return refuse(vdev, "frontend=%s, this device frontend=%s",
+			      h + H_FRONTEND, fe);
+
+	for (i = 0; i < IMG_NR_SECT; i++) {
+		const u8 *row = h + H_TABLE + i * H_ROW_BYTES;
+
+		img->sect[i].esz = get32(row + 4);
+		img->sect[i].elems = get64(row + 8);
+		if (get32(row) != i || !img->sect[i].esz)
+			return refuse(vdev, "section %u: not where it belongs", i);
+	}
+	device_sections(vdev, mine, img->sect[IMG_SECT_DATA].elems);
+	for (i = 0; i < IMG_NR_SECT; i++)
+		if (img->sect[i].esz != mine[i].esz ||
+		    img->sect[i].elems != mine[i].elems)
+			return refuse(vdev, "%s: %llu elements of %u bytes, this device %llu of %u: another geometry or vflash",
+				      sect_names[i], img->sect[i].elems,
+				      img->sect[i].esz, mine[i].elems,
+				      mine[i].esz);
+	if (img->sect[IMG_SECT_DATA].elems > vdev->cfg.size_bytes >> PAGE_SHIFT)
+		return refuse(vdev, "more data pages than the device has");
+	img->total = layout(img->sect);
+	for (i = 0; i < IMG_NR_SECT; i++) {
+		const u8 *row = h + H_TABLE + i * H_ROW_BYTES;
+
+		if (get64(row + 16) != img->sect[i].off ||
+		    get64(row + 24) != img->sect[i].bytes ||
+		    get32(row + 32) != img->sect[i].per_chunk)
+			return refuse(vdev, "%s: laid out otherwise", sect_names[i]);
+	}
+	if (get64(h + H_TOTAL) != img->total)
+		return refuse(vdev, "%llu bytes, its sections make %llu",
+			      get64(h + H_TOTAL), img->total);
+	img->buf = kvmalloc(buf_bytes(img->sect), GFP_KERNEL);
+	return img->buf ? 0 : -ENOMEM;
+}
+
+static int apply_data(struct vflash_dev *vdev, struct vflash_image *img,
+		      const u8 *p, u32 nr)
+{
+	u64 pages = vdev->cfg.size_bytes >> PAGE_SHIFT;
+	u32 i;
+
+	for (i = 0; i < nr; i++, p += IMG_DATA_BYTES) {
+		u64 lpn = get64(p);
+		void *dst;
+
+		if (lpn < img->next_lpn || lpn >= pages)
+			return refuse(vdev, "data page %llu out of order or beyond the device",
+				      lpn);
+		dst = vflash_store_write_page(&vdev->backing, lpn, GFP_KERNEL);
+		if (IS_ERR(dst)) {
+			dev_err(&vdev->dev, "image: no memory for page %llu\n",
+				lpn);
+			return PTR_ERR(dst);
+		}
+		/* Pages up to here are wiped if the restore is refused. */
+		img->next_lpn = lpn + 1;
+		memcpy(dst, p + 8, PAGE_SIZE);
+	}
+	return 0;
+}
+
+/* A received chunk: checked, then applied; the next one expected. */
+static int take_chunk(struct vflash_dev *vdev, struct vflash_image *img)
+{
+	struct img_sect *s = &img->sect[img->cur];
+	u32 nr = chunk_elems(s, img->cur_chunk);
+	const u8 *p = img->buf + IMG_CHUNK_HDR;
+	int ret;
+
+	if (get32(img->buf) != IMG_CHUNK_MAGIC || get32(img->buf + 4) != img->cur ||
+	    get32(img->buf + 8) != lower_32_bits(img->cur_chunk))
+		return refuse(vdev, "%s: chunk %llu is not where it belongs",
+			      sect_names[img->cur], img->cur_chunk);
+	if (get32(img->buf + 12) != img_crc(p, nr * s->esz))
+		return refuse(vdev, "%s: chunk %llu's checksum is wrong",
+			      sect_names[img->cur], img->cur_chunk);
+	if (img->cur == IMG_SECT_DATA)
+		ret = apply_data(vdev, img, p, nr);
+	else
+		ret = vflash_flash_img_put(vdev->flash, img->cur,
+					   img->cur_chunk * s->per_chunk, nr, p);
+	if (ret)
+		return ret;
+	img->buf_len = 0;
+	img->cur_chunk++;
+	return 0;
+}
+
+/* The bytes the chunk being received has in all. */
+static u32 expected(struct vflash_image *img)
+{
+	/* Empty sections have no chunk. */
+	while (img->cur < IMG_NR_SECT &&
+	       img->cur_chunk >= chunks_of(&img->sect[img->cur])) {
+		img->cur++;
+		img->cur_chunk = 0;
+	}
+	if (img->cur == IMG_NR_SECT)
+		return 0;
+	return IMG_CHUNK_HDR + chunk_elems(&img->sect[img->cur],
+					   img->cur_chunk) *
+	       img->sect[img->cur].esz;
+}
+
+static int restore_begin(struct vflash_dev *vdev)
+{
+	struct vflash_image *img;
+	int ret;
+
+	if (vdev->ran || vdev->restored) {
+		dev_err(&vdev->dev, "image: a restore needs a device made held that never ran\n");
+		return -EBUSY;
+	}
+	/* Written again from its start: what the last attempt took goes. */
+	vflash_image_drop(vdev);
+	ret = vflash_flash_img_load_begin(vdev->flash, ktime_get_ns());
+	if (ret)
+		return ret;
+	img = kzalloc(sizeof(*img), GFP_KERNEL);
+	if (img)
+		img->hdr = kmalloc(IMG_HDR_BYTES, GFP_KERNEL);
+	if (!img || !img->hdr) {
+		image_free(img);
+		return -ENOMEM;
+	}
+	img->restoring = true;
+	image_free(vdev->img);
+	vdev->img = img;
+	return 0;
+}
+
+static int restore_take(struct vflash_dev *vdev, const u8 *buf, size_t count)
+{
+	struct vflash_image *img = vdev->img;
+	char why[160];
+	int ret;
+
+	while (count) {
+		u32 n, want;
+
+		if (img->rx < IMG_HDR_BYTES) {
+			n = min_t(u64, count, IMG_HDR_BYTES - img->rx);
+			memcpy(img->hdr + img->rx, buf, n);
+			img->rx += n;
+			buf += n;
+			count -= n;
+			if (img->rx == IMG_HDR_BYTES) {
+				ret = check_header(vdev, img);
+				if (ret)
+					return ret;
+			}
+			continue;
+		}
+		want = expected(img);
+		if (!want)
+			return refuse(vdev, "bytes beyond its end");
+		n = min_t(u64, count, want - img->buf_len);
+		memcpy(img->buf + img->buf_len, buf, n);
+		img->buf_len += n;
+		img->rx += n;
+		buf += n;
+		count -= n;
+		if (img->buf_len == want) {
+			ret = take_chunk(vdev, img);
+			if (ret)
+				return ret;
+		}
+	}
+	if (img->rx < IMG_HDR_BYTES || img->rx < img->total)
+		return 0;
+	ret = vflash_flash_img_finish(vdev->flash, why, sizeof(why));
+	if (ret)
+		return refuse(vdev, "the flash model does not hold together: %s",
+			      why);
+	vdev->restored = true;
+	image_free(img);
+	vdev->img = NULL;
+	dev_info(&vdev->dev, "restored from an image\n");
+	return 0;
+}
+
+/**
+ * vflash_image_write() - take part of an image into a new held device
+ * @vdev: the device; vflash_devices_lock held
+ * @buf: the bytes
+ * @pos: their image offset; 0 starts the restore, then in order
+ * @count: bytes
+ *
+ * A refusal puts the device back as it was made.
+ *
+ * Return: @count, or a negative errno after one dmesg line.
+ */
+ssize_t vflash_image_write(struct vflash_dev *vdev, const char *buf,
+			   loff_t pos, size_t count)
+{
+	int ret;
+
+	if (!vdev->held) {
+		dev_err(&vdev->dev, "image: the device is running: a restore needs a device made held\n");
+		return -EBUSY;
+	}
+	if (!pos) {
+		ret = restore_begin(vdev);
+		if (ret)
+			return ret;
+	}
+	if (!vdev->img || !vdev->img->restoring || pos != vdev->img->rx) {
+		ret = refuse(vdev, "write it in order, from offset 0");
+		goto undo;
+	}
+	ret = restore_take(vdev, buf, count);
+	if (ret)
+		goto undo;
+	return count;
+undo:
+	if (vdev->img && vdev->img->restoring)
+		restore_undo(vdev);
+	return ret;
+}
+
+/**
+ * vflash_image_incomplete() - is a restore under way and not finished?
+ * @vdev: the device; vflash_devices_lock held
+ * @got: bytes taken
+ * @total: bytes the image has (0 before its header is in)
+ *
+ * Return: true if so.
+ */
+bool vflash_image_incomplete(struct vflash_dev *vdev, u64 *got, u64 *total)
+{
+	if (!vdev->img || !vdev->img->restoring)
+		return false;
+	*got = vdev->img->rx;
+	*total = vdev->img->rx >= IMG_HDR_BYTES ? vdev->img->total : 0;
+	return true;
+}
+
+/**
+ * vflash_image_drop() - end a save or refuse an unfinished restore
+ * @vdev: the device; vflash_devices_lock held, or being destroyed
+ */
+void vflash_image_drop(struct vflash_dev *vdev)
+{
+	if (vdev->img && vdev->img->restoring)
+		restore_undo(vdev);
+	image_free(vdev->img);
+	vdev->img = NULL;
+}
