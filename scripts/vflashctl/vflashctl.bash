@@ -30,7 +30,7 @@ _vflashctl() {
 	local cur prev cmd dev i words=() nonopt=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local cmds="up down list status stats policy config faults crashcheck namespace selftest run trace plot help"
+	local cmds="up save down list status stats policy config faults crashcheck namespace selftest run trace plot help"
 
 	if ((COMP_CWORD == 1)); then
 		mapfile -t COMPREPLY < <(compgen -W "$cmds --help" -- "$cur")
@@ -50,9 +50,14 @@ _vflashctl() {
 			mapfile -t COMPREPLY < <(compgen -f -X '!*.ko' -- "$cur")
 			return
 			;;
+		--restore)
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return
+			;;
 		--size | --cache-size | --name) return ;;
 		*)
-			words=(--name --frontend --size --profile --cache-size --ko --help
+			words=(--name --frontend --size --profile --cache-size --ko
+				--restore --help
 				lba_size= workers= cpus= spin_us= poll_idle_us=
 				memmap_start= memmap_size= store=)
 			;;
@@ -63,6 +68,14 @@ _vflashctl() {
 		mapfile -t words < <(_vflashctl_devices)
 		[[ $cmd == selftest ]] && words+=(--tolerance --reads --hit-factor)
 		[[ $cmd == down ]] && words+=(--all)
+		words+=(--help)
+		;;
+	save)
+		if ((${#nonopt[@]} == 1)); then
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return
+		fi
+		mapfile -t words < <(_vflashctl_devices)
 		words+=(--help)
 		;;
 	list) words=(--help) ;;

@@ -29,7 +29,7 @@ VCTL=/usr/local/bin/vflashctl
 usage_error() {
 	local who=vflashctl
 	case $1 in
-	up | down | list | status | stats | policy | config | faults | crashcheck | namespace | selftest | run | trace | plot | help)
+	up | save | down | list | status | stats | policy | config | faults | crashcheck | namespace | selftest | run | trace | plot | help)
 		who="vflashctl $1" ;;
 	esac
 	expect_usage_error "$who" "$VCTL" "$@"
@@ -204,6 +204,54 @@ test_up_down() {
 	vflashctl down
 }
 
+# save and up --restore (docs/images.md): the data and the counters come
+# back, the device's frontend, size, profile and store from the image, on
+# the module's device and on a configfs one; a device that runs again
+# after a save; bad arguments and images refused.
+test_save_restore() {
+	local w s
+
+	vflashctl up --frontend nvme --size 16M --profile tlc store=sparse >/dev/null
+	dd if=/dev/urandom of=/tmp/pat bs=4096 count=300 2>/dev/null
+	dd if=/tmp/pat of=/dev/nvme0n1 bs=4096 seek=100 oflag=direct 2>/dev/null ||
+		fail "writing"
+	w=$(cat $SYS/stats/host_write_pages)
+	out=$(vflashctl save vflash0 /tmp/img)
+	echo "$out"
+	expect_match "$out" '^vflash0 saved to /tmp/img' "save's line"
+	expect_eq "$(cat $SYS/state)" running "state after save"
+	[ -b /dev/nvme0n1 ] || fail "no namespace after save"
+	usage_error save vflash0
+	usage_error save --frob /tmp/x
+	vflashctl down
+	usage_error up --restore /nonexistent
+	usage_error up --restore /tmp/pat
+	usage_error up --restore /tmp/img hold=1
+	vflashctl up --restore /tmp/img >/dev/null
+	expect_eq "$(cat $SYS/profile) $(cat $SYS/store) $(cat $SYS/size)" \
+		"tlc sparse 16777216" "what the image said"
+	expect_eq "$(cat $SYS/stats/host_write_pages)" "$w" "host_write_pages"
+	dd if=/dev/nvme0n1 of=/tmp/got bs=4096 skip=100 count=300 iflag=direct \
+		2>/dev/null
+	cmp -s /tmp/pat /tmp/got || fail "data after up --restore"
+	# The same image into a configfs device.
+	vflashctl up --name img --restore /tmp/img >/dev/null
+	s=$(vflashctl namespace vflash1)
+	dd if="$s" of=/tmp/got bs=4096 skip=100 count=300 iflag=direct \
+		2>/dev/null
+	cmp -s /tmp/pat /tmp/got || fail "data in the configfs device"
+	vflashctl down vflash1
+	# Another size: the kernel's line, the device left held.
+	rc=0
+	out=$("$VCTL" up --name big --size 32M --restore /tmp/img 2>&1) || rc=$?
+	echo "$out"
+	expect_eq "$rc" 1 "exit status of a refused image"
+	expect_match "$out" 'kernel: .*image: a device of 16777216 bytes' "the kernel's line"
+	vflashctl down vflash1
+	vflashctl down
+	expect_gone
+}
+
 test_up_errors() {
 	usage_error up --frontend
 	usage_error up --frontend scsi
@@ -340,7 +388,7 @@ test_config() {
 
 test_help() {
 	out=$(vflashctl --help)
-	for c in up down list status stats policy config faults namespace selftest run trace plot help; do
+	for c in up save down list status stats policy config faults namespace selftest run trace plot help; do
 		expect_match "$out" "^  $c( |\$)" "$c in --help"
 		[ "$c" = help ] && continue
 		expect_match "$(vflashctl "$c" --help)" "^usage: vflashctl $c" "$c --help"
@@ -650,7 +698,7 @@ if debug_kernel; then
 	run_test selftest_cxl timed test_selftest_cxl
 	run_test up_down timed test_up_down
 	run_test modprobe_conf timed test_modprobe_conf
-	for t in selftest_errors up_errors stats policy config help trace_plot udev_rule_matches multi_devices faults crashcheck; do
+	for t in selftest_errors up_errors save_restore stats policy config help trace_plot udev_rule_matches multi_devices faults crashcheck; do
 		report "SKIP $t (debug kernel: vflashctl's shell logic, tested under Debian's kernel)"
 	done
 else
@@ -659,6 +707,7 @@ else
 	run_test selftest_errors timed test_selftest_errors
 	run_test up_down timed test_up_down
 	run_test up_errors timed test_up_errors
+	run_test save_restore timed test_save_restore
 	run_test stats timed test_stats
 	run_test policy timed test_policy
 	run_test config timed test_config
