@@ -469,6 +469,27 @@ test_image_cxl() {
 	expect_gone
 }
 
+# A dual device (docs/dual.md): held once its controller is shut down
+# and /dev/vflash0 is closed; its data back through both frontends.
+test_image_dual() {
+	load frontend=nvme,cxl size=32M cache_size=4M
+	wait_for $DEV
+	wait_for $CXL
+	pattern_at 1000 512
+	cxl_check fillat $CXL 0 $((2 << 20)) 4 || fail "fill through mmap"
+	hold_nvme
+	save_image
+	unload
+	restore_image frontend=nvme,cxl size=32M cache_size=4M
+	echo running >$SYS/state || fail "running"
+	wait_for $DEV
+	wait_for $CXL
+	expect_pattern 1000 512
+	cxl_check verifyat $CXL 0 $((2 << 20)) 4 || fail "verify through mmap"
+	unload
+	expect_gone
+}
+
 # store=none: no data in the image, the flash model all the same.
 test_image_none() {
 	local saved
@@ -492,6 +513,7 @@ run_test_full_debug image_nvme_sparse "image_nvme_full and image_cxl_sparse" tes
 run_test image_refused test_image_refused
 run_test image_cxl_full test_image_cxl full
 run_test image_cxl_sparse test_image_cxl sparse
+run_test image_dual test_image_dual
 run_test image_none test_image_none
 run_test cxl_sparse_oom test_cxl_sparse_oom
 run_test sparse_oom test_sparse_oom
