@@ -406,19 +406,23 @@ static void cxl_resume(struct vflash_dev *vdev)
 }
 
 /*
- * frontend->hold: as cxl_quiesce(). The cache is dropped at detach and
- * starts cold at the next attach; its dirty pages' data is in the store,
- * but their writebacks are not charged to the flash model (as at
- * power=0; docs/design/image.md).
+ * frontend->hold: as cxl_quiesce(), then a clean shutdown of the cache:
+ * every resident page evicted, the dirty ones written back through the
+ * flash model, so that a held device's model has every write. The cache
+ * starts cold at the next attach.
  */
 static int cxl_hold(struct vflash_dev *vdev)
 {
+	struct vfc_dev *d = *vflash_frontend_priv(vdev, &vflash_cxl_frontend);
 	int ret = cxl_quiesce(vdev);
 
-	if (ret)
+	if (ret) {
 		dev_err(&vdev->dev, "state=held: /dev/%s is open or mapped\n",
 			dev_name(&vdev->dev));
-	return ret;
+		return ret;
+	}
+	vflash_cache_flush(d->cache);
+	return 0;
 }
 
 /* Registered by the table of built-in frontends (module/main.c). */

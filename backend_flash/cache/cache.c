@@ -1094,6 +1094,56 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 	return true;
 }
 
+/* Evicts @lpn's page if resident, written back if dirty. */
+static bool vfd_flush_page(struct vflash_cache *c, u64 lpn)
+{
+	u32 slot, w;
+
+	for (;;) {
+		slot = vfd_claim_invalidate(c, lpn, &w);
+		if (slot == VFD_NO_SLOT)
+			return false;
+		if (slot != VFD_TRANSIT)
+			break;
+		if (vfd_state(w) == VFLASH_PAGE_EVICTING)
+			wait_var_event(&c->state[lpn],
+				       atomic_read(&c->state[lpn]) != w);
+		else
+			cond_resched();
+	}
+	vfd_evict_slot(c, slot);
+	return true;
+}
+
+/**
+ * vflash_cache_flush() - evict every resident page, dirty ones written back
+ * @c: the cache; no user maps its pages any more (a device being held)
+ *
+ * A clean shutdown: the flash model is charged each dirty page's write,
+ * as an eviction would charge it. May sleep.
+ *
+ * Return: the pages evicted.
+ */
+u32 vflash_cache_flush(struct vflash_cache *c)
+{
+	u32 slot, n = 0;
+
+	for (slot = 0; slot < c->p.nr_slots; slot++) {
+		u64 lpn = READ_ONCE(c->slots[slot].lpn);
+		u32 w;
+
+		if (lpn >= c->p.nr_pages)
+			continue;
+		w = atomic_read(&c->state[lpn]);
+		if (vfd_state(w) != VFLASH_PAGE_RESIDENT ||
+		    vfd_slot_of(w) != slot)
+			continue;
+		n += vfd_flush_page(c, lpn);
+		cond_resched();
+	}
+	return n;
+}
+
 /**
  * vflash_cache_reclaim() - evict until the high watermark of free slots
  * @c: the cache

@@ -157,6 +157,7 @@ void vflash_cache_unmap(struct vflash_cache *c, u64 lpn);
 
 bool vflash_cache_evict_one(struct vflash_cache *c);
 u32 vflash_cache_reclaim(struct vflash_cache *c);
+u32 vflash_cache_flush(struct vflash_cache *c);
 u32 vflash_cache_sample(struct vflash_cache *c, u32 budget);
 int vflash_cache_set_watermarks(struct vflash_cache *c, u32 low, u32 high);
 int vflash_cache_set_eviction(struct vflash_cache *c,

@@ -449,12 +449,21 @@ test_image_refused() {
 	expect_gone
 }
 
-# The CXL frontend's data through an image; its cache starts cold.
+# The CXL frontend's data through an image; its cache starts cold. Held,
+# the cache is shut down cleanly: its dirty pages are written back
+# through the flash model, which the image then holds.
 test_image_cxl() {
+	local p0 w0
+
 	load frontend=cxl size=32M cache_size=4M store="$1"
 	wait_for $CXL
 	cxl_check fill $CXL $((24 << 20)) 9 || fail "fill"
+	p0=$(stat nand_program_pages)
+	w0=$(stat dirty_writebacks)
 	echo held >$SYS/state || fail "state=held"
+	[ "$(stat nand_program_pages)" -gt "$p0" ] ||
+		fail "held: no dirty page written back (nand_program_pages $p0)"
+	echo "held: dirty_writebacks $w0 -> $(stat dirty_writebacks)"
 	save_image
 	# The pages written and the tables, not the 8 MiB never written.
 	[ "$(wc -c <$IMG)" -lt $((28 << 20)) ] ||
