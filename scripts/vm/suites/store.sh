@@ -517,8 +517,8 @@ test_image_none() {
 	expect_gone
 }
 
-run_test image_nvme_full test_image_nvme full
-run_test_full_debug image_nvme_sparse "image_nvme_full and image_cxl_sparse" test_image_nvme sparse
+run_test_full_debug image_nvme_full "image_refused (NVMe hold, save, restore) and image_cxl_full" test_image_nvme full
+run_test_full_debug image_nvme_sparse "image_refused and image_cxl_sparse" test_image_nvme sparse
 run_test image_refused test_image_refused
 run_test image_cxl_full test_image_cxl full
 run_test image_cxl_sparse test_image_cxl sparse
