@@ -456,14 +456,15 @@ static void *alloc_table(u64 bytes)
 			 __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 }
 
-static int fill_table(void *table, int c, u64 bytes)
+/* @intr: a fatal signal stops it (a load that can be given up). */
+static int fill_table(void *table, int c, u64 bytes, bool intr)
 {
 	u64 off;
 
 	for (off = 0; off < bytes; off += FILL_STEP_BYTES) {
 		memset(table + off, c, min_t(u64, bytes - off,
 					     FILL_STEP_BYTES));
-		if (fatal_signal_pending(current))
+		if (intr && fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
 	}
@@ -558,28 +559,30 @@ static int init_policies(struct vflash_flash *f)
 /**
  * vff_init_state() - the state of a new device, over tables allocated
  * @f: the device; no request in flight, the worker stopped
+ * @intr: a fatal signal may stop it (vflash_flash_create(): the load is
+ *	given up); a refused restore's reset (image.c) always completes
  *
  * What vflash_flash_create() starts from, and how a refused restore
- * (image.c) goes back to it.
+ * goes back to it.
  *
- * Return: 0, -EINTR (a fatal signal while filling a large table), -EINVAL
- * (a policy kind without its default).
+ * Return: 0, -EINTR (@intr: a fatal signal while filling a large table),
+ * -EINVAL (a policy kind without its default).
  */
-int vff_init_state(struct vflash_flash *f)
+int vff_init_state(struct vflash_flash *f, bool intr)
 {
 	u64 start = ktime_get_ns(), ms;
 	unsigned int k;
 	int cpu, ret;
 	u32 d;
 
-	ret = fill_table(f->l2p, 0xff, l2p_bytes(f));
+	ret = fill_table(f->l2p, 0xff, l2p_bytes(f), intr);
 	/* p2l needs no marker (vff_p2l_owner()); filled to be defined. */
 	if (!ret)
-		ret = fill_table(f->p2l, 0xff, p2l_bytes(f));
+		ret = fill_table(f->p2l, 0xff, p2l_bytes(f), intr);
 	if (!ret)
-		ret = fill_table(f->heat, 0, heat_bytes(f));
+		ret = fill_table(f->heat, 0, heat_bytes(f), intr);
 	if (!ret)
-		ret = fill_table(f->blocks, 0, blocks_bytes(f));
+		ret = fill_table(f->blocks, 0, blocks_bytes(f), intr);
 	if (ret)
 		return ret;
 	ms = div_u64(ktime_get_ns() - start, NSEC_PER_MSEC);
@@ -667,7 +670,7 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 	if (!ret)
 		ret = alloc_tables(f);
 	if (!ret)
-		ret = vff_init_state(f);
+		ret = vff_init_state(f, true);
 	if (!ret)
 		ret = vff_undo_alloc(f);
 	if (ret)

@@ -565,7 +565,7 @@ u32 vff_alloc_slot(struct vflash_flash *f, struct vff_die *die, u32 d,
 u32 vff_pad_unit(struct vflash_flash *f, u32 b, enum vff_region r);
 
 /* flash.c */
-int vff_init_state(struct vflash_flash *f);
+int vff_init_state(struct vflash_flash *f, bool intr);
 bool vff_flash_kind(enum vflash_policy_kind kind);
 const struct vflash_knob_range *vff_knob_range(enum vflash_knob knob);
 

@@ -850,9 +850,12 @@ int vflash_flash_img_finish(struct vflash_flash *f, char *why, size_t size)
  * vflash_flash_img_reset() - back to a new device after a refused restore
  * @f: the device, no request in flight, the worker stopped
  *
- * Return: 0, or what vff_init_state() fails with.
+ * Completes whatever signal is pending: a half-reset model would not be
+ * a new one.
+ *
+ * Return: 0, or -EINVAL (a policy kind without its default: a bug).
  */
 int vflash_flash_img_reset(struct vflash_flash *f)
 {
-	return vff_init_state(f);
+	return vff_init_state(f, false);
 }

@@ -19,7 +19,6 @@ struct class vflash_class = {
 	.name = VFLASH_NAME,
 };
 
-/* Instance numbers of live devices; the IDA has its own lock. */
 /*
  * Serialises creating and destroying every device (configfs power and
  * rmdir, and the module's own device at load and unload), holding and
@@ -28,6 +27,7 @@ struct class vflash_class = {
  */
 DEFINE_MUTEX(vflash_devices_lock);
 
+/* Instance numbers of live devices; the IDA has its own lock. */
 static DEFINE_IDA(vflash_ida);
 
 /* Minor N is /dev/vflash<N>; set before any device exists. */
