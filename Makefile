@@ -74,7 +74,7 @@ all: modules tools
 tools: scripts/tools/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz scripts/bench/study/kvstore \
 	scripts/vm/plcheck scripts/tools/crashcheck scripts/vm/mkzonefs scripts/bench/study/fdpload \
 	scripts/bench/icount/ioloop scripts/shim/libvflash-shim.so scripts/vm/apps_check \
-	scripts/bench/study/graphrank
+	scripts/bench/study/graphrank scripts/vm/imgpatch
 
 # A static binary, so the test VM's initramfs needs no libraries for it.
 scripts/tools/mmap_lat: scripts/tools/mmap_lat.c scripts/tools/toolkit.h
@@ -116,6 +116,9 @@ scripts/bench/study/graphrank: scripts/bench/study/graphrank.c
 scripts/vm/mkzonefs: scripts/vm/mkzonefs.c
 	$(CC) -O2 -Wall -Wextra -static -o $@ $<
 
+scripts/vm/imgpatch: scripts/vm/imgpatch.c
+	$(CC) -O2 -Wall -Wextra -static -o $@ $<
+
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers found: run scripts/setup.sh or pass KDIR=" >&2; exit 1; }
 	@rel=$$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$$/\1/p' "$(KDIR)/include/generated/utsrelease.h" 2>/dev/null); \
@@ -128,7 +131,8 @@ clean:
 	rm -rf build scripts/tools/mmap_lat scripts/vm/cxl_check scripts/vm/nvme_fuzz \
 		scripts/bench/study/kvstore scripts/vm/plcheck scripts/tools/crashcheck \
 		scripts/vm/mkzonefs scripts/bench/study/fdpload scripts/bench/icount/ioloop \
-		scripts/shim/libvflash-shim.so scripts/vm/apps_check scripts/bench/study/graphrank
+		scripts/shim/libvflash-shim.so scripts/vm/apps_check scripts/bench/study/graphrank \
+		scripts/vm/imgpatch
 
 check:
 	scripts/check.sh

@@ -542,17 +542,20 @@ static void init_die(struct vflash_flash *f, u32 d)
 	}
 }
 
+/* The default policies, all or none (a kind without one: -EINVAL). */
 static int init_policies(struct vflash_flash *f)
 {
+	const struct vflash_policy *pol[VFLASH_POLICY_NR] = {};
 	unsigned int k;
 
 	for (k = 0; k < VFLASH_POLICY_NR; k++) {
 		if (!vff_flash_kind(k))
 			continue;
-		f->policy[k] = vflash_policy_default(k);
-		if (!f->policy[k])
+		pol[k] = vflash_policy_default(k);
+		if (!pol[k])
 			return -EINVAL;
 	}
+	memcpy(f->policy, pol, sizeof(pol));
 	return 0;
 }
 

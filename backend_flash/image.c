@@ -16,6 +16,14 @@
 /* Knob, counter and policy names in an image, NUL-padded. */
 #define NAME_BYTES	32
 
+/*
+ * The longest a saved time may lie ahead of its moment (a die's queue, a
+ * program's end), and the oldest data an image may hold: beyond either,
+ * the image is not one a device made.
+ */
+#define MAX_AHEAD_NS	(3600ULL * NSEC_PER_SEC)
+#define MAX_AGE_NS	(1ULL << 62)
+
 /* The three bytes of a p2l entry, the 40 of a block. */
 #define BLOCK_BYTES	40
 
@@ -23,6 +31,7 @@
  * struct walk - one pass over an element's fields, saving or loading
  * @p: the next byte; NULL while measuring
  * @load: fields are read from @p into the model
+ * @bad: a loaded time was out of its bounds
  * @len: bytes walked
  *
  * The same function walks an element for saving, loading and measuring, so
@@ -31,6 +40,7 @@
 struct walk {
 	u8 *p;
 	bool load;
+	bool bad;
 	u32 len;
 };
 
@@ -62,25 +72,42 @@ static void w_u32(struct walk *w, u32 *v)
 	*v = le32_to_cpu(le);
 }
 
-/* A time as what remains of it after the image's moment (0: past). */
+/*
+ * A time as what remains of it after the image's moment (0: past). A
+ * loaded one further ahead than MAX_AHEAD_NS marks the walk bad.
+ */
 static void w_time(struct walk *w, const struct vflash_flash *f, u64 *t)
 {
 	u64 rem = *t > f->img_now_ns ? *t - f->img_now_ns : 0;
 
 	w_u64(w, &rem);
-	if (w->load)
-		*t = f->img_now_ns + rem;
+	if (!w->load)
+		return;
+	if (rem > MAX_AHEAD_NS)
+		w->bad = true;
+	*t = f->img_now_ns + min(rem, MAX_AHEAD_NS);
 }
 
-/* A time that may be past, as a signed distance from the image's moment. */
+/*
+ * A time past or ahead, as its signed distance from the image's moment;
+ * loaded, one before the clock's start is 0, one too far ahead bad.
+ */
 static void w_span(struct walk *w, const struct vflash_flash *f, u64 *t)
 {
-	u64 d = *t - f->img_now_ns;
+	s64 d = *t - f->img_now_ns;
+	u64 v = d;
 
-	w_u64(w, &d);
-	if (w->load)
-		*t = (s64)d < 0 && -(s64)d > f->img_now_ns ? 0 :
-		     f->img_now_ns + d;
+	w_u64(w, &v);
+	if (!w->load)
+		return;
+	d = v;
+	if (d > (s64)MAX_AHEAD_NS)
+		w->bad = true;
+	else if (d < 0)
+		/* 0 - v: how long before, S64_MIN included */
+		*t = 0 - v < f->img_now_ns ? f->img_now_ns - (0 - v) : 0;
+	else
+		*t = f->img_now_ns + v;
 }
 
 static void w_name(struct walk *w, const char *name, char *got)
@@ -167,12 +194,19 @@ static int walk_geometry(struct walk *w, struct vflash_flash *f)
 	return 0;
 }
 
+/* @sum: the counters; NULL while measuring. */
 static int walk_counters(struct walk *w, struct vflash_flash *f,
 			 struct vff_stats *sum)
 {
 	char name[NAME_BYTES];
 	u32 i;
 
+	if (!sum) {
+		w->len += VFLASH_STAT_NR * (NAME_BYTES + 8) +
+			  VFLASH_FLASH_MAX_PLACEMENT * 16 + 16 +
+			  VFF_HIST_BUCKETS * 16;
+		return 0;
+	}
 	for (i = 0; i < VFLASH_STAT_NR; i++) {
 		w_name(w, vflash_flash_stat_name(i), name);
 		w_u64(w, &sum->count[i]);
@@ -286,9 +320,11 @@ static int walk_state(struct walk *w, struct vflash_flash *f)
 	ret = walk_geometry(w, f);
 	if (ret)
 		return ret;
-	sum = kzalloc(sizeof(*sum), GFP_KERNEL);
-	if (!sum)
-		return -ENOMEM;
+	if (w->p) {
+		sum = kzalloc(sizeof(*sum), GFP_KERNEL);
+		if (!sum)
+			return -ENOMEM;
+	}
 	if (w->p && !w->load)
 		sum_counters(f, sum);
 	ret = walk_counters(w, f, sum);
@@ -311,7 +347,10 @@ static int walk_state(struct walk *w, struct vflash_flash *f)
 	w_u64(w, &req_id);
 	w_time(w, f, &f->host_busy_until_ns);
 	/* The oldest data's age: a restore's age clock starts beyond it. */
-	w_u64(w, &f->age_base_ns);
+	v = f->age_base_ns;
+	w_u64(w, &v);
+	if (w->load)
+		f->age_base_ns = v;
 	for (i = 0; i < VFF_NR_REGIONS; i++) {
 		u = atomic_read(&f->nr_bad[i]);
 		w_u32(w, &u);
@@ -320,10 +359,12 @@ static int walk_state(struct walk *w, struct vflash_flash *f)
 	}
 	u = f->no_room;
 	w_u32(w, &u);
-	f->no_room = u;
+	if (w->load)
+		f->no_room = u;
 	u = f->zone_ph;
 	w_u32(w, &u);
-	f->zone_ph = u;
+	if (w->load)
+		f->zone_ph = u;
 	for (i = 0; i < VFLASH_FLASH_MAX_PLACEMENT; i++) {
 		v = atomic64_read(&f->ph_moved[i]);
 		w_u64(w, &v);
@@ -340,10 +381,15 @@ static int walk_state(struct walk *w, struct vflash_flash *f)
 	}
 	for (i = 0; i < f->nr_channels; i++)
 		w_time(w, f, &f->channels[i].busy_until_ns);
-	if (w->load) {
-		atomic64_set(&f->seal_seq, seal_seq);
-		atomic64_set(&f->cursor, cursor);
-		atomic64_set(&f->req_id, req_id);
+	if (!w->load)
+		return 0;
+	atomic64_set(&f->seal_seq, seal_seq);
+	atomic64_set(&f->cursor, cursor);
+	atomic64_set(&f->req_id, req_id);
+	if (w->bad || f->age_base_ns > MAX_AGE_NS) {
+		pr_err("vflash%u: image: a time or data age out of its bounds\n",
+		       f->id);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -401,9 +447,18 @@ static int walk_die(struct walk *w, struct vflash_flash *f, u32 d)
 			return -EINVAL;
 		}
 	}
-	if (die->wb_head >= f->wb_fifo_len || die->wb_count > f->wb_fifo_len ||
-	    die->wb_used > f->wb_cap || die->bg_last >= VFF_BG_SPANS) {
-		pr_err("vflash%u: image: die %u: write buffer out of its bounds\n",
+	if (die->wb_head >= f->wb_fifo_len || die->wb_count >= f->wb_fifo_len ||
+	    die->wb_used > f->wb_cap || die->wb_pending > f->wb_cap ||
+	    die->bg_last >= VFF_BG_SPANS || w->bad ||
+	    die->deferred_ns > MAX_AHEAD_NS) {
+		pr_err("vflash%u: image: die %u: write buffer or times out of their bounds\n",
+		       f->id, d);
+		return -EINVAL;
+	}
+	for (i = 0, u = 0; i < die->wb_count; i++)
+		u += die->wb_slots[(die->wb_head + i) % f->wb_fifo_len];
+	if (u != die->wb_used) {
+		pr_err("vflash%u: image: die %u: the write buffer's slots do not add up\n",
 		       f->id, d);
 		return -EINVAL;
 	}
@@ -542,7 +597,9 @@ static int put_block(struct vflash_flash *f, u32 i, const u8 *p)
 	u32 slots = f->slots[vff_region_of(f, i)];
 	u64 age = get_le64(p + 32);
 
+	/* A quiescent model has no victim: cleaning ends under the die lock. */
 	if (valid > slots || wp > slots || p[8] > VFF_BLK_BAD ||
+	    p[8] == VFF_BLK_VICTIM ||
 	    p[9] >= VFF_NR_STREAMS || (next != VFF_INVALID && next >= f->nr_blocks) ||
 	    age > f->img_oldest_ns) {
 		pr_err("vflash%u: image: block %u: a field out of its range\n",
@@ -792,25 +849,36 @@ int vflash_flash_img_put(struct vflash_flash *f, enum vflash_img_sect s,
 	return ret;
 }
 
-/* Every die's open blocks are open, for their stream and region. */
+/*
+ * Every die's open blocks are open, for their stream and region, with
+ * room left (a full block is sealed at once); bad blocks as counted.
+ */
 static int check_open(struct vflash_flash *f, char *why, size_t size)
 {
-	u32 d, s, r;
+	u32 d, s, r, b, bad[VFF_NR_REGIONS] = {};
 
 	for (d = 0; d < f->nr_dies; d++)
 		for (s = 0; s < VFF_NR_STREAMS; s++)
 			for (r = 0; r < VFF_NR_REGIONS; r++) {
-				u32 b = f->dies[d].open[s][r];
-
+				b = f->dies[d].open[s][r];
 				if (b == VFF_INVALID ||
 				    (f->blocks[b].state == VFF_BLK_OPEN &&
-				     f->blocks[b].stream == s))
+				     f->blocks[b].stream == s &&
+				     f->blocks[b].wp < f->slots[r]))
 					continue;
 				snprintf(why, size,
 					 "die %u stream %u region %u: open block %u is not open for it",
 					 d, s, r, b);
 				return -EINVAL;
 			}
+	for (b = 0; b < f->nr_blocks; b++)
+		bad[vff_region_of(f, b)] += f->blocks[b].state == VFF_BLK_BAD;
+	for (r = 0; r < VFF_NR_REGIONS; r++)
+		if (bad[r] != atomic_read(&f->nr_bad[r])) {
+			snprintf(why, size, "region %u: %u bad blocks, %d counted",
+				 r, bad[r], atomic_read(&f->nr_bad[r]));
+			return -EINVAL;
+		}
 	return 0;
 }
 

@@ -35,6 +35,11 @@ static ssize_t torture_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (sscanf(buf, "%u %llu", &threads, &ops) != 2)
 		return -EINVAL;
+	/* Its requests would change a model a held image must keep. */
+	if (READ_ONCE(vdev->held)) {
+		dev_err(&vdev->dev, "torture: the device is held\n");
+		return -EBUSY;
+	}
 
 	mutex_lock(&torture_lock);
 	ret = vflash_flash_torture(vdev->flash, threads, ops, why, sizeof(why));

@@ -5,9 +5,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -96,8 +98,19 @@ static const struct attribute_group vflash_geom_group = {
 	.attrs = vflash_geom_attrs,
 };
 
-static int dev_run(struct vflash_dev *vdev);
-static int dev_hold(struct vflash_dev *vdev);
+static int dev_set_running(struct vflash_dev *vdev);
+static int dev_set_held(struct vflash_dev *vdev);
+
+/*
+ * The lock is taken (a create, destroy, hold or restore under way): the
+ * system call is restarted after a pause, as lock_device_hotplug_sysfs()
+ * does, rather than spin.
+ */
+static int busy_restart(void)
+{
+	msleep(5);
+	return restart_syscall();
+}
 
 /*
  * state: held or running (docs/design/image.md). Writes, and the image's
@@ -128,9 +141,9 @@ static ssize_t state_store(struct device *dev, struct device_attribute *attr,
 		return -EINVAL;
 	}
 	if (!mutex_trylock(&vflash_devices_lock))
-		return restart_syscall();
+		return busy_restart();
 	if (hold != vdev->held)
-		ret = hold ? dev_hold(vdev) : dev_run(vdev);
+		ret = hold ? dev_set_held(vdev) : dev_set_running(vdev);
 	mutex_unlock(&vflash_devices_lock);
 	return ret ? ret : count;
 }
@@ -144,7 +157,7 @@ static ssize_t image_read(struct file *filp, struct kobject *kobj,
 	ssize_t ret;
 
 	if (!mutex_trylock(&vflash_devices_lock))
-		return restart_syscall();
+		return busy_restart();
 	ret = vflash_image_read(vdev, buf, pos, count);
 	mutex_unlock(&vflash_devices_lock);
 	return ret;
@@ -158,7 +171,7 @@ static ssize_t image_write(struct file *filp, struct kobject *kobj,
 	ssize_t ret;
 
 	if (!mutex_trylock(&vflash_devices_lock))
-		return restart_syscall();
+		return busy_restart();
 	ret = vflash_image_write(vdev, buf, pos, count);
 	mutex_unlock(&vflash_devices_lock);
 	return ret;
@@ -344,7 +357,7 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 
 	vdev->held = true;
 	if (!cfg->hold) {
-		ret = dev_run(vdev);
+		ret = dev_set_running(vdev);
 		if (ret)
 			goto err_sysfs;
 	}
@@ -386,7 +399,7 @@ err_ida:
 void vflash_dev_destroy(struct vflash_dev *vdev)
 {
 	detach_frontends(vdev);
-	vflash_image_drop(vdev);
+	vflash_image_drop(vdev, false);
 	vflash_faults_remove_sysfs(&vdev->faults);
 	vflash_debugfs_remove(vdev);
 	device_del(&vdev->dev);
@@ -401,7 +414,7 @@ void vflash_dev_destroy(struct vflash_dev *vdev)
  * A held device runs: the worker starts, the frontends attach. A restore
  * under way and not finished is refused; a save under way ends.
  */
-static int dev_run(struct vflash_dev *vdev)
+static int dev_set_running(struct vflash_dev *vdev)
 {
 	u64 got, total;
 	int ret;
@@ -411,7 +424,7 @@ static int dev_run(struct vflash_dev *vdev)
 			got, total);
 		return -EINVAL;
 	}
-	vflash_image_drop(vdev);
+	vflash_image_drop(vdev, true);
 	ret = vflash_flash_start_worker(vdev->flash, dev_name(&vdev->dev));
 	if (ret) {
 		dev_err(&vdev->dev, "cannot start the GC worker (%d)\n", ret);
@@ -436,7 +449,7 @@ err:
  * of theirs lost at the next attach) and detach, the worker stops; the
  * flash model and the store stay.
  */
-static int dev_hold(struct vflash_dev *vdev)
+static int dev_set_held(struct vflash_dev *vdev)
 {
 	unsigned int i = vdev->nr_attached;
 	int ret = 0;

@@ -329,6 +329,8 @@ static int build_chunk(struct vflash_dev *vdev, struct vflash_image *img,
 	u8 *p = img->buf + IMG_CHUNK_HDR;
 	int ret = 0;
 
+	/* Whatever happens below, the buffer holds no chunk until it ends. */
+	img->buf_at = U64_MAX;
 	if (si == IMG_SECT_DATA)
 		build_data(vdev, img, k, p, nr);
 	else
@@ -408,7 +410,8 @@ static void restore_undo(struct vflash_dev *vdev)
 	struct vflash_image *img = vdev->img;
 	u64 lpn;
 
-	vflash_flash_img_reset(vdev->flash);
+	/* Fails only for a policy kind without its default: a bug. */
+	WARN_ON_ONCE(vflash_flash_img_reset(vdev->flash));
 	if (img && vflash_store_has_data(&vdev->backing)) {
 		for (lpn = 0; lpn < img->next_lpn; lpn++) {
 			vflash_store_zero(&vdev->backing, lpn, 0, PAGE_SIZE);
@@ -420,7 +423,8 @@ static void restore_undo(struct vflash_dev *vdev)
 	vdev->img = NULL;
 }
 
-static int refuse(struct vflash_dev *vdev, const char *fmt, ...)
+static __printf(2, 3) int refuse(struct vflash_dev *vdev, const char *fmt,
+				  ...)
 {
 	struct va_format vaf;
 	va_list args;
@@ -487,6 +491,9 @@ static int check_header(struct vflash_dev *vdev, struct vflash_image *img)
 				      mine[i].esz);
 	if (img->sect[IMG_SECT_DATA].elems > vdev->cfg.size_bytes >> PAGE_SHIFT)
 		return refuse(vdev, "more data pages than the device has");
+	if (img->sect[IMG_SECT_DATA].elems &&
+	    !vflash_store_has_data(&vdev->backing))
+		return refuse(vdev, "data pages for a device of store=none");
 	img->total = layout(img->sect);
 	for (i = 0; i < IMG_NR_SECT; i++) {
 		const u8 *row = h + H_TABLE + i * H_ROW_BYTES;
@@ -517,10 +524,10 @@ static int apply_data(struct vflash_dev *vdev, struct vflash_image *img,
 			return refuse(vdev, "data page %llu out of order or beyond the device",
 				      lpn);
 		dst = vflash_store_write_page(&vdev->backing, lpn, GFP_KERNEL);
-		if (IS_ERR(dst)) {
+		if (IS_ERR_OR_NULL(dst)) {
 			dev_err(&vdev->dev, "image: no memory for page %llu\n",
 				lpn);
-			return PTR_ERR(dst);
+			return dst ? PTR_ERR(dst) : -EINVAL;
 		}
 		/* Pages up to here are wiped if the restore is refused. */
 		img->next_lpn = lpn + 1;
@@ -582,7 +589,7 @@ static int restore_begin(struct vflash_dev *vdev)
 		return -EBUSY;
 	}
 	/* Written again from its start: what the last attempt took goes. */
-	vflash_image_drop(vdev);
+	vflash_image_drop(vdev, true);
 	ret = vflash_flash_img_load_begin(vdev->flash, ktime_get_ns());
 	if (ret)
 		return ret;
@@ -706,12 +713,14 @@ bool vflash_image_incomplete(struct vflash_dev *vdev, u64 *got, u64 *total)
 }
 
 /**
- * vflash_image_drop() - end a save or refuse an unfinished restore
- * @vdev: the device; vflash_devices_lock held, or being destroyed
+ * vflash_image_drop() - end a save, or refuse an unfinished restore
+ * @vdev: the device; vflash_devices_lock held
+ * @undo: an unfinished restore puts the device back as made (false: the
+ *	device is being destroyed, nothing of it is used again)
  */
-void vflash_image_drop(struct vflash_dev *vdev)
+void vflash_image_drop(struct vflash_dev *vdev, bool undo)
 {
-	if (vdev->img && vdev->img->restoring)
+	if (undo && vdev->img && vdev->img->restoring)
 		restore_undo(vdev);
 	image_free(vdev->img);
 	vdev->img = NULL;

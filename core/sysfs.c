@@ -221,6 +221,12 @@ static ssize_t knob_store(struct device *dev, struct device_attribute *a,
 
 	if (kstrtou64(buf, 0, &val))
 		return -EINVAL;
+	/* Preconditioning writes through the model a held image must keep. */
+	if (i == VFLASH_KNOB_PRECONDITION && val &&
+	    READ_ONCE(to_vflash_dev(dev)->held)) {
+		dev_err(dev, "config/precondition=1: the device is held\n");
+		return -EBUSY;
+	}
 	if (i < VFLASH_KNOB_NR)
 		ret = vflash_flash_set_knob(flash_of(dev), i, val);
 	else

@@ -325,7 +325,7 @@ ssize_t vflash_image_read(struct vflash_dev *vdev, char *buf, loff_t pos,
 ssize_t vflash_image_write(struct vflash_dev *vdev, const char *buf,
 			   loff_t pos, size_t count);
 bool vflash_image_incomplete(struct vflash_dev *vdev, u64 *got, u64 *total);
-void vflash_image_drop(struct vflash_dev *vdev);
+void vflash_image_drop(struct vflash_dev *vdev, bool undo);
 
 /* configfs.c: devices made at run time */
 int vflash_configfs_init(void);

@@ -29,6 +29,8 @@ static const struct vflash_profile hyb = {
 #define SAVED_AT	5000000000000ULL
 #define LOADED_AT	70000000000ULL	/* earlier: a restore after a reboot */
 #define MAX_DEVS	3
+/* Where a die's element has its busy time: after its lists and counts. */
+#define DIE_BUSY_AT	((VFF_NR_REGIONS * (2 + VFF_NR_STREAMS) + 6) * 4)
 
 struct image_ctx {
 	struct vflash_flash *f[MAX_DEVS];
@@ -307,7 +309,9 @@ static void bad_images_refused(struct kunit *test)
 	struct vflash_flash *big = mk(test, 2 * CAP);
 	char why[160] = "";
 	u8 *blk, *v, keep[8];
-	__le32 *l2p, t;
+	__le32 *l2p, t, le32;
+	__le64 le64;
+	u64 n;
 
 	workload(a, 3, 3000, 1000000);
 	save(test, a, SAVED_AT);
@@ -356,6 +360,40 @@ static void bad_images_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, load(test, b, LOADED_AT, VFLASH_IMG_FLASH_NR, why,
 				   sizeof(why)), -EINVAL);
 	memcpy(blk + 4, keep, 4);
+	expect_new(test, b);
+
+	/*
+	 * An open block with no room left: the next write would take a slot
+	 * of the block after it (past the tables for the last one).
+	 */
+	for (n = 0; blk[n * 40 + 8] != VFF_BLK_OPEN; n++)
+		KUNIT_ASSERT_LT(test, n + 1, c->n[VFLASH_IMG_BLOCKS]);
+	memcpy(keep, blk + n * 40 + 4, 4);
+	le32 = cpu_to_le32(a->slots[vff_region_of(a, n)]);
+	memcpy(blk + n * 40 + 4, &le32, 4);
+	KUNIT_EXPECT_EQ(test, load(test, b, LOADED_AT, VFLASH_IMG_FLASH_NR, why,
+				   sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "open block"));
+	memcpy(blk + n * 40 + 4, keep, 4);
+	expect_new(test, b);
+
+	/* A GC victim: a quiescent model has none. */
+	for (n = 0; blk[n * 40 + 8] != VFF_BLK_FULL; n++)
+		KUNIT_ASSERT_LT(test, n + 1, c->n[VFLASH_IMG_BLOCKS]);
+	blk[n * 40 + 8] = VFF_BLK_VICTIM;
+	KUNIT_EXPECT_EQ(test, load(test, b, LOADED_AT, VFLASH_IMG_FLASH_NR, why,
+				   sizeof(why)), -EINVAL);
+	blk[n * 40 + 8] = VFF_BLK_FULL;
+	expect_new(test, b);
+
+	/* A die busy for years. */
+	v = c->sect[VFLASH_IMG_DIES] + DIE_BUSY_AT;
+	memcpy(keep, v, 8);
+	le64 = cpu_to_le64(U64_MAX / 2);
+	memcpy(v, &le64, 8);
+	KUNIT_EXPECT_EQ(test, load(test, b, LOADED_AT, VFLASH_IMG_FLASH_NR, why,
+				   sizeof(why)), -EINVAL);
+	memcpy(v, keep, 8);
 	expect_new(test, b);
 
 	/* A knob out of its range. */

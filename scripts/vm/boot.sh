@@ -156,7 +156,7 @@ initramfs_root() {
 		"$REPO/scripts/vm/nvme_fuzz" "$REPO/scripts/bench/study/kvstore" \
 		"$REPO/scripts/vm/plcheck" "$REPO/scripts/tools/crashcheck" \
 		"$REPO/scripts/vm/mkzonefs" "$REPO/scripts/bench/study/fdpload" \
-		"$REPO/scripts/bench/icount/ioloop"; do
+		"$REPO/scripts/bench/icount/ioloop" "$REPO/scripts/vm/imgpatch"; do
 		[ -x "$p" ] && cp "$p" "$root/usr/bin/"
 	done
 	# The apps suite: vflashctl run, its shim and a dynamic test program.

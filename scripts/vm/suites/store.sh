@@ -446,6 +446,12 @@ test_image_refused() {
 	load hold=1 frontend=nvme size=16M profile=tlc channels=4
 	image_refused "another geometry" "another geometry"
 	unload
+	# An image that says store=none (its checksum right) but has data:
+	# refused, not written to a store that has none.
+	imgpatch /tmp/bad 40 2 || fail "imgpatch"
+	load hold=1 frontend=nvme size=16M profile=tlc store=none
+	image_refused "data for store=none" "data pages for a device of store=none"
+	unload
 	expect_gone
 }
 
