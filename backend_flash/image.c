@@ -22,7 +22,7 @@
  * the image is not one a device made.
  */
 #define MAX_AHEAD_NS	(3600ULL * NSEC_PER_SEC)
-#define MAX_AGE_NS	(1ULL << 62)
+#define MAX_AGE_NS	BIT_ULL(62)
 
 /* The three bytes of a p2l entry, the 40 of a block. */
 #define BLOCK_BYTES	40

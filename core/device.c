@@ -103,12 +103,12 @@ static int dev_set_held(struct vflash_dev *vdev);
 
 /*
  * The lock is taken (a create, destroy, hold or restore under way): the
- * system call is restarted after a pause, as lock_device_hotplug_sysfs()
- * does, rather than spin.
+ * system call is restarted after a pause of 5-10 ms, as
+ * lock_device_hotplug_sysfs() does, rather than spin.
  */
 static int busy_restart(void)
 {
-	msleep(5);
+	usleep_range(5000, 10000);
 	return restart_syscall();
 }
 

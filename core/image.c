@@ -485,10 +485,11 @@ static int check_header(struct vflash_dev *vdev, struct vflash_image *img)
 	for (i = 0; i < IMG_NR_SECT; i++)
 		if (img->sect[i].esz != mine[i].esz ||
 		    img->sect[i].elems != mine[i].elems)
-			return refuse(vdev, "%s: %llu elements of %u bytes, this device %llu of %u: another geometry or vflash",
-				      sect_names[i], img->sect[i].elems,
-				      img->sect[i].esz, mine[i].elems,
-				      mine[i].esz);
+			break;
+	if (i < IMG_NR_SECT)
+		return refuse(vdev, "%s: %llu x %u B, here %llu x %u: another geometry or vflash",
+			      sect_names[i], img->sect[i].elems, img->sect[i].esz,
+			      mine[i].elems, mine[i].esz);
 	if (img->sect[IMG_SECT_DATA].elems > vdev->cfg.size_bytes >> PAGE_SHIFT)
 		return refuse(vdev, "more data pages than the device has");
 	if (img->sect[IMG_SECT_DATA].elems &&
