@@ -15,6 +15,7 @@
 #include <linux/timekeeping.h>
 
 #include "backend_flash/flash.h"
+#include "core/compat.h"
 #include "core/vflash.h"
 
 #define IMG_MAGIC		"VFLASHIM"
@@ -104,36 +105,6 @@ struct vflash_image {
 static u32 img_crc(const void *p, size_t len)
 {
 	return crc32_le(~0U, p, len) ^ ~0U;
-}
-
-static void put32(u8 *p, u32 v)
-{
-	__le32 le = cpu_to_le32(v);
-
-	memcpy(p, &le, sizeof(le));
-}
-
-static void put64(u8 *p, u64 v)
-{
-	__le64 le = cpu_to_le64(v);
-
-	memcpy(p, &le, sizeof(le));
-}
-
-static u32 get32(const u8 *p)
-{
-	__le32 le;
-
-	memcpy(&le, p, sizeof(le));
-	return le32_to_cpu(le);
-}
-
-static u64 get64(const u8 *p)
-{
-	__le64 le;
-
-	memcpy(&le, p, sizeof(le));
-	return le64_to_cpu(le);
 }
 
 static u64 chunks_of(const struct img_sect *s)
@@ -234,26 +205,26 @@ static void build_header(struct vflash_dev *vdev, struct vflash_image *img)
 
 	memset(h, 0, IMG_HDR_BYTES);
 	memcpy(h, IMG_MAGIC, 8);
-	put32(h + H_VERSION, IMG_VERSION);
-	put32(h + H_HDR_BYTES, IMG_HDR_BYTES);
-	put64(h + H_TOTAL, img->total);
-	put32(h + H_NR_SECT, IMG_NR_SECT);
-	put64(h + H_SIZE, vdev->cfg.size_bytes);
-	put32(h + H_STORE, vdev->cfg.store);
+	put_unaligned_le32(IMG_VERSION, h + H_VERSION);
+	put_unaligned_le32(IMG_HDR_BYTES, h + H_HDR_BYTES);
+	put_unaligned_le64(img->total, h + H_TOTAL);
+	put_unaligned_le32(IMG_NR_SECT, h + H_NR_SECT);
+	put_unaligned_le64(vdev->cfg.size_bytes, h + H_SIZE);
+	put_unaligned_le32(vdev->cfg.store, h + H_STORE);
 	strscpy(h + H_PROFILE, vdev->cfg.profile->name, H_NAME_BYTES);
 	vflash_frontend_list(&vdev->cfg, h + H_FRONTEND, H_FE_BYTES);
-	put64(h + H_SAVED_S, ktime_get_real_seconds());
+	put_unaligned_le64(ktime_get_real_seconds(), h + H_SAVED_S);
 	for (i = 0; i < IMG_NR_SECT; i++) {
 		u8 *row = h + H_TABLE + i * H_ROW_BYTES;
 
-		put32(row, i);
-		put32(row + 4, img->sect[i].esz);
-		put64(row + 8, img->sect[i].elems);
-		put64(row + 16, img->sect[i].off);
-		put64(row + 24, img->sect[i].bytes);
-		put32(row + 32, img->sect[i].per_chunk);
+		put_unaligned_le32(i, row);
+		put_unaligned_le32(img->sect[i].esz, row + 4);
+		put_unaligned_le64(img->sect[i].elems, row + 8);
+		put_unaligned_le64(img->sect[i].off, row + 16);
+		put_unaligned_le64(img->sect[i].bytes, row + 24);
+		put_unaligned_le32(img->sect[i].per_chunk, row + 32);
 	}
-	put32(h + H_CRC, img_crc(h, IMG_HDR_BYTES));
+	put_unaligned_le32(img_crc(h, IMG_HDR_BYTES), h + H_CRC);
 }
 
 /* A save from offset 0: the model's moment, the header, the buffers. */
@@ -311,7 +282,7 @@ static void build_data(struct vflash_dev *vdev, struct vflash_image *img,
 			skip--;
 			continue;
 		}
-		put64(p, lpn);
+		put_unaligned_le64(lpn, p);
 		memcpy(p + 8, d, PAGE_SIZE);
 		p += IMG_DATA_BYTES;
 		got++;
@@ -338,10 +309,10 @@ static int build_chunk(struct vflash_dev *vdev, struct vflash_image *img,
 					   nr, p);
 	if (ret)
 		return ret;
-	put32(img->buf, IMG_CHUNK_MAGIC);
-	put32(img->buf + 4, si);
-	put32(img->buf + 8, lower_32_bits(k));
-	put32(img->buf + 12, img_crc(p, len));
+	put_unaligned_le32(IMG_CHUNK_MAGIC, img->buf);
+	put_unaligned_le32(si, img->buf + 4);
+	put_unaligned_le32(lower_32_bits(k), img->buf + 8);
+	put_unaligned_le32(img_crc(p, len), img->buf + 12);
 	img->buf_at = s->off + k * full_chunk_bytes(s);
 	img->buf_len = IMG_CHUNK_HDR + len;
 	return 0;
@@ -443,25 +414,25 @@ static int check_header(struct vflash_dev *vdev, struct vflash_image *img)
 	struct img_sect mine[IMG_NR_SECT];
 	char fe[H_FE_BYTES];
 	u8 *h = img->hdr;
-	u32 crc = get32(h + H_CRC), i;
+	u32 crc = get_unaligned_le32(h + H_CRC), i;
 
 	if (memcmp(h, IMG_MAGIC, 8))
 		return refuse(vdev, "not a vflash image");
-	if (get32(h + H_VERSION) != IMG_VERSION)
+	if (get_unaligned_le32(h + H_VERSION) != IMG_VERSION)
 		return refuse(vdev, "format version %u, this vflash reads %u",
-			      get32(h + H_VERSION), IMG_VERSION);
-	put32(h + H_CRC, 0);
+			      get_unaligned_le32(h + H_VERSION), IMG_VERSION);
+	put_unaligned_le32(0, h + H_CRC);
 	if (img_crc(h, IMG_HDR_BYTES) != crc)
 		return refuse(vdev, "the header's checksum is wrong");
-	if (get32(h + H_HDR_BYTES) != IMG_HDR_BYTES ||
-	    get32(h + H_NR_SECT) != IMG_NR_SECT)
+	if (get_unaligned_le32(h + H_HDR_BYTES) != IMG_HDR_BYTES ||
+	    get_unaligned_le32(h + H_NR_SECT) != IMG_NR_SECT)
 		return refuse(vdev, "a header of another layout");
-	if (get64(h + H_SIZE) != vdev->cfg.size_bytes)
+	if (get_unaligned_le64(h + H_SIZE) != vdev->cfg.size_bytes)
 		return refuse(vdev, "a device of %llu bytes, this one %llu",
-			      get64(h + H_SIZE), vdev->cfg.size_bytes);
-	if (get32(h + H_STORE) != vdev->cfg.store)
+			      get_unaligned_le64(h + H_SIZE), vdev->cfg.size_bytes);
+	if (get_unaligned_le32(h + H_STORE) != vdev->cfg.store)
 		return refuse(vdev, "store=%s, this device store=%s",
-			      vflash_store_mode_name(get32(h + H_STORE)),
+			      vflash_store_mode_name(get_unaligned_le32(h + H_STORE)),
 			      vflash_store_mode_name(vdev->cfg.store));
 	h[H_PROFILE + H_NAME_BYTES - 1] = '\0';
 	if (strcmp(h + H_PROFILE, vdev->cfg.profile->name))
@@ -476,9 +447,9 @@ static int check_header(struct vflash_dev *vdev, struct vflash_image *img)
 	for (i = 0; i < IMG_NR_SECT; i++) {
 		const u8 *row = h + H_TABLE + i * H_ROW_BYTES;
 
-		img->sect[i].esz = get32(row + 4);
-		img->sect[i].elems = get64(row + 8);
-		if (get32(row) != i || !img->sect[i].esz)
+		img->sect[i].esz = get_unaligned_le32(row + 4);
+		img->sect[i].elems = get_unaligned_le64(row + 8);
+		if (get_unaligned_le32(row) != i || !img->sect[i].esz)
 			return refuse(vdev, "section %u: not where it belongs", i);
 	}
 	device_sections(vdev, mine, img->sect[IMG_SECT_DATA].elems);
@@ -499,14 +470,14 @@ static int check_header(struct vflash_dev *vdev, struct vflash_image *img)
 	for (i = 0; i < IMG_NR_SECT; i++) {
 		const u8 *row = h + H_TABLE + i * H_ROW_BYTES;
 
-		if (get64(row + 16) != img->sect[i].off ||
-		    get64(row + 24) != img->sect[i].bytes ||
-		    get32(row + 32) != img->sect[i].per_chunk)
+		if (get_unaligned_le64(row + 16) != img->sect[i].off ||
+		    get_unaligned_le64(row + 24) != img->sect[i].bytes ||
+		    get_unaligned_le32(row + 32) != img->sect[i].per_chunk)
 			return refuse(vdev, "%s: laid out otherwise", sect_names[i]);
 	}
-	if (get64(h + H_TOTAL) != img->total)
+	if (get_unaligned_le64(h + H_TOTAL) != img->total)
 		return refuse(vdev, "%llu bytes, its sections make %llu",
-			      get64(h + H_TOTAL), img->total);
+			      get_unaligned_le64(h + H_TOTAL), img->total);
 	img->buf = kvmalloc(buf_bytes(img->sect), GFP_KERNEL);
 	return img->buf ? 0 : -ENOMEM;
 }
@@ -518,7 +489,7 @@ static int apply_data(struct vflash_dev *vdev, struct vflash_image *img,
 	u32 i;
 
 	for (i = 0; i < nr; i++, p += IMG_DATA_BYTES) {
-		u64 lpn = get64(p);
+		u64 lpn = get_unaligned_le64(p);
 		void *dst;
 
 		if (lpn < img->next_lpn || lpn >= pages)
@@ -545,11 +516,12 @@ static int take_chunk(struct vflash_dev *vdev, struct vflash_image *img)
 	const u8 *p = img->buf + IMG_CHUNK_HDR;
 	int ret;
 
-	if (get32(img->buf) != IMG_CHUNK_MAGIC || get32(img->buf + 4) != img->cur ||
-	    get32(img->buf + 8) != lower_32_bits(img->cur_chunk))
+	if (get_unaligned_le32(img->buf) != IMG_CHUNK_MAGIC ||
+	    get_unaligned_le32(img->buf + 4) != img->cur ||
+	    get_unaligned_le32(img->buf + 8) != lower_32_bits(img->cur_chunk))
 		return refuse(vdev, "%s: chunk %llu is not where it belongs",
 			      sect_names[img->cur], img->cur_chunk);
-	if (get32(img->buf + 12) != img_crc(p, nr * s->esz))
+	if (get_unaligned_le32(img->buf + 12) != img_crc(p, nr * s->esz))
 		return refuse(vdev, "%s: chunk %llu's checksum is wrong",
 			      sect_names[img->cur], img->cur_chunk);
 	if (img->cur == IMG_SECT_DATA)
