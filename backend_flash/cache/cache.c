@@ -876,6 +876,28 @@ static u32 vfd_claim_invalidate(struct vflash_cache *c, u64 lpn, u32 *w)
 	return slot;
 }
 
+/*
+ * Claims @lpn's page (RESIDENT -> EVICTING, out of the policy), waiting
+ * out a fill or an eviction under way. Return: its slot, or VFD_NO_SLOT
+ * if the page is not in the cache.
+ */
+static u32 vfd_claim_page(struct vflash_cache *c, u64 lpn)
+{
+	u32 slot, w;
+
+	for (;;) {
+		slot = vfd_claim_invalidate(c, lpn, &w);
+		if (slot != VFD_TRANSIT)
+			return slot;
+		if (vfd_state(w) == VFLASH_PAGE_EVICTING)
+			/* vfd_publish() pairs with the waiter's barrier. */
+			wait_var_event(&c->state[lpn],
+				       atomic_read(&c->state[lpn]) != w);
+		else
+			cond_resched();
+	}
+}
+
 /**
  * vflash_cache_invalidate() - drop a page from the cache, unwritten
  * @c: the cache
@@ -890,21 +912,11 @@ bool vflash_cache_invalidate(struct vflash_cache *c, u64 lpn)
 {
 	const struct vflash_cache_host *h = c->p.host;
 	struct vfd_slot *s;
-	u32 slot, w;
+	u32 slot;
 
-	for (;;) {
-		slot = vfd_claim_invalidate(c, lpn, &w);
-		if (slot == VFD_NO_SLOT)
-			return false;
-		if (slot != VFD_TRANSIT)
-			break;
-		if (vfd_state(w) == VFLASH_PAGE_EVICTING)
-			/* vfd_publish() pairs with the waiter's barrier. */
-			wait_var_event(&c->state[lpn],
-				       atomic_read(&c->state[lpn]) != w);
-		else
-			cond_resched();
-	}
+	slot = vfd_claim_page(c, lpn);
+	if (slot == VFD_NO_SLOT)
+		return false;
 	s = &c->slots[slot];
 	/* Mappers and block accesses in flight; as vflash_cache_evict_one(). */
 	while (atomic_read(&s->pins))
@@ -1094,27 +1106,6 @@ bool vflash_cache_evict_one(struct vflash_cache *c)
 	return true;
 }
 
-/* Evicts @lpn's page if resident, written back if dirty. */
-static bool vfd_flush_page(struct vflash_cache *c, u64 lpn)
-{
-	u32 slot, w;
-
-	for (;;) {
-		slot = vfd_claim_invalidate(c, lpn, &w);
-		if (slot == VFD_NO_SLOT)
-			return false;
-		if (slot != VFD_TRANSIT)
-			break;
-		if (vfd_state(w) == VFLASH_PAGE_EVICTING)
-			wait_var_event(&c->state[lpn],
-				       atomic_read(&c->state[lpn]) != w);
-		else
-			cond_resched();
-	}
-	vfd_evict_slot(c, slot);
-	return true;
-}
-
 /**
  * vflash_cache_flush() - evict every resident page, dirty ones written back
  * @c: the cache; no user maps its pages any more (a device being held)
@@ -1130,7 +1121,7 @@ u32 vflash_cache_flush(struct vflash_cache *c)
 
 	for (slot = 0; slot < c->p.nr_slots; slot++) {
 		u64 lpn = READ_ONCE(c->slots[slot].lpn);
-		u32 w;
+		u32 w, claimed;
 
 		if (lpn >= c->p.nr_pages)
 			continue;
@@ -1138,7 +1129,11 @@ u32 vflash_cache_flush(struct vflash_cache *c)
 		if (vfd_state(w) != VFLASH_PAGE_RESIDENT ||
 		    vfd_slot_of(w) != slot)
 			continue;
-		n += vfd_flush_page(c, lpn);
+		claimed = vfd_claim_page(c, lpn);
+		if (claimed == VFD_NO_SLOT)
+			continue;
+		vfd_evict_slot(c, claimed);
+		n++;
 		cond_resched();
 	}
 	return n;
