@@ -390,7 +390,7 @@ test_image_nvme() {
 # Bad images and bad requests: each refused with one dmesg line, the
 # device as made; the good image restores afterwards.
 test_image_refused() {
-	local n sum
+	local n sum b
 
 	set -- frontend=nvme size=16M profile=tlc
 	load "$@"
@@ -419,9 +419,14 @@ test_image_refused() {
 		fail "running after half an image"
 	fi
 	dmesg | grep -q 'restore is not finished' || fail "no dmesg line: unfinished"
+	# Every bit of one data byte flipped (setting it to a value could
+	# leave it as it was).
 	cp $IMG /tmp/bad
-	printf '\377' | dd of=/tmp/bad bs=1 seek=$((n - 100)) conv=notrunc \
-		2>/dev/null
+	b=$(od -An -t u1 -j $((n - 100)) -N 1 $IMG | tr -d ' ')
+	# shellcheck disable=SC2059 # the octal escape is the format
+	printf "\\$(printf %o $((b ^ 255)))" |
+		dd of=/tmp/bad bs=1 seek=$((n - 100)) conv=notrunc 2>/dev/null
+	cmp -s $IMG /tmp/bad && fail "the byte did not change"
 	image_refused "a flipped byte" "checksum"
 	cp $IMG /tmp/bad
 	printf 'X' | dd of=/tmp/bad bs=1 seek=0 conv=notrunc 2>/dev/null
