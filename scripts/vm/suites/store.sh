@@ -489,10 +489,11 @@ test_image_cxl() {
 	expect_gone
 }
 
-# A dual device (docs/dual.md): held once its controller is shut down
-# and /dev/vflash0 is closed; its data back through both frontends.
+# A dual device (docs/dual.md) with 512-byte blocks: held once its
+# controller is shut down and /dev/vflash0 is closed; its data back
+# through both frontends.
 test_image_dual() {
-	load frontend=nvme,cxl size=32M cache_size=4M
+	load frontend=nvme,cxl size=32M cache_size=4M lba_size=512
 	wait_for $DEV
 	wait_for $CXL
 	pattern_at 1000 512
@@ -500,7 +501,8 @@ test_image_dual() {
 	hold_nvme
 	save_image
 	unload
-	restore_image frontend=nvme,cxl size=32M cache_size=4M
+	restore_image frontend=nvme,cxl size=32M cache_size=4M lba_size=512
+	expect_eq "$(cat /sys/module/vflash/parameters/lba_size)" 512 lba_size
 	echo running >$SYS/state || fail "running"
 	wait_for $DEV
 	wait_for $CXL
