@@ -368,6 +368,7 @@ struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 	return vdev;
 
 err_sysfs:
+	vflash_frontends_release(vdev);
 	vflash_faults_remove_sysfs(&vdev->faults);
 err_debugfs:
 	vflash_debugfs_remove(vdev);
@@ -399,6 +400,7 @@ err_ida:
 void vflash_dev_destroy(struct vflash_dev *vdev)
 {
 	detach_frontends(vdev);
+	vflash_frontends_release(vdev);
 	vflash_image_drop(vdev, false);
 	vflash_faults_remove_sysfs(&vdev->faults);
 	vflash_debugfs_remove(vdev);

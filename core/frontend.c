@@ -172,6 +172,20 @@ void **vflash_frontend_priv(struct vflash_dev *vdev,
 	return NULL;
 }
 
+/**
+ * vflash_frontends_release() - a device's frontends free what they kept
+ *	for it across holds
+ * @vdev: the device, its frontends detached
+ */
+void vflash_frontends_release(struct vflash_dev *vdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < vdev->cfg.nr_fe; i++)
+		if (vdev->cfg.fe[i]->release)
+			vdev->cfg.fe[i]->release(vdev);
+}
+
 /* "none": no host interface; the core and backend alone, for tests. */
 static int none_attach(struct vflash_dev *vdev)
 {

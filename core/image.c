@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -19,7 +20,7 @@
 #include "core/vflash.h"
 
 #define IMG_MAGIC		"VFLASHIM"
-#define IMG_VERSION		1
+#define IMG_VERSION		2
 #define IMG_HDR_BYTES		4096
 #define IMG_CHUNK_MAGIC		0x4b434656	/* "VFCK" */
 #define IMG_CHUNK_HDR		16
@@ -28,9 +29,17 @@
 /* A data element: the logical page, then its bytes. */
 #define IMG_DATA_BYTES		(8 + PAGE_SIZE)
 
-/* The sections: the flash model's, then the store's pages. */
-#define IMG_SECT_DATA		VFLASH_IMG_FLASH_NR
+/*
+ * The sections: the flash model's, the frontends' (one byte per element:
+ * a record per frontend with state, below), then the store's pages.
+ */
+#define IMG_SECT_FE		VFLASH_IMG_FLASH_NR
+#define IMG_SECT_DATA		(IMG_SECT_FE + 1)
 #define IMG_NR_SECT		(IMG_SECT_DATA + 1)
+/* A frontend record: its index in frontend=, 4 bytes zero, its length. */
+#define IMG_FE_REC		16
+/* The most the frontends' section may hold. */
+#define IMG_FE_MAX		((u64)SZ_1G)
 
 /* Header fields (byte offsets). */
 #define H_VERSION	8
@@ -49,7 +58,8 @@
 #define H_ROW_BYTES	40
 
 static const char * const sect_names[IMG_NR_SECT] = {
-	"flash state", "l2p", "p2l", "heat", "blocks", "dies", "data",
+	"flash state", "l2p", "p2l", "heat", "blocks", "dies", "frontends",
+	"data",
 };
 
 /**
@@ -83,6 +93,8 @@ struct img_sect {
  * @cur: restore: the section being received
  * @cur_chunk: restore: its chunk being received
  * @next_lpn: restore: the lowest page the next data element may name
+ * @fe: the frontends' section, whole (save: built at its start; restore:
+ *	taken chunk by chunk, handed to the frontends when complete)
  *
  * Held by &vflash_dev.img, under vflash_devices_lock.
  */
@@ -100,6 +112,7 @@ struct vflash_image {
 	u32 cur;
 	u64 cur_chunk;
 	u64 next_lpn;
+	u8 *fe;
 };
 
 static u32 img_crc(const void *p, size_t len)
@@ -140,9 +153,12 @@ static u64 layout(struct img_sect *sect)
 	return off;
 }
 
-/* The device's own sections, its data pages counted by the caller. */
+/*
+ * The device's own sections, its frontends' bytes and data pages counted
+ * by the caller.
+ */
 static void device_sections(struct vflash_dev *vdev, struct img_sect *sect,
-			    u64 data_pages)
+			    u64 fe_bytes, u64 data_pages)
 {
 	u32 i;
 
@@ -150,6 +166,8 @@ static void device_sections(struct vflash_dev *vdev, struct img_sect *sect,
 		sect[i].esz = vflash_flash_img_elem_bytes(vdev->flash, i);
 		sect[i].elems = vflash_flash_img_elems(vdev->flash, i);
 	}
+	sect[IMG_SECT_FE].esz = 1;
+	sect[IMG_SECT_FE].elems = fe_bytes;
 	sect[IMG_SECT_DATA].esz = IMG_DATA_BYTES;
 	sect[IMG_SECT_DATA].elems = data_pages;
 }
@@ -169,6 +187,7 @@ static void image_free(struct vflash_image *img)
 	if (!img)
 		return;
 	kvfree(img->buf);
+	kvfree(img->fe);
 	kfree(img->hdr);
 	kfree(img);
 }
@@ -227,10 +246,62 @@ static void build_header(struct vflash_dev *vdev, struct vflash_image *img)
 	put_unaligned_le32(img_crc(h, IMG_HDR_BYTES), h + H_CRC);
 }
 
+/*
+ * The frontends' section: a record for each frontend that keeps state
+ * for the held device. Return: its bytes, or a negative errno.
+ */
+static s64 save_frontends(struct vflash_dev *vdev, u8 **out)
+{
+	void *part[VFLASH_MAX_FRONTENDS] = { };
+	ssize_t len[VFLASH_MAX_FRONTENDS] = { };
+	u64 total = 0;
+	unsigned int i;
+	s64 ret = 0;
+	u8 *p;
+
+	*out = NULL;
+	for (i = 0; i < vdev->cfg.nr_fe; i++) {
+		const struct vflash_frontend *fe = vdev->cfg.fe[i];
+
+		if (!fe->img_save)
+			continue;
+		len[i] = fe->img_save(vdev, &part[i]);
+		if (len[i] < 0) {
+			ret = len[i];
+			goto out;
+		}
+		if (len[i])
+			total += IMG_FE_REC + len[i];
+	}
+	if (!total)
+		goto out;
+	ret = -ENOMEM;
+	p = kvmalloc(total, GFP_KERNEL);
+	if (!p)
+		goto out;
+	*out = p;
+	for (i = 0; i < vdev->cfg.nr_fe; i++) {
+		if (len[i] <= 0)
+			continue;
+		put_unaligned_le32(i, p);
+		put_unaligned_le32(0, p + 4);
+		put_unaligned_le64(len[i], p + 8);
+		memcpy(p + IMG_FE_REC, part[i], len[i]);
+		p += IMG_FE_REC + len[i];
+	}
+	ret = total;
+out:
+	for (i = 0; i < vdev->cfg.nr_fe; i++)
+		if (len[i] > 0)
+			kvfree(part[i]);
+	return ret;
+}
+
 /* A save from offset 0: the model's moment, the header, the buffers. */
 static int save_begin(struct vflash_dev *vdev)
 {
 	struct vflash_image *img;
+	s64 fe_bytes;
 	int ret;
 
 	if (READ_ONCE(vdev->faults.pl.on)) {
@@ -243,7 +314,12 @@ static int save_begin(struct vflash_dev *vdev)
 	img = kzalloc(sizeof(*img), GFP_KERNEL);
 	if (!img)
 		return -ENOMEM;
-	device_sections(vdev, img->sect, count_data(vdev));
+	fe_bytes = save_frontends(vdev, &img->fe);
+	if (fe_bytes < 0) {
+		image_free(img);
+		return fe_bytes;
+	}
+	device_sections(vdev, img->sect, fe_bytes, count_data(vdev));
 	img->total = layout(img->sect);
 	img->hdr = kmalloc(IMG_HDR_BYTES, GFP_KERNEL);
 	img->buf = kvmalloc(buf_bytes(img->sect), GFP_KERNEL);
@@ -304,6 +380,8 @@ static int build_chunk(struct vflash_dev *vdev, struct vflash_image *img,
 	img->buf_at = U64_MAX;
 	if (si == IMG_SECT_DATA)
 		build_data(vdev, img, k, p, nr);
+	else if (si == IMG_SECT_FE)
+		memcpy(p, img->fe + k * s->per_chunk, nr);
 	else
 		ret = vflash_flash_img_get(vdev->flash, si, k * s->per_chunk,
 					   nr, p);
@@ -383,6 +461,7 @@ static void restore_undo(struct vflash_dev *vdev)
 
 	/* Fails only for a policy kind without its default: a bug. */
 	WARN_ON_ONCE(vflash_flash_img_reset(vdev->flash));
+	vflash_frontends_release(vdev);
 	if (img && vflash_store_has_data(&vdev->backing)) {
 		for (lpn = 0; lpn < img->next_lpn; lpn++) {
 			vflash_store_zero(&vdev->backing, lpn, 0, PAGE_SIZE);
@@ -452,7 +531,8 @@ static int check_header(struct vflash_dev *vdev, struct vflash_image *img)
 		if (get_unaligned_le32(row) != i || !img->sect[i].esz)
 			return refuse(vdev, "section %u: not where it belongs", i);
 	}
-	device_sections(vdev, mine, img->sect[IMG_SECT_DATA].elems);
+	device_sections(vdev, mine, img->sect[IMG_SECT_FE].elems,
+			img->sect[IMG_SECT_DATA].elems);
 	for (i = 0; i < IMG_NR_SECT; i++)
 		if (img->sect[i].esz != mine[i].esz ||
 		    img->sect[i].elems != mine[i].elems)
@@ -461,6 +541,9 @@ static int check_header(struct vflash_dev *vdev, struct vflash_image *img)
 		return refuse(vdev, "%s: %llu x %u B, here %llu x %u: another geometry or vflash",
 			      sect_names[i], img->sect[i].elems, img->sect[i].esz,
 			      mine[i].elems, mine[i].esz);
+	if (img->sect[IMG_SECT_FE].elems > IMG_FE_MAX)
+		return refuse(vdev, "frontends: %llu bytes, more than %llu",
+			      img->sect[IMG_SECT_FE].elems, IMG_FE_MAX);
 	if (img->sect[IMG_SECT_DATA].elems > vdev->cfg.size_bytes >> PAGE_SHIFT)
 		return refuse(vdev, "more data pages than the device has");
 	if (img->sect[IMG_SECT_DATA].elems &&
@@ -479,7 +562,42 @@ static int check_header(struct vflash_dev *vdev, struct vflash_image *img)
 		return refuse(vdev, "%llu bytes, its sections make %llu",
 			      get_unaligned_le64(h + H_TOTAL), img->total);
 	img->buf = kvmalloc(buf_bytes(img->sect), GFP_KERNEL);
-	return img->buf ? 0 : -ENOMEM;
+	if (img->sect[IMG_SECT_FE].elems)
+		img->fe = kvmalloc(img->sect[IMG_SECT_FE].elems, GFP_KERNEL);
+	if (!img->buf || (img->sect[IMG_SECT_FE].elems && !img->fe))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The frontends' section is in: each record to its frontend. */
+static int load_frontends(struct vflash_dev *vdev, struct vflash_image *img)
+{
+	u64 left = img->sect[IMG_SECT_FE].elems, len;
+	bool seen[VFLASH_MAX_FRONTENDS] = { };
+	const u8 *p = img->fe;
+	u32 i;
+	int ret;
+
+	while (left) {
+		const struct vflash_frontend *fe;
+
+		if (left < IMG_FE_REC)
+			return refuse(vdev, "frontends: a record cut short");
+		i = get_unaligned_le32(p);
+		len = get_unaligned_le64(p + 8);
+		if (i >= vdev->cfg.nr_fe || seen[i] || get_unaligned_le32(p + 4) ||
+		    len > left - IMG_FE_REC || !vdev->cfg.fe[i]->img_load)
+			return refuse(vdev, "frontends: record of frontend %u of %u, %llu B",
+				      i, vdev->cfg.nr_fe, len);
+		seen[i] = true;
+		fe = vdev->cfg.fe[i];
+		ret = fe->img_load(vdev, p + IMG_FE_REC, len);
+		if (ret)
+			return ret;
+		p += IMG_FE_REC + len;
+		left -= IMG_FE_REC + len;
+	}
+	return 0;
 }
 
 static int apply_data(struct vflash_dev *vdev, struct vflash_image *img,
@@ -524,11 +642,16 @@ static int take_chunk(struct vflash_dev *vdev, struct vflash_image *img)
 	if (get_unaligned_le32(img->buf + 12) != img_crc(p, nr * s->esz))
 		return refuse(vdev, "%s: chunk %llu's checksum is wrong",
 			      sect_names[img->cur], img->cur_chunk);
-	if (img->cur == IMG_SECT_DATA)
+	if (img->cur == IMG_SECT_DATA) {
 		ret = apply_data(vdev, img, p, nr);
-	else
+	} else if (img->cur == IMG_SECT_FE) {
+		memcpy(img->fe + img->cur_chunk * s->per_chunk, p, nr);
+		ret = img->cur_chunk + 1 < chunks_of(s) ? 0 :
+		      load_frontends(vdev, img);
+	} else {
 		ret = vflash_flash_img_put(vdev->flash, img->cur,
 					   img->cur_chunk * s->per_chunk, nr, p);
+	}
 	if (ret)
 		return ret;
 	img->buf_len = 0;

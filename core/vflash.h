@@ -82,6 +82,17 @@ enum vflash_fe_arg {
  *	back at its next @attach; else -EBUSY or -EOPNOTSUPP after one dmesg
  *	line, changing nothing (@resume undoes a successful one if another
  *	frontend refuses). A frontend without it cannot be held.
+ * @release: optional; frees what the frontend keeps for the device across
+ *	holds (from its first @attach on): called when the device is
+ *	destroyed, after @detach if it was attached, and when an image's
+ *	restore is refused.
+ * @img_save: optional; what the frontend keeps for a held device (what
+ *	@release frees), as one buffer for its image (docs/design/image.md):
+ *	its bytes with *@blob set (kvfree()d by the caller), 0 for nothing,
+ *	or a negative errno.
+ * @img_load: optional; takes such a buffer into a device made held that
+ *	never ran, for its first @attach: 0, or a negative errno after one
+ *	dmesg line beginning "image: " (the core then calls @release).
  * @placement_handles: optional; the host write streams the FTL is to keep
  *	apart (0 or 1: one), asked before the flash model is created.
  * @list: entry in the frontend registry, protected by the registry lock.
@@ -98,6 +109,9 @@ struct vflash_frontend {
 	int (*quiesce)(struct vflash_dev *vdev);
 	void (*resume)(struct vflash_dev *vdev);
 	int (*hold)(struct vflash_dev *vdev);
+	void (*release)(struct vflash_dev *vdev);
+	ssize_t (*img_save)(struct vflash_dev *vdev, void **blob);
+	int (*img_load)(struct vflash_dev *vdev, const void *blob, size_t len);
 	u32 (*placement_handles)(const struct vflash_config *cfg);
 	struct list_head list;
 };
@@ -107,6 +121,7 @@ void vflash_frontend_unregister(struct vflash_frontend *fe);
 const struct vflash_frontend *vflash_frontend_find(const char *name,
 						   size_t len);
 size_t vflash_frontend_names(char *buf, size_t size);
+void vflash_frontends_release(struct vflash_dev *vdev);
 size_t vflash_frontend_list(const struct vflash_config *cfg, char *buf,
 			    size_t size);
 int vflash_frontend_check_arg(enum vflash_fe_arg arg, const char *val);

@@ -697,7 +697,8 @@ static void smart_log(struct vfn_ctrl *c)
 	put_le128(log->power_cycles, 1 + c->power_cycles);
 	put_le128(log->unsafe_shutdowns, c->unsafe_shutdowns);
 	put_le128(log->power_on_hours,
-		  div64_u64(ktime_get_ns() - c->attach_ns, NS_PER_HOUR));
+		  div64_u64(c->powered_ns + ktime_get_ns() - c->attach_ns,
+			    NS_PER_HOUR));
 }
 
 static const u8 admin_ops[] = {

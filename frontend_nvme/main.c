@@ -375,41 +375,72 @@ static const struct vfn_ctrl_ops vfn_ops = {
 	.program = vfn_io_program,
 };
 
-static void free_ctrl(struct vfn_ctrl *c)
+/* Free what a detach frees: all but the first VFN_KEPT_BYTES. */
+static void stop_ctrl(struct vfn_ctrl *c)
 {
 	u32 k;
 
-	for (k = 0; k <= VFN_MAX_WORKERS; k++)
+	for (k = 0; k <= VFN_MAX_WORKERS; k++) {
 		kvfree(c->heap[k].cmd);
-	kvfree(c->zreport);
-	vfn_nstab_exit(&c->nst);
+		c->heap[k].cmd = NULL;
+	}
 	free_cpumask_var(c->cpus);
 	free_page((unsigned long)c->ident);
+	c->ident = NULL;
+}
+
+/* Free a stopped controller: what it kept, and itself. */
+static void free_kept(struct vfn_ctrl *c)
+{
+	kvfree(c->zreport);
+	vfn_nstab_exit(&c->nst);
 	kfree(c);
 }
 
-static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
+static void free_ctrl(struct vfn_ctrl *c)
 {
+	stop_ctrl(c);
+	free_kept(c);
+}
+
+/*
+ * The controller of @vdev's next attach: the one an earlier attach left
+ * (held, what it keeps intact and the rest zeroed: VFN_KEPT_BYTES), or a new one whose
+ * namespaces are made from the configuration (*@fresh).
+ */
+static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out,
+		      bool *fresh)
+{
+	struct vfn_ctrl *c = *vflash_frontend_priv(vdev, &vflash_nvme_frontend);
 	struct vfn_params p;
-	struct vfn_ctrl *c;
 	u32 k;
 	int ret;
 
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	*fresh = !c;
+	if (c)
+		memset((u8 *)c + VFN_KEPT_BYTES, 0,
+		       sizeof(*c) - VFN_KEPT_BYTES);
+	else
+		c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	if (!zalloc_cpumask_var(&c->cpus, GFP_KERNEL)) {
-		kfree(c);
-		return -ENOMEM;
-	}
+	ret = -ENOMEM;
+	if (!zalloc_cpumask_var(&c->cpus, GFP_KERNEL))
+		goto err;
 	c->vdev = vdev;
 	c->ops = &vfn_ops;
 	ret = parse_params(c, &p);
 	if (ret)
 		goto err;
-	ret = setup_ns(c, &p);
-	if (ret)
-		goto err;
+	if (*fresh) {
+		ret = setup_ns(c, &p);
+		if (ret)
+			goto err;
+	} else {
+		/* A hold and a run: the host sees a power cycle. */
+		c->power_cycles++;
+		c->fdp.next_sync_ns = 0;
+	}
 	ret = -ENOMEM;
 	c->ident = (void *)get_zeroed_page(GFP_KERNEL);
 	if (!c->ident)
@@ -429,16 +460,20 @@ static int alloc_ctrl(struct vflash_dev *vdev, struct vfn_ctrl **out)
 	*out = c;
 	return 0;
 err:
-	free_ctrl(c);
+	if (*fresh)
+		free_ctrl(c);
+	else
+		stop_ctrl(c);
 	return ret;
 }
 
 static int nvme_attach(struct vflash_dev *vdev)
 {
 	struct vfn_ctrl *c;
+	bool fresh;
 	int ret;
 
-	ret = alloc_ctrl(vdev, &c);
+	ret = alloc_ctrl(vdev, &c, &fresh);
 	if (ret)
 		return ret;
 	ret = vfn_bar_alloc(c);
@@ -456,8 +491,6 @@ static int nvme_attach(struct vflash_dev *vdev)
 		goto err_thread;
 	*vflash_frontend_priv(vdev, &vflash_nvme_frontend) = c;
 	vflash_faults_set_cut_hook(&vdev->faults, vfn_cut_power, c);
-	c->load_serial = c->nst.serial;
-	c->load_ns1 = c->nst.nsd[0].allocated && c->nst.nsd[0].attached;
 	dev_info(&vdev->dev, "NVMe controller at %s, %u-byte blocks\n",
 		 pci_name(c->pdev), 1U << c->nst.lba_shift);
 	if (!c->nst.nsd[0].allocated)
@@ -483,7 +516,10 @@ err_thread:
 err_bar:
 	vfn_bar_free(c);
 err_free:
-	free_ctrl(c);
+	if (fresh)
+		free_ctrl(c);
+	else
+		stop_ctrl(c);
 	return ret;
 }
 
@@ -503,40 +539,74 @@ static void nvme_detach(struct vflash_dev *vdev)
 	flush_work(&c->power_work);
 	vfn_pci_remove(c);
 	vfn_bar_free(c);
-	free_ctrl(c);
+	c->powered_ns += ktime_get_ns() - c->attach_ns;
+	/* What it keeps stays, for the next attach or nvme_release(). */
+	stop_ctrl(c);
+}
+
+/*
+ * frontend->release: the device is destroyed (or a restore refused): free
+ * the controller an attach left.
+ */
+static void nvme_release(struct vflash_dev *vdev)
+{
+	void **slot = vflash_frontend_priv(vdev, &vflash_nvme_frontend);
+
+	if (*slot)
+		free_kept(*slot);
 	*slot = NULL;
 }
 
 /*
- * frontend->hold: the host has shut the controller down, and what the
- * next attach builds from the configuration is what the controller has:
- * namespace 1 as made at attach, no other, no zones, no FDP, no Write
- * Uncorrectable marks (the image does not hold those yet: issue 41).
+ * frontend->img_save: what a held device's controller keeps; nothing if
+ * it never attached (the configuration makes it again).
+ */
+static ssize_t nvme_img_save(struct vflash_dev *vdev, void **blob)
+{
+	struct vfn_ctrl *c = *vflash_frontend_priv(vdev, &vflash_nvme_frontend);
+
+	return c ? vfn_img_save(c, ktime_get_ns(), blob) : 0;
+}
+
+/*
+ * frontend->img_load: a controller built from the configuration, not
+ * attached, takes what the image kept; the next attach starts from it.
+ */
+static int nvme_img_load(struct vflash_dev *vdev, const void *blob,
+			 size_t len)
+{
+	struct vfn_ctrl *c;
+	bool fresh;
+	int ret;
+
+	nvme_release(vdev);
+	ret = alloc_ctrl(vdev, &c, &fresh);
+	if (ret)
+		return ret;
+	stop_ctrl(c);
+	ret = vfn_img_load(c, blob, len, ktime_get_ns());
+	if (ret) {
+		free_kept(c);
+		return ret;
+	}
+	*vflash_frontend_priv(vdev, &vflash_nvme_frontend) = c;
+	return 0;
+}
+
+/*
+ * frontend->hold: the host has shut the controller down (or never enabled
+ * it). Everything a real drive keeps across a power cycle stays in
+ * the controller for the next attach: the namespaces and their formats, zones,
+ * FDP, Write Uncorrectable marks, SMART's counters.
  */
 static int nvme_hold(struct vflash_dev *vdev)
 {
 	struct vfn_ctrl *c = *vflash_frontend_priv(vdev, &vflash_nvme_frontend);
-	const struct vfn_nsd *ns1 = &c->nst.nsd[0];
-	const char *why = NULL;
 
 	if (READ_ONCE(c->enabled) && !READ_ONCE(c->shut_clean)) {
 		dev_err(&vdev->dev, "state=held: its NVMe controller is in use (enabled, not shut down): unbind the nvme driver from %s first\n",
 			pci_name(c->pdev));
 		return -EBUSY;
-	}
-	if (c->nst.serial != c->load_serial ||
-	    (ns1->allocated && ns1->attached) != c->load_ns1)
-		why = "namespaces changed since it was attached";
-	else if (ns1->allocated && ns1->ns.zoned)
-		why = "a zoned namespace";
-	else if (c->fdp.nruh)
-		why = "flexible data placement";
-	else if (c->nst.uncor.nr)
-		why = "Write Uncorrectable marks";
-	if (why) {
-		dev_err(&vdev->dev, "state=held: a device with %s cannot be held yet\n",
-			why);
-		return -EOPNOTSUPP;
 	}
 	return 0;
 }
@@ -547,6 +617,9 @@ struct vflash_frontend vflash_nvme_frontend = {
 	.hold = nvme_hold,
 	.attach = nvme_attach,
 	.detach = nvme_detach,
+	.release = nvme_release,
+	.img_save = nvme_img_save,
+	.img_load = nvme_img_load,
 	.check_arg = nvme_check_arg,
 	.placement_handles = nvme_placement_handles,
 };

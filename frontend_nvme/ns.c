@@ -120,7 +120,14 @@ static bool find_room(const struct vfn_nstab *t, u64 pages, u64 *base)
 	return true;
 }
 
-static int make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
+/**
+ * vfn_ns_make_zones() - the zones of a new zoned namespace, every one Empty
+ * @t: the table (its zone geometry)
+ * @nd: the namespace, its size set
+ *
+ * Return: 0, -EINVAL for a size of no whole zones, or -ENOMEM.
+ */
+int vfn_ns_make_zones(struct vfn_nstab *t, struct vfn_nsd *nd)
 {
 	const struct vfn_zone_geo *g = &t->zgeo;
 	int ret;
@@ -205,7 +212,7 @@ u16 vfn_ns_create(struct vfn_nstab *t, const struct vfn_ns_spec *s,
 		.nr_ph = ph.nr_ph, .ruh_ctrl = ph.ruh_ctrl,
 	};
 	memcpy(nd->ns.ruh, ph.ruh, sizeof(ph.ruh));
-	if (zoned && make_zones(t, nd)) {
+	if (zoned && vfn_ns_make_zones(t, nd)) {
 		memset(nd, 0, sizeof(*nd));
 		return VFN_SC(NVME_SC_INTERNAL);
 	}

@@ -129,6 +129,7 @@ static inline bool vfn_nstab_zoned(const struct vfn_nstab *t)
 }
 
 u64 vfn_ns_pages(const struct vfn_nstab *t, u64 nsze);
+int vfn_ns_make_zones(struct vfn_nstab *t, struct vfn_nsd *nd);
 u64 vfn_nstab_free_pages(const struct vfn_nstab *t);
 
 /**

@@ -217,6 +217,7 @@ struct vfn_ctrl_ops {
  * @host_read_units: 512-byte units those Reads and Compares moved
  * @host_write_units: 512-byte units those Writes moved
  * @attach_ns: when the controller came up, for SMART power-on hours
+ * @powered_ns: how long it was up before that, over earlier attaches
  * @nr_aer: asynchronous event requests held
  * @aer_cid: their command ids, completed (aborted) at shutdown
  * @aen_queue: events no request was held for (completion dword 0),
@@ -237,8 +238,6 @@ struct vfn_ctrl_ops {
  * @raise: dispatcher only: CQs whose vector it owes an interrupt
  * @unpowered: the power is cut (dispatcher writes; read by the power
  *	work and the config accessors): nothing is fetched or posted
- * @load_serial: the namespace table's serial after attach (nvme_hold())
- * @load_ns1: namespace 1 was allocated and attached after attach
  * @absent: the function is gone from the bus while @unpowered: config
  *	reads return all ones; READ_ONCE/WRITE_ONCE
  * @dying: the device is being detached: no new power cut
@@ -262,6 +261,18 @@ struct vfn_ctrl_ops {
  *	id and doorbell times, for its submits (io.c); dispatcher only
  */
 struct vfn_ctrl {
+	struct vfn_nstab nst;
+	void *zreport;
+	u32 nr_zph;
+	struct vfn_zone *zph[VFLASH_FLASH_MAX_PLACEMENT];
+	struct vfn_fdp fdp;
+	u64 host_read_cmds;
+	u64 host_write_cmds;
+	u64 host_read_units;
+	u64 host_write_units;
+	u64 powered_ns;
+	u64 power_cycles;
+	u64 unsafe_shutdowns;
 	struct vflash_dev *vdev;
 	const struct vfn_ctrl_ops *ops;
 	void *bar;
@@ -277,11 +288,6 @@ struct vfn_ctrl {
 	struct pci_bus *bus;
 	struct pci_dev *pdev;
 	struct vfn_hostmem hm;
-	struct vfn_nstab nst;
-	void *zreport;
-	u32 nr_zph;
-	struct vfn_zone *zph[VFLASH_FLASH_MAX_PLACEMENT];
-	struct vfn_fdp fdp;
 	bool enabled;
 	struct {
 		bool refused;
@@ -309,10 +315,6 @@ struct vfn_ctrl {
 	bool wce;
 	struct vfn_features feat;
 	u32 feat_gen;
-	u64 host_read_cmds;
-	u64 host_write_cmds;
-	u64 host_read_units;
-	u64 host_write_units;
 	u64 attach_ns;
 	u32 nr_aer;
 	__u16 aer_cid[VFN_AERL + 1];
@@ -330,19 +332,23 @@ struct vfn_ctrl {
 	DECLARE_BITMAP(raise, VFN_MAX_IOQ + 1);
 	bool unpowered;
 	bool absent;
-	u32 load_serial;
-	bool load_ns1;
 	bool dying;
 	int cut_state;
 	wait_queue_head_t power_wq;
 	u64 (*cut_clock)(struct vfn_ctrl *c);
 	struct work_struct power_work;
-	u64 power_cycles;
-	u64 unsafe_shutdowns;
 	u64 cq_backoff_ns[VFN_MAX_IOQ + 1];
 	struct vfn_db_marks sq_db[VFN_MAX_IOQ + 1];
 	struct vflash_req_tag tag;
 };
+
+/*
+ * What a real drive keeps across power cycles, which a hold keeps
+ * (docs/design/image.md): the members of struct vfn_ctrl from @nst to
+ * @unsafe_shutdowns, its first. A detach frees the rest; the next attach
+ * zeroes the rest and builds it again over these.
+ */
+#define VFN_KEPT_BYTES	offsetofend(struct vfn_ctrl, unsafe_shutdowns)
 
 /* vfn_ctrl.cut_state: a cut the cut hook asked of the dispatcher. */
 enum vfn_cut_state {
@@ -508,6 +514,10 @@ void vfn_power_off(struct vfn_ctrl *c);
 int vfn_request_cut(struct vfn_ctrl *c, unsigned long timeout);
 bool vfn_dispatch_sleep(struct vfn_ctrl *c, u64 until_ns, u64 slack_ns);
 void vfn_aen(struct vfn_ctrl *c, u32 result);
+
+/* image.c: what a controller keeps (VFN_KEPT_BYTES), in a device image */
+ssize_t vfn_img_save(const struct vfn_ctrl *c, u64 now, void **blob);
+int vfn_img_load(struct vfn_ctrl *c, const void *p, size_t len, u64 now);
 
 /* main.c */
 extern struct vflash_frontend vflash_nvme_frontend;

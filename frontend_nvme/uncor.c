@@ -192,3 +192,39 @@ bool vfn_uncor_test(const struct vfn_uncor *u, u64 first, u64 count)
 	}
 	return false;
 }
+
+/**
+ * vfn_uncor_next() - the next run of marked blocks
+ * @u: the marks
+ * @pos: where to look from; receives the run's first block
+ * @count: receives its length (a run ends at a chunk's end at the latest)
+ *
+ * Return: false if no block at or after @pos is marked.
+ */
+bool vfn_uncor_next(const struct vfn_uncor *u, u64 *pos, u64 *count)
+{
+	unsigned long idx = *pos / VFN_UNCOR_CHUNK_BLOCKS, first = idx;
+	const unsigned long *map;
+	u32 s, e;
+
+	if (!u->nr_chunks)
+		return false;
+	for (;;) {
+		/* xa_find() only reads, under RCU; it takes no const. */
+		map = xa_find((struct xarray *)&u->chunks, &idx, ULONG_MAX,
+			      XA_PRESENT);
+		if (!map)
+			return false;
+		s = idx == first ? *pos % VFN_UNCOR_CHUNK_BLOCKS : 0;
+		s = find_next_bit(map, VFN_UNCOR_CHUNK_BLOCKS, s);
+		if (s < VFN_UNCOR_CHUNK_BLOCKS)
+			break;
+		if (idx == ULONG_MAX)
+			return false;
+		idx++;
+	}
+	e = find_next_zero_bit(map, VFN_UNCOR_CHUNK_BLOCKS, s);
+	*pos = (u64)idx * VFN_UNCOR_CHUNK_BLOCKS + s;
+	*count = e - s;
+	return true;
+}

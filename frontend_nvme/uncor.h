@@ -32,6 +32,7 @@ void vfn_uncor_exit(struct vfn_uncor *u);
 int vfn_uncor_mark(struct vfn_uncor *u, u64 first, u64 count);
 void vfn_uncor_clear(struct vfn_uncor *u, u64 first, u64 count);
 bool vfn_uncor_test(const struct vfn_uncor *u, u64 first, u64 count);
+bool vfn_uncor_next(const struct vfn_uncor *u, u64 *pos, u64 *count);
 
 /**
  * vfn_uncor_any() - is a block of [@first, @first + @count) marked?

@@ -3290,6 +3290,123 @@ static struct kunit_suite nvme_admin_suite = {
 	.test_cases = nvme_admin_cases,
 };
 
+/* A controller of @src's configuration, as a restore builds one. */
+static struct vfn_ctrl *img_twin(struct kunit *test, const struct vfn_ctrl *src,
+				 u8 lba_shift)
+{
+	struct vfn_ctrl *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->vdev = src->vdev;
+	vfn_nstab_init(&c->nst, src->nst.cap_pages, lba_shift, src->nst.nruh,
+		       &src->nst.zgeo);
+	c->nr_zph = src->nr_zph;
+	c->fdp.nruh = src->fdp.nruh;
+	c->fdp.runs_bytes = src->fdp.runs_bytes;
+	return c;
+}
+
+/* @c's part is refused with -EINVAL (@why), on a twin of @lba_shift. */
+static void img_refused(struct kunit *test, struct vfn_ctrl *c, u8 lba_shift,
+			size_t cut, bool extra, const char *why)
+{
+	struct vfn_ctrl *t = img_twin(test, c, lba_shift);
+	ssize_t n;
+	u8 *p;
+
+	n = vfn_img_save(c, 0, (void **)&p);
+	KUNIT_ASSERT_GT(test, n, 0);
+	if (extra) {
+		u8 *q = kvmalloc(n + 1, GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, q);
+		memcpy(q, p, n);
+		q[n++] = 0;
+		kvfree(p);
+		p = q;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, vfn_img_load(t, p, n - cut, 0), -EINVAL,
+			    "%s", why);
+	vfn_nstab_exit(&t->nst);
+	kvfree(p);
+}
+
+/*
+ * What a held controller keeps (namespaces, zones in several states with
+ * their write pointers, Write Uncorrectable marks, SMART's counters)
+ * goes through an image part exactly: the restored controller saves the
+ * same bytes. A part that does not hold together is refused: cut short,
+ * a byte too many, another block size, overlapping namespaces, a zone in
+ * no state, a zone holding a handle the controller does not have.
+ */
+static void image_part_round_trip(struct kunit *test)
+{
+	struct admin_env *e = test->priv;
+	struct vfn_ns_spec s = { .nsze = 64, .ncap = 64, .csi = NVME_CSI_NVM };
+	u8 list[4] = { 1, 0, VFN_CNTLID, 0 };
+	struct vfn_ctrl *c = e->c, *t;
+	u64 now = 100 * NSEC_PER_SEC;
+	struct vfn_zoned *z;
+	ssize_t na, nb;
+	u32 nsid = 0;
+	void *a, *b;
+
+	setup_table_ns1(test, &zg16, true, 0, NS_BLOCKS / 2);
+	z = &c->nst.nsd[0].zns;
+	KUNIT_ASSERT_EQ(test, zone_send(test, 0, VFN_ZSA_OPEN, 0), 0);
+	KUNIT_ASSERT_EQ(test, run_io(test, nvme_cmd_write, 16, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, run_io(test, nvme_cmd_write, 32, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, zone_send(test, 32, VFN_ZSA_FINISH, 0), 0);
+	KUNIT_ASSERT_EQ(test, run_io(test, nvme_cmd_write, 48, 1, 0, 3 * PG, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, zone_send(test, 48, VFN_ZSA_CLOSE, 0), 0);
+	KUNIT_ASSERT_EQ(test, vfn_ns_create(&c->nst, &s, &nsid), 0);
+	KUNIT_ASSERT_EQ(test, nsid, 2U);
+	KUNIT_ASSERT_EQ(test, vfn_ns_attach(&c->nst, nsid, true, list, true), 0);
+	KUNIT_ASSERT_EQ(test, vfn_uncor_mark(&c->nst.uncor, 200, 3), 0);
+	c->host_write_cmds = 7;
+	c->power_cycles = 2;
+	c->powered_ns = 5 * NSEC_PER_SEC;
+
+	na = vfn_img_save(c, now, &a);
+	KUNIT_ASSERT_GT(test, na, 0);
+	t = img_twin(test, c, c->nst.lba_shift);
+	KUNIT_EXPECT_EQ(test, vfn_img_load(t, a, na, now + 7), 0);
+	nb = vfn_img_save(t, now + 7, &b);
+	KUNIT_EXPECT_EQ(test, nb, na);
+	if (nb == na)
+		KUNIT_EXPECT_EQ(test, memcmp(a, b, na), 0);
+	KUNIT_EXPECT_EQ(test, t->nst.nsd[0].zns.zones[1].wp, 17ULL);
+	KUNIT_EXPECT_EQ(test, t->nst.nsd[0].zns.zones[2].state, VFN_ZS_FULL);
+	KUNIT_EXPECT_EQ(test, t->nst.nsd[0].zns.nr_eopen, 1U);
+	KUNIT_EXPECT_EQ(test, t->nst.nsd[0].zns.nr_iopen, 1U);
+	KUNIT_EXPECT_EQ(test, t->nst.nsd[0].zns.nr_closed, 1U);
+	KUNIT_EXPECT_TRUE(test, t->nst.nsd[1].attached);
+	KUNIT_EXPECT_EQ(test, t->nst.nsd[1].ns.base, c->nst.nsd[1].ns.base);
+	KUNIT_EXPECT_EQ(test, t->nst.uncor.nr, 3ULL);
+	KUNIT_EXPECT_TRUE(test, vfn_uncor_test(&t->nst.uncor, 202, 1));
+	KUNIT_EXPECT_FALSE(test, vfn_uncor_test(&t->nst.uncor, 203, 1));
+	KUNIT_EXPECT_EQ(test, t->host_write_cmds, 7ULL);
+	KUNIT_EXPECT_EQ(test, t->power_cycles, 2ULL);
+	vfn_nstab_exit(&t->nst);
+	kvfree(b);
+
+	img_refused(test, c, c->nst.lba_shift, 1, false, "cut short");
+	img_refused(test, c, c->nst.lba_shift, 0, true, "a byte too many");
+	img_refused(test, c, 9, 0, false, "another block size");
+	z->zones[5].state = 0x7;
+	img_refused(test, c, c->nst.lba_shift, 0, false, "a zone in no state");
+	z->zones[5].state = VFN_ZS_EMPTY;
+	z->zones[6].ph = 1;
+	img_refused(test, c, c->nst.lba_shift, 0, false, "a handle not lent");
+	z->zones[6].ph = 0;
+	c->nst.nsd[1].ns.base = c->nst.nsd[0].ns.base;
+	img_refused(test, c, c->nst.lba_shift, 0, false, "overlapping");
+	kvfree(a);
+}
+
 static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(read_without_buffer),
 	KUNIT_CASE(reserved_pages_by_direction),
@@ -3333,6 +3450,7 @@ static struct kunit_case nvme_io_cases[] = {
 	KUNIT_CASE(copy_power_loss),
 	KUNIT_CASE(uncor_power_loss),
 	KUNIT_CASE(copy_identify_and_effects),
+	KUNIT_CASE(image_part_round_trip),
 	{}
 };
 

@@ -388,3 +388,35 @@ expect_load_error() {
 	unload
 	expect_gone
 }
+
+# --- Device images (docs/images.md): the store, zns and fdp suites -----
+IMG=/tmp/image
+
+# dev_sum: md5 of the whole of $DEV
+dev_sum() {
+	dd if=$DEV bs=1M iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1
+}
+
+# hold_nvme: the host shuts the controller down, then the device is held
+hold_nvme() {
+	basename "$(readlink -f /sys/class/nvme/nvme0/device)" \
+		>/sys/bus/pci/drivers/nvme/unbind || fail "unbind"
+	echo held >"${SYS:?the suite sets SYS}/state" || fail "state=held"
+	expect_eq "$(cat $SYS/state)" held "state"
+}
+
+# save_image: the held device's image to $IMG
+save_image() {
+	dd if="${SYS:?the suite sets SYS}/image" of=$IMG bs=64k 2>/dev/null || fail "reading the image"
+	echo "image: $(wc -c <$IMG) bytes"
+}
+
+# restore_image PARAM...: a new device of PARAM made held takes $IMG
+restore_image() {
+	load hold=1 "$@"
+	: "${SYS:?the suite sets SYS}"
+	expect_eq "$(cat $SYS/state)" held "state of a hold=1 device"
+	[ ! -e $DEV ] || fail "a held device has a namespace"
+	dd if=$IMG of=$SYS/image bs=64k 2>/dev/null ||
+		fail "restore refused: $(dmesg | grep 'image:' | tail -n 1)"
+}

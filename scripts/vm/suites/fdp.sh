@@ -9,6 +9,7 @@
 
 DEV=/dev/nvme0n1
 CTRL=/dev/nvme0
+SYS=/sys/class/vflash/vflash0
 EINVAL='Invalid (parameters|argument)'
 T=/tmp/fdp
 
@@ -490,6 +491,68 @@ test_study() {
 	expect_eq "$(wc -l </tmp/study-fdp/fdp.csv)" 3 "rows of fdp.csv (header and two runs)"
 }
 
+# fdp_state: FDP as the host sees it (RUH Status, the usage, statistics
+# and both event logs, binary), and the data
+fdp_state() {
+	local log
+
+	nvme fdp status $DEV -b | md5sum
+	for log in usage stats; do
+		nvme fdp $log $CTRL -e 1 -b | md5sum
+	done
+	nvme fdp events $CTRL -e 1 -b | md5sum
+	nvme fdp events $CTRL -e 1 -E -b | md5sum
+	dev_sum
+}
+
+# What a drive keeps across a power cycle comes back after a hold, and
+# through an image into a new device (docs/images.md): reclaim units
+# part written by three tenants' placed writes, GC's Media Reallocated
+# events, a host event, an event type disabled on one handle.
+test_state_kept() {
+	set -- frontend=nvme profile=tlc size=16M channels=2 dies_per_channel=1 \
+		page_size=4096 pages_per_block=64 op_percent=7 fdp=1 fdp_ruhs=4
+	load "$@"
+	wait_for $DEV
+	prep
+	fdpload --fdp --seed 2 --writes "$(light 4096 1024)" --read-every 0 \
+		$DEV >$T.load || fail "fdpload"
+	write_pid 20 8
+	nvme fdp set-events $DEV -p 2 -t 128 || fail "set-events 80h off"
+	expect_eq "$(host_events)" 1 "host events"
+	fdp_state >$T.state0
+	hold_nvme
+	echo running >$SYS/state || fail "state=running"
+	wait_for $DEV
+	fdp_state >$T.state1
+	diff $T.state0 $T.state1 || fail "FDP after a hold"
+	hold_nvme
+	save_image
+	unload
+	restore_image "$@"
+	echo running >$SYS/state || fail "running after the restore"
+	wait_for $DEV
+	fdp_state >$T.state2
+	diff $T.state0 $T.state2 || fail "FDP after a restore"
+	# Handle 2's Media Reallocated events stay off.
+	nvme fdp set-events $DEV -p 2 -t 128 -e || fail "set-events 80h on"
+	unload
+	# Another block size (the flash model the same): one line, and
+	# nothing changed.
+	load hold=1 "$@" lba_size=512
+	dmesg -c >/dev/null
+	if dd if=$IMG of=$SYS/image bs=64k 2>/dev/null; then
+		fail "an image of 4 KiB blocks into 512-byte ones"
+	fi
+	expect_eq "$(dmesg | grep -c 'image:')" 1 "dmesg lines"
+	dmesg | grep 'image:' | grep -q 'nvme: lba_size=4096, this device 512' ||
+		fail "no line naming lba_size: $(dmesg | grep 'image:')"
+	expect_eq "$(cat $SYS/stats/host_write_pages)" 0 \
+		"host writes of the device as made"
+	unload
+	expect_gone
+}
+
 run_test discovery test_discovery
 run_test features test_features
 run_test placed_writes test_placed_writes
@@ -500,6 +563,7 @@ run_test fdp_off test_fdp_off
 run_test configfs test_configfs
 run_test bad_params test_bad_params
 run_test fuzz test_fuzz
+run_test state_kept test_state_kept
 # Under the debug kernel (CI's time; 97 s of its 316): the study drives
 # the load placed_writes, update and fuzz already run there.
 run_test_not_debug study "placed_writes, update and fuzz run its paths" test_study

@@ -261,7 +261,6 @@ tib_gc() {
 # (docs/design/image.md). A restore checks the FTL's invariants itself
 # (it refuses a model that does not hold together); these tests check the
 # stream, the data, the counters and the refusals.
-IMG=/tmp/image
 # The flash model's counters and what is derived from them; the cache's
 # and the store's are not in an image.
 FLASH_STATS="host_read_pages host_write_pages host_trim_pages nand_read_pages
@@ -290,10 +289,6 @@ work_stats() {
 	done
 }
 
-dev_sum() {
-	dd if=$DEV bs=1M iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1
-}
-
 # seeded_writes SEED AMOUNT: 4 KiB random writes over the whole device,
 # the same offsets for the same seed, one at a time
 seeded_writes() {
@@ -301,29 +296,6 @@ seeded_writes() {
 		--rw=randwrite --bs=4k --norandommap --randrepeat=1 \
 		--randseed="$1" --io_size="$2" --output-format=terse \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "fio seed $1"; }
-}
-
-# hold_nvme: the host shuts the controller down, then the device is held
-hold_nvme() {
-	basename "$(readlink -f /sys/class/nvme/nvme0/device)" \
-		>/sys/bus/pci/drivers/nvme/unbind || fail "unbind"
-	echo held >$SYS/state || fail "state=held"
-	expect_eq "$(cat $SYS/state)" held "state"
-}
-
-# save_image: the held device's image to $IMG
-save_image() {
-	dd if=$SYS/image of=$IMG bs=64k 2>/dev/null || fail "reading the image"
-	echo "image: $(wc -c <$IMG) bytes"
-}
-
-# restore_image PARAM...: a new device of PARAM made held takes $IMG
-restore_image() {
-	load hold=1 "$@"
-	expect_eq "$(cat $SYS/state)" held "state of a hold=1 device"
-	[ ! -e $DEV ] || fail "a held device has a namespace"
-	dd if=$IMG of=$SYS/image bs=64k 2>/dev/null ||
-		fail "restore refused: $(dmesg | grep 'image:' | tail -n 1)"
 }
 
 # image_refused WHAT REGEX: writing /tmp/bad to the held device fails,

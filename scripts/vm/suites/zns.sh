@@ -9,6 +9,7 @@
 
 DEV=/dev/nvme0n1
 CTRL=/dev/nvme0
+SYS=/sys/class/vflash/vflash0
 ZS=4096			# blocks per zone in these tests (16 MiB of 4 KiB)
 EINVAL='Invalid (parameters|argument)'
 
@@ -877,6 +878,116 @@ test_zrwa_cut() {
 }
 
 
+# nvme_state: what a drive keeps across a power cycle, as the host sees
+# it: every zone's start, write pointer and state, zone 4's descriptor
+# extension, the namespace lists, namespace 2's data and its one
+# uncorrectable block, SMART's write counters
+nvme_state() {
+	zone_json
+	jq -c '[.zone_list[] | [.slba, .wp, .state]]' /tmp/zones.json
+	ext_report $((4 * ZS)) 1 /tmp/ext.bin
+	ext_of /tmp/ext.bin 0 | md5sum
+	nvme list-ns $CTRL --all || fail "list-ns --all"
+	nvme list-ns $CTRL || fail "list-ns"
+	dd if=/dev/nvme0n2 bs=4096 count=100 iflag=direct 2>/dev/null | md5sum
+	if dd if=/dev/nvme0n2 of=/dev/null bs=4096 skip=100 count=1 \
+		iflag=direct 2>/dev/null; then
+		echo "block 100 of namespace 2 reads"
+	fi
+	nvme smart-log $CTRL -o json |
+		jq -c '[.host_write_commands, .data_units_written, .unsafe_shutdowns]'
+}
+
+power_cycles() {
+	nvme smart-log $CTRL -o json | jq -r .power_cycles
+}
+
+# nvme_state_running: the held device runs; its namespaces come back
+nvme_state_running() {
+	echo running >$SYS/state || fail "state=running"
+	wait_for $DEV
+	wait_for /dev/nvme0n2
+}
+
+# What a drive keeps across a power cycle comes back after a hold, and
+# through an image into a new device (docs/images.md): zones in every
+# state with their write pointers, a descriptor extension, a namespace
+# Namespace Management made, a Write Uncorrectable mark, SMART's
+# counters (a hold is a power cycle: Power Cycles counts it). An image
+# of other zone parameters is refused with one line, nothing changed.
+test_state_kept() {
+	local nsid pc
+
+	set -- frontend=nvme size=256M zoned=1 ns1_size=128M \
+		zone_ext_bytes=128
+	load "$@"
+	wait_for $DEV
+	make_pattern
+	write_at 0 8 || fail "write zone 0"
+	nvme zns finish-zone $DEV --start-lba=0 || fail "finish zone 0"
+	write_at $ZS 8 || fail "write zone 1"
+	nvme zns open-zone $DEV --start-lba=$((2 * ZS)) || fail "open zone 2"
+	write_at $((3 * ZS)) 4 || fail "write zone 3"
+	nvme zns close-zone $DEV --start-lba=$((3 * ZS)) || fail "close zone 3"
+	head -c 128 /dev/urandom >/tmp/label
+	nvme zns set-zone-desc $DEV --start-lba=$((4 * ZS)) \
+		--data=/tmp/label || fail "set-zone-desc"
+	nsid=$(nvme create-ns $CTRL --nsze=16384 --ncap=16384 --flbas=0 |
+		sed -n 's/.*created nsid:\([0-9]*\).*/\1/p')
+	expect_eq "$nsid" 2 "the new namespace"
+	nvme attach-ns $CTRL --namespace-id=2 --controllers=1 >/dev/null ||
+		fail "attach-ns 2"
+	wait_for /dev/nvme0n2
+	dd if=/dev/urandom of=/dev/nvme0n2 bs=4096 count=256 oflag=direct \
+		2>/dev/null || fail "write namespace 2"
+	nvme write-uncor /dev/nvme0n2 --start-block=100 --block-count=0 \
+		>/dev/null || fail "write-uncor"
+	nvme_state >/tmp/state.0
+	cat /tmp/state.0
+	# Empty, Full, implicitly and explicitly open, Closed
+	expect_eq "$(jq -r '[.zone_list[].state] | unique | length' \
+		/tmp/zones.json)" 5 "zone states before the hold"
+	grep -q 'reads' /tmp/state.0 && fail "the uncorrectable block reads"
+	pc=$(power_cycles)
+
+	hold_nvme
+	nvme_state_running
+	nvme_state >/tmp/state.1
+	diff /tmp/state.0 /tmp/state.1 || fail "state after a hold"
+	expect_eq "$(power_cycles)" $((pc + 1)) "power cycles after a hold"
+
+	hold_nvme
+	save_image
+	unload
+	restore_image "$@"
+	nvme_state_running
+	nvme_state >/tmp/state.2
+	diff /tmp/state.0 /tmp/state.2 || fail "state after a restore"
+	expect_eq "$(power_cycles)" $((pc + 2)) "power cycles after a restore"
+	# Its zones take writes where they left off.
+	write_at $((ZS + 8)) 8 || fail "write at zone 1's write pointer"
+	expect_eq "$(zone_field 1 wp)" $((ZS + 16)) "zone 1's write pointer"
+	unload
+
+	load hold=1 frontend=nvme size=256M zoned=1 ns1_size=128M \
+		zone_ext_bytes=128 zone_size=8M
+	dmesg -c >/dev/null
+	if dd if=$IMG of=$SYS/image bs=64k 2>/dev/null; then
+		fail "an image of 16 MiB zones into 8 MiB zones"
+	fi
+	expect_eq "$(dmesg | grep -c 'image:')" 1 "dmesg lines"
+	dmesg | grep -q 'image: nvme: zones of' ||
+		fail "no line naming the zones: $(dmesg | grep 'image:')"
+	echo running >$SYS/state || fail "running after a refused image"
+	wait_for $DEV
+	zone_json
+	expect_eq "$(jq -r '[.zone_list[] | select(.state == "EMPTY")] | length' \
+		/tmp/zones.json)" "$(jq -r .nr_zones /tmp/zones.json)" \
+		"empty zones after a refused image"
+	unload
+	expect_gone
+}
+
 run_test discovery test_discovery
 run_test writes_at_the_write_pointer test_writes_at_the_write_pointer
 run_test zone_append test_zone_append
@@ -900,3 +1011,4 @@ run_test zrwa_4096 test_zrwa 4096
 run_test zrwa_512_sparse test_zrwa 512 store=sparse
 run_test zrwa_cut_4096_sparse test_zrwa_cut 4096 store=sparse
 run_test zrwa_cut_512 test_zrwa_cut 512
+run_test state_kept test_state_kept
