@@ -505,15 +505,31 @@ fdp_state() {
 	dev_sum
 }
 
+# fdp_work: the counters a seeded fdpload decides (cleaning inline, so
+# not the host's pace), FDP's statistics and RUH Status
+fdp_work() {
+	local s
+
+	for s in host_write_pages nand_program_pages nand_erase_blocks gc_runs \
+		gc_copied_pages write_amplification; do
+		echo "$s $(cat $SYS/stats/$s)"
+	done
+	nvme fdp stats $CTRL -e 1 -b | md5sum
+	nvme fdp status $DEV -b | md5sum
+}
+
 # What a drive keeps across a power cycle comes back after a hold, and
 # through an image into a new device (docs/images.md): reclaim units
 # part written by three tenants' placed writes, GC's Media Reallocated
-# events, a host event, an event type disabled on one handle.
+# events, a host event, an event type disabled on one handle. The same
+# seeded load continued on the saved device and on the restored one
+# gives the same counters.
 test_state_kept() {
 	set -- frontend=nvme profile=tlc size=16M channels=2 dies_per_channel=1 \
 		page_size=4096 pages_per_block=64 op_percent=7 fdp=1 fdp_ruhs=4
 	load "$@"
 	wait_for $DEV
+	echo inline >$SYS/policy/maintenance || fail "maintenance=inline"
 	prep
 	fdpload --fdp --seed 2 --writes "$(light 4096 1024)" --read-every 0 \
 		$DEV >$T.load || fail "fdpload"
@@ -528,14 +544,24 @@ test_state_kept() {
 	diff $T.state0 $T.state1 || fail "FDP after a hold"
 	hold_nvme
 	save_image
+	echo running >$SYS/state || fail "state=running after the save"
+	wait_for $DEV
+	fdpload --fdp --seed 3 --writes 512 --read-every 0 $DEV >$T.load ||
+		fail "fdpload after the save"
+	fdp_work >$T.work0
 	unload
 	restore_image "$@"
+	grep -q '\[inline\]' $SYS/policy/maintenance ||
+		fail "maintenance policy not restored: $(cat $SYS/policy/maintenance)"
 	echo running >$SYS/state || fail "running after the restore"
 	wait_for $DEV
 	fdp_state >$T.state2
 	diff $T.state0 $T.state2 || fail "FDP after a restore"
-	# Handle 2's Media Reallocated events stay off.
-	nvme fdp set-events $DEV -p 2 -t 128 -e || fail "set-events 80h on"
+	fdpload --fdp --seed 3 --writes 512 --read-every 0 $DEV >$T.load ||
+		fail "fdpload after the restore"
+	fdp_work >$T.work1
+	cat $T.work1
+	diff $T.work0 $T.work1 || fail "the same load after the save and the restore"
 	unload
 	# Another block size (the flash model the same): one line, and
 	# nothing changed.
