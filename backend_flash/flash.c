@@ -502,8 +502,15 @@ static int alloc_tables(struct vflash_flash *f)
 	return 0;
 }
 
-/* A die as a new device has it: every block free, nothing open or queued. */
-static void init_die(struct vflash_flash *f, u32 d)
+/**
+ * vff_init_die() - a die as a new device has it: every block free, nothing
+ *	open or queued
+ * @f: the device, quiescent
+ * @d: the die
+ *
+ * Blocks' erase counts, valid counts and write pointers are left alone.
+ */
+void vff_init_die(struct vflash_flash *f, u32 d)
 {
 	struct vff_die *die = &f->dies[d];
 	u32 s, r, b;
@@ -596,7 +603,7 @@ int vff_init_state(struct vflash_flash *f, bool intr)
 	for (d = 0; d < f->nr_channels; d++)
 		f->channels[d].busy_until_ns = 0;
 	for (d = 0; d < f->nr_dies; d++)
-		init_die(f, d);
+		vff_init_die(f, d);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(f->stats, cpu), 0, sizeof(*f->stats));
 	f->host_busy_until_ns = 0;

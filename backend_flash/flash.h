@@ -512,4 +512,90 @@ int vflash_flash_img_reset(struct vflash_flash *f);
 int vflash_flash_torture(struct vflash_flash *f, unsigned int threads,
 			 u64 ops, char *why, size_t size);
 
+/**
+ * enum vflash_pre_workload - what instant preconditioning replays
+ * @VFLASH_PRE_SEQ: sequential writes over the filled LBAs, round and round
+ * @VFLASH_PRE_RANDOM: uniform random overwrites of the filled LBAs
+ * @VFLASH_PRE_HOTCOLD: skewed overwrites: the first hot_lba_pct % of the
+ *	filled LBAs take hot_write_pct % of the writes
+ * @VFLASH_PRE_NR: number of workloads
+ */
+enum vflash_pre_workload {
+	VFLASH_PRE_SEQ,
+	VFLASH_PRE_RANDOM,
+	VFLASH_PRE_HOTCOLD,
+	VFLASH_PRE_NR,
+};
+
+/**
+ * enum vflash_pre_replay - how the workload is replayed
+ * @VFLASH_PRE_AUTO: one die for all on large devices where it holds
+ * @VFLASH_PRE_FULL: every page on the whole device (exact)
+ * @VFLASH_PRE_DIE: one die's share on die 0, copied to the others
+ * @VFLASH_PRE_REPLAY_NR: number of modes
+ */
+enum vflash_pre_replay {
+	VFLASH_PRE_AUTO,
+	VFLASH_PRE_FULL,
+	VFLASH_PRE_DIE,
+	VFLASH_PRE_REPLAY_NR,
+};
+
+/**
+ * struct vflash_precondition - an instant preconditioning request
+ *	(docs/design/precondition.md)
+ * @workload: enum vflash_pre_workload
+ * @fill_pct: LBAs [0, fill_pct % of the capacity) are written (1-100)
+ * @written_pct: host pages written in all, % of the capacity, the first
+ *	sequential pass over the filled LBAs included (fill_pct-10000)
+ * @hot_lba_pct: hot/cold: the hot share of the filled LBAs (1-99)
+ * @hot_write_pct: hot/cold: the writes that go to it (1-99)
+ * @pe_cycles: P/E cycles added to every block
+ * @age_s: seconds added to every sealed block's data age
+ * @seed: the generator's seed
+ * @replay: enum vflash_pre_replay
+ */
+struct vflash_precondition {
+	u32 workload;
+	u32 fill_pct;
+	u32 written_pct;
+	u32 hot_lba_pct;
+	u32 hot_write_pct;
+	u64 pe_cycles;
+	u64 age_s;
+	u64 seed;
+	u32 replay;
+};
+
+/**
+ * struct vflash_precondition_result - what an instant preconditioning did
+ * @done: a run completed
+ * @replay: the mode it ran (VFLASH_PRE_FULL or VFLASH_PRE_DIE)
+ * @host_pages: host pages the replay wrote (die: on die 0 alone)
+ * @program_pages: slots it programmed
+ * @copied_pages: pages GC and migration moved
+ * @erased_blocks: blocks it erased
+ * @replay_ns: time the replay took
+ * @copy_ns: time the copy to the other dies took (die)
+ * @check_ns: time the invariant check took
+ */
+struct vflash_precondition_result {
+	bool done;
+	u32 replay;
+	u64 host_pages;
+	u64 program_pages;
+	u64 copied_pages;
+	u64 erased_blocks;
+	u64 replay_ns;
+	u64 copy_ns;
+	u64 check_ns;
+};
+
+int vflash_flash_precondition_parse(struct vflash_flash *f, const char *line,
+				    struct vflash_precondition *p);
+int vflash_flash_precondition(struct vflash_flash *f,
+			      const struct vflash_precondition *p, u64 now_ns);
+int vflash_flash_precondition_show(struct vflash_flash *f, char *buf,
+				   size_t size);
+
 #endif /* VFLASH_FLASH_H */

@@ -81,6 +81,9 @@ static inline u32 vff_stream_handle(u32 s)
 	return s == VFF_HOST ? 0 : s - VFF_PH1 + 1;
 }
 
+/* The GC worker sleeps 1-2 periods between passes. */
+#define VFF_WORKER_PERIOD_US	5000
+
 /* Background spans a die remembers, to tell a read what it waited for. */
 #define VFF_BG_SPANS		4
 
@@ -264,6 +267,9 @@ struct vff_zone_map {
  * @img_oldest_ns: the oldest data's age at that moment
  * @img_state_in: a restore has taken the FLASH_STATE section
  * @img_in: per section, the elements a restore has taken (in order)
+ * @pre_last: the last instant preconditioning's request (precondition.c);
+ *	its caller serialises runs and reads
+ * @pre_res: what it did, valid if @pre_res.done
  */
 struct vflash_flash {
 	const struct vflash_profile *prof;
@@ -316,6 +322,8 @@ struct vflash_flash {
 	u64 img_oldest_ns;
 	bool img_state_in;
 	u64 img_in[VFLASH_IMG_FLASH_NR];
+	struct vflash_precondition pre_last;
+	struct vflash_precondition_result pre_res;
 };
 
 /* The clock data ages run on: seal times and the ages read from them. */
@@ -566,6 +574,7 @@ u32 vff_pad_unit(struct vflash_flash *f, u32 b, enum vff_region r);
 
 /* flash.c */
 int vff_init_state(struct vflash_flash *f, bool intr);
+void vff_init_die(struct vflash_flash *f, u32 d);
 bool vff_flash_kind(enum vflash_policy_kind kind);
 const struct vflash_knob_range *vff_knob_range(enum vflash_knob knob);
 
@@ -591,7 +600,11 @@ static __always_inline void vff_undo_programmed(struct vflash_flash *f, u32 d,
 		__vff_undo_programmed(f, d, blk, end_ns);
 }
 
+/* request.c */
+bool vff_host_write(struct vflash_flash *f, u64 lpn, u32 *d, u64 *t);
+
 /* gc.c */
+void vff_maintain_die(struct vflash_flash *f, u32 d, u64 now_ns);
 bool vff_clean(struct vflash_flash *f, struct vff_die *die, u32 d,
 	       enum vff_region r, u64 *now);
 u32 vff_free_low(const struct vflash_flash *f, enum vff_region r);

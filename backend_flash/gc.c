@@ -10,7 +10,6 @@
 #include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
 
-#define WORKER_PERIOD_US	5000
 #define HEAT_DECAY_NS		(1000ULL * NSEC_PER_MSEC)
 
 static u32 region_blocks(const struct vflash_flash *f, enum vff_region r)
@@ -342,6 +341,51 @@ void vff_program_failed(struct vflash_flash *f, struct vff_die *die, u32 d,
 }
 
 /**
+ * vff_maintain_die() - the worker's pass over one die
+ * @f: the device
+ * @d: the die, not locked
+ * @now_ns: the current time
+ *
+ * Cleans the die's main region, then (background migration) its SLC
+ * region, up to the high watermark. Does nothing under a maintenance
+ * policy that is not a background one.
+ */
+void vff_maintain_die(struct vflash_flash *f, u32 d, u64 now_ns)
+{
+	const struct vflash_maintenance_ops *m =
+		vff_ops(f, VFLASH_POLICY_MAINTENANCE);
+	const struct vflash_migration_ops *mig =
+		vff_ops(f, VFLASH_POLICY_MIGRATION);
+	struct vff_die *die = &f->dies[d];
+	u32 rounds;
+	int r;
+
+	if (!m->background)
+		return;
+	for (r = VFF_MAIN; r >= (f->hybrid ? VFF_SLC : VFF_MAIN); r--) {
+		u32 high = vff_free_high(f, r);
+		u64 t = now_ns;
+
+		if (r == VFF_SLC && !mig->background)
+			continue;
+		/*
+		 * A die with enough free blocks (the usual case) is skipped
+		 * without its lock: a stale count only moves its cleaning to
+		 * the next pass.
+		 */
+		if (READ_ONCE(die->nr_free[r]) >= high)
+			continue;
+		spin_lock(&die->lock);
+		for (rounds = f->blocks_per_die;
+		     rounds && die->nr_free[r] < high &&
+		     vff_clean(f, die, d, r, &t); rounds--)
+			;
+		spin_unlock(&die->lock);
+		cond_resched();
+	}
+}
+
+/**
  * vflash_flash_maintain() - background cleaning, once over every die
  * @f: the device
  * @now_ns: the current time
@@ -350,42 +394,10 @@ void vff_program_failed(struct vflash_flash *f, struct vff_die *die, u32 d,
  */
 void vflash_flash_maintain(struct vflash_flash *f, u64 now_ns)
 {
-	const struct vflash_maintenance_ops *m =
-		vff_ops(f, VFLASH_POLICY_MAINTENANCE);
-	const struct vflash_migration_ops *mig =
-		vff_ops(f, VFLASH_POLICY_MIGRATION);
-	u32 d, rounds, high_of[VFF_NR_REGIONS];
-	int r;
+	u32 d;
 
-	if (!m->background)
-		return;
-	for (r = 0; r < VFF_NR_REGIONS; r++)
-		high_of[r] = vff_free_high(f, r);
-	for (d = 0; d < f->nr_dies; d++) {
-		struct vff_die *die = &f->dies[d];
-
-		for (r = VFF_MAIN; r >= (f->hybrid ? VFF_SLC : VFF_MAIN); r--) {
-			u32 high = high_of[r];
-			u64 t = now_ns;
-
-			if (r == VFF_SLC && !mig->background)
-				continue;
-			/*
-			 * A die with enough free blocks (the usual case) is
-			 * skipped without its lock: a stale count only moves
-			 * its cleaning to the next pass.
-			 */
-			if (READ_ONCE(die->nr_free[r]) >= high)
-				continue;
-			spin_lock(&die->lock);
-			for (rounds = f->blocks_per_die;
-			     rounds && die->nr_free[r] < high &&
-			     vff_clean(f, die, d, r, &t); rounds--)
-				;
-			spin_unlock(&die->lock);
-			cond_resched();
-		}
-	}
+	for (d = 0; d < f->nr_dies; d++)
+		vff_maintain_die(f, d, now_ns);
 }
 
 /* So that heat tracks recent reads. */
@@ -419,7 +431,7 @@ static int worker_fn(void *data)
 		 * Idle, not uninterruptible: a sleeping worker must not
 		 * count as load nor look like a hung task.
 		 */
-		usleep_idle_range(WORKER_PERIOD_US, 2 * WORKER_PERIOD_US);
+		usleep_idle_range(VFF_WORKER_PERIOD_US, 2 * VFF_WORKER_PERIOD_US);
 	}
 	return 0;
 }

@@ -45,6 +45,73 @@ static __always_inline u32 host_slot(struct vflash_flash *f,
 #define VFF_SYNC_DIES	256
 
 /*
+ * One host page on die @d from @t: a slot (cleaning if needed), the write
+ * buffer, the program of a filled unit. Returns false, nothing changed, if
+ * the die has no slot; else *@at is when the write buffer took the page
+ * and *@clean_ns how much of that wait went to cleaning.
+ */
+static __always_inline bool write_on_die(struct vflash_flash *f, u32 d,
+					 u64 lpn, u64 t, u64 *at_out,
+					 u64 *clean_ns, struct vflash_undo *u,
+					 u64 id, u32 ph, unsigned long *dies)
+{
+	struct vff_die *die = &f->dies[d];
+	u64 at = t;
+	u32 slot, old, b;
+
+	spin_lock(&die->lock);
+	die->trace_req = id;
+	slot = host_slot(f, die, d, vff_host_stream(ph), &at);
+	if (slot == VFF_INVALID) {
+		die->trace_req = 0;
+		spin_unlock(&die->lock);
+		return false;
+	}
+	*clean_ns = at - t;
+	at = vff_wb_admit(f, die, at);
+	b = vff_block_of(f, slot);
+	vff_p2l_set(f, slot, lpn);
+	atomic_inc(&f->blocks[b].valid);
+	old = xchg(&f->l2p[lpn], slot);
+	if (old != VFF_INVALID)
+		vff_invalidate(f, old);
+	if (u)
+		vff_undo_attach(f, d, slot, u);
+	if (dies && d < VFF_SYNC_DIES)
+		__set_bit(d, dies);
+	if (unlikely(vff_program_fails(f, lpn))) {
+		vff_program_failed(f, die, d, b, at);
+	} else if (f->blocks[b].wp % f->unit[vff_region_of(f, b)] == 0) {
+		u32 n = f->unit[vff_region_of(f, b)];
+		u64 end = vff_program(f, die, b, at, VFLASH_WORK_HOST);
+
+		vff_undo_programmed(f, d, b, end);
+		vff_wb_push(f, die, end, n);
+	}
+	die->trace_req = 0;
+	spin_unlock(&die->lock);
+	*at_out = at;
+	return true;
+}
+
+/* The die the placement policy (or a bound zone's layout) starts from. */
+static __always_inline u32 first_die(struct vflash_flash *f, u64 lpn, u32 ph)
+{
+	const struct vflash_placement_ops *pl =
+		vff_ops(f, VFLASH_POLICY_PLACEMENT);
+	bool hot = vff_heat(f, lpn) >=
+		   vff_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
+	const struct vff_zone_map *zm = &f->zmap[ph];
+
+	/* A bound zone's pages go round its dies, in order. */
+	if (ph && zm->width && lpn >= zm->first_lpn &&
+	    vff_is_zone_stream(f, vff_host_stream(ph)))
+		return (zm->first_die +
+			(u32)((lpn - zm->first_lpn) % zm->width)) % f->nr_dies;
+	return pl->pick_die(lpn, hot, f->nr_dies, &f->cursor);
+}
+
+/*
  * Returns when the write buffer took the page; *@clean_ns is how much of
  * that wait went to cleaning.
  */
@@ -52,61 +119,13 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 				      u64 *clean_ns, struct vflash_undo *u,
 				      u64 id, u32 ph, unsigned long *dies)
 {
-	const struct vflash_placement_ops *pl =
-		vff_ops(f, VFLASH_POLICY_PLACEMENT);
-	bool hot = vff_heat(f, lpn) >=
-		   vff_knob(f, VFLASH_KNOB_MIGRATE_HOT_READS);
-	const struct vff_zone_map *zm = &f->zmap[ph];
-	u32 d0, i;
+	u32 d0 = first_die(f, lpn, ph), i;
+	u64 at;
 
-	/* A bound zone's pages go round its dies, in order. */
-	if (ph && zm->width && lpn >= zm->first_lpn &&
-	    vff_is_zone_stream(f, vff_host_stream(ph)))
-		d0 = (zm->first_die +
-		      (u32)((lpn - zm->first_lpn) % zm->width)) % f->nr_dies;
-	else
-		d0 = pl->pick_die(lpn, hot, f->nr_dies, &f->cursor);
-
-	for (i = 0; i < f->nr_dies; i++) {
-		u32 d = (d0 + i) % f->nr_dies;
-		struct vff_die *die = &f->dies[d];
-		u64 at = t;
-		u32 slot, old, b;
-
-		spin_lock(&die->lock);
-		die->trace_req = id;
-		slot = host_slot(f, die, d, vff_host_stream(ph), &at);
-		if (slot == VFF_INVALID) {
-			die->trace_req = 0;
-			spin_unlock(&die->lock);
-			continue;
-		}
-		*clean_ns = at - t;
-		at = vff_wb_admit(f, die, at);
-		b = vff_block_of(f, slot);
-		vff_p2l_set(f, slot, lpn);
-		atomic_inc(&f->blocks[b].valid);
-		old = xchg(&f->l2p[lpn], slot);
-		if (old != VFF_INVALID)
-			vff_invalidate(f, old);
-		if (u)
-			vff_undo_attach(f, d, slot, u);
-		if (dies && d < VFF_SYNC_DIES)
-			__set_bit(d, dies);
-		if (unlikely(vff_program_fails(f, lpn))) {
-			vff_program_failed(f, die, d, b, at);
-		} else if (f->blocks[b].wp %
-			   f->unit[vff_region_of(f, b)] == 0) {
-			u32 n = f->unit[vff_region_of(f, b)];
-			u64 end = vff_program(f, die, b, at, VFLASH_WORK_HOST);
-
-			vff_undo_programmed(f, d, b, end);
-			vff_wb_push(f, die, end, n);
-		}
-		die->trace_req = 0;
-		spin_unlock(&die->lock);
-		return at;
-	}
+	for (i = 0; i < f->nr_dies; i++)
+		if (write_on_die(f, (d0 + i) % f->nr_dies, lpn, t, &at,
+				 clean_ns, u, id, ph, dies))
+			return at;
 	/*
 	 * Over-provisioning guarantees a slot: only a bug or bad blocks get
 	 * here, and the device goes read-only as a real drive would.
@@ -116,6 +135,38 @@ static __always_inline u64 write_page(struct vflash_flash *f, u64 lpn, u64 t,
 	WRITE_ONCE(f->no_room, true);
 	*clean_ns = 0;
 	return t;
+}
+
+/**
+ * vff_host_write() - one host page through the write path, for callers
+ *	that keep their own clock (precondition.c)
+ * @f: the device, quiescent but for the caller
+ * @lpn: the logical page
+ * @d: the die to write it on, or VFF_INVALID: where the placement policy
+ *	puts it (the dies after it if it has no room), as a host write; set
+ *	to the die written
+ * @t: when the page is ready; set to when the write buffer took it
+ *
+ * The host link and the host counters are the caller's; placement handle
+ * 0, no power-loss record.
+ *
+ * Return: false, nothing written, if no die (or die @d) had a slot.
+ */
+bool vff_host_write(struct vflash_flash *f, u64 lpn, u32 *d, u64 *t)
+{
+	u64 clean;
+	u32 d0, i;
+
+	if (*d != VFF_INVALID)
+		return write_on_die(f, *d, lpn, *t, t, &clean, NULL, 0, 0,
+				    NULL);
+	d0 = first_die(f, lpn, 0);
+	for (i = 0; i < f->nr_dies; i++) {
+		*d = (d0 + i) % f->nr_dies;
+		if (write_on_die(f, *d, lpn, *t, t, &clean, NULL, 0, 0, NULL))
+			return true;
+	}
+	return false;
 }
 
 /* Re-promote a hot QLC page to the SLC region of its die, if there is room. */

@@ -101,12 +101,15 @@ static const struct attribute_group vflash_geom_group = {
 static int dev_set_running(struct vflash_dev *vdev);
 static int dev_set_held(struct vflash_dev *vdev);
 
-/*
- * The lock is taken (a create, destroy, hold or restore under way): the
- * system call is restarted after a pause of 5-10 ms, as
- * lock_device_hotplug_sysfs() does, rather than spin.
+/**
+ * vflash_busy_restart() - vflash_devices_lock is taken (a create, destroy,
+ *	hold, restore or precondition under way): the system call is
+ *	restarted after a pause of 5-10 ms, as lock_device_hotplug_sysfs()
+ *	does, rather than spin
+ *
+ * Return: what a sysfs callback returns to restart its call.
  */
-static int busy_restart(void)
+int vflash_busy_restart(void)
 {
 	usleep_range(5000, 10000);
 	return restart_syscall();
@@ -141,7 +144,7 @@ static ssize_t state_store(struct device *dev, struct device_attribute *attr,
 		return -EINVAL;
 	}
 	if (!mutex_trylock(&vflash_devices_lock))
-		return busy_restart();
+		return vflash_busy_restart();
 	if (hold != vdev->held)
 		ret = hold ? dev_set_held(vdev) : dev_set_running(vdev);
 	mutex_unlock(&vflash_devices_lock);
@@ -157,7 +160,7 @@ static ssize_t image_read(struct file *filp, struct kobject *kobj,
 	ssize_t ret;
 
 	if (!mutex_trylock(&vflash_devices_lock))
-		return busy_restart();
+		return vflash_busy_restart();
 	ret = vflash_image_read(vdev, buf, pos, count);
 	mutex_unlock(&vflash_devices_lock);
 	return ret;
@@ -171,7 +174,7 @@ static ssize_t image_write(struct file *filp, struct kobject *kobj,
 	ssize_t ret;
 
 	if (!mutex_trylock(&vflash_devices_lock))
-		return busy_restart();
+		return vflash_busy_restart();
 	ret = vflash_image_write(vdev, buf, pos, count);
 	mutex_unlock(&vflash_devices_lock);
 	return ret;
@@ -186,6 +189,7 @@ static struct attribute *vflash_dev_attrs[] = {
 	&dev_attr_profile.attr,
 	&dev_attr_store.attr,
 	&dev_attr_state.attr,
+	&dev_attr_precondition.attr,
 	NULL,
 };
 

@@ -332,6 +332,7 @@ void vflash_devices_exit(void);
 struct vflash_dev *vflash_dev_create(const struct vflash_config *cfg,
 				     struct config_item *cfs_item);
 int vflash_dev_quiesce(struct vflash_dev *vdev);
+int vflash_busy_restart(void);
 void vflash_dev_resume(struct vflash_dev *vdev);
 
 /* image.c: a held device's image (docs/design/image.md) */
@@ -341,6 +342,9 @@ ssize_t vflash_image_write(struct vflash_dev *vdev, const char *buf,
 			   loff_t pos, size_t count);
 bool vflash_image_incomplete(struct vflash_dev *vdev, u64 *got, u64 *total);
 void vflash_image_drop(struct vflash_dev *vdev, bool undo);
+
+/* precondition.c: instant preconditioning (docs/design/precondition.md) */
+extern struct device_attribute dev_attr_precondition;
 
 /* configfs.c: devices made at run time */
 int vflash_configfs_init(void);

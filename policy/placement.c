@@ -38,10 +38,12 @@ static u32 hot_cold_pick(u64 lpn, bool hot, u32 nr_dies, atomic64_t *cursor)
 
 static const struct vflash_placement_ops stripe_ops = {
 	.pick_die = stripe_pick,
+	.round_robin = true,
 };
 
 static const struct vflash_placement_ops affinity_ops = {
 	.pick_die = affinity_pick,
+	.lba_extent = AFFINITY_EXTENT_PAGES,
 };
 
 static const struct vflash_placement_ops hot_cold_ops = {

@@ -60,9 +60,15 @@ struct vflash_gc_ops {
  * @pick_die: the die for a write of logical page @lpn, whose read heat is
  *	@hot (at or above the device's hot threshold); @cursor is the
  *	device's round-robin counter
+ * @round_robin: writes go round robin over every die, whatever their page
+ *	or heat (instant preconditioning may replay one die for all)
+ * @lba_extent: if not 0, the die is the page's alone: pages
+ *	[k * @lba_extent, (k + 1) * @lba_extent) go to die k % nr_dies
  */
 struct vflash_placement_ops {
 	u32 (*pick_die)(u64 lpn, bool hot, u32 nr_dies, atomic64_t *cursor);
+	bool round_robin;
+	u32 lba_extent;
 };
 
 /**

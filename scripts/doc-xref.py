@@ -16,8 +16,9 @@ miss as "doc-xref: KIND NAME: what is wrong":
                       name several, comma-separated), and every name
                       there is one
   sysfs device files  every DEVICE_ATTR*() and BIN_ATTR() of core/device.c
-                      (frontend, size, profile, store, state, image,
-                      geometry/*) is named in
+                      and core/precondition.c (frontend, size, profile,
+                      store, state, image, precondition, geometry/*) is
+                      named in
                       docs/parameters.md's sysfs table, every plain name
                       in its first column is one, and every DIR/ there
                       is a directory vflash makes (geometry, policy,
@@ -111,7 +112,8 @@ def configfs_attrs(root):
 
 
 def device_attrs(root):
-    text = strip_c_comments(read(os.path.join(root, "core", "device.c")))
+    text = "\n".join(strip_c_comments(read(os.path.join(root, "core", f)))
+                     for f in ("device.c", "precondition.c"))
     names = set(re.findall(
         r"\b(?:DEVICE|BIN)_ATTR(?:_RO|_RW|_WO)?\s*\(\s*([a-z]\w*)", text))
     geom = set(re.findall(r"^\s*VFLASH_GEOM_ATTR\s*\(\s*(\w+)\s*,", text,

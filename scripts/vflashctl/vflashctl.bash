@@ -30,7 +30,7 @@ _vflashctl() {
 	local cur prev cmd dev i words=() nonopt=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local cmds="up save down list status stats policy config faults crashcheck namespace selftest run trace plot help"
+	local cmds="up save precondition down list status stats policy config faults crashcheck namespace selftest run trace plot help"
 
 	if ((COMP_CWORD == 1)); then
 		mapfile -t COMPREPLY < <(compgen -W "$cmds --help" -- "$cur")
@@ -76,6 +76,17 @@ _vflashctl() {
 			return
 		fi
 		mapfile -t words < <(_vflashctl_devices)
+		words+=(--help)
+		;;
+	precondition)
+		if ((${#nonopt[@]} == 0)); then
+			mapfile -t words < <(_vflashctl_devices)
+		elif ((${#nonopt[@]} == 1)); then
+			words=(seq random hotcold)
+		else
+			words=(fill= written= hot= pe= age= seed= replay=full
+				replay=die replay=auto)
+		fi
 		words+=(--help)
 		;;
 	list) words=(--help) ;;

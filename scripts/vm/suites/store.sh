@@ -9,6 +9,9 @@
 # (sparse and none) load in this 6 GiB guest and start GC under fio.
 # Device images (docs/design/image.md): a held device saved and a new one
 # restored, on every store and both frontends, and bad images refused.
+# Instant preconditioning (docs/design/precondition.md) through sysfs on a
+# held NVMe device: the data kept, the counters zeroed, a steady state GC
+# works in at once, wear and age as asked, bad lines refused.
 # vmtest-mem: 6G
 # vmtest-timeout: 600
 
@@ -502,6 +505,112 @@ test_image_none() {
 	expect_gone
 }
 
+# --- Instant preconditioning (docs/design/precondition.md) -------------
+PRE=$SYS/precondition
+
+# pre_refused WHAT LINE REGEX: writing LINE to precondition fails with one
+# dmesg line matching REGEX; the counters and the state stay
+pre_refused() {
+	local before state
+
+	before=$(flash_stats)
+	state=$(cat $SYS/state)
+	dmesg -c >/dev/null
+	if echo "$2" >$PRE 2>/dev/null; then
+		fail "$1: accepted"
+	fi
+	expect_eq "$(dmesg | grep -c 'precondition')" 1 "$1: dmesg lines"
+	dmesg | grep 'precondition' | grep -Eq "$3" ||
+		fail "$1: the dmesg line does not match /$3/: $(dmesg | grep precondition)"
+	expect_eq "$(flash_stats)" "$before" "$1: counters"
+	expect_eq "$(cat $SYS/state)" "$state" "$1: state"
+}
+
+# pre_run LINE: a held device takes LINE, then runs
+pre_run() {
+	echo "$1" >$PRE || fail "precondition '$1': $(dmesg | grep precondition | tail -n 1)"
+	cat $PRE
+	echo running >$SYS/state || fail "state=running"
+	wait_for $DEV
+}
+
+# gc_after SEED: GC copies after 8 MiB of seeded random writes
+gc_after() {
+	seeded_writes "$1" 8M
+	stat gc_copied_pages
+}
+
+# A 64 MiB NVMe device (2x2 dies, 64-page blocks): what the host wrote
+# reads back after each preconditioning; after a random one the counters
+# are zero and 8 MiB of random writes make GC copy at once (on a new
+# device they do not); pe= shows in SMART's Percentage Used and age= in
+# the read retries; the FTL's invariants hold (torture's checker).
+test_precondition_nvme() {
+	local sum free0 out r0 r1 used
+	local t=/sys/kernel/debug/vflash/vflash0/torture
+
+	set -- frontend=nvme size=64M profile=tlc channels=2 \
+		dies_per_channel=2 pages_per_block=64
+	load_nvme "$@"
+	free0=$(stat free_blocks_qlc)
+	expect_eq "$(cat $PRE)" none "precondition before a run"
+	pattern_at 100 64
+	sum=$(dev_sum)
+	pre_refused running "workload=random" 'the device is running'
+	hold_nvme
+	pre_refused fill "workload=random fill=0" 'fill=0'
+	pre_refused workload "workload=zipf" 'workload=zipf'
+	pre_refused hot "workload=hotcold hot=5" 'hot=5'
+	pre_refused key "workload=seq colour=red" 'colour'
+	pre_refused written "workload=seq fill=50 written=20" 'written=20'
+
+	pre_run "workload=random seed=3"
+	out=$(cat $PRE)
+	expect_match "$out" '^workload=random fill=100 written=200 ' "the request"
+	expect_match "$out" 'replay=full host_pages=32768 ' "what it did"
+	expect_eq "$(stat host_write_pages) $(stat nand_program_pages) $(stat gc_runs)" \
+		"0 0 0" "counters after it"
+	[ "$(stat free_blocks_qlc)" -lt $((free0 / 4)) ] ||
+		fail "free blocks $(stat free_blocks_qlc) of $free0: not a full device"
+	expect_eq "$(dev_sum)" "$sum" "data after a random preconditioning"
+	expect_pattern 100 64
+	[ "$(gc_after 5)" -gt 0 ] || fail "no GC after a random preconditioning"
+	[ "$(stat write_amplification)" -gt 1000 ] ||
+		fail "write amplification $(stat write_amplification)"
+	echo "1 4000" >$t || fail "torture: $(cat $t)"
+	expect_match "$(cat $t)" '^ok ' "torture's invariant check"
+
+	# Wear and age, on the one-die replay (for which the profile's
+	# hot-cold placement, by read heat, gives way to stripe): pe=1500 of
+	# TLC's 3000 cycles.
+	echo stripe >$SYS/policy/placement || fail "placement=stripe"
+	echo 1000 >$SYS/config/read_retry_age_milli || fail "read_retry_age_milli"
+	sum=$(dev_sum)
+	hold_nvme
+	pre_run "workload=seq pe=1500 replay=die"
+	expect_match "$(cat $PRE)" 'replay=die host_pages=8192 ' "one die's share"
+	smart_log
+	used=$(smart_field percentage_used)
+	[ "$used" -ge 50 ] || fail "percentage_used $used after pe=1500"
+	dd if=$DEV of=/dev/null bs=4096 count=1024 iflag=direct 2>/dev/null
+	r0=$(stat read_retries)
+	hold_nvme
+	pre_run "workload=seq pe=1500 replay=die age=864000"
+	dd if=$DEV of=/dev/null bs=4096 count=1024 iflag=direct 2>/dev/null
+	r1=$(stat read_retries)
+	echo "read retries of 1024 reads: $r0, ten days older: $r1"
+	[ "$r1" -gt "$r0" ] || fail "age=864000: read retries $r1, not above $r0"
+	expect_eq "$(dev_sum)" "$sum" "data after the others"
+	unload
+
+	# A new device: the same writes make no GC copy.
+	load_nvme "$@"
+	expect_eq "$(gc_after 5)" 0 "GC copies on a new device"
+	unload
+	expect_gone
+}
+
+run_test precondition_nvme test_precondition_nvme
 run_test_full_debug image_nvme_full "image_refused (NVMe hold, save, restore) and image_cxl_full" test_image_nvme full
 run_test_full_debug image_nvme_sparse "image_refused and image_cxl_sparse" test_image_nvme sparse
 run_test image_refused test_image_refused
