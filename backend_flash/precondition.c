@@ -470,6 +470,46 @@ static int pre_copy(struct vflash_flash *f, u64 fill, u64 n0, u32 x,
 	return 0;
 }
 
+/**
+ * struct pre_handles - the per-handle counters a frontend reports from
+ * @moved: vflash_flash.ph_moved
+ * @moved_lpn: vflash_flash.ph_moved_lpn
+ * @retired: vflash_flash.ph_retired
+ *
+ * They are never reset (the NVMe frontend's FDP events are their
+ * increments, kept across holds and in images): the replay's moves are no
+ * host's history, so they are put back as they were after it.
+ */
+struct pre_handles {
+	u64 moved[VFLASH_FLASH_MAX_PLACEMENT];
+	u64 moved_lpn[VFLASH_FLASH_MAX_PLACEMENT];
+	u64 retired[VFLASH_FLASH_MAX_PLACEMENT];
+};
+
+static void pre_handles_save(const struct vflash_flash *f,
+			     struct pre_handles *h)
+{
+	u32 k;
+
+	for (k = 0; k < VFLASH_FLASH_MAX_PLACEMENT; k++) {
+		h->moved[k] = atomic64_read(&f->ph_moved[k]);
+		h->moved_lpn[k] = f->ph_moved_lpn[k];
+		h->retired[k] = atomic64_read(&f->ph_retired[k]);
+	}
+}
+
+static void pre_handles_put(struct vflash_flash *f,
+			    const struct pre_handles *h)
+{
+	u32 k;
+
+	for (k = 0; k < VFLASH_FLASH_MAX_PLACEMENT; k++) {
+		atomic64_set(&f->ph_moved[k], h->moved[k]);
+		f->ph_moved_lpn[k] = h->moved_lpn[k];
+		atomic64_set(&f->ph_retired[k], h->retired[k]);
+	}
+}
+
 /* Seal times from the replay's clock to the age clock; @age_ns added. */
 static void pre_ages(struct vflash_flash *f, u64 end, u64 now, u64 age_ns)
 {
@@ -525,6 +565,7 @@ static int pre_run(struct vflash_flash *f, const struct vflash_precondition *p,
 	u64 writes = div_u64(f->nr_lpages * p->written_pct, 100);
 	u32 x = die_extent(f), *before = NULL, b, i;
 	u64 t = now, n = fill, start, prog0, copy0, erase0;
+	struct pre_handles handles;
 	char why[160];
 	int ret;
 
@@ -545,6 +586,7 @@ static int pre_run(struct vflash_flash *f, const struct vflash_precondition *p,
 		writes = mul_u64_u64_div_u64(writes, n, fill);
 	}
 
+	pre_handles_save(f, &handles);
 	pre_wipe(f);
 	prog0 = vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES);
 	copy0 = copied(f);
@@ -580,6 +622,7 @@ static int pre_run(struct vflash_flash *f, const struct vflash_precondition *p,
 			     why);
 	if (ret)
 		goto err;
+	pre_handles_put(f, &handles);
 	vflash_flash_reset_stats(f);
 	WRITE_ONCE(f->knob[VFLASH_KNOB_PRECONDITION], p->fill_pct == 100);
 	res->done = true;
@@ -587,6 +630,7 @@ static int pre_run(struct vflash_flash *f, const struct vflash_precondition *p,
 err:
 	pre_wipe(f);
 	pre_idle(f, now);
+	pre_handles_put(f, &handles);
 	vflash_flash_reset_stats(f);
 	WRITE_ONCE(f->knob[VFLASH_KNOB_PRECONDITION], 0);
 	return ret;

@@ -562,6 +562,19 @@ test_state_kept() {
 	fdp_work >$T.work1
 	cat $T.work1
 	diff $T.work0 $T.work1 || fail "the same load after the save and the restore"
+	# Regression: instant preconditioning reset the per-handle counters
+	# FDP's events are the increments of, and the next look reported a
+	# Media Reallocated event of 2^64 - N pages. The replay is no host's
+	# history: no controller event comes of it.
+	nvme fdp events $CTRL -e 1 -b | md5sum >$T.cev0
+	hold_nvme
+	echo "workload=random written=150" >$SYS/precondition ||
+		fail "precondition"
+	echo running >$SYS/state || fail "running after the precondition"
+	wait_for $DEV
+	sleep 1
+	nvme fdp events $CTRL -e 1 -b | md5sum >$T.cev1
+	diff $T.cev0 $T.cev1 || fail "controller events after a precondition"
 	unload
 	# Another block size (the flash model the same): one line, and
 	# nothing changed.
