@@ -602,7 +602,7 @@ run_test fdp_off test_fdp_off
 run_test configfs test_configfs
 run_test bad_params test_bad_params
 run_test fuzz test_fuzz
-run_test state_kept test_state_kept
+run_test_full_debug state_kept "image_dual and powercut's cut_after_restore run the hold, the kept controller and its image" test_state_kept
 # Under the debug kernel (CI's time; 97 s of its 316): the study drives
 # the load placed_writes, update and fuzz already run there.
 run_test_not_debug study "placed_writes, update and fuzz run its paths" test_study
