@@ -306,6 +306,38 @@ static void one_die_matches_full(struct kunit *test)
 	}
 }
 
+/*
+ * die-affinity keeps 64-page extents on a die: the one-die replay's copies
+ * put every LBA on the die the policy would, so later writes of it land
+ * where its valid copy is; fill levels that end inside an extent included.
+ */
+static void one_die_keeps_affinity(struct kunit *test)
+{
+	static const char * const lines[] = {
+		"workload=random replay=die",
+		"workload=hotcold fill=41 replay=die seed=2",
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		struct vflash_flash *f = mk(test, &tlc4, CAP);
+		u64 fill, lpn, wrong = 0;
+
+		set_policy(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+		KUNIT_ASSERT_EQ_MSG(test, pre(test, f, lines[i]), 0, "%s",
+				    lines[i]);
+		check(test, f);
+		fill = div_u64(f->nr_lpages * (i ? 41 : 100), 100);
+		maps_fill(test, f, fill);
+		for (lpn = 0; lpn < fill; lpn++)
+			wrong += vff_die_of_block(f, vff_block_of(f, f->l2p[lpn])) !=
+				 (lpn / 64) % f->nr_dies;
+		KUNIT_EXPECT_EQ(test, wrong, 0ULL);
+		vflash_flash_destroy(f);
+		((struct pre_ctx *)test->priv)->f[0] = NULL;
+	}
+}
+
 /* pe= adds to the replay's erases, age= to its data ages, exactly. */
 static void wear_and_age(struct kunit *test)
 {
@@ -456,6 +488,7 @@ static struct kunit_case pre_test_cases[] = {
 	KUNIT_CASE(states_hold_together),
 	KUNIT_CASE(workloads_differ),
 	KUNIT_CASE(one_die_matches_full),
+	KUNIT_CASE(one_die_keeps_affinity),
 	KUNIT_CASE(wear_and_age),
 	KUNIT_CASE(deterministic),
 	KUNIT_CASE(bad_requests_change_nothing),
