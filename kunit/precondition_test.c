@@ -169,17 +169,25 @@ static void workloads_differ(struct kunit *test)
 {
 	struct vflash_flash *s = mk(test, &tlc4, CAP);
 	struct vflash_flash *r = mk(test, &tlc4, CAP);
+	struct vflash_flash *h = mk(test, &tlc4, CAP);
 
 	set_policy(test, s, VFLASH_POLICY_MAINTENANCE, "inline");
 	set_policy(test, r, VFLASH_POLICY_MAINTENANCE, "inline");
-
+	set_policy(test, h, VFLASH_POLICY_MAINTENANCE, "inline");
 	KUNIT_ASSERT_EQ(test, pre(test, s, "workload=seq replay=full"), 0);
 	KUNIT_ASSERT_EQ(test, pre(test, r, "workload=random replay=full"), 0);
-	kunit_info(test, "seq: WAF x1000 %llu, random: %llu",
+	KUNIT_ASSERT_EQ(test, pre(test, h, "workload=hotcold hot=2:98 replay=full"),
+			0);
+	kunit_info(test, "seq: WAF x1000 %llu, random: %llu, hotcold 2:98: %llu",
 		   div64_u64(s->pre_res.program_pages * 1000,
 			     s->pre_res.host_pages),
 		   div64_u64(r->pre_res.program_pages * 1000,
-			     r->pre_res.host_pages));
+			     r->pre_res.host_pages),
+		   div64_u64(h->pre_res.program_pages * 1000,
+			     h->pre_res.host_pages));
+	/* Nearly every write to 2 % of the LBAs: blocks empty on their own. */
+	KUNIT_EXPECT_LT(test, h->pre_res.copied_pages * 2,
+			r->pre_res.copied_pages);
 	KUNIT_EXPECT_LT(test, s->pre_res.copied_pages,
 			s->pre_res.host_pages / 100);
 	KUNIT_EXPECT_GT(test, r->pre_res.copied_pages,
