@@ -595,7 +595,7 @@ test_precondition_nvme() {
 	pre_run "workload=random seed=3"
 	out=$(cat $PRE)
 	expect_match "$out" '^workload=random fill=100 written=200 ' "the request"
-	expect_match "$out" 'replay=full host_pages=32768 ' "what it did"
+	expect_match "$out" 'replay=full tiles=0 host_pages=32768 ' "what it did"
 	expect_eq "$(stat host_write_pages) $(stat nand_program_pages) $(stat gc_runs)" \
 		"0 0 0" "counters after it"
 	[ "$(stat free_blocks_qlc)" -lt $((free0 / 4)) ] ||
@@ -616,7 +616,7 @@ test_precondition_nvme() {
 	sum=$(dev_sum)
 	hold_nvme
 	pre_run "workload=seq pe=1500 replay=die"
-	expect_match "$(cat $PRE)" 'replay=die host_pages=8192 ' "one die's share"
+	expect_match "$(cat $PRE)" 'replay=die tiles=0 host_pages=8192 ' "one die's share"
 	smart_log
 	used=$(smart_field percentage_used)
 	[ "$used" -ge 50 ] || fail "percentage_used $used after pe=1500"

@@ -267,7 +267,7 @@ test_precondition() {
 	out=$(vflashctl precondition vflash0 random seed=2 pe=10)
 	echo "$out"
 	expect_match "$out" '^vflash0: workload=random fill=100 written=200 .* pe=10 .* seed=2 ' "the request"
-	expect_match "$out" '^vflash0: replay=full host_pages=8192 ' "what it did"
+	expect_match "$out" '^vflash0: replay=full tiles=0 host_pages=8192 ' "what it did"
 	expect_eq "$(cat $SYS/state)" running "state after it"
 	[ -b /dev/nvme0n1 ] || fail "no namespace after it"
 	dd if=/dev/nvme0n1 of=/tmp/got bs=4096 skip=10 count=64 iflag=direct \
