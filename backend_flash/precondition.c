@@ -640,10 +640,22 @@ static void pre_lay_die(struct vflash_flash *f, struct vflash_flash *t,
 	die->wb_pending = t->dies[0].wb_pending;
 }
 
+/* Where a block's slot @off is in p2l: vff_p2l_index() without divisions. */
+static u64 pre_p2l_index(const struct vflash_flash *f, u32 d, u32 i, u32 off)
+{
+	u64 idx = (u64)d * f->p2l_per_die + off;
+
+	if (i < f->slc_per_die)
+		return idx + (u64)i * f->slots[VFF_SLC];
+	return idx + (u64)f->slc_per_die * f->slots[VFF_SLC] +
+	       (u64)(i - f->slc_per_die) * f->slots[VFF_MAIN];
+}
+
 /*
  * The tile's mapping onto every die: its page k of copy c is die d's
  * sub-LBA c * n_t + k, an LBA if below die d's share of @fill (else its
- * slot is left invalid).
+ * slot is left invalid). Copy by copy, page by page, die by die: l2p is
+ * written in order (under round-robin placement).
  */
 static int pre_lay_map(struct vflash_flash *f, struct vflash_flash *t,
 		       const struct pre_layout *l, u64 fill, u32 x)
@@ -656,35 +668,40 @@ static int pre_lay_map(struct vflash_flash *f, struct vflash_flash *t,
 		return -ENOMEM;
 	for (d = 0; d < nd; d++)
 		share[d] = pre_share(f, fill, d, x);
-	for (k = 0; k < nt; k++) {
-		u32 ts = t->l2p[k], tb, off, i;
-		enum vff_region r;
+	for (c = 0; c < l->q; c++) {
+		for (k = 0; k < nt; k++) {
+			u32 ts = t->l2p[k], tb, off, i;
+			u64 j = c * nt + k, lpn;
+			enum vff_region r;
 
-		if (ts == VFF_INVALID)
-			continue;
-		tb = vff_block_of(t, ts);
-		off = ts - tb * t->stride;
-		r = vff_region_of(t, tb);
-		i = tb - l->first[0][r];
-		for (d = 0; d < nd; d++) {
-			for (c = 0; c < l->q; c++) {
-				u32 b = d * f->blocks_per_die + l->first[1][r] +
-					c * l->n[0][r] + i;
-				u32 slot = b * f->stride + off;
-				u64 j = c * nt + k;
+			if (ts == VFF_INVALID)
+				continue;
+			tb = vff_block_of(t, ts);
+			off = ts - tb * t->stride;
+			r = vff_region_of(t, tb);
+			/* The block's index in every die of @f. */
+			i = l->first[1][r] + c * l->n[0][r] + tb -
+			    l->first[0][r];
+			lpn = pre_lba(f, j, 0, x);
+			for (d = 0; d < nd; d++, lpn += x) {
+				u32 b = d * f->blocks_per_die + i;
+				u32 g = (lpn >> f->p2l_shift);
+				u8 *e;
 
-				if (j < share[d]) {
-					u64 lpn = pre_lba(f, j, d, x);
-
-					vff_p2l_set(f, slot, lpn);
-					f->l2p[lpn] = slot;
-				} else {
+				if (j >= share[d]) {
 					atomic_dec(&f->blocks[b].valid);
+					continue;
 				}
+				e = f->p2l + VFF_P2L_BYTES *
+				    pre_p2l_index(f, d, i, off);
+				e[0] = g;
+				e[1] = g >> 8;
+				e[2] = g >> 16;
+				f->l2p[lpn] = b * f->stride + off;
 			}
+			if (!(k % (16 * PRE_BATCH)))
+				cond_resched();
 		}
-		if (!(k % PRE_BATCH))
-			cond_resched();
 	}
 	kfree(share);
 	return 0;
