@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The FTL's invariant checker, for tests and debugging. */
 #include <linux/kernel.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "backend_flash/ftl.h"
@@ -22,6 +23,8 @@ static __printf(3, 4) int broken(char *why, size_t size, const char *fmt,
  * @why: receives a description of the first violation
  * @size: size of @why
  *
+ * May sleep (it reschedules on large devices).
+ *
  * Return: 0, -EUCLEAN on a violation, -ENOMEM.
  */
 int vflash_flash_check(struct vflash_flash *f, char *why, size_t size)
@@ -39,6 +42,9 @@ int vflash_flash_check(struct vflash_flash *f, char *why, size_t size)
 		u32 slot = f->l2p[lpn];
 		struct vff_block *blk;
 
+		/* A 1 TiB device has 2^28 pages: the CPU is given up now and then. */
+		if (!(lpn % (1U << 16)))
+			cond_resched();
 		if (slot == VFF_INVALID)
 			continue;
 		b = vff_block_of(f, slot);

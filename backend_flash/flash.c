@@ -655,6 +655,57 @@ void vflash_flash_destroy(struct vflash_flash *f)
 }
 
 /**
+ * vff_create_tile() - a device of a profile's geometry but for its blocks
+ *	per die, given
+ * @prof: the flash model (its channels and dies give the tile's dies)
+ * @lpages: logical pages
+ * @main_pd: main-region blocks per die
+ * @slc_pd: SLC blocks per die (0 without an SLC region)
+ *
+ * For instant preconditioning's tile (precondition.c): a device as
+ * vflash_flash_create() makes it, with the block counts of a share of
+ * another device's die. No worker.
+ *
+ * Return: the device, or an ERR_PTR().
+ */
+struct vflash_flash *vff_create_tile(const struct vflash_profile *prof,
+				     u64 lpages, u32 main_pd, u32 slc_pd)
+{
+	struct vflash_flash *f;
+	int ret;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	f->prof = prof;
+	spin_lock_init(&f->host_lock);
+	mutex_init(&f->maint_lock);
+	ret = plan_geometry(f, lpages << VFLASH_LPAGE_SHIFT);
+	if (!ret && (main_pd < vff_min_blocks(f->nr_ph) ||
+		     (f->hybrid && slc_pd < vff_min_blocks(f->nr_ph)) ||
+		     (u64)(main_pd + slc_pd) * f->nr_dies * f->stride >= U32_MAX))
+		ret = -EINVAL;
+	if (!ret) {
+		f->slc_per_die = f->hybrid ? slc_pd : 0;
+		f->blocks_per_die = main_pd + f->slc_per_die;
+		f->nr_blocks = f->blocks_per_die * f->nr_dies;
+		f->p2l_per_die = f->slc_per_die * f->slots[VFF_SLC] +
+				 main_pd * f->slots[VFF_MAIN];
+		f->spare_new = 0;
+		ret = alloc_tables(f);
+	}
+	if (!ret)
+		ret = vff_init_state(f, true);
+	if (!ret)
+		ret = vff_undo_alloc(f);
+	if (ret) {
+		vflash_flash_destroy(f);
+		return ERR_PTR(ret);
+	}
+	return f;
+}
+
+/**
  * vflash_flash_create() - a flash device of a profile and capacity
  * @prof: the flash model
  * @size_bytes: the capacity, a multiple of 4 KiB

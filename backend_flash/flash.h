@@ -532,12 +532,15 @@ enum vflash_pre_workload {
  * @VFLASH_PRE_AUTO: one die for all on large devices where it holds
  * @VFLASH_PRE_FULL: every page on the whole device (exact)
  * @VFLASH_PRE_DIE: one die's share on die 0, copied to the others
+ * @VFLASH_PRE_TILE: a share of a die on a scratch die of as many fewer
+ *	blocks, laid out again and again over every die
  * @VFLASH_PRE_REPLAY_NR: number of modes
  */
 enum vflash_pre_replay {
 	VFLASH_PRE_AUTO,
 	VFLASH_PRE_FULL,
 	VFLASH_PRE_DIE,
+	VFLASH_PRE_TILE,
 	VFLASH_PRE_REPLAY_NR,
 };
 
@@ -570,7 +573,8 @@ struct vflash_precondition {
 /**
  * struct vflash_precondition_result - what an instant preconditioning did
  * @done: a run completed
- * @replay: the mode it ran (VFLASH_PRE_FULL or VFLASH_PRE_DIE)
+ * @replay: the mode it ran (not VFLASH_PRE_AUTO)
+ * @tiles: tiles per die (VFLASH_PRE_TILE), else 0
  * @host_pages: host pages the replay wrote (die: on die 0 alone)
  * @program_pages: slots it programmed
  * @copied_pages: pages GC and migration moved
@@ -582,6 +586,7 @@ struct vflash_precondition {
 struct vflash_precondition_result {
 	bool done;
 	u32 replay;
+	u32 tiles;
 	u64 host_pages;
 	u64 program_pages;
 	u64 copied_pages;

@@ -575,6 +575,8 @@ u32 vff_pad_unit(struct vflash_flash *f, u32 b, enum vff_region r);
 /* flash.c */
 int vff_init_state(struct vflash_flash *f, bool intr);
 void vff_init_die(struct vflash_flash *f, u32 d);
+struct vflash_flash *vff_create_tile(const struct vflash_profile *prof,
+				     u64 lpages, u32 main_pd, u32 slc_pd);
 bool vff_flash_kind(enum vflash_policy_kind kind);
 const struct vflash_knob_range *vff_knob_range(enum vflash_knob knob);
 

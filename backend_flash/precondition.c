@@ -22,6 +22,9 @@
 #define PRE_AGE_MAX_S		1000000000ULL
 /* replay=auto replays one die for all from this many logical pages on. */
 #define PRE_DIE_MIN_LPAGES	BIT_ULL(20)
+/* A tile has at least this many main-region (and SLC) blocks. */
+#define PRE_TILE_BLOCKS		256
+#define PRE_TILE_SLC_BLOCKS	64
 /* Pages between reschedules and checks for a fatal signal. */
 #define PRE_BATCH		4096
 /* Tables are wiped this much at a time. */
@@ -37,6 +40,7 @@ static const char * const replay_names[VFLASH_PRE_REPLAY_NR] = {
 	[VFLASH_PRE_AUTO] = "auto",
 	[VFLASH_PRE_FULL] = "full",
 	[VFLASH_PRE_DIE] = "die",
+	[VFLASH_PRE_TILE] = "tile",
 };
 
 static __printf(3, 4) int refuse(struct vflash_flash *f, int err,
@@ -83,7 +87,7 @@ static int parse_word(struct vflash_flash *f, char *word,
 	} else if (!strcmp(word, "replay")) {
 		i = name_index(replay_names, VFLASH_PRE_REPLAY_NR, val);
 		if (i < 0)
-			return refuse(f, -EINVAL, "replay=%s: not auto, full or die",
+			return refuse(f, -EINVAL, "replay=%s: not auto, full, die or tile",
 				      val);
 		p->replay = i;
 	} else if (!strcmp(word, "hot")) {
@@ -133,6 +137,16 @@ static u32 die_extent(const struct vflash_flash *f)
 	return pl->round_robin ? 1 : pl->lba_extent;
 }
 
+/* Tiles a die holds (docs/design/precondition.md); below 2, none. */
+static u32 tiles_per_die(const struct vflash_flash *f)
+{
+	u32 q = (f->blocks_per_die - f->slc_per_die) / PRE_TILE_BLOCKS;
+
+	if (f->hybrid)
+		q = min(q, f->slc_per_die / PRE_TILE_SLC_BLOCKS);
+	return q;
+}
+
 /* The request's values against their ranges; -EINVAL after one line. */
 static int check_request(struct vflash_flash *f,
 			 const struct vflash_precondition *p)
@@ -158,11 +172,16 @@ static int check_request(struct vflash_flash *f,
 		return refuse(f, -EINVAL, "age=%llu: not in 0-%llu", p->age_s,
 			      PRE_AGE_MAX_S);
 	if (p->replay >= VFLASH_PRE_REPLAY_NR)
-		return refuse(f, -EINVAL, "replay=%u: not auto, full or die",
+		return refuse(f, -EINVAL, "replay=%u: not auto, full, die or tile",
 			      p->replay);
-	if (p->replay == VFLASH_PRE_DIE && !die_extent(f))
-		return refuse(f, -EINVAL, "replay=die: placement %s treats dies apart",
+	if ((p->replay == VFLASH_PRE_DIE || p->replay == VFLASH_PRE_TILE) &&
+	    !die_extent(f))
+		return refuse(f, -EINVAL, "replay=%s: placement %s treats dies apart",
+			      replay_names[p->replay],
 			      READ_ONCE(f->policy[VFLASH_POLICY_PLACEMENT])->name);
+	if (p->replay == VFLASH_PRE_TILE && tiles_per_die(f) < 2)
+		return refuse(f, -EINVAL, "replay=tile: %u blocks a die make no two tiles of %u",
+			      f->blocks_per_die, PRE_TILE_BLOCKS);
 	return 0;
 }
 
@@ -361,18 +380,19 @@ static u64 pre_end(const struct vflash_flash *f, u64 t)
 /*
  * The workload's @writes pages over sub-LBAs [0, @n): on die @die (one-die
  * replay, die_extent() @x) or where placement puts them (@die VFF_INVALID).
- * *@t is the virtual clock. Returns 0, -EINTR or -ENOSPC.
+ * *@t is the virtual clock, the worker's passes @period apart on it.
+ * Returns 0, -EINTR or -ENOSPC.
  */
 static int pre_replay(struct vflash_flash *f,
 		      const struct vflash_precondition *p, u64 n, u64 writes,
-		      u32 die, u32 x, u64 *t)
+		      u32 die, u32 x, u64 period, u64 *t)
 {
 	struct pre_gen g = {
 		.state = p->seed, .n = n, .workload = p->workload,
 		.hot_write_pct = p->hot_write_pct,
 		.hot = max_t(u64, div_u64(n * p->hot_lba_pct, 100), 1),
 	};
-	u64 i, pass = *t + PRE_WORKER_NS;
+	u64 i, pass = *t + period;
 	u32 d;
 
 	for (i = 0; i < writes; i++) {
@@ -389,7 +409,7 @@ static int pre_replay(struct vflash_flash *f,
 				vff_maintain_die(f, die, *t);
 			else
 				vflash_flash_maintain(f, *t);
-			pass = *t + PRE_WORKER_NS;
+			pass = *t + period;
 		}
 		if (i % PRE_BATCH == PRE_BATCH - 1) {
 			cond_resched();
@@ -470,6 +490,300 @@ static int pre_copy(struct vflash_flash *f, u64 fill, u64 n0, u32 x,
 	return 0;
 }
 
+static u64 copied(struct vflash_flash *f)
+{
+	return vflash_flash_stat(f, VFLASH_STAT_GC_COPIED_PAGES) +
+	       vflash_flash_stat(f, VFLASH_STAT_MIGRATED_PAGES);
+}
+
+/* A full block's seal time on the replay's clock becomes its data's age. */
+static void pre_seal_ages(struct vflash_flash *f, u64 end, u64 age_ns)
+{
+	u64 end_ac = vff_age_clock(f, end);
+	u32 b;
+
+	for (b = 0; b < f->nr_blocks; b++) {
+		struct vff_block *blk = &f->blocks[b];
+
+		if (blk->state != VFF_BLK_FULL)
+			blk->seal_ns = 0;
+		else
+			blk->seal_ns = (end_ac > blk->seal_ns ?
+					end_ac - blk->seal_ns : 0) + age_ns;
+	}
+}
+
+/*
+ * The ages that full blocks' seal_ns hold become seal times on the age
+ * clock at @now, which runs ahead if the oldest is older than the uptime.
+ */
+static void pre_ages(struct vflash_flash *f, u64 now)
+{
+	u64 oldest = 0, clock;
+	u32 b;
+
+	for (b = 0; b < f->nr_blocks; b++)
+		if (f->blocks[b].state == VFF_BLK_FULL)
+			oldest = max(oldest, f->blocks[b].seal_ns);
+	clock = vff_age_clock(f, now);
+	if (oldest > clock) {
+		f->age_base_ns += oldest - clock;
+		clock = oldest;
+	}
+	for (b = 0; b < f->nr_blocks; b++)
+		if (f->blocks[b].state == VFF_BLK_FULL)
+			f->blocks[b].seal_ns = clock - f->blocks[b].seal_ns;
+}
+
+/* A free block on its die's list (pushed at the head). */
+static void pre_free(struct vflash_flash *f, struct vff_die *die,
+		     enum vff_region r, u32 b)
+{
+	struct vff_block *blk = &f->blocks[b];
+
+	atomic_set(&blk->valid, 0);
+	blk->wp = 0;
+	blk->state = VFF_BLK_FREE;
+	blk->stream = 0;
+	blk->seal_seq = 0;
+	blk->seal_ns = 0;
+	blk->next = die->free_head[r];
+	die->free_head[r] = b;
+	die->nr_free[r]++;
+}
+
+/**
+ * struct pre_layout - where a tile's blocks go on a die
+ * @q: tiles per die
+ * @first: per region, the region's first block of a die: the tile's, then
+ *	the device's
+ * @n: per region, blocks of the tile's region, then the device's
+ */
+struct pre_layout {
+	u32 q;
+	u32 first[2][VFF_NR_REGIONS];
+	u32 n[2][VFF_NR_REGIONS];
+};
+
+static void pre_layout_of(struct pre_layout *l, const struct vflash_flash *t,
+			  const struct vflash_flash *f, u32 q)
+{
+	const struct vflash_flash *of[2] = { t, f };
+	u32 k;
+
+	l->q = q;
+	for (k = 0; k < 2; k++) {
+		l->first[k][VFF_SLC] = 0;
+		l->n[k][VFF_SLC] = of[k]->slc_per_die;
+		l->first[k][VFF_MAIN] = of[k]->slc_per_die;
+		l->n[k][VFF_MAIN] = of[k]->blocks_per_die - of[k]->slc_per_die;
+	}
+}
+
+/*
+ * The tile's blocks onto die @d: copy c of tile block i of a region is
+ * the die's block c * n + i of that region; the blocks beyond q copies are
+ * free. The first copy of an open block stays open, the others are full
+ * (padded). Full blocks' seal_ns hold ages: the tile's times @q, plus
+ * @age_ns.
+ */
+static void pre_lay_die(struct vflash_flash *f, struct vflash_flash *t,
+			const struct pre_layout *l, u32 d, u64 t_end,
+			u64 age_ns)
+{
+	struct vff_die *die = &f->dies[d];
+	u64 end_ac = vff_age_clock(t, t_end);
+	u64 top = atomic64_read(&t->seal_seq) + 1;
+	u32 nd = f->nr_dies, s, r, k;
+
+	for (r = 0; r < VFF_NR_REGIONS; r++) {
+		die->free_head[r] = VFF_INVALID;
+		die->nr_free[r] = 0;
+		for (s = 0; s < VFF_NR_STREAMS; s++)
+			die->open[s][r] = VFF_INVALID;
+		if (!l->n[1][r])
+			continue;
+		for (k = l->n[1][r]; k-- > 0;) {
+			u32 b = d * f->blocks_per_die + l->first[1][r] + k;
+			u32 c = k / l->n[0][r], i = k % l->n[0][r];
+			struct vff_block *dst = &f->blocks[b], *src;
+
+			src = &t->blocks[l->first[0][r] + i];
+			if (c >= l->q || src->state == VFF_BLK_FREE) {
+				pre_free(f, die, r, b);
+				continue;
+			}
+			dst->erase_count += src->erase_count;
+			atomic_set(&dst->valid, atomic_read(&src->valid));
+			dst->wp = src->wp;
+			dst->stream = src->stream;
+			dst->next = VFF_INVALID;
+			if (src->state == VFF_BLK_OPEN && !c) {
+				dst->state = VFF_BLK_OPEN;
+				dst->seal_seq = 0;
+				dst->seal_ns = 0;
+				die->open[src->stream][r] = b;
+			} else if (src->state == VFF_BLK_OPEN) {
+				dst->state = VFF_BLK_FULL;
+				dst->wp = f->slots[r];
+				dst->seal_seq = (top * l->q + c) * nd + d;
+				dst->seal_ns = age_ns;
+			} else {
+				dst->state = VFF_BLK_FULL;
+				dst->seal_seq = (src->seal_seq * l->q + c) * nd + d;
+				dst->seal_ns = (end_ac > src->seal_ns ?
+						end_ac - src->seal_ns : 0) * l->q +
+					       age_ns;
+			}
+		}
+	}
+	die->wb_pending = t->dies[0].wb_pending;
+}
+
+/* Where a block's slot @off is in p2l: vff_p2l_index() without divisions. */
+static u64 pre_p2l_index(const struct vflash_flash *f, u32 d, u32 i, u32 off)
+{
+	u64 idx = (u64)d * f->p2l_per_die + off;
+
+	if (i < f->slc_per_die)
+		return idx + (u64)i * f->slots[VFF_SLC];
+	return idx + (u64)f->slc_per_die * f->slots[VFF_SLC] +
+	       (u64)(i - f->slc_per_die) * f->slots[VFF_MAIN];
+}
+
+/*
+ * The tile's mapping onto every die: its page k of copy c is die d's
+ * sub-LBA c * n_t + k, an LBA if below die d's share of @fill (else its
+ * slot is left invalid). Copy by copy, page by page, die by die: l2p is
+ * written in order (under round-robin placement).
+ */
+static int pre_lay_map(struct vflash_flash *f, struct vflash_flash *t,
+		       const struct pre_layout *l, u64 fill, u32 x)
+{
+	u32 nd = f->nr_dies, d, c;
+	u64 *share, k, nt = t->nr_lpages;
+
+	share = kcalloc(nd, sizeof(*share), GFP_KERNEL);
+	if (!share)
+		return -ENOMEM;
+	for (d = 0; d < nd; d++)
+		share[d] = pre_share(f, fill, d, x);
+	for (c = 0; c < l->q; c++) {
+		for (k = 0; k < nt; k++) {
+			u32 ts = t->l2p[k], tb, off, i;
+			u64 j = c * nt + k, lpn;
+			enum vff_region r;
+
+			if (ts == VFF_INVALID)
+				continue;
+			tb = vff_block_of(t, ts);
+			off = ts - tb * t->stride;
+			r = vff_region_of(t, tb);
+			/* The block's index in every die of @f. */
+			i = l->first[1][r] + c * l->n[0][r] + tb -
+			    l->first[0][r];
+			lpn = pre_lba(f, j, 0, x);
+			for (d = 0; d < nd; d++, lpn += x) {
+				u32 b = d * f->blocks_per_die + i;
+				u32 g = (lpn >> f->p2l_shift);
+				u8 *e;
+
+				if (j >= share[d]) {
+					atomic_dec(&f->blocks[b].valid);
+					continue;
+				}
+				e = f->p2l + VFF_P2L_BYTES *
+				    pre_p2l_index(f, d, i, off);
+				e[0] = g;
+				e[1] = g >> 8;
+				e[2] = g >> 16;
+				f->l2p[lpn] = b * f->stride + off;
+			}
+			if (!(k % (16 * PRE_BATCH)))
+				cond_resched();
+		}
+	}
+	kfree(share);
+	return 0;
+}
+
+/*
+ * The tile replay: a scratch device of one die with 1/@q of a die's blocks
+ * in each region replays 1/@q of die 0's share, its worker passes @q times
+ * as often on its clock (a tile takes a die's pages @q times faster), and
+ * is laid @q times over every die of @f (wiped). Its clock's times count
+ * @q times.
+ */
+static int pre_tile(struct vflash_flash *f, const struct vflash_precondition *p,
+		    u64 fill, u64 writes, u32 x, u32 q, u64 now,
+		    struct vflash_precondition_result *res)
+{
+	struct vflash_profile prof = *f->prof;
+	u64 nt = DIV_ROUND_UP(pre_share(f, fill, 0, x), q), t_clock = now;
+	u32 main_t = (f->blocks_per_die - f->slc_per_die) / q;
+	u32 slc_t = f->slc_per_die / q, d, k;
+	struct pre_layout l;
+	struct vflash_flash *t;
+	u64 start;
+	int ret;
+
+	prof.channels = 1;
+	prof.dies_per_channel = 1;
+	prof.placement_handles = f->nr_ph;
+	t = vff_create_tile(&prof, nt, main_t, slc_t);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	memcpy(t->knob, f->knob, sizeof(t->knob));
+	/* A die's share of the write buffer, as on the device. */
+	t->knob[VFLASH_KNOB_WRITE_BUFFER_BYTES] =
+		div_u64(f->knob[VFLASH_KNOB_WRITE_BUFFER_BYTES], f->nr_dies);
+	for (k = 0; k < VFLASH_POLICY_NR; k++)
+		t->policy[k] = READ_ONCE(f->policy[k]);
+	t->id = f->id;
+
+	writes = mul_u64_u64_div_u64(writes, nt, fill);
+	start = ktime_get_ns();
+	ret = pre_replay(t, p, nt, writes, VFF_INVALID, 1,
+			 div_u64(PRE_WORKER_NS, q), &t_clock);
+	res->replay_ns = ktime_get_ns() - start;
+	res->host_pages = writes;
+	res->program_pages = vflash_flash_stat(t, VFLASH_STAT_NAND_PROGRAM_PAGES);
+	res->copied_pages = copied(t);
+	res->erased_blocks = vflash_flash_stat(t, VFLASH_STAT_NAND_ERASE_BLOCKS);
+	res->tiles = q;
+	if (ret)
+		goto out;
+	t_clock = pre_end(t, t_clock);
+
+	start = ktime_get_ns();
+	pre_layout_of(&l, t, f, q);
+	for (d = 0; d < f->nr_dies; d++) {
+		pre_lay_die(f, t, &l, d, t_clock, p->age_s * NSEC_PER_SEC);
+		cond_resched();
+	}
+	atomic64_set(&f->seal_seq,
+		     ((atomic64_read(&t->seal_seq) + 2) * q) * f->nr_dies);
+	ret = pre_lay_map(f, t, &l, fill, x);
+	res->copy_ns = ktime_get_ns() - start;
+out:
+	vflash_flash_destroy(t);
+	return ret;
+}
+
+/* The device as it may be preconditioned, or -EBUSY after one line. */
+static int check_device(struct vflash_flash *f)
+{
+	if (f->worker)
+		return refuse(f, -EBUSY, "the GC worker runs: the device is not held");
+	if (vff_failures_possible(f))
+		return refuse(f, -EBUSY, "bad blocks, or program or erase failures armed");
+	if (vff_undo_waiting(f))
+		return refuse(f, -EBUSY, "power-loss records wait on open units");
+	if (READ_ONCE(f->zone_ph))
+		return refuse(f, -EBUSY, "the device has zone handles");
+	return 0;
+}
+
 /**
  * struct pre_handles - the per-handle counters a frontend reports from
  * @moved: vflash_flash.ph_moved
@@ -510,54 +824,6 @@ static void pre_handles_put(struct vflash_flash *f,
 	}
 }
 
-/* Seal times from the replay's clock to the age clock; @age_ns added. */
-static void pre_ages(struct vflash_flash *f, u64 end, u64 now, u64 age_ns)
-{
-	u64 end_ac = vff_age_clock(f, end), oldest = 0, clock;
-	u32 b;
-
-	for (b = 0; b < f->nr_blocks; b++) {
-		struct vff_block *blk = &f->blocks[b];
-
-		if (blk->state != VFF_BLK_FULL) {
-			blk->seal_ns = 0;
-			continue;
-		}
-		/* For now seal_ns holds the age. */
-		blk->seal_ns = (end_ac > blk->seal_ns ? end_ac - blk->seal_ns :
-				0) + age_ns;
-		oldest = max(oldest, blk->seal_ns);
-	}
-	clock = vff_age_clock(f, now);
-	if (oldest > clock) {
-		f->age_base_ns += oldest - clock;
-		clock = oldest;
-	}
-	for (b = 0; b < f->nr_blocks; b++)
-		if (f->blocks[b].state == VFF_BLK_FULL)
-			f->blocks[b].seal_ns = clock - f->blocks[b].seal_ns;
-}
-
-static u64 copied(struct vflash_flash *f)
-{
-	return vflash_flash_stat(f, VFLASH_STAT_GC_COPIED_PAGES) +
-	       vflash_flash_stat(f, VFLASH_STAT_MIGRATED_PAGES);
-}
-
-/* The device as it may be preconditioned, or -EBUSY after one line. */
-static int check_device(struct vflash_flash *f)
-{
-	if (f->worker)
-		return refuse(f, -EBUSY, "the GC worker runs: the device is not held");
-	if (vff_failures_possible(f))
-		return refuse(f, -EBUSY, "bad blocks, or program or erase failures armed");
-	if (vff_undo_waiting(f))
-		return refuse(f, -EBUSY, "power-loss records wait on open units");
-	if (READ_ONCE(f->zone_ph))
-		return refuse(f, -EBUSY, "the device has zone handles");
-	return 0;
-}
-
 static int pre_run(struct vflash_flash *f, const struct vflash_precondition *p,
 		   u64 now, struct vflash_precondition_result *res)
 {
@@ -569,12 +835,24 @@ static int pre_run(struct vflash_flash *f, const struct vflash_precondition *p,
 	char why[160];
 	int ret;
 
+	pre_handles_save(f, &handles);
 	writes = max(writes, fill);
 	res->replay = p->replay;
+	if (res->replay == VFLASH_PRE_AUTO && x &&
+	    f->nr_lpages >= PRE_DIE_MIN_LPAGES)
+		res->replay = tiles_per_die(f) >= 2 ? VFLASH_PRE_TILE :
+			      f->nr_dies > 1 ? VFLASH_PRE_DIE : VFLASH_PRE_FULL;
 	if (res->replay == VFLASH_PRE_AUTO)
-		res->replay = f->nr_dies > 1 && x &&
-			      f->nr_lpages >= PRE_DIE_MIN_LPAGES ?
-			      VFLASH_PRE_DIE : VFLASH_PRE_FULL;
+		res->replay = VFLASH_PRE_FULL;
+	if (res->replay == VFLASH_PRE_TILE) {
+		pre_wipe(f);
+		ret = pre_tile(f, p, fill, writes, x, tiles_per_die(f), now,
+			       res);
+		if (ret)
+			goto err;
+		pre_idle(f, now);
+		goto aged;
+	}
 	if (res->replay == VFLASH_PRE_DIE) {
 		before = kvmalloc_array(f->blocks_per_die, sizeof(*before),
 					GFP_KERNEL);
@@ -586,14 +864,14 @@ static int pre_run(struct vflash_flash *f, const struct vflash_precondition *p,
 		writes = mul_u64_u64_div_u64(writes, n, fill);
 	}
 
-	pre_handles_save(f, &handles);
 	pre_wipe(f);
 	prog0 = vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES);
 	copy0 = copied(f);
 	erase0 = vflash_flash_stat(f, VFLASH_STAT_NAND_ERASE_BLOCKS);
 	start = ktime_get_ns();
 	ret = pre_replay(f, p, n, writes,
-			 res->replay == VFLASH_PRE_DIE ? 0 : VFF_INVALID, x, &t);
+			 res->replay == VFLASH_PRE_DIE ? 0 : VFF_INVALID, x,
+			 PRE_WORKER_NS, &t);
 	res->replay_ns = ktime_get_ns() - start;
 	res->host_pages = writes;
 	res->program_pages = vflash_flash_stat(f, VFLASH_STAT_NAND_PROGRAM_PAGES) -
@@ -611,7 +889,9 @@ static int pre_run(struct vflash_flash *f, const struct vflash_precondition *p,
 		goto err;
 
 	pre_idle(f, now);
-	pre_ages(f, t, now, p->age_s * NSEC_PER_SEC);
+	pre_seal_ages(f, t, p->age_s * NSEC_PER_SEC);
+aged:
+	pre_ages(f, now);
 	for (b = 0; b < f->nr_blocks; b++)
 		f->blocks[b].erase_count += p->pe_cycles;
 	start = ktime_get_ns();
@@ -692,12 +972,12 @@ int vflash_flash_precondition_show(struct vflash_flash *f, char *buf,
 		return scnprintf(buf, size, "none\n");
 	return scnprintf(buf, size,
 			 "workload=%s fill=%u written=%u hot=%u:%u pe=%llu age=%llu seed=%llu replay=%s\n"
-			 "replay=%s host_pages=%llu program_pages=%llu copied_pages=%llu erased_blocks=%llu write_amplification=%llu replay_ms=%llu copy_ms=%llu check_ms=%llu\n",
+			 "replay=%s tiles=%u host_pages=%llu program_pages=%llu copied_pages=%llu erased_blocks=%llu write_amplification=%llu replay_ms=%llu copy_ms=%llu check_ms=%llu\n",
 			 workload_names[p->workload], p->fill_pct,
 			 p->written_pct, p->hot_lba_pct, p->hot_write_pct,
 			 p->pe_cycles, p->age_s, p->seed,
 			 replay_names[p->replay], replay_names[r->replay],
-			 r->host_pages, r->program_pages, r->copied_pages,
+			 r->tiles, r->host_pages, r->program_pages, r->copied_pages,
 			 r->erased_blocks,
 			 r->host_pages ? div64_u64(r->program_pages * 1000,
 						   r->host_pages) : 0,

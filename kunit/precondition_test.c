@@ -169,17 +169,25 @@ static void workloads_differ(struct kunit *test)
 {
 	struct vflash_flash *s = mk(test, &tlc4, CAP);
 	struct vflash_flash *r = mk(test, &tlc4, CAP);
+	struct vflash_flash *h = mk(test, &tlc4, CAP);
 
 	set_policy(test, s, VFLASH_POLICY_MAINTENANCE, "inline");
 	set_policy(test, r, VFLASH_POLICY_MAINTENANCE, "inline");
-
+	set_policy(test, h, VFLASH_POLICY_MAINTENANCE, "inline");
 	KUNIT_ASSERT_EQ(test, pre(test, s, "workload=seq replay=full"), 0);
 	KUNIT_ASSERT_EQ(test, pre(test, r, "workload=random replay=full"), 0);
-	kunit_info(test, "seq: WAF x1000 %llu, random: %llu",
+	KUNIT_ASSERT_EQ(test, pre(test, h, "workload=hotcold hot=2:98 replay=full"),
+			0);
+	kunit_info(test, "seq: WAF x1000 %llu, random: %llu, hotcold 2:98: %llu",
 		   div64_u64(s->pre_res.program_pages * 1000,
 			     s->pre_res.host_pages),
 		   div64_u64(r->pre_res.program_pages * 1000,
-			     r->pre_res.host_pages));
+			     r->pre_res.host_pages),
+		   div64_u64(h->pre_res.program_pages * 1000,
+			     h->pre_res.host_pages));
+	/* Nearly every write to 2 % of the LBAs: blocks empty on their own. */
+	KUNIT_EXPECT_LT(test, h->pre_res.copied_pages * 2,
+			r->pre_res.copied_pages);
 	KUNIT_EXPECT_LT(test, s->pre_res.copied_pages,
 			s->pre_res.host_pages / 100);
 	KUNIT_EXPECT_GT(test, r->pre_res.copied_pages,
@@ -306,6 +314,90 @@ static void one_die_matches_full(struct kunit *test)
 	}
 }
 
+/*
+ * The tile replay against the full one on 4 dies of 1100 blocks (4 tiles
+ * a die): the same bounds as one_die_matches_full, the state sound and
+ * the fill exact, with a fill that ends inside a tile.
+ */
+static void tile_matches_full(struct kunit *test)
+{
+	static const char * const maint[] = { "inline", "background" };
+	u32 hf[SLOTS + 1], ht[SLOTS + 1], i;
+
+	for (i = 0; i < ARRAY_SIZE(maint); i++) {
+		struct vflash_flash *full = mk(test, &tlc4, 4 * BIG);
+		struct vflash_flash *tile = mk(test, &tlc4, 4 * BIG);
+		u64 mf, mt;
+		u32 tv;
+
+		set_policy(test, full, VFLASH_POLICY_MAINTENANCE, maint[i]);
+		set_policy(test, tile, VFLASH_POLICY_MAINTENANCE, maint[i]);
+		KUNIT_ASSERT_EQ(test, pre(test, full,
+					  "workload=random seed=13 replay=full"), 0);
+		KUNIT_ASSERT_EQ(test, pre(test, tile,
+					  "workload=random seed=13 replay=tile"), 0);
+		KUNIT_EXPECT_EQ(test, tile->pre_res.tiles, 4U);
+		check(test, tile);
+		maps_fill(test, tile, tile->nr_lpages);
+		mf = valid_hist(full, hf);
+		mt = valid_hist(tile, ht);
+		tv = tv_distance(hf, ht);
+		kunit_info(test, "%s random: mean valid x1000 full %llu tile %llu, TV %u/1000, free %u/%u, WAF x1000 %llu/%llu, replay %llu/%llu ms",
+			   maint[i], mf, mt, tv, free_blocks(full),
+			   free_blocks(tile),
+			   div64_u64(full->pre_res.program_pages * 1000,
+				     full->pre_res.host_pages),
+			   div64_u64(tile->pre_res.program_pages * 1000,
+				     tile->pre_res.host_pages),
+			   div_u64(full->pre_res.replay_ns, NSEC_PER_MSEC),
+			   div_u64(tile->pre_res.replay_ns, NSEC_PER_MSEC));
+		KUNIT_EXPECT_LE(test, tv, 100U);
+		KUNIT_EXPECT_LE(test, (mf > mt ? mf - mt : mt - mf) * 100, mf * 5);
+		/* A fill that ends inside a tile of the last die. */
+		KUNIT_ASSERT_EQ(test, pre(test, tile,
+					  "workload=hotcold fill=77 replay=tile"), 0);
+		check(test, tile);
+		maps_fill(test, tile, div_u64(tile->nr_lpages * 77, 100));
+		vflash_flash_destroy(full);
+		vflash_flash_destroy(tile);
+		((struct pre_ctx *)test->priv)->f[0] = NULL;
+		((struct pre_ctx *)test->priv)->f[1] = NULL;
+	}
+}
+
+/*
+ * die-affinity keeps 64-page extents on a die: the one-die replay's copies
+ * put every LBA on the die the policy would, so later writes of it land
+ * where its valid copy is; fill levels that end inside an extent included.
+ */
+static void one_die_keeps_affinity(struct kunit *test)
+{
+	static const char * const lines[] = {
+		"workload=random replay=die",
+		"workload=hotcold fill=41 replay=die seed=2",
+		"workload=random replay=tile",
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		struct vflash_flash *f = mk(test, &tlc4, i < 2 ? CAP : 4 * BIG);
+		u64 fill, lpn, wrong = 0;
+
+		set_policy(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+		KUNIT_ASSERT_EQ_MSG(test, pre(test, f, lines[i]), 0, "%s",
+				    lines[i]);
+		check(test, f);
+		fill = div_u64(f->nr_lpages * (i == 1 ? 41 : 100), 100);
+		maps_fill(test, f, fill);
+		for (lpn = 0; lpn < fill; lpn++)
+			wrong += vff_die_of_block(f, vff_block_of(f, f->l2p[lpn])) !=
+				 (lpn / 64) % f->nr_dies;
+		KUNIT_EXPECT_EQ(test, wrong, 0ULL);
+		vflash_flash_destroy(f);
+		((struct pre_ctx *)test->priv)->f[0] = NULL;
+	}
+}
+
 /* pe= adds to the replay's erases, age= to its data ages, exactly. */
 static void wear_and_age(struct kunit *test)
 {
@@ -367,6 +459,7 @@ static void bad_requests_change_nothing(struct kunit *test)
 		"workload=hotcold hot=20:100", "workload=hotcold hot=20",
 		"workload=random pe=1000001", "workload=random age=1000000001",
 		"workload=random replay=some", "workload=random colour=red",
+		"workload=random replay=tile",
 		"workload=random fill", "workload=random fill=1x",
 	};
 	struct vflash_flash *f = mk(test, &tlc4, CAP);
@@ -424,7 +517,7 @@ static void show_reports(struct kunit *test)
 			0);
 	vflash_flash_precondition_show(f, buf, sizeof(buf));
 	KUNIT_EXPECT_EQ(test, strncmp(buf, want, strlen(want)), 0);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "\nreplay=full host_pages=8192 "));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "\nreplay=full tiles=0 host_pages=8192 "));
 }
 
 static int pre_test_suite_init(struct kunit_suite *suite)
@@ -456,6 +549,8 @@ static struct kunit_case pre_test_cases[] = {
 	KUNIT_CASE(states_hold_together),
 	KUNIT_CASE(workloads_differ),
 	KUNIT_CASE(one_die_matches_full),
+	KUNIT_CASE(one_die_keeps_affinity),
+	KUNIT_CASE(tile_matches_full),
 	KUNIT_CASE(wear_and_age),
 	KUNIT_CASE(deterministic),
 	KUNIT_CASE(bad_requests_change_nothing),
@@ -490,21 +585,107 @@ static const struct vflash_profile bench32 = {
  */
 static void bench_one_die(struct kunit *test)
 {
-	struct vflash_flash *f = mk(test, &bench32, BENCH_BYTES);
-	u64 t0 = ktime_get_ns();
+	static const char * const maint[] = { "inline", "background" };
+	u32 i;
 
-	KUNIT_ASSERT_EQ(test, pre(test, f, "workload=random replay=die"), 0);
-	kunit_info(test, "%llu GiB, %u dies: %llu host pages on die 0 in %llu ms, copy %llu ms, check %llu ms, all %llu ms",
-		   BENCH_BYTES >> 30, f->nr_dies, f->pre_res.host_pages,
+	for (i = 0; i < ARRAY_SIZE(maint); i++) {
+		struct vflash_flash *f = mk(test, &bench32, BENCH_BYTES);
+		u64 t0 = ktime_get_ns();
+
+		set_policy(test, f, VFLASH_POLICY_MAINTENANCE, maint[i]);
+		KUNIT_ASSERT_EQ(test, pre(test, f, "workload=random replay=die"),
+				0);
+		kunit_info(test, "%llu GiB, %u dies, %s: %llu host pages on die 0 (WAF x1000 %llu) in %llu ms, copy %llu ms, check %llu ms, all %llu ms",
+			   BENCH_BYTES >> 30, f->nr_dies, maint[i],
+			   f->pre_res.host_pages,
+			   div64_u64(f->pre_res.program_pages * 1000,
+				     f->pre_res.host_pages),
+			   div_u64(f->pre_res.replay_ns, NSEC_PER_MSEC),
+			   div_u64(f->pre_res.copy_ns, NSEC_PER_MSEC),
+			   div_u64(f->pre_res.check_ns, NSEC_PER_MSEC),
+			   div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
+		maps_fill(test, f, f->nr_lpages);
+		vflash_flash_destroy(f);
+		((struct pre_ctx *)test->priv)->f[0] = NULL;
+	}
+}
+
+/* qlc-hybrid's die (16 KiB pages, 256 per block, SLC in front), alone. */
+static const struct vflash_profile hyb1 = {
+	.name = "t-pre-hyb1", .desc = "test", .cell = VFLASH_CELL_QLC,
+	.slc_cache = true, .channels = 1, .dies_per_channel = 1,
+	.flash_page_bytes = 16384, .pages_per_block = 256, .read_ns = 30000,
+	.qlc_read_ns = { 44600, 104400, 146200, 187900 },
+	.xfer_ns_per_4k = 5120, .slc_prog_ns = 185000, .prog_ns = 740000,
+	.slc_erase_ns = 2000000, .erase_ns = 8000000,
+};
+
+/*
+ * Die 0's part of a 1 TiB qlc-hybrid device (16 dies): one die of 64 GiB
+ * has the same blocks and takes the same 2x-its-share writes; the replay
+ * of a 1 TiB device costs this, plus the copy and check of its tables
+ * (linear: 16x what bench_one_die's 16 GiB took for them x 4).
+ */
+static void bench_tib_die_share(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &hyb1, 64ULL << 30);
+
+	set_policy(test, f, VFLASH_POLICY_MAINTENANCE, "inline");
+	KUNIT_ASSERT_EQ(test, pre(test, f, "workload=random replay=full"), 0);
+	kunit_info(test, "64 GiB, 1 die (%u blocks), inline: %llu host pages (WAF x1000 %llu) in %llu ms, check %llu ms",
+		   f->blocks_per_die, f->pre_res.host_pages,
+		   div64_u64(f->pre_res.program_pages * 1000,
+			     f->pre_res.host_pages),
 		   div_u64(f->pre_res.replay_ns, NSEC_PER_MSEC),
-		   div_u64(f->pre_res.copy_ns, NSEC_PER_MSEC),
-		   div_u64(f->pre_res.check_ns, NSEC_PER_MSEC),
-		   div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
-	maps_fill(test, f, f->nr_lpages);
+		   div_u64(f->pre_res.check_ns, NSEC_PER_MSEC));
+}
+
+/* qlc-hybrid's geometry on 4 dies. */
+static const struct vflash_profile hyb4big = {
+	.name = "t-pre-hyb4", .desc = "test", .cell = VFLASH_CELL_QLC,
+	.slc_cache = true, .channels = 2, .dies_per_channel = 2,
+	.flash_page_bytes = 16384, .pages_per_block = 256, .read_ns = 30000,
+	.qlc_read_ns = { 44600, 104400, 146200, 187900 },
+	.xfer_ns_per_4k = 5120, .slc_prog_ns = 185000, .prog_ns = 740000,
+	.slc_erase_ns = 2000000, .erase_ns = 8000000,
+};
+
+/*
+ * The tile replay (the default from 4 GiB where a die holds two tiles) of
+ * a 64 GiB device of qlc-hybrid's dies, 4 of them: each step's time; the
+ * copy and the check are linear in the capacity, the replay in a tile.
+ */
+static void bench_tile(struct kunit *test)
+{
+	static const char * const maint[] = { "inline", "background" };
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(maint); i++) {
+		struct vflash_flash *f = mk(test, &hyb4big, 64ULL << 30);
+		u64 t0 = ktime_get_ns();
+
+		set_policy(test, f, VFLASH_POLICY_MAINTENANCE, maint[i]);
+		KUNIT_ASSERT_EQ(test, pre(test, f, "workload=random"), 0);
+		KUNIT_EXPECT_EQ(test, f->pre_res.replay, (u32)VFLASH_PRE_TILE);
+		kunit_info(test, "64 GiB, 4 dies of %u blocks, %s: %u tiles a die, %llu host pages on a tile (WAF x1000 %llu) in %llu ms, lay-out %llu ms, check %llu ms, all %llu ms",
+			   f->blocks_per_die, maint[i], f->pre_res.tiles,
+			   f->pre_res.host_pages,
+			   div64_u64(f->pre_res.program_pages * 1000,
+				     f->pre_res.host_pages),
+			   div_u64(f->pre_res.replay_ns, NSEC_PER_MSEC),
+			   div_u64(f->pre_res.copy_ns, NSEC_PER_MSEC),
+			   div_u64(f->pre_res.check_ns, NSEC_PER_MSEC),
+			   div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
+		maps_fill(test, f, f->nr_lpages);
+		vflash_flash_destroy(f);
+		((struct pre_ctx *)test->priv)->f[0] = NULL;
+	}
 }
 
 static struct kunit_case pre_bench_cases[] = {
+	KUNIT_CASE(bench_tile),
 	KUNIT_CASE(bench_one_die),
+	KUNIT_CASE(bench_tib_die_share),
 	{}
 };
 

@@ -85,7 +85,7 @@ _vflashctl() {
 			words=(seq random hotcold)
 		else
 			words=(fill= written= hot= pe= age= seed= replay=full
-				replay=die replay=auto)
+				replay=die replay=tile replay=auto)
 		fi
 		words+=(--help)
 		;;
