@@ -889,8 +889,8 @@ nvme_state() {
 	ext_of /tmp/ext.bin 0 | md5sum
 	nvme list-ns $CTRL --all || fail "list-ns --all"
 	nvme list-ns $CTRL || fail "list-ns"
-	dd if=/dev/nvme0n2 bs=4096 count=100 iflag=direct 2>/dev/null | md5sum
-	if dd if=/dev/nvme0n2 of=/dev/null bs=4096 skip=100 count=1 \
+	dd if=$NS2 bs=4096 count=100 iflag=direct 2>/dev/null | md5sum
+	if dd if=$NS2 of=/dev/null bs=4096 skip=100 count=1 \
 		iflag=direct 2>/dev/null; then
 		echo "block 100 of namespace 2 reads"
 	fi
@@ -902,11 +902,32 @@ power_cycles() {
 	nvme smart-log $CTRL -o json | jq -r .power_cycles
 }
 
+# ns_names: DEV and NS2, the block devices of NSIDs 1 and 2 (6.12 scans
+# namespaces in parallel: its nvme0n1 may be NSID 2 after a probe)
+ns_names() {
+	local d n=0
+
+	while [ $n -lt 100 ]; do
+		DEV= NS2=
+		for d in /sys/block/nvme0n*; do
+			[ -e "$d/nsid" ] || continue
+			case $(cat "$d/nsid") in
+			1) DEV=/dev/${d##*/} ;;
+			2) NS2=/dev/${d##*/} ;;
+			esac
+		done
+		[ -n "$DEV" ] && [ -n "$NS2" ] && [ -b "$DEV" ] && [ -b "$NS2" ] &&
+			return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	fail "namespaces 1 and 2 did not appear"
+}
+
 # nvme_state_running: the held device runs; its namespaces come back
 nvme_state_running() {
 	echo running >$SYS/state || fail "state=running"
-	wait_for $DEV
-	wait_for /dev/nvme0n2
+	ns_names
 }
 
 # What a drive keeps across a power cycle comes back after a hold, and
@@ -937,10 +958,10 @@ test_state_kept() {
 	expect_eq "$nsid" 2 "the new namespace"
 	nvme attach-ns $CTRL --namespace-id=2 --controllers=1 >/dev/null ||
 		fail "attach-ns 2"
-	wait_for /dev/nvme0n2
-	dd if=/dev/urandom of=/dev/nvme0n2 bs=4096 count=256 oflag=direct \
+	ns_names
+	dd if=/dev/urandom of=$NS2 bs=4096 count=256 oflag=direct \
 		2>/dev/null || fail "write namespace 2"
-	nvme write-uncor /dev/nvme0n2 --start-block=100 --block-count=0 \
+	nvme write-uncor $NS2 --start-block=100 --block-count=0 \
 		>/dev/null || fail "write-uncor"
 	nvme_state >/tmp/state.0
 	cat /tmp/state.0
@@ -969,6 +990,7 @@ test_state_kept() {
 	expect_eq "$(zone_field 1 wp)" $((ZS + 16)) "zone 1's write pointer"
 	unload
 
+	DEV=/dev/nvme0n1
 	load hold=1 frontend=nvme size=256M zoned=1 ns1_size=128M \
 		zone_ext_bytes=128 zone_size=8M
 	dmesg -c >/dev/null
