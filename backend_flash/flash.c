@@ -654,6 +654,24 @@ void vflash_flash_destroy(struct vflash_flash *f)
 	kfree(f);
 }
 
+/*
+ * A model of @prof with its locks and the geometry planned for
+ * @size_bytes (*@ret: plan_geometry()'s result); NULL without memory.
+ */
+static struct vflash_flash *flash_alloc(const struct vflash_profile *prof,
+					u64 size_bytes, int *ret)
+{
+	struct vflash_flash *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return NULL;
+	f->prof = prof;
+	spin_lock_init(&f->host_lock);
+	mutex_init(&f->maint_lock);
+	*ret = plan_geometry(f, size_bytes);
+	return f;
+}
+
 /**
  * vff_create_tile() - a device of a profile's geometry but for its blocks
  *	per die, given
@@ -674,13 +692,9 @@ struct vflash_flash *vff_create_tile(const struct vflash_profile *prof,
 	struct vflash_flash *f;
 	int ret;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = flash_alloc(prof, lpages << VFLASH_LPAGE_SHIFT, &ret);
 	if (!f)
 		return ERR_PTR(-ENOMEM);
-	f->prof = prof;
-	spin_lock_init(&f->host_lock);
-	mutex_init(&f->maint_lock);
-	ret = plan_geometry(f, lpages << VFLASH_LPAGE_SHIFT);
 	if (!ret && (main_pd < vff_min_blocks(f->nr_ph) ||
 		     (f->hybrid && slc_pd < vff_min_blocks(f->nr_ph)) ||
 		     (u64)(main_pd + slc_pd) * f->nr_dies * f->stride >= U32_MAX))
@@ -721,13 +735,9 @@ struct vflash_flash *vflash_flash_create(const struct vflash_profile *prof,
 	struct vflash_flash *f;
 	int ret;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = flash_alloc(prof, size_bytes, &ret);
 	if (!f)
 		return ERR_PTR(-ENOMEM);
-	f->prof = prof;
-	spin_lock_init(&f->host_lock);
-	mutex_init(&f->maint_lock);
-	ret = plan_geometry(f, size_bytes);
 	if (!ret)
 		ret = alloc_tables(f);
 	if (!ret)
