@@ -20,6 +20,7 @@
 # make bench-peer NVMEVIRT=DIR [MODE=zns] vflash beside NVMeVirt (a checkout of it) in one VM boot
 # make check-zbd FIO_SRC=DIR BLKTESTS=DIR ZONEFS_TOOLS=DIR fio's t/zbd, blktests' zbd and
 #                 nvme groups, zonefs-tests (checkouts of them), btrfs and f2fs on zoned namespaces
+# make bench-precondition instant vs real (2x capacity through NVMe) preconditioning, seq/random/hotcold, table and plot
 # make bench-crash crashcheck's long run: the device matrix, 5130 power cuts checked, 100 ext4+sqlite cuts
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
@@ -67,7 +68,7 @@ export KDIR
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp study-apps \
 	bench-faultcost bench-crash bench-idle bench-peer bench-icount check-zbd bench-base bench-icount-cxl \
-	bench-threads bench-icount-kernel
+	bench-threads bench-icount-kernel bench-precondition
 
 all: modules tools
 
@@ -173,6 +174,15 @@ bench-icount: modules tools
 bench-icount-cxl: modules tools
 	@scripts/vmtest.sh bench-icount-cxl; rc=$$?; \
 	sed -n 's/^BENCH //p' build/vmtest/bench-icount-cxl/host.log; exit $$rc
+
+# Instant preconditioning against a real one, three workload kinds
+# (docs/design/precondition.md, "Validation"): medians, ratios to the real
+# run, and build/bench-precondition/precondition.png. PRE_ROUNDS=,
+# PRE_SIZE=, PRE_MEAS_IOS=, PRE_K= in the environment reach the guest.
+bench-precondition: modules tools
+	@scripts/vmtest.sh bench-precondition; rc=$$?; \
+	scripts/bench/precondition-report.py build/vmtest/bench-precondition/results.txt \
+		build/bench-precondition || rc=1; exit $$rc
 
 # The crash suite's long version (docs/crashcheck.md): every cell of the
 # device matrix long; cuts, LBAs checked, violations, seeds per cell

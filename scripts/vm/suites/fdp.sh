@@ -592,8 +592,8 @@ test_state_kept() {
 	expect_gone
 }
 
-run_test discovery test_discovery
-run_test features test_features
+run_test_full_debug discovery "every load_fdp's Identify, ctrl_events' FDP events log, placed_writes' reclaim unit status, and fuzz" test_discovery
+run_test_full_debug features "ctrl_events (the FDP events feature), and fuzz (random Get and Set Features on an FDP controller)" test_features
 run_test placed_writes test_placed_writes
 run_test update test_update
 run_test ctrl_events test_ctrl_events

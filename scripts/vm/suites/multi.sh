@@ -387,9 +387,9 @@ test_unload_powered() {
 }
 
 run_test no_device test_no_device
-run_test four_at_once test_four_at_once
+run_test_full_debug four_at_once "stats_own (an NVMe and a CXL device at once through configfs), and unload_powered" test_four_at_once
 run_test stats_own test_stats_own
-run_test_full_debug cycles "four_at_once, and core's cycles_release_memory" test_cycles
+run_test_full_debug cycles "stats_own, and core's cycles_release_memory" test_cycles
 run_test bad_input test_bad_input
 run_test_full_debug geometry "core's geometry_overrides" test_geometry
 run_test unload_powered test_unload_powered

@@ -453,9 +453,9 @@ elif [ ! -f /vflash/f2fs.ko ] || ! command -v mkfs.f2fs >/dev/null; then
 else
 	run_test f2fs_conventional_and_zoned test_f2fs_conventional_and_zoned
 fi
-run_test_full_debug bad_commands "fuzz and the nvmefuzz suite" test_bad_commands
+run_test_full_debug bad_commands "life, params and the nvmefuzz suite" test_bad_commands
 run_test detach_under_io test_detach_under_io
 run_test changed_ns_log test_changed_ns_log
 run_test no_namespace_at_load test_no_namespace_at_load
-run_test fuzz test_fuzz
+run_test_full_debug fuzz "life, and the nvmefuzz suite's fuzz" test_fuzz
 run_test params test_params

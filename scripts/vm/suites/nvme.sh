@@ -768,7 +768,7 @@ run_test odd_size_namespace test_odd_size_namespace
 run_test data_round_trip test_data_round_trip
 run_test_full_debug fio_verify "fio_gc_rand_4k and switch_under_load" test_fio_verify
 run_test bad_commands_get_nvme_status test_bad_commands_get_nvme_status
-run_test out_of_range_lba test_out_of_range_lba
+run_test_full_debug out_of_range_lba "bad_commands_get_nvme_status, and nvmefuzz's fuzz" test_out_of_range_lba
 run_test_full_debug smart_log_counts "nvmeopts' SMART tests" test_smart_log_counts
 run_test discard_and_zeroes test_discard_and_zeroes
 # Under the debug kernel powercut's ext4 test makes, loads, replays and

@@ -346,5 +346,5 @@ run_test identify_nsids test_identify_nsids
 run_test create_queue_unaligned test_create_queue_unaligned
 run_test features test_features
 run_test ng_generic_device test_ng_generic_device
-run_test ng_generic_device_512 test_ng_generic_device_512
+run_test_full_debug ng_generic_device_512 "ng_generic_device, and nvmeopts' lba_512" test_ng_generic_device_512
 run_test fuzz test_fuzz

@@ -364,9 +364,9 @@ test_unbind_bind() {
 }
 
 run_test reset_during_fio test_reset_during_fio
-run_test copy_uncor_across_resets_4k test_copy_uncor 4096 full
-run_test_full_debug copy_uncor_across_resets_512 "copy_uncor_across_resets_4k" test_copy_uncor 512 sparse
-run_test remove_rescan_during_fio test_remove_rescan_during_fio
+run_test_full_debug copy_uncor_across_resets_4k "nvme's uncor_verify_copy, and reset_during_fio" test_copy_uncor 4096 full
+run_test_full_debug copy_uncor_across_resets_512 "nvme's uncor_verify_copy, and reset_during_fio" test_copy_uncor 512 sparse
+run_test_full_debug remove_rescan_during_fio "reset_during_fio and unbind_bind" test_remove_rescan_during_fio
 run_test disable_during_dsm test_disable_during_dsm
 run_test bus_master_off test_bus_master_off
 run_test unbind_bind test_unbind_bind

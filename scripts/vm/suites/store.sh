@@ -439,11 +439,12 @@ test_image_refused() {
 # the cache is shut down cleanly: its dirty pages are written back
 # through the flash model, which the image then holds.
 test_image_cxl() {
-	local p0 w0
+	local p0 w0 mib
 
+	mib=$(light 24 8)
 	load frontend=cxl size=32M cache_size=4M store="$1"
 	wait_for $CXL
-	cxl_check fill $CXL $((24 << 20)) 9 || fail "fill"
+	cxl_check fill $CXL $((mib << 20)) 9 || fail "fill"
 	p0=$(stat nand_program_pages)
 	w0=$(stat dirty_writebacks)
 	echo held >$SYS/state || fail "state=held"
@@ -451,15 +452,15 @@ test_image_cxl() {
 		fail "held: no dirty page written back (nand_program_pages $p0)"
 	echo "held: dirty_writebacks $w0 -> $(stat dirty_writebacks)"
 	save_image
-	# The pages written and the tables, not the 8 MiB never written.
-	[ "$(wc -c <$IMG)" -lt $((28 << 20)) ] ||
-		fail "an image of $(wc -c <$IMG) bytes for 24 MiB of data"
+	# The pages written and the tables, not the MiBs never written.
+	[ "$(wc -c <$IMG)" -lt $(((mib + 4) << 20)) ] ||
+		fail "an image of $(wc -c <$IMG) bytes for $mib MiB of data"
 	unload
 	restore_image frontend=cxl size=32M cache_size=4M store="$1"
 	echo running >$SYS/state || fail "running"
 	wait_for $CXL
 	expect_eq "$(stat resident_pages)" 0 "resident pages after a restore"
-	cxl_check verify $CXL $((24 << 20)) 9 || fail "verify"
+	cxl_check verify $CXL $((mib << 20)) 9 || fail "verify"
 	unload
 	expect_gone
 }
@@ -493,7 +494,7 @@ test_image_none() {
 
 	load frontend=nvme size=32M store=none
 	wait_for $DEV
-	seeded_writes 3 8M
+	seeded_writes 3 "$(light 8M 2M)"
 	hold_nvme
 	saved=$(flash_stats)
 	save_image
@@ -616,39 +617,51 @@ test_precondition_nvme() {
 # the time goes to the console. 1 TiB takes minutes under TCG, too long for
 # make check: docs/design/precondition.md has its figures and how to get
 # them (PRE_SIZE below). A light run (the debug kernel's, 6.12's) takes
-# 4 GiB, the smallest device auto gives the one-die or tile replay.
+# 4 GiB, the smallest device auto gives the one-die or tile replay. The
+# debug kernel (its replay of 4 GiB took 150-220 s) takes 1 GiB of small
+# blocks on two dies, where a die holds eight tiles, and asks for the tile
+# replay: its paths, on an eighth of a die's pages.
 PRE_SIZE=16G
 test_precondition_large() {
-	local size t0 t1
+	local size t0 t1 geo= replay= want='(die|tile)' more=32M
 
 	size=$(light $PRE_SIZE 4G)
+	if debug_kernel; then
+		size=1G
+		geo="channels=1 dies_per_channel=2 pages_per_block=16"
+		replay=" replay=tile"
+		want=tile
+		more=8M
+	fi
 
-	load_nvme size="$size" store=none
+	# shellcheck disable=SC2086 # $geo: words or none
+	load_nvme size="$size" store=none $geo
 	echo inline >$SYS/policy/maintenance || fail "maintenance=inline"
 	hold_nvme
 	t0=$(date +%s)
-	echo "workload=random" >$PRE || fail "precondition: $(dmesg | grep precondition | tail -n 1)"
+	echo "workload=random$replay" >$PRE || fail "precondition: $(dmesg | grep precondition | tail -n 1)"
 	t1=$(date +%s)
 	cat $PRE
 	echo "vmtest: $size store=none precondition random took $((t1 - t0)) s"
-	expect_match "$(cat $PRE)" 'replay=(die|tile) ' "the one-die or tile replay"
+	expect_match "$(cat $PRE)" "replay=$want " "the one-die or tile replay"
 	echo running >$SYS/state || fail "state=running"
 	wait_for $DEV
 	# The SLC region is as full as cleaning leaves it: 2 MiB a die makes
-	# it migrate (a new device takes 32 MiB into its free 1 GiB of SLC).
-	seeded_writes 7 32M
+	# it migrate (a new device takes 32 MiB into its free 1 GiB of SLC;
+	# the debug kernel's two dies, 8 MiB).
+	seeded_writes 7 $more
 	[ $(($(stat gc_copied_pages) + $(stat migrated_pages))) -gt 0 ] ||
 		fail "no cleaning after the preconditioning"
 	unload
 	expect_gone
 }
 
-run_test_full_debug precondition_nvme "precondition_large runs the preconditioning's paths" test_precondition_nvme
+run_test_full_debug precondition_nvme "precondition_large runs the tile replay (the full replay on its scratch die, the lay-out, the check)" test_precondition_nvme
 run_test precondition_large test_precondition_large
-run_test_full_debug image_nvme_full "image_refused (NVMe hold, save, restore) and image_cxl_full" test_image_nvme full
+run_test_full_debug image_nvme_full "image_refused (NVMe hold, save, restore) and image_dual (a full store's data)" test_image_nvme full
 run_test_full_debug image_nvme_sparse "image_refused and image_cxl_sparse" test_image_nvme sparse
 run_test image_refused test_image_refused
-run_test image_cxl_full test_image_cxl full
+run_test_full_debug image_cxl_full "image_cxl_sparse (the CXL hold and its write-back) and image_dual (a full store's data)" test_image_cxl full
 run_test image_cxl_sparse test_image_cxl sparse
 run_test image_dual test_image_dual
 run_test image_none test_image_none

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Report `make bench-precondition` (scripts/bench/vm/bench-precondition.sh).
+
+usage: precondition-report.py RESULTS [OUTDIR]
+
+RESULTS holds the guest's "BENCH W ARM ROUND key=value ..." lines. Prints,
+per workload, the median over the rounds of every metric for each arm and
+each instant arm's ratio to the real one, marking a ratio outside
+0.95-1.05; with OUTDIR, writes OUTDIR/precondition.dat and, if gnuplot is
+there, OUTDIR/precondition.png (the ratios, one panel per workload).
+"""
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+METRICS = ["waf", "copy_rate", "r_p50", "r_p90", "r_p99", "w_p50", "w_p90",
+           "w_p99"]
+ARMS = ["real", "instant", "die"]
+WORKLOADS = ["seq", "random", "hotcold"]
+
+
+def parse(path):
+    runs = {}
+    config = ""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            w = line.split()
+            if len(w) < 2 or w[0] != "BENCH":
+                continue
+            if w[1] == "config":
+                config = " ".join(w[2:])
+                continue
+            if len(w) < 5:
+                continue
+            kv = dict(x.split("=", 1) for x in w[4:] if "=" in x)
+            runs.setdefault((w[1], w[2]), []).append(
+                {k: float(v) for k, v in kv.items()})
+    return config, runs
+
+
+def med(rows, key):
+    vals = [r[key] for r in rows if key in r]
+    return statistics.median(vals) if vals else float("nan")
+
+
+def spread(rows, key):
+    vals = [r[key] for r in rows if key in r]
+    if len(vals) < 2 or statistics.median(vals) == 0:
+        return 0.0
+    return (max(vals) - min(vals)) / statistics.median(vals)
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    config, runs = parse(sys.argv[1])
+    if not runs:
+        print("precondition-report: no BENCH lines in " + sys.argv[1],
+              file=sys.stderr)
+        return 1
+    print("config: " + config)
+    outside = 0
+    dat = []
+    for w in WORKLOADS:
+        real = runs.get((w, "real"), [])
+        if not real:
+            continue
+        print(f"\n{w} ({len(real)} rounds; medians; ratio to real, "
+              "* outside 0.95-1.05; spread = (max - min) / median of the "
+              "real arm's rounds)")
+        print("| metric | real | spread | " +
+              " | ".join(f"{a} | {a}/real" for a in ARMS[1:]) + " |")
+        print("|---|---|---|" + "---|---|" * (len(ARMS) - 1))
+        for m in METRICS:
+            base = med(real, m)
+            cells = [f"{base:.4g}", f"{spread(real, m) * 100:.1f} %"]
+            ratios = []
+            for a in ARMS[1:]:
+                rows = runs.get((w, a), [])
+                v = med(rows, m)
+                r = v / base if base else float("nan")
+                mark = "" if 0.95 <= r <= 1.05 else " *"
+                if mark and rows:
+                    outside += 1
+                cells += [f"{v:.4g}", f"{r:.3f}{mark}"]
+                ratios.append(r)
+            print(f"| {m} | " + " | ".join(cells) + " |")
+            dat.append((w, m, ratios))
+    print(f"\nratios outside 0.95-1.05: {outside}")
+    if len(sys.argv) == 3:
+        plot(sys.argv[2], dat)
+    return 0
+
+
+def plot(outdir, dat):
+    os.makedirs(outdir, exist_ok=True)
+    path = os.path.join(outdir, "precondition.dat")
+    with open(path, "w", encoding="utf-8") as f:
+        for w in WORKLOADS:
+            f.write(f"# {w}\n")
+            for (ww, m, ratios) in dat:
+                if ww == w:
+                    f.write(m + " " + " ".join(f"{r:.4f}" for r in ratios)
+                            + "\n")
+            f.write("\n\n")
+    if not shutil.which("gnuplot"):
+        print("precondition-report: no gnuplot, no plot", file=sys.stderr)
+        return
+    png = os.path.join(outdir, "precondition.png")
+    script = f"""
+set terminal pngcairo size 1200,420 font ",10"
+set output "{png}"
+set multiplot layout 1,3 title "instant / real preconditioning, measured-run metrics (medians)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set yrange [0.8:1.2]
+set xtics rotate by -45
+set grid ytics
+set key top left
+set arrow 1 from graph 0, first 0.95 to graph 1, first 0.95 nohead dt 2
+set arrow 2 from graph 0, first 1.05 to graph 1, first 1.05 nohead dt 2
+"""
+    for i, w in enumerate(WORKLOADS):
+        script += f"""
+set title "{w}"
+plot "{path}" index {i} using 2:xtic(1) title "instant (replay=full)", \\
+     "" index {i} using 3 title "die (replay=die)"
+"""
+    script += "unset multiplot\n"
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    print("plot: " + png)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
