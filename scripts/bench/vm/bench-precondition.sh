@@ -36,10 +36,10 @@
 # vmtest-smp: 2
 # vmtest-timeout: 5400
 
-SIZE=${PRE_SIZE:-256M}
+SIZE=${PRE_SIZE:-128M}
 ROUNDS=${PRE_ROUNDS:-3}
-MEAS_IOS=${PRE_MEAS_IOS:-16000}
-K=${PRE_K:-10}
+MEAS_IOS=${PRE_MEAS_IOS:-10000}
+K=${PRE_K:-50}
 SYS=/sys/class/vflash/vflash0
 DEV=/dev/nvme0n1
 SCALED="main_read_ns main_prog_ns main_erase_ns channel_xfer_ns host_xfer_ns fw_overhead_ns"
