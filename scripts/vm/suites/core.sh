@@ -151,6 +151,6 @@ run_test default_load test_default_load
 run_test sysfs_attributes test_sysfs_attributes
 run_test every_profile_loads test_every_profile_loads
 run_test geometry_overrides test_geometry_overrides
-run_test memparse_sizes test_memparse_sizes
+run_test_full_debug memparse_sizes "KUnit's vflash-params (the size parser), default_load and large_size" test_memparse_sizes
 run_test large_size test_large_size
 run_test cycles_release_memory test_cycles_release_memory

@@ -402,4 +402,4 @@ run_test knobs test_knobs
 run_test_full_debug ways "integrity and remap_under_eviction" test_ways
 run_test precondition test_precondition
 run_test fio_verify test_fio_verify
-run_test mmap_lat test_mmap_lat
+run_test_full_debug mmap_lat "sweep_misses and integrity (the fault path, hits and misses)" test_mmap_lat

@@ -595,14 +595,14 @@ test_state_kept() {
 run_test_full_debug discovery "every load_fdp's Identify, ctrl_events' FDP events log, placed_writes' reclaim unit status, and fuzz" test_discovery
 run_test_full_debug features "ctrl_events (the FDP events feature), and fuzz (random Get and Set Features on an FDP controller)" test_features
 run_test placed_writes test_placed_writes
-run_test update test_update
+run_test_full_debug update "placed_writes (reclaim unit status after placed writes) and ctrl_events" test_update
 run_test ctrl_events test_ctrl_events
 run_test_full_debug ns_placement "placed_writes and the ns suite run its paths" test_ns_placement
-run_test fdp_off test_fdp_off
+run_test_full_debug fdp_off "every device of the other suites (FDP off)" test_fdp_off
 run_test configfs test_configfs
 run_test bad_params test_bad_params
 run_test fuzz test_fuzz
 run_test_full_debug state_kept "image_dual and powercut's cut_after_restore run the hold, the kept controller and its image" test_state_kept
 # Under the debug kernel (CI's time; 97 s of its 316): the study drives
 # the load placed_writes, update and fuzz already run there.
-run_test_not_debug study "placed_writes, update and fuzz run its paths" test_study
+run_test_not_debug study "placed_writes, ctrl_events and fuzz run its paths" test_study

@@ -246,8 +246,8 @@ refused() {
 	expect_eq "$after" "$before" "$1/$2 after a refused write"
 }
 
-test_bad_input() {
-	local a
+# Values each attribute's own check refuses at the write.
+test_bad_values() {
 	load
 	mkdir $CFS/bad
 	refused bad frontend bogus "frontend=bogus: unknown frontend" "$EINVAL"
@@ -273,6 +273,18 @@ test_bad_input() {
 	refused bad power 2 "power=2: must be 0 or 1" "$EINVAL"
 	refused bad power on "power=on: must be 0 or 1" "$EINVAL"
 	refused bad power -1 "power=-1: must be 0 or 1" "$EINVAL"
+	rmdev bad
+	unload
+	expect_gone
+}
+
+# Power on refused by the whole configuration, empty writes, a powered
+# device's attributes read-only, a mapped one kept.
+test_bad_input() {
+	local a
+	load
+	mkdir $CFS/bad
+	refused bad power 2 "power=2: must be 0 or 1" "$EINVAL"
 	# Powering on without a frontend, or with values that only the
 	# whole configuration rules out, fails and creates nothing.
 	refused bad power 1 "frontend: missing" "$EINVAL"
@@ -390,6 +402,7 @@ run_test no_device test_no_device
 run_test_full_debug four_at_once "stats_own (an NVMe and a CXL device at once through configfs), and unload_powered" test_four_at_once
 run_test stats_own test_stats_own
 run_test_full_debug cycles "stats_own, and core's cycles_release_memory" test_cycles
+run_test_full_debug bad_values "bad_input (a refusal at a configfs write: power=2, and every attribute of a powered device)" test_bad_values
 run_test bad_input test_bad_input
 run_test_full_debug geometry "core's geometry_overrides" test_geometry
 run_test unload_powered test_unload_powered

@@ -456,6 +456,6 @@ fi
 run_test_full_debug bad_commands "life, params and the nvmefuzz suite" test_bad_commands
 run_test detach_under_io test_detach_under_io
 run_test changed_ns_log test_changed_ns_log
-run_test no_namespace_at_load test_no_namespace_at_load
+run_test_full_debug no_namespace_at_load "life (namespaces made, attached, detached and deleted)" test_no_namespace_at_load
 run_test_full_debug fuzz "life, and the nvmefuzz suite's fuzz" test_fuzz
-run_test params test_params
+run_test_full_debug params "life, and badparams' refusals" test_params

@@ -766,7 +766,7 @@ run_test_full_debug binds "nvmereset's unbind_bind" test_binds
 run_test_full_debug identify_fields "every load's Identify, and nvmefuzz" test_identify_fields
 run_test odd_size_namespace test_odd_size_namespace
 run_test data_round_trip test_data_round_trip
-run_test_full_debug fio_verify "fio_gc_rand_4k and switch_under_load" test_fio_verify
+run_test_full_debug fio_verify "fio_gc_rand_4k and uncor_verify_copy" test_fio_verify
 run_test bad_commands_get_nvme_status test_bad_commands_get_nvme_status
 run_test_full_debug out_of_range_lba "bad_commands_get_nvme_status, and nvmefuzz's fuzz" test_out_of_range_lba
 run_test_full_debug smart_log_counts "nvmeopts' SMART tests" test_smart_log_counts
@@ -775,14 +775,14 @@ run_test discard_and_zeroes test_discard_and_zeroes
 # checks an ext4 file system on vflash (CI's time).
 run_test_not_debug ext4 "powercut's ext4 runs mkfs.ext4, a journal and e2fsck on vflash" test_ext4
 run_test io_uring test_io_uring
-run_test io_uring_passthrough test_io_uring_passthrough
+run_test_full_debug io_uring_passthrough "nvmefuzz's ng_generic_device (io_uring_cmd on the generic device) and io_uring" test_io_uring_passthrough
 run_test fio_gc_rand_4k test_fio_gc randwrite 4k
 # Under the debug kernel (CI's time): GC runs in fio_gc_rand_4k and
 # switch_under_load, and every profile loads in core's every_profile_loads.
 run_test_not_debug fio_gc_seq_128k "GC runs in fio_gc_rand_4k" test_fio_gc write 128k
 run_test_full_debug load_unload_cycles "core's cycles_release_memory" test_load_unload_cycles
 run_test_not_debug every_profile "core's every_profile_loads" test_every_profile
-run_test switch_under_load test_switch_under_load
+run_test_full_debug switch_under_load "cxl's switch_under_load (policies switched under load), backend's policies_switch_and_reject, and fio_gc_rand_4k (GC under fio)" test_switch_under_load
 run_test rmmod_while_mounted test_rmmod_while_mounted
 run_test uncor_verify_copy test_uncor_verify_copy
 run_test_full_debug uncor_verify_copy_512 "uncor_verify_copy, and nvmeopts' 512-byte blocks" test_uncor_verify_copy_512

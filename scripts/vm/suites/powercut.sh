@@ -568,7 +568,7 @@ test_cut_after_restore() {
 }
 
 run_test cut test_cut
-run_test cut_plp test_cut_plp
+run_test_full_debug cut_plp "cut and load_cut_plp" test_cut_plp
 run_test cut_after_restore test_cut_after_restore
 run_test cxl_store_survives test_cxl_store_survives
 run_test fdp_flush_keeps_both_handles test_fdp_flush_keeps_both_handles
@@ -577,7 +577,7 @@ run_test shutdown_commits_cache test_shutdown_commits_cache
 run_test_not_debug zoned_cut_rewinds "built without CONFIG_BLK_DEV_ZONED: no zoned namespace" test_zoned_cut_rewinds
 run_test log_memory_refused test_log_memory_refused
 run_test cut_restores_without_memory test_cut_restores_without_memory
-run_test load_cut test_load_cut
+run_test_full_debug load_cut "load_cut_plp (the same load, cut)" test_load_cut
 # The debug kernel runs the rule's cut once, with plp (about 3 minutes
 # per load there).
 run_test_not_debug load_cut_rule "load_cut_plp cuts the same load" test_load_cut_rule

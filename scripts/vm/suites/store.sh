@@ -670,13 +670,13 @@ run_test image_refused test_image_refused
 run_test_full_debug image_cxl_full "image_cxl_sparse (the CXL hold and its write-back) and image_dual (a full store's data)" test_image_cxl full
 run_test image_cxl_sparse test_image_cxl sparse
 run_test image_dual test_image_dual
-run_test image_none test_image_none
+run_test_full_debug image_none "image_refused (a store=none device refusing data) and image_dual" test_image_none
 run_test cxl_sparse_oom test_cxl_sparse_oom
 run_test sparse_oom test_sparse_oom
 run_test full_default test_full_default
 run_test_full_debug sparse_nvme "sparse_oom and tib_sparse_gc" test_sparse_nvme
 run_test none_nvme test_none_nvme
 run_test cxl_sparse test_cxl_sparse
-run_test cxl_none test_cxl_none
+run_test_full_debug cxl_none "none_nvme (store=none) and cxl_sparse (the CXL cache over a store without full backing)" test_cxl_none
 run_test tib_sparse_gc tib_gc sparse
-run_test tib_none_gc tib_gc none
+run_test_full_debug tib_none_gc "tib_sparse_gc (GC on a 16 GiB device) and none_nvme" tib_gc none
