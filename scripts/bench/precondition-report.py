@@ -82,7 +82,11 @@ def main():
             for a in ARMS[1:]:
                 rows = runs.get((w, a), [])
                 v = med(rows, m)
-                r = v / base if base else float("nan")
+                if base:
+                    r = v / base
+                else:
+                    # 0 against 0 (no GC copy after a sequential fill)
+                    r = 1.0 if v == 0 else float("inf")
                 mark = "" if 0.95 <= r <= 1.05 else " *"
                 if mark and rows:
                     outside += 1
