@@ -13,6 +13,7 @@
 # held NVMe device: the data kept, the counters zeroed, a steady state GC
 # works in at once, wear and age as asked, bad lines refused.
 # vmtest-mem: 6G
+# vmtest-debug-mem: 4G
 # vmtest-timeout: 600
 
 DEV=/dev/nvme0n1
