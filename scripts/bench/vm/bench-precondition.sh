@@ -57,12 +57,6 @@ pre_unload() {
 	rmmod vflash || fail "rmmod"
 }
 
-hold() {
-	basename "$(readlink -f /sys/class/nvme/nvme0/device)" \
-		>/sys/bus/pci/drivers/nvme/unbind || fail "unbind"
-	echo held >$SYS/state || fail "state=held"
-}
-
 # real W SEED: twice the capacity through fio, as the replay's workload
 real() {
 	local dist=random extra=
@@ -90,7 +84,7 @@ instant() {
 	local w=$1
 
 	[ "$w" = hotcold ] && w="hotcold hot=20:80"
-	hold
+	hold_nvme
 	echo "workload=$w seed=$2 replay=$3" >$SYS/precondition ||
 		fail "precondition: $(dmesg | grep precondition | tail -n 1)"
 	echo "vmtest: $(cat $SYS/precondition)"
