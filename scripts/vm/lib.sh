@@ -154,13 +154,18 @@ expect_match() {
 # VFLASH_LOG_LINES, the last in VFLASH_LOG_LAST. The log is read once and
 # its lines picked by the shell: under the debug kernel every process
 # started costs a tenth of a second or more, and the bad-input tests
-# look at the log dozens of times a suite.
+# look at the log dozens of times a suite. The module loader's own lines
+# at a boot's first load of vflash.ko (the taint and, on Debian's kernel,
+# the missing signature) are the kernel's, not vflash's: CI once ran a
+# refusal as its boot's first load and counted three lines.
 vflash_log() {
 	local line
 	VFLASH_LOG_LINES=0
 	VFLASH_LOG_LAST=
 	while IFS= read -r line; do
 		case $line in
+		*"vflash: loading out-of-tree module taints kernel."* | \
+			*"vflash: module verification failed: "*) ;;
 		*vflash*)
 			echo "$line"
 			VFLASH_LOG_LAST=$line

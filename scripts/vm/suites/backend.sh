@@ -173,7 +173,7 @@ run_test idle_threads_not_in_d_state test_idle_threads_not_in_d_state \
 run_test idle_nvme_threads_not_in_d_state test_idle_threads_not_in_d_state \
 	frontend=nvme size=64M
 run_test policies_switch_and_reject test_policies_switch_and_reject
-run_test config_knobs test_config_knobs
+run_test_full_debug config_knobs "policies_switch_and_reject runs sysfs writes taken and refused, cxl's knobs sets config knobs and checks data under them" test_config_knobs
 run_test stats test_stats
 run_test_full_debug every_profile "core's every_profile_loads" test_every_profile
 run_test model_read_latency test_model_read_latency

@@ -328,5 +328,5 @@ run_test cross_data test_cross_data
 run_test read_hit test_read_hit
 run_test write_hit test_write_hit
 run_test deallocate_mapped test_deallocate_mapped
-run_test copy_mapped test_copy_mapped
+run_test_full_debug copy_mapped "nvme's uncor_verify_copy runs Copy and Write Uncorrectable, deallocate_mapped and write_hit an NVMe command on a page mapped through CXL" test_copy_mapped
 run_test concurrent test_concurrent

@@ -326,7 +326,7 @@ run_test_not_debug timeout "lockdep in the nvme driver's timeout and reset path"
 run_test delay test_delay
 run_test delay_workers0 test_delay_workers0
 run_test read_only test_read_only
-run_test after_and_probability test_after_and_probability
+run_test_full_debug after_and_probability "read_error and write_fault run the rules' matching and injection" test_after_and_probability
 run_test cxl_poison test_cxl_poison
 run_test cxl_poison_race test_cxl_poison_race
 run_test bad_input test_bad_input

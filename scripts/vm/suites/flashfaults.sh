@@ -269,7 +269,7 @@ test_bad_input() {
 }
 
 run_test program_fail_under_load test_program_fail_under_load
-run_test program_fail_hybrid test_program_fail_hybrid
+run_test_full_debug program_fail_hybrid "program_fail_under_load and spare_exhaustion run program failures, block retirement and the rewrite" test_program_fail_hybrid
 run_test_full_debug erase_fail_under_load "program_fail_under_load" test_erase_fail_under_load
 run_test spare_exhaustion test_spare_exhaustion
 run_test read_retries test_read_retries

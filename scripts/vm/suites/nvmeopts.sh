@@ -217,5 +217,5 @@ test_smart_units_are_the_controllers() {
 run_test lba_512 test_lba_512
 run_test no_workers test_no_workers
 run_test_full_debug workers_bound_to_cpus "no_workers, and every NVMe load's completion workers" test_workers_bound_to_cpus
-run_test_full_debug smart_wear_and_spare "flashfaults' spare_exhaustion (spare and wear in the SMART log), and smart_units_are_the_controllers" test_smart_wear_and_spare
-run_test smart_units_are_the_controllers test_smart_units_are_the_controllers
+run_test_full_debug smart_wear_and_spare "flashfaults' spare_exhaustion (spare and wear in the SMART log), and powercut's cut_after_restore (its counters over a restore)" test_smart_wear_and_spare
+run_test_full_debug smart_units_are_the_controllers "powercut's cut_after_restore reads the SMART log's counters (power cycles, unsafe shutdowns) over a restore" test_smart_units_are_the_controllers
