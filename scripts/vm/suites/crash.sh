@@ -13,7 +13,8 @@
 # records. The device matrix in cells (conventional 4 KiB/store=full and
 # 512 B/store=sparse with flash faults and GC, FDP, zoned, several
 # namespaces with a delete and create, qlc-hybrid with migration, plp,
-# dual with CXL stores), each cell's variant (LBA size, store, handles,
+# dual with CXL stores, a device restored from an image), each cell's
+# variant (LBA size, store, handles,
 # which cells get the timeout and delay endings) from a rotation seed
 # printed first; every cell also runs --tamper (the oracle fails, exit
 # 1; the conventional cells with a durable Copy undone), and a run must have taken something back (the power-loss log is
@@ -330,6 +331,38 @@ test_dual() {
 	cell dual none "--cxl" frontend=nvme,cxl size="$SIZE" cache_size=1M profile=tlc \
 		lba_size="$(lba 11)"
 }
+# A restored device (docs/images.md): written over as the conventional
+# cells are (stale pages in sealed blocks, watermarks 90/50 %), held,
+# saved, unloaded and restored into a new device of the same parameters,
+# then run through every ending but the timeout and delay ones: cuts,
+# controller resets and clean shutdowns on a device whose FTL, write
+# buffer and counters came from an image. Its counters and knobs must
+# come back from the image, and GC must run under the load (after_restored).
+restored_setup() {
+	local written
+	gc_soon
+	written=$(stat host_write_pages)
+	hold_nvme
+	save_image
+	unload
+	# shellcheck disable=SC2086 # the cell's parameters, a word each
+	restore_image $CELL_PARAMS
+	# Read while held: once running, the raised watermarks start GC.
+	expect_eq "$(stat host_write_pages)" "$written" "host_write_pages of the restored device"
+	expect_eq "$(cat $SYS/config/gc_high_pct)" 90 "gc_high_pct of the restored device"
+	GC0=$(stat gc_runs)
+	echo running >$SYS/state || fail "running after the restore"
+	DEV=$(wait_ns)
+}
+after_restored() {
+	[ "$(stat gc_runs)" -gt "$GC0" ] ||
+		fail "GC did not run on the restored device (gc_runs $GC0 at the restore)"
+}
+test_restored() {
+	ENDINGS=cut,reset,shutdown
+	cell restored restored_setup "" frontend=nvme size="$SIZE" profile=tlc \
+		lba_size="$(lba 13)" store="$(store 14)"
+}
 
 # ext4 with sqlite3 in WAL mode, synchronous=FULL, one process per
 # transaction inserting rows with an increasing counter, the counter
@@ -460,4 +493,5 @@ run_test ns test_ns
 run_test qlc test_qlc
 run_test plp test_plp
 run_test dual test_dual
+run_test restored test_restored
 run_test ext4_sqlite test_ext4_sqlite

@@ -340,6 +340,39 @@ test_fuzz() {
 	expect_gone
 }
 
+# The fuzz on a device restored from an image (docs/images.md): data
+# written, the controller shut down and the device held, saved, unloaded
+# and restored into a new one; its data read back, then the same random
+# commands as fuzz (a shorter run), after which the controller still
+# works and fio verify passes.
+test_fuzz_restored() {
+	local SYS=/sys/class/vflash/vflash0 seed sum
+
+	up
+	dd if=/dev/urandom of=$DEV bs=1M count=8 oflag=direct 2>/dev/null ||
+		fail "writing 8 MiB"
+	sum=$(dev_sum)
+	hold_nvme
+	save_image
+	unload
+	restore_image frontend=nvme size=64M
+	echo running >$SYS/state || fail "running after the restore"
+	wait_for $DEV
+	wait_for $NG
+	expect_eq "$(dev_sum)" "$sum" "data of the restored device"
+	dmesg -c >/dev/null
+	seed=$(date +%s)
+	$FUZZ fuzz $CTRL $NG -s "$seed" -n 10000 -t 5 ||
+		fail "nvme_fuzz on $NG of the restored device (seed $seed)"
+	! dmesg | grep -Ei 'timeout|resetting|I/O error|failed' ||
+		fail "the driver complained during the fuzz"
+	blkdiscard $DEV || fail "blkdiscard after the fuzz"
+	fio_verify_short
+	nvme smart-log $CTRL >/dev/null || fail "nvme smart-log after the fuzz"
+	unload
+	expect_gone
+}
+
 run_test no_buffer_is_data_transfer_error test_no_buffer_is_data_transfer_error
 run_test log_page_lengths_and_offsets test_log_page_lengths_and_offsets
 run_test identify_nsids test_identify_nsids
@@ -348,3 +381,4 @@ run_test features test_features
 run_test ng_generic_device test_ng_generic_device
 run_test_full_debug ng_generic_device_512 "ng_generic_device, and nvmeopts' lba_512" test_ng_generic_device_512
 run_test fuzz test_fuzz
+run_test_full_debug fuzz_restored "fuzz (the same commands), and store's image_refused (a hold, save and restore)" test_fuzz_restored
