@@ -416,6 +416,16 @@ save_image() {
 	echo "image: $(wc -c <$IMG) bytes"
 }
 
+# image_round_trip PARAM...: the host shuts the controller down, the held
+# device's image goes to $IMG, the module is unloaded, and a new device of
+# PARAM made held takes the image (restore_image); it stays held
+image_round_trip() {
+	hold_nvme
+	save_image
+	unload
+	restore_image "$@"
+}
+
 # restore_image PARAM...: a new device of PARAM made held takes $IMG
 restore_image() {
 	load hold=1 "$@"

@@ -342,11 +342,8 @@ restored_setup() {
 	local written
 	gc_soon
 	written=$(stat host_write_pages)
-	hold_nvme
-	save_image
-	unload
 	# shellcheck disable=SC2086 # the cell's parameters, a word each
-	restore_image $CELL_PARAMS
+	image_round_trip $CELL_PARAMS
 	# Read while held: once running, the raised watermarks start GC.
 	expect_eq "$(stat host_write_pages)" "$written" "host_write_pages of the restored device"
 	expect_eq "$(cat $SYS/config/gc_high_pct)" 90 "gc_high_pct of the restored device"

@@ -312,6 +312,20 @@ test_ng_generic_device_512() {
 	expect_gone
 }
 
+# fuzz_survived: after nvme_fuzz (the kernel log cleared before it), the
+# nvme driver logged no timeout, reset, I/O error or failure, and fio
+# verify passes. The fuzz's Write Uncorrectables leave marked blocks that
+# fail reads until written or deallocated: the debug kernel's 2 MiB
+# verify left some under ng_fio's 4 MiB of random reads (make
+# check-debug at d8dde17). Deallocated first, as a user would a fuzzed
+# drive.
+fuzz_survived() {
+	! dmesg | grep -Ei 'timeout|resetting|I/O error|failed' ||
+		fail "the driver complained during the fuzz"
+	blkdiscard $DEV || fail "blkdiscard after the fuzz"
+	fio_verify_short
+}
+
 # Thousands of random commands on the generic device, then on the block
 # device; each gets a status, nothing times out, and the data path works.
 test_fuzz() {
@@ -325,15 +339,7 @@ test_fuzz() {
 		fail "nvme_fuzz on $NG (seed $seed)"
 	$FUZZ fuzz $CTRL $DEV -s $((seed + 1)) -n 20000 -t $t ||
 		fail "nvme_fuzz on $DEV (seed $((seed + 1)))"
-	! dmesg | grep -Ei 'timeout|resetting|I/O error|failed' ||
-		fail "the driver complained during the fuzz"
-	# The fuzz's Write Uncorrectables leave marked blocks that fail
-	# reads until written or deallocated: the debug kernel's 2 MiB
-	# verify left some under ng_fio's 4 MiB of random reads (make
-	# check-debug at d8dde17). Deallocated first, as a user would a
-	# fuzzed drive.
-	blkdiscard $DEV || fail "blkdiscard after the fuzz"
-	fio_verify_short
+	fuzz_survived
 	ng_fio --rw=randrw --bs=4k --iodepth=16 --size="$(light 4M 1M)"
 	nvme smart-log $CTRL >/dev/null || fail "nvme smart-log after the fuzz"
 	unload
@@ -352,10 +358,7 @@ test_fuzz_restored() {
 	dd if=/dev/urandom of=$DEV bs=1M count=8 oflag=direct 2>/dev/null ||
 		fail "writing 8 MiB"
 	sum=$(dev_sum)
-	hold_nvme
-	save_image
-	unload
-	restore_image frontend=nvme size=64M
+	image_round_trip frontend=nvme size=64M
 	echo running >$SYS/state || fail "running after the restore"
 	wait_for $DEV
 	wait_for $NG
@@ -364,10 +367,7 @@ test_fuzz_restored() {
 	seed=$(date +%s)
 	$FUZZ fuzz $CTRL $NG -s "$seed" -n 10000 -t 5 ||
 		fail "nvme_fuzz on $NG of the restored device (seed $seed)"
-	! dmesg | grep -Ei 'timeout|resetting|I/O error|failed' ||
-		fail "the driver complained during the fuzz"
-	blkdiscard $DEV || fail "blkdiscard after the fuzz"
-	fio_verify_short
+	fuzz_survived
 	nvme smart-log $CTRL >/dev/null || fail "nvme smart-log after the fuzz"
 	unload
 	expect_gone

@@ -544,10 +544,7 @@ test_cut_after_restore() {
 	dd if=/dev/urandom of=/tmp/new2 bs=4096 count=1 2>/dev/null
 	put /tmp/old1 100
 	pc=$(smart power_cycles)
-	hold_nvme
-	save_image
-	unload
-	restore_image frontend=nvme size=64M profile=tlc
+	image_round_trip frontend=nvme size=64M profile=tlc
 	echo running >$SYS/state || fail "running after the restore"
 	DEV=$(wait_ns)
 	expect_block 100 /tmp/old1

@@ -481,10 +481,7 @@ test_image_dual() {
 	wait_for $CXL
 	pattern_at 1000 512
 	cxl_check fillat $CXL 0 $((2 << 20)) 4 || fail "fill through mmap"
-	hold_nvme
-	save_image
-	unload
-	restore_image frontend=nvme,cxl size=32M cache_size=4M lba_size=512
+	image_round_trip frontend=nvme,cxl size=32M cache_size=4M lba_size=512
 	expect_eq "$(cat /sys/module/vflash/parameters/lba_size)" 512 lba_size
 	echo running >$SYS/state || fail "running"
 	wait_for $DEV
