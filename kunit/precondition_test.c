@@ -398,7 +398,7 @@ static void one_die_keeps_affinity(struct kunit *test)
 	}
 }
 
-/* Block @b of @f (blocks @bpd a die, @nd dies) on die (its die + @k). */
+/* Block @b (of @nd dies, @bpd blocks a die) moved to die (its die + @k). */
 static u32 rot_block(u32 b, u32 bpd, u32 nd, u32 k)
 {
 	if (b == VFF_INVALID)
