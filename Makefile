@@ -177,12 +177,19 @@ bench-icount-cxl: modules tools
 
 # Instant preconditioning against a real one, three workload kinds
 # (docs/design/precondition.md, "Validation"): medians, ratios to the real
-# run, and build/bench-precondition/precondition.png. PRE_ROUNDS=,
-# PRE_SIZE=, PRE_MEAS_IOS=, PRE_K= in the environment reach the guest.
+# run, and build/bench-precondition/precondition.png. PRE_BOOTS= boots
+# (default 3, their rounds pooled, each boot's lines kept as
+# build/bench-precondition/boot-N.txt); PRE_ROUNDS=, PRE_SIZE=,
+# PRE_MEAS_IOS=, PRE_K= in the environment reach the guest.
 bench-precondition: modules tools
-	@scripts/vmtest.sh bench-precondition; rc=$$?; \
-	scripts/bench/precondition-report.py build/vmtest/bench-precondition/results.txt \
-		build/bench-precondition || rc=1; exit $$rc
+	@rm -rf build/bench-precondition; mkdir -p build/bench-precondition; rc=0; \
+	for b in $$(seq 1 $${PRE_BOOTS:-3}); do \
+		scripts/vmtest.sh bench-precondition || rc=1; \
+		cp build/vmtest/bench-precondition/results.txt \
+			build/bench-precondition/boot-$$b.txt || rc=1; \
+	done; \
+	scripts/bench/precondition-report.py build/bench-precondition/boot-*.txt \
+		-o build/bench-precondition || rc=1; exit $$rc
 
 # The crash suite's long version (docs/crashcheck.md): every cell of the
 # device matrix long; cuts, LBAs checked, violations, seeds per cell

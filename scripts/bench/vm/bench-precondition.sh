@@ -20,8 +20,12 @@
 # reads and writes at QD1 (MEAS_IOS of them), with every latency knob of
 # the profile scaled by K, so that the model, not the host, sets each
 # latency. Reported per arm: the measured run's write amplification and
-# GC copies per host page written (counter deltas), and fio's read and
-# write completion-latency percentiles.
+# GC copies per host page written (counter deltas), fio's read and write
+# completion-latency percentiles (what the host saw: the model's time plus
+# the VM's), and the same percentiles of the model's own latency of each
+# request (model_ns of the vflash_request_submit trace event: arrival to
+# due time, which the host's speed reaches only through when requests
+# arrive), exact, not from a histogram.
 #
 # Fixed for every arm: profile tlc, 4 dies (2 channels x 2), 32-page
 # blocks, stripe placement (the one-die replay needs it), inline
@@ -42,6 +46,7 @@ MEAS_IOS=${PRE_MEAS_IOS:-10000}
 K=${PRE_K:-50}
 SYS=/sys/class/vflash/vflash0
 DEV=/dev/nvme0n1
+T=/sys/kernel/tracing
 SCALED="main_read_ns main_prog_ns main_erase_ns channel_xfer_ns host_xfer_ns fw_overhead_ns"
 
 pre_load() {
@@ -105,11 +110,13 @@ measure() {
 	h0=$(st host_write_pages)
 	n0=$(st nand_program_pages)
 	c0=$(st gc_copied_pages)
+	trace_on
 	fio --name=meas --filename=$DEV --direct=1 --ioengine=psync --bs=4k \
 		--rw=randrw --rwmixread=70 --norandommap --randseed="$4" \
 		--number_ios="$MEAS_IOS" --percentile_list=50:90:99:99.9 \
 		--output-format=json --output=/tmp/meas.json ||
 		fail "fio: measured workload"
+	trace_off
 	h=$(($(st host_write_pages) - h0))
 	n=$(($(st nand_program_pages) - n0))
 	c=$(($(st gc_copied_pages) - c0))
@@ -124,7 +131,55 @@ measure() {
 		"r_p50=$(pct read 50.000000) r_p90=$(pct read 90.000000)" \
 		"r_p99=$(pct read 99.000000) r_p999=$(pct read 99.900000)" \
 		"w_p50=$(pct write 50.000000) w_p90=$(pct write 90.000000)" \
-		"w_p99=$(pct write 99.000000) w_p999=$(pct write 99.900000)"
+		"w_p99=$(pct write 99.000000) w_p999=$(pct write 99.900000)" \
+		"$(model_pcts read m_r) $(model_pcts write m_w)"
+}
+
+# trace_on / trace_off: record the measured run's vflash_request_submit
+# events (about 150 bytes each; 16 MiB per CPU holds 100,000)
+trace_on() {
+	# the guest's /init mounts debugfs, not tracefs
+	[ -e $T/trace ] || mount -t tracefs nodev $T || fail "mount tracefs"
+	# No command-name recording: enabling an event would patch the
+	# scheduler's own trace points too, and a TCG guest once hung there
+	# (CPU 1 looping on the patch's int3 in __schedule, CPU 0 waiting for
+	# its IPI; 2026-12-07).
+	echo 0 >$T/options/record-cmd || fail "tracing: record-cmd"
+	echo 0 >$T/tracing_on
+	echo 16384 >$T/buffer_size_kb || fail "tracing: buffer_size_kb"
+	echo >$T/trace
+	echo 1 >$T/events/vflash/vflash_request_submit/enable ||
+		fail "tracing: vflash_request_submit"
+	echo 1 >$T/tracing_on
+}
+
+trace_off() {
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/vflash/vflash_request_submit/enable
+	grep ' vflash_request_submit: vflash0 nvme ' $T/trace |
+		sed -n 's/.* nvme \(read\|write\) .* model_ns=\([0-9]*\) .*/\1 \2/p' \
+		>/tmp/model.txt
+	grep -q 'LOST EVENTS' $T/trace && fail "tracing: events lost"
+	echo >$T/trace
+}
+
+# model_pcts OP PREFIX: PREFIX_p50= ... PREFIX_p999= in us, the nearest-
+# rank percentiles of the model's latency of the measured run's OPs
+model_pcts() {
+	awk -v op="$1" '$1 == op { print $2 }' /tmp/model.txt | sort -n |
+		awk -v p="$2" '{ v[NR] = $1 }
+		END {
+			split("50 90 99 99.9", q, " ")
+			for (i = 1; i <= 4; i++) {
+				k = int(NR * q[i] / 100)
+				if (k < NR * q[i] / 100) k++
+				if (k < 1) k = 1
+				name = q[i] == "99.9" ? "999" : q[i]
+				printf "%s%s_p%s=%.1f", (i > 1 ? " " : ""), p, name,
+					NR ? v[k] / 1000 : 0
+			}
+			printf " %s_n=%d", p, NR
+		}'
 }
 
 # arm ARM W ROUND
