@@ -418,9 +418,13 @@ save_image() {
 
 # image_round_trip PARAM...: the host shuts the controller down, the held
 # device's image goes to $IMG, the module is unloaded, and a new device of
-# PARAM made held takes the image (restore_image); it stays held
+# PARAM made held takes the image (restore_image); it stays held.
+# HELD_WRITTEN: the saved device's host_write_pages once held (a CXL
+# cache's dirty pages are written back by the hold)
 image_round_trip() {
 	hold_nvme
+	# shellcheck disable=SC2034 # read by the suites
+	HELD_WRITTEN=$(cat "$SYS/stats/host_write_pages")
 	save_image
 	unload
 	restore_image "$@"

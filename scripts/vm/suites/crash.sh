@@ -78,7 +78,8 @@ gc_soon() {
 	local i mib
 	echo 90 >$SYS/config/gc_high_pct || fail "gc_high_pct"
 	echo 50 >$SYS/config/gc_low_pct || fail "gc_low_pct"
-	mib=$(($(cat $SYS/size) >> 20))
+	# the namespace's size (the device's, or namespace 1's: ns1_size=)
+	mib=$(($(blockdev --getsize64 "$DEV") >> 20))
 	for i in $(seq "$PRE_PASSES"); do
 		dd if=/dev/zero of="$DEV" bs=1M count="$mib" oflag=direct \
 			2>/dev/null || fail "preconditioning pass $i"
@@ -338,18 +339,76 @@ test_dual() {
 # controller resets and clean shutdowns on a device whose FTL, write
 # buffer and counters came from an image. Its counters and knobs must
 # come back from the image, and GC must run under the load (after_restored).
+# The rotation picks the kind of device saved (RESTORED_KIND): conv (one
+# namespace), ns (NSK namespaces, the ones past the first made and
+# written before the save: the image carries them, and the checker's
+# rounds delete and make one) or dual (frontend=nvme,cxl, CXL stores in
+# the rounds and, before the save, through the mapping).
+case $(pick 3 15) in
+0) RESTORED_KIND=conv ;;
+1) RESTORED_KIND=ns ;;
+*) RESTORED_KIND=dual ;;
+esac
+
+# make_namespaces K: namespaces 2..K from the unallocated capacity, each
+# written once (the image then has their data and mappings)
+make_namespaces() {
+	local ctrl=/dev/nvme0 cap lbs each i out nsid d
+	cap=$(nvme id-ctrl $ctrl -o json | jq -r .unvmcap) || fail "id-ctrl"
+	lbs=$(cat "/sys/block/${DEV#/dev/}/queue/logical_block_size")
+	each=$((cap / ($1 - 1) / (1 << 20) * (1 << 20)))
+	[ "$each" -gt 0 ] || fail "no unallocated capacity for $(($1 - 1)) namespaces"
+	for i in $(seq 2 "$1"); do
+		out=$(nvme create-ns $ctrl --nsze=$((each / lbs)) --ncap=$((each / lbs)) \
+			--flbas=0 2>&1) || fail "create-ns: $out"
+		nsid=$(echo "$out" | sed -n 's/.*nsid:\([0-9]*\).*/\1/p')
+		[ -n "$nsid" ] || fail "create-ns: no NSID in $out"
+		nvme attach-ns $ctrl --namespace-id="$nsid" --controllers=1 >/dev/null 2>&1 ||
+			fail "attach-ns $nsid"
+		d=/dev/nvme0n$nsid
+		wait_for "$d"
+		dd if=/dev/zero of="$d" bs=1M count=$((each >> 20)) oflag=direct 2>/dev/null ||
+			fail "writing namespace $nsid"
+	done
+}
+
+# vflash_namespaces: how many block devices vflash's controller has
+vflash_namespaces() {
+	local d n=0
+	for d in /sys/block/nvme*n*; do
+		grep -q vflash "$d/device/model" 2>/dev/null && n=$((n + 1))
+	done
+	echo $n
+}
+
 restored_setup() {
-	local written
 	gc_soon
-	written=$(stat host_write_pages)
+	case $RESTORED_KIND in
+	ns) make_namespaces "$NSK" ;;
+	dual)
+		wait_for /dev/vflash0
+		cxl_check fillat /dev/vflash0 0 $((2 << 20)) 4 || fail "fill through mmap"
+		;;
+	esac
 	# shellcheck disable=SC2086 # the cell's parameters, a word each
 	image_round_trip $CELL_PARAMS
 	# Read while held: once running, the raised watermarks start GC.
-	expect_eq "$(stat host_write_pages)" "$written" "host_write_pages of the restored device"
+	expect_eq "$(stat host_write_pages)" "$HELD_WRITTEN" "host_write_pages of the restored device"
 	expect_eq "$(cat $SYS/config/gc_high_pct)" 90 "gc_high_pct of the restored device"
 	GC0=$(stat gc_runs)
 	echo running >$SYS/state || fail "running after the restore"
 	DEV=$(wait_ns)
+	case $RESTORED_KIND in
+	ns)
+		local n=0
+		while [ "$(vflash_namespaces)" -lt "$NSK" ] && [ $n -lt 100 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		expect_eq "$(vflash_namespaces)" "$NSK" "namespaces of the restored device"
+		;;
+	dual) wait_for /dev/vflash0 ;;
+	esac
 }
 after_restored() {
 	[ "$(stat gc_runs)" -gt "$GC0" ] ||
@@ -357,8 +416,18 @@ after_restored() {
 }
 test_restored() {
 	ENDINGS=cut,reset,shutdown
-	cell restored restored_setup "" frontend=nvme size="$SIZE" profile=tlc \
-		lba_size="$(lba 13)" store="$(store 14)"
+	case $RESTORED_KIND in
+	conv)
+		cell restored restored_setup "" frontend=nvme size="$SIZE" profile=tlc \
+			lba_size="$(lba 13)" store="$(store 14)" ;;
+	ns)
+		cell restored restored_setup "--namespaces $NSK" frontend=nvme \
+			size=$((NSK * 8))M profile=tlc lba_size="$(lba 13)" \
+			store="$(store 14)" ns1_size=8M ;;
+	dual)
+		cell restored restored_setup "--cxl" frontend=nvme,cxl size="$SIZE" \
+			cache_size=1M profile=tlc lba_size="$(lba 13)" ;;
+	esac
 }
 
 # ext4 with sqlite3 in WAL mode, synchronous=FULL, one process per
@@ -479,7 +548,7 @@ test_ext4_sqlite() {
 # its functions only.
 [ -n "${CRASH_FUNCTIONS_ONLY:-}" ] && return 0
 
-echo "crash: rotation $ROT (CRASH_ROTATION=$ROT reruns it): timeout ending in $TO_CELL, delay in $DL_CELL, $HANDLES FDP handles, $NSK namespaces, zoned $ZRWA_NAME"
+echo "crash: rotation $ROT (CRASH_ROTATION=$ROT reruns it): timeout ending in $TO_CELL, delay in $DL_CELL, $HANDLES FDP handles, $NSK namespaces, zoned $ZRWA_NAME, restored $RESTORED_KIND"
 run_test conv_4k test_conv_4k
 run_test_not_debug stray_reset "the checker's logic, the same under every kernel" stray_reset
 run_test conv_512 test_conv_512
