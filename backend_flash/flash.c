@@ -487,7 +487,7 @@ static int alloc_tables(struct vflash_flash *f)
 	    !f->channels || !f->stats)
 		return -ENOMEM;
 	for (d = 0; d < f->nr_channels; d++)
-		spin_lock_init(&f->channels[d].lock);
+		spin_lock_init(&f->channels[d].link.lock);
 	for (d = 0; d < f->nr_dies; d++) {
 		struct vff_die *die = &f->dies[d];
 
@@ -601,12 +601,12 @@ int vff_init_state(struct vflash_flash *f, bool intr)
 			table_bytes(f) >> 20, ms);
 
 	for (d = 0; d < f->nr_channels; d++)
-		f->channels[d].busy_until_ns = 0;
+		vff_link_reset(&f->channels[d].link, 0);
 	for (d = 0; d < f->nr_dies; d++)
 		vff_init_die(f, d);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(f->stats, cpu), 0, sizeof(*f->stats));
-	f->host_busy_until_ns = 0;
+	vff_link_reset(&f->host, 0);
 	atomic64_set(&f->seal_seq, 0);
 	atomic64_set(&f->cursor, 0);
 	atomic64_set(&f->req_id, 0);
@@ -666,7 +666,7 @@ static struct vflash_flash *flash_alloc(const struct vflash_profile *prof,
 	if (!f)
 		return NULL;
 	f->prof = prof;
-	spin_lock_init(&f->host_lock);
+	spin_lock_init(&f->host.lock);
 	mutex_init(&f->maint_lock);
 	*ret = plan_geometry(f, size_bytes);
 	return f;

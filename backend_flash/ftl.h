@@ -159,14 +159,66 @@ struct vff_die {
 	bool undo_used;
 };
 
+/*
+ * Future busy spans a link keeps (struct vff_link): a read queued on a
+ * die books one on its channel and one on the host link, so about one
+ * per command in flight before gaps start to be filled.
+ */
+#define VFF_LINK_SPANS	64
+
+/**
+ * struct vff_link - a transfer link (a channel, or the host link), booked
+ *	in time order
+ * @lock: protects the rest
+ * @nr: spans booked
+ * @floor_ns: the link counts as busy before this time: spans that ended
+ *	by a caller's now, or an image's busy time
+ * @start_ns: the spans' starts, ascending
+ * @end_ns: their ends; spans are disjoint and do not touch (touching ones
+ *	merge), all at or after @floor_ns
+ *
+ * A transfer takes the first gap at or after its data is ready that is
+ * long enough, so a transfer for an idle die never waits behind one a
+ * busy die will make later (vff_link_book()). Nothing booked ever moves:
+ * a due time handed out stays true. With every slot taken, the smallest
+ * gap between two spans is filled (counts as busy).
+ */
+struct vff_link {
+	spinlock_t lock;	/* protects nr, floor_ns, start_ns, end_ns */
+	u32 nr;
+	u64 floor_ns;
+	u64 start_ns[VFF_LINK_SPANS];
+	u64 end_ns[VFF_LINK_SPANS];
+};
+
+/**
+ * vff_link_reset() - a link free from a time on, nothing booked
+ * @l: the link, not in use (device setup, a held device)
+ * @t: busy before this
+ */
+static inline void vff_link_reset(struct vff_link *l, u64 t)
+{
+	l->nr = 0;
+	l->floor_ns = t;
+}
+
+/**
+ * vff_link_busy_until() - when the last transfer booked on a link ends
+ * @l: the link, not in use
+ *
+ * Return: that end, or the link's floor when nothing is booked.
+ */
+static inline u64 vff_link_busy_until(const struct vff_link *l)
+{
+	return l->nr ? l->end_ns[l->nr - 1] : l->floor_ns;
+}
+
 /**
  * struct vff_channel - one channel
- * @lock: protects @busy_until_ns
- * @busy_until_ns: when the last transfer queued on it ends
+ * @link: its transfers
  */
 struct vff_channel {
-	spinlock_t lock;	/* protects busy_until_ns */
-	u64 busy_until_ns;
+	struct vff_link link;
 };
 
 /**
@@ -229,8 +281,7 @@ struct vff_zone_map {
  * @blocks: every block
  * @dies: every die
  * @channels: every channel
- * @host_lock: protects @host_busy_until_ns
- * @host_busy_until_ns: when the host link is free
+ * @host: the host link's transfers
  * @seal_seq: source of vff_block.seal_seq
  * @cursor: round-robin counter of placement policies
  * @req_id: the last request id given (vflash_flash_new_req_id())
@@ -296,8 +347,7 @@ struct vflash_flash {
 	struct vff_block *blocks;
 	struct vff_die *dies;
 	struct vff_channel *channels;
-	spinlock_t host_lock;	/* protects host_busy_until_ns */
-	u64 host_busy_until_ns;
+	struct vff_link host;
 	atomic64_t seal_seq;
 	atomic64_t cursor;
 	atomic64_t req_id;

@@ -89,6 +89,20 @@ static void w_time(struct walk *w, const struct vflash_flash *f, u64 *t)
 }
 
 /*
+ * A link's busy time (vff_link_busy_until()); loaded, the link is free
+ * from it on. A held device's links have nothing booked past it.
+ */
+static void w_link(struct walk *w, const struct vflash_flash *f,
+		   struct vff_link *l)
+{
+	u64 t = vff_link_busy_until(l);
+
+	w_time(w, f, &t);
+	if (w->load)
+		vff_link_reset(l, t);
+}
+
+/*
  * A time past or ahead, as its signed distance from the image's moment;
  * loaded, one before the clock's start is 0, one too far ahead bad.
  */
@@ -345,7 +359,7 @@ static int walk_state(struct walk *w, struct vflash_flash *f)
 	w_u64(w, &seal_seq);
 	w_u64(w, &cursor);
 	w_u64(w, &req_id);
-	w_time(w, f, &f->host_busy_until_ns);
+	w_link(w, f, &f->host);
 	/* The oldest data's age: a restore's age clock starts beyond it. */
 	v = f->age_base_ns;
 	w_u64(w, &v);
@@ -380,7 +394,7 @@ static int walk_state(struct walk *w, struct vflash_flash *f)
 		w_u32(w, &f->zmap[i].width);
 	}
 	for (i = 0; i < f->nr_channels; i++)
-		w_time(w, f, &f->channels[i].busy_until_ns);
+		w_link(w, f, &f->channels[i].link);
 	if (!w->load)
 		return 0;
 	atomic64_set(&f->seal_seq, seal_seq);

@@ -320,8 +320,8 @@ static void pre_wipe(struct vflash_flash *f)
 	for (d = 0; d < f->nr_dies; d++)
 		vff_init_die(f, d);
 	for (d = 0; d < f->nr_channels; d++)
-		f->channels[d].busy_until_ns = 0;
-	f->host_busy_until_ns = 0;
+		vff_link_reset(&f->channels[d].link, 0);
+	vff_link_reset(&f->host, 0);
 	atomic64_set(&f->seal_seq, 0);
 	atomic64_set(&f->cursor, 0);
 	WRITE_ONCE(f->no_room, false);
@@ -355,8 +355,8 @@ static void pre_idle(struct vflash_flash *f, u64 now)
 		die->bg_last = 0;
 	}
 	for (d = 0; d < f->nr_channels; d++)
-		f->channels[d].busy_until_ns = now;
-	f->host_busy_until_ns = now;
+		vff_link_reset(&f->channels[d].link, now);
+	vff_link_reset(&f->host, now);
 }
 
 /* When the replay's last operation ends, on its virtual clock. */
@@ -367,7 +367,7 @@ static u64 pre_end(const struct vflash_flash *f, u64 t)
 	for (d = 0; d < f->nr_dies; d++)
 		t = max(t, f->dies[d].busy_until_ns);
 	for (d = 0; d < f->nr_channels; d++)
-		t = max(t, f->channels[d].busy_until_ns);
+		t = max(t, vff_link_busy_until(&f->channels[d].link));
 	return t;
 }
 

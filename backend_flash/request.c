@@ -224,7 +224,7 @@ static __always_inline u64 read_page(struct vflash_flash *f, u64 lpn, u64 now,
 	}
 	die->trace_req = 0;
 	spin_unlock(&die->lock);
-	return vff_channel_xfer(f, die->channel, ready, 1,
+	return vff_channel_xfer(f, die->channel, now, ready, 1,
 				lat ? &lat->chan_wait_ns : NULL,
 				lat ? &lat->chan_ns : NULL);
 }
@@ -331,14 +331,15 @@ u64 vflash_flash_sync_pages(struct vflash_flash *f, u64 lpn, u32 count,
 }
 
 /* @local: the data stay in the device (NVMe Copy). */
-static __always_inline u64 link_xfer(struct vflash_flash *f, u64 t,
-				     u32 count, bool local,
+static __always_inline u64 link_xfer(struct vflash_flash *f, u64 now,
+				     u64 t, u32 count, bool local,
 				     struct vflash_latency *lat)
 {
 	if (local)
 		return t;
 	vff_count(f, VFLASH_STAT_HOST_XFER_PAGES, count);
-	return vff_host_xfer(f, t, count, lat ? &lat->host_wait_ns : NULL,
+	return vff_host_xfer(f, now, t, count,
+			     lat ? &lat->host_wait_ns : NULL,
 			     lat ? &lat->host_ns : NULL);
 }
 
@@ -360,7 +361,7 @@ static __always_inline u64 read_pages(struct vflash_flash *f, u64 lpn,
 				*lat = page;
 		}
 	}
-	done = link_xfer(f, done, count, local, lat);
+	done = link_xfer(f, now, done, count, local, lat);
 	vff_count(f, VFLASH_STAT_HOST_READ_PAGES, count);
 	return done;
 }
@@ -371,7 +372,7 @@ static __always_inline u64 write_pages(struct vflash_flash *f, u64 lpn,
 				       struct vflash_undo *const *undo, u64 id,
 				       u32 ph, unsigned long *dies, bool local)
 {
-	u64 t = link_xfer(f, now, count, local, lat);
+	u64 t = link_xfer(f, now, now, count, local, lat);
 	u64 done = t, end, clean_ns;
 	u32 i;
 

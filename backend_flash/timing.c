@@ -8,6 +8,8 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 
 #include "backend_flash/timing.h"
 #include "backend_flash/trace.h"
@@ -63,6 +65,115 @@ u32 __vff_read_retries(const struct vflash_flash *f, u32 blk, u64 now,
 						 NSEC_PER_MSEC), 1000);
 	return min_t(u64, div64_u64(milli, 1000),
 		     vff_knob(f, VFLASH_KNOB_READ_RETRY_MAX));
+}
+
+/* Remove span @i of @l (it ended, or merged into its neighbour). */
+static void link_remove(struct vff_link *l, u32 i)
+{
+	l->nr--;
+	memmove(&l->start_ns[i], &l->start_ns[i + 1],
+		(l->nr - i) * sizeof(l->start_ns[0]));
+	memmove(&l->end_ns[i], &l->end_ns[i + 1],
+		(l->nr - i) * sizeof(l->end_ns[0]));
+}
+
+/*
+ * Every span slot taken: fill the smallest gap between two spans (the
+ * link counts as busy there), which loses the least time any later
+ * transfer could have used.
+ */
+static void link_fold(struct vff_link *l)
+{
+	u64 gap, best = U64_MAX;
+	u32 i, at = 1;
+
+	for (i = 1; i < l->nr; i++) {
+		gap = l->start_ns[i] - l->end_ns[i - 1];
+		if (gap < best) {
+			best = gap;
+			at = i;
+		}
+	}
+	l->end_ns[at - 1] = l->end_ns[at];
+	link_remove(l, at);
+}
+
+/* The first span of @l that ends after @t, or l->nr. */
+static u32 link_first_after(const struct vff_link *l, u64 t)
+{
+	u32 lo = 0, hi = l->nr, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (l->end_ns[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * vff_link_book() - book a transfer on a link in time order
+ * @l: the link
+ * @now: the current time: spans that ended by it are dropped
+ * @t: when the data is ready to move
+ * @dur: the transfer's time
+ *
+ * The transfer takes the first gap at or after @t (and after the link's
+ * floor) that holds @dur; what is booked never moves. A link booked in
+ * the order requests arrive would make a read of an idle die wait for
+ * every read queued on a busy one before it (issue 42; KUnit
+ * vflash-flash.link_*). With every span slot taken, the smallest gap is
+ * filled first (link_fold()): a transfer may then wait longer than it
+ * must, never share the link. Takes @l->lock.
+ *
+ * Return: when the transfer ends; @t itself when @dur is 0.
+ */
+u64 vff_link_book(struct vff_link *l, u64 now, u64 t, u64 dur)
+{
+	u64 start, end;
+	u32 i, k;
+
+	if (!dur)
+		return t;
+	spin_lock(&l->lock);
+	k = link_first_after(l, now);
+	if (k) {
+		l->floor_ns = max(l->floor_ns, l->end_ns[k - 1]);
+		l->nr -= k;
+		memmove(&l->start_ns[0], &l->start_ns[k],
+			l->nr * sizeof(l->start_ns[0]));
+		memmove(&l->end_ns[0], &l->end_ns[k],
+			l->nr * sizeof(l->end_ns[0]));
+	}
+	if (l->nr == VFF_LINK_SPANS)
+		link_fold(l);
+	start = max(t, l->floor_ns);
+	for (i = link_first_after(l, start);
+	     i < l->nr && start + dur > l->start_ns[i]; i++)
+		start = l->end_ns[i];
+	end = start + dur;
+	/* [start, end) goes before span i: merge with the spans it touches. */
+	if (i && l->end_ns[i - 1] == start) {
+		l->end_ns[i - 1] = end;
+		if (i < l->nr && l->start_ns[i] == end) {
+			l->end_ns[i - 1] = l->end_ns[i];
+			link_remove(l, i);
+		}
+	} else if (i < l->nr && l->start_ns[i] == end) {
+		l->start_ns[i] = start;
+	} else {
+		memmove(&l->start_ns[i + 1], &l->start_ns[i],
+			(l->nr - i) * sizeof(l->start_ns[0]));
+		memmove(&l->end_ns[i + 1], &l->end_ns[i],
+			(l->nr - i) * sizeof(l->end_ns[0]));
+		l->start_ns[i] = start;
+		l->end_ns[i] = end;
+		l->nr++;
+	}
+	spin_unlock(&l->lock);
+	return end;
 }
 
 /* Spans that touch are merged, so a GC pass takes one entry. */
@@ -156,7 +267,7 @@ u64 vff_program(struct vflash_flash *f, struct vff_die *die, u32 blk,
 	u64 start = now, end;
 
 	if (host)
-		start = vff_channel_xfer(f, die->channel, now, f->unit[r],
+		start = vff_channel_xfer(f, die->channel, now, now, f->unit[r],
 					 NULL, NULL);
 	start = max(start, die->busy_until_ns);
 	end = start + vff_knob(f, r == VFF_SLC ? VFLASH_KNOB_SLC_PROG_NS :

@@ -24,34 +24,25 @@ void vff_trace_die_read(struct vflash_flash *f, struct vff_die *die, u32 blk,
 			enum vflash_work work, u64 start, u64 end);
 DECLARE_TRACEPOINT(vflash_nand);
 
-static inline u64 vff_link_xfer(spinlock_t *lock, u64 *busy, u64 t, u64 dur)
-{
-	u64 end;
-
-	spin_lock(lock);
-	end = max(t, *busy) + dur;
-	*busy = end;
-	spin_unlock(lock);
-	return end;
-}
+u64 vff_link_book(struct vff_link *l, u64 now, u64 t, u64 dur);
 
 /**
- * vff_channel_xfer() - reserve a channel for 4 KiB transfers
+ * vff_channel_xfer() - book a channel for 4 KiB transfers
  * @f: the device
  * @ch: the channel
- * @t: when the data is ready to move
+ * @now: the current time (no transfer is booked before it)
+ * @t: when the data is ready to move, not before @now
  * @n: 4 KiB transfers
  * @wait_ns: receives how long the transfer waited for the channel, or NULL
  * @xfer_ns: receives the transfer's own time, or NULL
  *
  * Return: when the transfer ends.
  */
-static inline u64 vff_channel_xfer(struct vflash_flash *f, u32 ch, u64 t,
-				   u32 n, u64 *wait_ns, u64 *xfer_ns)
+static inline u64 vff_channel_xfer(struct vflash_flash *f, u32 ch, u64 now,
+				   u64 t, u32 n, u64 *wait_ns, u64 *xfer_ns)
 {
-	struct vff_channel *c = &f->channels[ch];
 	u64 dur = n * vff_knob(f, VFLASH_KNOB_CHANNEL_XFER_NS);
-	u64 end = vff_link_xfer(&c->lock, &c->busy_until_ns, t, dur);
+	u64 end = vff_link_book(&f->channels[ch].link, now, t, dur);
 
 	if (wait_ns)
 		*wait_ns = end - dur - t;
@@ -61,20 +52,21 @@ static inline u64 vff_channel_xfer(struct vflash_flash *f, u32 ch, u64 t,
 }
 
 /**
- * vff_host_xfer() - reserve the host link for 4 KiB transfers
+ * vff_host_xfer() - book the host link for 4 KiB transfers
  * @f: the device
- * @t: when the data is ready to move
+ * @now: the current time (no transfer is booked before it)
+ * @t: when the data is ready to move, not before @now
  * @n: 4 KiB transfers
  * @wait_ns: receives how long the transfer waited for the link, or NULL
  * @xfer_ns: receives the transfer's own time, or NULL
  *
  * Return: when the transfer ends.
  */
-static inline u64 vff_host_xfer(struct vflash_flash *f, u64 t, u32 n,
-				u64 *wait_ns, u64 *xfer_ns)
+static inline u64 vff_host_xfer(struct vflash_flash *f, u64 now, u64 t,
+				u32 n, u64 *wait_ns, u64 *xfer_ns)
 {
 	u64 dur = n * vff_knob(f, VFLASH_KNOB_HOST_XFER_NS);
-	u64 end = vff_link_xfer(&f->host_lock, &f->host_busy_until_ns, t, dur);
+	u64 end = vff_link_book(&f->host, now, t, dur);
 
 	if (wait_ns)
 		*wait_ns = end - dur - t;

@@ -104,7 +104,7 @@ static void idle_and_zero(struct kunit *test, struct vflash_flash *f)
 		KUNIT_EXPECT_EQ(test, f->dies[d].wb_used, 0U);
 	}
 	for (d = 0; d < f->nr_channels; d++)
-		KUNIT_EXPECT_LE(test, f->channels[d].busy_until_ns, NOW);
+		KUNIT_EXPECT_LE(test, vff_link_busy_until(&f->channels[d].link), NOW);
 	for (i = 0; i < VFLASH_STAT_NR; i++)
 		if (i != VFLASH_STAT_SPARE_BLOCKS)
 			KUNIT_EXPECT_EQ_MSG(test, vflash_flash_stat(f, i), 0ULL,

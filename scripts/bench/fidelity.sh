@@ -25,17 +25,26 @@
 #    read-1die     die-affinity placement (64-page extent e lives on die
 #                  e % dies), one fio job whose strided zones are exactly
 #                  die 0's extents, QD 128: predicted 1e9 / tR per second.
-#    read-2die     the same, two jobs (dies 0 and 1), QD 128 each: 2e9 /
-#                  tR. Exact: each die always has a read queued (127 ms
-#                  of them), so it is never idle unless the host holds
-#                  all 128 for longer; channel and host link are 200x
-#                  faster than tR.
+#    read-2die, read-4die, read-8die
+#                  the same, one job per die (dies 0..D-1, each on its
+#                  own channel), QD 128 each: D * 1e9 / tR. Exact: each
+#                  die always has a read queued (127 ms of them), so it
+#                  is never idle unless the host holds all 128 for
+#                  longer; channel and host link are 200x faster than tR
+#                  and booked in time order (vff_link_book()).
+#    read-2die-1ch dies 0 and 8, which share channel 0: 2e9 / tR.
+#    read-rand2-qd16
+#                  one job, uniformly random over dies 0 and 1 (strided
+#                  zones of their two extents), QD 16: the simulation
+#                  below with D = 2 (a die's queue empties now and then:
+#                  0.97 of 2e9 / tR with independent dies).
 #    read-all-qdN  uniform random reads over the whole region (all dies),
 #                  one job at QD N (-q), tR = -R (5 ms). The prediction
 #                  is a deterministic closed-loop simulation of the model's
 #                  rule (awk, below): N requests, each on a uniformly
-#                  random die, FIFO die queue of tR, FIFO channel
-#                  (die d on channel d % channels), FIFO host link,
+#                  random die, FIFO die queue of tR, channel (die d on
+#                  channel d % channels) and host link booked in time
+#                  order (the first gap that holds the transfer),
 #                  fw_overhead_ns, and the next request submitted the
 #                  moment one completes (no host time). Not MVA: MVA
 #                  assumes exponential service; the model's is fixed.
@@ -50,6 +59,11 @@
 #                  the fast knobs first, so GC runs), main_prog_ns = -P
 #                  (8 ms per program unit), tR = 1 ms (GC's reads).
 #    mix-1die      the same die, 70 % reads / 30 % writes, QD 32.
+#    write-2die ... write-8die, mix-2die ... mix-8die
+#                  the same on dies 0..D-1, a job per die (QD 32 each),
+#                  and a probe read per die after it; the die work W is
+#                  the device's, so the prediction is D host pages / (W -
+#                  D backlogs) per die-second.
 #                  For these two the die time the model charged is taken
 #                  from the counters: W = nand_program_pages / unit *
 #                  main_prog_ns + nand_read_pages * main_read_ns +
@@ -83,8 +97,10 @@
 #   -a PARAMS    more module parameters for the NVMe load ("cpus=3
 #                spin_us=500" in the VM)
 #   -p PARTS     which jobs, comma-separated: lateness, dies (read-1die,
-#                read-2die), all (read-all-qd*), write (write-1die,
-#                mix-1die), cxl; nvme = lateness,dies,all,write; default
+#                read-2die, read-4die, read-8die, read-2die-1ch,
+#                read-rand2-qd16), all
+#                (read-all-qd*), write (write-Ndie,
+#                mix-Ndie, N = 1 2 4 8), cxl; nvme = lateness,dies,all,write; default
 #                nvme,cxl
 #   -t SECONDS   runtime of each read job after a 2 s ramp (default 10)
 #   -T SECONDS   runtime of the write and mix jobs (default 30)
@@ -183,14 +199,33 @@ setknob() { echo "$2" >"$SYS/config/$1" || die "config/$1=$2 rejected"; }
 st() { cat "$SYS/stats/$1"; }
 reset_stats() { echo 0 >"$SYS/stats/reset"; }
 
-# sim N TR: the model's closed-loop read throughput (per second) with N
-# requests in flight, each on a uniformly random die, the live channel,
-# host-link and firmware knobs. Each request's times are reserved when it
-# arrives, in arrival order, exactly as vflash_flash_submit() does.
+# sim N TR [D]: the model's closed-loop read throughput (per second) with
+# N requests in flight, each on a uniformly random one of D dies (default
+# all), the live channel, host-link and firmware knobs. Each request's
+# times are reserved when it arrives, as vflash_flash_submit() does: FIFO
+# on its die, then its channel and the host link each booked in time
+# order, the first gap at or after the data are ready that holds the
+# transfer (vff_link_book(), without its span limit).
 sim() {
-	awk -v n="$1" -v tr="$2" -v D="$DIES" -v C="$CHANNELS" -v N="$SIM_N" \
+	awk -v n="$1" -v tr="$2" -v D="${3:-$DIES}" -v C="$CHANNELS" -v N="$SIM_N" \
 		-v ch="$(knob channel_xfer_ns)" -v hx="$(knob host_xfer_ns)" \
-		-v fw="$(knob fw_overhead_ns)" 'BEGIN {
+		-v fw="$(knob fw_overhead_ns)" '
+	# book(L, NOW, T, DUR): link L (a channel, or "h") from the first gap
+	# at or after T that holds DUR; spans ended by NOW are dropped
+	function book(L, now, t, dur,    i, j, k, s) {
+		if (dur == 0) return t
+		k = 0
+		for (i = 0; i < cnt[L]; i++)
+			if (E[L, i] > now) { S[L, k] = S[L, i]; E[L, k] = E[L, i]; k++ }
+		cnt[L] = k
+		s = t
+		for (i = 0; i < cnt[L] && E[L, i] <= s; i++) ;
+		for (; i < cnt[L] && s + dur > S[L, i]; i++) s = E[L, i]
+		for (j = cnt[L]; j > i; j--) { S[L, j] = S[L, j - 1]; E[L, j] = E[L, j - 1] }
+		S[L, i] = s; E[L, i] = s + dur; cnt[L]++
+		return s + dur
+	}
+	BEGIN {
 		srand(1)
 		warm = int(N / 10)
 		# a binary min-heap of the next arrival time of each request
@@ -201,11 +236,8 @@ sim() {
 			d = int(rand() * D); if (d >= D) d = D - 1
 			s = busy[d] + 0 > a ? busy[d] + 0 : a
 			busy[d] = s + tr
-			c = d % C
-			e = (chb[c] + 0 > busy[d] ? chb[c] + 0 : busy[d]) + ch
-			chb[c] = e
-			h = (hb + 0 > e ? hb + 0 : e) + hx
-			hb = h
+			e = book(d % C, a, busy[d], ch)
+			h = book("h", a, e, hx)
 			# replace the root by the completion, sift down
 			v = h + fw
 			i = 1
@@ -294,31 +326,36 @@ lateness() {
 	echo "$line" >>"$OUT/lateness"
 }
 
-# The device's work-bound ratio after a write or mix job TAG whose probe
-# read (the second group) measured the backlog. Counters since the reset.
+# die_work_row TAG DIR D: the device's work-bound ratio after a write or
+# mix job TAG on D dies, whose probe reads (the second group, one per die)
+# measured each die's backlog. Counters since the reset.
 die_work_row() {
 	tag=$1
 	rw=$2
+	nd=$3
 	w=$(awk -v p="$(st nand_program_pages)" -v u="$UNIT" \
 		-v tp="$(knob main_prog_ns)" -v r="$(st nand_read_pages)" \
 		-v tr="$(knob main_read_ns)" -v e="$(st nand_erase_blocks)" \
 		-v te="$(knob main_erase_ns)" \
 		'BEGIN { printf "%.0f", p / u * tp + r * tr + e * te }')
+	# the probes' mean latency (group_reporting: the group's)
 	probe=$(jq -r '.jobs[1].read.lat_ns.mean' "$OUT/$tag.json")
 	t_ms=$(jq -r '.jobs[0].job_runtime' "$OUT/$tag.json")
-	hostp=$(($(st host_write_pages) + $(st host_read_pages) - 1))
+	hostp=$(($(st host_write_pages) + $(st host_read_pages) - nd))
 	meas=$(iops "$tag" "$rw")
 	model=$(st model_read_latency_ns)
+	# D dies worked in parallel: each one's share of the work within the
+	# run is (W - D * (backlog + the probe's own read)) / D.
 	pred=$(awk -v w="$w" -v b="$probe" -v m="$model" -v n="$hostp" \
-		-v tr="$(knob main_read_ns)" \
+		-v tr="$(knob main_read_ns)" -v d="$nd" \
 		'BEGIN { b -= m; if (b < 0) b = 0
-		printf "%.2f", n * 1e9 / (w - b - tr) }')
+		printf "%.2f", d * n * 1e9 / (w - d * (b + tr)) }')
 	note=$(awk -v w="$w" -v b="$probe" -v m="$model" -v t="$t_ms" \
-		-v waf="$(st write_amplification)" \
+		-v waf="$(st write_amplification)" -v d="$nd" \
 		-v gc="$(st gc_copied_pages)" -v er="$(st nand_erase_blocks)" \
-		'BEGIN { printf "die work %.3f s, backlog %.3f s, fio %.3f s," \
-		" WAF %.3f, gc_copied %d, erases %d", w / 1e9, (b - m) / 1e9,
-		t / 1e3, waf / 1000, gc, er }')
+		'BEGIN { printf "%d dies: die work %.3f s, backlog %.3f s a die," \
+		" fio %.3f s, WAF %.3f, gc_copied %d, erases %d", d, w / 1e9,
+		(b - m) / 1e9, t / 1e3, waf / 1000, gc, er }')
 	row "$tag" "$pred" "$meas" "$note"
 }
 
@@ -379,24 +416,42 @@ job_lateness() {
 	lateness qd32
 }
 
-# 2. Reads confined to one and to two dies, tR = 1 ms.
+# 2. Reads confined to 1, 2, 4 and 8 dies (each on its own channel), and
+# to two dies that share a channel, tR = 1 ms: one fio job per die at QD
+# DIE_QD, so each die always has reads queued; predicted D * 1e9 / tR.
+DIE_SETS="0/0,1/0,1,2,3/0,1,2,3,4,5,6,7/0,$CHANNELS"
 job_dies() {
 	setknob main_read_ns $TR
-	# shellcheck disable=SC2046 # one word per option
-	fio_run read-1die --name=die0 --filename="$dev" --rw=randread \
-		--bs=4k --iodepth=$DIE_QD --ioengine=libaio $(confined 0) \
+	for set in $(echo "$DIE_SETS" | tr / ' '); do
+		n=$(echo "$set" | tr , '\n' | wc -l)
+		tag=read-${n}die
+		chans=$(for d in $(echo "$set" | tr , ' '); do echo $((d % CHANNELS)); done |
+			sort -u | wc -l)
+		[ "$chans" = "$n" ] || tag=$tag-${chans}ch
+		jobs=
+		for d in $(echo "$set" | tr , ' '); do
+			jobs="$jobs --name=die$d $(confined "$d")"
+		done
+		# shellcheck disable=SC2086 # one word per option
+		fio_run "$tag" --rw=randread --bs=4k --iodepth=$DIE_QD \
+			--ioengine=libaio --time_based --runtime="$RUNTIME" \
+			--ramp_time=$RAMP --filename="$dev" $jobs
+		row "$tag" "$(awk -v t=$TR -v n="$n" 'BEGIN { print n * 1e9 / t }')" \
+			"$(iops "$tag" read)" \
+			"dies $set ($chans channels), QD $DIE_QD each, tR $TR ns; $(lat "$tag")"
+	done
+	# Uniformly random reads over dies 0 and 1 at QD 16, one job (the
+	# issue's job): a die's queue empties now and then, so the ceiling is
+	# the simulation's, not 2e9 / tR.
+	fio_run read-rand2-qd16 --name=rand2 --filename="$dev" --rw=randread \
+		--bs=4k --iodepth=16 --ioengine=libaio --offset=0 \
+		--size=$REGION --zonemode=strided --zonerange=$((2 * EXTENT)) \
+		--zonesize=$((2 * EXTENT)) --zoneskip=$(((DIES - 2) * EXTENT)) \
 		--time_based --runtime="$RUNTIME" --ramp_time=$RAMP
-	row read-1die "$(awk -v t=$TR 'BEGIN { print 1e9 / t }')" \
-		"$(iops read-1die read)" \
-		"1 die, QD $DIE_QD, tR $TR ns; $(lat read-1die)"
-	# shellcheck disable=SC2046 # one word per option
-	fio_run read-2die --rw=randread --bs=4k --iodepth=$DIE_QD \
-		--ioengine=libaio --time_based --runtime="$RUNTIME" \
-		--ramp_time=$RAMP --filename="$dev" \
-		--name=die0 $(confined 0) --name=die1 $(confined 1)
-	row read-2die "$(awk -v t=$TR 'BEGIN { print 2e9 / t }')" \
-		"$(iops read-2die read)" \
-		"2 dies, QD $DIE_QD each, tR $TR ns; $(lat read-2die)"
+	pred=$(sim 16 $TR 2)
+	row read-rand2-qd16 "$pred" "$(iops read-rand2-qd16 read)" \
+		"dies 0,1 uniformly random, QD 16, tR $TR ns, simulated ($(awk -v p="$pred" -v t=$TR \
+		'BEGIN { printf "%.3f", p * t / 2e9 }') of 2e9 / tR); $(lat read-rand2-qd16)"
 	restore_knobs
 }
 
@@ -421,32 +476,53 @@ job_all() {
 	restore_knobs
 }
 
-# 4. Steady-state random writes on die 0, then a 70/30 mix there.
+# 4. Steady-state random writes on D dies (1, 2, 4, 8: dies 0..D-1, one
+# fio job each, confined to its die), then a 70/30 mix there. The dies'
+# shares are overwritten 3 times first with the profile's times, so GC
+# runs; then each job, and one read per die that waits out its backlog.
+WRITE_DIES="1 2 4 8"
 job_write() {
-	# shellcheck disable=SC2046 # one word per option
-	fio_run write-warmup --name=warm --filename="$dev" --rw=randwrite \
-		--bs=4k --iodepth=32 --ioengine=libaio $(confined 0) \
-		--number_ios=$((3 * 64 * REGION / EXTENT / DIES))
-	setknob main_prog_ns "$TPROG"
-	setknob main_read_ns $TR
-	sleep 2
-	for job in write-1die mix-1die; do
-		case $job in
-		write-1die) rw="--rw=randwrite"; dir="write" ;;
-		*) rw="--rw=randrw --rwmixread=70"; dir="both" ;;
-		esac
-		# The job, then one read of page 0 (die 0) that waits out the
-		# die's backlog.
-		# shellcheck disable=SC2046,SC2086 # one word per option
-		fio_run "$job" --filename="$dev" --bs=4k --ioengine=libaio \
-			--name=main $rw --iodepth=32 $(confined 0) \
-			--time_based --runtime="$WRUNTIME" \
-			--name=probe --stonewall --rw=read --iodepth=1 \
-			--offset=0 --size=4k --number_ios=1 \
-			--time_based=0 --runtime=0
-		die_work_row "$job" "$dir"
+	prev=0
+	for nd in $WRITE_DIES; do
+		# the new dies' shares, overwritten 3 times
+		jobs=
+		d=$prev
+		while [ "$d" -lt "$nd" ]; do
+			jobs="$jobs --name=warm$d $(confined "$d")"
+			d=$((d + 1))
+		done
+		# shellcheck disable=SC2086 # one word per option
+		fio_run "write-warmup-$nd" --filename="$dev" --rw=randwrite \
+			--bs=4k --iodepth=32 --ioengine=libaio \
+			--number_ios=$((3 * 64 * REGION / EXTENT / DIES)) $jobs
+		prev=$nd
+		setknob main_prog_ns "$TPROG"
+		setknob main_read_ns $TR
+		sleep 2
+		for kind in write mix; do
+			job=$kind-${nd}die
+			case $kind in
+			write) rw="--rw=randwrite"; dir="write" ;;
+			*) rw="--rw=randrw --rwmixread=70"; dir="both" ;;
+			esac
+			jobs=
+			probes=--stonewall
+			d=0
+			while [ "$d" -lt "$nd" ]; do
+				jobs="$jobs --name=main$d $(confined "$d")"
+				# die d's first page: extent d
+				probes="$probes --name=probe$d --rw=read --iodepth=1 --offset=$((d * EXTENT)) --size=4k --number_ios=1 --time_based=0 --runtime=0"
+				d=$((d + 1))
+			done
+			# The jobs, then one read a die that waits out its backlog.
+			# shellcheck disable=SC2086 # one word per option
+			fio_run "$job" --filename="$dev" --bs=4k --ioengine=libaio \
+				$rw --iodepth=32 --time_based --runtime="$WRUNTIME" \
+				$jobs $probes
+			die_work_row "$job" "$dir" "$nd"
+		done
+		restore_knobs
 	done
-	restore_knobs
 }
 
 nvme_part() {

@@ -22,6 +22,8 @@
 # dispatcher's. The CXL part
 # spins each miss's whole NAND wait (wait_spin_ns 2 ms > the slowed 1 ms
 # read): in a trial, sleeping (the default) made the misses slower.
+# FID_PARTS=PARTS runs only those parts (fidelity.sh -p; default nvme,cxl).
+# vmtest-env: FID_PARTS
 # vmtest-mem: 4G
 # vmtest-smp: 4
 # vmtest-timeout: 1800
@@ -30,6 +32,7 @@ bench_fidelity() {
 	/vflash/bench/fidelity.sh -k "$KO" \
 		-a "cpus=$(($(nproc) - 1)) workers=0 spin_us=500 poll_idle_us=1000000" \
 		-c "0-$(($(nproc) - 2))" -w 2000000 -o /tmp/fidelity \
+		-p "${FID_PARTS:-nvme,cxl}" \
 		>/tmp/fidelity.out ||
 		{ cat /tmp/fidelity.out; fail "scripts/bench/fidelity.sh"; }
 	while IFS= read -r line; do
