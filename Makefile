@@ -21,6 +21,7 @@
 # make check-zbd FIO_SRC=DIR BLKTESTS=DIR ZONEFS_TOOLS=DIR fio's t/zbd, blktests' zbd and
 #                 nvme groups, zonefs-tests (checkouts of them), btrfs and f2fs on zoned namespaces
 # make bench-precondition instant vs real (2x capacity through NVMe) preconditioning, seq/random/hotcold, table and plot
+# make bench-presets   every preset's model predictions, and runs with latencies x k that reach them
 # make bench-crash crashcheck's long run: the device matrix, 5130 power cuts checked, 100 ext4+sqlite cuts
 # make study-maintenance the seed's SLC/QLC maintenance study in the VM (docs/studies.md)
 # make study-cxl  the CXL-SSD cache policy sweeps in the VM (docs/studies.md)
@@ -68,7 +69,7 @@ export KDIR
 .PHONY: all modules tools clean check check-debug kunit vmtest sparse checkpatch \
 	bench-backend bench-nvme bench-cxl bench-fidelity study-maintenance study-cxl study-fdp study-apps \
 	bench-faultcost bench-crash bench-idle bench-peer bench-icount check-zbd bench-base bench-icount-cxl \
-	bench-threads bench-icount-kernel bench-precondition
+	bench-threads bench-icount-kernel bench-precondition bench-presets
 
 all: modules tools
 
@@ -200,6 +201,15 @@ bench-crash: modules tools
 
 # The host's load average before and after: on a shared 2-core host it,
 # not vflash, decides how late the VM's threads run (docs/performance.md).
+# Every preset's model predictions, and device-bound runs with every
+# latency x k against them (scripts/bench/vm/bench-presets.sh): the table
+# and build/bench-presets/presets.png. PRESETS=, PRESET_IOPS=,
+# PRESET_RUNTIME=, PRESET_SIZE= in the environment reach the guest.
+bench-presets: modules tools
+	@scripts/vmtest.sh bench-presets; rc=$$?; \
+	scripts/bench/presets-report.py build/vmtest/bench-presets/results.txt \
+		-o build/bench-presets || rc=1; exit $$rc
+
 bench-fidelity: modules tools
 	@l0=$$(cut -d' ' -f1-3 /proc/loadavg); \
 	scripts/vmtest.sh bench-fidelity; rc=$$?; \

@@ -475,6 +475,44 @@ u64 vflash_flash_lateness_max(struct vflash_flash *f);
 int vflash_flash_check(struct vflash_flash *f, char *why, size_t size);
 
 /**
+ * struct vflash_model - what the model predicts for a profile
+ *	(backend_flash/model.c, docs/design/model.md)
+ * @read_lat_ns: an idle 4 KiB read
+ * @write_lat_ns: an idle 4 KiB write
+ * @randread_qd1_iops: 4 KiB random reads, one at a time
+ * @randread_sat_iops: the same at @sat_qd
+ * @randwrite_qd1_iops: 4 KiB random writes on a new device, one at a time
+ * @randwrite_sat_iops: the same at @sat_qd
+ * @seqread_mbps: 128 KiB sequential reads at QD 32, 10^6 bytes a second
+ * @seqwrite_mbps: 128 KiB sequential writes at QD 32 on a new device
+ * @steady_write_iops: 4 KiB random writes at @sat_qd after instant
+ *	preconditioning to steady state (GC-bound)
+ * @steady_waf_milli: their write amplification, in thousandths
+ * @sat_qd: the saturating queue depth (32 a die)
+ * @bytes: the scratch model's logical capacity
+ */
+struct vflash_model {
+	u64 read_lat_ns;
+	u64 write_lat_ns;
+	u64 randread_qd1_iops;
+	u64 randread_sat_iops;
+	u64 randwrite_qd1_iops;
+	u64 randwrite_sat_iops;
+	u64 seqread_mbps;
+	u64 seqwrite_mbps;
+	u64 steady_write_iops;
+	u64 steady_waf_milli;
+	u32 sat_qd;
+	u64 bytes;
+};
+
+int vflash_flash_model_predict(const struct vflash_profile *prof,
+			       const struct vflash_flash *like,
+			       struct vflash_model *m);
+int vflash_flash_model_show(const struct vflash_model *m, char *buf,
+			    size_t size);
+
+/**
  * enum vflash_img_sect - the flash model's sections of a device image
  * @VFLASH_IMG_FLASH_STATE: geometry, counters, knobs, policies and the
  *	model's other state; one element, before every other section

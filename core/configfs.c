@@ -336,6 +336,39 @@ static ssize_t vflash_cfs_device_show(struct config_item *item, char *page)
 }
 CONFIGFS_ATTR_RO(vflash_cfs_, device);
 
+/*
+ * What the model predicts for the directory's profile and geometry, with
+ * the profile's knobs (docs/design/model.md): the scratch model is private,
+ * so only the attributes are read under vflash_devices_lock.
+ */
+static ssize_t vflash_cfs_model_show(struct config_item *item, char *page)
+{
+	struct vflash_cfs_dev *cd = to_cfs_dev(item);
+	struct vflash_param_strings in = { NULL };
+	struct vflash_param_error err;
+	struct vflash_config *cfg;
+	unsigned int a;
+	ssize_t ret;
+
+	cfg = kmalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	mutex_lock(&vflash_devices_lock);
+	for (a = 0; a < CFS_NR; a++)
+		if (cfs_rows[a].arg < 0 && cd->val[a][0])
+			*(const char **)((char *)&in + cfs_rows[a].in_off) =
+				cd->val[a];
+	ret = vflash_parse_config(&in, cfg, &err);
+	mutex_unlock(&vflash_devices_lock);
+	if (ret)
+		print_param_error(&err);
+	else
+		ret = vflash_model_show(&cfg->model, NULL, page);
+	kfree(cfg);
+	return ret;
+}
+CONFIGFS_ATTR_RO(vflash_cfs_, model);
+
 static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_frontend,
 	&vflash_cfs_attr_size,
@@ -371,6 +404,7 @@ static struct configfs_attribute *vflash_cfs_attrs[] = {
 	&vflash_cfs_attr_zone_zrwa_nr,
 	&vflash_cfs_attr_power,
 	&vflash_cfs_attr_device,
+	&vflash_cfs_attr_model,
 	NULL,
 };
 
@@ -479,8 +513,11 @@ int vflash_configfs_init(void)
 	unsigned int i;
 	int ret;
 
-	/* The table and the attributes agree: all but the last two have a row. */
-	BUILD_BUG_ON(ARRAY_SIZE(vflash_cfs_attrs) != CFS_NR + 3);
+	/*
+	 * The table and the attributes agree: all but the last three
+	 * (power, device, model) have a row.
+	 */
+	BUILD_BUG_ON(ARRAY_SIZE(vflash_cfs_attrs) != CFS_NR + 4);
 	for (i = 0; i < CFS_NR; i++) {
 		if (cfs_row_of(vflash_cfs_attrs[i]->ca_name) == CFS_NR) {
 			pr_err("configfs attribute %s has no row\n",

@@ -190,6 +190,7 @@ static struct attribute *vflash_dev_attrs[] = {
 	&dev_attr_store.attr,
 	&dev_attr_state.attr,
 	&dev_attr_precondition.attr,
+	&dev_attr_model.attr,
 	NULL,
 };
 

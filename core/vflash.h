@@ -346,6 +346,12 @@ void vflash_image_drop(struct vflash_dev *vdev, bool undo);
 /* precondition.c: instant preconditioning (docs/design/precondition.md) */
 extern struct device_attribute dev_attr_precondition;
 
+/* model.c: what the model predicts (docs/design/model.md) */
+extern struct device_attribute dev_attr_model;
+struct vflash_profile;
+ssize_t vflash_model_show(const struct vflash_profile *prof,
+			  const struct vflash_flash *like, char *buf);
+
 /* configfs.c: devices made at run time */
 int vflash_configfs_init(void);
 void vflash_configfs_exit(void);

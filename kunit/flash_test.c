@@ -13,6 +13,7 @@
 #include "backend_flash/cache/ctl.h"
 #include "backend_flash/flash.h"
 #include "backend_flash/ftl.h"
+#include "backend_flash/timing.h"
 #include "backend_flash/profile.h"
 
 #define TR	10000ULL	/* array read */
@@ -942,18 +943,239 @@ static void latency_parts_of_a_queued_read(struct kunit *test)
 	sub_lat(test, f, VFLASH_IO_READ, 1, 1, LATER, &lat);
 	KUNIT_EXPECT_EQ(test, lat.die_wait_ns, TR);
 	KUNIT_EXPECT_EQ(test, lat.bg_wait_ns, 0ULL);
-	/* Other die, same channel: waits for both reads' transfers. */
+	/*
+	 * Other die, same channel: its data (ready at TR) waits for the
+	 * first read's transfer only, and takes the gap before the second's
+	 * (at 2 * TR), not the end of the queue.
+	 */
 	sub_lat(test, f, VFLASH_IO_READ, 64, 1, LATER, &lat);
 	KUNIT_EXPECT_EQ(test, lat.die_wait_ns, 0ULL);
-	KUNIT_EXPECT_EQ(test, lat.chan_wait_ns, 2 * TR + XF - TR);
-	/* A read of an unwritten page at once queues on the link only. */
+	KUNIT_EXPECT_EQ(test, lat.chan_wait_ns, XF);
+	/*
+	 * A read of an unwritten page at TR: the host link is free until
+	 * the first read's data arrive (TR + XF), and 700 fits before.
+	 */
 	sub_lat(test, f, VFLASH_IO_READ, 100, 1, LATER + TR, &lat);
-	KUNIT_EXPECT_EQ(test, lat.host_wait_ns, TR + 2 * XF + 700);
+	KUNIT_EXPECT_EQ(test, lat.host_wait_ns, 0ULL);
+	/*
+	 * One at TR + XF: behind the first read's 700, then the 300 ns gap
+	 * before the die-1 read's data (at TR + 2 * XF) is too short, so
+	 * behind those 700 too: 1700; the gap before the second die-0 read's
+	 * (at 2 * TR + XF) holds it.
+	 */
+	sub_lat(test, f, VFLASH_IO_READ, 101, 1, LATER + TR + XF, &lat);
+	KUNIT_EXPECT_EQ(test, lat.host_wait_ns, 2 * 700ULL + (XF - 700));
 	/* An unwritten page costs the link and firmware only. */
 	sub_lat(test, f, VFLASH_IO_READ, 200, 1, 2 * LATER, &lat);
 	KUNIT_EXPECT_EQ(test, lat.array_ns + lat.chan_ns + lat.die_wait_ns,
 			0ULL);
 	KUNIT_EXPECT_EQ(test, vflash_latency_total(&lat), 700ULL + 300);
+}
+
+/*
+ * Issue 42: a read of an idle die does not wait for the reads queued on
+ * a busy die before it. The links (each die's channel here, the host
+ * link) are booked in time order: the data of the idle die's read move
+ * when they are ready, not after every transfer booked before them.
+ */
+static void link_idle_die_not_behind_busy_die(struct kunit *test)
+{
+	struct vflash_flash *f = mk(test, &wide, SMALL);
+	u64 i, base;
+
+	use(test, f, VFLASH_POLICY_PLACEMENT, "die-affinity");
+	set(f, VFLASH_KNOB_HOST_XFER_NS, 0);
+	set(f, VFLASH_KNOB_FW_OVERHEAD_NS, 0);
+	set(f, VFLASH_KNOB_HOST_OVERHEAD_NS, 0);
+	for (i = 0; i < 3; i++)
+		wr(f, i, 0);
+	wr(f, 64, 0);	/* die 1 */
+	KUNIT_ASSERT_NE(test,
+			vff_die_of_block(f, vff_block_of(f, f->l2p[0])),
+			vff_die_of_block(f, vff_block_of(f, f->l2p[64])));
+	/* A host link of 0 ns: the idle die's read at TR + XF. */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, rd(f, i, LATER),
+				LATER + (i + 1) * TR + XF);
+	KUNIT_EXPECT_EQ(test, rd(f, 64, LATER), LATER + TR + XF);
+	/*
+	 * A host link of 700 ns: the idle die's data (ready at TR + XF, as
+	 * the first read's) wait for that read's 700 only.
+	 */
+	set(f, VFLASH_KNOB_HOST_XFER_NS, 700);
+	base = 2 * LATER;
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, rd(f, i, base),
+				base + (i + 1) * TR + XF + 700);
+	KUNIT_EXPECT_EQ(test, rd(f, 64, base), base + TR + XF + 2 * 700);
+	check(test, f);
+}
+
+/*
+ * vff_link_book() against a reference that keeps every span ever booked:
+ * a booking never shares time with another, starts no earlier than its
+ * data are ready, lasts its time, and (while the link has had room for
+ * every span) takes the earliest gap that holds it. Seeded; the live
+ * spans stay under VFF_LINK_SPANS in the first phase, then the second
+ * books far ahead, so that gaps are filled for room (still never
+ * shared).
+ */
+#define LINK_REF_MAX	600
+static void link_book_takes_the_earliest_gap(struct kunit *test)
+{
+	struct vff_link *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	u64 *rs = kunit_kcalloc(test, LINK_REF_MAX, sizeof(u64), GFP_KERNEL);
+	u64 *re = kunit_kcalloc(test, LINK_REF_MAX, sizeof(u64), GFP_KERNEL);
+	u64 seed = 42, now = 1000, t, dur, start, end, c, best;
+	u32 n = 0, i, j, exact = 0, phase;
+	bool folded = false;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	KUNIT_ASSERT_NOT_NULL(test, rs);
+	KUNIT_ASSERT_NOT_NULL(test, re);
+	spin_lock_init(&l->lock);
+	vff_link_reset(l, 0);
+	for (phase = 0; phase < 2; phase++) {
+		for (j = 0; j < LINK_REF_MAX / 2; j++) {
+			/* phase 1: short, sparse, far ahead: few merge */
+			now += rnd(&seed) % (phase ? 30 : 300);
+			t = now + rnd(&seed) % (phase ? 1000000 : 1000);
+			dur = 1 + rnd(&seed) % (phase ? 10 : 200);
+			folded |= l->nr == VFF_LINK_SPANS;
+			end = vff_link_book(l, now, t, dur);
+			start = end - dur;
+			KUNIT_EXPECT_GE(test, start, t);
+			for (i = 0; i < n; i++)
+				KUNIT_EXPECT_TRUE_MSG(test, end <= rs[i] ||
+						      start >= re[i],
+						      "[%llu, %llu) shares time with [%llu, %llu)",
+						      start, end, rs[i], re[i]);
+			/*
+			 * Exact until the first fold (a gap filled for room);
+			 * spans dropped for having ended are all before
+			 * now <= t.
+			 */
+			if (!folded) {
+				/* The earliest start: t, or a span's end. */
+				best = U64_MAX;
+				for (c = 0; c <= n; c++) {
+					u64 s0 = c < n ? max(re[c], t) : t;
+					bool ok = true;
+
+					for (i = 0; i < n && ok; i++)
+						ok = s0 + dur <= rs[i] ||
+						     s0 >= re[i];
+					if (ok)
+						best = min(best, s0);
+				}
+				KUNIT_EXPECT_EQ(test, start, best);
+				exact++;
+			}
+			rs[n] = start;
+			re[n] = end;
+			n++;
+			/* A 0 ns transfer never waits, books nothing. */
+			KUNIT_EXPECT_EQ(test, vff_link_book(l, now, t, 0), t);
+		}
+		if (!phase)
+			/* No fold in the first phase: every booking exact. */
+			KUNIT_EXPECT_EQ(test, exact, LINK_REF_MAX / 2);
+	}
+	/* The second phase's bookings run far ahead: gaps were filled. */
+	KUNIT_EXPECT_TRUE(test, folded);
+}
+
+/*
+ * Issue 42: with every transfer, firmware and host time 0, the model is
+ * the dies alone, so a seeded closed loop of reads at queue depth 16
+ * over 8 dies gets, for every read, max(arrival, its die's free time) +
+ * tR, the rule each die keeps on its own: no die's reads ever wait for
+ * another's.
+ */
+static void dies_independent_in_a_closed_loop(struct kunit *test)
+{
+	static const struct vflash_profile eight = {
+		.name = "t-eight", .desc = "test", .cell = VFLASH_CELL_SLC,
+		.channels = 4, .dies_per_channel = 2, .flash_page_bytes = 4096,
+		.pages_per_block = 16, .read_ns = TR, .xfer_ns_per_4k = XF,
+		.slc_prog_ns = PROG, .prog_ns = PROG, .slc_erase_ns = ERASE,
+		.erase_ns = ERASE,
+	};
+	struct vflash_flash *f = mk(test, &eight, SMALL);
+	u64 due[16], free_at[8] = { }, seed = 7, lpn, now, want;
+	u32 q, k, d, n = f->nr_lpages;
+
+	set(f, VFLASH_KNOB_CHANNEL_XFER_NS, 0);
+	set(f, VFLASH_KNOB_HOST_XFER_NS, 0);
+	set(f, VFLASH_KNOB_FW_OVERHEAD_NS, 0);
+	set(f, VFLASH_KNOB_HOST_OVERHEAD_NS, 0);
+	for (lpn = 0; lpn < n / 2; lpn++)
+		wr(f, lpn, 0);
+	KUNIT_ASSERT_EQ(test, f->nr_dies, 8U);
+	for (d = 0; d < 8; d++)
+		free_at[d] = LATER;
+	for (q = 0; q < 16; q++)
+		due[q] = LATER;
+	for (k = 0; k < 4000; k++) {
+		/* The slot whose read completes first submits the next. */
+		for (q = 0, now = U64_MAX; q < 16; q++)
+			now = min(now, due[q]);
+		for (q = 0; due[q] != now; q++)
+			;
+		lpn = rnd(&seed) % (n / 2);
+		d = vff_die_of_block(f, vff_block_of(f, f->l2p[lpn]));
+		want = max(now, free_at[d]) + TR;
+		free_at[d] = want;
+		due[q] = rd(f, lpn, now);
+		KUNIT_EXPECT_EQ_MSG(test, due[q], want, "read %u, die %u", k, d);
+		if (due[q] != want)
+			break;
+	}
+}
+
+/*
+ * What the model predicts (backend_flash/model.c) agrees with its parts
+ * and its bounds: the idle read is vflash_flash_model_read_ns(), one read
+ * at a time gives 1 / that, saturation stays within the dies' ceiling and
+ * reaches most of it at 32 commands a die, a sequential write is no
+ * faster than the dies can program, and the steady state copies (WAF > 1)
+ * and is slower than a new device. The same call twice gives the same
+ * figures (a seeded closed loop on a virtual clock).
+ */
+static void model_predicts_within_the_dies_bounds(struct kunit *test)
+{
+	struct vflash_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	struct vflash_model *m2 = kunit_kzalloc(test, sizeof(*m2),
+						 GFP_KERNEL);
+	struct vflash_flash *f = vflash_flash_create(&wide, SMALL);
+	u64 read;
+
+	/* The profile's defaults (no mk()), as the scratch model has them */
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	read = vflash_flash_model_read_ns(f);
+	vflash_flash_destroy(f);
+	u64 dies = wide.channels * wide.dies_per_channel;
+	u64 ceiling = dies * NSEC_PER_SEC / TR;
+	u64 prog_pages_s = dies * NSEC_PER_SEC / PROG;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL(test, m2);
+	KUNIT_ASSERT_EQ(test, vflash_flash_model_predict(&wide, NULL, m), 0);
+	/* The profile's defaults: the same as a new device's formula */
+	KUNIT_EXPECT_EQ(test, m->read_lat_ns, read);
+	KUNIT_EXPECT_EQ(test, m->randread_qd1_iops, NSEC_PER_SEC / read);
+	KUNIT_EXPECT_LE(test, m->randread_sat_iops, ceiling);
+	KUNIT_EXPECT_GE(test, m->randread_sat_iops * 100, ceiling * 95);
+	KUNIT_EXPECT_EQ(test, m->sat_qd, 32U * (u32)dies);
+	KUNIT_EXPECT_LE(test, m->seqwrite_mbps * 1000000,
+			prog_pages_s * PAGE_SIZE);
+	KUNIT_EXPECT_GT(test, m->seqwrite_mbps, 0ULL);
+	KUNIT_EXPECT_GT(test, m->seqread_mbps, 0ULL);
+	KUNIT_EXPECT_GT(test, m->randwrite_sat_iops, 0ULL);
+	KUNIT_EXPECT_GT(test, m->steady_waf_milli, 1000ULL);
+	KUNIT_EXPECT_LT(test, m->steady_write_iops, m->randwrite_sat_iops);
+	KUNIT_ASSERT_EQ(test, vflash_flash_model_predict(&wide, NULL, m2), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(m, m2, sizeof(*m)), 0);
 }
 
 /* Every request of a GC-heavy mix: the parts add up, host overhead on. */
@@ -1954,6 +2176,10 @@ static void zone_counters_add_up(struct kunit *test)
 static struct kunit_case flash_test_cases[] = {
 	KUNIT_CASE(unwritten_read_costs_no_nand),
 	KUNIT_CASE(latency_parts_of_a_queued_read),
+	KUNIT_CASE(link_idle_die_not_behind_busy_die),
+	KUNIT_CASE(link_book_takes_the_earliest_gap),
+	KUNIT_CASE(dies_independent_in_a_closed_loop),
+	KUNIT_CASE(model_predicts_within_the_dies_bounds),
 	KUNIT_CASE(latency_parts_add_up_under_churn),
 	KUNIT_CASE(background_wait_is_attributed_to_its_die),
 	KUNIT_CASE(read_priority_read_waits_for_no_background),

@@ -16,6 +16,7 @@ miss as "doc-xref: KIND NAME: what is wrong":
                       name several, comma-separated), and every name
                       there is one
   sysfs device files  every DEVICE_ATTR*() and BIN_ATTR() of core/device.c
+                      (and precondition.c, model.c)
                       and core/precondition.c (frontend, size, profile,
                       store, state, image, precondition, geometry/*) is
                       named in
@@ -113,9 +114,10 @@ def configfs_attrs(root):
 
 def device_attrs(root):
     text = "\n".join(strip_c_comments(read(os.path.join(root, "core", f)))
-                     for f in ("device.c", "precondition.c"))
+                     for f in ("device.c", "precondition.c", "model.c"))
     names = set(re.findall(
-        r"\b(?:DEVICE|BIN)_ATTR(?:_RO|_RW|_WO)?\s*\(\s*([a-z]\w*)", text))
+        r"\b(?:DEVICE|BIN)_ATTR(?:_RO|_RW|_WO|_ADMIN_RO)?\s*\(\s*([a-z]\w*)",
+        text))
     geom = set(re.findall(r"^\s*VFLASH_GEOM_ATTR\s*\(\s*(\w+)\s*,", text,
                           flags=re.M))
     return names, geom

@@ -30,7 +30,7 @@ _vflashctl() {
 	local cur prev cmd dev i words=() nonopt=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local cmds="up save precondition down list status stats policy config faults crashcheck namespace selftest run trace plot help"
+	local cmds="up save precondition model down list status stats policy config faults crashcheck namespace selftest run trace plot help"
 
 	if ((COMP_CWORD == 1)); then
 		mapfile -t COMPREPLY < <(compgen -W "$cmds --help" -- "$cur")
@@ -86,6 +86,17 @@ _vflashctl() {
 		else
 			words=(fill= written= hot= pe= age= seed= replay=full
 				replay=die replay=tile replay=auto)
+		fi
+		words+=(--help)
+		;;
+	model)
+		if ((${#nonopt[@]} == 0)); then
+			mapfile -t words < <(_vflashctl_devices)
+			words+=(qlc-hybrid samsung-970pro tlc optane cxdvirt-znand
+				zn540 znand cylon)
+		else
+			words=(channels= dies_per_channel= page_size= pages_per_block=
+				op_percent=)
 		fi
 		words+=(--help)
 		;;

@@ -29,7 +29,7 @@ VCTL=/usr/local/bin/vflashctl
 usage_error() {
 	local who=vflashctl
 	case $1 in
-	up | save | precondition | down | list | status | stats | policy | config | faults | crashcheck | namespace | selftest | run | trace | plot | help)
+	up | save | precondition | model | down | list | status | stats | policy | config | faults | crashcheck | namespace | selftest | run | trace | plot | help)
 		who="vflashctl $1" ;;
 	esac
 	expect_usage_error "$who" "$VCTL" "$@"
@@ -281,6 +281,41 @@ test_precondition() {
 	fails precondition vflash0 random fill=0
 	expect_eq "$(cat $SYS/state)" running "state after a refusal"
 	[ -b /dev/nvme0n1 ] || fail "no namespace after a refusal"
+	vflashctl down
+	expect_gone
+}
+
+# vflashctl model (docs/design/model.md): a preset's figures through a
+# configfs directory (removed after it, no device made); a device of that
+# preset with its default knobs gives the same through sysfs, its idle
+# read is the device's own model_read_latency_ns, and a slower knob moves
+# the figures; bad input is refused.
+test_model() {
+	local out dev k mk
+	out=$(vflashctl model tlc) || fail "vflashctl model tlc"
+	echo "$out"
+	for k in read_lat_ns write_lat_ns randread_qd1_iops randread_sat_iops \
+		randwrite_qd1_iops randwrite_sat_iops seqread_mbps seqwrite_mbps \
+		steady_write_iops steady_waf_milli sat_qd scratch_bytes; do
+		echo "$out" | grep -Eq "^$k [1-9][0-9]*$" || fail "no $k in the model's figures"
+	done
+	[ -z "$(ls /sys/kernel/config/vflash/)" ] || fail "a configfs directory left"
+	[ ! -e $SYS ] || fail "vflashctl model made a device"
+	vflashctl up --frontend nvme --size 16M --profile tlc >/dev/null
+	expect_eq "$(echo "$out" | sed -n 's/^read_lat_ns //p')" \
+		"$(cat $SYS/stats/model_read_latency_ns)" "the idle read against the device's"
+	dev=$(vflashctl model vflash0) || fail "vflashctl model vflash0"
+	expect_eq "$dev" "$out" "a tlc device's figures against the preset's"
+	k=$(cat $SYS/config/main_read_ns)
+	echo $((2 * k)) >$SYS/config/main_read_ns
+	mk=$(sed -n 's/^read_lat_ns //p' $SYS/model)
+	expect_eq "$mk" $(($(echo "$out" | sed -n 's/^read_lat_ns //p') + k)) \
+		"the idle read with main_read_ns doubled"
+	usage_error model
+	usage_error model tlc colour=red
+	usage_error model nosuch
+	usage_error model vflash0 channels=2
+	usage_error model --frob
 	vflashctl down
 	expect_gone
 }
@@ -731,7 +766,7 @@ if debug_kernel; then
 	run_test selftest_cxl timed test_selftest_cxl
 	run_test up_down timed test_up_down
 	run_test modprobe_conf timed test_modprobe_conf
-	for t in selftest_errors up_errors save_restore stats policy config help trace_plot udev_rule_matches multi_devices faults crashcheck; do
+	for t in selftest_errors up_errors save_restore model stats policy config help trace_plot udev_rule_matches multi_devices faults crashcheck; do
 		report "SKIP $t (debug kernel: vflashctl's shell logic, tested under Debian's kernel)"
 	done
 else
@@ -742,6 +777,7 @@ else
 	run_test up_errors timed test_up_errors
 	run_test save_restore timed test_save_restore
 	run_test precondition timed test_precondition
+	run_test model timed test_model
 	run_test stats timed test_stats
 	run_test policy timed test_policy
 	run_test config timed test_config
