@@ -358,6 +358,9 @@ static ssize_t vflash_cfs_model_show(struct config_item *item, char *page)
 		if (cfs_rows[a].arg < 0 && cd->val[a][0])
 			*(const char **)((char *)&in + cfs_rows[a].in_off) =
 				cd->val[a];
+	/* The model needs no frontend: one not set yet is none. */
+	if (!in.frontend)
+		in.frontend = "none";
 	ret = vflash_parse_config(&in, cfg, &err);
 	mutex_unlock(&vflash_devices_lock);
 	if (ret)
