@@ -16,10 +16,10 @@ gnuplot is there, OUTDIR/precondition.png (the judged ratios, one panel
 per workload).
 """
 import os
-import shutil
 import statistics
-import subprocess
 import sys
+
+from reportlib import gnuplot, outdir_arg
 
 JUDGED = ["waf", "copy_rate", "m_r_p50", "m_r_p90", "m_r_p99", "m_w_p50",
           "m_w_p90", "m_w_p99"]
@@ -66,14 +66,9 @@ def spread(rows, key):
 
 def main():
     args = sys.argv[1:]
-    outdir = None
-    if "-o" in args:
-        i = args.index("-o")
-        if i + 1 >= len(args):
-            print(__doc__.strip(), file=sys.stderr)
-            return 2
-        outdir = args[i + 1]
-        del args[i:i + 2]
+    outdir = outdir_arg(args, __doc__)
+    if outdir is False:
+        return 2
     if not args:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -135,9 +130,6 @@ def plot(outdir, dat):
                     f.write(m + " " + " ".join(f"{r:.4f}" for r in ratios)
                             + "\n")
             f.write("\n\n")
-    if not shutil.which("gnuplot"):
-        print("precondition-report: no gnuplot, no plot", file=sys.stderr)
-        return
     png = os.path.join(outdir, "precondition.png")
     script = f"""
 set terminal pngcairo size 1200,420 font ",10"
@@ -160,8 +152,7 @@ plot "{path}" index {i} using 2:xtic(1) title "instant (replay=full)", \\
      "" index {i} using 3 title "die (replay=die)"
 """
     script += "unset multiplot\n"
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
-    print("plot: " + png)
+    gnuplot(script, png, "precondition-report")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,9 @@ if gnuplot is there, OUTDIR/presets.png (reached / predicted per preset
 and workload).
 """
 import os
-import shutil
-import subprocess
 import sys
+
+from reportlib import gnuplot, outdir_arg
 
 WORKLOADS = ["randread", "randwrite", "seqwrite"]
 MODEL_KEYS = ["read_lat_ns", "write_lat_ns", "randread_qd1_iops",
@@ -47,14 +47,9 @@ def parse(path):
 
 def main():
     args = sys.argv[1:]
-    outdir = None
-    if "-o" in args:
-        i = args.index("-o")
-        if i + 1 >= len(args):
-            print(__doc__.strip(), file=sys.stderr)
-            return 2
-        outdir = args[i + 1]
-        del args[i:i + 2]
+    outdir = outdir_arg(args, __doc__)
+    if outdir is False:
+        return 2
     if len(args) != 1:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -103,9 +98,6 @@ def plot(outdir, dat):
     with open(path, "w", encoding="utf-8") as f:
         for p, ratios in dat:
             f.write(p + " " + " ".join(f"{r:.4f}" for r in ratios) + "\n")
-    if not shutil.which("gnuplot"):
-        print("presets-report: no gnuplot, no plot", file=sys.stderr)
-        return
     png = os.path.join(outdir, "presets.png")
     script = f"""
 set terminal pngcairo size 1000,420 font ",10"
@@ -123,8 +115,7 @@ set arrow 2 from graph 0, first 1.03 to graph 1, first 1.03 nohead dt 2
 plot "{path}" using 2:xtic(1) title "random read", \\
      "" using 3 title "random write", "" using 4 title "sequential write"
 """
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
-    print("plot: " + png)
+    gnuplot(script, png, "presets-report")
 
 
 if __name__ == "__main__":
