@@ -506,12 +506,17 @@ job_write() {
 			*) rw="--rw=randrw --rwmixread=70"; dir="both" ;;
 			esac
 			jobs=
-			probes=--stonewall
+			probes=
 			d=0
 			while [ "$d" -lt "$nd" ]; do
 				jobs="$jobs --name=main$d $(confined "$d")"
-				# die d's first page: extent d
-				probes="$probes --name=probe$d --rw=read --iodepth=1 --offset=$((d * EXTENT)) --size=4k --number_ios=1 --time_based=0 --runtime=0"
+				# die d's first page: extent d. An option goes to
+				# the job named before it: the first probe waits for
+				# every main job (--stonewall), the others start
+				# with it.
+				probes="$probes --name=probe$d"
+				[ "$d" != 0 ] || probes="$probes --stonewall"
+				probes="$probes --rw=read --iodepth=1 --offset=$((d * EXTENT)) --size=4k --number_ios=1 --time_based=0 --runtime=0"
 				d=$((d + 1))
 			done
 			# The jobs, then one read a die that waits out its backlog.
